@@ -1,0 +1,1 @@
+//! Mock provider (to be written).

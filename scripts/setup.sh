@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs every tool the build and the tests need, pinned and idempotent:
+# a second run finds each tool at its version and skips it. Nothing here
+# downloads a prebuilt binary: Rust tools are compiled from crates.io and the
+# browser comes from Debian's packages, the only sources this machine reaches.
+set -euo pipefail
+
+TRUNK_VERSION=0.21.14
+# Must equal the `wasm-bindgen = "=…"` pin in Cargo.toml: the CLI refuses
+# to process a module built against another version of the crate.
+WASM_BINDGEN_VERSION=0.2.130
+
+want_browser=1
+[[ "${1:-}" == "--no-browser" ]] && want_browser=0
+
+log() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [[ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]]; then
+  log "installing trunk $TRUNK_VERSION (compiles for about 11 minutes, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]]; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (compiles for about 6 minutes, once)"
+  # Not --locked: the CLI's lock file names a transitive version that
+  # crates.io no longer serves, so a locked install fails.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if [[ $want_browser == 1 ]] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
+  log "installing Debian's chromium and chromium-driver"
+  if [[ $(id -u) == 0 ]]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+log "ready: $(trunk --version), $(wasm-bindgen --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"

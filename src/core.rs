@@ -1,0 +1,22 @@
+//! The pure heart of FirstToken: everything that computes, with bytes and
+//! times passed in as arguments so it all runs and is tested natively.
+//!
+//! Nothing here reads a clock or touches the web: `std::time::Instant::now()`
+//! panics on `wasm32-unknown-unknown`, and a clock read inside the decoder
+//! would make timings depend on parsing cost.
+
+pub mod bootstrap;
+pub mod compare;
+pub mod demo;
+pub mod measure;
+pub mod plan;
+pub mod presets;
+pub mod protocol;
+pub mod results;
+pub mod sample;
+pub mod schedule;
+pub mod sse;
+pub mod stats;
+pub mod tail;
+pub mod timeofday;
+pub mod verdict;

@@ -1,0 +1,114 @@
+//! One request's outcome: its timings or its error, exactly as it is exported
+//! in the results document (`firsttoken_results` version 1).
+//!
+//! An error is a sample too: error rate is a signal, and a run that dropped
+//! its failures would flatter the provider that fails most.
+
+use serde::{Deserialize, Serialize};
+
+/// One measured request.
+///
+/// `planned_at_ms` and `sent_at_ms` are Unix epoch milliseconds (wall clock);
+/// every other `*_ms` field is milliseconds from `t0`, the `performance.now()`
+/// reading taken just before `fetch()` was called. A timing is `None` when the
+/// request never reached that point (an error, or no reasoning at all).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// Index of the target in the plan's `targets`.
+    pub target: u32,
+    /// Position of this request within its target, warm-ups included, from 0.
+    pub seq: u32,
+    /// A warm-up request: kept and labelled, left out of the statistics.
+    pub warmup: bool,
+    /// When the scheduler meant to send it (epoch ms).
+    pub planned_at_ms: f64,
+    /// When it was actually sent (epoch ms); later than planned when the
+    /// browser delayed the timer.
+    pub sent_at_ms: f64,
+    /// The tab was hidden at some point between planning and sending.
+    pub hidden: bool,
+    /// Response headers received (the `fetch()` promise resolved).
+    pub headers_ms: Option<f64>,
+    /// First body chunk arrived.
+    pub first_byte_ms: Option<f64>,
+    /// First reasoning / thinking delta, if the model sent any.
+    pub first_reasoning_ms: Option<f64>,
+    /// Time to first token: the first non-empty content delta (or the first
+    /// reasoning delta when the plan counts reasoning as the first token).
+    pub ttft_ms: Option<f64>,
+    /// The second token-bearing delta, for time-between-tokens.
+    pub second_token_ms: Option<f64>,
+    /// The stream ended (or failed).
+    pub total_ms: Option<f64>,
+    /// Output tokens: the provider's usage count when sent, else counted deltas.
+    pub output_tokens: Option<u32>,
+    /// `output_tokens` was counted from deltas, not reported by the provider.
+    pub tokens_estimated: bool,
+    /// Why the request failed, or `None` when it succeeded.
+    pub error: Option<SampleError>,
+}
+
+impl Sample {
+    /// The TTFT of a successful, non-warm-up sample: what the statistics use.
+    pub fn counted_ttft_ms(&self) -> Option<f64> {
+        if self.warmup || self.error.is_some() {
+            None
+        } else {
+            self.ttft_ms
+        }
+    }
+
+    /// Decode rate in tokens per second after the first token, when known:
+    /// (tokens − 1) / (total − ttft).
+    pub fn decode_rate_tps(&self) -> Option<f64> {
+        let (ttft, total, tokens) = (self.ttft_ms?, self.total_ms?, self.output_tokens?);
+        let span_ms = total - ttft;
+        (tokens > 1 && span_ms > 0.0).then(|| f64::from(tokens - 1) * 1000.0 / span_ms)
+    }
+}
+
+/// A classified failure, with a message a person can act on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// How far the request got.
+    pub phase: Phase,
+    /// Plain words: what happened and what to do. Never contains a key.
+    pub message: String,
+}
+
+/// What went wrong with a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// `fetch()` rejected with a TypeError: CORS blocked it, or the network
+    /// failed. The browser does not say which.
+    CorsOrNetwork,
+    /// The provider answered with a non-2xx status.
+    HttpStatus,
+    /// No first token before the plan's timeout.
+    Timeout,
+    /// The connection closed before the stream's proper end.
+    StreamCut,
+    /// The body was SSE but its events could not be understood.
+    MalformedStream,
+    /// The provider sent an error event inside a 200 stream.
+    ProviderError,
+    /// A 2xx body that is not an event stream (e.g. a JSON or HTML page).
+    NotSse,
+    /// The user stopped the run while this request was in flight.
+    Aborted,
+}
+
+/// How far a request got before it failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Before the response headers arrived (connect, CORS, send).
+    Request,
+    /// Headers arrived; no content token yet.
+    BeforeFirstToken,
+    /// At least one content token had arrived.
+    AfterFirstToken,
+}
