@@ -1,1 +1,17 @@
 //! The only layer that touches `web_sys`, `js_sys` and `JsValue`.
+//!
+//! Everything here is thin glue: it reads the clock, moves bytes and events
+//! between the browser and `core`, and turns JavaScript errors into typed
+//! errors at the boundary. Decisions live in `core`.
+
+pub mod canvas;
+pub mod clock;
+pub mod demo;
+pub mod error;
+pub mod fetch_stream;
+pub mod files;
+pub mod storage;
+pub mod timer;
+pub mod wake_lock;
+
+pub use error::BrowserError;

@@ -1,2 +1,22 @@
-//! The page: a pure state reducer (tested natively) and, on wasm32, the Yew
-//! components that wire it to the DOM.
+//! The page: a pure state reducer and the bilingual texts (both tested
+//! natively) and, on wasm32, the Yew components that wire them to the DOM.
+
+pub mod form;
+pub mod i18n;
+pub mod state;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+mod charts;
+#[cfg(target_arch = "wasm32")]
+mod driver;
+#[cfg(target_arch = "wasm32")]
+mod results_view;
+#[cfg(target_arch = "wasm32")]
+mod run_view;
+#[cfg(target_arch = "wasm32")]
+mod setup_view;
+
+#[cfg(target_arch = "wasm32")]
+pub use app::start;

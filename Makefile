@@ -1,0 +1,76 @@
+# FirstToken: one command to serve the page, one to run every test.
+# Each target installs what it needs first (scripts/setup.sh is idempotent
+# and pinned), so both work on a fresh machine.
+
+SHELL := /bin/bash
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+export CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-size bench-render screenshots
+
+## Serve the page at http://127.0.0.1:8080 (opens on the built-in demo provider: no key needed).
+serve: setup-build fetch
+	trunk serve
+
+## Run every test layer: native, browser (headless Chromium), end-to-end.
+test: setup fetch test-native test-browser test-e2e
+
+setup:
+	bash scripts/setup.sh
+
+# Serving needs no browser: skip Chromium for `make serve`.
+setup-build:
+	bash scripts/setup.sh --no-browser
+
+# Trunk runs cargo with --offline (see Trunk.toml), so fetch crates first.
+fetch:
+	cargo fetch --quiet
+
+build: setup-build fetch
+	trunk build --release
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+
+test-native:
+	@echo "== native tests (cargo test)"
+	cargo test --workspace
+
+# Browser tests of the `browser` layer: wasm-bindgen-test in headless
+# Chromium through chromedriver (flags in webdriver.json), against a mock
+# provider on loopback whose address is compiled into the test.
+test-browser:
+	@echo "== browser tests (wasm-bindgen-test, headless Chromium)"
+	bash scripts/test-browser.sh
+
+mock:
+	cargo build --release -p firsttoken-mock
+
+e2e-deps:
+	cd e2e && npm ci --no-audit --no-fund --silent
+
+# End-to-end: build the page with Trunk, serve it and the mock provider on
+# loopback, drive it in headless Chromium with Playwright.
+test-e2e: mock e2e-deps
+	@echo "== end-to-end tests (headless Chromium, Playwright)"
+	trunk build --release
+	cd e2e && node --test --test-concurrency=1 tests/
+
+bench: bench-sse bench-report bench-accuracy bench-size bench-render
+
+bench-sse:
+	cargo bench --bench sse
+
+bench-report:
+	cargo bench --bench report
+
+bench-accuracy: mock e2e-deps build
+	cd e2e && node bench/accuracy.mjs
+
+bench-size: build
+	python3 scripts/size.py dist
+
+bench-render: mock e2e-deps build
+	cd e2e && node bench/render.mjs

@@ -1,0 +1,56 @@
+//! Clocks: the monotonic `performance.now()` for timings and the wall clock
+//! `Date.now()` for when a request was planned and sent.
+//!
+//! Browsers coarsen `performance.now()` (to 100 µs in Chromium without
+//! cross-origin isolation, more in some others); TTFT is in tens of
+//! milliseconds or more, so the coarsening stays far below what we report.
+
+use wasm_bindgen::JsCast;
+
+/// Milliseconds on the monotonic clock, sub-millisecond where the browser
+/// allows. Falls back to `Date.now()` outside a window or worker.
+pub fn now_ms() -> f64 {
+    let global = js_sys::global();
+    if let Some(window) = global.dyn_ref::<web_sys::Window>() {
+        if let Some(performance) = window.performance() {
+            return performance.now();
+        }
+    }
+    if let Some(worker) = global.dyn_ref::<web_sys::DedicatedWorkerGlobalScope>() {
+        if let Some(performance) = worker.performance() {
+            return performance.now();
+        }
+    }
+    js_sys::Date::now()
+}
+
+/// Unix epoch milliseconds (wall clock).
+pub fn epoch_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// The page is hidden (background tab, minimised window): timers may be
+/// throttled, so samples sent now are flagged.
+pub fn page_hidden() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Hidden)
+}
+
+/// Minutes to add to UTC to get local time (the opposite sign of
+/// `Date.getTimezoneOffset()`).
+pub fn tz_offset_min() -> i32 {
+    let offset = -js_sys::Date::new_0().get_timezone_offset();
+    // Offsets are whole minutes within ±14 h, so the cast is exact.
+    offset.round() as i32
+}
+
+/// The IANA time zone name (`Europe/Paris`), when the browser says.
+pub fn time_zone() -> String {
+    let options = js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())
+        .resolved_options();
+    js_sys::Reflect::get(&options, &"timeZone".into())
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}

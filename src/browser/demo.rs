@@ -1,0 +1,108 @@
+//! The built-in demo provider: a real `Response` whose body is a
+//! `ReadableStream` fed by timers, so a newcomer sees a real run with no key
+//! and no network, through exactly the reader and timing code a real
+//! provider goes through. What it sends, and when, comes from the pure
+//! [`crate::core::demo`] model.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use js_sys::{Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{AbortSignal, ReadableStream, ReadableStreamDefaultController, Response, ResponseInit};
+
+use super::timer::after_ms;
+use crate::core::demo::demo_reply;
+
+/// Simulated time until the response headers arrive, in ms: a demo reply's
+/// headers come before its first token, as on most real providers.
+const HEADERS_MS: f64 = 15.0;
+
+/// A `fetch()` look-alike for `demo://local/{model}` URLs.
+pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
+    let model = url.rsplit('/').next().unwrap_or_default().to_owned();
+    let reply = demo_reply(&model, seq, seed);
+    let aborted = Rc::new(Cell::new(false));
+
+    let chunks = reply.chunks;
+    let stream_aborted = Rc::clone(&aborted);
+    let controller_slot: Rc<std::cell::RefCell<Option<ReadableStreamDefaultController>>> =
+        Rc::default();
+    let start_slot = Rc::clone(&controller_slot);
+    let start = Closure::once_into_js(move |controller: ReadableStreamDefaultController| {
+        *start_slot.borrow_mut() = Some(controller.clone());
+        let last = chunks.len();
+        for (index, chunk) in chunks.into_iter().enumerate() {
+            let controller = controller.clone();
+            let aborted = Rc::clone(&stream_aborted);
+            after_ms(chunk.at_ms, move || {
+                if aborted.get() {
+                    return;
+                }
+                let bytes = Uint8Array::from(chunk.bytes.as_slice());
+                let _ = controller.enqueue_with_chunk(&bytes);
+                if index + 1 == last {
+                    let _ = controller.close();
+                }
+            });
+        }
+        if last == 0 {
+            let _ = controller.close();
+        }
+    });
+    let source = Object::new();
+    let _ = Reflect::set(&source, &"start".into(), &start);
+    let stream = ReadableStream::new_with_underlying_source(&source);
+
+    let status = reply.status;
+    let content_type = reply.content_type;
+    let signal = signal.clone();
+    Promise::new(&mut |resolve, reject| {
+        let stream = match &stream {
+            Ok(stream) => stream.clone(),
+            Err(error) => {
+                let _ = reject.call1(&JsValue::NULL, error);
+                return;
+            }
+        };
+        let on_abort_flag = Rc::clone(&aborted);
+        let on_abort_slot = Rc::clone(&controller_slot);
+        let on_abort_reject = reject.clone();
+        let on_abort = Closure::once_into_js(move || {
+            on_abort_flag.set(true);
+            let error = abort_error();
+            if let Some(controller) = on_abort_slot.borrow().as_ref() {
+                controller.error_with_e(&error);
+            }
+            let _ = on_abort_reject.call1(&JsValue::NULL, &error);
+        });
+        let _ = signal.add_event_listener_with_callback("abort", on_abort.unchecked_ref());
+        let content_type = content_type.clone();
+        let headers_aborted = Rc::clone(&aborted);
+        after_ms(HEADERS_MS, move || {
+            if headers_aborted.get() {
+                return;
+            }
+            let init = ResponseInit::new();
+            init.set_status(status);
+            let headers = Object::new();
+            let _ = Reflect::set(&headers, &"content-type".into(), &JsValue::from_str(&content_type));
+            init.set_headers(&headers);
+            match Response::new_with_opt_readable_stream_and_init(Some(&stream), &init) {
+                Ok(response) => {
+                    let _ = resolve.call1(&JsValue::NULL, &response);
+                }
+                Err(error) => {
+                    let _ = reject.call1(&JsValue::NULL, &error);
+                }
+            }
+        });
+    })
+}
+
+fn abort_error() -> JsValue {
+    web_sys::DomException::new_with_message_and_name("the request was aborted", "AbortError")
+        .map(JsValue::from)
+        .unwrap_or_else(|_| JsValue::from_str("AbortError"))
+}

@@ -1,0 +1,198 @@
+//! Browser storage: every finished sample goes to IndexedDB the moment it
+//! completes, so a reload or a crash loses nothing and a run can resume.
+//!
+//! Why IndexedDB and not localStorage: 10 000 samples are about 3.5 MB of
+//! JSON, close to localStorage's 5 MB per origin (shared by every project
+//! page of one GitHub user), and localStorage would rewrite the whole run
+//! on every sample. IndexedDB appends one small record per sample.
+//!
+//! Layout (database `firsttoken`, version 1):
+//! - `runs`: key = run id, value = the run record as JSON text;
+//! - `samples`: key = `"{run id}/{target:04}/{seq:06}"`, value = sample JSON
+//!   text, so one key range reads a whole run in order.
+//!
+//! Keys are kept in localStorage only when the person chose "remember on
+//! this device"; otherwise they live in memory and are gone on reload.
+
+use js_sys::{Array, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbKeyRange, IdbRequest, IdbTransactionMode};
+
+use super::error::BrowserError;
+
+const DB_NAME: &str = "firsttoken";
+const DB_VERSION: u32 = 1;
+const RUNS: &str = "runs";
+const SAMPLES: &str = "samples";
+/// localStorage key holding remembered provider keys (JSON object).
+const KEYS_ITEM: &str = "firsttoken.keys";
+
+/// An open results database.
+#[derive(Clone)]
+pub struct Store {
+    db: IdbDatabase,
+}
+
+/// Turns an `IDBRequest` into a future of its result.
+async fn settle(request: &IdbRequest) -> Result<JsValue, JsValue> {
+    let promise = Promise::new(&mut |resolve, reject| {
+        let ok_request = request.clone();
+        let on_success = Closure::once_into_js(move || {
+            let result = ok_request.result().unwrap_or(JsValue::UNDEFINED);
+            let _ = resolve.call1(&JsValue::NULL, &result);
+        });
+        let err_request = request.clone();
+        let on_error = Closure::once_into_js(move || {
+            let error = err_request.error().ok().flatten().map(JsValue::from).unwrap_or(JsValue::NULL);
+            let _ = reject.call1(&JsValue::NULL, &error);
+        });
+        request.set_onsuccess(Some(on_success.unchecked_ref()));
+        request.set_onerror(Some(on_error.unchecked_ref()));
+    });
+    JsFuture::from(promise).await
+}
+
+fn sample_key(run_id: &str, target: u32, seq: u32) -> String {
+    format!("{run_id}/{target:04}/{seq:06}")
+}
+
+impl Store {
+    /// Opens (and on first use creates) the database.
+    ///
+    /// # Errors
+    /// When IndexedDB is unavailable (some private modes) or refuses.
+    pub async fn open() -> Result<Self, BrowserError> {
+        let context = "open the results database";
+        let window = web_sys::window().ok_or_else(|| BrowserError::missing(context, "no window"))?;
+        let factory = window
+            .indexed_db()
+            .map_err(|e| BrowserError::from_js(context, &e))?
+            .ok_or_else(|| BrowserError::missing(context, "IndexedDB is not available"))?;
+        let open = factory.open_with_u32(DB_NAME, DB_VERSION).map_err(|e| BrowserError::from_js(context, &e))?;
+        let upgrade_request = open.clone();
+        let on_upgrade = Closure::once_into_js(move || {
+            if let Ok(result) = upgrade_request.result() {
+                let db: IdbDatabase = result.unchecked_into();
+                let names = db.object_store_names();
+                if !names.contains(RUNS) {
+                    let _ = db.create_object_store(RUNS);
+                }
+                if !names.contains(SAMPLES) {
+                    let _ = db.create_object_store(SAMPLES);
+                }
+            }
+        });
+        open.set_onupgradeneeded(Some(on_upgrade.unchecked_ref()));
+        let db = settle(&open).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(Self { db: db.unchecked_into() })
+    }
+
+    async fn put(&self, store: &str, key: &str, value: &str, context: &'static str) -> Result<(), BrowserError> {
+        let tx = self
+            .db
+            .transaction_with_str_and_mode(store, IdbTransactionMode::Readwrite)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let object_store = tx.object_store(store).map_err(|e| BrowserError::from_js(context, &e))?;
+        let request = object_store
+            .put_with_key(&JsValue::from_str(value), &JsValue::from_str(key))
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        settle(&request).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(())
+    }
+
+    /// Saves (or replaces) a run record.
+    ///
+    /// # Errors
+    /// When the browser refuses the write (quota, private mode).
+    pub async fn put_run(&self, run_id: &str, json: &str) -> Result<(), BrowserError> {
+        self.put(RUNS, run_id, json, "save the run").await
+    }
+
+    /// Saves one finished sample of a run.
+    ///
+    /// # Errors
+    /// When the browser refuses the write (quota, private mode).
+    pub async fn put_sample(&self, run_id: &str, target: u32, seq: u32, json: &str) -> Result<(), BrowserError> {
+        self.put(SAMPLES, &sample_key(run_id, target, seq), json, "save a sample").await
+    }
+
+    /// Every run record, as JSON text.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn runs(&self) -> Result<Vec<String>, BrowserError> {
+        let context = "read the run history";
+        let tx = self.db.transaction_with_str(RUNS).map_err(|e| BrowserError::from_js(context, &e))?;
+        let store = tx.object_store(RUNS).map_err(|e| BrowserError::from_js(context, &e))?;
+        let request = store.get_all().map_err(|e| BrowserError::from_js(context, &e))?;
+        let all = settle(&request).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(all.unchecked_into::<Array>().iter().filter_map(|v| v.as_string()).collect())
+    }
+
+    /// The samples of one run, in (target, seq) order, as JSON text.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn samples(&self, run_id: &str) -> Result<Vec<String>, BrowserError> {
+        let context = "read the run's samples";
+        let range = run_range(run_id).map_err(|e| BrowserError::from_js(context, &e))?;
+        let tx = self.db.transaction_with_str(SAMPLES).map_err(|e| BrowserError::from_js(context, &e))?;
+        let store = tx.object_store(SAMPLES).map_err(|e| BrowserError::from_js(context, &e))?;
+        let request = store.get_all_with_key(&range).map_err(|e| BrowserError::from_js(context, &e))?;
+        let all = settle(&request).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(all.unchecked_into::<Array>().iter().filter_map(|v| v.as_string()).collect())
+    }
+
+    /// Deletes a run and all its samples.
+    ///
+    /// # Errors
+    /// When the browser refuses the delete.
+    pub async fn delete_run(&self, run_id: &str) -> Result<(), BrowserError> {
+        let context = "delete the run";
+        let names = Array::of2(&RUNS.into(), &SAMPLES.into());
+        let tx = self
+            .db
+            .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let runs = tx.object_store(RUNS).map_err(|e| BrowserError::from_js(context, &e))?;
+        let samples = tx.object_store(SAMPLES).map_err(|e| BrowserError::from_js(context, &e))?;
+        let range = run_range(run_id).map_err(|e| BrowserError::from_js(context, &e))?;
+        let first = runs.delete(&JsValue::from_str(run_id)).map_err(|e| BrowserError::from_js(context, &e))?;
+        let second = samples.delete(&range).map_err(|e| BrowserError::from_js(context, &e))?;
+        settle(&first).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        settle(&second).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(())
+    }
+}
+
+fn run_range(run_id: &str) -> Result<IdbKeyRange, JsValue> {
+    // '0' sorts right after '/', so [id/, id0) holds exactly this run's keys.
+    IdbKeyRange::bound(&JsValue::from_str(&format!("{run_id}/")), &JsValue::from_str(&format!("{run_id}0")))
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Remembered provider keys (JSON object text), if the person opted in.
+pub fn remembered_keys() -> Option<String> {
+    local_storage()?.get_item(KEYS_ITEM).ok().flatten()
+}
+
+/// Remembers provider keys on this device (opt-in only).
+///
+/// # Errors
+/// When localStorage is unavailable or full.
+pub fn remember_keys(json: &str) -> Result<(), BrowserError> {
+    let storage = local_storage().ok_or_else(|| BrowserError::missing("remember keys", "localStorage is not available"))?;
+    storage.set_item(KEYS_ITEM, json).map_err(|e| BrowserError::from_js("remember keys", &e))
+}
+
+/// Forgets every remembered key.
+pub fn forget_keys() {
+    if let Some(storage) = local_storage() {
+        let _ = storage.remove_item(KEYS_ITEM);
+    }
+}

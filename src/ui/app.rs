@@ -1,0 +1,148 @@
+//! The root component: owns the state reducer and the run driver, reads the
+//! page's starting point (language, remembered keys, a `#plan=` link, an
+//! interrupted run) and shows one of the four screens.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+use crate::browser::files::{clear_fragment, fragment, languages};
+use crate::browser::storage::remembered_keys;
+use crate::core::plan::Plan;
+use crate::ui::driver::{load_history, Driver};
+use crate::ui::form::PlanForm;
+use crate::ui::i18n::Lang;
+use crate::ui::results_view::ResultsPage;
+use crate::ui::run_view::RunPage;
+use crate::ui::setup_view::SetupPage;
+use crate::ui::state::{reduce, Action, State, View};
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // No change: hand back the same Rc so Yew skips the re-render.
+        reduce(&self, action).map_or(self, Rc::new)
+    }
+}
+
+/// What every screen receives: the state, a way to change it, the driver.
+#[derive(Properties, PartialEq, Clone)]
+pub struct PageProps {
+    /// The page state.
+    pub state: UseReducerHandle<State>,
+    /// Runs requests.
+    pub driver: Driver,
+}
+
+impl PageProps {
+    /// A callback that dispatches actions into the reducer.
+    pub fn dispatcher(&self) -> Callback<Action> {
+        let state = self.state.clone();
+        Callback::from(move |action| state.dispatch(action))
+    }
+}
+
+#[component]
+fn App() -> Html {
+    let state = use_reducer(|| State::new(Lang::from_browser(&languages())));
+    let driver = use_memo((), |_| Driver::default());
+    let driver: Driver = (*driver).clone();
+
+    {
+        let state = state.clone();
+        use_effect_with((), move |_| {
+            let dispatch = {
+                let state = state.clone();
+                Callback::from(move |action| state.dispatch(action))
+            };
+            if let Some(json) = remembered_keys() {
+                if let Ok(keys) = serde_json::from_str::<BTreeMap<String, String>>(&json) {
+                    dispatch.emit(Action::KeysRemembered(keys));
+                }
+            }
+            let fragment = fragment();
+            if fragment.starts_with("plan=") {
+                match Plan::from_link_fragment(&fragment) {
+                    Ok(plan) => dispatch.emit(Action::SetForm(PlanForm::from_plan(&plan))),
+                    Err(error) => dispatch.emit(Action::Notice(format!("the plan link was not used: {error}"))),
+                }
+                clear_fragment();
+            }
+            spawn_local(load_history(dispatch));
+        });
+    }
+    {
+        let lang = state.lang;
+        use_effect_with(lang, move |lang| {
+            if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+                let _ = root.set_attribute("lang", lang.tag());
+            }
+        });
+    }
+
+    let t = state.lang.texts();
+    let props = PageProps { state: state.clone(), driver };
+    let nav = |view: View, label: &'static str| {
+        let state = state.clone();
+        let current = state.view == view;
+        let onclick = Callback::from(move |_| state.dispatch(Action::Show(view)));
+        html! {
+            <button class={classes!("tab", current.then_some("current"))} aria-current={current.then_some("page")} {onclick}>{label}</button>
+        }
+    };
+    let set_lang = |lang: Lang, label: &'static str| {
+        let state = state.clone();
+        let onclick = Callback::from(move |_| state.dispatch(Action::SetLang(lang)));
+        html! { <button class={classes!("lang", (state.lang == lang).then_some("current"))} lang={lang.tag()} {onclick}>{label}</button> }
+    };
+    let clear_notice = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::ClearNotice))
+    };
+
+    html! {
+        <>
+            <header class="top">
+                <div class="brand">
+                    <h1>{"FirstToken"}</h1>
+                    <p class="tagline">{t.tagline}</p>
+                </div>
+                <div class="langs" role="group" aria-label={t.language}>
+                    { set_lang(Lang::En, "English") }
+                    { set_lang(Lang::ZhCn, "中文") }
+                </div>
+                <nav class="tabs">
+                    { nav(View::Setup, t.nav_setup) }
+                    { nav(View::Run, t.nav_run) }
+                    { nav(View::Results, t.nav_results) }
+                    { nav(View::History, t.nav_history) }
+                </nav>
+            </header>
+            if let Some(notice) = &state.notice {
+                <div class="notice" role="status">
+                    <span>{notice}</span>
+                    <button class="close" onclick={clear_notice} aria-label="×">{"×"}</button>
+                </div>
+            }
+            <main>
+                { match state.view {
+                    View::Setup => html! { <SetupPage ..props.clone() /> },
+                    View::Run => html! { <RunPage ..props.clone() /> },
+                    View::Results => html! { <ResultsPage ..props.clone() /> },
+                    View::History => html! { <crate::ui::run_view::HistoryPage ..props.clone() /> },
+                } }
+            </main>
+            <footer>{t.footer}</footer>
+        </>
+    }
+}
+
+/// Mounts the page on `<body>`.
+#[wasm_bindgen(start)]
+pub fn start() {
+    yew::Renderer::<App>::new().render();
+}

@@ -1,0 +1,367 @@
+//! The run loop: asks the pure scheduler what to do next, waits in the timer
+//! worker, sends one request at a time through the measured fetch, stores
+//! each sample the moment it completes and reports it to the page.
+//!
+//! The scheduler's state lives here, shared with the page's buttons through
+//! an `Rc<RefCell<…>>`, because the loop and the buttons act on it between
+//! each other's awaits; the page's own state only mirrors it for display.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen_futures::spawn_local;
+use yew::Callback;
+
+use crate::browser::clock::{epoch_ms, page_hidden, time_zone, tz_offset_min};
+use crate::browser::fetch_stream::{measure, Abort, MeasureOptions};
+use crate::browser::files::user_agent;
+use crate::browser::storage::Store;
+use crate::browser::timer::sleep_ms;
+use crate::browser::wake_lock::WakeLock;
+use crate::core::measure::Outcome;
+use crate::core::plan::{Plan, Target};
+use crate::core::presets::preset_by_id;
+use crate::core::protocol::build_request;
+use crate::core::results::Environment;
+use crate::core::sample::Sample;
+use crate::core::schedule::{Next, PlannedRequest, Runner};
+use crate::ui::state::{Action, HistoryEntry, ResultsView, RunStatus};
+
+/// Longest single wait, ms: the loop wakes this often to notice pause,
+/// stop and a hidden tab.
+const WAKE_EVERY_MS: f64 = 250.0;
+
+/// A run as stored in IndexedDB, enough to resume it after a reload.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// Storage id.
+    pub run_id: String,
+    /// The plan being run.
+    pub plan: Plan,
+    /// Browser, time zone, page version.
+    pub environment: Environment,
+    /// Where it stands.
+    pub status: RunStatus,
+    /// The scheduler, as of the last finished sample.
+    pub runner: Runner,
+    /// Seed for jitter and the demo provider.
+    pub seed: u64,
+}
+
+struct ActiveRun {
+    record: RunRecord,
+    keys: BTreeMap<String, String>,
+    abort: Option<Abort>,
+}
+
+/// Starts, pauses, resumes and stops runs; shared by the page's buttons.
+#[derive(Clone, Default)]
+pub struct Driver {
+    active: Rc<RefCell<Option<ActiveRun>>>,
+}
+
+impl PartialEq for Driver {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.active, &other.active)
+    }
+}
+
+/// The key a target uses: keys are kept per provider preset, or per base
+/// URL for custom endpoints.
+pub fn key_slot(target: &Target) -> String {
+    target.provider.clone().unwrap_or_else(|| target.base_url.clone())
+}
+
+/// The provider's note on browser access, for a blocked request.
+pub fn cors_hint(target: &Target) -> String {
+    target
+        .provider
+        .as_deref()
+        .and_then(preset_by_id)
+        .map(|p| p.cors_note_en.to_owned())
+        .unwrap_or_else(|| {
+            "if the provider does not allow browser calls (CORS), use a proxy base URL you control".to_owned()
+        })
+}
+
+fn environment(started_at_ms: f64) -> Environment {
+    Environment {
+        user_agent: user_agent(),
+        time_zone: time_zone(),
+        tz_offset_min: tz_offset_min(),
+        page_version: env!("CARGO_PKG_VERSION").to_owned(),
+        started_at_ms,
+    }
+}
+
+fn sample_from(planned: &PlannedRequest, sent_at_ms: f64, hidden: bool, outcome: Outcome) -> Sample {
+    Sample {
+        target: planned.target,
+        seq: planned.seq,
+        warmup: planned.warmup,
+        planned_at_ms: planned.planned_at_ms,
+        sent_at_ms,
+        hidden,
+        headers_ms: outcome.headers_ms,
+        first_byte_ms: outcome.first_byte_ms,
+        first_reasoning_ms: outcome.first_reasoning_ms,
+        ttft_ms: outcome.ttft_ms,
+        second_token_ms: outcome.second_token_ms,
+        total_ms: outcome.total_ms,
+        output_tokens: outcome.output_tokens,
+        tokens_estimated: outcome.tokens_estimated,
+        error: outcome.error,
+    }
+}
+
+/// Sends one request of `target` with the real header set and returns what
+/// came back: the connection test, and the measurement benchmark's hook.
+pub async fn measure_once(target: &Target, plan: &Plan, key: Option<&str>, seq: u32, seed: u64) -> Outcome {
+    let request = build_request(target, plan, key, None);
+    let hint = cors_hint(target);
+    let options = MeasureOptions {
+        protocol: target.protocol,
+        reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
+        timeout_s: plan.timeout_s,
+        cors_hint: &hint,
+        seq,
+        seed,
+    };
+    match Abort::new() {
+        Ok(abort) => measure(&request, &options, &abort).await,
+        Err(_) => Outcome::default(),
+    }
+}
+
+impl Driver {
+    /// True while a run is going or paused.
+    pub fn is_active(&self) -> bool {
+        self.active.borrow().is_some()
+    }
+
+    /// Starts `plan` from now.
+    pub fn start(&self, plan: Plan, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
+        let now = epoch_ms();
+        // Seed from the clock: each run jitters differently, and the seed is
+        // stored so a resumed run continues the same schedule.
+        let seed = now.to_bits();
+        let run_id = format!("run-{}", now as u64);
+        let runner = Runner::new(&plan, now, seed);
+        let record = RunRecord {
+            run_id,
+            plan,
+            environment: environment(now),
+            status: RunStatus::Running,
+            runner,
+            seed,
+        };
+        self.launch(record, Vec::new(), keys, dispatch);
+    }
+
+    /// Resumes a stored run where it stopped.
+    pub fn resume(&self, mut record: RunRecord, samples: Vec<Sample>, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
+        let done: BTreeSet<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
+        record.runner.resume_after_reload(&done, epoch_ms());
+        record.status = RunStatus::Running;
+        self.launch(record, samples, keys, dispatch);
+    }
+
+    fn launch(&self, record: RunRecord, samples: Vec<Sample>, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
+        let (_, total) = record.runner.progress();
+        dispatch.emit(Action::RunStarted {
+            run_id: record.run_id.clone(),
+            plan: record.plan.clone(),
+            environment: record.environment.clone(),
+            samples,
+            total,
+        });
+        *self.active.borrow_mut() = Some(ActiveRun { record, keys, abort: None });
+        let driver = self.clone();
+        spawn_local(async move { driver.run_loop(dispatch).await });
+    }
+
+    /// Pauses after the request in flight.
+    pub fn pause(&self, dispatch: &Callback<Action>) {
+        if let Some(active) = self.active.borrow_mut().as_mut() {
+            active.record.runner.pause(epoch_ms());
+            active.record.status = RunStatus::Paused;
+            dispatch.emit(Action::SetStatus(RunStatus::Paused));
+        }
+    }
+
+    /// Resumes a paused run, keeping the spacing.
+    pub fn unpause(&self, dispatch: &Callback<Action>) {
+        if let Some(active) = self.active.borrow_mut().as_mut() {
+            active.record.runner.resume(epoch_ms());
+            active.record.status = RunStatus::Running;
+            dispatch.emit(Action::SetStatus(RunStatus::Running));
+        }
+    }
+
+    /// Stops the run; the request in flight becomes an aborted sample.
+    pub fn stop(&self) {
+        if let Some(active) = self.active.borrow_mut().as_mut() {
+            active.record.runner.stop();
+            active.record.status = RunStatus::Stopped;
+            if let Some(abort) = &active.abort {
+                abort.stop();
+            }
+        }
+    }
+
+    async fn run_loop(&self, dispatch: Callback<Action>) {
+        let store = Store::open().await.ok();
+        let mut wake_lock = WakeLock::acquire().await;
+        let mut hidden_while_waiting = false;
+        loop {
+            hidden_while_waiting |= page_hidden();
+            if wake_lock.is_none() && !page_hidden() {
+                wake_lock = WakeLock::acquire().await;
+            }
+            let now = epoch_ms();
+            let next = match self.active.borrow().as_ref() {
+                Some(active) => active.record.runner.next(now),
+                None => return,
+            };
+            match next {
+                Next::Finished => break,
+                Next::Paused | Next::InFlight => sleep_ms(WAKE_EVERY_MS).await,
+                Next::WaitUntil(at_ms, _) => sleep_ms((at_ms - now).clamp(0.0, WAKE_EVERY_MS)).await,
+                Next::SendNow(planned) => {
+                    let hidden = hidden_while_waiting || page_hidden();
+                    hidden_while_waiting = false;
+                    let Some(sample) = self.send(&planned, hidden).await else { return };
+                    let (done, eta_ms, record_json, run_id) = {
+                        let guard = self.active.borrow();
+                        let Some(active) = guard.as_ref() else { return };
+                        let (done, _) = active.record.runner.progress();
+                        let eta = active.record.runner.eta_ms(epoch_ms());
+                        (done, eta, serde_json::to_string(&active.record).ok(), active.record.run_id.clone())
+                    };
+                    if let Some(store) = &store {
+                        if let Ok(json) = serde_json::to_string(&sample) {
+                            let _ = store.put_sample(&run_id, sample.target, sample.seq, &json).await;
+                        }
+                        if let Some(json) = record_json {
+                            let _ = store.put_run(&run_id, &json).await;
+                        }
+                    }
+                    dispatch.emit(Action::SampleDone { sample, done, eta_ms });
+                }
+            }
+        }
+        drop(wake_lock);
+        let finished = self.active.borrow_mut().take();
+        if let Some(mut active) = finished {
+            if active.record.status == RunStatus::Running {
+                active.record.status = RunStatus::Finished;
+            }
+            if let (Some(store), Ok(json)) = (&store, serde_json::to_string(&active.record)) {
+                let _ = store.put_run(&active.record.run_id, &json).await;
+            }
+            dispatch.emit(Action::SetStatus(active.record.status));
+        }
+    }
+
+    async fn send(&self, planned: &PlannedRequest, hidden: bool) -> Option<Sample> {
+        let (request, options_owned, abort) = {
+            let mut guard = self.active.borrow_mut();
+            let active = guard.as_mut()?;
+            let plan = &active.record.plan;
+            let target = plan.targets.get(planned.target as usize)?;
+            let key = active.keys.get(&key_slot(target)).map(String::as_str);
+            let nonce = plan.nonce.then(|| format!("{}-{}-{}", active.record.run_id, planned.target, planned.seq));
+            let request = build_request(target, plan, key, nonce.as_deref());
+            let abort = Abort::new().ok()?;
+            active.abort = Some(abort.clone());
+            active.record.runner.mark_sent(planned.index, epoch_ms());
+            let options = (
+                target.protocol,
+                plan.reasoning_counts_as_first_token,
+                plan.timeout_s,
+                cors_hint(target),
+                active.record.seed,
+            );
+            (request, options, abort)
+        };
+        let (protocol, reasoning_first, timeout_s, hint, seed) = options_owned;
+        let options = MeasureOptions {
+            protocol,
+            reasoning_counts_as_first_token: reasoning_first,
+            timeout_s,
+            cors_hint: &hint,
+            seq: planned.seq,
+            seed: seed ^ u64::from(planned.target),
+        };
+        let sent_at_ms = epoch_ms();
+        let outcome = measure(&request, &options, &abort).await;
+        if let Some(active) = self.active.borrow_mut().as_mut() {
+            active.record.runner.mark_done(planned.index);
+            active.abort = None;
+        }
+        Some(sample_from(planned, sent_at_ms, hidden, outcome))
+    }
+}
+
+/// Reads the run history and offers to resume an interrupted run.
+pub async fn load_history(dispatch: Callback<Action>) {
+    let Ok(store) = Store::open().await else { return };
+    let Ok(records) = store.runs().await else { return };
+    let mut entries = Vec::new();
+    for json in records {
+        let Ok(record) = serde_json::from_str::<RunRecord>(&json) else { continue };
+        let samples = store.samples(&record.run_id).await.map(|s| s.len()).unwrap_or(0);
+        let (_, total) = record.runner.progress();
+        entries.push(HistoryEntry {
+            run_id: record.run_id.clone(),
+            labels: record.plan.targets.iter().map(|t| t.label.clone()).collect(),
+            started_at_ms: record.environment.started_at_ms,
+            status: record.status,
+            samples: u32::try_from(samples).unwrap_or(u32::MAX),
+            total,
+        });
+    }
+    entries.sort_by(|a, b| b.started_at_ms.total_cmp(&a.started_at_ms));
+    let interrupted = entries.iter().find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused)).cloned();
+    dispatch.emit(Action::SetHistory(entries));
+    dispatch.emit(Action::OfferResume(interrupted));
+}
+
+/// A stored run and its samples.
+pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
+    let store = Store::open().await.ok()?;
+    let records = store.runs().await.ok()?;
+    let record = records
+        .iter()
+        .filter_map(|json| serde_json::from_str::<RunRecord>(json).ok())
+        .find(|r| r.run_id == run_id)?;
+    let samples = store
+        .samples(run_id)
+        .await
+        .ok()?
+        .iter()
+        .filter_map(|json| serde_json::from_str::<Sample>(json).ok())
+        .collect();
+    Some((record, samples))
+}
+
+/// Opens a stored run's results.
+pub async fn open_run(run_id: String, dispatch: Callback<Action>) {
+    if let Some((record, samples)) = load_run(&run_id).await {
+        dispatch.emit(Action::ShowResults(ResultsView {
+            plan: record.plan,
+            environment: record.environment,
+            samples: Rc::new(samples),
+        }));
+    }
+}
+
+/// Deletes a stored run and refreshes the history.
+pub async fn delete_run(run_id: String, dispatch: Callback<Action>) {
+    if let Ok(store) = Store::open().await {
+        let _ = store.delete_run(&run_id).await;
+    }
+    load_history(dispatch).await;
+}

@@ -1,0 +1,215 @@
+//! The setup form as the person typed it, and its one crossing into a
+//! validated [`Plan`].
+//!
+//! Inputs stay strings while being edited (a half-typed "0." is not an
+//! error yet); [`PlanForm::to_plan`] parses them and hands the result to
+//! [`Plan::from_json`], so the form and a loaded file are validated by the
+//! same code and can never disagree.
+
+use crate::core::plan::{Plan, Protocol, Target};
+
+/// One target row of the form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TargetForm {
+    /// Preset id the row came from (`"demo"`, `"openai"`, `"custom"`…).
+    pub preset: String,
+    /// Label shown in tables and charts.
+    pub label: String,
+    /// Endpoint base URL.
+    pub base_url: String,
+    /// Model name.
+    pub model: String,
+    /// Wire protocol.
+    pub protocol: Protocol,
+}
+
+/// The plan form, every number still as typed.
+#[derive(Clone, Debug, PartialEq)]
+#[expect(missing_docs, reason = "each field mirrors the plan field of the same name")]
+pub struct PlanForm {
+    pub targets: Vec<TargetForm>,
+    pub requests_per_target: String,
+    pub warmup_per_target: String,
+    pub spacing_s: String,
+    pub jitter_s: String,
+    pub spread_hours: String,
+    pub timeout_s: String,
+    pub prompt: String,
+    pub nonce: bool,
+    pub max_tokens: String,
+    pub temperature: String,
+    pub reasoning_counts_as_first_token: bool,
+    pub peak_start: String,
+    pub peak_end: String,
+}
+
+/// The plan a newcomer finds: two demo providers serving one model, one
+/// steady and one with cold starts, quick enough to watch to the end.
+pub fn demo_plan() -> Plan {
+    let demo = |label: &str, behaviour: &str| Target {
+        label: label.to_owned(),
+        protocol: Protocol::Demo,
+        base_url: format!("demo://{behaviour}"),
+        model: "demo-llm".to_owned(),
+        provider: Some("demo".to_owned()),
+    };
+    Plan {
+        targets: vec![demo("Demo A · steady", "steady"), demo("Demo B · cold starts", "cold-tail")],
+        requests_per_target: 75,
+        warmup_per_target: 2,
+        spacing_s: 0.25,
+        jitter_s: 0.05,
+        timeout_s: 30.0,
+        ..Plan::default()
+    }
+}
+
+fn number(value: f64) -> String {
+    // Shortest form that reads back to the same value ("5", "0.25").
+    let text = format!("{value}");
+    text.strip_suffix(".0").map(str::to_owned).unwrap_or(text)
+}
+
+impl PlanForm {
+    /// The form showing `plan`.
+    pub fn from_plan(plan: &Plan) -> Self {
+        Self {
+            targets: plan
+                .targets
+                .iter()
+                .map(|t| TargetForm {
+                    preset: t.provider.clone().unwrap_or_else(|| "custom".to_owned()),
+                    label: t.label.clone(),
+                    base_url: t.base_url.clone(),
+                    model: t.model.clone(),
+                    protocol: t.protocol,
+                })
+                .collect(),
+            requests_per_target: plan.requests_per_target.to_string(),
+            warmup_per_target: plan.warmup_per_target.to_string(),
+            spacing_s: number(plan.spacing_s),
+            jitter_s: number(plan.jitter_s),
+            spread_hours: plan.spread_hours.map(number).unwrap_or_default(),
+            timeout_s: number(plan.timeout_s),
+            prompt: plan.prompt.clone(),
+            nonce: plan.nonce,
+            max_tokens: plan.max_tokens.to_string(),
+            temperature: number(plan.temperature),
+            reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
+            peak_start: plan.peak_hours[0].to_string(),
+            peak_end: plan.peak_hours[1].to_string(),
+        }
+    }
+
+    /// Parses and validates the form.
+    ///
+    /// # Errors
+    /// One message per field that is not a number or breaks a plan rule.
+    pub fn to_plan(&self) -> Result<Plan, Vec<String>> {
+        let mut errors = Vec::new();
+        let mut num = |field: &str, text: &str| -> serde_json::Value {
+            match text.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() => serde_json::json!(v),
+                _ => {
+                    errors.push(format!("{field}: {text:?} is not a number"));
+                    serde_json::Value::Null
+                }
+            }
+        };
+        let mut int = |field: &str, text: &str| -> serde_json::Value {
+            match text.trim().parse::<u64>() {
+                Ok(v) => serde_json::json!(v),
+                Err(_) => {
+                    errors.push(format!("{field}: {text:?} is not a whole number"));
+                    serde_json::Value::Null
+                }
+            }
+        };
+        let requests = int("requests_per_target", &self.requests_per_target);
+        let warmup = int("warmup_per_target", &self.warmup_per_target);
+        let max_tokens = int("max_tokens", &self.max_tokens);
+        let peak_start = int("peak_hours[0]", &self.peak_start);
+        let peak_end = int("peak_hours[1]", &self.peak_end);
+        let spacing = num("spacing_s", &self.spacing_s);
+        let jitter = num("jitter_s", &self.jitter_s);
+        let timeout = num("timeout_s", &self.timeout_s);
+        let temperature = num("temperature", &self.temperature);
+        let spread = if self.spread_hours.trim().is_empty() {
+            serde_json::Value::Null
+        } else {
+            num("spread_hours", &self.spread_hours)
+        };
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let targets: Vec<Target> = self
+            .targets
+            .iter()
+            .map(|t| Target {
+                label: t.label.trim().to_owned(),
+                protocol: t.protocol,
+                base_url: t.base_url.trim().to_owned(),
+                model: t.model.trim().to_owned(),
+                provider: (t.preset != "custom").then(|| t.preset.clone()),
+            })
+            .collect();
+        let document = serde_json::json!({
+            "firsttoken_plan": crate::core::plan::PLAN_VERSION,
+            "targets": targets,
+            "requests_per_target": requests,
+            "warmup_per_target": warmup,
+            "spacing_s": spacing,
+            "jitter_s": jitter,
+            "spread_hours": spread,
+            "timeout_s": timeout,
+            "prompt": self.prompt,
+            "nonce": self.nonce,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "reasoning_counts_as_first_token": self.reasoning_counts_as_first_token,
+            "peak_hours": [peak_start, peak_end],
+        });
+        Plan::from_json(&document.to_string()).map_err(|e| e.messages())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_plan_round_trips_through_the_form() {
+        let plan = demo_plan();
+        let form = PlanForm::from_plan(&plan);
+        assert_eq!(form.spacing_s, "0.25");
+        assert_eq!(form.to_plan().unwrap(), plan);
+    }
+
+    #[test]
+    fn non_numbers_are_named_by_field() {
+        let mut form = PlanForm::from_plan(&demo_plan());
+        form.requests_per_target = "lots".into();
+        form.timeout_s = "".into();
+        let errors = form.to_plan().unwrap_err();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].starts_with("requests_per_target"));
+        assert!(errors[1].starts_with("timeout_s"));
+    }
+
+    #[test]
+    fn plan_rules_come_from_the_plan_validator() {
+        let mut form = PlanForm::from_plan(&demo_plan());
+        form.targets.clear();
+        let errors = form.to_plan().unwrap_err();
+        assert!(errors.iter().any(|e| e.contains("targets")), "{errors:?}");
+    }
+
+    #[test]
+    fn an_empty_spread_means_spacing() {
+        let mut form = PlanForm::from_plan(&demo_plan());
+        form.spread_hours = " ".into();
+        assert_eq!(form.to_plan().unwrap().spread_hours, None);
+        form.spread_hours = "6".into();
+        assert_eq!(form.to_plan().unwrap().spread_hours, Some(6.0));
+    }
+}

@@ -1,0 +1,668 @@
+//! The page's words in English and Simplified Chinese.
+//!
+//! Every text is a field of [`Texts`], so a language that misses one does not
+//! compile; there is no fallback that could leave English in the Chinese UI.
+//! Numbers and dates are formatted here too, per language.
+
+use serde::{Deserialize, Serialize};
+
+/// A language of the page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+impl Lang {
+    /// The page language for a browser's preferred languages: Chinese for
+    /// any `zh` tag (Traditional readers still read the numbers), else English.
+    pub fn from_browser(languages: &[String]) -> Self {
+        match languages.first() {
+            Some(tag) if tag.to_ascii_lowercase().starts_with("zh") => Self::ZhCn,
+            _ => Self::En,
+        }
+    }
+
+    /// The BCP 47 tag for `<html lang>`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Self::En => "en",
+            Self::ZhCn => "zh-CN",
+        }
+    }
+
+    /// This language's texts.
+    pub fn texts(self) -> &'static Texts {
+        match self {
+            Self::En => &EN,
+            Self::ZhCn => &ZH_CN,
+        }
+    }
+
+    /// The same language for the statistics' verdict texts.
+    pub fn core(self) -> crate::core::verdict::Lang {
+        match self {
+            Self::En => crate::core::verdict::Lang::En,
+            Self::ZhCn => crate::core::verdict::Lang::ZhCn,
+        }
+    }
+}
+
+/// Every text the page shows.
+#[expect(missing_docs, reason = "each field is the text its name says")]
+pub struct Texts {
+    pub tagline: &'static str,
+    pub language: &'static str,
+    pub nav_setup: &'static str,
+    pub nav_run: &'static str,
+    pub nav_results: &'static str,
+    pub nav_history: &'static str,
+    pub targets: &'static str,
+    pub provider: &'static str,
+    pub label: &'static str,
+    pub base_url: &'static str,
+    pub model: &'static str,
+    pub protocol: &'static str,
+    pub add_target: &'static str,
+    pub remove: &'static str,
+    pub list_models: &'static str,
+    pub keys: &'static str,
+    pub api_key_for: &'static str,
+    pub no_key_needed: &'static str,
+    pub test_connection: &'static str,
+    pub testing: &'static str,
+    pub connection_ok: &'static str,
+    pub remember_keys: &'static str,
+    pub remember_warning: &'static str,
+    pub forget_keys: &'static str,
+    pub keys_forgotten: &'static str,
+    pub plan: &'static str,
+    pub requests_per_target: &'static str,
+    pub warmup_per_target: &'static str,
+    pub spacing_s: &'static str,
+    pub jitter_s: &'static str,
+    pub spread_hours: &'static str,
+    pub spread_hint: &'static str,
+    pub timeout_s: &'static str,
+    pub prompt: &'static str,
+    pub nonce: &'static str,
+    pub max_tokens: &'static str,
+    pub temperature: &'static str,
+    pub reasoning_first: &'static str,
+    pub peak_start: &'static str,
+    pub peak_end: &'static str,
+    pub start: &'static str,
+    pub pause: &'static str,
+    pub resume: &'static str,
+    pub stop: &'static str,
+    pub copy_plan_link: &'static str,
+    pub link_copied: &'static str,
+    pub save_plan: &'static str,
+    pub load_plan: &'static str,
+    pub import_results: &'static str,
+    pub export_json: &'static str,
+    pub export_csv: &'static str,
+    pub export_routing: &'static str,
+    pub download_png: &'static str,
+    pub plan_errors: &'static str,
+    pub warnings: &'static str,
+    pub progress: &'static str,
+    pub eta: &'static str,
+    pub status_running: &'static str,
+    pub status_paused: &'static str,
+    pub status_stopped: &'static str,
+    pub status_finished: &'static str,
+    pub target: &'static str,
+    pub done: &'static str,
+    pub errors: &'static str,
+    pub median: &'static str,
+    pub p95: &'static str,
+    pub p99: &'static str,
+    pub cv: &'static str,
+    pub verdict: &'static str,
+    pub error_rate: &'static str,
+    pub samples: &'static str,
+    pub rank: &'static str,
+    pub latest_errors: &'static str,
+    pub hidden_notice: &'static str,
+    pub no_run: &'static str,
+    pub no_results: &'static str,
+    pub results_for_model: &'static str,
+    pub consistency: &'static str,
+    pub best_provider: &'static str,
+    pub best_rule: &'static str,
+    pub cold_tail: &'static str,
+    pub no_tail: &'static str,
+    pub routing: &'static str,
+    pub reason: &'static str,
+    pub time_of_day: &'static str,
+    pub hour: &'static str,
+    pub peak: &'static str,
+    pub off_peak: &'static str,
+    pub charts: &'static str,
+    pub chart_histogram: &'static str,
+    pub chart_ecdf: &'static str,
+    pub chart_timeline: &'static str,
+    pub chart_spread: &'static str,
+    pub chart_hourly: &'static str,
+    pub axis_ttft_ms: &'static str,
+    pub axis_share: &'static str,
+    pub axis_minutes: &'static str,
+    pub axis_hour: &'static str,
+    pub legend_median: &'static str,
+    pub legend_p95: &'static str,
+    pub legend_error: &'static str,
+    pub legend_tail: &'static str,
+    pub no_data: &'static str,
+    pub history: &'static str,
+    pub no_history: &'static str,
+    pub open: &'static str,
+    pub delete: &'static str,
+    pub resume_run: &'static str,
+    pub resume_offer: &'static str,
+    pub started: &'static str,
+    pub warmup_note: &'static str,
+    pub footer: &'static str,
+    pub demo_note: &'static str,
+    pub keys_needed: &'static str,
+    pub imported: &'static str,
+    pub seconds: &'static str,
+    pub minutes: &'static str,
+    pub hours: &'static str,
+}
+
+impl Texts {
+    /// Every text, for checks that walk them all (no English leftovers).
+    pub fn all(&self) -> Vec<&'static str> {
+        vec![
+            self.tagline,
+            self.language,
+            self.nav_setup,
+            self.nav_run,
+            self.nav_results,
+            self.nav_history,
+            self.targets,
+            self.provider,
+            self.label,
+            self.base_url,
+            self.model,
+            self.protocol,
+            self.add_target,
+            self.remove,
+            self.list_models,
+            self.keys,
+            self.api_key_for,
+            self.no_key_needed,
+            self.test_connection,
+            self.testing,
+            self.connection_ok,
+            self.remember_keys,
+            self.remember_warning,
+            self.forget_keys,
+            self.keys_forgotten,
+            self.plan,
+            self.requests_per_target,
+            self.warmup_per_target,
+            self.spacing_s,
+            self.jitter_s,
+            self.spread_hours,
+            self.spread_hint,
+            self.timeout_s,
+            self.prompt,
+            self.nonce,
+            self.max_tokens,
+            self.temperature,
+            self.reasoning_first,
+            self.peak_start,
+            self.peak_end,
+            self.start,
+            self.pause,
+            self.resume,
+            self.stop,
+            self.copy_plan_link,
+            self.link_copied,
+            self.save_plan,
+            self.load_plan,
+            self.import_results,
+            self.export_json,
+            self.export_csv,
+            self.export_routing,
+            self.download_png,
+            self.plan_errors,
+            self.warnings,
+            self.progress,
+            self.eta,
+            self.status_running,
+            self.status_paused,
+            self.status_stopped,
+            self.status_finished,
+            self.target,
+            self.done,
+            self.errors,
+            self.median,
+            self.p95,
+            self.p99,
+            self.cv,
+            self.verdict,
+            self.error_rate,
+            self.samples,
+            self.rank,
+            self.latest_errors,
+            self.hidden_notice,
+            self.no_run,
+            self.no_results,
+            self.results_for_model,
+            self.consistency,
+            self.best_provider,
+            self.best_rule,
+            self.cold_tail,
+            self.no_tail,
+            self.routing,
+            self.reason,
+            self.time_of_day,
+            self.hour,
+            self.peak,
+            self.off_peak,
+            self.charts,
+            self.chart_histogram,
+            self.chart_ecdf,
+            self.chart_timeline,
+            self.chart_spread,
+            self.chart_hourly,
+            self.axis_ttft_ms,
+            self.axis_share,
+            self.axis_minutes,
+            self.axis_hour,
+            self.legend_median,
+            self.legend_p95,
+            self.legend_error,
+            self.legend_tail,
+            self.no_data,
+            self.history,
+            self.no_history,
+            self.open,
+            self.delete,
+            self.resume_run,
+            self.resume_offer,
+            self.started,
+            self.warmup_note,
+            self.footer,
+            self.demo_note,
+            self.keys_needed,
+            self.imported,
+            self.seconds,
+            self.minutes,
+            self.hours,
+        ]
+    }
+}
+
+/// English.
+pub static EN: Texts = Texts {
+    tagline: "Time-to-first-token, measured the right way, in your browser",
+    language: "Language",
+    nav_setup: "Setup",
+    nav_run: "Run",
+    nav_results: "Results",
+    nav_history: "History",
+    targets: "Targets",
+    provider: "Provider",
+    label: "Label",
+    base_url: "Base URL",
+    model: "Model",
+    protocol: "Protocol",
+    add_target: "Add target",
+    remove: "Remove",
+    list_models: "List models",
+    keys: "API keys",
+    api_key_for: "API key for",
+    no_key_needed: "no key needed",
+    test_connection: "Test connection",
+    testing: "Testing…",
+    connection_ok: "Connected: first token after",
+    remember_keys: "Remember keys on this device",
+    remember_warning: "Keys are then stored in this browser's localStorage for this site. On GitHub Pages every project site of the same user shares one origin, so any of them could read them. Leave this off on shared machines.",
+    forget_keys: "Forget keys",
+    keys_forgotten: "Keys forgotten on this device.",
+    plan: "Plan",
+    requests_per_target: "Requests per target",
+    warmup_per_target: "Warm-up requests per target",
+    spacing_s: "Spacing between requests (s)",
+    jitter_s: "Jitter ± (s)",
+    spread_hours: "Spread over hours",
+    spread_hint: "empty: use the spacing",
+    timeout_s: "Timeout (s)",
+    prompt: "Prompt",
+    nonce: "Add a nonce to each prompt (defeats prompt caching)",
+    max_tokens: "Max tokens",
+    temperature: "Temperature",
+    reasoning_first: "Count reasoning as the first token",
+    peak_start: "Peak hours from",
+    peak_end: "Peak hours until",
+    start: "Start",
+    pause: "Pause",
+    resume: "Resume",
+    stop: "Stop",
+    copy_plan_link: "Copy plan link",
+    link_copied: "Plan link copied. It holds no key.",
+    save_plan: "Save plan",
+    load_plan: "Load plan",
+    import_results: "Import results",
+    export_json: "Export JSON",
+    export_csv: "Export CSV",
+    export_routing: "Export routing JSON",
+    download_png: "Download PNG",
+    plan_errors: "Fix these before starting",
+    warnings: "Worth knowing",
+    progress: "Progress",
+    eta: "ETA",
+    status_running: "Running",
+    status_paused: "Paused",
+    status_stopped: "Stopped",
+    status_finished: "Finished",
+    target: "Target",
+    done: "Done",
+    errors: "Errors",
+    median: "Median TTFT",
+    p95: "p95 TTFT",
+    p99: "p99 TTFT",
+    cv: "CV",
+    verdict: "Verdict",
+    error_rate: "Error rate",
+    samples: "Samples",
+    rank: "Rank",
+    latest_errors: "Latest errors",
+    hidden_notice: "The tab was hidden while some requests were due: the browser may have delayed them. Their planned and actual send times are in the export.",
+    no_run: "No run yet. Set up a plan and press Start.",
+    no_results: "No results yet: run a plan or import a results file.",
+    results_for_model: "Model",
+    consistency: "Consistency",
+    best_provider: "Best provider",
+    best_rule: "Rule: lowest p95 among targets with an acceptable error rate; ties by CV, then median.",
+    cold_tail: "Cold-start tail",
+    no_tail: "no separate slow tail",
+    routing: "Routing table",
+    reason: "Reason",
+    time_of_day: "Time of day",
+    hour: "Hour",
+    peak: "Peak",
+    off_peak: "Off-peak",
+    charts: "Charts",
+    chart_histogram: "TTFT distribution",
+    chart_ecdf: "Share of requests faster than",
+    chart_timeline: "TTFT over the run",
+    chart_spread: "Spread per target",
+    chart_hourly: "TTFT by hour of day",
+    axis_ttft_ms: "TTFT (ms)",
+    axis_share: "requests (%)",
+    axis_minutes: "time since start (min)",
+    axis_hour: "local hour",
+    legend_median: "median",
+    legend_p95: "p95",
+    legend_error: "error",
+    legend_tail: "tail",
+    no_data: "no data",
+    history: "Run history",
+    no_history: "No finished or interrupted runs on this device.",
+    open: "Open",
+    delete: "Delete",
+    resume_run: "Resume",
+    resume_offer: "A run was interrupted. Resume it where it stopped?",
+    started: "Started",
+    warmup_note: "Warm-up requests are kept in the export and left out of every statistic.",
+    footer: "Keys stay in this browser and go only to their own provider. Nothing is sent anywhere else.",
+    demo_note: "The Demo provider runs inside the page: no key, no network. Press Start to see a real run.",
+    keys_needed: "Enter the key for",
+    imported: "Imported",
+    seconds: "s",
+    minutes: "min",
+    hours: "h",
+};
+
+/// Simplified Chinese.
+pub static ZH_CN: Texts = Texts {
+    tagline: "在浏览器里用正确的方法测量首 Token 延迟",
+    language: "语言",
+    nav_setup: "设置",
+    nav_run: "运行",
+    nav_results: "结果",
+    nav_history: "历史",
+    targets: "测试目标",
+    provider: "供应商",
+    label: "名称",
+    base_url: "接口地址",
+    model: "模型",
+    protocol: "协议",
+    add_target: "添加目标",
+    remove: "移除",
+    list_models: "列出模型",
+    keys: "API 密钥",
+    api_key_for: "API 密钥：",
+    no_key_needed: "无需密钥",
+    test_connection: "测试连接",
+    testing: "测试中…",
+    connection_ok: "连接成功，首 Token 用时",
+    remember_keys: "在此设备上记住密钥",
+    remember_warning: "密钥将保存在本浏览器中此站点的 localStorage 里。在 GitHub Pages 上，同一用户的所有项目站点共用一个源，任何一个都能读取它。公用电脑上请不要勾选。",
+    forget_keys: "清除密钥",
+    keys_forgotten: "已清除此设备上保存的密钥。",
+    plan: "测试计划",
+    requests_per_target: "每个目标的请求数",
+    warmup_per_target: "每个目标的预热请求数",
+    spacing_s: "请求间隔（秒）",
+    jitter_s: "随机抖动 ±（秒）",
+    spread_hours: "分散到多少小时",
+    spread_hint: "留空则按间隔发送",
+    timeout_s: "超时（秒）",
+    prompt: "提示词",
+    nonce: "每个提示词附加随机串（避免提示词缓存）",
+    max_tokens: "最大 Token 数",
+    temperature: "温度",
+    reasoning_first: "把推理内容算作首 Token",
+    peak_start: "高峰时段起",
+    peak_end: "高峰时段止",
+    start: "开始",
+    pause: "暂停",
+    resume: "继续",
+    stop: "停止",
+    copy_plan_link: "复制计划链接",
+    link_copied: "已复制计划链接，其中不含密钥。",
+    save_plan: "保存计划",
+    load_plan: "载入计划",
+    import_results: "导入结果",
+    export_json: "导出 JSON",
+    export_csv: "导出 CSV",
+    export_routing: "导出路由表 JSON",
+    download_png: "下载 PNG",
+    plan_errors: "开始前请先修正",
+    warnings: "注意事项",
+    progress: "进度",
+    eta: "预计剩余",
+    status_running: "运行中",
+    status_paused: "已暂停",
+    status_stopped: "已停止",
+    status_finished: "已完成",
+    target: "目标",
+    done: "已完成",
+    errors: "错误",
+    median: "TTFT 中位数",
+    p95: "TTFT p95",
+    p99: "TTFT p99",
+    cv: "变异系数",
+    verdict: "结论",
+    error_rate: "错误率",
+    samples: "样本数",
+    rank: "排名",
+    latest_errors: "最近的错误",
+    hidden_notice: "部分请求到期时标签页处于后台，浏览器可能推迟了它们。导出文件里记录了计划发送时间和实际发送时间。",
+    no_run: "还没有运行。设置好计划后点击“开始”。",
+    no_results: "还没有结果：运行一个计划，或导入结果文件。",
+    results_for_model: "模型",
+    consistency: "一致性",
+    best_provider: "最佳供应商",
+    best_rule: "规则：在错误率可接受的目标中取 p95 最低者；相同时比较变异系数，再比较中位数。",
+    cold_tail: "冷启动长尾",
+    no_tail: "没有单独的慢速长尾",
+    routing: "路由表",
+    reason: "理由",
+    time_of_day: "时段",
+    hour: "小时",
+    peak: "高峰",
+    off_peak: "非高峰",
+    charts: "图表",
+    chart_histogram: "TTFT 分布",
+    chart_ecdf: "快于某一延迟的请求占比",
+    chart_timeline: "运行过程中的 TTFT",
+    chart_spread: "各目标的离散程度",
+    chart_hourly: "按小时的 TTFT",
+    axis_ttft_ms: "TTFT（毫秒）",
+    axis_share: "请求占比（%）",
+    axis_minutes: "开始后的时间（分钟）",
+    axis_hour: "本地时间（时）",
+    legend_median: "中位数",
+    legend_p95: "p95",
+    legend_error: "错误",
+    legend_tail: "长尾",
+    no_data: "无数据",
+    history: "运行历史",
+    no_history: "此设备上没有已完成或中断的运行。",
+    open: "打开",
+    delete: "删除",
+    resume_run: "继续运行",
+    resume_offer: "有一次运行被中断了。要从中断处继续吗？",
+    started: "开始于",
+    warmup_note: "预热请求会保留在导出文件中，但不计入任何统计。",
+    footer: "密钥只保存在本浏览器中，只发送给对应的供应商，不会发往任何其他地方。",
+    demo_note: "演示供应商在页面内运行：无需密钥，也不联网。点击“开始”即可看到一次真实的运行。",
+    keys_needed: "请输入密钥：",
+    imported: "已导入",
+    seconds: "秒",
+    minutes: "分钟",
+    hours: "小时",
+};
+
+/// Milliseconds for people: "850 ms", "1.24 s", "12.3 s".
+pub fn format_ms(lang: Lang, ms: f64) -> String {
+    let (seconds, unit_ms) = match lang {
+        Lang::En => ("s", "ms"),
+        Lang::ZhCn => ("秒", "毫秒"),
+    };
+    if !ms.is_finite() {
+        return "–".to_owned();
+    }
+    if ms < 1000.0 {
+        format!("{ms:.0} {unit_ms}")
+    } else if ms < 10_000.0 {
+        format!("{:.2} {seconds}", ms / 1000.0)
+    } else {
+        format!("{:.1} {seconds}", ms / 1000.0)
+    }
+}
+
+/// A percentage with no decimals above 10 and one below ("541 %", "4.2 %").
+pub fn format_pct(value: f64) -> String {
+    if !value.is_finite() {
+        "–".to_owned()
+    } else if value.abs() >= 10.0 {
+        format!("{value:.0} %")
+    } else {
+        format!("{value:.1} %")
+    }
+}
+
+/// A duration for the ETA: "45 s", "12 min", "3 h 20 min".
+pub fn format_duration(lang: Lang, ms: f64) -> String {
+    let t = lang.texts();
+    let total_s = (ms / 1000.0).max(0.0).round();
+    if total_s < 60.0 {
+        format!("{total_s:.0} {}", t.seconds)
+    } else if total_s < 3600.0 {
+        format!("{:.0} {}", (total_s / 60.0).round(), t.minutes)
+    } else {
+        let hours = (total_s / 3600.0).floor();
+        let minutes = ((total_s - hours * 3600.0) / 60.0).round();
+        format!("{hours:.0} {} {minutes:.0} {}", t.hours, t.minutes)
+    }
+}
+
+/// An epoch time as local "YYYY-MM-DD HH:MM", given the local UTC offset.
+pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
+    let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
+    let days = local_s.div_euclid(86_400);
+    let secs = local_s.rem_euclid(86_400);
+    let (year, month, day) = civil_from_days(days);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", secs / 3600, (secs % 3600) / 60)
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    // Howard Hinnant's days-to-civil algorithm, in eras of 400 years.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_is_chosen_for_any_zh_tag() {
+        assert_eq!(Lang::from_browser(&["zh-CN".into()]), Lang::ZhCn);
+        assert_eq!(Lang::from_browser(&["zh-TW".into(), "en".into()]), Lang::ZhCn);
+        assert_eq!(Lang::from_browser(&["en-GB".into(), "zh".into()]), Lang::En);
+        assert_eq!(Lang::from_browser(&[]), Lang::En);
+    }
+
+    #[test]
+    fn milliseconds_read_naturally() {
+        assert_eq!(format_ms(Lang::En, 387.4), "387 ms");
+        assert_eq!(format_ms(Lang::En, 6300.0), "6.30 s");
+        assert_eq!(format_ms(Lang::En, 12_345.0), "12.3 s");
+        assert_eq!(format_ms(Lang::ZhCn, 387.4), "387 毫秒");
+        assert_eq!(format_ms(Lang::En, f64::NAN), "–");
+    }
+
+    #[test]
+    fn percentages_and_durations() {
+        assert_eq!(format_pct(541.2), "541 %");
+        assert_eq!(format_pct(4.25), "4.2 %");
+        assert_eq!(format_duration(Lang::En, 45_000.0), "45 s");
+        assert_eq!(format_duration(Lang::En, 12.0 * 60_000.0), "12 min");
+        assert_eq!(format_duration(Lang::En, 3.0 * 3_600_000.0 + 20.0 * 60_000.0), "3 h 20 min");
+        assert_eq!(format_duration(Lang::ZhCn, 45_000.0), "45 秒");
+    }
+
+    #[test]
+    fn epochs_format_in_local_time() {
+        // 2026-12-02T12:43:00Z
+        let epoch_ms = 1_796_215_380_000.0;
+        assert_eq!(format_epoch(epoch_ms, 0), "2026-12-02 12:43");
+        assert_eq!(format_epoch(epoch_ms, 480), "2026-12-02 20:43");
+        assert_eq!(format_epoch(epoch_ms, -780), "2026-12-01 23:43");
+        assert_eq!(format_epoch(0.0, 0), "1970-01-01 00:00");
+    }
+
+    #[test]
+    fn chinese_texts_have_no_english_words() {
+        // Labels may keep technical terms (TTFT, API, JSON, CSV, PNG, p95,
+        // localStorage, GitHub Pages); anything else in Latin letters is a leftover.
+        let allowed = ["TTFT", "API", "JSON", "CSV", "PNG", "p95", "p99", "Token", "localStorage", "GitHub", "Pages"];
+        let texts = ZH_CN.all();
+        for text in texts {
+            for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| w.chars().any(|c| c.is_ascii_alphabetic())) {
+                assert!(allowed.contains(&word), "English leftover {word:?} in {text:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The run screen (progress, per-target live figures, latest errors, pause /
+//! resume / stop) and the history of runs kept on this device.
+
+use wasm_bindgen_futures::spawn_local;
+use yew::prelude::*;
+
+use crate::ui::app::PageProps;
+use crate::ui::driver::{delete_run, load_run, open_run};
+use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct};
+use crate::ui::state::{Action, RunStatus};
+
+/// The run screen.
+#[component]
+pub fn RunPage(props: &PageProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let lang = state.lang;
+    let Some(run) = &state.run else {
+        return html! { <section class="card"><p>{t.no_run}</p></section> };
+    };
+    let dispatch = props.dispatcher();
+    let on_pause = {
+        let driver = props.driver.clone();
+        let dispatch = dispatch.clone();
+        Callback::from(move |_| driver.pause(&dispatch))
+    };
+    let on_resume = {
+        let driver = props.driver.clone();
+        let dispatch = dispatch.clone();
+        Callback::from(move |_| driver.unpause(&dispatch))
+    };
+    let on_stop = {
+        let driver = props.driver.clone();
+        Callback::from(move |_| driver.stop())
+    };
+    let on_results = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_| dispatch.emit(Action::Show(crate::ui::state::View::Results)))
+    };
+    let status = match run.status {
+        RunStatus::Running => t.status_running,
+        RunStatus::Paused => t.status_paused,
+        RunStatus::Stopped => t.status_stopped,
+        RunStatus::Finished => t.status_finished,
+    };
+    let active = matches!(run.status, RunStatus::Running | RunStatus::Paused);
+    let percent = if run.total == 0 { 0.0 } else { f64::from(run.done) * 100.0 / f64::from(run.total) };
+    let eta = run.eta_ms.map(|ms| format!(" · {} {}", t.eta, format_duration(lang, ms))).unwrap_or_default();
+    html! {
+        <div class="run">
+            <section class="card">
+                <h2>{t.progress}{": "}<span class="run-status" data-status={format!("{:?}", run.status).to_lowercase()}>{status}</span></h2>
+                <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax={run.total.to_string()} aria-valuenow={run.done.to_string()}>
+                    <div class="bar" style={format!("width: {percent:.1}%")}></div>
+                </div>
+                <p class="progress-text" id="progress-text">{format!("{} / {}{}", run.done, run.total, eta)}</p>
+                <div class="actions">
+                    if run.status == RunStatus::Running { <button type="button" onclick={on_pause}>{t.pause}</button> }
+                    if run.status == RunStatus::Paused { <button type="button" class="primary" onclick={on_resume}>{t.resume}</button> }
+                    if active { <button type="button" class="danger" onclick={on_stop}>{t.stop}</button> }
+                    if !active { <button type="button" class="primary" onclick={on_results}>{t.nav_results}</button> }
+                </div>
+                if run.hidden_samples > 0 { <p class="warn-line">{t.hidden_notice}</p> }
+            </section>
+            <section class="card">
+                <div class="table-wrap">
+                <table class="live" id="live-table">
+                    <thead><tr>
+                        <th scope="col">{t.target}</th><th scope="col" class="num">{t.done}</th><th scope="col" class="num">{t.errors}</th>
+                        <th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th><th scope="col" class="num">{t.cv}</th><th scope="col">{t.verdict}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for run.plan.targets.iter().zip(&run.live).map(|(target, row)| html! {
+                        <tr>
+                            <th scope="row">{target.label.clone()}</th>
+                            <td class="num">{format!("{} / {}", row.done, run.plan.requests_per_target + run.plan.warmup_per_target)}</td>
+                            <td class="num">{row.errors}</td>
+                            <td class="num">{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num">{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num">{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
+                            <td>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.css_class())}>{v.short(lang.core())}</span> }).unwrap_or_default()}</td>
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+            </section>
+            if !run.latest_errors.is_empty() {
+                <section class="card">
+                    <h2>{t.latest_errors}</h2>
+                    <ul class="error-list">
+                        { for run.latest_errors.iter().map(|(label, error)| html! {
+                            <li><strong>{label.clone()}</strong>{" — "}<code>{format!("{:?}", error.kind)}</code>{" "}{error.message.clone()}</li>
+                        }) }
+                    </ul>
+                </section>
+            }
+        </div>
+    }
+}
+
+/// The history screen: runs kept on this device, and the resume offer.
+#[component]
+pub fn HistoryPage(props: &PageProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let dispatch = props.dispatcher();
+    let tz = crate::browser::clock::tz_offset_min();
+    let resume = |run_id: String| {
+        let dispatch = dispatch.clone();
+        let driver = props.driver.clone();
+        let keys = state.keys.clone();
+        Callback::from(move |_| {
+            let dispatch = dispatch.clone();
+            let driver = driver.clone();
+            let keys = keys.clone();
+            let run_id = run_id.clone();
+            spawn_local(async move {
+                if driver.is_active() {
+                    return;
+                }
+                if let Some((record, samples)) = load_run(&run_id).await {
+                    driver.resume(record, samples, keys, dispatch);
+                }
+            });
+        })
+    };
+    html! {
+        <div class="history">
+            if let Some(offer) = &state.resume_offer {
+                <section class="card offer" role="alert">
+                    <p>{t.resume_offer}</p>
+                    <p class="hint">{format!("{} · {} / {}", offer.labels.join(", "), offer.samples, offer.total)}</p>
+                    <button type="button" class="primary" id="resume-run" onclick={resume(offer.run_id.clone())}>{t.resume_run}</button>
+                </section>
+            }
+            <section class="card">
+                <h2>{t.history}</h2>
+                if state.history.is_empty() { <p>{t.no_history}</p> }
+                <ul class="history-list">
+                { for state.history.iter().map(|entry| {
+                    let open = {
+                        let dispatch = dispatch.clone();
+                        let run_id = entry.run_id.clone();
+                        Callback::from(move |_| spawn_local(open_run(run_id.clone(), dispatch.clone())))
+                    };
+                    let delete = {
+                        let dispatch = dispatch.clone();
+                        let run_id = entry.run_id.clone();
+                        Callback::from(move |_| spawn_local(delete_run(run_id.clone(), dispatch.clone())))
+                    };
+                    let interrupted = matches!(entry.status, RunStatus::Running | RunStatus::Paused);
+                    html! {
+                        <li>
+                            <div>
+                                <strong>{format_epoch(entry.started_at_ms, tz)}</strong>
+                                {format!(" · {} / {} · ", entry.samples, entry.total)}
+                                {entry.labels.join(", ")}
+                            </div>
+                            <div class="inline">
+                                <button type="button" onclick={open}>{t.open}</button>
+                                if interrupted { <button type="button" onclick={resume(entry.run_id.clone())}>{t.resume_run}</button> }
+                                <button type="button" class="secondary" onclick={delete}>{t.delete}</button>
+                            </div>
+                        </li>
+                    }
+                }) }
+                </ul>
+            </section>
+        </div>
+    }
+}

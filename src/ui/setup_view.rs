@@ -1,0 +1,471 @@
+//! The setup screen: targets, keys with "Test connection", the plan form
+//! with its warnings, and plan files and links.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use wasm_bindgen_futures::spawn_local;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
+use crate::browser::storage::{forget_keys, remember_keys};
+use crate::core::plan::{Plan, Protocol, Target};
+use crate::core::presets::{preset_by_id, PRESETS};
+use crate::core::protocol::{models_request, parse_models};
+use crate::core::results::{import_json, merge};
+use crate::ui::app::PageProps;
+use crate::ui::driver::{key_slot, measure_once};
+use crate::ui::form::{PlanForm, TargetForm};
+use crate::ui::i18n::{format_ms, Lang};
+use crate::ui::state::{Action, Connection, ResultsView, State};
+
+fn input_value(e: &InputEvent) -> String {
+    e.target_unchecked_into::<HtmlInputElement>().value()
+}
+
+/// A callback that edits one field of the form.
+fn edit(state: &UseReducerHandle<State>, apply: impl Fn(&mut PlanForm, String) + 'static) -> Callback<InputEvent> {
+    let state = state.clone();
+    Callback::from(move |e: InputEvent| {
+        let mut form = state.form.clone();
+        apply(&mut form, input_value(&e));
+        state.dispatch(Action::SetForm(form));
+    })
+}
+
+fn toggle(state: &UseReducerHandle<State>, apply: impl Fn(&mut PlanForm, bool) + 'static) -> Callback<Event> {
+    let state = state.clone();
+    Callback::from(move |e: Event| {
+        let mut form = state.form.clone();
+        apply(&mut form, e.target_unchecked_into::<HtmlInputElement>().checked());
+        state.dispatch(Action::SetForm(form));
+    })
+}
+
+fn cors_note(lang: Lang, preset: &str) -> &'static str {
+    preset_by_id(preset).map_or("", |p| match lang {
+        Lang::En => p.cors_note_en,
+        Lang::ZhCn => p.cors_note_zh,
+    })
+}
+
+fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let on_preset = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let id = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut form = state.form.clone();
+            if let (Some(preset), Some(target)) = (preset_by_id(&id), form.targets.get_mut(row)) {
+                target.preset = preset.id.to_owned();
+                target.base_url = preset.base_url.to_owned();
+                target.protocol = preset.protocol;
+                target.label = format!("{} · {}", preset.name, target.model);
+            }
+            state.dispatch(Action::SetForm(form));
+        })
+    };
+    let on_label = edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            t.label = v;
+        }
+    });
+    let on_base = edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            t.base_url = v;
+        }
+    });
+    let on_model = edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            t.model = v;
+        }
+    });
+    let on_remove = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            let mut form = state.form.clone();
+            if row < form.targets.len() {
+                form.targets.remove(row);
+            }
+            state.dispatch(Action::SetForm(form));
+        })
+    };
+    let lists_models = preset_by_id(&target.preset).is_some_and(|p| p.lists_models);
+    let on_list = {
+        let state = state.clone();
+        let target = target.clone();
+        Callback::from(move |_| {
+            let state = state.clone();
+            let target = to_target(&target);
+            let key = state.keys.get(&key_slot(&target)).cloned();
+            spawn_local(async move {
+                let Some(request) = models_request(&target, key.as_deref()) else { return };
+                match crate::browser::fetch_stream::get_text(&request.url, &request.headers).await {
+                    Ok((200..=299, body)) => {
+                        state.dispatch(Action::ModelsListed { row, models: parse_models(target.protocol, &body) })
+                    }
+                    Ok((status, body)) => state.dispatch(Action::Notice(
+                        crate::core::protocol::http_error_message(target.protocol, status, &body),
+                    )),
+                    Err(error) => state.dispatch(Action::Notice(error.to_string())),
+                }
+            });
+        })
+    };
+    let list_id = format!("models-{row}");
+    let models = state.listed_models.get(&row).cloned().unwrap_or_default();
+    let id = |name: &str| format!("target-{row}-{name}");
+    html! {
+        <fieldset class="target-row" key={row}>
+            <legend>{format!("{} {}", t.target, row + 1)}</legend>
+            <div class="field">
+                <label for={id("provider")}>{t.provider}</label>
+                <select id={id("provider")} onchange={on_preset}>
+                    { for PRESETS.iter().map(|p| html! {
+                        <option value={p.id} selected={p.id == target.preset}>{p.name}</option>
+                    }) }
+                </select>
+            </div>
+            <div class="field">
+                <label for={id("label")}>{t.label}</label>
+                <input id={id("label")} value={target.label.clone()} oninput={on_label} />
+            </div>
+            <div class="field wide">
+                <label for={id("base")}>{t.base_url}</label>
+                <input id={id("base")} value={target.base_url.clone()} oninput={on_base} spellcheck="false" />
+            </div>
+            <div class="field">
+                <label for={id("model")}>{t.model}</label>
+                <input id={id("model")} value={target.model.clone()} oninput={on_model} list={list_id.clone()} spellcheck="false" />
+                <datalist id={list_id}>{ for models.iter().map(|m| html! { <option value={m.clone()} /> }) }</datalist>
+            </div>
+            <div class="row-actions">
+                if lists_models { <button type="button" onclick={on_list}>{t.list_models}</button> }
+                <button type="button" class="secondary" onclick={on_remove}>{t.remove}</button>
+            </div>
+            <p class="hint">{cors_note(state.lang, &target.preset)}</p>
+        </fieldset>
+    }
+}
+
+fn to_target(form: &TargetForm) -> Target {
+    Target {
+        label: form.label.clone(),
+        protocol: form.protocol,
+        base_url: form.base_url.trim().trim_end_matches('/').to_owned(),
+        model: form.model.trim().to_owned(),
+        provider: (form.preset != "custom").then(|| form.preset.clone()),
+    }
+}
+
+fn keys_section(props: &PageProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let mut seen = BTreeSet::new();
+    let slots: Vec<(String, String, TargetForm)> = state
+        .form
+        .targets
+        .iter()
+        .filter(|f| f.protocol != Protocol::Demo)
+        .filter_map(|f| {
+            let target = to_target(f);
+            let slot = key_slot(&target);
+            let name = preset_by_id(&f.preset).map_or_else(|| f.base_url.clone(), |p| p.name.to_owned());
+            seen.insert(slot.clone()).then_some((slot, name, f.clone()))
+        })
+        .collect();
+    let on_remember = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            if on {
+                if let Ok(json) = serde_json::to_string(&state.keys) {
+                    let _ = remember_keys(&json);
+                }
+            } else {
+                forget_keys();
+            }
+            state.dispatch(Action::SetRememberKeys(on));
+        })
+    };
+    let on_forget = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            forget_keys();
+            state.dispatch(Action::ForgetKeys);
+            state.dispatch(Action::Notice(state.lang.texts().keys_forgotten.to_owned()));
+        })
+    };
+    html! {
+        <section class="card">
+            <h2>{t.keys}</h2>
+            if slots.is_empty() { <p class="hint">{t.demo_note}</p> }
+            { for slots.into_iter().map(|(slot, name, form)| key_row(props, slot, name, &form)) }
+            <div class="field check">
+                <input id="remember-keys" type="checkbox" checked={state.remember_keys} onchange={on_remember} />
+                <label for="remember-keys">{t.remember_keys}</label>
+            </div>
+            <p class="hint">{t.remember_warning}</p>
+            <button type="button" class="secondary" onclick={on_forget}>{t.forget_keys}</button>
+        </section>
+    }
+}
+
+fn key_row(props: &PageProps, slot: String, name: String, form: &TargetForm) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let needs_key = preset_by_id(&form.preset).is_none_or(|p| p.needs_key);
+    let id = format!("key-{}", slot.replace(|c: char| !c.is_ascii_alphanumeric(), "-"));
+    let on_key = {
+        let state = state.clone();
+        let slot = slot.clone();
+        Callback::from(move |e: InputEvent| {
+            let key = input_value(&e);
+            state.dispatch(Action::SetKey { provider: slot.clone(), key });
+        })
+    };
+    let on_test = {
+        let state = state.clone();
+        let slot = slot.clone();
+        let target = to_target(form);
+        Callback::from(move |_| {
+            let state = state.clone();
+            let slot = slot.clone();
+            let target = target.clone();
+            let key = state.keys.get(&slot).cloned();
+            let mut plan = Plan { max_tokens: 8, timeout_s: 30.0, ..Plan::default() };
+            if let Ok(form_plan) = state.form.to_plan() {
+                plan.prompt = form_plan.prompt;
+            }
+            state.dispatch(Action::SetConnection { provider: slot.clone(), connection: Connection::Testing });
+            spawn_local(async move {
+                let outcome = measure_once(&target, &plan, key.as_deref(), 0, 1).await;
+                let connection = match (outcome.error, outcome.ttft_ms) {
+                    (Some(error), _) => Connection::Failed(error.message),
+                    (None, Some(ttft)) => Connection::Ok(ttft),
+                    (None, None) => Connection::Failed("the stream ended without a token".to_owned()),
+                };
+                state.dispatch(Action::SetConnection { provider: slot, connection });
+            });
+        })
+    };
+    let status = match state.connections.get(&slot) {
+        Some(Connection::Testing) => html! { <span class="status">{t.testing}</span> },
+        Some(Connection::Ok(ms)) => html! { <span class="status ok">{format!("{} {}", t.connection_ok, format_ms(state.lang, *ms))}</span> },
+        Some(Connection::Failed(message)) => html! { <span class="status bad">{message.clone()}</span> },
+        None => html! {},
+    };
+    let value = state.keys.get(&slot).cloned().unwrap_or_default();
+    html! {
+        <div class="key-row">
+            <label for={id.clone()}>{format!("{} {}", t.api_key_for, name)}{ if needs_key { "" } else { " " } }
+                if !needs_key { <span class="hint">{format!("({})", t.no_key_needed)}</span> }
+            </label>
+            <div class="inline">
+                <input id={id} type="password" autocomplete="off" spellcheck="false" value={value} oninput={on_key} />
+                <button type="button" onclick={on_test}>{t.test_connection}</button>
+            </div>
+            <div aria-live="polite">{status}</div>
+        </div>
+    }
+}
+
+fn number_field(id: &str, label: &str, value: &str, oninput: Callback<InputEvent>, hint: Option<&str>) -> Html {
+    html! {
+        <div class="field">
+            <label for={id.to_owned()}>{label.to_owned()}</label>
+            <input id={id.to_owned()} inputmode="decimal" value={value.to_owned()} {oninput} placeholder={hint.map(str::to_owned)} />
+        </div>
+    }
+}
+
+/// The setup screen.
+#[component]
+pub fn SetupPage(props: &PageProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let form = &state.form;
+    let validated = use_memo(form.clone(), |form| form.to_plan());
+    let running = props.driver.is_active();
+
+    let on_add = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            let mut form = state.form.clone();
+            let last = form.targets.last().cloned();
+            form.targets.push(last.unwrap_or(TargetForm {
+                preset: "custom".to_owned(),
+                label: String::new(),
+                base_url: String::new(),
+                model: String::new(),
+                protocol: Protocol::OpenAi,
+            }));
+            state.dispatch(Action::SetForm(form));
+        })
+    };
+    let on_start = {
+        let state = state.clone();
+        let driver = props.driver.clone();
+        let dispatch = props.dispatcher();
+        let validated = Rc::clone(&validated);
+        Callback::from(move |_| {
+            if let Ok(plan) = validated.as_ref() {
+                if !driver.is_active() {
+                    driver.start(plan.clone(), state.keys.clone(), dispatch.clone());
+                }
+            }
+        })
+    };
+    let on_copy_link = {
+        let state = state.clone();
+        let validated = Rc::clone(&validated);
+        Callback::from(move |_| {
+            let Ok(plan) = validated.as_ref() else { return };
+            let link = url_with_fragment(&plan.to_link_fragment());
+            let state = state.clone();
+            spawn_local(async move {
+                let message = match copy_text(&link).await {
+                    Ok(()) => state.lang.texts().link_copied.to_owned(),
+                    Err(_) => link,
+                };
+                state.dispatch(Action::Notice(message));
+            });
+        })
+    };
+    let on_save = {
+        let validated = Rc::clone(&validated);
+        let state = state.clone();
+        Callback::from(move |_| {
+            let Ok(plan) = validated.as_ref() else { return };
+            if let Err(error) = download_text("firsttoken-plan.json", "application/json", &plan.to_json_pretty()) {
+                state.dispatch(Action::Notice(error.to_string()));
+            }
+        })
+    };
+    let on_load = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            let state = state.clone();
+            spawn_local(async move {
+                let text = read_text(&file).await.unwrap_or_default();
+                match Plan::from_json(&text) {
+                    Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
+                    Err(error) => state.dispatch(Action::Notice(format!("{}: {}", file.name(), error))),
+                }
+            });
+        })
+    };
+    let on_import = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let Some(files) = input.files() else { return };
+            let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+            input.set_value("");
+            let state = state.clone();
+            spawn_local(async move {
+                let mut docs = Vec::new();
+                for file in files {
+                    let text = read_text(&file).await.unwrap_or_default();
+                    match import_json(&text) {
+                        Ok(doc) => docs.push(doc),
+                        Err(error) => {
+                            state.dispatch(Action::Notice(format!("{}: {}", file.name(), error)));
+                            return;
+                        }
+                    }
+                }
+                match merge(docs) {
+                    Ok(doc) => state.dispatch(Action::ShowResults(ResultsView {
+                        plan: doc.plan,
+                        environment: doc.environment,
+                        samples: Rc::new(doc.samples),
+                    })),
+                    Err(error) => state.dispatch(Action::Notice(error.to_string())),
+                }
+            });
+        })
+    };
+
+    let warnings: Vec<String> = match validated.as_ref() {
+        Ok(plan) => plan.warnings().iter().map(ToString::to_string).collect(),
+        Err(_) => Vec::new(),
+    };
+    let errors: &[String] = match validated.as_ref() {
+        Ok(_) => &[],
+        Err(errors) => errors,
+    };
+
+    html! {
+        <div class="setup">
+            <section class="card">
+                <h2>{t.targets}</h2>
+                if form.targets.iter().any(|f| f.protocol == Protocol::Demo) { <p class="hint">{t.demo_note}</p> }
+                { for form.targets.iter().enumerate().map(|(row, target)| target_row(props, row, target)) }
+                <button type="button" onclick={on_add}>{t.add_target}</button>
+            </section>
+            { keys_section(props) }
+            <section class="card">
+                <h2>{t.plan}</h2>
+                <div class="grid">
+                    { number_field("plan-requests", t.requests_per_target, &form.requests_per_target, edit(state, |f, v| f.requests_per_target = v), None) }
+                    { number_field("plan-warmup", t.warmup_per_target, &form.warmup_per_target, edit(state, |f, v| f.warmup_per_target = v), None) }
+                    { number_field("plan-spacing", t.spacing_s, &form.spacing_s, edit(state, |f, v| f.spacing_s = v), None) }
+                    { number_field("plan-jitter", t.jitter_s, &form.jitter_s, edit(state, |f, v| f.jitter_s = v), None) }
+                    { number_field("plan-spread", t.spread_hours, &form.spread_hours, edit(state, |f, v| f.spread_hours = v), Some(t.spread_hint)) }
+                    { number_field("plan-timeout", t.timeout_s, &form.timeout_s, edit(state, |f, v| f.timeout_s = v), None) }
+                    { number_field("plan-max-tokens", t.max_tokens, &form.max_tokens, edit(state, |f, v| f.max_tokens = v), None) }
+                    { number_field("plan-temperature", t.temperature, &form.temperature, edit(state, |f, v| f.temperature = v), None) }
+                    { number_field("plan-peak-start", t.peak_start, &form.peak_start, edit(state, |f, v| f.peak_start = v), None) }
+                    { number_field("plan-peak-end", t.peak_end, &form.peak_end, edit(state, |f, v| f.peak_end = v), None) }
+                </div>
+                <div class="field wide">
+                    <label for="plan-prompt">{t.prompt}</label>
+                    <textarea id="plan-prompt" rows="2" value={form.prompt.clone()} oninput={
+                        let state = state.clone();
+                        Callback::from(move |e: InputEvent| {
+                            let mut form = state.form.clone();
+                            form.prompt = e.target_unchecked_into::<HtmlTextAreaElement>().value();
+                            state.dispatch(Action::SetForm(form));
+                        })
+                    } />
+                </div>
+                <div class="field check">
+                    <input id="plan-nonce" type="checkbox" checked={form.nonce} onchange={toggle(state, |f, v| f.nonce = v)} />
+                    <label for="plan-nonce">{t.nonce}</label>
+                </div>
+                <div class="field check">
+                    <input id="plan-reasoning" type="checkbox" checked={form.reasoning_counts_as_first_token} onchange={toggle(state, |f, v| f.reasoning_counts_as_first_token = v)} />
+                    <label for="plan-reasoning">{t.reasoning_first}</label>
+                </div>
+                <p class="hint">{t.warmup_note}</p>
+                if !errors.is_empty() {
+                    <div class="errors" role="alert">
+                        <h3>{t.plan_errors}</h3>
+                        <ul>{ for errors.iter().map(|e| html! { <li>{e.clone()}</li> }) }</ul>
+                    </div>
+                }
+                if !warnings.is_empty() {
+                    <div class="warnings">
+                        <h3>{t.warnings}</h3>
+                        <ul>{ for warnings.iter().map(|w| html! { <li>{w.clone()}</li> }) }</ul>
+                    </div>
+                }
+            </section>
+            <div class="actions sticky">
+                <button type="button" class="primary" id="start" onclick={on_start} disabled={validated.is_err() || running}>{t.start}</button>
+                <button type="button" onclick={on_copy_link} disabled={validated.is_err()}>{t.copy_plan_link}</button>
+                <button type="button" onclick={on_save} disabled={validated.is_err()}>{t.save_plan}</button>
+                <label class="button" for="load-plan">{t.load_plan}</label>
+                <input id="load-plan" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_load} />
+                <label class="button" for="import-results">{t.import_results}</label>
+                <input id="import-results" class="visually-hidden" type="file" multiple=true accept=".json,application/json" onchange={on_import} />
+            </div>
+        </div>
+    }
+}
