@@ -530,13 +530,14 @@ impl Plan {
                 );
             }
         }
-        if let Some(hours) = self.spread_hours {
-            if !hours.is_finite() || hours <= 0.0 {
-                bad(
-                    "spread_hours",
-                    "must be more than 0 hours, or null to use spacing_s".to_owned(),
-                );
-            }
+        if self
+            .spread_hours
+            .is_some_and(|hours| !hours.is_finite() || hours <= 0.0)
+        {
+            bad(
+                "spread_hours",
+                "must be more than 0 hours, or null to use spacing_s".to_owned(),
+            );
         }
         if !self.timeout_s.is_finite() || self.timeout_s <= 0.0 {
             bad("timeout_s", "must be more than 0 seconds".to_owned());
