@@ -1390,6 +1390,19 @@ mod tests {
         assert_eq!(edit_distance("spacing_s", "spacing_s"), 0);
     }
 
+    #[test]
+    fn the_documented_example_and_link_agree() {
+        let doc = include_str!("../../docs/plan.md");
+        let json_start = doc.find("```json\n").unwrap() + "```json\n".len();
+        let json = &doc[json_start..json_start + doc[json_start..].find("```").unwrap()];
+        let link = doc.lines().find(|l| l.starts_with("#plan=")).unwrap();
+        let plan = Plan::from_json(json).unwrap();
+        assert_eq!(plan.targets.len(), 2);
+        assert_eq!(plan.warnings(), vec![]);
+        assert_eq!(Plan::from_link_fragment(link), Ok(plan.clone()));
+        assert_eq!(format!("#{}", plan.to_link_fragment()), link);
+    }
+
     proptest! {
         #[test]
         fn valid_plans_survive_json_and_links(
