@@ -67,8 +67,10 @@ impl Schedule {
             .saturating_add(plan.requests_per_target);
         let total = usize::try_from(u64::from(rounds) * u64::from(targets)).unwrap_or(usize::MAX);
         let mut rng = fastrand::Rng::with_seed(seed);
-        let mut requests = Vec::with_capacity(total);
-        let mut jitters = Vec::with_capacity(total);
+        // Capacity capped: an unvalidated plan must not reserve gigabytes up front.
+        let capacity = total.min(1 << 20);
+        let mut requests = Vec::with_capacity(capacity);
+        let mut jitters = Vec::with_capacity(capacity);
         let mut index: u32 = 0;
         for seq in 0..rounds {
             for target in 0..targets {
