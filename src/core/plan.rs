@@ -94,3 +94,1349 @@ impl Default for Plan {
         }
     }
 }
+
+/// Fewer measured requests than this and a 1-in-20 cold-start tail is often
+/// missed entirely (see [`Plan::warnings`]).
+pub const MIN_REQUESTS_FOR_TAIL: u32 = 75;
+
+/// Upper bound on measured requests per target. A schedule holds every
+/// request in memory; this keeps a mistyped plan from exhausting a tab.
+pub const MAX_REQUESTS_PER_TARGET: u32 = 100_000;
+
+/// Upper bound on warm-up requests per target.
+pub const MAX_WARMUP_PER_TARGET: u32 = 1000;
+
+/// Upper bound on the prompt's length, in characters (Unicode scalar values).
+pub const MAX_PROMPT_CHARS: usize = 20_000;
+
+/// Upper bound on `max_tokens`.
+pub const MAX_MAX_TOKENS: u32 = 65_536;
+
+/// Why a plan document was refused. Nothing is applied when any of these is
+/// returned: a plan is taken whole or not at all.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanError {
+    /// The text is not JSON at all. `line` and `column` count from 1.
+    Json {
+        /// Line of the first syntax error, from 1.
+        line: usize,
+        /// Column of the first syntax error, from 1.
+        column: usize,
+        /// What the JSON reader said.
+        message: String,
+    },
+    /// Valid JSON, but not a FirstToken plan (no `firsttoken_plan` member).
+    NotAPlan,
+    /// A plan written by a newer FirstToken than this page.
+    NewerVersion {
+        /// The document's `firsttoken_plan`.
+        found: u64,
+    },
+    /// `firsttoken_plan` is present but not a version number this page knows.
+    BadVersion {
+        /// The offending value, as JSON.
+        found: String,
+    },
+    /// One message per bad field, in document order.
+    Invalid(Vec<FieldError>),
+    /// A `#plan=` link whose payload is not base64url-encoded UTF-8.
+    Link(String),
+}
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Json {
+                line,
+                column,
+                message,
+            } => {
+                write!(
+                    f,
+                    "not valid JSON at line {line}, column {column}: {message}"
+                )
+            }
+            Self::NotAPlan => f.write_str(
+                "this is not a FirstToken plan (it has no \"firsttoken_plan\" member); \
+                 was it a results file?",
+            ),
+            Self::NewerVersion { found } => write!(
+                f,
+                "plan version {found} is newer than this page understands ({PLAN_VERSION}); \
+                 open it with a newer FirstToken"
+            ),
+            Self::BadVersion { found } => write!(
+                f,
+                "\"firsttoken_plan\" is {found}, not a plan version this page knows \
+                 (it understands {PLAN_VERSION})"
+            ),
+            Self::Invalid(errors) => {
+                let n = errors.len();
+                write!(
+                    f,
+                    "the plan has {n} bad field{}: ",
+                    if n == 1 { "" } else { "s" }
+                )?;
+                for (i, e) in errors.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{e}")?;
+                }
+                Ok(())
+            }
+            Self::Link(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// One bad field: where it is (`targets[1].base_url`) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    /// Path of the field in the plan document, e.g. `targets[1].base_url`.
+    pub field: String,
+    /// What is wrong and what would be accepted.
+    pub message: String,
+}
+
+impl FieldError {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// Something allowed but probably unwise; shown beside the plan, never refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningKind {
+    /// Fewer than [`MIN_REQUESTS_FOR_TAIL`] measured requests per target.
+    FewRequests,
+    /// No warm-up: the connection setup lands in the statistics.
+    NoWarmup,
+    /// Less than a second between sends.
+    TightSpacing,
+    /// A timeout shorter than a slow cold start.
+    ShortTimeout,
+    /// Temperature other than 0.
+    NonZeroTemperature,
+    /// Both `spread_hours` and `spacing_s` set; the spread wins.
+    SpreadOverridesSpacing,
+    /// Two targets share a label.
+    DuplicateLabel,
+}
+
+/// A warning about a valid plan: which field, and why it matters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    /// What kind of concern this is, for styling and tests.
+    pub kind: WarningKind,
+    /// Path of the field the warning is about.
+    pub field: String,
+    /// Plain words: what may go wrong.
+    pub message: String,
+}
+
+/// Every top-level member of plan version 1.
+const PLAN_FIELDS: &[&str] = &[
+    "firsttoken_plan",
+    "targets",
+    "requests_per_target",
+    "warmup_per_target",
+    "spacing_s",
+    "jitter_s",
+    "spread_hours",
+    "timeout_s",
+    "prompt",
+    "nonce",
+    "max_tokens",
+    "temperature",
+    "reasoning_counts_as_first_token",
+    "peak_hours",
+];
+
+/// Every member of a target.
+const TARGET_FIELDS: &[&str] = &["label", "protocol", "base_url", "model", "provider"];
+
+/// `#plan=` payloads: base64url, written without padding, read either way.
+const LINK_ENGINE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+    &base64::alphabet::URL_SAFE,
+    base64::engine::GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+);
+
+impl Plan {
+    /// Reads a plan document, checking every field once, here at the boundary.
+    ///
+    /// Missing optional members take their [`Plan::default`] values; text
+    /// fields are trimmed and base URLs lose trailing slashes. The result has
+    /// passed [`Plan::validate`].
+    ///
+    /// # Errors
+    /// [`PlanError::Json`] for malformed JSON (with line and column),
+    /// [`PlanError::NotAPlan`] for a foreign document,
+    /// [`PlanError::NewerVersion`] / [`PlanError::BadVersion`] for versions
+    /// this page cannot read, and [`PlanError::Invalid`] with one message per
+    /// bad field. Nothing is half-applied.
+    pub fn from_json(text: &str) -> Result<Self, PlanError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| PlanError::Json {
+            line: e.line(),
+            column: e.column(),
+            message: strip_position(&e.to_string()),
+        })?;
+        let serde_json::Value::Object(members) = value else {
+            return Err(PlanError::NotAPlan);
+        };
+        let version = members.get("firsttoken_plan").ok_or(PlanError::NotAPlan)?;
+        match version.as_u64() {
+            Some(v) if v == u64::from(PLAN_VERSION) => {}
+            Some(v) if v > u64::from(PLAN_VERSION) => {
+                return Err(PlanError::NewerVersion { found: v });
+            }
+            _ => {
+                return Err(PlanError::BadVersion {
+                    found: version.to_string(),
+                });
+            }
+        }
+
+        let mut reader = FieldReader::default();
+        let mut plan = Self::default();
+        for (name, value) in &members {
+            let field = name.as_str();
+            match field {
+                "firsttoken_plan" => {}
+                "targets" => plan.targets = reader.targets(value),
+                "requests_per_target" => reader.read(field, value, &mut plan.requests_per_target),
+                "warmup_per_target" => reader.read(field, value, &mut plan.warmup_per_target),
+                "spacing_s" => reader.read(field, value, &mut plan.spacing_s),
+                "jitter_s" => reader.read(field, value, &mut plan.jitter_s),
+                "spread_hours" => reader.read(field, value, &mut plan.spread_hours),
+                "timeout_s" => reader.read(field, value, &mut plan.timeout_s),
+                "prompt" => reader.read(field, value, &mut plan.prompt),
+                "nonce" => reader.read(field, value, &mut plan.nonce),
+                "max_tokens" => reader.read(field, value, &mut plan.max_tokens),
+                "temperature" => reader.read(field, value, &mut plan.temperature),
+                "reasoning_counts_as_first_token" => {
+                    reader.read(field, value, &mut plan.reasoning_counts_as_first_token);
+                }
+                "peak_hours" => reader.read(field, value, &mut plan.peak_hours),
+                unknown => reader.unknown(unknown, PLAN_FIELDS),
+            }
+        }
+        plan.normalise();
+        let mut errors = reader.errors;
+        if let Err(range_errors) = plan.validate() {
+            // A field that could not be read holds a stand-in value; a range
+            // message about it would be about something the person never wrote.
+            let mut unread: Vec<String> = errors.iter().map(|e| e.field.clone()).collect();
+            // A base URL is checked against its protocol; without a readable
+            // protocol that check would be against a guess.
+            let protocol_unread: Vec<String> = unread
+                .iter()
+                .filter_map(|f| f.strip_suffix(".protocol").map(|t| format!("{t}.base_url")))
+                .collect();
+            unread.extend(protocol_unread);
+            errors.extend(range_errors.into_iter().filter(|e| {
+                !unread.iter().any(|u| {
+                    e.field == *u
+                        || e.field
+                            .strip_prefix(u.as_str())
+                            .is_some_and(|tail| tail.starts_with('.'))
+                })
+            }));
+        }
+        if errors.is_empty() {
+            Ok(plan)
+        } else {
+            errors.sort_by_key(|e| field_order(&e.field));
+            Err(PlanError::Invalid(errors))
+        }
+    }
+
+    /// The plan as indented JSON, for saving to a file.
+    pub fn to_json_pretty(&self) -> String {
+        // Serialising plain structs of numbers and strings cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The plan as a URL fragment payload: `plan=` followed by the compact
+    /// JSON in base64url without padding. Put a `#` in front to make a link.
+    /// Plans carry no keys, so neither does the link.
+    pub fn to_link_fragment(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        format!(
+            "plan={}",
+            base64::Engine::encode(&LINK_ENGINE, json.as_bytes())
+        )
+    }
+
+    /// Reads a plan from a link fragment made by [`Plan::to_link_fragment`],
+    /// with or without the leading `#`. Other `&`-separated parameters are
+    /// ignored.
+    ///
+    /// # Errors
+    /// [`PlanError::Link`] when there is no `plan=` parameter or its payload
+    /// is not base64url UTF-8; otherwise whatever [`Plan::from_json`] says.
+    pub fn from_link_fragment(fragment: &str) -> Result<Self, PlanError> {
+        let fragment = fragment.trim();
+        let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+        let payload = fragment
+            .split('&')
+            .find_map(|part| part.strip_prefix("plan="))
+            .ok_or_else(|| {
+                PlanError::Link("the link has no plan in it (expected #plan=…)".to_owned())
+            })?;
+        let bytes = base64::Engine::decode(&LINK_ENGINE, payload.trim()).map_err(|e| {
+            PlanError::Link(format!(
+                "the plan link is damaged: its payload is not valid base64url ({e}); \
+                 copy the whole link again"
+            ))
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            PlanError::Link(
+                "the plan link is damaged: its payload is not UTF-8 text; copy the whole link again"
+                    .to_owned(),
+            )
+        })?;
+        Self::from_json(&text)
+    }
+
+    /// Trims text fields and drops trailing slashes from base URLs, so that
+    /// `"https://api.openai.com/v1/"` and `"https://api.openai.com/v1"` are one
+    /// endpoint. Done by [`Plan::from_json`]; forms should call it too.
+    pub fn normalise(&mut self) {
+        for target in &mut self.targets {
+            target.label = target.label.trim().to_owned();
+            target.model = target.model.trim().to_owned();
+            target.base_url = normalise_base_url(&target.base_url);
+            if let Some(provider) = &target.provider {
+                let provider = provider.trim();
+                target.provider = (!provider.is_empty()).then(|| provider.to_owned());
+            }
+        }
+    }
+
+    /// Total requests in the run: (warm-ups + measured) × targets.
+    pub fn total_requests(&self) -> u64 {
+        let per_target = u64::from(self.requests_per_target) + u64::from(self.warmup_per_target);
+        per_target * self.targets.len() as u64
+    }
+
+    /// Seconds between consecutive sends: `spacing_s`, or when `spread_hours`
+    /// is set, hours × 3600 / total requests.
+    pub fn effective_spacing_s(&self) -> f64 {
+        match self.spread_hours {
+            Some(hours) => {
+                let total = self.total_requests();
+                if total == 0 {
+                    0.0
+                } else {
+                    hours * 3600.0 / total as f64
+                }
+            }
+            None => self.spacing_s,
+        }
+    }
+
+    /// Checks every rule of plan version 1 (see `docs/plan.md`).
+    ///
+    /// # Errors
+    /// One [`FieldError`] per bad field, in field order.
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let mut bad = |field: &str, message: String| errors.push(FieldError::new(field, message));
+
+        if self.targets.is_empty() {
+            bad("targets", "add at least one target to measure".to_owned());
+        }
+        for (i, target) in self.targets.iter().enumerate() {
+            if target.label.trim().is_empty() {
+                bad(
+                    &format!("targets[{i}].label"),
+                    "give the target a name".to_owned(),
+                );
+            }
+            if let Err(message) = check_base_url(target.protocol, &target.base_url) {
+                bad(&format!("targets[{i}].base_url"), message);
+            }
+            if target.model.trim().is_empty() {
+                bad(
+                    &format!("targets[{i}].model"),
+                    "name the model as the provider spells it".to_owned(),
+                );
+            }
+        }
+        if self.requests_per_target < 1 {
+            bad("requests_per_target", "must be at least 1".to_owned());
+        } else if self.requests_per_target > MAX_REQUESTS_PER_TARGET {
+            bad(
+                "requests_per_target",
+                format!(
+                    "must be at most {MAX_REQUESTS_PER_TARGET}; split a longer study into runs"
+                ),
+            );
+        }
+        if self.warmup_per_target > MAX_WARMUP_PER_TARGET {
+            bad(
+                "warmup_per_target",
+                format!("must be at most {MAX_WARMUP_PER_TARGET}"),
+            );
+        }
+        if !self.spacing_s.is_finite() || self.spacing_s < 0.0 {
+            bad("spacing_s", "must be 0 or more seconds".to_owned());
+        }
+        let spacing = self.effective_spacing_s();
+        // Jitter is judged against a spacing only when that spacing is itself
+        // valid; otherwise the spacing's own message says what to fix.
+        let spacing_valid = self.spacing_s.is_finite()
+            && self.spacing_s >= 0.0
+            && self.spread_hours.is_none_or(|h| h.is_finite() && h > 0.0);
+        if !self.jitter_s.is_finite() || self.jitter_s < 0.0 {
+            bad("jitter_s", "must be 0 or more seconds".to_owned());
+        } else if self.jitter_s > 0.0 && spacing_valid {
+            let from = if self.spread_hours.is_some() {
+                "the spread gives"
+            } else {
+                "with"
+            };
+            if spacing <= 0.0 {
+                bad(
+                    "jitter_s",
+                    "jitter needs a spacing: with spacing 0 requests go back to back; \
+                     set jitter to 0 or add a spacing"
+                        .to_owned(),
+                )
+            } else if self.jitter_s >= spacing / 2.0 {
+                bad(
+                    "jitter_s",
+                    format!(
+                        "must stay under half the spacing ({} s {from} a spacing of {} s), \
+                         or consecutive sends could swap order",
+                        round3(spacing / 2.0),
+                        round3(spacing)
+                    ),
+                );
+            }
+        }
+        if self
+            .spread_hours
+            .is_some_and(|hours| !hours.is_finite() || hours <= 0.0)
+        {
+            bad(
+                "spread_hours",
+                "must be more than 0 hours, or null to use spacing_s".to_owned(),
+            );
+        }
+        if !self.timeout_s.is_finite() || self.timeout_s <= 0.0 {
+            bad("timeout_s", "must be more than 0 seconds".to_owned());
+        }
+        let prompt_chars = self.prompt.chars().count();
+        if self.prompt.trim().is_empty() {
+            bad("prompt", "must not be empty".to_owned());
+        } else if prompt_chars > MAX_PROMPT_CHARS {
+            bad(
+                "prompt",
+                format!("is {prompt_chars} characters; keep it to {MAX_PROMPT_CHARS} at most"),
+            );
+        }
+        if !(1..=MAX_MAX_TOKENS).contains(&self.max_tokens) {
+            bad(
+                "max_tokens",
+                format!("must be between 1 and {MAX_MAX_TOKENS}"),
+            );
+        }
+        if !(0.0..=2.0).contains(&self.temperature) {
+            bad("temperature", "must be between 0 and 2".to_owned());
+        }
+        for (i, hour) in self.peak_hours.iter().enumerate() {
+            if *hour > 24 {
+                bad(
+                    &format!("peak_hours[{i}]"),
+                    "must be an hour from 0 to 24".to_owned(),
+                );
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Concerns about a valid plan; never refusals. In field order.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut warnings = Vec::new();
+        let mut warn = |kind, field: &str, message: String| {
+            warnings.push(Warning {
+                kind,
+                field: field.to_owned(),
+                message,
+            });
+        };
+        for (i, target) in self.targets.iter().enumerate() {
+            let label = target.label.trim();
+            let first = self.targets.iter().position(|t| t.label.trim() == label);
+            if !label.is_empty() && first != Some(i) {
+                warn(
+                    WarningKind::DuplicateLabel,
+                    &format!("targets[{i}].label"),
+                    format!(
+                        "\"{label}\" is also the label of target {}; results will be hard to \
+                         tell apart",
+                        first.map_or(0, |f| f + 1)
+                    ),
+                );
+            }
+        }
+        let n = self.requests_per_target;
+        if n < MIN_REQUESTS_FOR_TAIL {
+            // Chance that a 1-in-20 tail leaves no sample at all among n requests.
+            let missed_pct = 0.95_f64.powf(f64::from(n)) * 100.0;
+            warn(
+                WarningKind::FewRequests,
+                "requests_per_target",
+                format!(
+                    "cold starts may not show: with fewer than {MIN_REQUESTS_FOR_TAIL} requests a \
+                     1-in-20 tail is often missed (with {n}, it leaves no sample at all {:.0} % \
+                     of the time)",
+                    missed_pct
+                ),
+            );
+        }
+        if self.warmup_per_target == 0 {
+            warn(
+                WarningKind::NoWarmup,
+                "warmup_per_target",
+                "with no warm-up, the first request's DNS, TLS and CORS preflight land in the \
+                 statistics"
+                    .to_owned(),
+            );
+        }
+        if self.spread_hours.is_some() && self.spacing_s > 0.0 {
+            warn(
+                WarningKind::SpreadOverridesSpacing,
+                "spacing_s",
+                format!(
+                    "both spread and spacing are set; the spread wins: one request every {} s, \
+                     not every {} s",
+                    round3(self.effective_spacing_s()),
+                    round3(self.spacing_s)
+                ),
+            );
+        }
+        let spacing = self.effective_spacing_s();
+        if spacing < 1.0 {
+            let field = if self.spread_hours.is_some() {
+                "spread_hours"
+            } else {
+                "spacing_s"
+            };
+            warn(
+                WarningKind::TightSpacing,
+                field,
+                format!(
+                    "requests {} s apart keep the server warm, so cold starts hide, and some \
+                     providers rate-limit bursts",
+                    round3(spacing)
+                ),
+            );
+        }
+        if self.timeout_s < 30.0 {
+            warn(
+                WarningKind::ShortTimeout,
+                "timeout_s",
+                format!(
+                    "cold starts last 10–90 s; a {} s timeout turns the slow ones into errors \
+                     instead of measuring them",
+                    round3(self.timeout_s)
+                ),
+            );
+        }
+        if self.temperature != 0.0 {
+            warn(
+                WarningKind::NonZeroTemperature,
+                "temperature",
+                "temperature 0 keeps the workload the same from request to request; other \
+                 values vary the reply and with it the timing"
+                    .to_owned(),
+            );
+        }
+        warnings
+    }
+}
+
+/// Trims a base URL and removes trailing slashes.
+pub fn normalise_base_url(url: &str) -> String {
+    url.trim().trim_end_matches('/').to_owned()
+}
+
+/// Checks one (already normalised) base URL for a protocol.
+///
+/// `http://` or `https://` with a host, or `demo://…` for the demo protocol;
+/// no credentials, no key in the query, no fragment, no trailing slash.
+///
+/// # Errors
+/// A message saying what is wrong and what to write instead.
+pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), String> {
+    if url.is_empty() {
+        return Err("enter the endpoint's base URL, e.g. https://api.openai.com/v1".to_owned());
+    }
+    if url.chars().any(char::is_whitespace) {
+        return Err("must not contain spaces".to_owned());
+    }
+    let lower = url.to_ascii_lowercase();
+    let rest = if protocol == Protocol::Demo {
+        match lower.strip_prefix("demo://") {
+            Some(rest) => rest,
+            None => return Err("the demo protocol runs in the page: use demo://local".to_owned()),
+        }
+    } else if let Some(rest) = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))
+    {
+        rest
+    } else if lower.starts_with("demo://") {
+        return Err("demo:// works only with the demo protocol".to_owned());
+    } else {
+        return Err(
+            "must start with https:// (or http:// for a server on your network)".to_owned(),
+        );
+    };
+    if url.ends_with('/') {
+        return Err("must not end with a slash".to_owned());
+    }
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    if authority.contains('@') {
+        return Err(
+            "must not contain a user name or password (user:pass@); keys go in the key field, \
+             never in the URL"
+                .to_owned(),
+        );
+    }
+    check_host_port(authority)?;
+    let after = &rest[authority_end..];
+    if after.contains('#') {
+        return Err("must not contain a fragment (#…)".to_owned());
+    }
+    if let Some((_, query)) = after.split_once('?') {
+        let names_a_key = query.split('&').any(|pair| {
+            let name = pair.split('=').next().unwrap_or_default();
+            let name = name.replace(['-', '_'], "");
+            matches!(
+                name.as_str(),
+                "key" | "apikey" | "token" | "accesstoken" | "secret"
+            )
+        });
+        if names_a_key {
+            return Err(
+                "must not carry a key in its query (key=…); keys go in the key field, where \
+                 they stay out of links and exports"
+                    .to_owned(),
+            );
+        }
+        return Err("must not contain a query (?…): request paths are appended to it".to_owned());
+    }
+    Ok(())
+}
+
+/// Checks `host` or `host:port` (IPv6 in brackets).
+fn check_host_port(authority: &str) -> Result<(), String> {
+    let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+        match v6.split_once(']') {
+            Some((host, tail)) => (host, tail.strip_prefix(':')),
+            None => return Err("has an unclosed [ in its host".to_owned()),
+        }
+    } else {
+        match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        }
+    };
+    if host.is_empty() {
+        return Err("has no host name".to_owned());
+    }
+    if let Some(port) = port {
+        match port.parse::<u16>() {
+            Ok(p) if p > 0 => {}
+            _ => return Err(format!("has a bad port \"{port}\" (1–65535)")),
+        }
+    }
+    Ok(())
+}
+
+/// Rounds to 3 decimals for messages, so 1.6666… reads 1.667.
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// serde_json appends " at line L column C"; we report those separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// Reads members one by one, collecting one error per bad member.
+#[derive(Default)]
+struct FieldReader {
+    errors: Vec<FieldError>,
+}
+
+impl FieldReader {
+    /// Reads `value` into `slot` when it has the right shape; otherwise
+    /// records an error and leaves the default in place.
+    fn read<T: serde::de::DeserializeOwned + Expected>(
+        &mut self,
+        field: &str,
+        value: &serde_json::Value,
+        slot: &mut T,
+    ) {
+        match T::deserialize(value) {
+            Ok(v) => *slot = v,
+            Err(_) => self.errors.push(FieldError::new(
+                field,
+                format!("expected {}, found {}", T::EXPECTED, describe(value)),
+            )),
+        }
+    }
+
+    fn unknown(&mut self, field: &str, known: &[&str]) {
+        self.errors.push(unknown_field(field, field, known));
+    }
+
+    fn targets(&mut self, value: &serde_json::Value) -> Vec<Target> {
+        let serde_json::Value::Array(items) = value else {
+            self.errors.push(FieldError::new(
+                "targets",
+                format!("expected a list of targets, found {}", describe(value)),
+            ));
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.target(i, item))
+            .collect()
+    }
+
+    /// Reads one target; a bad one still yields a stand-in so later targets
+    /// keep their indexes in messages.
+    fn target(&mut self, i: usize, value: &serde_json::Value) -> Target {
+        let path = format!("targets[{i}]");
+        let mut target = Target {
+            label: String::new(),
+            protocol: Protocol::OpenAi,
+            base_url: String::new(),
+            model: String::new(),
+            provider: None,
+        };
+        let serde_json::Value::Object(members) = value else {
+            self.errors.push(FieldError::new(
+                path,
+                format!("expected a target object, found {}", describe(value)),
+            ));
+            return target;
+        };
+        for name in ["label", "protocol", "base_url", "model"] {
+            if !members.contains_key(name) {
+                self.errors
+                    .push(FieldError::new(format!("{path}.{name}"), "is missing"));
+            }
+        }
+        for (name, value) in members {
+            let field = format!("{path}.{name}");
+            match name.as_str() {
+                "label" => self.read(&field, value, &mut target.label),
+                "base_url" => self.read(&field, value, &mut target.base_url),
+                "model" => self.read(&field, value, &mut target.model),
+                "provider" => self.read(&field, value, &mut target.provider),
+                "protocol" => match Protocol::deserialize(value) {
+                    Ok(p) => target.protocol = p,
+                    Err(_) => self.errors.push(FieldError::new(
+                        field,
+                        format!(
+                            "expected one of \"openai\", \"anthropic\", \"gemini\", \"demo\", \
+                             found {}",
+                            describe(value)
+                        ),
+                    )),
+                },
+                other => self
+                    .errors
+                    .push(unknown_field(&field, other, TARGET_FIELDS)),
+            }
+        }
+        target
+    }
+}
+
+/// Sort key putting field errors in document-schema order:
+/// top-level fields as listed in `PLAN_FIELDS`, targets by index then member.
+fn field_order(field: &str) -> (usize, usize, usize, String) {
+    let (head, tail) = match field.find(['[', '.']) {
+        Some(i) => field.split_at(i),
+        None => (field, ""),
+    };
+    let top = PLAN_FIELDS
+        .iter()
+        .position(|f| *f == head)
+        .unwrap_or(PLAN_FIELDS.len());
+    let index = tail
+        .strip_prefix('[')
+        .and_then(|t| t.split(']').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let member = tail.rsplit('.').next().unwrap_or_default();
+    let sub = if tail.contains('.') {
+        TARGET_FIELDS
+            .iter()
+            .position(|f| *f == member)
+            .unwrap_or(TARGET_FIELDS.len())
+    } else {
+        0
+    };
+    (top, index, sub, field.to_owned())
+}
+
+/// An unknown member: key-like names get a pointed refusal, typos a hint.
+fn unknown_field(path: &str, name: &str, known: &[&str]) -> FieldError {
+    let lower = name.to_ascii_lowercase();
+    if ["key", "token", "secret", "authorization", "password"]
+        .iter()
+        .any(|word| lower.contains(word))
+    {
+        return FieldError::new(
+            path,
+            "plans never carry keys; remove this field and enter the key in the page",
+        );
+    }
+    let nearest = known
+        .iter()
+        .map(|k| (edit_distance(&lower, k), *k))
+        .min()
+        .filter(|(d, _)| *d <= 3);
+    match nearest {
+        Some((_, k)) => FieldError::new(path, format!("unknown field; did you mean \"{k}\"?")),
+        None => FieldError::new(path, "unknown field in plan version 1"),
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints on short field names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// How a JSON value looks, for "expected X, found Y" messages.
+fn describe(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "null".to_owned(),
+        serde_json::Value::Bool(b) => b.to_string(),
+        serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::String(s) if s.chars().count() > 40 => "a long string".to_owned(),
+        serde_json::Value::String(s) => format!("\"{s}\""),
+        serde_json::Value::Array(_) => "a list".to_owned(),
+        serde_json::Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+/// What a field's type accepts, in words.
+trait Expected {
+    const EXPECTED: &'static str;
+}
+impl Expected for u32 {
+    const EXPECTED: &'static str = "a whole number from 0 to 4294967295";
+}
+impl Expected for f64 {
+    const EXPECTED: &'static str = "a number";
+}
+impl Expected for Option<f64> {
+    const EXPECTED: &'static str = "a number or null";
+}
+impl Expected for String {
+    const EXPECTED: &'static str = "a string";
+}
+impl Expected for Option<String> {
+    const EXPECTED: &'static str = "a string or null";
+}
+impl Expected for bool {
+    const EXPECTED: &'static str = "true or false";
+}
+impl Expected for [u8; 2] {
+    const EXPECTED: &'static str = "two hours [start, end], each from 0 to 24";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn target(label: &str, protocol: Protocol, base_url: &str) -> Target {
+        Target {
+            label: label.to_owned(),
+            protocol,
+            base_url: base_url.to_owned(),
+            model: "m".to_owned(),
+            provider: None,
+        }
+    }
+
+    fn valid_plan() -> Plan {
+        Plan {
+            targets: vec![
+                target("A", Protocol::OpenAi, "https://api.openai.com/v1"),
+                target("B", Protocol::Demo, "demo://local"),
+            ],
+            ..Plan::default()
+        }
+    }
+
+    fn invalid(text: &str) -> Vec<FieldError> {
+        match Plan::from_json(text) {
+            Err(PlanError::Invalid(errors)) => errors,
+            other => panic!("expected Invalid, got {other:?}"),
+        }
+    }
+
+    fn fields(errors: &[FieldError]) -> Vec<&str> {
+        errors.iter().map(|e| e.field.as_str()).collect()
+    }
+
+    #[test]
+    fn minimal_document_takes_defaults() {
+        let text = r#"{"firsttoken_plan": 1, "targets": [
+            {"label": " DO ", "protocol": "openai",
+             "base_url": "https://inference.do-ai.run/v1/", "model": "m"}]}"#;
+        let plan = Plan::from_json(text).unwrap();
+        assert_eq!(plan.requests_per_target, 100);
+        assert_eq!(plan.warmup_per_target, 2);
+        assert_eq!(plan.spacing_s, 5.0);
+        assert_eq!(plan.timeout_s, 120.0);
+        assert_eq!(plan.prompt, DEFAULT_PROMPT);
+        assert_eq!(plan.targets[0].label, "DO");
+        assert_eq!(plan.targets[0].base_url, "https://inference.do-ai.run/v1");
+    }
+
+    #[test]
+    fn malformed_json_reports_line_and_column() {
+        let err = Plan::from_json("{\n  \"firsttoken_plan\": 1,\n  oops\n}").unwrap_err();
+        match &err {
+            PlanError::Json {
+                line,
+                column,
+                message,
+            } => {
+                assert_eq!((*line, *column), (3, 3));
+                assert!(!message.contains("at line"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            err.to_string()
+                .starts_with("not valid JSON at line 3, column 3")
+        );
+    }
+
+    #[test]
+    fn foreign_documents_and_versions_are_refused() {
+        assert_eq!(
+            Plan::from_json(r#"{"firsttoken_results": 1}"#),
+            Err(PlanError::NotAPlan)
+        );
+        assert_eq!(Plan::from_json("[1, 2]"), Err(PlanError::NotAPlan));
+        let newer = Plan::from_json(r#"{"firsttoken_plan": 2}"#).unwrap_err();
+        assert_eq!(newer, PlanError::NewerVersion { found: 2 });
+        assert!(
+            newer
+                .to_string()
+                .starts_with("plan version 2 is newer than this page understands (1)")
+        );
+        assert_eq!(
+            Plan::from_json(r#"{"firsttoken_plan": "1"}"#),
+            Err(PlanError::BadVersion {
+                found: "\"1\"".to_owned()
+            })
+        );
+        assert!(matches!(
+            Plan::from_json(r#"{"firsttoken_plan": 0}"#),
+            Err(PlanError::BadVersion { .. })
+        ));
+    }
+
+    #[test]
+    fn every_bad_field_gets_one_message() {
+        let text = r#"{"firsttoken_plan": 1,
+            "targets": [
+              {"label": "ok", "protocol": "openai", "base_url": "https://a.example/v1", "model": "m"},
+              {"label": "", "protocol": "openai", "base_url": "ftp://x", "model": " "},
+              {"label": "c", "protocol": "grpc", "base_url": "https://c.example", "model": "m"}
+            ],
+            "requests_per_target": 0,
+            "warmup_per_target": 1001,
+            "spacing_s": -1,
+            "timeout_s": 0,
+            "prompt": "   ",
+            "max_tokens": 0,
+            "temperature": 2.5,
+            "peak_hours": [9, 25],
+            "nonce": "yes"}"#;
+        let errors = invalid(text);
+        assert_eq!(
+            fields(&errors),
+            vec![
+                "targets[1].label",
+                "targets[1].base_url",
+                "targets[1].model",
+                "targets[2].protocol",
+                "requests_per_target",
+                "warmup_per_target",
+                "spacing_s",
+                "timeout_s",
+                "prompt",
+                "nonce",
+                "max_tokens",
+                "temperature",
+                "peak_hours[1]",
+            ]
+        );
+        let protocol = &errors[3].message;
+        assert!(protocol.contains("\"grpc\""), "{protocol}");
+        assert_eq!(errors[9].message, "expected true or false, found \"yes\"");
+    }
+
+    #[test]
+    fn missing_and_unknown_target_members() {
+        let text = r#"{"firsttoken_plan": 1, "targets": [
+            {"label": "a", "protocol": "openai", "model": "m", "api_key": "sk-123"},
+            {"label": "b", "protocol": "openai", "base_url": "https://b.example", "modle": "m"}]}"#;
+        let errors = invalid(text);
+        assert_eq!(
+            fields(&errors),
+            vec![
+                "targets[0].base_url",
+                "targets[0].api_key",
+                "targets[1].model",
+                "targets[1].modle"
+            ]
+        );
+        assert_eq!(errors[0].message, "is missing");
+        assert!(errors[1].message.contains("never carry keys"));
+        assert!(
+            errors[3].message.contains("did you mean \"model\""),
+            "{}",
+            errors[3].message
+        );
+    }
+
+    #[test]
+    fn unknown_top_level_field_is_named_with_a_hint() {
+        let mut plan = valid_plan();
+        plan.requests_per_target = 80;
+        let mut value = serde_json::to_value(&plan).unwrap();
+        value["request_per_target"] = serde_json::json!(80);
+        let errors = invalid(&value.to_string());
+        assert_eq!(fields(&errors), vec!["request_per_target"]);
+        assert!(errors[0].message.contains("\"requests_per_target\""));
+    }
+
+    #[test]
+    fn no_targets_is_refused() {
+        let errors = invalid(r#"{"firsttoken_plan": 1}"#);
+        assert_eq!(fields(&errors), vec!["targets"]);
+        let errors = invalid(r#"{"firsttoken_plan": 1, "targets": {}}"#);
+        assert_eq!(
+            errors[0].message,
+            "expected a list of targets, found an object"
+        );
+        assert_eq!(errors.len(), 1);
+    }
+
+    #[test]
+    fn base_url_rules() {
+        use Protocol::*;
+        let ok = |p, u: &str| check_base_url(p, u).is_ok();
+        assert!(ok(OpenAi, "https://api.openai.com/v1"));
+        assert!(ok(OpenAi, "http://localhost:8000/v1"));
+        assert!(ok(OpenAi, "http://[::1]:8080/v1"));
+        assert!(ok(Anthropic, "HTTPS://API.ANTHROPIC.COM"));
+        assert!(ok(Demo, "demo://local"));
+        assert!(!ok(Demo, "https://x.example"));
+        assert!(!ok(OpenAi, "demo://local"));
+        assert!(!ok(OpenAi, "api.openai.com/v1"));
+        assert!(!ok(OpenAi, "https://"));
+        assert!(!ok(OpenAi, "https://x.example/v1/"));
+        assert!(!ok(OpenAi, "https://x.example:0"));
+        assert!(!ok(OpenAi, "https://x.example:99999"));
+        assert!(!ok(OpenAi, "https://x.exa mple"));
+        assert!(!ok(OpenAi, "https://x.example/#frag"));
+        let creds = check_base_url(OpenAi, "https://user:sk-1@x.example/v1").unwrap_err();
+        assert!(creds.contains("password"), "{creds}");
+        let key = check_base_url(Gemini, "https://g.example/v1beta?key=AIza1").unwrap_err();
+        assert!(key.contains("key="), "{key}");
+        let key = check_base_url(OpenAi, "https://g.example/v1?a=1&API_KEY=x").unwrap_err();
+        assert!(key.contains("key="), "{key}");
+        let query = check_base_url(OpenAi, "https://g.example/v1?a=1").unwrap_err();
+        assert!(query.contains("query"), "{query}");
+    }
+
+    #[test]
+    fn jitter_must_stay_under_half_the_spacing() {
+        let mut plan = valid_plan();
+        plan.spacing_s = 4.0;
+        plan.jitter_s = 2.0;
+        let errors = plan.validate().unwrap_err();
+        assert_eq!(fields(&errors), vec!["jitter_s"]);
+        assert!(
+            errors[0].message.contains("2 s with a spacing of 4 s"),
+            "{}",
+            errors[0].message
+        );
+        plan.jitter_s = 1.999;
+        assert!(plan.validate().is_ok());
+        plan.spacing_s = 0.0;
+        let errors = plan.validate().unwrap_err();
+        assert!(errors[0].message.contains("jitter needs a spacing"));
+        plan.jitter_s = 0.0;
+        assert!(plan.validate().is_ok());
+    }
+
+    #[test]
+    fn jitter_is_checked_against_the_spread_spacing() {
+        let mut plan = valid_plan();
+        // 2 targets × 102 requests over 0.1 h: 360 s / 204 ≈ 1.765 s apart.
+        plan.spread_hours = Some(0.1);
+        plan.jitter_s = 1.0;
+        let errors = plan.validate().unwrap_err();
+        assert!(
+            errors[0]
+                .message
+                .contains("the spread gives a spacing of 1.765 s")
+        );
+        plan.jitter_s = 0.5;
+        assert!(plan.validate().is_ok());
+        plan.spread_hours = Some(0.0);
+        assert_eq!(fields(&plan.validate().unwrap_err()), vec!["spread_hours"]);
+    }
+
+    #[test]
+    fn prompt_length_counts_characters_not_bytes() {
+        let mut plan = valid_plan();
+        plan.prompt = "字".repeat(MAX_PROMPT_CHARS);
+        assert!(plan.validate().is_ok());
+        plan.prompt.push('字');
+        let errors = plan.validate().unwrap_err();
+        assert!(errors[0].message.starts_with("is 20001 characters"));
+    }
+
+    #[test]
+    fn defaults_give_no_warnings() {
+        assert_eq!(valid_plan().warnings(), vec![]);
+    }
+
+    #[test]
+    fn small_values_warn_but_validate() {
+        let mut plan = valid_plan();
+        plan.targets[1].label = "A".to_owned();
+        plan.requests_per_target = 20;
+        plan.warmup_per_target = 0;
+        plan.spacing_s = 0.5;
+        plan.jitter_s = 0.1;
+        plan.timeout_s = 10.0;
+        plan.temperature = 0.7;
+        assert!(plan.validate().is_ok());
+        let warnings = plan.warnings();
+        let kinds: Vec<WarningKind> = warnings.iter().map(|w| w.kind).collect();
+        use WarningKind::*;
+        assert_eq!(
+            kinds,
+            vec![
+                DuplicateLabel,
+                FewRequests,
+                NoWarmup,
+                TightSpacing,
+                ShortTimeout,
+                NonZeroTemperature
+            ]
+        );
+        // 0.95^20 = 0.358…: the tail leaves no sample 36 % of the time.
+        assert!(
+            warnings[1].message.contains("36 %"),
+            "{}",
+            warnings[1].message
+        );
+        assert!(warnings[1].message.starts_with(
+            "cold starts may not show: with fewer than 75 requests a 1-in-20 tail is often missed"
+        ));
+        assert!(warnings[4].message.contains("cold starts last 10–90 s"));
+        assert_eq!(warnings[0].field, "targets[1].label");
+    }
+
+    #[test]
+    fn spread_with_spacing_warns_which_wins() {
+        let mut plan = valid_plan();
+        plan.spread_hours = Some(2.0);
+        let warnings = plan.warnings();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].kind, WarningKind::SpreadOverridesSpacing);
+        // 7200 s / 204 requests = 35.294 s.
+        assert!(
+            warnings[0]
+                .message
+                .contains("every 35.294 s, not every 5 s")
+        );
+        plan.spacing_s = 0.0;
+        assert!(plan.warnings().is_empty());
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let mut plan = valid_plan();
+        plan.spread_hours = Some(3.0);
+        plan.spacing_s = 0.0;
+        plan.targets[0].provider = Some("openai".to_owned());
+        assert_eq!(Plan::from_json(&plan.to_json_pretty()), Ok(plan));
+    }
+
+    #[test]
+    fn link_round_trip_with_and_without_hash() {
+        let plan = valid_plan();
+        let fragment = plan.to_link_fragment();
+        let payload = fragment.strip_prefix("plan=").unwrap();
+        assert!(!payload.contains(['=', '+', '/']), "{payload}");
+        assert_eq!(Plan::from_link_fragment(&fragment), Ok(plan.clone()));
+        assert_eq!(
+            Plan::from_link_fragment(&format!("#{fragment}")),
+            Ok(plan.clone())
+        );
+        assert_eq!(
+            Plan::from_link_fragment(&format!("#lang=zh&{fragment}")),
+            Ok(plan)
+        );
+    }
+
+    #[test]
+    fn link_payload_is_the_compact_json() {
+        let plan = valid_plan();
+        let fragment = plan.to_link_fragment();
+        let bytes = base64::Engine::decode(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD,
+            fragment.trim_start_matches("plan="),
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            serde_json::to_string(&plan).unwrap()
+        );
+    }
+
+    #[test]
+    fn bad_links_are_refused_clearly() {
+        let err = Plan::from_link_fragment("#plan=@@not-base64@@").unwrap_err();
+        assert!(
+            matches!(&err, PlanError::Link(m) if m.contains("not valid base64url")),
+            "{err}"
+        );
+        let err = Plan::from_link_fragment("#results=abc").unwrap_err();
+        assert!(
+            matches!(&err, PlanError::Link(m) if m.contains("no plan")),
+            "{err}"
+        );
+        let not_utf8 = base64::Engine::encode(&LINK_ENGINE, [0xff, 0xfe]);
+        let err = Plan::from_link_fragment(&format!("plan={not_utf8}")).unwrap_err();
+        assert!(
+            matches!(&err, PlanError::Link(m) if m.contains("UTF-8")),
+            "{err}"
+        );
+        let not_json = base64::Engine::encode(&LINK_ENGINE, "{nope");
+        assert!(matches!(
+            Plan::from_link_fragment(&format!("plan={not_json}")),
+            Err(PlanError::Json { .. })
+        ));
+    }
+
+    #[test]
+    fn plans_have_no_key_field() {
+        let json = valid_plan().to_json_pretty().to_ascii_lowercase();
+        assert!(!json.contains("key"), "{json}");
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("modle", "model"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("spacing_s", "spacing_s"), 0);
+    }
+
+    #[test]
+    fn the_documented_example_and_link_agree() {
+        let doc = include_str!("../../docs/plan.md");
+        let json_start = doc.find("```json\n").unwrap() + "```json\n".len();
+        let json = &doc[json_start..json_start + doc[json_start..].find("```").unwrap()];
+        let link = doc.lines().find(|l| l.starts_with("#plan=")).unwrap();
+        let plan = Plan::from_json(json).unwrap();
+        assert_eq!(plan.targets.len(), 2);
+        assert_eq!(plan.warnings(), vec![]);
+        assert_eq!(Plan::from_link_fragment(link), Ok(plan.clone()));
+        assert_eq!(format!("#{}", plan.to_link_fragment()), link);
+    }
+
+    proptest! {
+        #[test]
+        fn valid_plans_survive_json_and_links(
+            requests in 1u32..2000,
+            warmup in 0u32..=1000,
+            spacing in 0.0f64..600.0,
+            jitter_share in 0.0f64..0.49,
+            timeout in 0.1f64..1000.0,
+            max_tokens in 1u32..=65536,
+            temperature in 0.0f64..=2.0,
+            label in "[a-zA-Z0-9 ·中文]{1,20}",
+        ) {
+            let mut plan = valid_plan();
+            plan.requests_per_target = requests;
+            plan.warmup_per_target = warmup;
+            plan.spacing_s = (spacing * 1000.0).round() / 1000.0;
+            plan.jitter_s = (plan.spacing_s * jitter_share * 1000.0).floor() / 1000.0;
+            plan.timeout_s = (timeout * 1000.0).round() / 1000.0;
+            plan.max_tokens = max_tokens;
+            // Three decimals, as a person types them: serde_json reads those
+            // back exactly (its default float parser is not exact at 17 digits).
+            plan.temperature = (temperature * 1000.0).round() / 1000.0;
+            plan.targets[0].label = label;
+            plan.normalise();
+            prop_assume!(!plan.targets[0].label.is_empty());
+            prop_assert_eq!(plan.validate(), Ok(()));
+            prop_assert_eq!(Plan::from_json(&plan.to_json_pretty()), Ok(plan.clone()));
+            prop_assert_eq!(Plan::from_link_fragment(&plan.to_link_fragment()), Ok(plan));
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(text in ".{0,200}") {
+            let _ = Plan::from_json(&text);
+            let _ = Plan::from_link_fragment(&text);
+        }
+    }
+}

@@ -1,1 +1,790 @@
-//! TODO: schedule
+//! When each request of a run is sent, and the state machine that walks a run
+//! through those times: pause, resume, stop, overruns and reloads.
+//!
+//! Drift-free by construction: every send time is computed from the run's
+//! start (`start + i × spacing + jitter_i`), never from the previous wake-up,
+//! so a late timer or a slow request delays one send, not all later ones.
+//! Targets are interleaved round-robin so every target sees the same hours of
+//! the day. Pure: times are epoch milliseconds passed in by the caller.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::Plan;
+
+/// One request of the run, in send order.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlannedRequest {
+    /// Position in the whole run, from 0.
+    pub index: u32,
+    /// Index of the target in the plan's `targets`.
+    pub target: u32,
+    /// Position within its target, warm-ups included, from 0 (as in `Sample::seq`).
+    pub seq: u32,
+    /// A warm-up request: sent first, kept, left out of the statistics.
+    pub warmup: bool,
+    /// When to send it (epoch ms).
+    pub planned_at_ms: f64,
+}
+
+/// Every request of a run with its planned send time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// Requests in send order; `requests[i].index == i`.
+    pub requests: Vec<PlannedRequest>,
+    /// When the run starts (epoch ms); the first request is sent then.
+    pub start_ms: f64,
+    /// Milliseconds between consecutive planned sends, before jitter.
+    pub spacing_ms: f64,
+    /// Each request's jitter (ms), by index; the first is always 0.
+    pub jitter_ms: Vec<f64>,
+}
+
+impl Schedule {
+    /// Plans every request of `plan`, starting at `start_ms` (epoch ms).
+    ///
+    /// Order: warm-up rounds first, then measured rounds; within a round
+    /// targets go 0, 1, …, n−1. Request i is planned at
+    /// `start + i × spacing + jitter_i`, jitter uniform in ± `jitter_s` from a
+    /// PRNG seeded with `seed` (same seed, same schedule). The first request
+    /// has no jitter so nothing is planned before the start. Spacing is
+    /// [`Plan::effective_spacing_s`] (so `spread_hours` works here too).
+    ///
+    /// Meant for a plan that passed [`Plan::validate`]; to keep send order
+    /// whatever it is given, jitter is capped just under half the spacing and
+    /// negative or non-finite values count as 0.
+    ///
+    /// Cost: O(requests) time and memory.
+    pub fn new(plan: &Plan, start_ms: f64, seed: u64) -> Self {
+        let targets = u32::try_from(plan.targets.len()).unwrap_or(u32::MAX);
+        let spacing_ms = finite_non_negative(plan.effective_spacing_s()) * 1000.0;
+        let jitter_cap_ms = spacing_ms * 0.499;
+        let jitter_max_ms = (finite_non_negative(plan.jitter_s) * 1000.0).min(jitter_cap_ms);
+
+        let rounds = plan
+            .warmup_per_target
+            .saturating_add(plan.requests_per_target);
+        let total = usize::try_from(u64::from(rounds) * u64::from(targets)).unwrap_or(usize::MAX);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        // Capacity capped: an unvalidated plan must not reserve gigabytes up front.
+        let capacity = total.min(1 << 20);
+        let mut requests = Vec::with_capacity(capacity);
+        let mut jitters = Vec::with_capacity(capacity);
+        let mut index: u32 = 0;
+        for seq in 0..rounds {
+            for target in 0..targets {
+                // Draw for every request, the first included, so a request's
+                // jitter depends only on its index and the seed.
+                let draw = (rng.f64() * 2.0 - 1.0) * jitter_max_ms;
+                let jitter = if index == 0 { 0.0 } else { draw };
+                requests.push(PlannedRequest {
+                    index,
+                    target,
+                    seq,
+                    warmup: seq < plan.warmup_per_target,
+                    planned_at_ms: start_ms + f64::from(index) * spacing_ms + jitter,
+                });
+                jitters.push(jitter);
+                index = index.saturating_add(1);
+            }
+        }
+        Self {
+            requests,
+            start_ms,
+            spacing_ms,
+            jitter_ms: jitters,
+        }
+    }
+
+    /// When the last request is planned (epoch ms), or the start if empty.
+    pub fn end_ms(&self) -> f64 {
+        self.requests
+            .last()
+            .map_or(self.start_ms, |r| r.planned_at_ms)
+    }
+}
+
+fn finite_non_negative(x: f64) -> f64 {
+    if x.is_finite() && x > 0.0 { x } else { 0.0 }
+}
+
+/// What the caller should do now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Next {
+    /// Send this request now: its planned time has come (or passed, when the
+    /// previous request overran).
+    SendNow(PlannedRequest),
+    /// Nothing to do before this time (epoch ms); then send this request.
+    WaitUntil(f64, PlannedRequest),
+    /// A request is in flight; wait for it to finish ([`Runner::mark_done`]).
+    InFlight,
+    /// The run is paused.
+    Paused,
+    /// Every request is done, or the run was stopped.
+    Finished,
+}
+
+/// A misuse of the runner: the caller and the runner disagree about which
+/// request is due. The runner's state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunnerError {
+    /// `mark_sent` for a request that is not the next one due.
+    NotDue {
+        /// Index the caller named.
+        index: u32,
+        /// Index of the request actually due, if any.
+        due: Option<u32>,
+    },
+    /// `mark_sent` while another request is in flight.
+    AlreadyInFlight {
+        /// Index of the request in flight.
+        in_flight: u32,
+    },
+    /// `mark_done` for a request that is not in flight.
+    NotInFlight {
+        /// Index the caller named.
+        index: u32,
+    },
+    /// `mark_sent` after the run was stopped.
+    Stopped,
+}
+
+impl std::fmt::Display for RunnerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotDue {
+                index,
+                due: Some(due),
+            } => {
+                write!(f, "request {index} is not due; request {due} is next")
+            }
+            Self::NotDue { index, due: None } => {
+                write!(f, "request {index} is not due; no request is left")
+            }
+            Self::AlreadyInFlight { in_flight } => {
+                write!(f, "request {in_flight} is still in flight; one at a time")
+            }
+            Self::NotInFlight { index } => write!(f, "request {index} is not in flight"),
+            Self::Stopped => f.write_str("the run was stopped"),
+        }
+    }
+}
+
+impl std::error::Error for RunnerError {}
+
+/// The request being sent right now.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InFlight {
+    /// Its index in the run.
+    pub index: u32,
+    /// When it was sent (epoch ms).
+    pub sent_at_ms: f64,
+}
+
+/// Walks a run through its schedule, one request in flight at a time.
+///
+/// Serialisable, so the page can store it and pick the run up after a reload
+/// (see [`Runner::resume_after_reload`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Runner {
+    /// Requests not yet done, in send order, with current planned times;
+    /// `queue[cursor]` is the next to send or the one in flight.
+    queue: Vec<PlannedRequest>,
+    /// Position of the next request in `queue`.
+    cursor: usize,
+    /// Requests done before `queue` was (re)built, e.g. before a reload.
+    done_before_queue: usize,
+    /// Requests in the whole run.
+    total: usize,
+    /// Milliseconds between planned sends, before jitter.
+    spacing_ms: f64,
+    /// Each request's jitter (ms), by run index, reused when re-planning.
+    jitter_ms: Vec<f64>,
+    /// The request in flight, if any.
+    in_flight: Option<InFlight>,
+    /// When the run was paused (epoch ms), if it is.
+    paused_at_ms: Option<f64>,
+    /// The run was stopped by the user.
+    stopped: bool,
+}
+
+impl Runner {
+    /// A runner at the start of `schedule`.
+    pub fn new(schedule: Schedule) -> Self {
+        Self {
+            total: schedule.requests.len(),
+            queue: schedule.requests,
+            cursor: 0,
+            done_before_queue: 0,
+            spacing_ms: schedule.spacing_ms,
+            jitter_ms: schedule.jitter_ms,
+            in_flight: None,
+            paused_at_ms: None,
+            stopped: false,
+        }
+    }
+
+    /// What to do at `now_ms` (epoch ms). Does not change the runner.
+    ///
+    /// A request whose planned time has passed is due at once: after an
+    /// overrun the next request goes as soon as the previous finishes, and
+    /// later ones keep their planned times, so no delay accumulates.
+    pub fn next(&self, now_ms: f64) -> Next {
+        if self.stopped {
+            return Next::Finished;
+        }
+        if self.in_flight.is_some() {
+            return Next::InFlight;
+        }
+        if self.paused_at_ms.is_some() {
+            return Next::Paused;
+        }
+        match self.queue.get(self.cursor) {
+            None => Next::Finished,
+            Some(request) if now_ms >= request.planned_at_ms => Next::SendNow(*request),
+            Some(request) => Next::WaitUntil(request.planned_at_ms, *request),
+        }
+    }
+
+    /// Records that request `index` was sent at `now_ms` (epoch ms).
+    ///
+    /// A paused run may still send the request that was already due (the
+    /// caller may have been mid-send); the schedule is only ever a plan.
+    ///
+    /// # Errors
+    /// [`RunnerError`] when `index` is not the next request, another is in
+    /// flight, or the run was stopped. Nothing changes then.
+    pub fn mark_sent(&mut self, index: u32, now_ms: f64) -> Result<(), RunnerError> {
+        if self.stopped {
+            return Err(RunnerError::Stopped);
+        }
+        if let Some(in_flight) = self.in_flight {
+            return Err(RunnerError::AlreadyInFlight {
+                in_flight: in_flight.index,
+            });
+        }
+        let due = self.queue.get(self.cursor).map(|r| r.index);
+        if due != Some(index) {
+            return Err(RunnerError::NotDue { index, due });
+        }
+        self.in_flight = Some(InFlight {
+            index,
+            sent_at_ms: now_ms,
+        });
+        Ok(())
+    }
+
+    /// Records that request `index` finished (with a sample or an error).
+    ///
+    /// # Errors
+    /// [`RunnerError::NotInFlight`] when `index` is not the request in flight.
+    pub fn mark_done(&mut self, index: u32) -> Result<(), RunnerError> {
+        match self.in_flight {
+            Some(in_flight) if in_flight.index == index => {
+                self.in_flight = None;
+                self.cursor += 1;
+                Ok(())
+            }
+            _ => Err(RunnerError::NotInFlight { index }),
+        }
+    }
+
+    /// Pauses the run at `now_ms`. A request in flight finishes normally.
+    /// Pausing a paused run changes nothing.
+    pub fn pause(&mut self, now_ms: f64) {
+        if self.paused_at_ms.is_none() && !self.stopped {
+            self.paused_at_ms = Some(now_ms);
+        }
+    }
+
+    /// Resumes at `now_ms`, moving every request not yet sent later by the
+    /// pause's length, so the time left to each send is what it was when the
+    /// run paused. Resuming a running run changes nothing.
+    pub fn resume(&mut self, now_ms: f64) {
+        let Some(paused_at) = self.paused_at_ms.take() else {
+            return;
+        };
+        let shift_ms = (now_ms - paused_at).max(0.0);
+        let first_unsent = self.cursor + usize::from(self.in_flight.is_some());
+        for request in self.queue.iter_mut().skip(first_unsent) {
+            request.planned_at_ms += shift_ms;
+        }
+    }
+
+    /// Stops the run for good: [`Runner::next`] says `Finished` from now on.
+    /// A request in flight may still be marked done.
+    pub fn stop(&mut self) {
+        self.stopped = true;
+        self.paused_at_ms = None;
+    }
+
+    /// Picks the run up after a reload: `done` holds the `(target, seq)` of
+    /// every request whose sample was stored. The rest, in their original
+    /// order, are re-planned from `now_ms`: the first at once, the others at
+    /// the plan's spacing with their original jitter. A request that was in
+    /// flight when the page went away is sent again. A paused run stays
+    /// paused (from `now_ms`); a stopped run stays stopped.
+    pub fn resume_after_reload(&mut self, done: &BTreeSet<(u32, u32)>, now_ms: f64) {
+        let mut remaining: Vec<PlannedRequest> = self
+            .queue
+            .iter()
+            .copied()
+            .filter(|r| !done.contains(&(r.target, r.seq)))
+            .collect();
+        for (k, request) in remaining.iter_mut().enumerate() {
+            let jitter = if k == 0 {
+                0.0
+            } else {
+                usize::try_from(request.index)
+                    .ok()
+                    .and_then(|i| self.jitter_ms.get(i))
+                    .copied()
+                    .unwrap_or(0.0)
+            };
+            request.planned_at_ms = now_ms + k as f64 * self.spacing_ms + jitter;
+        }
+        self.done_before_queue = self.total - remaining.len();
+        self.queue = remaining;
+        self.cursor = 0;
+        self.in_flight = None;
+        if self.paused_at_ms.is_some() {
+            self.paused_at_ms = Some(now_ms);
+        }
+    }
+
+    /// `(done, total)` requests, warm-ups included.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done_before_queue + self.cursor, self.total)
+    }
+
+    /// Milliseconds from `now_ms` until the last request is due to be sent
+    /// (its own duration is not known, so not counted). While paused the
+    /// clock stands still: this is the time left once resumed. 0 when
+    /// nothing is left to send.
+    pub fn eta_ms(&self, now_ms: f64) -> f64 {
+        if self.stopped {
+            return 0.0;
+        }
+        let first_unsent = self.cursor + usize::from(self.in_flight.is_some());
+        let Some(last) = self.queue.get(first_unsent..).and_then(<[_]>::last) else {
+            return 0.0;
+        };
+        let reference_ms = self.paused_at_ms.unwrap_or(now_ms);
+        (last.planned_at_ms - reference_ms).max(0.0)
+    }
+
+    /// Requests not yet done, in send order, with their current planned times
+    /// (the first may be in flight).
+    pub fn remaining(&self) -> &[PlannedRequest] {
+        self.queue.get(self.cursor..).unwrap_or_default()
+    }
+
+    /// The request in flight, if any.
+    pub fn in_flight(&self) -> Option<InFlight> {
+        self.in_flight
+    }
+
+    /// The run is paused.
+    pub fn is_paused(&self) -> bool {
+        self.paused_at_ms.is_some()
+    }
+
+    /// The run was stopped by the user (rather than running to the end).
+    pub fn was_stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::{Protocol, Target};
+    use proptest::prelude::*;
+
+    const START_MS: f64 = 1_700_000_000_000.0;
+
+    fn plan(targets: usize, warmup: u32, requests: u32, spacing_s: f64, jitter_s: f64) -> Plan {
+        Plan {
+            targets: (0..targets)
+                .map(|i| Target {
+                    label: format!("t{i}"),
+                    protocol: Protocol::Demo,
+                    base_url: "demo://local".to_owned(),
+                    model: "m".to_owned(),
+                    provider: None,
+                })
+                .collect(),
+            requests_per_target: requests,
+            warmup_per_target: warmup,
+            spacing_s,
+            jitter_s,
+            ..Plan::default()
+        }
+    }
+
+    fn order(schedule: &Schedule) -> Vec<(u32, u32, bool)> {
+        schedule
+            .requests
+            .iter()
+            .map(|r| (r.target, r.seq, r.warmup))
+            .collect()
+    }
+
+    /// Runs a whole run, each request taking `duration_ms(index)`; returns
+    /// (index, planned_at_ms, sent_at_ms) of every send.
+    fn drive(
+        runner: &mut Runner,
+        mut now_ms: f64,
+        duration_ms: impl Fn(u32) -> f64,
+    ) -> Vec<(u32, f64, f64)> {
+        let mut sends = Vec::new();
+        loop {
+            match runner.next(now_ms) {
+                Next::SendNow(r) => {
+                    runner.mark_sent(r.index, now_ms).unwrap();
+                    sends.push((r.index, r.planned_at_ms, now_ms));
+                    now_ms += duration_ms(r.index);
+                    runner.mark_done(r.index).unwrap();
+                }
+                Next::WaitUntil(t, _) => {
+                    assert!(t > now_ms);
+                    now_ms = t;
+                }
+                Next::Finished => return sends,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn one_target_is_evenly_spaced_from_the_start() {
+        let s = Schedule::new(&plan(1, 0, 4, 5.0, 0.0), START_MS, 1);
+        let times: Vec<f64> = s
+            .requests
+            .iter()
+            .map(|r| r.planned_at_ms - START_MS)
+            .collect();
+        assert_eq!(times, vec![0.0, 5000.0, 10000.0, 15000.0]);
+        assert_eq!(
+            order(&s),
+            vec![(0, 0, false), (0, 1, false), (0, 2, false), (0, 3, false)]
+        );
+        assert_eq!(s.end_ms() - START_MS, 15000.0);
+    }
+
+    #[test]
+    fn warmups_go_first_then_rounds_interleave() {
+        let s = Schedule::new(&plan(3, 2, 2, 1.0, 0.0), START_MS, 1);
+        assert_eq!(
+            order(&s),
+            vec![
+                (0, 0, true),
+                (1, 0, true),
+                (2, 0, true),
+                (0, 1, true),
+                (1, 1, true),
+                (2, 1, true),
+                (0, 2, false),
+                (1, 2, false),
+                (2, 2, false),
+                (0, 3, false),
+                (1, 3, false),
+                (2, 3, false),
+            ]
+        );
+        for (i, r) in s.requests.iter().enumerate() {
+            assert_eq!(r.index as usize, i);
+            assert_eq!(r.planned_at_ms, START_MS + i as f64 * 1000.0);
+        }
+    }
+
+    #[test]
+    fn jitter_is_seeded_bounded_and_zero_for_the_first() {
+        let p = plan(2, 2, 50, 5.0, 1.0);
+        let a = Schedule::new(&p, START_MS, 42);
+        assert_eq!(a, Schedule::new(&p, START_MS, 42));
+        assert_ne!(a.jitter_ms, Schedule::new(&p, START_MS, 43).jitter_ms);
+        assert_eq!(a.requests[0].planned_at_ms, START_MS);
+        for r in &a.requests {
+            let offset = r.planned_at_ms - (START_MS + f64::from(r.index) * 5000.0);
+            assert!(offset.abs() <= 1000.0, "{offset}");
+        }
+        // Jitter is spread over the whole ± range, not stuck at one value.
+        let max = a.jitter_ms.iter().copied().fold(f64::MIN, f64::max);
+        let min = a.jitter_ms.iter().copied().fold(f64::MAX, f64::min);
+        assert!(max > 800.0 && min < -800.0, "{min}..{max}");
+    }
+
+    #[test]
+    fn jitter_stays_in_bounds_over_many_seeds() {
+        let p = plan(3, 1, 20, 2.0, 0.9);
+        for seed in 0..500 {
+            let s = Schedule::new(&p, START_MS, seed);
+            for r in &s.requests {
+                let offset = r.planned_at_ms - (START_MS + f64::from(r.index) * 2000.0);
+                assert!(offset.abs() <= 900.0, "seed {seed}: {offset}");
+                assert!(r.planned_at_ms >= START_MS);
+            }
+        }
+    }
+
+    #[test]
+    fn too_much_jitter_is_capped_to_keep_order() {
+        // Not a valid plan (jitter ≥ spacing / 2), but the order must hold.
+        let s = Schedule::new(&plan(1, 0, 200, 1.0, 5.0), START_MS, 7);
+        assert!(s.jitter_ms.iter().all(|j| j.abs() < 500.0));
+        assert!(
+            s.requests
+                .windows(2)
+                .all(|w| w[0].planned_at_ms < w[1].planned_at_ms)
+        );
+    }
+
+    #[test]
+    fn spread_over_hours_sets_the_spacing() {
+        let mut p = plan(2, 2, 98, 5.0, 0.0);
+        p.spread_hours = Some(2.0);
+        let s = Schedule::new(&p, START_MS, 1);
+        // 2 targets × 100 requests over 7200 s: one every 36 s.
+        assert_eq!(s.spacing_ms, 36_000.0);
+        assert_eq!(s.requests.len(), 200);
+        assert_eq!(s.end_ms() - START_MS, 199.0 * 36_000.0);
+    }
+
+    #[test]
+    fn runner_waits_sends_and_finishes() {
+        let mut runner = Runner::new(Schedule::new(&plan(1, 0, 2, 5.0, 0.0), START_MS, 1));
+        assert_eq!(runner.progress(), (0, 2));
+        let Next::SendNow(first) = runner.next(START_MS) else {
+            panic!()
+        };
+        assert_eq!(first.index, 0);
+        runner.mark_sent(0, START_MS).unwrap();
+        assert_eq!(runner.next(START_MS + 100.0), Next::InFlight);
+        assert_eq!(
+            runner.mark_sent(1, START_MS + 100.0),
+            Err(RunnerError::AlreadyInFlight { in_flight: 0 })
+        );
+        assert_eq!(
+            runner.mark_done(1),
+            Err(RunnerError::NotInFlight { index: 1 })
+        );
+        runner.mark_done(0).unwrap();
+        assert_eq!(runner.progress(), (1, 2));
+        match runner.next(START_MS + 400.0) {
+            Next::WaitUntil(t, r) => {
+                assert_eq!(t, START_MS + 5000.0);
+                assert_eq!(r.index, 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(runner.eta_ms(START_MS + 400.0), 4600.0);
+        assert_eq!(
+            runner.mark_sent(0, START_MS + 5000.0),
+            Err(RunnerError::NotDue {
+                index: 0,
+                due: Some(1)
+            })
+        );
+        runner.mark_sent(1, START_MS + 5000.0).unwrap();
+        runner.mark_done(1).unwrap();
+        assert_eq!(runner.next(START_MS + 6000.0), Next::Finished);
+        assert_eq!(runner.progress(), (2, 2));
+        assert_eq!(runner.eta_ms(START_MS + 6000.0), 0.0);
+        assert!(!runner.was_stopped());
+    }
+
+    #[test]
+    fn an_overrun_delays_only_the_next_request() {
+        let schedule = Schedule::new(&plan(1, 0, 6, 5.0, 0.0), START_MS, 1);
+        let mut runner = Runner::new(schedule.clone());
+        // Request 1 is a 12 s cold start: requests 2 and 3 (planned at 10 s
+        // and 15 s) are overtaken; 2 goes the moment 1 finishes at 17 s.
+        let sends = drive(
+            &mut runner,
+            START_MS,
+            |i| if i == 1 { 12_000.0 } else { 200.0 },
+        );
+        let sent: Vec<f64> = sends.iter().map(|s| s.2 - START_MS).collect();
+        assert_eq!(
+            sent,
+            vec![0.0, 5000.0, 17_000.0, 17_200.0, 20_000.0, 25_000.0]
+        );
+        // Planned times are the original ones: lateness is visible, not hidden.
+        for (index, planned, _) in &sends {
+            assert_eq!(*planned, schedule.requests[*index as usize].planned_at_ms);
+        }
+    }
+
+    #[test]
+    fn pause_and_resume_keep_the_spacing() {
+        let mut runner = Runner::new(Schedule::new(&plan(2, 0, 2, 5.0, 0.0), START_MS, 1));
+        runner.mark_sent(0, START_MS).unwrap();
+        runner.pause(START_MS + 1000.0);
+        assert_eq!(runner.next(START_MS + 1500.0), Next::InFlight);
+        runner.mark_done(0).unwrap();
+        assert_eq!(runner.next(START_MS + 1500.0), Next::Paused);
+        assert!(runner.is_paused());
+        // While paused, the ETA stands still: 14 s left at the pause.
+        assert_eq!(runner.eta_ms(START_MS + 1000.0), 14_000.0);
+        assert_eq!(runner.eta_ms(START_MS + 50_000.0), 14_000.0);
+        runner.pause(START_MS + 20_000.0); // a second pause changes nothing
+        runner.resume(START_MS + 61_000.0);
+        // 60 s paused: 4 s were left to request 1, 4 s are left after resuming.
+        match runner.next(START_MS + 61_000.0) {
+            Next::WaitUntil(t, r) => {
+                assert_eq!(r.index, 1);
+                assert_eq!(t - START_MS, 65_000.0);
+            }
+            other => panic!("{other:?}"),
+        }
+        let planned: Vec<f64> = runner
+            .remaining()
+            .iter()
+            .map(|r| r.planned_at_ms - START_MS)
+            .collect();
+        assert_eq!(planned, vec![65_000.0, 70_000.0, 75_000.0]);
+        runner.resume(START_MS + 70_000.0); // resuming a running run changes nothing
+        assert_eq!(runner.remaining()[0].planned_at_ms - START_MS, 65_000.0);
+    }
+
+    #[test]
+    fn pause_during_flight_does_not_move_the_request_in_flight() {
+        let mut runner = Runner::new(Schedule::new(&plan(1, 0, 3, 5.0, 0.0), START_MS, 1));
+        runner.mark_sent(0, START_MS).unwrap();
+        runner.pause(START_MS + 100.0);
+        runner.resume(START_MS + 1100.0);
+        assert_eq!(runner.remaining()[0].planned_at_ms, START_MS);
+        assert_eq!(runner.remaining()[1].planned_at_ms, START_MS + 6000.0);
+    }
+
+    #[test]
+    fn stop_finishes_the_run() {
+        let mut runner = Runner::new(Schedule::new(&plan(1, 0, 3, 5.0, 0.0), START_MS, 1));
+        runner.mark_sent(0, START_MS).unwrap();
+        runner.stop();
+        assert_eq!(runner.next(START_MS), Next::Finished);
+        runner.mark_done(0).unwrap();
+        assert_eq!(
+            runner.mark_sent(1, START_MS + 5000.0),
+            Err(RunnerError::Stopped)
+        );
+        assert_eq!(runner.progress(), (1, 3));
+        assert_eq!(runner.eta_ms(START_MS), 0.0);
+        assert!(runner.was_stopped());
+    }
+
+    #[test]
+    fn reload_replans_the_rest_from_now_in_order() {
+        let schedule = Schedule::new(&plan(2, 1, 3, 5.0, 1.0), START_MS, 9);
+        let mut runner = Runner::new(schedule.clone());
+        let _ = drive_some(&mut runner, 3);
+        runner.mark_sent(3, START_MS + 15_000.0).unwrap(); // lost in the reload
+        // The stored runner comes back; storage has samples for 0, 1, 2.
+        let mut runner: Runner =
+            serde_json::from_str(&serde_json::to_string(&runner).unwrap()).unwrap();
+        let done: BTreeSet<(u32, u32)> = schedule.requests[..3]
+            .iter()
+            .map(|r| (r.target, r.seq))
+            .collect();
+        let now = START_MS + 3_600_000.0;
+        runner.resume_after_reload(&done, now);
+        assert_eq!(runner.progress(), (3, 8));
+        assert_eq!(runner.in_flight(), None);
+        let rest = runner.remaining();
+        let indexes: Vec<u32> = rest.iter().map(|r| r.index).collect();
+        assert_eq!(indexes, vec![3, 4, 5, 6, 7]);
+        assert_eq!(rest[0].planned_at_ms, now);
+        for (k, r) in rest.iter().enumerate().skip(1) {
+            let expected = now + k as f64 * 5000.0 + schedule.jitter_ms[r.index as usize];
+            assert_eq!(r.planned_at_ms, expected);
+        }
+        assert_eq!(runner.next(now), Next::SendNow(rest[0]));
+        let sends = drive(&mut runner, now, |_| 100.0);
+        assert_eq!(sends.len(), 5);
+        assert_eq!(runner.progress(), (8, 8));
+    }
+
+    #[test]
+    fn reload_with_gaps_skips_exactly_the_stored_ones() {
+        let schedule = Schedule::new(&plan(2, 0, 3, 5.0, 0.0), START_MS, 1);
+        let mut runner = Runner::new(schedule);
+        let done: BTreeSet<(u32, u32)> = [(0, 0), (1, 1)].into_iter().collect();
+        runner.pause(START_MS);
+        runner.resume_after_reload(&done, START_MS + 10.0);
+        let rest: Vec<(u32, u32)> = runner
+            .remaining()
+            .iter()
+            .map(|r| (r.target, r.seq))
+            .collect();
+        assert_eq!(rest, vec![(1, 0), (0, 1), (0, 2), (1, 2)]);
+        assert_eq!(runner.progress(), (2, 6));
+        // Paused before the reload, still paused after it.
+        assert_eq!(runner.next(START_MS + 10.0), Next::Paused);
+    }
+
+    /// Sends and finishes `n` requests, each on time and taking 100 ms.
+    fn drive_some(runner: &mut Runner, n: usize) -> Vec<u32> {
+        let mut sent = Vec::new();
+        for _ in 0..n {
+            let r = match runner.next(f64::MAX) {
+                Next::SendNow(r) => r,
+                other => panic!("{other:?}"),
+            };
+            runner.mark_sent(r.index, r.planned_at_ms).unwrap();
+            runner.mark_done(r.index).unwrap();
+            sent.push(r.index);
+        }
+        sent
+    }
+
+    proptest! {
+        #[test]
+        fn every_request_appears_once_in_order(
+            targets in 1usize..6,
+            warmup in 0u32..4,
+            requests in 1u32..30,
+            spacing in 0.0f64..20.0,
+            jitter_share in 0.0f64..0.5,
+            seed in any::<u64>(),
+        ) {
+            let p = plan(targets, warmup, requests, spacing, spacing * jitter_share);
+            let s = Schedule::new(&p, START_MS, seed);
+            let total = targets * (warmup + requests) as usize;
+            prop_assert_eq!(s.requests.len(), total);
+            let pairs: BTreeSet<(u32, u32)> = s.requests.iter().map(|r| (r.target, r.seq)).collect();
+            prop_assert_eq!(pairs.len(), total);
+            for r in &s.requests {
+                prop_assert!((r.target as usize) < targets);
+                prop_assert!(r.seq < warmup + requests);
+                prop_assert_eq!(r.warmup, r.seq < warmup);
+                let ideal = START_MS + f64::from(r.index) * spacing * 1000.0;
+                prop_assert!((r.planned_at_ms - ideal).abs() <= spacing * jitter_share * 1000.0 + 1e-6);
+            }
+            prop_assert_eq!(s.requests[0].planned_at_ms, START_MS);
+            prop_assert!(s.requests.windows(2).all(|w| w[0].planned_at_ms <= w[1].planned_at_ms));
+            // Warm-ups of every target come before any measured request.
+            let first_measured = s.requests.iter().position(|r| !r.warmup).unwrap_or(total);
+            prop_assert!(s.requests[first_measured..].iter().all(|r| !r.warmup));
+        }
+
+        #[test]
+        fn sends_never_precede_their_plan_and_follow_overruns(
+            durations in proptest::collection::vec(0.0f64..30_000.0, 24),
+            seed in any::<u64>(),
+        ) {
+            let schedule = Schedule::new(&plan(3, 2, 6, 5.0, 2.0), START_MS, seed);
+            let mut runner = Runner::new(schedule);
+            let sends = drive(&mut runner, START_MS, |i| durations[i as usize]);
+            prop_assert_eq!(sends.len(), 24);
+            let mut finished_ms = START_MS;
+            for (k, (index, planned, sent)) in sends.iter().enumerate() {
+                prop_assert_eq!(*index as usize, k);
+                // Sent at its plan, or the moment the previous one finished.
+                prop_assert_eq!(*sent, planned.max(finished_ms));
+                finished_ms = sent + durations[k];
+            }
+        }
+    }
+}
