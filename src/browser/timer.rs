@@ -20,36 +20,53 @@ use web_sys::{MessageEvent, Worker};
 /// Path of the worker script, relative to the page (works under a sub-path).
 const WORKER_URL: &str = "timer-worker.js";
 
+/// Waits posted to the worker: resolve function and due time (`now_ms()`).
+type Pending = Rc<RefCell<HashMap<u32, (Function, f64)>>>;
+
 struct WorkerTimer {
     worker: Worker,
-    pending: Rc<RefCell<HashMap<u32, Function>>>,
+    pending: Pending,
     next_id: u32,
-    // Kept alive as long as the worker: dropping it would detach the handler.
+    // Kept alive as long as the worker: dropping them would detach the handlers.
     _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut()>,
 }
 
 thread_local! {
     static WORKER: RefCell<Option<WorkerTimer>> = RefCell::new(start_worker());
+    static WORKER_FAILED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn start_worker() -> Option<WorkerTimer> {
     let worker = Worker::new(WORKER_URL).ok()?;
-    let pending: Rc<RefCell<HashMap<u32, Function>>> = Rc::default();
+    let pending: Pending = Rc::default();
     let resolver = Rc::clone(&pending);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let id = Reflect::get(&event.data(), &"id".into()).ok().and_then(|v| v.as_f64());
         // Ids are our own small counters, so the float holds them exactly.
-        if let Some(resolve) = id.and_then(|id| resolver.borrow_mut().remove(&(id as u32))) {
+        if let Some((resolve, _)) = id.and_then(|id| resolver.borrow_mut().remove(&(id as u32))) {
             let _ = resolve.call0(&JsValue::NULL);
         }
     });
+    // The script can fail to load (served from elsewhere, blocked): the
+    // constructor does not say so, only this event does. Then every wait
+    // moves to the page's timers, and so do those already posted.
+    let orphans = Rc::clone(&pending);
+    let on_error = Closure::<dyn FnMut()>::new(move || {
+        WORKER_FAILED.with(|failed| failed.set(true));
+        let now = super::clock::now_ms();
+        for (_, (resolve, due_ms)) in orphans.borrow_mut().drain() {
+            set_timeout(&resolve, (due_ms - now).max(0.0));
+        }
+    });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    Some(WorkerTimer { worker, pending, next_id: 0, _on_message: on_message })
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Some(WorkerTimer { worker, pending, next_id: 0, _on_message: on_message, _on_error: on_error })
 }
 
 /// True when waits run in the worker (false: page timers, throttled when hidden).
 pub fn uses_worker() -> bool {
-    WORKER.with(|w| w.borrow().is_some())
+    !WORKER_FAILED.with(std::cell::Cell::get) && WORKER.with(|w| w.borrow().is_some())
 }
 
 /// Resolves after `ms` milliseconds.
@@ -59,7 +76,7 @@ pub async fn sleep_ms(ms: f64) {
 }
 
 fn schedule(ms: f64, resolve: Function) {
-    let posted = WORKER.with(|slot| {
+    let posted = !WORKER_FAILED.with(std::cell::Cell::get) && WORKER.with(|slot| {
         let mut slot = slot.borrow_mut();
         let Some(timer) = slot.as_mut() else { return false };
         let id = timer.next_id;
@@ -67,7 +84,8 @@ fn schedule(ms: f64, resolve: Function) {
         let message = Object::new();
         let _ = Reflect::set(&message, &"id".into(), &JsValue::from(id));
         let _ = Reflect::set(&message, &"ms".into(), &JsValue::from(ms));
-        timer.pending.borrow_mut().insert(id, resolve.clone());
+        let due_ms = super::clock::now_ms() + ms;
+        timer.pending.borrow_mut().insert(id, (resolve.clone(), due_ms));
         timer.worker.post_message(&message).is_ok()
     });
     if !posted {

@@ -192,6 +192,16 @@ impl std::fmt::Display for PlanError {
 
 impl std::error::Error for PlanError {}
 
+impl PlanError {
+    /// One line per problem: each bad field on its own, or the one reason.
+    pub fn messages(&self) -> Vec<String> {
+        match self {
+            Self::Invalid(errors) => errors.iter().map(ToString::to_string).collect(),
+            other => vec![other.to_string()],
+        }
+    }
+}
+
 /// One bad field: where it is (`targets[1].base_url`) and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FieldError {

@@ -26,7 +26,7 @@ use crate::core::presets::preset_by_id;
 use crate::core::protocol::build_request;
 use crate::core::results::Environment;
 use crate::core::sample::Sample;
-use crate::core::schedule::{Next, PlannedRequest, Runner};
+use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
 use crate::ui::state::{Action, HistoryEntry, ResultsView, RunStatus};
 
 /// Longest single wait, ms: the loop wakes this often to notice pause,
@@ -148,7 +148,7 @@ impl Driver {
         // stored so a resumed run continues the same schedule.
         let seed = now.to_bits();
         let run_id = format!("run-{}", now as u64);
-        let runner = Runner::new(&plan, now, seed);
+        let runner = Runner::new(Schedule::new(&plan, now, seed));
         let record = RunRecord {
             run_id,
             plan,

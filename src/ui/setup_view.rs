@@ -393,7 +393,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
     };
 
     let warnings: Vec<String> = match validated.as_ref() {
-        Ok(plan) => plan.warnings().iter().map(ToString::to_string).collect(),
+        Ok(plan) => plan.warnings().into_iter().map(|w| w.message).collect(),
         Err(_) => Vec::new(),
     };
     let errors: &[String] = match validated.as_ref() {

@@ -1,0 +1,132 @@
+// Shared set-up for the end-to-end tests: the mock provider (which also
+// serves the built page from ../dist on a second port, so the page and the
+// provider are different origins and CORS is real) and headless Chromium.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, "../..");
+export const outDir = resolve(repo, "e2e/out");
+mkdirSync(outDir, { recursive: true });
+
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const MOCK_BIN = process.env.FIRSTTOKEN_MOCK_BIN || resolve(repo, "target/release/firsttoken-mock");
+
+/** Starts the mock provider and the static site; resolves to their URLs. */
+export async function startServers({ prefix = "/" } = {}) {
+  if (!existsSync(MOCK_BIN)) {
+    throw new Error(`mock provider not built at ${MOCK_BIN}: run \`cargo build --release -p firsttoken-mock\``);
+  }
+  if (!existsSync(resolve(repo, "dist/index.html"))) {
+    throw new Error("the page is not built: run `trunk build --release` first");
+  }
+  const args = ["--port", "0", "--static-dir", resolve(repo, "dist"), "--static-port", "0", "--static-prefix", prefix];
+  const child = spawn(MOCK_BIN, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout });
+  const urls = await new Promise((ok, fail) => {
+    const found = {};
+    const timer = setTimeout(() => fail(new Error("mock provider did not start in 10 s")), 10_000);
+    child.once("exit", (code) => fail(new Error(`mock provider exited with ${code}`)));
+    lines.on("line", (line) => {
+      const mock = line.match(/mock provider listening on (http:\S+)/);
+      const site = line.match(/static site at (http:\S+)/);
+      if (mock) found.mock = mock[1];
+      if (site) found.site = site[1];
+      if (found.mock && found.site) {
+        clearTimeout(timer);
+        ok(found);
+      }
+    });
+  });
+  return { ...urls, stop: () => child.kill() };
+}
+
+/** Launches headless Chromium with the flags this machine needs. */
+export async function launch() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`bash scripts/setup.sh\` (apt-get install chromium chromium-driver)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** A new page that fails the test on any page error or console error. */
+export async function openPage(browser, url, { width = 1280, height = 900, locale = "en-US" } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, locale, acceptDownloads: true });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on("pageerror", (e) => page.problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(url);
+  await page.waitForSelector("header.top h1");
+  return page;
+}
+
+/** The mock's ground truth, in request order. */
+export async function groundTruth(mock) {
+  const res = await fetch(`${mock}/ground-truth`);
+  return res.json();
+}
+
+export async function resetMock(mock) {
+  await fetch(`${mock}/reset`, { method: "POST" });
+}
+
+/** `#plan=` fragment for a plan object (base64url, no padding). */
+export function planFragment(plan) {
+  return "plan=" + Buffer.from(JSON.stringify(plan)).toString("base64url");
+}
+
+/** A plan document with the given targets and small, quick settings. */
+export function quickPlan(targets, extra = {}) {
+  return {
+    firsttoken_plan: 1,
+    targets,
+    requests_per_target: 10,
+    warmup_per_target: 1,
+    spacing_s: 0.05,
+    jitter_s: 0,
+    spread_hours: null,
+    timeout_s: 10,
+    prompt: "Reply with one short sentence: what is the capital of France?",
+    nonce: false,
+    max_tokens: 16,
+    temperature: 0,
+    reasoning_counts_as_first_token: false,
+    peak_hours: [9, 18],
+    ...extra,
+  };
+}
+
+export function openaiTarget(mock, model, label = model) {
+  return { label, protocol: "openai", base_url: `${mock}/v1`, model };
+}
+export function anthropicTarget(mock, model, label = model) {
+  return { label, protocol: "anthropic", base_url: mock, model };
+}
+export function geminiTarget(mock, model, label = model) {
+  return { label, protocol: "gemini", base_url: mock, model };
+}
+
+/** Waits until the run view says the run finished (or stopped). */
+export async function waitForRunEnd(page, timeout = 120_000) {
+  await page.waitForSelector('.run-status[data-status="finished"], .run-status[data-status="stopped"]', { timeout });
+}

@@ -1,0 +1,159 @@
+//! Browser tests of the `browser` layer, in headless Chromium
+//! (`scripts/test-browser.sh` starts the mock provider and runs them).
+//!
+//! They check what only a real browser can: the streaming fetch and its
+//! timestamps, CORS, aborts, the demo provider's `ReadableStream`, the timer
+//! worker fallback and IndexedDB.
+#![cfg(target_arch = "wasm32")]
+
+use firsttoken::browser::clock::now_ms;
+use firsttoken::browser::fetch_stream::{measure, Abort, MeasureOptions};
+use firsttoken::browser::storage::Store;
+use firsttoken::browser::timer::sleep_ms;
+use firsttoken::core::measure::Outcome;
+use firsttoken::core::plan::{Plan, Protocol, Target};
+use firsttoken::core::protocol::build_request;
+use firsttoken::core::sample::ErrorKind;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Base address of the mock provider, compiled in by the test script.
+const MOCK: Option<&str> = option_env!("FIRSTTOKEN_MOCK_URL");
+
+fn mock() -> &'static str {
+    MOCK.unwrap_or("http://127.0.0.1:8787")
+}
+
+fn target(protocol: Protocol, model: &str) -> Target {
+    let base_url = match protocol {
+        Protocol::OpenAi => format!("{}/v1", mock()),
+        Protocol::Demo => "demo://steady".to_owned(),
+        _ => mock().to_owned(),
+    };
+    Target { label: model.to_owned(), protocol, base_url, model: model.to_owned(), provider: None }
+}
+
+async fn run(target: &Target, timeout_s: f64) -> Outcome {
+    let plan = Plan { timeout_s, ..Plan::default() };
+    let request = build_request(target, &plan, Some("test-key"), None);
+    let options = MeasureOptions {
+        protocol: target.protocol,
+        reasoning_counts_as_first_token: false,
+        timeout_s,
+        cors_hint: "allow this origin on the server",
+        seq: 0,
+        seed: 7,
+    };
+    measure(&request, &options, &Abort::new().unwrap()).await
+}
+
+#[wasm_bindgen_test]
+async fn a_fixed_delay_is_measured_within_a_few_milliseconds() {
+    for protocol in [Protocol::OpenAi, Protocol::Anthropic, Protocol::Gemini] {
+        let outcome = run(&target(protocol, "fixed@120"), 10.0).await;
+        assert_eq!(outcome.error, None, "{protocol:?}");
+        let ttft = outcome.ttft_ms.unwrap();
+        assert!((120.0..180.0).contains(&ttft), "{protocol:?}: ttft {ttft}");
+        assert!(outcome.headers_ms.unwrap() <= ttft);
+        assert!(outcome.first_byte_ms.unwrap() <= ttft);
+        assert!(outcome.second_token_ms.unwrap() > ttft);
+        assert!(outcome.total_ms.unwrap() >= outcome.second_token_ms.unwrap());
+        assert_eq!(outcome.output_tokens, Some(8), "{protocol:?}");
+        assert!(!outcome.tokens_estimated, "{protocol:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn http_errors_carry_the_provider_message() {
+    let outcome = run(&target(Protocol::OpenAi, "http-401"), 10.0).await;
+    let error = outcome.error.unwrap();
+    assert_eq!(error.kind, ErrorKind::HttpStatus);
+    assert!(error.message.contains("401"), "{}", error.message);
+    assert_eq!(outcome.ttft_ms, None);
+}
+
+#[wasm_bindgen_test]
+async fn a_cut_stream_is_a_stream_cut_after_the_first_token() {
+    let outcome = run(&target(Protocol::OpenAi, "cut"), 10.0).await;
+    let error = outcome.error.unwrap();
+    assert_eq!(error.kind, ErrorKind::StreamCut, "{}", error.message);
+    assert!(outcome.ttft_ms.is_some());
+}
+
+#[wasm_bindgen_test]
+async fn a_stall_times_out_and_the_reader_is_released() {
+    let started = now_ms();
+    let outcome = run(&target(Protocol::Anthropic, "stall"), 1.0).await;
+    let elapsed = now_ms() - started;
+    assert_eq!(outcome.error.unwrap().kind, ErrorKind::Timeout);
+    assert!((900.0..3000.0).contains(&elapsed), "took {elapsed} ms");
+}
+
+#[wasm_bindgen_test]
+async fn an_unreachable_endpoint_is_cors_or_network_with_the_hint() {
+    let mut unreachable = target(Protocol::OpenAi, "fixed");
+    // Port 9 (discard) has no listener here: fetch rejects with a TypeError.
+    unreachable.base_url = "http://127.0.0.1:9/v1".to_owned();
+    let outcome = run(&unreachable, 10.0).await;
+    let error = outcome.error.unwrap();
+    assert_eq!(error.kind, ErrorKind::CorsOrNetwork);
+    assert!(error.message.contains("allow this origin"), "{}", error.message);
+}
+
+#[wasm_bindgen_test]
+async fn the_demo_provider_streams_through_the_same_reader() {
+    let outcome = run(&target(Protocol::Demo, "demo-llm"), 30.0).await;
+    assert_eq!(outcome.error, None);
+    let ttft = outcome.ttft_ms.unwrap();
+    assert!((100.0..8000.0).contains(&ttft), "ttft {ttft}");
+    assert!(outcome.output_tokens.unwrap() > 1);
+}
+
+#[wasm_bindgen_test]
+async fn stop_aborts_the_request_in_flight() {
+    let plan = Plan::default();
+    let target = target(Protocol::OpenAi, "stall");
+    let request = build_request(&target, &plan, None, None);
+    let abort = Abort::new().unwrap();
+    let stopper = abort.clone();
+    firsttoken::browser::timer::after_ms(200.0, move || stopper.stop());
+    let options = MeasureOptions {
+        protocol: Protocol::OpenAi,
+        reasoning_counts_as_first_token: false,
+        timeout_s: 30.0,
+        cors_hint: "",
+        seq: 0,
+        seed: 0,
+    };
+    let outcome = measure(&request, &options, &abort).await;
+    assert_eq!(outcome.error.unwrap().kind, ErrorKind::Aborted);
+}
+
+#[wasm_bindgen_test]
+async fn sleeping_falls_back_to_page_timers_without_the_worker_script() {
+    // The test page has no timer-worker.js: the worker fails to load and
+    // waits must still end, on time.
+    let started = now_ms();
+    sleep_ms(60.0).await;
+    sleep_ms(60.0).await;
+    let elapsed = now_ms() - started;
+    assert!((115.0..1000.0).contains(&elapsed), "slept {elapsed} ms");
+}
+
+#[wasm_bindgen_test]
+async fn samples_survive_in_indexeddb_and_are_deleted_with_their_run() {
+    let store = Store::open().await.unwrap();
+    let run_id = format!("test-{}", js_sys::Date::now());
+    store.put_run(&run_id, "{\"run\":1}").await.unwrap();
+    for seq in [2, 0, 1] {
+        store.put_sample(&run_id, 0, seq, &format!("{{\"seq\":{seq}}}")).await.unwrap();
+    }
+    store.put_sample(&format!("{run_id}x"), 0, 0, "{}").await.unwrap();
+    let samples = store.samples(&run_id).await.unwrap();
+    assert_eq!(samples, vec!["{\"seq\":0}", "{\"seq\":1}", "{\"seq\":2}"]);
+    assert!(store.runs().await.unwrap().iter().any(|r| r == "{\"run\":1}"));
+    store.delete_run(&run_id).await.unwrap();
+    assert!(store.samples(&run_id).await.unwrap().is_empty());
+    assert_eq!(store.samples(&format!("{run_id}x")).await.unwrap().len(), 1);
+}
