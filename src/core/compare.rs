@@ -93,7 +93,11 @@ impl Consistency {
     /// The ratio as people say it: whole numbers from 10× up, one decimal
     /// below ("34×", "2.5×").
     pub fn ratio_text(&self) -> String {
-        if self.ratio >= 10.0 { format!("{:.0}×", self.ratio) } else { format!("{:.1}×", self.ratio) }
+        if self.ratio >= 10.0 {
+            format!("{:.0}×", self.ratio)
+        } else {
+            format!("{:.1}×", self.ratio)
+        }
     }
 
     /// "A is 34× more consistent than B".
@@ -144,7 +148,10 @@ pub fn compare_models(figures: &[TargetFigures]) -> Vec<ModelComparison> {
             None => groups.push((key, vec![figure])),
         }
     }
-    groups.into_iter().map(|(model, members)| compare_one(model, members)).collect()
+    groups
+        .into_iter()
+        .map(|(model, members)| compare_one(model, members))
+        .collect()
 }
 
 fn compare_one(model: String, mut members: Vec<&TargetFigures>) -> ModelComparison {
@@ -164,18 +171,34 @@ fn compare_one(model: String, mut members: Vec<&TargetFigures>) -> ModelComparis
             figures: (*figures).clone(),
         })
         .collect();
-    let best = rows.first().filter(|row| row.eligible).map(|row| row.figures.target);
-    ModelComparison { model, names, consistency: consistency(&rows), rows, best }
+    let best = rows
+        .first()
+        .filter(|row| row.eligible)
+        .map(|row| row.figures.target);
+    ModelComparison {
+        model,
+        names,
+        consistency: consistency(&rows),
+        rows,
+        best,
+    }
 }
 
 fn consistency(rows: &[ComparisonRow]) -> Option<Consistency> {
-    let measured: Vec<&TargetFigures> =
-        rows.iter().map(|row| &row.figures).filter(|f| f.n >= 2 && f.cv_pct > 0.0).collect();
+    let measured: Vec<&TargetFigures> = rows
+        .iter()
+        .map(|row| &row.figures)
+        .filter(|f| f.n >= 2 && f.cv_pct > 0.0)
+        .collect();
     if measured.len() < 2 {
         return None;
     }
-    let most = measured.iter().min_by(|a, b| a.cv_pct.total_cmp(&b.cv_pct))?;
-    let least = measured.iter().max_by(|a, b| a.cv_pct.total_cmp(&b.cv_pct))?;
+    let most = measured
+        .iter()
+        .min_by(|a, b| a.cv_pct.total_cmp(&b.cv_pct))?;
+    let least = measured
+        .iter()
+        .max_by(|a, b| a.cv_pct.total_cmp(&b.cv_pct))?;
     Some(Consistency {
         ratio: least.cv_pct / most.cv_pct,
         most_consistent: most.target,
@@ -229,19 +252,33 @@ impl RoutingTable {
 
 /// A duration for a sentence: "570 ms" below a second, "6.30 s" above.
 pub fn format_ms(ms: f64) -> String {
-    if ms < 1000.0 { format!("{ms:.0} ms") } else { format!("{:.2} s", ms / 1000.0) }
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.2} s", ms / 1000.0)
+    }
 }
 
 /// Build the routing table from the comparisons, with reasons in `lang`.
 pub fn routing_table(comparisons: &[ModelComparison], lang: Lang) -> RoutingTable {
-    let routes = comparisons.iter().map(|comparison| route_for(comparison, lang)).collect();
-    RoutingTable { firsttoken_routing: ROUTING_VERSION, routes }
+    let routes = comparisons
+        .iter()
+        .map(|comparison| route_for(comparison, lang))
+        .collect();
+    RoutingTable {
+        firsttoken_routing: ROUTING_VERSION,
+        routes,
+    }
 }
 
 fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
     let candidates = comparison.rows.len();
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
-    let best = comparison.rows.first().filter(|row| row.eligible).map(|row| &row.figures);
+    let best = comparison
+        .rows
+        .first()
+        .filter(|row| row.eligible)
+        .map(|row| &row.figures);
     let Some(best) = best else {
         let reason = match lang {
             Lang::En => format!("no provider had an error rate under {threshold_pct:.0} %"),
@@ -264,11 +301,15 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
     let (p95, cv) = (format_ms(best.p95_ms), format!("{:.0}", best.cv_pct));
     let verdict = best.verdict.text(lang);
     let reason = match (lang, eligible) {
-        (Lang::En, 1) if candidates == 1 => format!("only provider measured: p95 {p95}, CV {cv} %, {verdict}"),
+        (Lang::En, 1) if candidates == 1 => {
+            format!("only provider measured: p95 {p95}, CV {cv} %, {verdict}")
+        }
         (Lang::En, _) => format!(
             "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict}"
         ),
-        (Lang::ZhCn, 1) if candidates == 1 => format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict}"),
+        (Lang::ZhCn, 1) if candidates == 1 => {
+            format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict}")
+        }
         (Lang::ZhCn, _) => format!(
             "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict}"
         ),
@@ -291,7 +332,15 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
 mod tests {
     use super::*;
 
-    fn figures(target: u32, label: &str, model: &str, median: f64, p95: f64, cv: f64, errors: f64) -> TargetFigures {
+    fn figures(
+        target: u32,
+        label: &str,
+        model: &str,
+        median: f64,
+        p95: f64,
+        cv: f64,
+        errors: f64,
+    ) -> TargetFigures {
         TargetFigures {
             target,
             label: label.to_owned(),
@@ -309,11 +358,51 @@ mod tests {
     /// provider differs per model.
     fn seed_like() -> Vec<TargetFigures> {
         vec![
-            figures(0, "DO · V3", "deepseek-ai/DeepSeek-V3", 390.0, 570.0, 21.0, 0.0),
-            figures(1, "Together · V3", "deepseek-ai/DeepSeek-V3", 550.0, 6300.0, 541.0, 0.01),
-            figures(2, "Fireworks · V3", "accounts/fireworks/models/deepseek-v3", 420.0, 9100.0, 710.0, 0.0),
-            figures(3, "DO · Kimi", "moonshotai/Kimi-K2", 610.0, 14_000.0, 989.0, 0.0),
-            figures(4, "Together · Kimi", "moonshotai/kimi-k2", 700.0, 1900.0, 102.0, 0.02),
+            figures(
+                0,
+                "DO · V3",
+                "deepseek-ai/DeepSeek-V3",
+                390.0,
+                570.0,
+                21.0,
+                0.0,
+            ),
+            figures(
+                1,
+                "Together · V3",
+                "deepseek-ai/DeepSeek-V3",
+                550.0,
+                6300.0,
+                541.0,
+                0.01,
+            ),
+            figures(
+                2,
+                "Fireworks · V3",
+                "accounts/fireworks/models/deepseek-v3",
+                420.0,
+                9100.0,
+                710.0,
+                0.0,
+            ),
+            figures(
+                3,
+                "DO · Kimi",
+                "moonshotai/Kimi-K2",
+                610.0,
+                14_000.0,
+                989.0,
+                0.0,
+            ),
+            figures(
+                4,
+                "Together · Kimi",
+                "moonshotai/kimi-k2",
+                700.0,
+                1900.0,
+                102.0,
+                0.02,
+            ),
             figures(5, "Groq · Kimi", "Kimi-K2 ", 300.0, 21_000.0, 1266.0, 0.0),
         ]
     }
@@ -321,7 +410,10 @@ mod tests {
     #[test]
     fn model_keys() {
         assert_eq!(model_key("deepseek-ai/DeepSeek-V3"), "deepseek-v3");
-        assert_eq!(model_key("accounts/fireworks/models/deepseek-v3"), "deepseek-v3");
+        assert_eq!(
+            model_key("accounts/fireworks/models/deepseek-v3"),
+            "deepseek-v3"
+        );
         assert_eq!(model_key(" DeepSeek-V3 "), "deepseek-v3");
         assert_ne!(model_key("deepseek-v3.1"), model_key("deepseek-v3"));
     }
@@ -332,21 +424,48 @@ mod tests {
         assert_eq!(comparisons.len(), 2);
         let (v3, kimi) = (&comparisons[0], &comparisons[1]);
         assert_eq!(v3.model, "deepseek-v3");
-        assert_eq!(v3.names, vec!["deepseek-ai/DeepSeek-V3", "accounts/fireworks/models/deepseek-v3"]);
+        assert_eq!(
+            v3.names,
+            vec![
+                "deepseek-ai/DeepSeek-V3",
+                "accounts/fireworks/models/deepseek-v3"
+            ]
+        );
         assert_eq!(v3.best, Some(0));
-        assert_eq!(v3.rows.iter().map(|r| r.figures.target).collect::<Vec<_>>(), vec![0, 1, 2]);
-        assert_eq!(v3.rows.iter().map(|r| r.rank).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert_eq!(
+            v3.rows.iter().map(|r| r.figures.target).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        assert_eq!(
+            v3.rows.iter().map(|r| r.rank).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
         let consistency = v3.consistency.clone().unwrap();
         assert!((consistency.ratio - 710.0 / 21.0).abs() < 1e-12);
-        assert_eq!((consistency.most_consistent, consistency.least_consistent), (0, 2));
+        assert_eq!(
+            (consistency.most_consistent, consistency.least_consistent),
+            (0, 2)
+        );
         assert_eq!(consistency.ratio_text(), "34×");
-        assert_eq!(consistency.text("DO", "Fireworks", Lang::En), "DO is 34× more consistent than Fireworks");
+        assert_eq!(
+            consistency.text("DO", "Fireworks", Lang::En),
+            "DO is 34× more consistent than Fireworks"
+        );
 
         assert_eq!(kimi.model, "kimi-k2");
         assert_eq!(kimi.best, Some(4));
-        assert_eq!(kimi.rows.iter().map(|r| r.figures.target).collect::<Vec<_>>(), vec![4, 3, 5]);
+        assert_eq!(
+            kimi.rows
+                .iter()
+                .map(|r| r.figures.target)
+                .collect::<Vec<_>>(),
+            vec![4, 3, 5]
+        );
         let consistency = kimi.consistency.clone().unwrap();
-        assert_eq!((consistency.most_consistent, consistency.least_consistent), (4, 5));
+        assert_eq!(
+            (consistency.most_consistent, consistency.least_consistent),
+            (4, 5)
+        );
         assert_eq!(consistency.ratio_text(), "12×");
     }
 
@@ -356,7 +475,10 @@ mod tests {
         set[0].error_rate = 0.08; // DO V3 now fails too often.
         let v3 = &compare_models(&set)[0];
         assert_eq!(v3.best, Some(1));
-        assert_eq!(v3.rows.last().map(|r| (r.figures.target, r.eligible)), Some((0, false)));
+        assert_eq!(
+            v3.rows.last().map(|r| (r.figures.target, r.eligible)),
+            Some((0, false))
+        );
         // Exactly at the threshold is not "under" it.
         set[0].error_rate = ERROR_RATE_THRESHOLD;
         assert_eq!(compare_models(&set)[0].best, Some(1));
@@ -366,7 +488,11 @@ mod tests {
             figures(1, "b", "m", 450.0, 900.0, 25.0, 0.0),
             figures(2, "c", "m", 400.0, 900.0, 25.0, 0.0),
         ];
-        let ranked: Vec<u32> = compare_models(&tie)[0].rows.iter().map(|r| r.figures.target).collect();
+        let ranked: Vec<u32> = compare_models(&tie)[0]
+            .rows
+            .iter()
+            .map(|r| r.figures.target)
+            .collect();
         assert_eq!(ranked, vec![2, 1, 0]);
     }
 
@@ -390,10 +516,21 @@ mod tests {
         );
         assert_eq!(routes[1]["target"], 4);
         assert_eq!(routes[1]["p95_ms"], 1900.0);
-        assert!(routes[1]["reason"].as_str().unwrap().starts_with("lowest p95 (1.90 s) of 3"));
-        assert_eq!(routes[2]["reason"], "only provider measured: p95 400 ms, CV 12 %, solid");
+        assert!(
+            routes[1]["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("lowest p95 (1.90 s) of 3")
+        );
+        assert_eq!(
+            routes[2]["reason"],
+            "only provider measured: p95 400 ms, CV 12 %, solid"
+        );
         assert_eq!(routes[3]["target"], serde_json::Value::Null);
-        assert_eq!(routes[3]["reason"], "no provider had an error rate under 5 %");
+        assert_eq!(
+            routes[3]["reason"],
+            "no provider had an error rate under 5 %"
+        );
         let zh = routing_table(&compare_models(&set), Lang::ZhCn);
         assert!(zh.routes[0].reason.contains("p95 最低"));
     }

@@ -92,7 +92,12 @@ pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u
         .enumerate()
         .map(|(index, (target, own))| {
             let index = u32::try_from(index).unwrap_or(u32::MAX);
-            let mut report = target_report(own, tz_offset_min, plan.peak_hours, target_seed(seed, index));
+            let mut report = target_report(
+                own,
+                tz_offset_min,
+                plan.peak_hours,
+                target_seed(seed, index),
+            );
             report.target = index;
             report.label.clone_from(&target.label);
             report.model.clone_from(&target.model);
@@ -118,13 +123,23 @@ pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u
         .collect();
     let models = compare_models(&figures);
     let routing = routing_table(&models, Lang::En);
-    Report { targets, models, routing, tz_offset_min, seed }
+    Report {
+        targets,
+        models,
+        routing,
+        tz_offset_min,
+        seed,
+    }
 }
 
 /// A per-target seed: SplitMix64's mixing of seed + index, so neighbouring
 /// targets get unrelated streams.
 fn target_seed(seed: u64, index: u32) -> u64 {
-    let mut z = seed.wrapping_add(u64::from(index).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut z = seed.wrapping_add(
+        u64::from(index)
+            .wrapping_add(1)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -152,25 +167,55 @@ fn tally(samples: &[&Sample]) -> Tally {
         }
     }
     let judged = requests - aborted;
-    let error_rate = if judged == 0 { 0.0 } else { (errors - aborted) as f64 / judged as f64 };
-    Tally { requests, warmups, errors, error_rate }
+    let error_rate = if judged == 0 {
+        0.0
+    } else {
+        (errors - aborted) as f64 / judged as f64
+    };
+    Tally {
+        requests,
+        warmups,
+        errors,
+        error_rate,
+    }
 }
 
-fn target_report(samples: &[&Sample], tz_offset_min: i32, peak_hours: [u8; 2], seed: u64) -> TargetReport {
+fn target_report(
+    samples: &[&Sample],
+    tz_offset_min: i32,
+    peak_hours: [u8; 2],
+    seed: u64,
+) -> TargetReport {
     let tally = tally(samples);
     let mut errors_by_kind: Vec<(ErrorKind, usize)> = Vec::new();
-    for error in samples.iter().filter(|s| !s.warmup).filter_map(|s| s.error.as_ref()) {
-        match errors_by_kind.iter_mut().find(|(kind, _)| *kind == error.kind) {
+    for error in samples
+        .iter()
+        .filter(|s| !s.warmup)
+        .filter_map(|s| s.error.as_ref())
+    {
+        match errors_by_kind
+            .iter_mut()
+            .find(|(kind, _)| *kind == error.kind)
+        {
             Some((_, count)) => *count += 1,
             None => errors_by_kind.push((error.kind, 1)),
         }
     }
-    let counted: Vec<&Sample> = samples.iter().copied().filter(|s| s.counted_ttft_ms().is_some()).collect();
-    let mut ttft_sorted: Vec<f64> =
-        counted.iter().filter_map(|s| s.counted_ttft_ms()).filter(|v| v.is_finite()).collect();
+    let counted: Vec<&Sample> = samples
+        .iter()
+        .copied()
+        .filter(|s| s.counted_ttft_ms().is_some())
+        .collect();
+    let mut ttft_sorted: Vec<f64> = counted
+        .iter()
+        .filter_map(|s| s.counted_ttft_ms())
+        .filter(|v| v.is_finite())
+        .collect();
     ttft_sorted.sort_unstable_by(f64::total_cmp);
     let ttft = summarize_sorted(&ttft_sorted);
-    let collect = |field: fn(&Sample) -> Option<f64>| summarize(&counted.iter().filter_map(|s| field(s)).collect::<Vec<_>>());
+    let collect = |field: fn(&Sample) -> Option<f64>| {
+        summarize(&counted.iter().filter_map(|s| field(s)).collect::<Vec<_>>())
+    };
     TargetReport {
         target: 0,
         label: String::new(),
@@ -244,7 +289,10 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut normal = move || {
         let (u1, u2) = (1.0 - rng.f64(), rng.f64());
-        ((-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos(), u2)
+        (
+            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos(),
+            u2,
+        )
     };
     let start_ms = 1_717_200_000_000.0;
     let mut samples = Vec::new();
@@ -252,7 +300,10 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
         for target in 0..targets {
             let (z, uniform) = normal();
             let cold = target % 5 == 1 && uniform < 0.05;
-            let ttft_ms = 400.0 * (1.0 + f64::from(target) * 0.1) * (0.3 * z).exp() * if cold { 12.0 } else { 1.0 };
+            let ttft_ms = 400.0
+                * (1.0 + f64::from(target) * 0.1)
+                * (0.3 * z).exp()
+                * if cold { 12.0 } else { 1.0 };
             let sent_at_ms = start_ms + f64::from(seq * targets + target) * 5000.0;
             let failed = (uniform * 1000.0).fract() < 0.02;
             samples.push(Sample {
@@ -312,15 +363,31 @@ mod tests {
         assert_eq!(report.targets.len(), 3);
         let first = &report.targets[0];
         let own: Vec<&Sample> = samples.iter().filter(|s| s.target == 0).collect();
-        let expected_errors = own.iter().filter(|s| !s.warmup && s.error.is_some()).count();
-        assert_eq!((first.requests, first.warmups, first.errors), (100, 2, expected_errors));
+        let expected_errors = own
+            .iter()
+            .filter(|s| !s.warmup && s.error.is_some())
+            .count();
+        assert_eq!(
+            (first.requests, first.warmups, first.errors),
+            (100, 2, expected_errors)
+        );
         assert!((first.error_rate - expected_errors as f64 / 100.0).abs() < 1e-12);
         let ttft: Vec<f64> = own.iter().filter_map(|s| s.counted_ttft_ms()).collect();
         assert_eq!(first.ttft, summarize(&ttft));
-        assert_eq!(first.verdict, first.ttft.map(|t| Verdict::from_cv_pct(t.cv_pct)));
+        assert_eq!(
+            first.verdict,
+            first.ttft.map(|t| Verdict::from_cv_pct(t.cv_pct))
+        );
         assert_eq!(first.headers.map(|s| s.n), Some(ttft.len()));
-        assert!(first.decode_rate.is_some_and(|d| (d.median - 39.0 * 1000.0 / 600.0).abs() < 1e-9));
-        assert_eq!(first.time_of_day.peak.requests + first.time_of_day.off_peak.requests, 100);
+        assert!(
+            first
+                .decode_rate
+                .is_some_and(|d| (d.median - 39.0 * 1000.0 / 600.0).abs() < 1e-9)
+        );
+        assert_eq!(
+            first.time_of_day.peak.requests + first.time_of_day.off_peak.requests,
+            100
+        );
         // Target 1 has the synthetic cold tail, target 0 none.
         assert!(report.targets[1].cold_tail.is_some());
         assert!(first.cold_tail.is_none());
@@ -328,16 +395,27 @@ mod tests {
         assert_eq!(report.routing.routes.len(), 2);
         // Reproducible, and seeded.
         assert_eq!(build_report(&plan, &samples, 480, 7), report);
-        assert_ne!(build_report(&plan, &samples, 480, 8).targets[0].intervals, first.intervals);
+        assert_ne!(
+            build_report(&plan, &samples, 480, 8).targets[0].intervals,
+            first.intervals
+        );
     }
 
     #[test]
     fn errors_by_kind_and_aborted_requests() {
         let plan = plan(&["m"]);
         let mut samples = synthetic_samples(1, 10, 0, 3);
-        for (sample, kind) in samples.iter_mut().zip([ErrorKind::Timeout, ErrorKind::Aborted, ErrorKind::Timeout]) {
+        for (sample, kind) in
+            samples
+                .iter_mut()
+                .zip([ErrorKind::Timeout, ErrorKind::Aborted, ErrorKind::Timeout])
+        {
             sample.ttft_ms = None;
-            sample.error = Some(SampleError { kind, phase: Phase::BeforeFirstToken, message: String::new() });
+            sample.error = Some(SampleError {
+                kind,
+                phase: Phase::BeforeFirstToken,
+                message: String::new(),
+            });
         }
         let base_errors = samples[3..].iter().filter(|s| s.error.is_some()).count();
         let report = build_report(&plan, &samples, 0, 1);
@@ -347,8 +425,16 @@ mod tests {
         assert_eq!(target.errors_by_kind[1], (ErrorKind::Aborted, 1));
         // The aborted request counts in neither numerator nor denominator.
         assert!((target.error_rate - (2 + base_errors) as f64 / 9.0).abs() < 1e-12);
-        assert_eq!(target.caveats[0], Caveat::HighErrorRate { error_rate: target.error_rate });
-        assert!(matches!(target.caveats.last(), Some(Caveat::TooFewSamples { .. })));
+        assert_eq!(
+            target.caveats[0],
+            Caveat::HighErrorRate {
+                error_rate: target.error_rate
+            }
+        );
+        assert!(matches!(
+            target.caveats.last(),
+            Some(Caveat::TooFewSamples { .. })
+        ));
     }
 
     #[test]
@@ -360,7 +446,17 @@ mod tests {
         assert_eq!(report.targets[0].ttft, None);
         assert_eq!(report.targets[0].verdict, None);
         assert!(report.models.is_empty());
-        assert_eq!(live_row(&[]), LiveRow { done: 0, errors: 0, median_ms: None, p95_ms: None, cv_pct: None, verdict: None });
+        assert_eq!(
+            live_row(&[]),
+            LiveRow {
+                done: 0,
+                errors: 0,
+                median_ms: None,
+                p95_ms: None,
+                cv_pct: None,
+                verdict: None
+            }
+        );
     }
 
     #[test]
@@ -371,7 +467,10 @@ mod tests {
         let target = &report.targets[0];
         let ttft = target.ttft.unwrap();
         assert_eq!((row.done, row.errors), (target.requests, target.errors));
-        assert_eq!((row.median_ms, row.p95_ms, row.cv_pct), (Some(ttft.median), Some(ttft.p95), Some(ttft.cv_pct)));
+        assert_eq!(
+            (row.median_ms, row.p95_ms, row.cv_pct),
+            (Some(ttft.median), Some(ttft.p95), Some(ttft.cv_pct))
+        );
         assert_eq!(row.verdict, target.verdict);
     }
 }

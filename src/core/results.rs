@@ -113,7 +113,12 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
                 stddev: s.stddev,
                 cv_pct: s.cv_pct,
             });
-            TargetSummary { target, verdict: ttft.map(|t| Verdict::from_cv_pct(t.cv_pct)), ttft, errors }
+            TargetSummary {
+                target,
+                verdict: ttft.map(|t| Verdict::from_cv_pct(t.cv_pct)),
+                ttft,
+                errors,
+            }
         })
         .collect()
 }
@@ -180,13 +185,31 @@ impl fmt::Display for ImportError {
                 f,
                 "firsttoken_results version {found} is not supported: this page reads version {RESULTS_VERSION}"
             ),
-            Self::Shape(reason) => write!(f, "the results file does not match version {RESULTS_VERSION}: {reason}"),
-            Self::BadNumber { sample, field, value } => {
-                let what = if value.is_finite() { "negative" } else { "not a finite number" };
+            Self::Shape(reason) => write!(
+                f,
+                "the results file does not match version {RESULTS_VERSION}: {reason}"
+            ),
+            Self::BadNumber {
+                sample,
+                field,
+                value,
+            } => {
+                let what = if value.is_finite() {
+                    "negative"
+                } else {
+                    "not a finite number"
+                };
                 write!(f, "samples[{sample}].{field} is {what} ({value})")
             }
-            Self::TargetOutOfRange { field, target, targets } => {
-                write!(f, "{field} is {target} but the plan has only {targets} targets")
+            Self::TargetOutOfRange {
+                field,
+                target,
+                targets,
+            } => {
+                write!(
+                    f,
+                    "{field} is {target} but the plan has only {targets} targets"
+                )
             }
         }
     }
@@ -204,11 +227,14 @@ impl std::error::Error for ImportError {}
 pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
-    let version = value.get("firsttoken_results").ok_or(ImportError::Foreign)?;
+    let version = value
+        .get("firsttoken_results")
+        .ok_or(ImportError::Foreign)?;
     if version.as_u64() != Some(u64::from(RESULTS_VERSION)) {
         return Err(ImportError::UnsupportedVersion(version.to_string()));
     }
-    let doc: ResultsDoc = serde_json::from_value(value).map_err(|e| ImportError::Shape(e.to_string()))?;
+    let doc: ResultsDoc =
+        serde_json::from_value(value).map_err(|e| ImportError::Shape(e.to_string()))?;
     validate(&doc)?;
     Ok(doc)
 }
@@ -219,7 +245,11 @@ fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
         if (target as usize) < targets {
             Ok(())
         } else {
-            Err(ImportError::TargetOutOfRange { field, target, targets })
+            Err(ImportError::TargetOutOfRange {
+                field,
+                target,
+                targets,
+            })
         }
     };
     for (index, sample) in doc.samples.iter().enumerate() {
@@ -236,7 +266,11 @@ fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
         ];
         for (field, value) in timings {
             if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
-                return Err(ImportError::BadNumber { sample: index, field, value });
+                return Err(ImportError::BadNumber {
+                    sample: index,
+                    field,
+                    value,
+                });
             }
         }
     }
@@ -271,7 +305,11 @@ impl std::error::Error for MergeError {}
 
 /// What makes two targets the same thing to measure.
 fn identity(target: &super::plan::Target) -> (Protocol, &str, &str) {
-    (target.protocol, target.base_url.as_str(), target.model.as_str())
+    (
+        target.protocol,
+        target.base_url.as_str(),
+        target.model.as_str(),
+    )
 }
 
 /// Merge documents, e.g. the same plan run on two days.
@@ -290,8 +328,13 @@ fn identity(target: &super::plan::Target) -> (Protocol, &str, &str) {
 pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
     let first = docs.first().ok_or(MergeError::Empty)?;
     let counts_reasoning = first.plan.reasoning_counts_as_first_token;
-    if docs.iter().any(|d| d.plan.reasoning_counts_as_first_token != counts_reasoning) {
-        return Err(MergeError::DifferentMeasure("reasoning_counts_as_first_token"));
+    if docs
+        .iter()
+        .any(|d| d.plan.reasoning_counts_as_first_token != counts_reasoning)
+    {
+        return Err(MergeError::DifferentMeasure(
+            "reasoning_counts_as_first_token",
+        ));
     }
     let mut plan = first.plan.clone();
     plan.targets.clear();
@@ -308,7 +351,9 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
                 .targets
                 .iter()
                 .enumerate()
-                .position(|(index, existing)| !claimed[index] && identity(existing) == identity(target));
+                .position(|(index, existing)| {
+                    !claimed[index] && identity(existing) == identity(target)
+                });
             let index = match found {
                 Some(index) => index,
                 None => {
@@ -324,7 +369,9 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
         let base_seq = next_seq.clone();
         for sample in &doc.samples {
             // Samples of a validated document always index their plan.
-            let Some(&index) = remap.get(sample.target as usize) else { continue };
+            let Some(&index) = remap.get(sample.target as usize) else {
+                continue;
+            };
             let mut moved = sample.clone();
             moved.target = u32::try_from(index).unwrap_or(u32::MAX);
             moved.seq = base_seq[index].saturating_add(sample.seq);
@@ -333,7 +380,13 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
         }
     }
     let summary = summary_rows(&plan, &samples);
-    Ok(ResultsDoc { firsttoken_results: RESULTS_VERSION, plan, environment, samples, summary })
+    Ok(ResultsDoc {
+        firsttoken_results: RESULTS_VERSION,
+        plan,
+        environment,
+        samples,
+        summary,
+    })
 }
 
 /// The CSV columns, in order.
@@ -392,7 +445,10 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
             number(sample.ttft_ms),
             number(sample.second_token_ms),
             number(sample.total_ms),
-            sample.output_tokens.map(|t| t.to_string()).unwrap_or_default(),
+            sample
+                .output_tokens
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
             sample.tokens_estimated.to_string(),
             number(sample.decode_rate_tps()),
             error.map(|e| snake_name(&e.kind)).unwrap_or_default(),
@@ -445,8 +501,16 @@ mod tests {
     fn plan() -> Plan {
         Plan {
             targets: vec![
-                target("DO, \"fast\"", "https://inference.do-ai.run/v1", "deepseek-v3"),
-                target("Together", "https://api.together.xyz/v1", "deepseek-ai/DeepSeek-V3"),
+                target(
+                    "DO, \"fast\"",
+                    "https://inference.do-ai.run/v1",
+                    "deepseek-v3",
+                ),
+                target(
+                    "Together",
+                    "https://api.together.xyz/v1",
+                    "deepseek-ai/DeepSeek-V3",
+                ),
             ],
             ..Plan::default()
         }
@@ -479,7 +543,11 @@ mod tests {
             total_ms: None,
             first_byte_ms: None,
             output_tokens: None,
-            error: Some(SampleError { kind: ErrorKind::HttpStatus, phase: Phase::Request, message: message.to_owned() }),
+            error: Some(SampleError {
+                kind: ErrorKind::HttpStatus,
+                phase: Phase::Request,
+                message: message.to_owned(),
+            }),
             ..sample(target, seq, 0.0)
         }
     }
@@ -496,12 +564,26 @@ mod tests {
 
     #[test]
     fn export_has_the_version_1_names() {
-        let samples = vec![sample(0, 0, 400.0), sample(0, 1, 600.0), failed(1, 0, "429 too many requests")];
-        let json: serde_json::Value = serde_json::from_str(&export_json(&plan(), &environment(), &samples)).unwrap();
+        let samples = vec![
+            sample(0, 0, 400.0),
+            sample(0, 1, 600.0),
+            failed(1, 0, "429 too many requests"),
+        ];
+        let json: serde_json::Value =
+            serde_json::from_str(&export_json(&plan(), &environment(), &samples)).unwrap();
         assert_eq!(json["firsttoken_results"], 1);
         assert_eq!(json["plan"]["firsttoken_plan"], 1);
-        for field in ["user_agent", "time_zone", "tz_offset_min", "page_version", "started_at_ms"] {
-            assert!(json["environment"].get(field).is_some(), "environment.{field}");
+        for field in [
+            "user_agent",
+            "time_zone",
+            "tz_offset_min",
+            "page_version",
+            "started_at_ms",
+        ] {
+            assert!(
+                json["environment"].get(field).is_some(),
+                "environment.{field}"
+            );
         }
         assert_eq!(json["samples"].as_array().map(Vec::len), Some(3));
         let summary = &json["summary"];
@@ -515,7 +597,11 @@ mod tests {
         }
         assert_eq!(summary[1]["ttft"], serde_json::Value::Null);
         assert_eq!(summary[1]["errors"], 1);
-        assert!(!export_json(&plan(), &environment(), &samples).to_lowercase().contains("key"));
+        assert!(
+            !export_json(&plan(), &environment(), &samples)
+                .to_lowercase()
+                .contains("key")
+        );
     }
 
     #[test]
@@ -526,16 +612,30 @@ mod tests {
         assert!(refuse("{not json").starts_with("the file is not valid json"));
         assert!(refuse(r#"{"firsttoken_plan": 1}"#).contains("no firsttoken_results field"));
         assert!(refuse(r#"{"firsttoken_results": 2}"#).contains("version 2 is not supported"));
-        assert!(refuse(r#"{"firsttoken_results": "1"}"#).contains("version \"1\" is not supported"));
+        assert!(
+            refuse(r#"{"firsttoken_results": "1"}"#).contains("version \"1\" is not supported")
+        );
         assert!(refuse(r#"{"firsttoken_results": 1}"#).contains("missing field `plan`"));
         let edit = |from: &str, to: &str| {
             assert!(good.contains(from), "{from}");
             refuse(&good.replacen(from, to, 1))
         };
-        assert_eq!(edit("\"ttft_ms\": 400.0", "\"ttft_ms\": -400.0"), "samples[0].ttft_ms is negative (-400)");
-        assert_eq!(edit("\"target\": 1,\n", "\"target\": 7,\n"), "samples[0].target is 7 but the plan has only 2 targets");
-        assert!(edit("\"ttft_ms\": 400.0", "\"ttft_ms\": 1e999").starts_with("the file is not valid json"));
-        assert!(edit("\"total_ms\": 900.0", "\"total_ms\": \"fast\"").contains("does not match version 1"));
+        assert_eq!(
+            edit("\"ttft_ms\": 400.0", "\"ttft_ms\": -400.0"),
+            "samples[0].ttft_ms is negative (-400)"
+        );
+        assert_eq!(
+            edit("\"target\": 1,\n", "\"target\": 7,\n"),
+            "samples[0].target is 7 but the plan has only 2 targets"
+        );
+        assert!(
+            edit("\"ttft_ms\": 400.0", "\"ttft_ms\": 1e999")
+                .starts_with("the file is not valid json")
+        );
+        assert!(
+            edit("\"total_ms\": 900.0", "\"total_ms\": \"fast\"")
+                .contains("does not match version 1")
+        );
     }
 
     #[test]
@@ -543,18 +643,33 @@ mod tests {
         let day_one = import_json(&export_json(
             &plan(),
             &environment(),
-            &[sample(0, 0, 400.0), sample(1, 0, 700.0), sample(0, 1, 410.0)],
+            &[
+                sample(0, 0, 400.0),
+                sample(1, 0, 700.0),
+                sample(0, 1, 410.0),
+            ],
         ))
         .unwrap();
         // Day two lists the targets the other way round, plus a new one.
         let mut plan_two = plan();
         plan_two.targets.reverse();
-        plan_two.targets.push(target("Fireworks", "https://api.fireworks.ai/inference/v1", "deepseek-v3"));
-        let environment_two = Environment { started_at_ms: 1_717_000_000_000.0, ..environment() };
+        plan_two.targets.push(target(
+            "Fireworks",
+            "https://api.fireworks.ai/inference/v1",
+            "deepseek-v3",
+        ));
+        let environment_two = Environment {
+            started_at_ms: 1_717_000_000_000.0,
+            ..environment()
+        };
         let day_two = import_json(&export_json(
             &plan_two,
             &environment_two,
-            &[sample(0, 0, 800.0), sample(1, 0, 420.0), sample(2, 0, 300.0)],
+            &[
+                sample(0, 0, 800.0),
+                sample(1, 0, 420.0),
+                sample(2, 0, 300.0),
+            ],
         ))
         .unwrap();
 
@@ -562,22 +677,48 @@ mod tests {
         assert_eq!(merged.plan.targets.len(), 3);
         assert_eq!(merged.plan.targets[2].label, "Fireworks");
         assert_eq!(merged.environment.started_at_ms, 1_717_000_000_000.0);
-        let placed: Vec<(u32, u32, Option<f64>)> = merged.samples.iter().map(|s| (s.target, s.seq, s.ttft_ms)).collect();
+        let placed: Vec<(u32, u32, Option<f64>)> = merged
+            .samples
+            .iter()
+            .map(|s| (s.target, s.seq, s.ttft_ms))
+            .collect();
         assert_eq!(
             placed,
-            vec![(0, 0, Some(400.0)), (1, 0, Some(700.0)), (0, 1, Some(410.0)), (1, 1, Some(800.0)), (0, 2, Some(420.0)), (2, 0, Some(300.0))]
+            vec![
+                (0, 0, Some(400.0)),
+                (1, 0, Some(700.0)),
+                (0, 1, Some(410.0)),
+                (1, 1, Some(800.0)),
+                (0, 2, Some(420.0)),
+                (2, 0, Some(300.0))
+            ]
         );
-        assert_eq!(merged.summary.iter().map(|s| s.ttft.map(|t| t.n)).collect::<Vec<_>>(), vec![Some(3), Some(2), Some(1)]);
+        assert_eq!(
+            merged
+                .summary
+                .iter()
+                .map(|s| s.ttft.map(|t| t.n))
+                .collect::<Vec<_>>(),
+            vec![Some(3), Some(2), Some(1)]
+        );
 
         assert_eq!(merge(&[]), Err(MergeError::Empty));
         let mut reasoning = merged.clone();
         reasoning.plan.reasoning_counts_as_first_token = true;
-        assert!(merge(&[merged, reasoning]).unwrap_err().to_string().contains("reasoning_counts_as_first_token"));
+        assert!(
+            merge(&[merged, reasoning])
+                .unwrap_err()
+                .to_string()
+                .contains("reasoning_counts_as_first_token")
+        );
     }
 
     #[test]
     fn csv_rows_and_quoting() {
-        let samples = vec![sample(0, 0, 400.0), failed(1, 1, "rate limited, \"slow down\"\nretry later")];
+        let samples = vec![
+            sample(0, 0, 400.0),
+            failed(1, 1, "rate limited, \"slow down\"\nretry later"),
+        ];
         let csv = export_csv(&plan(), &samples);
         let lines: Vec<&str> = csv.split("\r\n").collect();
         assert_eq!(lines[0], CSV_COLUMNS.join(","));
@@ -587,12 +728,17 @@ mod tests {
              240,360,,400,420,900,11,false,20,,,,openai,"
         );
         assert!(lines[2].starts_with("1,Together,deepseek-ai/DeepSeek-V3,"));
-        assert!(lines[2].contains(",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,"));
+        assert!(lines[2].contains(
+            ",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,"
+        ));
         assert_eq!(csv.matches("\r\n").count(), 3);
     }
 
     fn timing() -> impl Strategy<Value = Option<f64>> {
-        prop::option::of(prop_oneof![0.0f64..200_000.0, (0u64..1 << 52).prop_map(|bits| f64::from_bits(bits | (1023 << 52)) * 37.0)])
+        prop::option::of(prop_oneof![
+            0.0f64..200_000.0,
+            (0u64..1 << 52).prop_map(|bits| f64::from_bits(bits | (1023 << 52)) * 37.0)
+        ])
     }
 
     proptest! {

@@ -119,7 +119,11 @@ fn stddev_about(values: &[f64], mean: f64) -> f64 {
 
 /// CV% = stddev / mean × 100, or 0 when the mean is not positive.
 pub(crate) fn cv_pct(stddev: f64, mean: f64) -> f64 {
-    if mean > 0.0 { stddev / mean * 100.0 } else { 0.0 }
+    if mean > 0.0 {
+        stddev / mean * 100.0
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]
@@ -197,7 +201,10 @@ mod tests {
         assert_eq!(summarize(&[]), None);
         assert_eq!(summarize(&[f64::NAN]), None);
         let one = summarize(&[250.0]).unwrap();
-        assert_eq!((one.n, one.median, one.p99, one.stddev, one.cv_pct), (1, 250.0, 250.0, 0.0, 0.0));
+        assert_eq!(
+            (one.n, one.median, one.p99, one.stddev, one.cv_pct),
+            (1, 250.0, 250.0, 0.0, 0.0)
+        );
         // 1, 2, 3, 4: h = 3 · 0.9 = 2.7 → 3 + 0.7 · 1.
         assert!((percentile(&[1.0, 2.0, 3.0, 4.0], 90.0).unwrap() - 3.7).abs() < 1e-12);
         assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 50.0), Some(2.5));

@@ -104,9 +104,11 @@ pub fn detect_cold_tail(sorted_ms: &[f64]) -> Option<ColdTail> {
         if gap < min_gap_log {
             continue;
         }
-        let (Some(q1), Some(median), Some(q3)) =
-            (percentile(warm, 25.0), percentile(warm, 50.0), percentile(warm, 75.0))
-        else {
+        let (Some(q1), Some(median), Some(q3)) = (
+            percentile(warm, 25.0),
+            percentile(warm, 50.0),
+            percentile(warm, 75.0),
+        ) else {
             continue;
         };
         let spread = ((q3 - q1) / 1.349).max(MIN_SPREAD);
@@ -155,7 +157,9 @@ mod tests {
     /// Trials (of 1 000) reporting a tail on unimodal data.
     fn false_alarms(sigma: f64) -> usize {
         let mut rng = fastrand::Rng::with_seed(1000 + (sigma * 100.0) as u64);
-        (0..1000).filter(|_| detect_cold_tail(&sorted(lognormal(&mut rng, 420.0, sigma, 75))).is_some()).count()
+        (0..1000)
+            .filter(|_| detect_cold_tail(&sorted(lognormal(&mut rng, 420.0, sigma, 75))).is_some())
+            .count()
     }
 
     /// Trials (of 1 000) finding a 5 % tail 10× slower, and of those, how
@@ -178,7 +182,10 @@ mod tests {
     fn does_not_invent_a_tail_in_unimodal_data() {
         for sigma in [0.05, 0.1, 0.25, 0.4, 0.5] {
             let alarms = false_alarms(sigma);
-            assert!(alarms <= 50, "σ = {sigma}: {alarms} of 1000 unimodal runs reported a tail");
+            assert!(
+                alarms <= 50,
+                "σ = {sigma}: {alarms} of 1000 unimodal runs reported a tail"
+            );
         }
     }
 
@@ -186,11 +193,17 @@ mod tests {
     fn finds_a_five_percent_tail_ten_times_slower() {
         for sigma in [0.1, 0.25, 0.3, 0.4] {
             let (found, exact) = detections(sigma);
-            assert!(found >= 950, "σ = {sigma}: found the tail in only {found} of 1000 runs");
+            assert!(
+                found >= 950,
+                "σ = {sigma}: found the tail in only {found} of 1000 runs"
+            );
             // With a wide warm cluster the tail's fastest request can fall
             // short of the warm cluster's reach; then the tail is counted short.
             let share = if sigma <= 0.3 { 95 } else { 85 };
-            assert!(exact >= found * share / 100, "σ = {sigma}: count within one in {exact} of {found}");
+            assert!(
+                exact >= found * share / 100,
+                "σ = {sigma}: count within one in {exact} of {found}"
+            );
         }
     }
 
@@ -201,8 +214,14 @@ mod tests {
         values.extend([5000.0, 5600.0, 6400.0, 7000.0]);
         let tail = detect_cold_tail(&values).unwrap();
         assert_eq!((tail.count, tail.of, tail.one_in), (4, 75, 19));
-        assert_eq!((tail.min_ms, tail.median_ms, tail.max_ms), (5000.0, 6000.0, 7000.0));
-        assert_eq!((tail.warm.n, tail.warm.min, tail.warm.max, tail.warm.median), (71, 400.0, 470.0, 435.0));
+        assert_eq!(
+            (tail.min_ms, tail.median_ms, tail.max_ms),
+            (5000.0, 6000.0, 7000.0)
+        );
+        assert_eq!(
+            (tail.warm.n, tail.warm.min, tail.warm.max, tail.warm.median),
+            (71, 400.0, 470.0, 435.0)
+        );
     }
 
     #[test]

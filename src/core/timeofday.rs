@@ -101,7 +101,11 @@ pub fn time_of_day<'a>(
             requests += requests_by_hour[hour];
             errors += errors_by_hour[hour];
         }
-        Period { requests, errors, ttft: summarize(&values) }
+        Period {
+            requests,
+            errors,
+            ttft: summarize(&values),
+        }
     };
     let (peak, off_peak) = (period(true), period(false));
     let hours = (0..24u8)
@@ -116,7 +120,11 @@ pub fn time_of_day<'a>(
             }
         })
         .collect();
-    TimeOfDay { hours, peak, off_peak }
+    TimeOfDay {
+        hours,
+        peak,
+        off_peak,
+    }
 }
 
 #[cfg(test)]
@@ -176,7 +184,11 @@ mod tests {
             sample(MIDNIGHT_UTC_MS + 14.0 * HOUR_MS, 300.0), // 22
         ];
         let mut failed = sample(MIDNIGHT_UTC_MS + 14.2 * HOUR_MS, 0.0);
-        failed.error = Some(SampleError { kind: ErrorKind::Timeout, phase: Phase::BeforeFirstToken, message: String::new() });
+        failed.error = Some(SampleError {
+            kind: ErrorKind::Timeout,
+            phase: Phase::BeforeFirstToken,
+            message: String::new(),
+        });
         failed.ttft_ms = None;
         samples.push(failed);
         let mut warmup = sample(MIDNIGHT_UTC_MS + 3.0 * HOUR_MS, 9000.0); // 11, left out
@@ -184,11 +196,21 @@ mod tests {
         samples.push(warmup);
 
         let split = time_of_day(&samples, 480, [9, 18]);
-        assert_eq!(split.hours.iter().map(|h| (h.hour, h.requests, h.errors)).collect::<Vec<_>>(), vec![(9, 2, 0), (22, 2, 1)]);
+        assert_eq!(
+            split
+                .hours
+                .iter()
+                .map(|h| (h.hour, h.requests, h.errors))
+                .collect::<Vec<_>>(),
+            vec![(9, 2, 0), (22, 2, 1)]
+        );
         assert_eq!(split.hours[0].ttft.map(|s| s.median), Some(500.0));
         assert_eq!((split.peak.requests, split.peak.errors), (2, 0));
         assert_eq!((split.off_peak.requests, split.off_peak.errors), (2, 1));
-        assert_eq!(split.off_peak.ttft.map(|s| (s.n, s.median)), Some((1, 300.0)));
+        assert_eq!(
+            split.off_peak.ttft.map(|s| (s.n, s.median)),
+            Some((1, 300.0))
+        );
         // Same samples, peak window wrapping past midnight.
         let night = time_of_day(&samples, 480, [22, 2]);
         assert_eq!((night.peak.requests, night.off_peak.requests), (2, 2));

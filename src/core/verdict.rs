@@ -121,9 +121,9 @@ impl Caveat {
             (Self::TooFewSamples { n }, Lang::En) => format!(
                 "only {n} successful samples (fewer than {MIN_SAMPLES}): the p95 and the tail are not yet reliable"
             ),
-            (Self::TooFewSamples { n }, Lang::ZhCn) => format!(
-                "只有 {n} 个成功样本（少于 {MIN_SAMPLES} 个）：p95 和长尾还不可靠"
-            ),
+            (Self::TooFewSamples { n }, Lang::ZhCn) => {
+                format!("只有 {n} 个成功样本（少于 {MIN_SAMPLES} 个）：p95 和长尾还不可靠")
+            }
         }
     }
 }
@@ -160,11 +160,22 @@ mod tests {
 
     #[test]
     fn serializes_as_snake_case() {
-        let all = [Verdict::Solid, Verdict::SomeVariance, Verdict::ColdStarts, Verdict::NotReady];
+        let all = [
+            Verdict::Solid,
+            Verdict::SomeVariance,
+            Verdict::ColdStarts,
+            Verdict::NotReady,
+        ];
         let json = serde_json::to_string(&all).unwrap();
-        assert_eq!(json, r#"["solid","some_variance","cold_starts","not_ready"]"#);
+        assert_eq!(
+            json,
+            r#"["solid","some_variance","cold_starts","not_ready"]"#
+        );
         for verdict in all {
-            assert_eq!(serde_json::to_string(&verdict).unwrap(), format!("\"{}\"", verdict.as_str()));
+            assert_eq!(
+                serde_json::to_string(&verdict).unwrap(),
+                format!("\"{}\"", verdict.as_str())
+            );
             assert!(!verdict.text(Lang::En).is_empty());
             assert!(!verdict.text(Lang::ZhCn).is_empty());
         }
@@ -177,12 +188,22 @@ mod tests {
         assert!(caveats(75, 0.05).is_empty());
         assert_eq!(caveats(74, 0.0), vec![Caveat::TooFewSamples { n: 74 }]);
         let both = caveats(10, 0.2);
-        assert_eq!(both, vec![Caveat::HighErrorRate { error_rate: 0.2 }, Caveat::TooFewSamples { n: 10 }]);
+        assert_eq!(
+            both,
+            vec![
+                Caveat::HighErrorRate { error_rate: 0.2 },
+                Caveat::TooFewSamples { n: 10 }
+            ]
+        );
         assert_eq!(
             both[0].text(Lang::En),
             "20.0 % of requests failed (more than 5 %): the timings cover only the ones that worked"
         );
-        assert!(both[1].text(Lang::En).contains("only 10 successful samples"));
+        assert!(
+            both[1]
+                .text(Lang::En)
+                .contains("only 10 successful samples")
+        );
         assert!(both[1].text(Lang::ZhCn).contains("10"));
     }
 }
