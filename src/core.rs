@@ -12,6 +12,7 @@ pub mod measure;
 pub mod plan;
 pub mod presets;
 pub mod protocol;
+pub mod report;
 pub mod results;
 pub mod sample;
 pub mod schedule;

@@ -1,1 +1,780 @@
-//! TODO: results
+//! Export and import of results: the JSON document that keeps everything
+//! (plan, environment, every sample) so a run can be re-analysed, compared
+//! across days and places, and merged; and a CSV with one row per request
+//! for spreadsheets. Columns and fields are documented in
+//! `docs/statistics.md`.
+//!
+//! Keys are never part of either: the plan has no key field and the samples
+//! carry none, so there is nothing to strip.
+//!
+//! Import validates once, at the boundary: a document that passes
+//! [`import_json`] has finite, non-negative timings and target indexes that
+//! exist in its plan, so the statistics never see NaN or a dangling index.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::{Plan, Protocol};
+use super::sample::Sample;
+use super::stats::summarize;
+use super::verdict::Verdict;
+
+/// The results document's version this build reads and writes.
+pub const RESULTS_VERSION: u32 = 1;
+
+/// Where and when a run happened, so results from different places and
+/// days can be told apart.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    /// The browser's `navigator.userAgent`.
+    pub user_agent: String,
+    /// IANA time zone name, e.g. `"Asia/Shanghai"`.
+    pub time_zone: String,
+    /// Minutes east of UTC when the run started (UTC+8 → 480).
+    pub tz_offset_min: i32,
+    /// Version of the page that measured.
+    pub page_version: String,
+    /// When the run started, Unix epoch ms.
+    pub started_at_ms: f64,
+}
+
+/// TTFT statistics of one target, as stored in the document (ms; `cv_pct`
+/// in percent).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TtftSummary {
+    /// Successful measured samples.
+    pub n: usize,
+    /// Median, ms.
+    pub median: f64,
+    /// 95th percentile, ms.
+    pub p95: f64,
+    /// 99th percentile, ms.
+    pub p99: f64,
+    /// Mean, ms.
+    pub mean: f64,
+    /// Standard deviation (n − 1), ms.
+    pub stddev: f64,
+    /// CV, percent.
+    pub cv_pct: f64,
+}
+
+/// One target's line in the document's `summary`: a convenience for readers
+/// of the file; import recomputes nothing from it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TargetSummary {
+    /// Index of the target in the plan.
+    pub target: u32,
+    /// TTFT statistics; `None` when no measured request succeeded.
+    pub ttft: Option<TtftSummary>,
+    /// Failed measured requests (warm-ups not counted).
+    pub errors: u32,
+    /// Verdict from the CV; `None` without successful samples.
+    pub verdict: Option<Verdict>,
+}
+
+/// The results document, `firsttoken_results` version 1.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultsDoc {
+    /// Document version, [`RESULTS_VERSION`].
+    pub firsttoken_results: u32,
+    /// The plan that was run.
+    pub plan: Plan,
+    /// Where and when.
+    pub environment: Environment,
+    /// Every request, warm-ups and errors included.
+    pub samples: Vec<Sample>,
+    /// Per-target summary, for people reading the file.
+    #[serde(default)]
+    pub summary: Vec<TargetSummary>,
+}
+
+/// The per-target summary lines for `samples` of `plan`.
+pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
+    (0..plan.targets.len())
+        .map(|index| {
+            let target = u32::try_from(index).unwrap_or(u32::MAX);
+            let own = samples.iter().filter(|s| s.target == target && !s.warmup);
+            let mut errors = 0u32;
+            let mut ttft_ms = Vec::new();
+            for sample in own {
+                if sample.error.is_some() {
+                    errors += 1;
+                } else if let Some(ms) = sample.ttft_ms {
+                    ttft_ms.push(ms);
+                }
+            }
+            let ttft = summarize(&ttft_ms).map(|s| TtftSummary {
+                n: s.n,
+                median: s.median,
+                p95: s.p95,
+                p99: s.p99,
+                mean: s.mean,
+                stddev: s.stddev,
+                cv_pct: s.cv_pct,
+            });
+            TargetSummary {
+                target,
+                verdict: ttft.map(|t| Verdict::from_cv_pct(t.cv_pct)),
+                ttft,
+                errors,
+            }
+        })
+        .collect()
+}
+
+/// The results document as pretty-printed JSON, summary included.
+pub fn export_json(plan: &Plan, environment: &Environment, samples: &[Sample]) -> String {
+    let doc = ResultsDoc {
+        firsttoken_results: RESULTS_VERSION,
+        plan: plan.clone(),
+        environment: environment.clone(),
+        samples: samples.to_vec(),
+        summary: summary_rows(plan, samples),
+    };
+    to_json(&doc)
+}
+
+/// Serialize a document. Every field is a string, number, bool, option or
+/// vector, so serde_json cannot fail here; a non-finite number would be
+/// written as `null` (and refused on import).
+fn to_json(doc: &ResultsDoc) -> String {
+    serde_json::to_string_pretty(doc).unwrap_or_default()
+}
+
+/// Why a results file was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportError {
+    /// Not JSON at all.
+    Malformed(String),
+    /// JSON, but not a FirstToken results document.
+    Foreign,
+    /// A results document of a version this build cannot read.
+    UnsupportedVersion(String),
+    /// The right version, but a field is missing or has the wrong type.
+    Shape(String),
+    /// A timing is non-finite or negative.
+    BadNumber {
+        /// Index in `samples`.
+        sample: usize,
+        /// The field's name.
+        field: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A sample or summary line names a target the plan does not have.
+    TargetOutOfRange {
+        /// `"samples[3].target"` or `"summary[0].target"`.
+        field: String,
+        /// The index found.
+        target: u32,
+        /// How many targets the plan has.
+        targets: usize,
+    },
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Malformed(reason) => write!(f, "the file is not valid json: {reason}"),
+            Self::Foreign => write!(
+                f,
+                "this is not a firsttoken results file: it has no firsttoken_results field (a plan file is loaded on the plan page)"
+            ),
+            Self::UnsupportedVersion(found) => write!(
+                f,
+                "firsttoken_results version {found} is not supported: this page reads version {RESULTS_VERSION}"
+            ),
+            Self::Shape(reason) => write!(
+                f,
+                "the results file does not match version {RESULTS_VERSION}: {reason}"
+            ),
+            Self::BadNumber {
+                sample,
+                field,
+                value,
+            } => {
+                let what = if value.is_finite() {
+                    "negative"
+                } else {
+                    "not a finite number"
+                };
+                write!(f, "samples[{sample}].{field} is {what} ({value})")
+            }
+            Self::TargetOutOfRange {
+                field,
+                target,
+                targets,
+            } => {
+                write!(
+                    f,
+                    "{field} is {target} but the plan has only {targets} targets"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Read a results document.
+///
+/// # Errors
+///
+/// [`ImportError`] when the text is not JSON, is not a results document, has
+/// another version, lacks a field, holds a non-finite or negative time, or
+/// names a target index the plan does not have. The message names the field.
+pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
+    let version = value
+        .get("firsttoken_results")
+        .ok_or(ImportError::Foreign)?;
+    if version.as_u64() != Some(u64::from(RESULTS_VERSION)) {
+        return Err(ImportError::UnsupportedVersion(version.to_string()));
+    }
+    let doc: ResultsDoc =
+        serde_json::from_value(value).map_err(|e| ImportError::Shape(e.to_string()))?;
+    validate(&doc)?;
+    Ok(doc)
+}
+
+fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
+    let targets = doc.plan.targets.len();
+    let in_range = |field: String, target: u32| {
+        if (target as usize) < targets {
+            Ok(())
+        } else {
+            Err(ImportError::TargetOutOfRange {
+                field,
+                target,
+                targets,
+            })
+        }
+    };
+    for (index, sample) in doc.samples.iter().enumerate() {
+        in_range(format!("samples[{index}].target"), sample.target)?;
+        let timings = [
+            ("planned_at_ms", Some(sample.planned_at_ms)),
+            ("sent_at_ms", Some(sample.sent_at_ms)),
+            ("headers_ms", sample.headers_ms),
+            ("first_byte_ms", sample.first_byte_ms),
+            ("first_reasoning_ms", sample.first_reasoning_ms),
+            ("ttft_ms", sample.ttft_ms),
+            ("second_token_ms", sample.second_token_ms),
+            ("total_ms", sample.total_ms),
+        ];
+        for (field, value) in timings {
+            if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
+                return Err(ImportError::BadNumber {
+                    sample: index,
+                    field,
+                    value,
+                });
+            }
+        }
+    }
+    for (index, line) in doc.summary.iter().enumerate() {
+        in_range(format!("summary[{index}].target"), line.target)?;
+    }
+    Ok(())
+}
+
+/// Why documents could not be merged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MergeError {
+    /// Nothing to merge.
+    Empty,
+    /// The runs measured different things under the same name.
+    DifferentMeasure(&'static str),
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => write!(f, "no results to merge: import at least one results file"),
+            Self::DifferentMeasure(field) => write!(
+                f,
+                "cannot merge: the plans differ in {field}, so their ttft_ms measure different things"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// What makes two targets the same thing to measure.
+fn identity(target: &super::plan::Target) -> (Protocol, &str, &str) {
+    (
+        target.protocol,
+        target.base_url.as_str(),
+        target.model.as_str(),
+    )
+}
+
+/// Merge documents, e.g. the same plan run on two days.
+///
+/// Targets are matched by protocol + base URL + model; a target only one
+/// document has is appended, and sample target indexes are remapped to the
+/// merged plan. Repeated identical targets within one plan are matched in
+/// order. `seq` is shifted so (target, seq) stays unique. The plan settings
+/// and environment are the first document's, with the earliest
+/// `started_at_ms`; the summary is recomputed.
+///
+/// # Errors
+///
+/// [`MergeError::Empty`] for no documents; [`MergeError::DifferentMeasure`]
+/// when the plans disagree on whether reasoning counts as the first token.
+pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
+    let first = docs.first().ok_or(MergeError::Empty)?;
+    let counts_reasoning = first.plan.reasoning_counts_as_first_token;
+    if docs
+        .iter()
+        .any(|d| d.plan.reasoning_counts_as_first_token != counts_reasoning)
+    {
+        return Err(MergeError::DifferentMeasure(
+            "reasoning_counts_as_first_token",
+        ));
+    }
+    let mut plan = first.plan.clone();
+    plan.targets.clear();
+    let mut environment = first.environment.clone();
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut next_seq: Vec<u32> = Vec::new();
+
+    for doc in docs {
+        environment.started_at_ms = environment.started_at_ms.min(doc.environment.started_at_ms);
+        let mut claimed = vec![false; plan.targets.len()];
+        let mut remap = Vec::with_capacity(doc.plan.targets.len());
+        for target in &doc.plan.targets {
+            let found = plan
+                .targets
+                .iter()
+                .enumerate()
+                .position(|(index, existing)| {
+                    !claimed[index] && identity(existing) == identity(target)
+                });
+            let index = match found {
+                Some(index) => index,
+                None => {
+                    plan.targets.push(target.clone());
+                    claimed.push(false);
+                    next_seq.push(0);
+                    plan.targets.len() - 1
+                }
+            };
+            claimed[index] = true;
+            remap.push(index);
+        }
+        let base_seq = next_seq.clone();
+        for sample in &doc.samples {
+            // Samples of a validated document always index their plan.
+            let Some(&index) = remap.get(sample.target as usize) else {
+                continue;
+            };
+            let mut moved = sample.clone();
+            moved.target = u32::try_from(index).unwrap_or(u32::MAX);
+            moved.seq = base_seq[index].saturating_add(sample.seq);
+            next_seq[index] = next_seq[index].max(moved.seq.saturating_add(1));
+            samples.push(moved);
+        }
+    }
+    let summary = summary_rows(&plan, &samples);
+    Ok(ResultsDoc {
+        firsttoken_results: RESULTS_VERSION,
+        plan,
+        environment,
+        samples,
+        summary,
+    })
+}
+
+/// The CSV columns, in order.
+pub const CSV_COLUMNS: [&str; 23] = [
+    "target",
+    "label",
+    "model",
+    "base_url",
+    "seq",
+    "warmup",
+    "planned_at_ms",
+    "sent_at_ms",
+    "hidden",
+    "headers_ms",
+    "first_byte_ms",
+    "first_reasoning_ms",
+    "ttft_ms",
+    "second_token_ms",
+    "total_ms",
+    "output_tokens",
+    "tokens_estimated",
+    "decode_rate_tps",
+    "error_kind",
+    "error_phase",
+    "error_message",
+    "protocol",
+    "provider",
+];
+
+/// One row per request, with a header row; fields are separated by commas,
+/// rows end with CRLF, and text fields are quoted per RFC 4180 when they
+/// contain a comma, a double quote or a line break. Missing values are
+/// empty; numbers are written in their shortest exact form.
+pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
+    let mut out = String::with_capacity(samples.len() * 160 + 300);
+    out.push_str(&CSV_COLUMNS.join(","));
+    out.push_str("\r\n");
+    for sample in samples {
+        let target = plan.targets.get(sample.target as usize);
+        let text = |value: Option<&str>| quote(value.unwrap_or(""));
+        let number = |value: Option<f64>| value.map(|v| v.to_string()).unwrap_or_default();
+        let error = sample.error.as_ref();
+        let fields = [
+            sample.target.to_string(),
+            text(target.map(|t| t.label.as_str())),
+            text(target.map(|t| t.model.as_str())),
+            text(target.map(|t| t.base_url.as_str())),
+            sample.seq.to_string(),
+            sample.warmup.to_string(),
+            sample.planned_at_ms.to_string(),
+            sample.sent_at_ms.to_string(),
+            sample.hidden.to_string(),
+            number(sample.headers_ms),
+            number(sample.first_byte_ms),
+            number(sample.first_reasoning_ms),
+            number(sample.ttft_ms),
+            number(sample.second_token_ms),
+            number(sample.total_ms),
+            sample
+                .output_tokens
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            sample.tokens_estimated.to_string(),
+            number(sample.decode_rate_tps()),
+            error.map(|e| snake_name(&e.kind)).unwrap_or_default(),
+            error.map(|e| snake_name(&e.phase)).unwrap_or_default(),
+            text(error.map(|e| e.message.as_str())),
+            target.map(|t| snake_name(&t.protocol)).unwrap_or_default(),
+            text(target.and_then(|t| t.provider.as_deref())),
+        ];
+        out.push_str(&fields.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// RFC 4180: quote a field containing a comma, quote, CR or LF, doubling
+/// inner quotes.
+fn quote(field: &str) -> String {
+    if field.contains([',', '"', '\r', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}
+
+/// The serde name of a unit enum variant (`"cors_or_network"`).
+fn snake_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::Target;
+    use crate::core::sample::{ErrorKind, Phase, SampleError};
+    use proptest::prelude::*;
+
+    fn target(label: &str, base_url: &str, model: &str) -> Target {
+        Target {
+            label: label.to_owned(),
+            protocol: Protocol::OpenAi,
+            base_url: base_url.to_owned(),
+            model: model.to_owned(),
+            provider: None,
+        }
+    }
+
+    fn plan() -> Plan {
+        Plan {
+            targets: vec![
+                target(
+                    "DO, \"fast\"",
+                    "https://inference.do-ai.run/v1",
+                    "deepseek-v3",
+                ),
+                target(
+                    "Together",
+                    "https://api.together.xyz/v1",
+                    "deepseek-ai/DeepSeek-V3",
+                ),
+            ],
+            ..Plan::default()
+        }
+    }
+
+    fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
+        Sample {
+            target,
+            seq,
+            warmup: false,
+            planned_at_ms: 1_717_200_000_000.0 + f64::from(seq) * 5000.0,
+            sent_at_ms: 1_717_200_000_003.25 + f64::from(seq) * 5000.0,
+            hidden: false,
+            headers_ms: Some(ttft_ms * 0.6),
+            first_byte_ms: Some(ttft_ms * 0.9),
+            first_reasoning_ms: None,
+            ttft_ms: Some(ttft_ms),
+            second_token_ms: Some(ttft_ms + 20.0),
+            total_ms: Some(ttft_ms + 500.0),
+            output_tokens: Some(11),
+            tokens_estimated: false,
+            error: None,
+        }
+    }
+
+    fn failed(target: u32, seq: u32, message: &str) -> Sample {
+        Sample {
+            ttft_ms: None,
+            second_token_ms: None,
+            total_ms: None,
+            first_byte_ms: None,
+            output_tokens: None,
+            error: Some(SampleError {
+                kind: ErrorKind::HttpStatus,
+                phase: Phase::Request,
+                message: message.to_owned(),
+            }),
+            ..sample(target, seq, 0.0)
+        }
+    }
+
+    fn environment() -> Environment {
+        Environment {
+            user_agent: "Mozilla/5.0".to_owned(),
+            time_zone: "Asia/Shanghai".to_owned(),
+            tz_offset_min: 480,
+            page_version: "0.1.0".to_owned(),
+            started_at_ms: 1_717_200_000_000.0,
+        }
+    }
+
+    #[test]
+    fn export_has_the_version_1_names() {
+        let samples = vec![
+            sample(0, 0, 400.0),
+            sample(0, 1, 600.0),
+            failed(1, 0, "429 too many requests"),
+        ];
+        let json: serde_json::Value =
+            serde_json::from_str(&export_json(&plan(), &environment(), &samples)).unwrap();
+        assert_eq!(json["firsttoken_results"], 1);
+        assert_eq!(json["plan"]["firsttoken_plan"], 1);
+        for field in [
+            "user_agent",
+            "time_zone",
+            "tz_offset_min",
+            "page_version",
+            "started_at_ms",
+        ] {
+            assert!(
+                json["environment"].get(field).is_some(),
+                "environment.{field}"
+            );
+        }
+        assert_eq!(json["samples"].as_array().map(Vec::len), Some(3));
+        let summary = &json["summary"];
+        assert_eq!(summary[0]["target"], 0);
+        assert_eq!(summary[0]["ttft"]["n"], 2);
+        assert_eq!(summary[0]["ttft"]["median"], 500.0);
+        assert_eq!(summary[0]["errors"], 0);
+        assert_eq!(summary[0]["verdict"], "solid");
+        for field in ["p95", "p99", "mean", "stddev", "cv_pct"] {
+            assert!(summary[0]["ttft"][field].is_number(), "ttft.{field}");
+        }
+        assert_eq!(summary[1]["ttft"], serde_json::Value::Null);
+        assert_eq!(summary[1]["errors"], 1);
+        assert!(
+            !export_json(&plan(), &environment(), &samples)
+                .to_lowercase()
+                .contains("key")
+        );
+    }
+
+    #[test]
+    fn import_refuses_bad_documents_naming_the_field() {
+        let good = export_json(&plan(), &environment(), &[sample(1, 0, 400.0)]);
+        assert!(import_json(&good).is_ok());
+        let refuse = |text: &str| import_json(text).unwrap_err().to_string();
+        assert!(refuse("{not json").starts_with("the file is not valid json"));
+        assert!(refuse(r#"{"firsttoken_plan": 1}"#).contains("no firsttoken_results field"));
+        assert!(refuse(r#"{"firsttoken_results": 2}"#).contains("version 2 is not supported"));
+        assert!(
+            refuse(r#"{"firsttoken_results": "1"}"#).contains("version \"1\" is not supported")
+        );
+        assert!(refuse(r#"{"firsttoken_results": 1}"#).contains("missing field `plan`"));
+        let edit = |from: &str, to: &str| {
+            assert!(good.contains(from), "{from}");
+            refuse(&good.replacen(from, to, 1))
+        };
+        assert_eq!(
+            edit("\"ttft_ms\": 400.0", "\"ttft_ms\": -400.0"),
+            "samples[0].ttft_ms is negative (-400)"
+        );
+        assert_eq!(
+            edit("\"target\": 1,\n", "\"target\": 7,\n"),
+            "samples[0].target is 7 but the plan has only 2 targets"
+        );
+        assert!(
+            edit("\"ttft_ms\": 400.0", "\"ttft_ms\": 1e999")
+                .starts_with("the file is not valid json")
+        );
+        assert!(
+            edit("\"total_ms\": 900.0", "\"total_ms\": \"fast\"")
+                .contains("does not match version 1")
+        );
+    }
+
+    #[test]
+    fn merge_two_days_by_target_identity() {
+        let day_one = import_json(&export_json(
+            &plan(),
+            &environment(),
+            &[
+                sample(0, 0, 400.0),
+                sample(1, 0, 700.0),
+                sample(0, 1, 410.0),
+            ],
+        ))
+        .unwrap();
+        // Day two lists the targets the other way round, plus a new one.
+        let mut plan_two = plan();
+        plan_two.targets.reverse();
+        plan_two.targets.push(target(
+            "Fireworks",
+            "https://api.fireworks.ai/inference/v1",
+            "deepseek-v3",
+        ));
+        let environment_two = Environment {
+            started_at_ms: 1_717_000_000_000.0,
+            ..environment()
+        };
+        let day_two = import_json(&export_json(
+            &plan_two,
+            &environment_two,
+            &[
+                sample(0, 0, 800.0),
+                sample(1, 0, 420.0),
+                sample(2, 0, 300.0),
+            ],
+        ))
+        .unwrap();
+
+        let merged = merge(&[day_one, day_two]).unwrap();
+        assert_eq!(merged.plan.targets.len(), 3);
+        assert_eq!(merged.plan.targets[2].label, "Fireworks");
+        assert_eq!(merged.environment.started_at_ms, 1_717_000_000_000.0);
+        let placed: Vec<(u32, u32, Option<f64>)> = merged
+            .samples
+            .iter()
+            .map(|s| (s.target, s.seq, s.ttft_ms))
+            .collect();
+        assert_eq!(
+            placed,
+            vec![
+                (0, 0, Some(400.0)),
+                (1, 0, Some(700.0)),
+                (0, 1, Some(410.0)),
+                (1, 1, Some(800.0)),
+                (0, 2, Some(420.0)),
+                (2, 0, Some(300.0))
+            ]
+        );
+        assert_eq!(
+            merged
+                .summary
+                .iter()
+                .map(|s| s.ttft.map(|t| t.n))
+                .collect::<Vec<_>>(),
+            vec![Some(3), Some(2), Some(1)]
+        );
+
+        assert_eq!(merge(&[]), Err(MergeError::Empty));
+        let mut reasoning = merged.clone();
+        reasoning.plan.reasoning_counts_as_first_token = true;
+        assert!(
+            merge(&[merged, reasoning])
+                .unwrap_err()
+                .to_string()
+                .contains("reasoning_counts_as_first_token")
+        );
+    }
+
+    #[test]
+    fn csv_rows_and_quoting() {
+        let samples = vec![
+            sample(0, 0, 400.0),
+            failed(1, 1, "rate limited, \"slow down\"\nretry later"),
+        ];
+        let csv = export_csv(&plan(), &samples);
+        let lines: Vec<&str> = csv.split("\r\n").collect();
+        assert_eq!(lines[0], CSV_COLUMNS.join(","));
+        assert_eq!(
+            lines[1],
+            "0,\"DO, \"\"fast\"\"\",deepseek-v3,https://inference.do-ai.run/v1,0,false,1717200000000,1717200000003.25,false,\
+             240,360,,400,420,900,11,false,20,,,,openai,"
+        );
+        assert!(lines[2].starts_with("1,Together,deepseek-ai/DeepSeek-V3,"));
+        assert!(lines[2].contains(
+            ",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,"
+        ));
+        assert_eq!(csv.matches("\r\n").count(), 3);
+    }
+
+    fn timing() -> impl Strategy<Value = Option<f64>> {
+        prop::option::of(prop_oneof![
+            0.0f64..200_000.0,
+            (0u64..1 << 52).prop_map(|bits| f64::from_bits(bits | (1023 << 52)) * 37.0)
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn export_import_round_trips_every_sample_bit_exact(
+            raw in prop::collection::vec((0u32..2, 0u32..500, any::<bool>(), 0.0f64..2.0e12, timing(), timing(), timing(), prop::option::of(0u32..5000)), 0..40)
+        ) {
+            let samples: Vec<Sample> = raw
+                .into_iter()
+                .map(|(target, seq, warmup, sent_at_ms, headers, ttft, total, tokens)| Sample {
+                    target,
+                    seq,
+                    warmup,
+                    planned_at_ms: sent_at_ms / 3.0,
+                    sent_at_ms,
+                    hidden: warmup,
+                    headers_ms: headers,
+                    first_byte_ms: ttft.map(|v| v / 7.0),
+                    first_reasoning_ms: headers.map(|v| v * 1.1),
+                    ttft_ms: ttft,
+                    second_token_ms: ttft.map(|v| v + 0.1),
+                    total_ms: total,
+                    output_tokens: tokens,
+                    tokens_estimated: !warmup,
+                    error: None,
+                })
+                .collect();
+            let doc = import_json(&export_json(&plan(), &environment(), &samples)).unwrap();
+            prop_assert_eq!(doc.samples.len(), samples.len());
+            for (back, original) in doc.samples.iter().zip(&samples) {
+                prop_assert_eq!(back, original);
+                prop_assert_eq!(back.sent_at_ms.to_bits(), original.sent_at_ms.to_bits());
+                prop_assert_eq!(back.ttft_ms.map(f64::to_bits), original.ttft_ms.map(f64::to_bits));
+                prop_assert_eq!(back.first_byte_ms.map(f64::to_bits), original.first_byte_ms.map(f64::to_bits));
+            }
+            prop_assert_eq!(doc.plan, plan());
+        }
+    }
+}

@@ -1,1 +1,209 @@
-//! TODO: verdict
+//! The one-word answer per target, from its TTFT coefficient of variation,
+//! and the caveats that must be read before it.
+//!
+//! CV% is used rather than p95 alone because it is scale-free: a 0.4 s model
+//! and a 4 s model with the same relative spread get the same verdict, and
+//! the cold-start tail that ruins latency-sensitive work shows up as a CV in
+//! the hundreds long before a median moves.
+
+use serde::{Deserialize, Serialize};
+
+/// Fewer successful measured samples than this and the page says the figures
+/// are not yet trustworthy: with 75 samples the p95 rests on about four
+/// requests above it, the least that makes a tail visible.
+pub const MIN_SAMPLES: usize = 75;
+
+/// Error rate (0–1) above which a target is flagged, and at or above which
+/// it cannot be the recommended provider: 5 %, one request in twenty.
+pub const ERROR_RATE_THRESHOLD: f64 = 0.05;
+
+/// Language of the short texts shown with a verdict or caveat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+/// How consistent a target's TTFT is, by CV% band.
+///
+/// Bands, lower edge included: `[0, 40)` solid; `[40, 100)` some variance;
+/// `[100, 300]` cold starts; above 300 not ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// CV below 40 %: steady.
+    Solid,
+    /// CV 40–100 %: fine for latency-tolerant work.
+    SomeVariance,
+    /// CV 100–300 %: cold starts; judge the p95 against your needs.
+    ColdStarts,
+    /// CV above 300 %: not ready for latency-sensitive production.
+    NotReady,
+}
+
+impl Verdict {
+    /// The verdict for a CV in percent. A NaN CV (no data) is treated as the
+    /// worst case rather than the best.
+    pub fn from_cv_pct(cv_pct: f64) -> Self {
+        if cv_pct < 40.0 {
+            Self::Solid
+        } else if cv_pct < 100.0 {
+            Self::SomeVariance
+        } else if cv_pct <= 300.0 {
+            Self::ColdStarts
+        } else {
+            Self::NotReady
+        }
+    }
+
+    /// The serialized name: `"solid"`, `"some_variance"`, `"cold_starts"`,
+    /// `"not_ready"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Solid => "solid",
+            Self::SomeVariance => "some_variance",
+            Self::ColdStarts => "cold_starts",
+            Self::NotReady => "not_ready",
+        }
+    }
+
+    /// A short sentence for the results table.
+    pub fn text(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Self::Solid, Lang::En) => "solid",
+            (Self::Solid, Lang::ZhCn) => "稳定",
+            (Self::SomeVariance, Lang::En) => "some variance — fine for latency-tolerant work",
+            (Self::SomeVariance, Lang::ZhCn) => "有一定波动，适合对延迟不敏感的任务",
+            (Self::ColdStarts, Lang::En) => "cold starts — judge the p95 against your needs",
+            (Self::ColdStarts, Lang::ZhCn) => "存在冷启动，请对照你的需求看 p95",
+            (Self::NotReady, Lang::En) => {
+                "not ready for latency-sensitive production — consider a dedicated endpoint"
+            }
+            (Self::NotReady, Lang::ZhCn) => "不适合延迟敏感的生产环境，建议考虑专用端点",
+        }
+    }
+}
+
+/// Something to read before the verdict, because it limits what the
+/// verdict can mean. Listed in the order they should be said.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Caveat {
+    /// The error rate (0–1) is above [`ERROR_RATE_THRESHOLD`]: the latency
+    /// figures describe only the requests that worked.
+    HighErrorRate {
+        /// Errors / measured requests, 0–1.
+        error_rate: f64,
+    },
+    /// Fewer than [`MIN_SAMPLES`] successful measured samples.
+    TooFewSamples {
+        /// Successful measured samples.
+        n: usize,
+    },
+}
+
+impl Caveat {
+    /// A short sentence, with the numbers filled in.
+    pub fn text(self, lang: Lang) -> String {
+        let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
+        match (self, lang) {
+            (Self::HighErrorRate { error_rate }, Lang::En) => format!(
+                "{:.1} % of requests failed (more than {threshold_pct:.0} %): the timings cover only the ones that worked",
+                error_rate * 100.0
+            ),
+            (Self::HighErrorRate { error_rate }, Lang::ZhCn) => format!(
+                "{:.1}% 的请求失败（超过 {threshold_pct:.0}%）：时延数据只反映成功的请求",
+                error_rate * 100.0
+            ),
+            (Self::TooFewSamples { n }, Lang::En) => format!(
+                "only {n} successful samples (fewer than {MIN_SAMPLES}): the p95 and the tail are not yet reliable"
+            ),
+            (Self::TooFewSamples { n }, Lang::ZhCn) => {
+                format!("只有 {n} 个成功样本（少于 {MIN_SAMPLES} 个）：p95 和长尾还不可靠")
+            }
+        }
+    }
+}
+
+/// The caveats for a target with `successful` successful measured samples
+/// and the given error rate (0–1): a high error rate first, since it
+/// changes what the other numbers mean, then too few samples.
+pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
+    let mut found = Vec::new();
+    if error_rate > ERROR_RATE_THRESHOLD {
+        found.push(Caveat::HighErrorRate { error_rate });
+    }
+    if successful < MIN_SAMPLES {
+        found.push(Caveat::TooFewSamples { n: successful });
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bands_at_their_edges() {
+        assert_eq!(Verdict::from_cv_pct(0.0), Verdict::Solid);
+        assert_eq!(Verdict::from_cv_pct(39.99), Verdict::Solid);
+        assert_eq!(Verdict::from_cv_pct(40.0), Verdict::SomeVariance);
+        assert_eq!(Verdict::from_cv_pct(99.99), Verdict::SomeVariance);
+        assert_eq!(Verdict::from_cv_pct(100.0), Verdict::ColdStarts);
+        assert_eq!(Verdict::from_cv_pct(300.0), Verdict::ColdStarts);
+        assert_eq!(Verdict::from_cv_pct(300.01), Verdict::NotReady);
+        assert_eq!(Verdict::from_cv_pct(f64::NAN), Verdict::NotReady);
+    }
+
+    #[test]
+    fn serializes_as_snake_case() {
+        let all = [
+            Verdict::Solid,
+            Verdict::SomeVariance,
+            Verdict::ColdStarts,
+            Verdict::NotReady,
+        ];
+        let json = serde_json::to_string(&all).unwrap();
+        assert_eq!(
+            json,
+            r#"["solid","some_variance","cold_starts","not_ready"]"#
+        );
+        for verdict in all {
+            assert_eq!(
+                serde_json::to_string(&verdict).unwrap(),
+                format!("\"{}\"", verdict.as_str())
+            );
+            assert!(!verdict.text(Lang::En).is_empty());
+            assert!(!verdict.text(Lang::ZhCn).is_empty());
+        }
+        let back: Verdict = serde_json::from_str("\"cold_starts\"").unwrap();
+        assert_eq!(back, Verdict::ColdStarts);
+    }
+
+    #[test]
+    fn caveats_in_order_with_numbers() {
+        assert!(caveats(75, 0.05).is_empty());
+        assert_eq!(caveats(74, 0.0), vec![Caveat::TooFewSamples { n: 74 }]);
+        let both = caveats(10, 0.2);
+        assert_eq!(
+            both,
+            vec![
+                Caveat::HighErrorRate { error_rate: 0.2 },
+                Caveat::TooFewSamples { n: 10 }
+            ]
+        );
+        assert_eq!(
+            both[0].text(Lang::En),
+            "20.0 % of requests failed (more than 5 %): the timings cover only the ones that worked"
+        );
+        assert!(
+            both[1]
+                .text(Lang::En)
+                .contains("only 10 successful samples")
+        );
+        assert!(both[1].text(Lang::ZhCn).contains("10"));
+    }
+}

@@ -1,0 +1,77 @@
+//! Times `build_report` on 10 000 samples over 12 targets: the results view
+//! must re-render within 50 ms in WebAssembly, so the native figure should be
+//! well under 20 ms. A plain timed loop (no harness): run with
+//! `cargo bench --bench report`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use firsttoken::core::bootstrap::{DEFAULT_RESAMPLES, bootstrap_intervals};
+use firsttoken::core::plan::{Plan, Protocol, Target};
+use firsttoken::core::report::{build_report, live_row, synthetic_samples};
+
+fn main() {
+    let targets = 12u32;
+    let models = ["deepseek-v3", "kimi-k2", "qwen3-32b", "glm-4.6"];
+    let plan = Plan {
+        targets: (0..targets)
+            .map(|index| Target {
+                label: format!("host {index}"),
+                protocol: Protocol::OpenAi,
+                base_url: format!("https://host{index}.example/v1"),
+                model: models[index as usize % models.len()].to_owned(),
+                provider: None,
+            })
+            .collect(),
+        ..Plan::default()
+    };
+    // 12 × (831 + 2) ≈ 10 000 samples.
+    let samples = synthetic_samples(targets, 831, 2, 42);
+    println!("samples: {}", samples.len());
+
+    for _ in 0..3 {
+        black_box(build_report(&plan, &samples, 480, 1));
+    }
+    let runs = 30;
+    let mut times_ms: Vec<f64> = (0..runs)
+        .map(|run| {
+            let start = Instant::now();
+            black_box(build_report(&plan, black_box(&samples), 480, run));
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times_ms.sort_by(f64::total_cmp);
+    println!(
+        "build_report, 10 000 samples / 12 targets: median {:.2} ms, min {:.2} ms, max {:.2} ms ({runs} runs)",
+        times_ms[runs as usize / 2],
+        times_ms[0],
+        times_ms[runs as usize - 1]
+    );
+
+    let one: Vec<_> = samples.iter().filter(|s| s.target == 0).collect();
+    let mut ttft_ms: Vec<f64> = one.iter().filter_map(|s| s.counted_ttft_ms()).collect();
+    ttft_ms.sort_by(f64::total_cmp);
+    let start = Instant::now();
+    for seed in 0..100 {
+        black_box(bootstrap_intervals(
+            black_box(&ttft_ms),
+            DEFAULT_RESAMPLES,
+            seed,
+        ));
+    }
+    println!(
+        "bootstrap_intervals, {} values × {DEFAULT_RESAMPLES} resamples: {:.3} ms each",
+        ttft_ms.len(),
+        start.elapsed().as_secs_f64() * 10.0
+    );
+
+    let start = Instant::now();
+    for _ in 0..1000 {
+        black_box(live_row(black_box(one.iter().copied())));
+    }
+    println!(
+        "live_row, {} samples: {:.1} µs each",
+        one.len(),
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+}
