@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::ui::app::PageProps;
 use crate::ui::driver::{delete_run, load_run, open_run};
-use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct};
+use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct, verdict_short};
 use crate::ui::state::{Action, RunStatus};
 
 /// The run screen.
@@ -73,12 +73,12 @@ pub fn RunPage(props: &PageProps) -> Html {
                     { for run.plan.targets.iter().zip(&run.live).map(|(target, row)| html! {
                         <tr>
                             <th scope="row">{target.label.clone()}</th>
-                            <td class="num">{format!("{} / {}", row.done, run.plan.requests_per_target + run.plan.warmup_per_target)}</td>
+                            <td class="num">{format!("{} / {}", row.done, run.plan.requests_per_target)}</td>
                             <td class="num">{row.errors}</td>
                             <td class="num">{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
                             <td class="num">{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
                             <td class="num">{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
-                            <td>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.css_class())}>{v.short(lang.core())}</span> }).unwrap_or_default()}</td>
+                            <td>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.as_str())}>{verdict_short(lang, v)}</span> }).unwrap_or_default()}</td>
                         </tr>
                     }) }
                     </tbody>

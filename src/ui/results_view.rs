@@ -1,0 +1,234 @@
+//! The results screen: per model, the ranked comparison with verdicts, the
+//! consistency ratio and the best provider; the cold-start tail of each
+//! target; the routing table; time of day; charts; exports.
+//!
+//! The report is computed once per set of samples (`use_memo`), never per
+//! render: with 10 000 samples it is the expensive part.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::browser::files::download_text;
+use crate::core::compare::routing_table;
+use crate::core::report::{build_report, Report, TargetReport};
+use crate::core::results::{export_csv, export_json};
+use crate::core::stats::Summary;
+use crate::ui::app::PageProps;
+use crate::ui::charts::ChartsSection;
+use crate::ui::i18n::{format_ms, format_pct, verdict_short, Lang};
+use crate::ui::state::{Action, ResultsView};
+
+/// Seed of the bootstrap intervals: fixed, so the same samples always show
+/// the same intervals.
+const REPORT_SEED: u64 = 0x5EED_F1A5;
+
+fn ms_cell(lang: Lang, value: Option<f64>) -> Html {
+    match value {
+        Some(v) => html! { <td class="num" data-value={v.to_string()}>{format_ms(lang, v)}</td> },
+        None => html! { <td class="num">{"–"}</td> },
+    }
+}
+
+fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
+    let t = lang.texts();
+    match (&target.cold_tail, &target.ttft) {
+        (Some(tail), _) => match lang {
+            Lang::En => format!(
+                "{}: {} of {} requests, about 1 in {}, took {}–{} (median {}); without them the median is {} and the p95 {}.",
+                target.label,
+                tail.count,
+                tail.of,
+                tail.one_in,
+                format_ms(lang, tail.min_ms),
+                format_ms(lang, tail.max_ms),
+                format_ms(lang, tail.median_ms),
+                format_ms(lang, tail.warm.median),
+                format_ms(lang, tail.warm.p95),
+            ),
+            Lang::ZhCn => format!(
+                "{}：{} 个请求中有 {} 个（约每 {} 个中 1 个）用时 {}–{}（中位数 {}）；去掉它们后中位数为 {}，p95 为 {}。",
+                target.label,
+                tail.of,
+                tail.count,
+                tail.one_in,
+                format_ms(lang, tail.min_ms),
+                format_ms(lang, tail.max_ms),
+                format_ms(lang, tail.median_ms),
+                format_ms(lang, tail.warm.median),
+                format_ms(lang, tail.warm.p95),
+            ),
+        },
+        (None, Some(_)) => format!("{}: {}", target.label, t.no_tail),
+        (None, None) => format!("{}: {}", target.label, t.no_data),
+    }
+}
+
+fn comparison_tables(lang: Lang, report: &Report) -> Html {
+    let t = lang.texts();
+    let core_lang = lang.core();
+    html! {
+        { for report.models.iter().map(|model| {
+            let label_of = |target: u32| report.targets.get(target as usize).map(|r| r.label.clone()).unwrap_or_default();
+            let best = model.best.map(|b| label_of(b));
+            html! {
+                <section class="card model-block" data-model={model.model.clone()}>
+                    <h2>{format!("{}: {}", t.results_for_model, model.names.join(" / "))}</h2>
+                    <div class="table-wrap">
+                    <table class="comparison">
+                        <thead><tr>
+                            <th scope="col" class="num">{t.rank}</th><th scope="col">{t.target}</th><th scope="col" class="num">{t.samples}</th>
+                            <th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th><th scope="col" class="num">{t.p99}</th>
+                            <th scope="col" class="num">{t.cv}</th><th scope="col" class="num">{t.error_rate}</th><th scope="col">{t.verdict}</th>
+                        </tr></thead>
+                        <tbody>
+                        { for model.rows.iter().map(|row| {
+                            let target = report.targets.get(row.figures.target as usize);
+                            let ttft: Option<&Summary> = target.and_then(|t| t.ttft.as_ref());
+                            html! {
+                                <tr data-target={row.figures.target.to_string()}>
+                                    <td class="num">{row.rank}</td>
+                                    <th scope="row">{row.figures.label.clone()}</th>
+                                    <td class="num" data-value={row.figures.n.to_string()}>{row.figures.n}</td>
+                                    { ms_cell(lang, ttft.map(|s| s.median)) }
+                                    { ms_cell(lang, ttft.map(|s| s.p95)) }
+                                    { ms_cell(lang, ttft.map(|s| s.p99)) }
+                                    <td class="num" data-value={row.figures.cv_pct.to_string()}>{format_pct(row.figures.cv_pct)}</td>
+                                    <td class="num" data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
+                                    <td><span class={classes!("verdict", row.figures.verdict.as_str())} title={row.figures.verdict.text(core_lang)}>{verdict_short(lang, row.figures.verdict)}</span></td>
+                                </tr>
+                            }
+                        }) }
+                        </tbody>
+                    </table>
+                    </div>
+                    { for model.rows.iter().filter_map(|row| report.targets.get(row.figures.target as usize)).map(|target| {
+                        html! {
+                            <>
+                            { for target.caveats.iter().map(|c| html! { <p class="sentence warn-line">{format!("{}: {}", target.label, c.text(core_lang))}</p> }) }
+                            if let Some(v) = target.verdict { <p class="sentence">{format!("{}: {}", target.label, v.text(core_lang))}</p> }
+                            </>
+                        }
+                    }) }
+                    if let Some(consistency) = &model.consistency {
+                        <p class="sentence"><strong>{t.consistency}{": "}</strong>{consistency.text(&label_of(consistency.most_consistent), &label_of(consistency.least_consistent), core_lang)}</p>
+                    }
+                    if let Some(best) = best {
+                        <p class="sentence"><strong>{t.best_provider}{": "}</strong>{best}</p>
+                    }
+                    <p class="hint">{t.best_rule}</p>
+                    <h3>{t.cold_tail}</h3>
+                    <ul class="tails">
+                        { for model.rows.iter().filter_map(|row| report.targets.get(row.figures.target as usize)).map(|target| html! { <li>{tail_sentence(lang, target)}</li> }) }
+                    </ul>
+                </section>
+            }
+        }) }
+    }
+}
+
+fn routing_section(lang: Lang, report: &Report) -> Html {
+    let t = lang.texts();
+    let table = routing_table(&report.models, lang.core());
+    let json = table.to_json();
+    let on_export = Callback::from(move |_| {
+        let _ = download_text("firsttoken-routing.json", "application/json", &json);
+    });
+    html! {
+        <section class="card">
+            <h2>{t.routing}</h2>
+            <div class="table-wrap">
+            <table id="routing-table">
+                <thead><tr><th scope="col">{t.model}</th><th scope="col">{t.target}</th><th scope="col">{t.reason}</th></tr></thead>
+                <tbody>
+                { for table.routes.iter().map(|route| html! {
+                    <tr><td>{route.model.clone()}</td><th scope="row">{route.label.clone().unwrap_or_else(|| "–".into())}</th><td class="wrap">{route.reason.clone()}</td></tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <div class="actions"><button type="button" onclick={on_export}>{t.export_routing}</button></div>
+        </section>
+    }
+}
+
+fn time_of_day_section(lang: Lang, report: &Report) -> Html {
+    let t = lang.texts();
+    let period = |p: &crate::core::timeofday::Period| {
+        html! {
+            <>
+                <td class="num">{p.requests}</td>
+                { ms_cell(lang, p.ttft.map(|s| s.median)) }
+                { ms_cell(lang, p.ttft.map(|s| s.p95)) }
+            </>
+        }
+    };
+    html! {
+        <section class="card">
+            <h2>{t.time_of_day}</h2>
+            <div class="table-wrap">
+            <table id="time-of-day">
+                <thead>
+                    <tr><th scope="col" rowspan="2">{t.target}</th><th scope="colgroup" colspan="3">{t.peak}</th><th scope="colgroup" colspan="3">{t.off_peak}</th></tr>
+                    <tr>
+                        <th scope="col" class="num">{t.samples}</th><th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th>
+                        <th scope="col" class="num">{t.samples}</th><th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                { for report.targets.iter().map(|target| html! {
+                    <tr><th scope="row">{target.label.clone()}</th>{ period(&target.time_of_day.peak) }{ period(&target.time_of_day.off_peak) }</tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </section>
+    }
+}
+
+/// The results screen.
+#[component]
+pub fn ResultsPage(props: &PageProps) -> Html {
+    let state = &props.state;
+    let lang = state.lang;
+    let t = lang.texts();
+    let results = state.results.clone();
+    let report = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
+        let results = results.clone();
+        move |_| {
+            results.as_ref().map(|r| Rc::new(build_report(&r.plan, &r.samples, r.environment.tz_offset_min, REPORT_SEED)))
+        }
+    });
+    let (Some(results), Some(report)) = (results, report.as_ref().clone()) else {
+        return html! { <section class="card"><p>{t.no_results}</p></section> };
+    };
+    let dispatch = props.dispatcher();
+    let exporter = |kind: &'static str, results: &ResultsView| {
+        let results = results.clone();
+        let dispatch = dispatch.clone();
+        Callback::from(move |_| {
+            let outcome = if kind == "json" {
+                let json = export_json(&results.plan, &results.environment, &results.samples);
+                download_text("firsttoken-results.json", "application/json", &json)
+            } else {
+                let csv = export_csv(&results.plan, &results.samples);
+                download_text("firsttoken-results.csv", "text/csv", &csv)
+            };
+            if let Err(error) = outcome {
+                dispatch.emit(Action::Notice(error.to_string()));
+            }
+        })
+    };
+    html! {
+        <div class="results">
+            <div class="actions">
+                <button type="button" id="export-json" onclick={exporter("json", &results)}>{t.export_json}</button>
+                <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
+            </div>
+            { comparison_tables(lang, &report) }
+            { routing_section(lang, &report) }
+            <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
+            { time_of_day_section(lang, &report) }
+        </div>
+    }
+}
