@@ -142,6 +142,26 @@ impl EventDecoder {
     }
 }
 
+/// The protocol's name as people say it, for messages.
+pub fn protocol_name(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::OpenAi => "OpenAI-compatible",
+        Protocol::Anthropic => "Anthropic Messages",
+        Protocol::Gemini => "Gemini",
+        Protocol::Demo => "demo (OpenAI-compatible)",
+    }
+}
+
+/// A provider's own message made safe to show and store: one line, at most
+/// 300 characters, keys redacted, lowercase-led.
+pub fn clean_provider_message(message: &str) -> String {
+    let message = snippet(message, 300);
+    if message.is_empty() {
+        return "no message".to_owned();
+    }
+    lowercase_led(&redact_secrets(&message))
+}
+
 /// The prompt text actually sent: the plan's prompt, plus ` [nonce]` when a
 /// nonce is given (so provider-side prompt caches never hit).
 pub(crate) fn prompt_text(plan: &Plan, nonce: Option<&str>) -> String {
