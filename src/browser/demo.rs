@@ -15,14 +15,12 @@ use web_sys::{AbortSignal, ReadableStream, ReadableStreamDefaultController, Resp
 use super::timer::after_ms;
 use crate::core::demo::demo_reply;
 
-/// Simulated time until the response headers arrive, in ms: a demo reply's
-/// headers come before its first token, as on most real providers.
-const HEADERS_MS: f64 = 15.0;
-
-/// A `fetch()` look-alike for `demo://local/{model}` URLs.
+/// A `fetch()` look-alike for `demo://{behaviour}/{model}` URLs; the
+/// behaviour (`steady`, `cold-tail`, `reasoning`) picks the simulated provider.
 pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
-    let model = url.rsplit('/').next().unwrap_or_default().to_owned();
-    let reply = demo_reply(&model, seq, seed);
+    let behaviour = url.trim_start_matches("demo://").split('/').next().unwrap_or_default();
+    let reply = demo_reply(behaviour, seq, seed);
+    let headers_ms = reply.headers_at_ms;
     let aborted = Rc::new(Cell::new(false));
 
     let chunks = reply.chunks;
@@ -80,7 +78,7 @@ pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
         let _ = signal.add_event_listener_with_callback("abort", on_abort.unchecked_ref());
         let content_type = content_type.clone();
         let headers_aborted = Rc::clone(&aborted);
-        after_ms(HEADERS_MS, move || {
+        after_ms(headers_ms, move || {
             if headers_aborted.get() {
                 return;
             }

@@ -421,14 +421,14 @@ pub const PRESETS: &[Preset] = &[
         id: "demo",
         name: "Demo (built in)",
         protocol: Protocol::Demo,
-        base_url: "demo://local",
+        base_url: "demo://steady",
         needs_key: false,
         key_hint: "none: runs in the page",
-        lists_models: true,
+        lists_models: false,
         cors: Cors::Allowed,
         cors_note_en: "runs inside the page; no network, nothing to allow",
         cors_note_zh: "在页面内运行，不联网，无需跨域设置",
-        docs_hint: "simulated providers with cold starts, for trying the page without a key",
+        docs_hint: "simulated providers for trying the page without a key: demo://steady, demo://cold-tail (about 1 in 20 requests takes 5–7 s) and demo://reasoning; any model name",
     },
 ];
 
@@ -514,7 +514,7 @@ mod tests {
             url("volcengine"),
             Some("https://ark.cn-beijing.volces.com/api/v3")
         );
-        assert_eq!(url("demo"), Some("demo://local"));
+        assert_eq!(url("demo"), Some("demo://steady"));
         assert_eq!(
             preset_by_id("anthropic").map(|p| p.protocol),
             Some(Protocol::Anthropic)

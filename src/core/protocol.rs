@@ -1,1 +1,567 @@
-//! TODO: protocol
+//! The three wire protocols a target can speak, behind one small interface:
+//! build the request, turn server-sent events into [`StreamEvent`]s, and
+//! explain an error body.
+//!
+//! Each protocol's JSON lives in its own submodule ([`openai`],
+//! [`anthropic`], [`gemini`]); nothing outside this module knows those
+//! shapes, so the measurement code sees only "content", "reasoning",
+//! "usage", "provider error" and "end".
+//!
+//! Requests carry only the headers each provider's CORS policy allows: no
+//! custom `User-Agent`, nothing extra, because a header the provider does
+//! not list in `Access-Control-Allow-Headers` makes the browser block the
+//! request before it is sent.
+
+pub mod anthropic;
+pub mod gemini;
+pub mod openai;
+
+use std::fmt;
+
+use crate::core::demo::DEMO_MODELS;
+use crate::core::plan::{Plan, Protocol, Target};
+use crate::core::sse::SseEvent;
+
+/// A request to send with `fetch()`; always a `POST` with a JSON body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// Full URL. Never contains a key.
+    pub url: String,
+    /// Header names and values, exactly as sent.
+    pub headers: Vec<(String, String)>,
+    /// JSON body.
+    pub body: String,
+}
+
+/// A `GET` request listing a provider's models.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelsRequest {
+    /// Full URL. Never contains a key.
+    pub url: String,
+    /// Header names and values, exactly as sent.
+    pub headers: Vec<(String, String)>,
+}
+
+/// What one server-sent event meant, in protocol-neutral terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StreamEvent {
+    /// A non-empty piece of the answer.
+    Content(String),
+    /// A non-empty piece of reasoning / thinking.
+    Reasoning(String),
+    /// The provider's count of output tokens so far (the last one wins).
+    Usage {
+        /// Output (completion) tokens.
+        output_tokens: u32,
+    },
+    /// The provider reported an error inside the stream; the message is
+    /// the provider's own words.
+    ProviderError(String),
+    /// The protocol's end-of-stream marker (`[DONE]`, `message_stop`).
+    End,
+}
+
+/// An event whose data could not be understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MalformedEvent {
+    /// Why it could not be understood, in plain words.
+    pub reason: String,
+    /// The start of the event's data, for the error message.
+    pub snippet: String,
+}
+
+impl MalformedEvent {
+    /// A malformed-event error quoting the start of `data`.
+    pub(crate) fn new(reason: impl Into<String>, data: &str) -> Self {
+        Self {
+            reason: reason.into(),
+            snippet: snippet(data, 80),
+        }
+    }
+}
+
+impl fmt::Display for MalformedEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: `{}`", self.reason, self.snippet)
+    }
+}
+
+impl std::error::Error for MalformedEvent {}
+
+/// Turns one target's server-sent events into [`StreamEvent`]s, and keeps
+/// track of whether the stream reached its proper end.
+#[derive(Clone, Debug)]
+pub struct EventDecoder {
+    protocol: Protocol,
+    completed: bool,
+}
+
+impl EventDecoder {
+    /// A decoder for a fresh stream of `protocol` (the demo provider speaks
+    /// the OpenAI format).
+    pub fn new(protocol: Protocol) -> Self {
+        Self {
+            protocol,
+            completed: false,
+        }
+    }
+
+    /// Decodes one event, appending what it meant to `out`.
+    ///
+    /// # Errors
+    /// [`MalformedEvent`] when the event's data is not the JSON the protocol
+    /// sends. Empty (keep-alive) events are never an error.
+    pub fn on_event(
+        &mut self,
+        event: &SseEvent,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), MalformedEvent> {
+        match self.protocol {
+            Protocol::OpenAi | Protocol::Demo => {
+                openai::decode_event(event, out, &mut self.completed)
+            }
+            Protocol::Anthropic => anthropic::decode_event(event, out, &mut self.completed),
+            Protocol::Gemini => gemini::decode_event(event, out, &mut self.completed),
+        }
+    }
+
+    /// Whether the stream said it is complete: OpenAI `[DONE]` or a
+    /// `finish_reason`, Anthropic `message_stop`, Gemini a `finishReason`.
+    /// A body that ends before this is a cut stream.
+    pub fn completed(&self) -> bool {
+        self.completed
+    }
+
+    /// The marker a complete stream of this protocol ends with, for messages.
+    pub fn end_marker(&self) -> &'static str {
+        match self.protocol {
+            Protocol::OpenAi | Protocol::Demo => "`data: [DONE]` or a `finish_reason`",
+            Protocol::Anthropic => "`message_stop`",
+            Protocol::Gemini => "a `finishReason`",
+        }
+    }
+}
+
+/// The protocol's name as people say it, for messages.
+pub fn protocol_name(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::OpenAi => "OpenAI-compatible",
+        Protocol::Anthropic => "Anthropic Messages",
+        Protocol::Gemini => "Gemini",
+        Protocol::Demo => "demo (OpenAI-compatible)",
+    }
+}
+
+/// A provider's own message made safe to show and store: one line, at most
+/// 300 characters, keys redacted, lowercase-led.
+pub fn clean_provider_message(message: &str) -> String {
+    let message = snippet(message, 300);
+    if message.is_empty() {
+        return "no message".to_owned();
+    }
+    lowercase_led(&redact_secrets(&message))
+}
+
+/// The prompt text actually sent: the plan's prompt, plus ` [nonce]` when a
+/// nonce is given (so provider-side prompt caches never hit).
+pub(crate) fn prompt_text(plan: &Plan, nonce: Option<&str>) -> String {
+    match nonce {
+        Some(nonce) => format!("{} [{nonce}]", plan.prompt),
+        None => plan.prompt.clone(),
+    }
+}
+
+/// `base_url` without trailing slashes (users paste them).
+pub(crate) fn base_url(target: &Target) -> &str {
+    target.base_url.trim().trim_end_matches('/')
+}
+
+/// A key as it will be sent: trimmed (pasted keys often end in a newline,
+/// which `fetch()` rejects as an invalid header value), `None` when blank.
+pub(crate) fn usable_key(key: Option<&str>) -> Option<&str> {
+    key.map(str::trim).filter(|key| !key.is_empty())
+}
+
+/// Builds the streaming request for one sample of `target` under `plan`.
+/// `key` is sent only in the provider's own header; `nonce` is appended to
+/// the prompt when given.
+pub fn build_request(
+    target: &Target,
+    plan: &Plan,
+    key: Option<&str>,
+    nonce: Option<&str>,
+) -> HttpRequest {
+    let key = usable_key(key);
+    match target.protocol {
+        Protocol::OpenAi => openai::build_request(target, plan, key, nonce),
+        Protocol::Anthropic => anthropic::build_request(target, plan, key, nonce),
+        Protocol::Gemini => gemini::build_request(target, plan, key, nonce),
+        Protocol::Demo => HttpRequest {
+            // `demo://{behaviour}/{model}`: the host picks the simulated
+            // provider (steady, cold-tail, reasoning), the model is the name.
+            url: format!("{}/{}", target.base_url.trim_end_matches('/'), target.model.trim()),
+            headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
+            body: openai::request_body(target, plan, nonce),
+        },
+    }
+}
+
+/// The request listing the provider's models, or `None` for the demo
+/// provider (its models are [`DEMO_MODELS`]).
+pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsRequest> {
+    let key = usable_key(key);
+    match target.protocol {
+        Protocol::OpenAi => Some(openai::models_request(target, key)),
+        Protocol::Anthropic => Some(anthropic::models_request(target, key)),
+        Protocol::Gemini => Some(gemini::models_request(target, key)),
+        Protocol::Demo => None,
+    }
+}
+
+/// Model ids from a models-list response body, sorted and without
+/// duplicates; empty when the body is not the expected JSON. For the demo
+/// provider, the demo models whatever the body.
+pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
+    let mut models = match protocol {
+        Protocol::OpenAi => openai::parse_models(body),
+        Protocol::Anthropic => anthropic::parse_models(body),
+        Protocol::Gemini => gemini::parse_models(body),
+        Protocol::Demo => DEMO_MODELS.iter().map(|(id, _)| (*id).to_owned()).collect(),
+    };
+    models.sort_unstable();
+    models.dedup();
+    models
+}
+
+/// Explains a non-2xx reply in one line: `HTTP 401 from provider: ` and the
+/// provider's own message taken from the protocol's JSON error shape, or a
+/// trimmed snippet of the body. Anything that looks like a key (providers
+/// echo masked keys) is replaced by `[redacted]`.
+pub fn http_error_message(protocol: Protocol, status: u16, body: &str) -> String {
+    format!(
+        "HTTP {status} from provider: {}",
+        body_message(protocol, body)
+    )
+}
+
+/// What to do about an HTTP status, in a few words, when there is a rule.
+pub fn status_hint(status: u16) -> Option<&'static str> {
+    match status {
+        400 | 422 => Some("check the model name and the plan's settings"),
+        401 | 403 => Some("check the key for this provider"),
+        404 => Some("check the base URL and the model name"),
+        408 | 504 => Some("the provider timed out; retry later"),
+        413 => Some("shorten the prompt"),
+        429 => Some("rate limited: raise the spacing or check the account's quota"),
+        500..=599 => Some("the provider failed; retry later"),
+        _ => None,
+    }
+}
+
+/// The provider's error message in `body` (from the protocol's error
+/// shape), else a cleaned snippet of it; lowercase-led, keys redacted.
+pub fn body_message(protocol: Protocol, body: &str) -> String {
+    let extracted = match protocol {
+        Protocol::OpenAi | Protocol::Demo => openai::error_body_message(body),
+        Protocol::Anthropic => anthropic::error_body_message(body),
+        Protocol::Gemini => gemini::error_body_message(body),
+    };
+    let message = extracted
+        .map(|message| snippet(&message, 300))
+        .filter(|message| !message.is_empty())
+        .unwrap_or_else(|| body_snippet(body));
+    lowercase_led(&redact_secrets(&message))
+}
+
+/// A short, one-line excerpt of an unexpected body: an HTML page's title,
+/// else its first characters with whitespace collapsed.
+pub fn body_snippet(body: &str) -> String {
+    let trimmed = body.trim();
+    if trimmed.is_empty() {
+        return "empty body".to_owned();
+    }
+    let lower = trimmed.to_ascii_lowercase();
+    if lower.starts_with("<!doctype html") || lower.starts_with("<html") {
+        let title = lower
+            .find("<title>")
+            .map(|start| start + "<title>".len())
+            .and_then(|start| {
+                lower
+                    .get(start..)?
+                    .find("</title>")
+                    .and_then(|len| trimmed.get(start..start + len))
+            })
+            .map(|title| snippet(title, 120))
+            .filter(|title| !title.is_empty());
+        return match title {
+            Some(title) => format!("an HTML page titled \"{title}\""),
+            None => "an HTML page".to_owned(),
+        };
+    }
+    snippet(trimmed, 160)
+}
+
+/// `text` on one line (whitespace collapsed), cut to at most `max_chars`
+/// characters with `…` when longer.
+pub(crate) fn snippet(text: &str, max_chars: usize) -> String {
+    let mut result = String::new();
+    let mut chars = 0;
+    for word in text.split_whitespace() {
+        if !result.is_empty() {
+            result.push(' ');
+            chars += 1;
+        }
+        for c in word.chars() {
+            if chars >= max_chars {
+                result.push('…');
+                return result;
+            }
+            result.push(c);
+            chars += 1;
+        }
+    }
+    result
+}
+
+/// Replaces every word that looks like a key (even a masked one) with
+/// `[redacted]`, keeping the punctuation around it.
+pub(crate) fn redact_secrets(text: &str) -> String {
+    let mut result = String::with_capacity(text.len());
+    for (index, word) in text.split(' ').enumerate() {
+        if index > 0 {
+            result.push(' ');
+        }
+        let core = word.trim_matches(|c: char| {
+            matches!(c, '.' | ',' | ';' | ':' | '"' | '\'' | '(' | ')' | '`')
+        });
+        if looks_like_secret(core) {
+            result.push_str(&word.replacen(core, "[redacted]", 1));
+        } else {
+            result.push_str(word);
+        }
+    }
+    result
+}
+
+/// Heuristic for key-like words: known key prefixes, masked keys (`***`),
+/// or long runs of letters and digits.
+fn looks_like_secret(word: &str) -> bool {
+    const KEY_PREFIXES: &[&str] = &[
+        "sk-", "sk_", "AIza", "gsk_", "xai-", "fw_", "dop_v1_", "nvapi-", "pplx-",
+    ];
+    if word.is_empty() {
+        return false;
+    }
+    if word.contains("***")
+        || KEY_PREFIXES
+            .iter()
+            .any(|prefix| word.starts_with(prefix) && word.len() > prefix.len() + 4)
+    {
+        return true;
+    }
+    let key_charset = word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let has_digit = word.chars().any(|c| c.is_ascii_digit());
+    let has_letter = word.chars().any(|c| c.is_ascii_alphabetic());
+    key_charset && has_digit && has_letter && word.len() >= 32
+}
+
+/// `text` with its first letter lowercased, unless it starts an acronym
+/// ("API", "HTTP").
+pub(crate) fn lowercase_led(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), second)
+            if first.is_uppercase() && !second.is_some_and(char::is_uppercase) =>
+        {
+            first.to_lowercase().chain(text.chars().skip(1)).collect()
+        }
+        _ => text.to_owned(),
+    }
+}
+
+/// The provider's message inside a JSON `error` value: `error.message`, or
+/// the string itself, else `error.type` / `error.status`.
+pub(crate) fn error_value_message(error: &serde_json::Value) -> Option<String> {
+    if let Some(text) = error.as_str() {
+        return Some(text.to_owned());
+    }
+    ["message", "msg", "detail", "type", "status", "code"]
+        .iter()
+        .find_map(|field| match error.get(field) {
+            Some(serde_json::Value::String(text)) if !text.trim().is_empty() => Some(text.clone()),
+            _ => None,
+        })
+}
+
+/// Parses an event's data as a JSON object.
+pub(crate) fn parse_object(data: &str) -> Result<serde_json::Value, MalformedEvent> {
+    match serde_json::from_str::<serde_json::Value>(data) {
+        Ok(value) if value.is_object() => Ok(value),
+        Ok(_) => Err(MalformedEvent::new(
+            "the event is JSON but not an object",
+            data,
+        )),
+        Err(error) => Err(MalformedEvent::new(
+            format!("the event is not valid JSON ({error})"),
+            data,
+        )),
+    }
+}
+
+/// A JSON number as a token count, saturating at `u32::MAX`.
+pub(crate) fn token_count(value: &serde_json::Value) -> Option<u32> {
+    value
+        .as_u64()
+        .map(|count| u32::try_from(count).unwrap_or(u32::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn target(protocol: Protocol, base_url: &str, model: &str) -> Target {
+        Target {
+            label: "t".to_owned(),
+            protocol,
+            base_url: base_url.to_owned(),
+            model: model.to_owned(),
+            provider: None,
+        }
+    }
+
+    #[test]
+    fn demo_request_has_demo_url_and_no_key() {
+        let request = build_request(
+            &target(Protocol::Demo, "demo://steady", "demo-llm"),
+            &Plan::default(),
+            Some("k"),
+            None,
+        );
+        assert_eq!(request.url, "demo://steady/demo-llm");
+        assert_eq!(
+            request.headers,
+            vec![("Content-Type".to_owned(), "application/json".to_owned())]
+        );
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
+        assert_eq!(body["model"], "steady");
+        assert_eq!(body["stream"], true);
+    }
+
+    #[test]
+    fn keys_are_trimmed_and_blank_keys_dropped() {
+        assert_eq!(usable_key(Some("  sk-1\n")), Some("sk-1"));
+        assert_eq!(usable_key(Some(" \n")), None);
+        assert_eq!(usable_key(None), None);
+    }
+
+    #[test]
+    fn snippet_collapses_whitespace_and_cuts() {
+        assert_eq!(snippet("  a \n\t b  ", 10), "a b");
+        assert_eq!(snippet("abcdef", 3), "abc…");
+        assert_eq!(snippet("é€😀中", 2), "é€…");
+    }
+
+    #[test]
+    fn redacts_key_like_words() {
+        let text =
+            "Incorrect API key provided: sk-proj-abc***wxyz. You can find it at https://x.io/keys.";
+        let redacted = redact_secrets(text);
+        assert_eq!(
+            redacted,
+            "Incorrect API key provided: [redacted]. You can find it at https://x.io/keys."
+        );
+        assert_eq!(
+            redact_secrets("key AIzaSyA1b2c3d4e5f6 is bad"),
+            "key [redacted] is bad"
+        );
+        assert_eq!(
+            redact_secrets("token a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6 rejected"),
+            "token [redacted] rejected"
+        );
+        assert_eq!(
+            redact_secrets("model gpt-4o-mini-2024-07-18 not found"),
+            "model gpt-4o-mini-2024-07-18 not found"
+        );
+    }
+
+    #[test]
+    fn lowercases_the_first_word_but_not_acronyms() {
+        assert_eq!(lowercase_led("Invalid key"), "invalid key");
+        assert_eq!(lowercase_led("API key invalid"), "API key invalid");
+        assert_eq!(lowercase_led("x"), "x");
+        assert_eq!(lowercase_led("É"), "é");
+        assert_eq!(lowercase_led(""), "");
+    }
+
+    #[test]
+    fn http_error_messages_fall_back_to_a_snippet() {
+        assert_eq!(
+            http_error_message(
+                Protocol::OpenAi,
+                502,
+                "<html><head><title>502 Bad Gateway</title></head></html>"
+            ),
+            "HTTP 502 from provider: an HTML page titled \"502 Bad Gateway\""
+        );
+        assert_eq!(
+            http_error_message(Protocol::Gemini, 500, "  \n"),
+            "HTTP 500 from provider: empty body"
+        );
+        assert_eq!(
+            http_error_message(Protocol::Anthropic, 503, "Service   Unavailable\n"),
+            "HTTP 503 from provider: service Unavailable"
+        );
+        let long = "x".repeat(1000);
+        assert!(
+            http_error_message(Protocol::OpenAi, 500, &long)
+                .chars()
+                .count()
+                < 200
+        );
+    }
+
+    #[test]
+    fn status_hints_say_what_to_do() {
+        assert_eq!(status_hint(401), Some("check the key for this provider"));
+        assert!(status_hint(429).is_some_and(|hint| hint.contains("rate limited")));
+        assert!(status_hint(503).is_some());
+        assert_eq!(status_hint(418), None);
+    }
+
+    #[test]
+    fn demo_models_are_listed_without_a_request() {
+        assert!(models_request(&target(Protocol::Demo, "", "steady"), None).is_none());
+        let models = parse_models(Protocol::Demo, "");
+        assert_eq!(models.len(), DEMO_MODELS.len());
+        assert!(models.iter().any(|model| model == "steady"));
+    }
+
+    #[test]
+    fn malformed_event_quotes_the_data() {
+        let mut decoder = EventDecoder::new(Protocol::OpenAi);
+        let mut out = Vec::new();
+        let event = SseEvent {
+            event: None,
+            data: "{\"choices\": [".to_owned(),
+            id: None,
+        };
+        let error = decoder.on_event(&event, &mut out).unwrap_err();
+        assert!(error.to_string().contains("not valid JSON"), "{error}");
+        assert!(error.to_string().contains("`{\"choices\": [`"), "{error}");
+        let event = SseEvent {
+            event: None,
+            data: "[1, 2]".to_owned(),
+            id: None,
+        };
+        assert!(
+            decoder
+                .on_event(&event, &mut out)
+                .unwrap_err()
+                .reason
+                .contains("not an object")
+        );
+        assert!(out.is_empty());
+    }
+}

@@ -1,0 +1,310 @@
+//! The Anthropic Messages protocol (`POST {base}/v1/messages`).
+//!
+//! Stream shape: `message_start`, then per content block
+//! `content_block_start`, `content_block_delta` (`text_delta` or
+//! `thinking_delta`), `content_block_stop`; `message_delta` carries the
+//! usage, `message_stop` ends it; `ping` may come at any time and `error`
+//! reports a failure inside a 200 stream. Only text and thinking deltas are
+//! tokens.
+
+use serde_json::{Value, json};
+
+use super::{
+    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
+    parse_object, prompt_text, token_count,
+};
+use crate::core::plan::{Plan, Target};
+use crate::core::sse::SseEvent;
+
+/// The API version every request names.
+const ANTHROPIC_VERSION: &str = "2023-06-01";
+
+/// The headers every request carries. Anthropic answers browser requests
+/// only when `anthropic-dangerous-direct-browser-access` says the caller
+/// knows the key is exposed to the page (it is the user's own key).
+fn common_headers(key: Option<&str>) -> Vec<(String, String)> {
+    let mut headers = Vec::with_capacity(4);
+    if let Some(key) = key {
+        headers.push(("x-api-key".to_owned(), key.to_owned()));
+    }
+    headers.push(("anthropic-version".to_owned(), ANTHROPIC_VERSION.to_owned()));
+    headers.push((
+        "anthropic-dangerous-direct-browser-access".to_owned(),
+        "true".to_owned(),
+    ));
+    headers
+}
+
+/// `POST {base}/v1/messages`, streamed.
+pub(crate) fn build_request(
+    target: &Target,
+    plan: &Plan,
+    key: Option<&str>,
+    nonce: Option<&str>,
+) -> HttpRequest {
+    let mut headers = common_headers(key);
+    headers.push(("content-type".to_owned(), "application/json".to_owned()));
+    let body = json!({
+        "model": target.model.trim(),
+        "max_tokens": plan.max_tokens,
+        "temperature": plan.temperature,
+        "stream": true,
+        "messages": [{ "role": "user", "content": prompt_text(plan, nonce) }],
+    });
+    HttpRequest {
+        url: format!("{}/v1/messages", base_url(target)),
+        headers,
+        body: body.to_string(),
+    }
+}
+
+/// `GET {base}/v1/models`.
+pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsRequest {
+    ModelsRequest {
+        url: format!("{}/v1/models", base_url(target)),
+        headers: common_headers(key),
+    }
+}
+
+/// `data[].id` of a models list.
+pub(crate) fn parse_models(body: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        return Vec::new();
+    };
+    value
+        .get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|model| model.get("id").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The message of an error body:
+/// `{"type":"error","error":{"type":"…","message":"…"}}`.
+pub(crate) fn error_body_message(body: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(body).ok()?;
+    match value.get("error") {
+        Some(error) if !error.is_null() => error_value_message(error),
+        _ => value
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+    }
+}
+
+/// Decodes one event.
+pub(crate) fn decode_event(
+    event: &SseEvent,
+    out: &mut Vec<StreamEvent>,
+    completed: &mut bool,
+) -> Result<(), MalformedEvent> {
+    let data = event.data.trim();
+    if data.is_empty() {
+        return Ok(());
+    }
+    let value = parse_object(data)?;
+    // The data's own `type` is authoritative; the SSE event name repeats it.
+    let kind = value
+        .get("type")
+        .and_then(Value::as_str)
+        .or(event.event.as_deref())
+        .unwrap_or_default();
+    match kind {
+        "content_block_delta" => {
+            let delta = value.get("delta");
+            let field = |name: &str| {
+                delta
+                    .and_then(|delta| delta.get(name))
+                    .and_then(Value::as_str)
+                    .filter(|text| !text.is_empty())
+                    .map(str::to_owned)
+            };
+            match delta
+                .and_then(|delta| delta.get("type"))
+                .and_then(Value::as_str)
+            {
+                Some("text_delta") => out.extend(field("text").map(StreamEvent::Content)),
+                Some("thinking_delta") => out.extend(field("thinking").map(StreamEvent::Reasoning)),
+                // `signature_delta`, `input_json_delta`, `citations_delta`.
+                _ => {}
+            }
+        }
+        "message_delta" => {
+            if let Some(tokens) = value
+                .get("usage")
+                .and_then(|usage| usage.get("output_tokens"))
+                .and_then(token_count)
+            {
+                out.push(StreamEvent::Usage {
+                    output_tokens: tokens,
+                });
+            }
+        }
+        "message_stop" => {
+            *completed = true;
+            out.push(StreamEvent::End);
+        }
+        "error" => {
+            let message = value
+                .get("error")
+                .and_then(error_value_message)
+                .unwrap_or_else(|| "the provider sent an error event without a message".to_owned());
+            out.push(StreamEvent::ProviderError(message));
+        }
+        // `message_start`, `content_block_start`, `content_block_stop`,
+        // `ping`, and any event type added later: not tokens.
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::Protocol;
+    use crate::core::protocol::{
+        EventDecoder, build_request as build, http_error_message, models_request,
+        parse_models as parse,
+    };
+
+    fn target() -> Target {
+        Target {
+            label: "t".to_owned(),
+            protocol: Protocol::Anthropic,
+            base_url: "https://api.anthropic.com".to_owned(),
+            model: "claude-haiku-4-5".to_owned(),
+            provider: None,
+        }
+    }
+
+    fn decode(events: &[(&str, &str)]) -> (Vec<StreamEvent>, bool) {
+        let mut decoder = EventDecoder::new(Protocol::Anthropic);
+        let mut out = Vec::new();
+        for (name, data) in events {
+            let event = SseEvent {
+                event: Some((*name).to_owned()),
+                data: (*data).to_owned(),
+                id: None,
+            };
+            decoder.on_event(&event, &mut out).unwrap();
+        }
+        (out, decoder.completed())
+    }
+
+    #[test]
+    fn request_headers_and_body() {
+        let plan = Plan {
+            max_tokens: 50,
+            ..Plan::default()
+        };
+        let request = build(&target(), &plan, Some("sk-ant-x"), None);
+        assert_eq!(request.url, "https://api.anthropic.com/v1/messages");
+        assert_eq!(
+            request.headers,
+            vec![
+                ("x-api-key".to_owned(), "sk-ant-x".to_owned()),
+                ("anthropic-version".to_owned(), "2023-06-01".to_owned()),
+                (
+                    "anthropic-dangerous-direct-browser-access".to_owned(),
+                    "true".to_owned()
+                ),
+                ("content-type".to_owned(), "application/json".to_owned()),
+            ]
+        );
+        let body: Value = serde_json::from_str(&request.body).unwrap();
+        assert_eq!(body["model"], "claude-haiku-4-5");
+        assert_eq!(body["stream"], true);
+        assert_eq!(body["max_tokens"], 50);
+        assert_eq!(body["temperature"], 0.0);
+        assert_eq!(body["messages"][0]["content"], plan.prompt);
+    }
+
+    #[test]
+    fn a_full_stream_with_thinking() {
+        let (events, completed) = decode(&[
+            (
+                "message_start",
+                r#"{"type":"message_start","message":{"id":"m","usage":{"input_tokens":10,"output_tokens":1}}}"#,
+            ),
+            (
+                "content_block_start",
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
+            ),
+            ("ping", r#"{"type": "ping"}"#),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me"}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"abc"}}"#,
+            ),
+            (
+                "content_block_stop",
+                r#"{"type":"content_block_stop","index":0}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":""}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Paris"}}"#,
+            ),
+            (
+                "message_delta",
+                r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":15}}"#,
+            ),
+        ]);
+        assert_eq!(
+            events,
+            vec![
+                StreamEvent::Reasoning("Let me".to_owned()),
+                StreamEvent::Content("Paris".to_owned()),
+                StreamEvent::Usage { output_tokens: 15 },
+            ]
+        );
+        assert!(!completed, "message_delta is not the end");
+        let (events, completed) = decode(&[("message_stop", r#"{"type":"message_stop"}"#)]);
+        assert_eq!(events, vec![StreamEvent::End]);
+        assert!(completed);
+    }
+
+    #[test]
+    fn error_event_and_error_body() {
+        let (events, _) = decode(&[(
+            "error",
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        )]);
+        assert_eq!(
+            events,
+            vec![StreamEvent::ProviderError("Overloaded".to_owned())]
+        );
+        assert_eq!(
+            http_error_message(
+                Protocol::Anthropic,
+                401,
+                r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#
+            ),
+            "HTTP 401 from provider: invalid x-api-key"
+        );
+    }
+
+    #[test]
+    fn models_list() {
+        let request = models_request(&target(), Some("k")).unwrap();
+        assert_eq!(request.url, "https://api.anthropic.com/v1/models");
+        assert!(
+            request
+                .headers
+                .contains(&("x-api-key".to_owned(), "k".to_owned()))
+        );
+        let body = r#"{"data":[{"id":"claude-sonnet-4-5","type":"model"},{"id":"claude-haiku-4-5"}],"has_more":false}"#;
+        assert_eq!(
+            parse(Protocol::Anthropic, body),
+            vec!["claude-haiku-4-5", "claude-sonnet-4-5"]
+        );
+    }
+}

@@ -1,0 +1,326 @@
+//! The Google Gemini protocol
+//! (`POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse`).
+//!
+//! Stream shape: every event is a whole `GenerateContentResponse`; text is
+//! in `candidates[0].content.parts[].text`, parts marked `thought: true`
+//! are reasoning, `usageMetadata` repeats a running count, and the last
+//! chunk carries a `finishReason`. There is no end marker: the body ends.
+//!
+//! The key goes in the `x-goog-api-key` header, never in the URL: URLs end
+//! up in logs, history and error messages.
+
+use serde_json::{Value, json};
+
+use super::{
+    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
+    parse_object, prompt_text, token_count,
+};
+use crate::core::plan::{Plan, Target};
+use crate::core::sse::SseEvent;
+
+/// The model name as it goes in the URL path: users may paste it with the
+/// `models/` prefix the API lists it with.
+fn model_path(target: &Target) -> &str {
+    let model = target.model.trim();
+    model.strip_prefix("models/").unwrap_or(model)
+}
+
+/// `x-goog-api-key` when a key is given.
+fn key_headers(key: Option<&str>) -> Vec<(String, String)> {
+    key.map(|key| vec![("x-goog-api-key".to_owned(), key.to_owned())])
+        .unwrap_or_default()
+}
+
+/// `POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse`.
+pub(crate) fn build_request(
+    target: &Target,
+    plan: &Plan,
+    key: Option<&str>,
+    nonce: Option<&str>,
+) -> HttpRequest {
+    let mut headers = key_headers(key);
+    headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
+    let body = json!({
+        "contents": [{ "role": "user", "parts": [{ "text": prompt_text(plan, nonce) }] }],
+        "generationConfig": {
+            "maxOutputTokens": plan.max_tokens,
+            "temperature": plan.temperature,
+        },
+    });
+    HttpRequest {
+        url: format!(
+            "{}/v1beta/models/{}:streamGenerateContent?alt=sse",
+            base_url(target),
+            model_path(target)
+        ),
+        headers,
+        body: body.to_string(),
+    }
+}
+
+/// `GET {base}/v1beta/models`.
+pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsRequest {
+    ModelsRequest {
+        url: format!("{}/v1beta/models", base_url(target)),
+        headers: key_headers(key),
+    }
+}
+
+/// `models[].name` without the `models/` prefix, keeping only models that
+/// can generate content (the list also holds embedding models).
+pub(crate) fn parse_models(body: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        return Vec::new();
+    };
+    value
+        .get("models")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|model| {
+            model
+                .get("supportedGenerationMethods")
+                .and_then(Value::as_array)
+                .is_none_or(|methods| {
+                    methods.iter().any(|method| {
+                        matches!(
+                            method.as_str(),
+                            Some("generateContent" | "streamGenerateContent")
+                        )
+                    })
+                })
+        })
+        .filter_map(|model| model.get("name").and_then(Value::as_str))
+        .map(|name| name.strip_prefix("models/").unwrap_or(name).to_owned())
+        .collect()
+}
+
+/// The message of an error body: `{"error":{"code","message","status"}}`,
+/// sometimes wrapped in an array.
+pub(crate) fn error_body_message(body: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(body).ok()?;
+    let value = match &value {
+        Value::Array(items) => items.first()?.clone(),
+        _ => value,
+    };
+    value
+        .get("error")
+        .filter(|error| !error.is_null())
+        .and_then(error_value_message)
+}
+
+/// Decodes one event.
+pub(crate) fn decode_event(
+    event: &SseEvent,
+    out: &mut Vec<StreamEvent>,
+    completed: &mut bool,
+) -> Result<(), MalformedEvent> {
+    let data = event.data.trim();
+    if data.is_empty() {
+        return Ok(());
+    }
+    let value = parse_object(data)?;
+    if let Some(error) = value.get("error").filter(|error| !error.is_null()) {
+        let message = error_value_message(error)
+            .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
+        out.push(StreamEvent::ProviderError(message));
+        return Ok(());
+    }
+    let candidate = value
+        .get("candidates")
+        .and_then(Value::as_array)
+        .and_then(|candidates| candidates.first());
+    match candidate {
+        Some(candidate) => {
+            let parts = candidate
+                .get("content")
+                .and_then(|content| content.get("parts"))
+                .and_then(Value::as_array);
+            for part in parts.into_iter().flatten() {
+                let Some(text) = part
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                else {
+                    continue;
+                };
+                if part.get("thought").and_then(Value::as_bool) == Some(true) {
+                    out.push(StreamEvent::Reasoning(text.to_owned()));
+                } else {
+                    out.push(StreamEvent::Content(text.to_owned()));
+                }
+            }
+            if candidate
+                .get("finishReason")
+                .and_then(Value::as_str)
+                .is_some()
+            {
+                *completed = true;
+            }
+        }
+        None => {
+            // A blocked prompt comes back as feedback with no candidate.
+            if let Some(reason) = value
+                .get("promptFeedback")
+                .and_then(|feedback| feedback.get("blockReason"))
+                .and_then(Value::as_str)
+            {
+                out.push(StreamEvent::ProviderError(format!(
+                    "the prompt was blocked ({reason})"
+                )));
+                return Ok(());
+            }
+        }
+    }
+    if let Some(tokens) = value
+        .get("usageMetadata")
+        .and_then(|usage| usage.get("candidatesTokenCount"))
+        .and_then(token_count)
+    {
+        out.push(StreamEvent::Usage {
+            output_tokens: tokens,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::Protocol;
+    use crate::core::protocol::{
+        EventDecoder, build_request as build, http_error_message, models_request,
+        parse_models as parse,
+    };
+
+    fn target(model: &str) -> Target {
+        Target {
+            label: "t".to_owned(),
+            protocol: Protocol::Gemini,
+            base_url: "https://generativelanguage.googleapis.com".to_owned(),
+            model: model.to_owned(),
+            provider: None,
+        }
+    }
+
+    fn decode(data: &[&str]) -> (Vec<StreamEvent>, bool) {
+        let mut decoder = EventDecoder::new(Protocol::Gemini);
+        let mut out = Vec::new();
+        for data in data {
+            let event = SseEvent {
+                event: None,
+                data: (*data).to_owned(),
+                id: None,
+            };
+            decoder.on_event(&event, &mut out).unwrap();
+        }
+        (out, decoder.completed())
+    }
+
+    #[test]
+    fn key_goes_in_a_header_never_the_url() {
+        let plan = Plan {
+            max_tokens: 20,
+            ..Plan::default()
+        };
+        let request = build(
+            &target("models/gemini-2.5-flash"),
+            &plan,
+            Some("AIzaSECRET"),
+            Some("x7"),
+        );
+        assert_eq!(
+            request.url,
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+        );
+        assert!(!request.url.contains("AIza"));
+        assert!(!request.url.contains("key="));
+        assert_eq!(
+            request.headers,
+            vec![
+                ("x-goog-api-key".to_owned(), "AIzaSECRET".to_owned()),
+                ("Content-Type".to_owned(), "application/json".to_owned()),
+            ]
+        );
+        let body: Value = serde_json::from_str(&request.body).unwrap();
+        assert_eq!(body["contents"][0]["role"], "user");
+        assert_eq!(
+            body["contents"][0]["parts"][0]["text"],
+            format!("{} [x7]", plan.prompt)
+        );
+        assert_eq!(body["generationConfig"]["maxOutputTokens"], 20);
+        assert_eq!(body["generationConfig"]["temperature"], 0.0);
+    }
+
+    #[test]
+    fn thoughts_text_usage_and_finish() {
+        let (events, completed) = decode(&[
+            r#"{"candidates":[{"content":{"parts":[{"text":"Thinking...","thought":true}],"role":"model"}}],"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":0}}"#,
+            r#"{"candidates":[{"content":{"parts":[{"text":""},{"text":"The capital"}],"role":"model"}}],"usageMetadata":{"candidatesTokenCount":2}}"#,
+        ]);
+        assert_eq!(
+            events,
+            vec![
+                StreamEvent::Reasoning("Thinking...".to_owned()),
+                StreamEvent::Usage { output_tokens: 0 },
+                StreamEvent::Content("The capital".to_owned()),
+                StreamEvent::Usage { output_tokens: 2 },
+            ]
+        );
+        assert!(!completed);
+        let (events, completed) = decode(&[
+            r#"{"candidates":[{"content":{"parts":[{"text":" is Paris."}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"candidatesTokenCount":6}}"#,
+        ]);
+        assert_eq!(events.len(), 2);
+        assert!(completed);
+    }
+
+    #[test]
+    fn errors_and_blocked_prompts() {
+        let (events, _) = decode(&[
+            r#"{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}"#,
+        ]);
+        assert_eq!(
+            events,
+            vec![StreamEvent::ProviderError(
+                "The model is overloaded.".to_owned()
+            )]
+        );
+        let (events, _) = decode(&[r#"{"promptFeedback":{"blockReason":"SAFETY"}}"#]);
+        assert_eq!(
+            events,
+            vec![StreamEvent::ProviderError(
+                "the prompt was blocked (SAFETY)".to_owned()
+            )]
+        );
+        assert_eq!(
+            http_error_message(
+                Protocol::Gemini,
+                400,
+                r#"[{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}]"#
+            ),
+            "HTTP 400 from provider: API key not valid. Please pass a valid API key."
+        );
+    }
+
+    #[test]
+    fn models_list_drops_the_prefix_and_embedding_models() {
+        let request = models_request(&target("x"), Some("k")).unwrap();
+        assert_eq!(
+            request.url,
+            "https://generativelanguage.googleapis.com/v1beta/models"
+        );
+        assert_eq!(
+            request.headers,
+            vec![("x-goog-api-key".to_owned(), "k".to_owned())]
+        );
+        let body = r#"{"models":[
+            {"name":"models/gemini-2.5-flash","supportedGenerationMethods":["generateContent","countTokens"]},
+            {"name":"models/text-embedding-004","supportedGenerationMethods":["embedContent"]},
+            {"name":"models/gemini-2.0-flash"}]}"#;
+        assert_eq!(
+            parse(Protocol::Gemini, body),
+            vec!["gemini-2.0-flash", "gemini-2.5-flash"]
+        );
+    }
+}

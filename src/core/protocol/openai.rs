@@ -1,0 +1,362 @@
+//! The OpenAI-compatible chat completions protocol: OpenAI itself and the
+//! many providers and local servers that copy it (vLLM, SGLang, llama.cpp,
+//! Ollama, OpenRouter, DeepSeek, …), and the built-in demo provider.
+//!
+//! Stream shape: `data: {chat.completion.chunk}` events, then
+//! `data: [DONE]`. The first chunk usually carries only the role, and with
+//! `stream_options.include_usage` the last one carries only `usage`: neither
+//! is a token.
+
+use serde_json::{Value, json};
+
+use super::{
+    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
+    parse_object, prompt_text, token_count,
+};
+use crate::core::plan::{Plan, Target};
+use crate::core::sse::SseEvent;
+
+/// `POST {base}/chat/completions`, with `Authorization` only when a key is
+/// given (local servers take none, and an unneeded `Authorization` header
+/// would force a CORS preflight).
+pub(crate) fn build_request(
+    target: &Target,
+    plan: &Plan,
+    key: Option<&str>,
+    nonce: Option<&str>,
+) -> HttpRequest {
+    let mut headers = Vec::with_capacity(2);
+    if let Some(key) = key {
+        headers.push(("Authorization".to_owned(), format!("Bearer {key}")));
+    }
+    headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
+    HttpRequest {
+        url: format!("{}/chat/completions", base_url(target)),
+        headers,
+        body: request_body(target, plan, nonce),
+    }
+}
+
+/// The chat completions body: one user message, streamed, usage included.
+pub(crate) fn request_body(target: &Target, plan: &Plan, nonce: Option<&str>) -> String {
+    json!({
+        "model": target.model.trim(),
+        "messages": [{ "role": "user", "content": prompt_text(plan, nonce) }],
+        "stream": true,
+        "stream_options": { "include_usage": true },
+        "max_tokens": plan.max_tokens,
+        "temperature": plan.temperature,
+    })
+    .to_string()
+}
+
+/// `GET {base}/models`.
+pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsRequest {
+    ModelsRequest {
+        url: format!("{}/models", base_url(target)),
+        headers: key
+            .map(|key| vec![("Authorization".to_owned(), format!("Bearer {key}"))])
+            .unwrap_or_default(),
+    }
+}
+
+/// `data[].id` of a models list.
+pub(crate) fn parse_models(body: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        return Vec::new();
+    };
+    value
+        .get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|model| model.get("id").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The message of an error body: `{"error": {"message"}}` (OpenAI and most
+/// copies), `{"error": "text"}` (Ollama), `{"message"}` (vLLM),
+/// `{"detail"}` (FastAPI servers), or an array holding one of those.
+pub(crate) fn error_body_message(body: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(body).ok()?;
+    let value = match &value {
+        Value::Array(items) => items.first()?.clone(),
+        _ => value,
+    };
+    match value.get("error") {
+        Some(error) if !error.is_null() => error_value_message(error),
+        _ => ["message", "detail"]
+            .iter()
+            .find_map(|field| value.get(field).and_then(Value::as_str).map(str::to_owned)),
+    }
+}
+
+/// Decodes one chunk event.
+pub(crate) fn decode_event(
+    event: &SseEvent,
+    out: &mut Vec<StreamEvent>,
+    completed: &mut bool,
+) -> Result<(), MalformedEvent> {
+    let data = event.data.trim();
+    if data.is_empty() {
+        return Ok(());
+    }
+    if data == "[DONE]" {
+        *completed = true;
+        out.push(StreamEvent::End);
+        return Ok(());
+    }
+    if event.event.as_deref() == Some("error") {
+        let message = error_body_message(data).unwrap_or_else(|| data.to_owned());
+        out.push(StreamEvent::ProviderError(message));
+        return Ok(());
+    }
+    let chunk = parse_object(data)?;
+    if let Some(error) = chunk.get("error").filter(|error| !error.is_null()) {
+        let message = error_value_message(error)
+            .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
+        out.push(StreamEvent::ProviderError(message));
+        return Ok(());
+    }
+    let choice = chunk
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|choices| choices.first());
+    if let Some(choice) = choice {
+        if let Some(delta) = choice.get("delta") {
+            // DeepSeek and vLLM use `reasoning_content`, OpenRouter and
+            // Ollama `reasoning`.
+            let reasoning = ["reasoning_content", "reasoning"]
+                .iter()
+                .find_map(|field| non_empty_str(delta.get(field)));
+            if let Some(reasoning) = reasoning {
+                out.push(StreamEvent::Reasoning(reasoning.to_owned()));
+            }
+            if let Some(content) = non_empty_str(delta.get("content")) {
+                out.push(StreamEvent::Content(content.to_owned()));
+            }
+        }
+        match choice.get("finish_reason").and_then(Value::as_str) {
+            Some("error") => out.push(StreamEvent::ProviderError(
+                "the provider ended the stream with finish_reason \"error\"".to_owned(),
+            )),
+            Some(_) => *completed = true,
+            None => {}
+        }
+    }
+    if let Some(tokens) = chunk
+        .get("usage")
+        .and_then(|usage| usage.get("completion_tokens"))
+        .and_then(token_count)
+    {
+        out.push(StreamEvent::Usage {
+            output_tokens: tokens,
+        });
+    }
+    Ok(())
+}
+
+/// A JSON string value, when present and non-empty.
+fn non_empty_str(value: Option<&Value>) -> Option<&str> {
+    value
+        .and_then(Value::as_str)
+        .filter(|text| !text.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::plan::Protocol;
+    use crate::core::protocol::{
+        EventDecoder, build_request as build, models_request, parse_models as parse,
+    };
+
+    fn target(base_url: &str) -> Target {
+        Target {
+            label: "t".to_owned(),
+            protocol: Protocol::OpenAi,
+            base_url: base_url.to_owned(),
+            model: "gpt-4o-mini".to_owned(),
+            provider: None,
+        }
+    }
+
+    fn decode(data: &[&str]) -> (Vec<StreamEvent>, bool) {
+        let mut decoder = EventDecoder::new(Protocol::OpenAi);
+        let mut out = Vec::new();
+        for data in data {
+            let event = SseEvent {
+                event: None,
+                data: (*data).to_owned(),
+                id: None,
+            };
+            decoder.on_event(&event, &mut out).unwrap();
+        }
+        (out, decoder.completed())
+    }
+
+    #[test]
+    fn request_has_bearer_key_and_streaming_body() {
+        let plan = Plan {
+            max_tokens: 32,
+            temperature: 0.0,
+            ..Plan::default()
+        };
+        let request = build(
+            &target("https://api.openai.com/v1/"),
+            &plan,
+            Some("sk-test"),
+            Some("n1"),
+        );
+        assert_eq!(request.url, "https://api.openai.com/v1/chat/completions");
+        assert_eq!(
+            request.headers,
+            vec![
+                ("Authorization".to_owned(), "Bearer sk-test".to_owned()),
+                ("Content-Type".to_owned(), "application/json".to_owned()),
+            ]
+        );
+        let body: Value = serde_json::from_str(&request.body).unwrap();
+        assert_eq!(body["model"], "gpt-4o-mini");
+        assert_eq!(body["messages"][0]["role"], "user");
+        assert_eq!(
+            body["messages"][0]["content"],
+            format!("{} [n1]", plan.prompt)
+        );
+        assert_eq!(body["stream"], true);
+        assert_eq!(body["stream_options"]["include_usage"], true);
+        assert_eq!(body["max_tokens"], 32);
+        assert_eq!(body["temperature"], 0.0);
+    }
+
+    #[test]
+    fn no_key_means_no_authorization_header() {
+        let request = build(
+            &target("http://localhost:8000/v1"),
+            &Plan::default(),
+            None,
+            None,
+        );
+        assert_eq!(
+            request.headers,
+            vec![("Content-Type".to_owned(), "application/json".to_owned())]
+        );
+        let body: Value = serde_json::from_str(&request.body).unwrap();
+        assert_eq!(body["messages"][0]["content"], Plan::default().prompt);
+    }
+
+    #[test]
+    fn role_only_empty_and_usage_only_chunks_are_not_tokens() {
+        let (events, completed) = decode(&[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":null}}]}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":12,"total_tokens":21}}"#,
+            "",
+        ]);
+        assert_eq!(events, vec![StreamEvent::Usage { output_tokens: 12 }]);
+        assert!(!completed);
+    }
+
+    #[test]
+    fn content_reasoning_finish_and_done() {
+        let (events, completed) = decode(&[
+            r#"{"choices":[{"delta":{"reasoning_content":"hmm"}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning":"so"}}]}"#,
+            r#"{"choices":[{"delta":{"content":"Paris"}}]}"#,
+            r#"{"choices":[{"delta":{},"finish_reason":"stop"}],"usage":null}"#,
+            "[DONE]",
+        ]);
+        assert_eq!(
+            events,
+            vec![
+                StreamEvent::Reasoning("hmm".to_owned()),
+                StreamEvent::Reasoning("so".to_owned()),
+                StreamEvent::Content("Paris".to_owned()),
+                StreamEvent::End,
+            ]
+        );
+        assert!(completed);
+        let (_, completed_by_finish) =
+            decode(&[r#"{"choices":[{"delta":{},"finish_reason":"length"}]}"#]);
+        assert!(completed_by_finish);
+    }
+
+    #[test]
+    fn errors_inside_the_stream() {
+        let (events, _) =
+            decode(&[r#"{"error":{"message":"Rate limit reached","type":"rate_limit"}}"#]);
+        assert_eq!(
+            events,
+            vec![StreamEvent::ProviderError("Rate limit reached".to_owned())]
+        );
+        let (events, _) =
+            decode(&[r#"{"choices":[{"delta":{"content":""},"finish_reason":"error"}]}"#]);
+        assert!(
+            matches!(&events[..], [StreamEvent::ProviderError(m)] if m.contains("finish_reason"))
+        );
+
+        let mut decoder = EventDecoder::new(Protocol::OpenAi);
+        let mut out = Vec::new();
+        let event = SseEvent {
+            event: Some("error".to_owned()),
+            data: "upstream gone".to_owned(),
+            id: None,
+        };
+        decoder.on_event(&event, &mut out).unwrap();
+        assert_eq!(
+            out,
+            vec![StreamEvent::ProviderError("upstream gone".to_owned())]
+        );
+    }
+
+    #[test]
+    fn error_bodies_of_several_servers() {
+        assert_eq!(
+            error_body_message(
+                r#"{"error":{"message":"Invalid API key","type":"invalid_request_error"}}"#
+            ),
+            Some("Invalid API key".to_owned())
+        );
+        assert_eq!(
+            error_body_message(r#"{"error":"model 'x' not found"}"#),
+            Some("model 'x' not found".to_owned())
+        );
+        assert_eq!(
+            error_body_message(r#"{"object":"error","message":"bad"}"#),
+            Some("bad".to_owned())
+        );
+        assert_eq!(
+            error_body_message(r#"{"detail":"Not Found"}"#),
+            Some("Not Found".to_owned())
+        );
+        assert_eq!(
+            error_body_message(r#"[{"error":{"message":"in array"}}]"#),
+            Some("in array".to_owned())
+        );
+        assert_eq!(error_body_message("not json"), None);
+        assert_eq!(
+            crate::core::protocol::http_error_message(
+                Protocol::OpenAi,
+                401,
+                r#"{"error":{"message":"Incorrect API key provided: sk-abc***wxyz. See docs."}}"#
+            ),
+            "HTTP 401 from provider: incorrect API key provided: [redacted]. See docs."
+        );
+    }
+
+    #[test]
+    fn models_list() {
+        let request = models_request(&target("https://api.openai.com/v1"), Some("sk")).unwrap();
+        assert_eq!(request.url, "https://api.openai.com/v1/models");
+        assert_eq!(
+            request.headers,
+            vec![("Authorization".to_owned(), "Bearer sk".to_owned())]
+        );
+        let body =
+            r#"{"object":"list","data":[{"id":"gpt-4o","object":"model"},{"id":"gpt-4o-mini"}]}"#;
+        assert_eq!(parse(Protocol::OpenAi, body), vec!["gpt-4o", "gpt-4o-mini"]);
+        assert!(parse(Protocol::OpenAi, "<html>").is_empty());
+    }
+}
