@@ -24,11 +24,11 @@ mod timeline;
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind};
 
-
+pub use ecdf::{EcdfInput, draw_ecdf};
 pub use histogram::{HistogramInput, draw_histogram};
-
-
-
+pub use hourly::{HourBucket, HourlyInput, draw_hourly};
+pub use spread::{SpreadInput, draw_spread};
+pub use timeline::{TimelineInput, TimelinePoint, draw_timeline};
 
 /// One target's TTFT samples, as one line, box or colour in a chart.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -210,3 +210,6 @@ pub(crate) mod test_support {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod samples;

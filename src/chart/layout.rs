@@ -352,15 +352,6 @@ pub(crate) fn widest_label<DB: DrawingBackend>(area: &Area<DB>, font: &TextStyle
     labels.map(|label| text_size(area, &label, font).0).max().unwrap_or(0)
 }
 
-/// Sizes of the x and y label areas for a mesh with the given y tick
-/// labels: room for the labels, the tick marks and the axis title.
-pub(crate) fn label_areas<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, y_labels: impl Iterator<Item = String>) -> (u32, u32) {
-    let m = &ink.metrics;
-    let x_area = (m.tick_px * 1.4 + m.text_px * 1.5).round() as u32 + m.px(8.0);
-    let y_area = widest_label(area, &ink.tick_font(), y_labels) + (m.text_px * 1.5).round() as u32 + m.px(14.0);
-    (x_area, y_area)
-}
-
 /// A chart context whose axes are both [`TickAxis`].
 pub(crate) type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<TickAxis, TickAxis>>;
 

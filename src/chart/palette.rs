@@ -65,6 +65,15 @@ pub fn series_dashed(index: usize) -> bool {
     (index / SERIES_COLOURS) % 2 == 1
 }
 
+/// `colour` laid over `background` with opacity `alpha` (0–1), as one
+/// opaque colour: for legend swatches of translucent fills.
+#[must_use]
+pub fn blend(colour: RGBColor, background: RGBColor, alpha: f64) -> RGBColor {
+    let alpha = alpha.clamp(0.0, 1.0);
+    let mix = |f: u8, b: u8| (f64::from(f) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
+    RGBColor(mix(colour.0, background.0), mix(colour.1, background.1), mix(colour.2, background.2))
+}
+
 /// The neutral colours of one theme.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Theme {
@@ -138,6 +147,12 @@ mod tests {
         assert!(!series_dashed(0));
         assert!(series_dashed(8));
         assert!(!series_dashed(16));
+    }
+
+    #[test]
+    fn blend_mixes_channels() {
+        assert_eq!(blend(RGBColor(200, 0, 100), RGBColor(0, 200, 100), 0.25), RGBColor(50, 150, 100));
+        assert_eq!(blend(BLUE, BLACK, 1.0), BLUE);
     }
 
     #[test]
