@@ -6,7 +6,9 @@
 
 use std::ops::Range;
 
-use plotters::coord::ranged1d::{KeyPointHint, KeyPointWeight, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::ranged1d::{
+    KeyPointHint, KeyPointWeight, NoDefaultFormatting, Ranged, ValueFormatter,
+};
 
 /// Smallest TTFT a log axis places, ms; smaller values are drawn at it.
 pub const MIN_LOG_MS: f64 = 0.01;
@@ -51,7 +53,11 @@ pub fn format_plain(value: f64, max_decimals: usize) -> String {
 fn trim_zeros(text: String) -> String {
     if text.contains('.') {
         let trimmed = text.trim_end_matches('0').trim_end_matches('.');
-        if trimmed == "-0" { "0".into() } else { trimmed.into() }
+        if trimmed == "-0" {
+            "0".into()
+        } else {
+            trimmed.into()
+        }
     } else {
         text
     }
@@ -126,7 +132,7 @@ pub fn log_minor_ticks(lo_ms: f64, hi_ms: f64, ticks: &[f64]) -> Vec<f64> {
 /// most `max_ticks` of them (at least one step is always taken).
 #[must_use]
 pub fn linear_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
-    if max_ticks == 0 || !(hi > lo) || !lo.is_finite() || !hi.is_finite() {
+    if max_ticks == 0 || hi <= lo || !lo.is_finite() || !hi.is_finite() {
         return Vec::new();
     }
     let rough_step = (hi - lo) / max_ticks.max(1) as f64;
@@ -157,7 +163,10 @@ pub fn log_range(min_ms: f64, max_ms: f64) -> (f64, f64) {
     if !(min_ms.is_finite() && max_ms.is_finite() && min_ms > 0.0 && max_ms >= min_ms) {
         return (100.0, 1000.0);
     }
-    let (lo, hi) = (min_ms.max(MIN_LOG_MS).log10(), max_ms.max(MIN_LOG_MS).log10());
+    let (lo, hi) = (
+        min_ms.max(MIN_LOG_MS).log10(),
+        max_ms.max(MIN_LOG_MS).log10(),
+    );
     let pad = ((hi - lo) * 0.04).max(0.02);
     let (mut lo, mut hi) = (lo - pad, hi + pad);
     let min_span = 2.5f64.log10();
@@ -246,14 +255,26 @@ impl TickAxis {
     /// A linear axis with the given ticks.
     #[must_use]
     pub fn linear(lo: f64, hi: f64, major: Vec<f64>) -> Self {
-        Self { lo, hi, log: false, major, minor: Vec::new() }
+        Self {
+            lo,
+            hi,
+            log: false,
+            major,
+            minor: Vec::new(),
+        }
     }
 
     /// A log axis; minor grid lines follow [`log_minor_ticks`].
     #[must_use]
     pub fn log(lo: f64, hi: f64, major: Vec<f64>) -> Self {
         let minor = log_minor_ticks(lo, hi, &major);
-        Self { lo, hi, log: true, major, minor }
+        Self {
+            lo,
+            hi,
+            log: true,
+            major,
+            minor,
+        }
     }
 
     /// Position of `value` along the axis, 0 at `lo` and 1 at `hi`
@@ -261,11 +282,15 @@ impl TickAxis {
     #[must_use]
     pub fn fraction(&self, value: f64) -> f64 {
         let (v, lo, hi) = if self.log {
-            (value.max(MIN_LOG_MS).log10(), self.lo.max(MIN_LOG_MS).log10(), self.hi.max(MIN_LOG_MS).log10())
+            (
+                value.max(MIN_LOG_MS).log10(),
+                self.lo.max(MIN_LOG_MS).log10(),
+                self.hi.max(MIN_LOG_MS).log10(),
+            )
         } else {
             (value, self.lo, self.hi)
         };
-        if !(hi > lo) || !v.is_finite() {
+        if hi <= lo || hi.is_nan() || lo.is_nan() || !v.is_finite() {
             return 0.0;
         }
         ((v - lo) / (hi - lo)).clamp(-4.0, 5.0)
@@ -327,7 +352,10 @@ mod tests {
 
     #[test]
     fn log_ticks_thin_to_one_three_then_decades() {
-        assert_eq!(log_ticks(90.0, 6000.0, 5), vec![100.0, 300.0, 1000.0, 3000.0]);
+        assert_eq!(
+            log_ticks(90.0, 6000.0, 5),
+            vec![100.0, 300.0, 1000.0, 3000.0]
+        );
         assert_eq!(log_ticks(90.0, 6000.0, 3), vec![100.0, 1000.0]);
     }
 
@@ -362,8 +390,14 @@ mod tests {
 
     #[test]
     fn linear_ticks_are_nice() {
-        assert_eq!(linear_ticks(0.0, 100.0, 6), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
-        assert_eq!(linear_ticks(0.0, 47.0, 5), vec![0.0, 10.0, 20.0, 30.0, 40.0]);
+        assert_eq!(
+            linear_ticks(0.0, 100.0, 6),
+            vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+        );
+        assert_eq!(
+            linear_ticks(0.0, 47.0, 5),
+            vec![0.0, 10.0, 20.0, 30.0, 40.0]
+        );
         assert_eq!(linear_ticks(0.0, 0.3, 4), vec![0.0, 0.1, 0.2, 0.3]);
     }
 

@@ -7,7 +7,10 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::axis::{TickAxis, format_ms, format_plain, linear_ticks, log_range};
-use super::layout::{AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis, split_legend};
+use super::layout::{
+    AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis,
+    split_legend,
+};
 use super::palette::{series_colour, series_dashed};
 use super::{Area, ChartError, ChartStyle, Series, positive_finite};
 
@@ -24,7 +27,11 @@ pub struct EcdfInput {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-pub fn draw_ecdf<DB: DrawingBackend>(area: &Area<DB>, input: &EcdfInput, style: &ChartStyle) -> Result<(), ChartError> {
+pub fn draw_ecdf<DB: DrawingBackend>(
+    area: &Area<DB>,
+    input: &EcdfInput,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
     let curves: Vec<Vec<f64>> = input
@@ -37,8 +44,16 @@ pub fn draw_ecdf<DB: DrawingBackend>(area: &Area<DB>, input: &EcdfInput, style: 
         })
         .collect();
     let body = draw_frame(area, &ink, &input.title, "")?;
-    let min = curves.iter().filter_map(|c| c.first()).copied().reduce(f64::min);
-    let max = curves.iter().filter_map(|c| c.last()).copied().reduce(f64::max);
+    let min = curves
+        .iter()
+        .filter_map(|c| c.first())
+        .copied()
+        .reduce(f64::min);
+    let max = curves
+        .iter()
+        .filter_map(|c| c.last())
+        .copied()
+        .reduce(f64::max);
     let (Some(min), Some(max)) = (min, max) else {
         return draw_no_data(&body, &ink, &labels.no_data);
     };
@@ -48,8 +63,16 @@ pub fn draw_ecdf<DB: DrawingBackend>(area: &Area<DB>, input: &EcdfInput, style: 
         .iter()
         .enumerate()
         .map(|(index, series)| LegendItem {
-            swatch: Swatch::Line { colour: series_colour(index, style.dark), dashed: series_dashed(index) },
-            label: format!("{} ({} = {})", series.label, labels.sample_count, curves.get(index).map_or(0, Vec::len)),
+            swatch: Swatch::Line {
+                colour: series_colour(index, style.dark),
+                dashed: series_dashed(index),
+            },
+            label: format!(
+                "{} ({} = {})",
+                series.label,
+                labels.sample_count,
+                curves.get(index).map_or(0, Vec::len)
+            ),
         })
         .collect();
     let plot_area = split_legend(&body, &ink, &legend)?;
@@ -83,9 +106,13 @@ pub fn draw_ecdf<DB: DrawingBackend>(area: &Area<DB>, input: &EcdfInput, style: 
         let line = colour.stroke_width(ink.metrics.line_px);
         if series_dashed(index) {
             let dash = f64::from(ink.metrics.px(7.0));
-            chart.plotting_area().draw(&DashedPathElement::new(points, dash, dash * 0.6, line))?;
+            chart
+                .plotting_area()
+                .draw(&DashedPathElement::new(points, dash, dash * 0.6, line))?;
         } else {
-            chart.plotting_area().draw(&PathElement::new(points, line))?;
+            chart
+                .plotting_area()
+                .draw(&PathElement::new(points, line))?;
         }
     }
     Ok(())
@@ -109,7 +136,13 @@ fn share_axis(ink: &Ink<'_>, length: u32) -> TickAxis {
 /// thinned to two points per pixel column (the first and last step in it),
 /// which draws exactly the same picture: a 10 000-sample curve becomes at
 /// most a few thousand points.
-fn step_points(values: &[f64], lo: f64, hi: f64, x_spec: &TickAxis, plot_width: u32) -> Vec<(f64, f64)> {
+fn step_points(
+    values: &[f64],
+    lo: f64,
+    hi: f64,
+    x_spec: &TickAxis,
+    plot_width: u32,
+) -> Vec<(f64, f64)> {
     let n = values.len();
     if n == 0 {
         return Vec::new();
@@ -141,7 +174,10 @@ mod tests {
     use crate::chart::test_support::{has_text, render_svg, sample_ttft_ms};
 
     fn series(label: &str, ttft_ms: Vec<f64>) -> Series {
-        Series { label: label.into(), ttft_ms }
+        Series {
+            label: label.into(),
+            ttft_ms,
+        }
     }
 
     #[test]
@@ -166,8 +202,14 @@ mod tests {
     #[test]
     fn empty_ecdf_says_no_data() -> Result<(), ChartError> {
         for input in [
-            EcdfInput { title: "t".into(), series: vec![] },
-            EcdfInput { title: "t".into(), series: vec![series("A", vec![]), series("B", vec![f64::NAN])] },
+            EcdfInput {
+                title: "t".into(),
+                series: vec![],
+            },
+            EcdfInput {
+                title: "t".into(),
+                series: vec![series("A", vec![]), series("B", vec![f64::NAN])],
+            },
         ] {
             let svg = render_svg(400, 300, |area, style| draw_ecdf(area, &input, style))?;
             assert!(has_text(&svg, "no data"));
@@ -177,7 +219,10 @@ mod tests {
 
     #[test]
     fn single_value_and_one_empty_series_draw() -> Result<(), ChartError> {
-        let input = EcdfInput { title: "t".into(), series: vec![series("A", vec![350.0]), series("B", vec![])] };
+        let input = EcdfInput {
+            title: "t".into(),
+            series: vec![series("A", vec![350.0]), series("B", vec![])],
+        };
         let svg = render_svg(400, 300, |area, style| draw_ecdf(area, &input, style))?;
         assert!(has_text(&svg, "A (n = 1)"));
         assert!(has_text(&svg, "B (n = 0)"));
@@ -206,11 +251,16 @@ mod tests {
     fn twelve_series_get_a_legend_entry_each() -> Result<(), ChartError> {
         let input = EcdfInput {
             title: "t".into(),
-            series: (0..12).map(|i| series(&format!("Target {i}"), sample_ttft_ms(50, i, 10))).collect(),
+            series: (0..12)
+                .map(|i| series(&format!("Target {i}"), sample_ttft_ms(50, i, 10)))
+                .collect(),
         };
         let svg = render_svg(400, 500, |area, style| draw_ecdf(area, &input, style))?;
         for i in 0..12 {
-            assert!(has_text(&svg, &format!("Target {i} (n = 50)")), "legend entry {i}");
+            assert!(
+                has_text(&svg, &format!("Target {i} (n = 50)")),
+                "legend entry {i}"
+            );
         }
         Ok(())
     }

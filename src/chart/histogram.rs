@@ -6,8 +6,12 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axis::{TickAxis, bin_index, format_ms, format_plain, linear_ticks, log_bin_edges, log_range};
-use super::layout::{AxisPlan, Ink, build_plot, draw_frame, draw_no_data, fitted_log_axis, labels_fit, text_size};
+use super::axis::{
+    TickAxis, bin_index, format_ms, format_plain, linear_ticks, log_bin_edges, log_range,
+};
+use super::layout::{
+    AxisPlan, Ink, build_plot, draw_frame, draw_no_data, fitted_log_axis, labels_fit, text_size,
+};
 use super::palette::series_colour;
 use super::{Area, ChartError, ChartStyle, positive_finite};
 
@@ -30,11 +34,18 @@ pub struct HistogramInput {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-pub fn draw_histogram<DB: DrawingBackend>(area: &Area<DB>, input: &HistogramInput, style: &ChartStyle) -> Result<(), ChartError> {
+pub fn draw_histogram<DB: DrawingBackend>(
+    area: &Area<DB>,
+    input: &HistogramInput,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
     let values = positive_finite(&input.ttft_ms);
-    let subtitle = join_subtitle(&input.series_label, &format!("{} = {}", labels.sample_count, values.len()));
+    let subtitle = join_subtitle(
+        &input.series_label,
+        &format!("{} = {}", labels.sample_count, values.len()),
+    );
     let body = draw_frame(area, &ink, &input.title, &subtitle)?;
     let (Some(min), Some(max)) = (
         values.iter().copied().reduce(f64::min),
@@ -52,11 +63,14 @@ pub fn draw_histogram<DB: DrawingBackend>(area: &Area<DB>, input: &HistogramInpu
     let hi_value = markers.iter().copied().fold(max, f64::max);
     let (lo, hi) = log_range(lo_value, hi_value);
 
-    // About 1.5 √n bins, at least 6 CSS px wide each, spread over the data.
-    let data_share = (max / min).log10().max(0.05) / (hi / lo).log10();
-    let max_bins_by_width = ((ink.metrics.css_width * 0.85 * data_share) / 6.0).max(1.0) as usize;
-    let bins = ((values.len() as f64).sqrt() * 1.5).round().clamp(8.0, 80.0) as usize;
-    let bins = bins.min(max_bins_by_width).max(1);
+    // 2 √n bins per decade (10 to 40), so a 0.3-decade warm hump still gets
+    // several bars, and each bar at least 6 CSS px wide.
+    let data_decades = (max / min).log10().max(0.05);
+    let per_decade = ((values.len() as f64).sqrt() * 2.0).clamp(10.0, 40.0);
+    let bins = (per_decade * data_decades).ceil().max(1.0);
+    let data_share = data_decades / (hi / lo).log10();
+    let max_bins_by_width = (ink.metrics.css_width * 0.85 * data_share / 6.0).max(1.0);
+    let bins = bins.min(max_bins_by_width) as usize;
     let edges = log_bin_edges(min, max, bins);
     let mut counts = vec![0u32; bins];
     for v in &values {
@@ -66,7 +80,9 @@ pub fn draw_histogram<DB: DrawingBackend>(area: &Area<DB>, input: &HistogramInpu
     }
     let max_count = counts.iter().copied().max().unwrap_or(1).max(1);
     // Head room for the marker labels above the tallest bar.
-    let y_hi = (f64::from(max_count) * 1.3).ceil().max(f64::from(max_count) + 1.0);
+    let y_hi = (f64::from(max_count) * 1.3)
+        .ceil()
+        .max(f64::from(max_count) + 1.0);
 
     let x_format = |v: &f64| format_ms(*v);
     let y_format = |v: &f64| format_plain(*v, 0);
@@ -91,10 +107,16 @@ pub fn draw_histogram<DB: DrawingBackend>(area: &Area<DB>, input: &HistogramInpu
         if *count == 0 {
             continue;
         }
-        let (Some(left), Some(right)) = (edges.get(index), edges.get(index + 1)) else { continue };
+        let (Some(left), Some(right)) = (edges.get(index), edges.get(index + 1)) else {
+            continue;
+        };
         let corners = [(*left, 0.0), (*right, f64::from(*count))];
-        chart.plotting_area().draw(&Rectangle::new(corners, colour.mix(0.85).filled()))?;
-        chart.plotting_area().draw(&Rectangle::new(corners, outline))?;
+        chart
+            .plotting_area()
+            .draw(&Rectangle::new(corners, colour.mix(0.85).filled()))?;
+        chart
+            .plotting_area()
+            .draw(&Rectangle::new(corners, outline))?;
     }
 
     draw_markers(&chart, &ink, style, input, y_hi)
@@ -102,11 +124,20 @@ pub fn draw_histogram<DB: DrawingBackend>(area: &Area<DB>, input: &HistogramInpu
 
 /// "label · n = 100", or just the part that is not empty.
 fn join_subtitle(label: &str, count: &str) -> String {
-    if label.trim().is_empty() { count.to_string() } else { format!("{label} · {count}") }
+    if label.trim().is_empty() {
+        count.to_string()
+    } else {
+        format!("{label} · {count}")
+    }
 }
 
 /// Integer count ticks from 0 to `hi` that fit `length` pixels vertically.
-fn count_axis<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, hi: f64, length: u32) -> TickAxis {
+fn count_axis<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    hi: f64,
+    length: u32,
+) -> TickAxis {
     let font = ink.tick_font();
     for max_ticks in (2..=8).rev() {
         let ticks: Vec<f64> = linear_ticks(0.0, hi, max_ticks)
@@ -141,18 +172,39 @@ fn draw_markers<DB: DrawingBackend>(
     let mut placed: Vec<(f64, f64, f64)> = Vec::new(); // (left, right, row y)
 
     let entries = [
-        (input.median_ms, &style.labels.median, ink.theme.text, false, true),
-        (input.p95_ms, &style.labels.p95, ink.theme.alert, true, false),
+        (
+            input.median_ms,
+            &style.labels.median,
+            ink.theme.text,
+            false,
+            true,
+        ),
+        (
+            input.p95_ms,
+            &style.labels.p95,
+            ink.theme.alert,
+            true,
+            false,
+        ),
     ];
     for (value, name, colour, dashed, prefer_left) in entries {
-        let Some(value) = value.filter(|v| v.is_finite() && *v > 0.0) else { continue };
+        let Some(value) = value.filter(|v| v.is_finite() && *v > 0.0) else {
+            continue;
+        };
         let line_style = colour.stroke_width(ink.metrics.line_px);
         let points = vec![(value, 0.0), (value, y_hi)];
         if dashed {
             let dash = f64::from(ink.metrics.px(6.0));
-            chart.plotting_area().draw(&DashedPathElement::new(points, dash, dash * 0.7, line_style))?;
+            chart.plotting_area().draw(&DashedPathElement::new(
+                points,
+                dash,
+                dash * 0.7,
+                line_style,
+            ))?;
         } else {
-            chart.plotting_area().draw(&PathElement::new(points, line_style))?;
+            chart
+                .plotting_area()
+                .draw(&PathElement::new(points, line_style))?;
         }
 
         let text = format!("{name} {}", format_ms(value));
@@ -167,18 +219,35 @@ fn draw_markers<DB: DrawingBackend>(
             _ => (right_span, HPos::Left),
         };
         let mut row_y = ink.metrics.small_px * 0.4;
-        while placed.iter().any(|(l, r, y)| (*y - row_y).abs() < 1.0 && span.0 < *r + gap && span.1 + gap > *l) {
+        while placed
+            .iter()
+            .any(|(l, r, y)| (*y - row_y).abs() < 1.0 && span.0 < *r + gap && span.1 + gap > *l)
+        {
             row_y += row_h;
         }
         placed.push((span.0, span.1, row_y));
-        let anchor_x = if matches!(anchor, HPos::Right) { span.1 } else { span.0 };
+        let anchor_x = if matches!(anchor, HPos::Right) {
+            span.1
+        } else {
+            span.0
+        };
         // A background plate keeps the label legible over bars and grid.
         let plate = [
             (span.0.round() as i32 - 2, row_y.round() as i32 - 1),
-            (span.1.round() as i32 + 2, (row_y + ink.metrics.small_px * 1.15).round() as i32),
+            (
+                span.1.round() as i32 + 2,
+                (row_y + ink.metrics.small_px * 1.15).round() as i32,
+            ),
         ];
-        strip.draw(&Rectangle::new(plate, ink.theme.background.mix(0.85).filled()))?;
-        strip.draw_text(&text, &font.pos(Pos::new(anchor, VPos::Top)), (anchor_x.round() as i32, row_y.round() as i32))?;
+        strip.draw(&Rectangle::new(
+            plate,
+            ink.theme.background.mix(0.85).filled(),
+        ))?;
+        strip.draw_text(
+            &text,
+            &font.pos(Pos::new(anchor, VPos::Top)),
+            (anchor_x.round() as i32, row_y.round() as i32),
+        )?;
     }
     Ok(())
 }
@@ -201,7 +270,11 @@ mod tests {
     #[test]
     fn typical_histogram_has_axes_markers_and_ticks() -> Result<(), ChartError> {
         let svg = render_svg(800, 400, |area, style| {
-            draw_histogram(area, &input(sample_ttft_ms(200, 1, 19), Some(420.0), Some(6300.0)), style)
+            draw_histogram(
+                area,
+                &input(sample_ttft_ms(200, 1, 19), Some(420.0), Some(6300.0)),
+                style,
+            )
         })?;
         assert!(svg.contains("TTFT (log scale)"));
         assert!(svg.contains("requests"));
@@ -215,7 +288,9 @@ mod tests {
 
     #[test]
     fn empty_histogram_says_no_data() -> Result<(), ChartError> {
-        let svg = render_svg(400, 300, |area, style| draw_histogram(area, &input(vec![], None, None), style))?;
+        let svg = render_svg(400, 300, |area, style| {
+            draw_histogram(area, &input(vec![], None, None), style)
+        })?;
         assert!(svg.contains("no data"));
         assert!(svg.contains("n = 0"));
         Ok(())
@@ -225,7 +300,11 @@ mod tests {
     fn single_and_all_equal_values_draw_one_bar() -> Result<(), ChartError> {
         for values in [vec![412.0], vec![412.0; 50]] {
             let svg = render_svg(400, 300, |area, style| {
-                draw_histogram(area, &input(values.clone(), Some(412.0), Some(412.0)), style)
+                draw_histogram(
+                    area,
+                    &input(values.clone(), Some(412.0), Some(412.0)),
+                    style,
+                )
             })?;
             assert!(svg.contains("median 412 ms"));
             assert!(svg.contains("p95 412 ms"));
@@ -239,10 +318,20 @@ mod tests {
         let mut values = vec![1.0, 120_000.0, f64::NAN, -5.0, 0.0, f64::INFINITY];
         values.extend(sample_ttft_ms(10_000, 3, 25));
         let svg = render_svg(1280, 480, |area, style| {
-            draw_histogram(area, &input(values.clone(), Some(430.0), Some(7000.0)), style)
+            draw_histogram(
+                area,
+                &input(values.clone(), Some(430.0), Some(7000.0)),
+                style,
+            )
         })?;
-        assert!(svg.contains("n = 10002"), "only the finite positive values count");
-        assert!(has_text(&svg, "1 ms") && has_text(&svg, "100 s"), "ticks at both ends of 1 ms–120 s");
+        assert!(
+            svg.contains("n = 10002"),
+            "only the finite positive values count"
+        );
+        assert!(
+            has_text(&svg, "1 ms") && has_text(&svg, "100 s"),
+            "ticks at both ends of 1 ms–120 s"
+        );
         Ok(())
     }
 
@@ -255,7 +344,11 @@ mod tests {
             let mut style = ChartStyle::default();
             style.labels.median = "中位数".into();
             style.labels.count_axis = "请求数".into();
-            draw_histogram(&area, &input(sample_ttft_ms(100, 2, 0), Some(420.0), None), &style)?;
+            draw_histogram(
+                &area,
+                &input(sample_ttft_ms(100, 2, 0), Some(420.0), None),
+                &style,
+            )?;
             area.present()?;
         }
         assert!(svg.contains("中位数 420 ms"));

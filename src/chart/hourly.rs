@@ -7,7 +7,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{TickAxis, format_ms, log_range};
-use super::layout::{AxisPlan, Ink, LegendItem, Swatch, build_plot, diamond, draw_frame, draw_no_data, fitted_log_axis, labels_fit, split_legend, text_size};
+use super::layout::{
+    AxisPlan, Ink, LegendItem, Swatch, build_plot, diamond, draw_frame, draw_no_data,
+    fitted_log_axis, labels_fit, split_legend, text_size,
+};
 use super::palette::series_colour;
 use super::{Area, ChartError, ChartStyle};
 
@@ -40,7 +43,11 @@ pub struct HourlyInput {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-pub fn draw_hourly<DB: DrawingBackend>(area: &Area<DB>, input: &HourlyInput, style: &ChartStyle) -> Result<(), ChartError> {
+pub fn draw_hourly<DB: DrawingBackend>(
+    area: &Area<DB>,
+    input: &HourlyInput,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
     let body = draw_frame(area, &ink, &input.title, "")?;
@@ -49,12 +56,18 @@ pub fn draw_hourly<DB: DrawingBackend>(area: &Area<DB>, input: &HourlyInput, sty
         .hours
         .iter()
         .filter(|b| b.hour < 24 && (usable(b.median_ms).is_some() || usable(b.p95_ms).is_some()))
-        .map(|b| HourBucket { median_ms: usable(b.median_ms), p95_ms: usable(b.p95_ms), ..*b })
+        .map(|b| HourBucket {
+            median_ms: usable(b.median_ms),
+            p95_ms: usable(b.p95_ms),
+            ..*b
+        })
         .collect();
     hours.sort_by_key(|b| b.hour);
     hours.dedup_by_key(|b| b.hour);
     let values = hours.iter().flat_map(|b| [b.median_ms, b.p95_ms]).flatten();
-    let (min, max) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (min, max) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
     if hours.is_empty() || max <= 0.0 {
         return draw_no_data(&body, &ink, &labels.no_data);
     }
@@ -62,9 +75,24 @@ pub fn draw_hourly<DB: DrawingBackend>(area: &Area<DB>, input: &HourlyInput, sty
     let theme = &ink.theme;
     let median_colour = series_colour(0, style.dark);
     let legend = vec![
-        LegendItem { swatch: Swatch::Line { colour: median_colour, dashed: false }, label: labels.median.clone() },
-        LegendItem { swatch: Swatch::Line { colour: theme.alert, dashed: true }, label: labels.p95.clone() },
-        LegendItem { swatch: Swatch::Block(theme.band), label: labels.peak_hours.clone() },
+        LegendItem {
+            swatch: Swatch::Line {
+                colour: median_colour,
+                dashed: false,
+            },
+            label: labels.median.clone(),
+        },
+        LegendItem {
+            swatch: Swatch::Line {
+                colour: theme.alert,
+                dashed: true,
+            },
+            label: labels.p95.clone(),
+        },
+        LegendItem {
+            swatch: Swatch::Block(theme.band),
+            label: labels.peak_hours.clone(),
+        },
     ];
     let plot_area = split_legend(&body, &ink, &legend)?;
 
@@ -76,7 +104,11 @@ pub fn draw_hourly<DB: DrawingBackend>(area: &Area<DB>, input: &HourlyInput, sty
     let chart = build_plot(
         &plot_area,
         &ink,
-        AxisPlan { make: |length| hour_axis(&plot_area, &ink, length), format: &x_format, title: &labels.hour_axis },
+        AxisPlan {
+            make: |length| hour_axis(&plot_area, &ink, length),
+            format: &x_format,
+            title: &labels.hour_axis,
+        },
         AxisPlan {
             make: |length| {
                 let mut axis = fitted_log_axis(&plot_area, &ink, (lo, hi), length, false);
@@ -110,7 +142,11 @@ pub fn draw_hourly<DB: DrawingBackend>(area: &Area<DB>, input: &HourlyInput, sty
     for bucket in &hours {
         let x = f64::from(bucket.hour) + 0.5;
         if let Some(median) = bucket.median_ms {
-            plot.draw(&Circle::new((x, median), m.dot_px + 1, median_colour.filled()))?;
+            plot.draw(&Circle::new(
+                (x, median),
+                m.dot_px + 1,
+                median_colour.filled(),
+            ))?;
         }
         if let Some(p95) = bucket.p95_ms {
             let (px, py) = chart.backend_coord(&(x, p95));
@@ -121,12 +157,23 @@ pub fn draw_hourly<DB: DrawingBackend>(area: &Area<DB>, input: &HourlyInput, sty
     // Sample counts along the bottom, when an hour is wide enough for them.
     let (plot_width, _) = plot.dim_in_pixel();
     let count_font = ink.small_font(theme.muted);
-    let widest = hours.iter().map(|b| text_size(&strip, &b.n.to_string(), &count_font).0).max().unwrap_or(0);
+    let widest = hours
+        .iter()
+        .map(|b| text_size(&strip, &b.n.to_string(), &count_font).0)
+        .max()
+        .unwrap_or(0);
     if f64::from(widest) * 1.3 < f64::from(plot_width) / 24.0 {
         let font = count_font.pos(Pos::new(HPos::Center, VPos::Bottom));
         for bucket in &hours {
             let (px, py) = chart.backend_coord(&(f64::from(bucket.hour) + 0.5, y_lo));
-            strip.draw_text(&bucket.n.to_string(), &font, (px - base_x, py - base_y - i32::try_from(m.px(3.0)).unwrap_or(3)))?;
+            strip.draw_text(
+                &bucket.n.to_string(),
+                &font,
+                (
+                    px - base_x,
+                    py - base_y - i32::try_from(m.px(3.0)).unwrap_or(3),
+                ),
+            )?;
         }
     }
     Ok(())
@@ -138,13 +185,19 @@ fn peak_spans([start, end]: [u8; 2]) -> Vec<(u8, u8)> {
     match start.cmp(&end) {
         std::cmp::Ordering::Less => vec![(start, end)],
         std::cmp::Ordering::Equal => Vec::new(),
-        std::cmp::Ordering::Greater => [(start, 24), (0, end)].into_iter().filter(|(a, b)| a < b).collect(),
+        std::cmp::Ordering::Greater => [(start, 24), (0, end)]
+            .into_iter()
+            .filter(|(a, b)| a < b)
+            .collect(),
     }
 }
 
 /// Polylines through the values of consecutive hours (a missing hour or a
 /// missing value breaks the line); single points are left to the markers.
-fn consecutive_runs(hours: &[HourBucket], value: impl Fn(&HourBucket) -> Option<f64>) -> Vec<Vec<(f64, f64)>> {
+fn consecutive_runs(
+    hours: &[HourBucket],
+    value: impl Fn(&HourBucket) -> Option<f64>,
+) -> Vec<Vec<(f64, f64)>> {
     let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut previous_hour: Option<u8> = None;
     for bucket in hours {
@@ -169,13 +222,31 @@ fn hour_axis<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, length: u32) ->
     let all_hours: Vec<f64> = (0..=24).map(f64::from).collect();
     for step in [1, 2, 3, 4, 6] {
         let major: Vec<f64> = (0..=24).step_by(step).map(f64::from).collect();
-        let axis = TickAxis { lo: 0.0, hi: 24.0, log: false, minor: Vec::new(), major };
-        if labels_fit(area, &font, &axis, length, true, |v| format!("{:02}", v.round() as i64)) {
-            let minor = all_hours.iter().copied().filter(|h| !axis.major.contains(h)).collect();
+        let axis = TickAxis {
+            lo: 0.0,
+            hi: 24.0,
+            log: false,
+            minor: Vec::new(),
+            major,
+        };
+        if labels_fit(area, &font, &axis, length, true, |v| {
+            format!("{:02}", v.round() as i64)
+        }) {
+            let minor = all_hours
+                .iter()
+                .copied()
+                .filter(|h| !axis.major.contains(h))
+                .collect();
             return TickAxis { minor, ..axis };
         }
     }
-    TickAxis { lo: 0.0, hi: 24.0, log: false, minor: Vec::new(), major: vec![0.0, 12.0, 24.0] }
+    TickAxis {
+        lo: 0.0,
+        hi: 24.0,
+        log: false,
+        minor: Vec::new(),
+        major: vec![0.0, 12.0, 24.0],
+    }
 }
 
 #[cfg(test)]
@@ -184,13 +255,26 @@ mod tests {
     use crate::chart::test_support::{has_text, render_svg};
 
     fn bucket(hour: u8, median: f64, p95: f64) -> HourBucket {
-        HourBucket { hour, n: 12, median_ms: Some(median), p95_ms: Some(p95) }
+        HourBucket {
+            hour,
+            n: 12,
+            median_ms: Some(median),
+            p95_ms: Some(p95),
+        }
     }
 
     fn day() -> HourlyInput {
         HourlyInput {
             title: "TTFT by hour".into(),
-            hours: (0..24).map(|h| bucket(h, 380.0 + f64::from(h) * 8.0, 900.0 + f64::from(h % 7) * 600.0)).collect(),
+            hours: (0..24)
+                .map(|h| {
+                    bucket(
+                        h,
+                        380.0 + f64::from(h) * 8.0,
+                        900.0 + f64::from(h % 7) * 600.0,
+                    )
+                })
+                .collect(),
             peak: [9, 18],
         }
     }
@@ -217,10 +301,17 @@ mod tests {
 
     #[test]
     fn empty_and_single_hour() -> Result<(), ChartError> {
-        let empty = HourlyInput { title: "t".into(), hours: vec![], peak: [9, 17] };
+        let empty = HourlyInput {
+            title: "t".into(),
+            hours: vec![],
+            peak: [9, 17],
+        };
         let svg = render_svg(400, 300, |area, style| draw_hourly(area, &empty, style))?;
         assert!(has_text(&svg, "no data"));
-        let single = HourlyInput { hours: vec![bucket(14, 420.0, 420.0)], ..empty };
+        let single = HourlyInput {
+            hours: vec![bucket(14, 420.0, 420.0)],
+            ..empty
+        };
         let svg = render_svg(400, 300, |area, style| draw_hourly(area, &single, style))?;
         assert!(!has_text(&svg, "no data"));
         Ok(())
@@ -236,8 +327,17 @@ mod tests {
 
     #[test]
     fn runs_break_at_missing_hours() {
-        let hours = vec![bucket(1, 1.0, 1.0), bucket(2, 2.0, 2.0), bucket(4, 4.0, 4.0), bucket(5, 5.0, 5.0), bucket(7, 7.0, 7.0)];
+        let hours = vec![
+            bucket(1, 1.0, 1.0),
+            bucket(2, 2.0, 2.0),
+            bucket(4, 4.0, 4.0),
+            bucket(5, 5.0, 5.0),
+            bucket(7, 7.0, 7.0),
+        ];
         let runs = consecutive_runs(&hours, |b| b.median_ms);
-        assert_eq!(runs, vec![vec![(1.5, 1.0), (2.5, 2.0)], vec![(4.5, 4.0), (5.5, 5.0)]]);
+        assert_eq!(
+            runs,
+            vec![vec![(1.5, 1.0), (2.5, 2.0)], vec![(4.5, 4.0), (5.5, 5.0)]]
+        );
     }
 }

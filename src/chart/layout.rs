@@ -79,15 +79,24 @@ pub(crate) struct Ink<'a> {
 
 impl<'a> Ink<'a> {
     pub fn new<DB: DrawingBackend>(area: &Area<DB>, style: &'a ChartStyle) -> Self {
-        let family = if style.font_family.trim().is_empty() { "sans-serif" } else { style.font_family.as_str() };
-        Self { metrics: Metrics::new(area, style), theme: theme(style.dark), family }
+        let family = if style.font_family.trim().is_empty() {
+            "sans-serif"
+        } else {
+            style.font_family.as_str()
+        };
+        Self {
+            metrics: Metrics::new(area, style),
+            theme: theme(style.dark),
+            family,
+        }
     }
 
     /// A text style of `size_px` device pixels in `colour`.
     pub fn font(&self, size_px: f64, colour: RGBColor) -> TextStyle<'a> {
         // `TextStyle::color` wants a reference living as long as the style,
         // but only copies the colour: set the field directly instead.
-        let mut style = TextStyle::from((FontFamily::Name(self.family), size_px, FontStyle::Normal));
+        let mut style =
+            TextStyle::from((FontFamily::Name(self.family), size_px, FontStyle::Normal));
         style.color = colour.to_backend_color();
         style
     }
@@ -106,12 +115,21 @@ impl<'a> Ink<'a> {
 }
 
 /// Width and height of `text` in `font` as the backend estimates them.
-pub(crate) fn text_size<DB: DrawingBackend>(area: &Area<DB>, text: &str, font: &TextStyle<'_>) -> (u32, u32) {
+pub(crate) fn text_size<DB: DrawingBackend>(
+    area: &Area<DB>,
+    text: &str,
+    font: &TextStyle<'_>,
+) -> (u32, u32) {
     area.estimate_text_size(text, font).unwrap_or((0, 0))
 }
 
 /// `text`, shortened with "…" until it fits in `max_width` pixels.
-pub(crate) fn fit_text<DB: DrawingBackend>(area: &Area<DB>, text: &str, font: &TextStyle<'_>, max_width: u32) -> String {
+pub(crate) fn fit_text<DB: DrawingBackend>(
+    area: &Area<DB>,
+    text: &str,
+    font: &TextStyle<'_>,
+    max_width: u32,
+) -> String {
     if text_size(area, text, font).0 <= max_width {
         return text.to_string();
     }
@@ -141,13 +159,21 @@ pub(crate) fn draw_frame<DB: DrawingBackend>(
     if !title.trim().is_empty() {
         let font = ink.font(ink.metrics.title_px, ink.theme.text);
         let text = fit_text(area, title, &font, usable);
-        area.draw_text(&text, &font.pos(Pos::new(HPos::Left, VPos::Top)), (pad as i32, y))?;
+        area.draw_text(
+            &text,
+            &font.pos(Pos::new(HPos::Left, VPos::Top)),
+            (pad as i32, y),
+        )?;
         y += (ink.metrics.title_px * 1.3).round() as i32;
     }
     if !subtitle.trim().is_empty() {
         let font = ink.small_font(ink.theme.muted);
         let text = fit_text(area, subtitle, &font, usable);
-        area.draw_text(&text, &font.pos(Pos::new(HPos::Left, VPos::Top)), (pad as i32, y))?;
+        area.draw_text(
+            &text,
+            &font.pos(Pos::new(HPos::Left, VPos::Top)),
+            (pad as i32, y),
+        )?;
         y += (ink.metrics.small_px * 1.35).round() as i32;
     }
     let top = u32::try_from(y).unwrap_or(0) + pad / 2;
@@ -155,10 +181,19 @@ pub(crate) fn draw_frame<DB: DrawingBackend>(
 }
 
 /// Writes the "no data" message in the middle of `area`.
-pub(crate) fn draw_no_data<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, message: &str) -> Result<(), ChartError> {
+pub(crate) fn draw_no_data<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    message: &str,
+) -> Result<(), ChartError> {
     let (width, height) = area.dim_in_pixel();
-    let font = ink.font(ink.metrics.text_px * 1.2, ink.theme.muted).pos(Pos::new(HPos::Center, VPos::Center));
-    let centre = (i32::try_from(width / 2).unwrap_or(0), i32::try_from(height / 2).unwrap_or(0));
+    let font = ink
+        .font(ink.metrics.text_px * 1.2, ink.theme.muted)
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    let centre = (
+        i32::try_from(width / 2).unwrap_or(0),
+        i32::try_from(height / 2).unwrap_or(0),
+    );
     area.draw_text(message, &font, centre)?;
     Ok(())
 }
@@ -188,7 +223,12 @@ pub(crate) struct LegendItem {
 }
 
 /// Rows of legend items that fit in `width` pixels: `(item index, x)` each.
-fn legend_rows<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, items: &[LegendItem], width: u32) -> Vec<Vec<(usize, i32, String)>> {
+fn legend_rows<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    items: &[LegendItem],
+    width: u32,
+) -> Vec<Vec<(usize, i32, String)>> {
     let font = ink.small_font(ink.theme.text);
     let swatch_w = ink.metrics.px(18.0);
     let gap = ink.metrics.px(6.0);
@@ -196,7 +236,12 @@ fn legend_rows<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, items: &[Lege
     let mut rows: Vec<Vec<(usize, i32, String)>> = vec![Vec::new()];
     let mut x = 0u32;
     for (index, item) in items.iter().enumerate() {
-        let label = fit_text(area, &item.label, &font, width.saturating_sub(swatch_w + gap).max(1));
+        let label = fit_text(
+            area,
+            &item.label,
+            &font,
+            width.saturating_sub(swatch_w + gap).max(1),
+        );
         let item_w = swatch_w + gap + text_size(area, &label, &font).0;
         if x > 0 && x + item_w > width {
             rows.push(Vec::new());
@@ -216,7 +261,11 @@ fn legend_row_height(ink: &Ink<'_>) -> u32 {
 }
 
 /// Height the legend for `items` needs at the bottom of `area`.
-pub(crate) fn legend_height<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, items: &[LegendItem]) -> u32 {
+pub(crate) fn legend_height<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    items: &[LegendItem],
+) -> u32 {
     if items.is_empty() {
         return 0;
     }
@@ -227,7 +276,11 @@ pub(crate) fn legend_height<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, 
 
 /// Splits `area` into the plot (top) and the legend strip (bottom), draws
 /// the legend there and returns the plot area.
-pub(crate) fn split_legend<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, items: &[LegendItem]) -> Result<Area<DB>, ChartError> {
+pub(crate) fn split_legend<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    items: &[LegendItem],
+) -> Result<Area<DB>, ChartError> {
     let needed = legend_height(area, ink, items);
     if needed == 0 {
         return Ok(area.clone());
@@ -238,9 +291,15 @@ pub(crate) fn split_legend<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, i
     Ok(plot)
 }
 
-fn draw_legend<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, items: &[LegendItem]) -> Result<(), ChartError> {
+fn draw_legend<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    items: &[LegendItem],
+) -> Result<(), ChartError> {
     let (width, _) = area.dim_in_pixel();
-    let font = ink.small_font(ink.theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+    let font = ink
+        .small_font(ink.theme.text)
+        .pos(Pos::new(HPos::Left, VPos::Center));
     let row_h = i32::try_from(legend_row_height(ink)).unwrap_or(16);
     let swatch_w = i32::try_from(ink.metrics.px(18.0)).unwrap_or(18);
     let gap = i32::try_from(ink.metrics.px(6.0)).unwrap_or(6);
@@ -248,7 +307,9 @@ fn draw_legend<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, items: &[Lege
     for (row_index, row) in legend_rows(area, ink, items, width).iter().enumerate() {
         let y = top + row_h * i32::try_from(row_index).unwrap_or(0) + row_h / 2;
         for (index, x, label) in row {
-            let Some(item) = items.get(*index) else { continue };
+            let Some(item) = items.get(*index) else {
+                continue;
+            };
             draw_swatch(area, ink, item.swatch, (*x, y), swatch_w)?;
             area.draw_text(label, &font, (x + swatch_w + gap, y))?;
         }
@@ -257,7 +318,13 @@ fn draw_legend<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, items: &[Lege
 }
 
 /// Draws `swatch` with its left edge at `x`, centred vertically on `y`.
-fn draw_swatch<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, swatch: Swatch, (x, y): (i32, i32), w: i32) -> Result<(), ChartError> {
+fn draw_swatch<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    swatch: Swatch,
+    (x, y): (i32, i32),
+    w: i32,
+) -> Result<(), ChartError> {
     let m = &ink.metrics;
     let r = i32::try_from(m.dot_px).unwrap_or(2);
     let centre = (x + w / 2, y);
@@ -267,25 +334,42 @@ fn draw_swatch<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, swatch: Swatc
             if dashed {
                 let dash = w / 4;
                 area.draw(&PathElement::new(vec![(x, y), (x + dash, y)], style))?;
-                area.draw(&PathElement::new(vec![(x + w - dash, y), (x + w, y)], style))?;
-                area.draw(&PathElement::new(vec![(x + w / 2 - dash / 2, y), (x + w / 2 + dash / 2, y)], style))?;
+                area.draw(&PathElement::new(
+                    vec![(x + w - dash, y), (x + w, y)],
+                    style,
+                ))?;
+                area.draw(&PathElement::new(
+                    vec![(x + w / 2 - dash / 2, y), (x + w / 2 + dash / 2, y)],
+                    style,
+                ))?;
             } else {
                 area.draw(&PathElement::new(vec![(x, y), (x + w, y)], style))?;
             }
         }
         Swatch::Block(colour) => {
             let h = w / 3;
-            area.draw(&Rectangle::new([(x + 2, y - h), (x + w - 2, y + h)], colour.filled()))?;
+            area.draw(&Rectangle::new(
+                [(x + 2, y - h), (x + w - 2, y + h)],
+                colour.filled(),
+            ))?;
         }
         Swatch::Dot(colour) => {
             area.draw(&Circle::new(centre, r + 1, colour.filled()))?;
         }
         Swatch::Ring { fill, ring } => {
             area.draw(&Circle::new(centre, r + 2, fill.filled()))?;
-            area.draw(&Circle::new(centre, r + 2, ring.stroke_width(m.px(1.2).max(1))))?;
+            area.draw(&Circle::new(
+                centre,
+                r + 2,
+                ring.stroke_width(m.px(1.2).max(1)),
+            ))?;
         }
         Swatch::Cross(colour) => {
-            area.draw(&Cross::new(centre, r + 2, colour.stroke_width(m.px(1.8).max(1))))?;
+            area.draw(&Cross::new(
+                centre,
+                r + 2,
+                colour.stroke_width(m.px(1.8).max(1)),
+            ))?;
         }
         Swatch::Diamond(colour) => {
             area.draw(&diamond(centre, r + 2, colour))?;
@@ -298,7 +382,10 @@ fn draw_swatch<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, swatch: Swatc
 /// coordinates.
 pub(crate) fn diamond(centre: (i32, i32), r: i32, colour: RGBColor) -> Polygon<(i32, i32)> {
     let (x, y) = centre;
-    Polygon::new(vec![(x, y - r), (x + r, y), (x, y + r), (x - r, y)], colour.filled())
+    Polygon::new(
+        vec![(x, y - r), (x + r, y), (x, y + r), (x - r, y)],
+        colour.filled(),
+    )
 }
 
 /// The densest log ticks between `lo` and `hi` whose labels, laid along an
@@ -340,7 +427,11 @@ pub(crate) fn labels_fit<DB: DrawingBackend>(
         .map(|v| {
             let centre = axis.fraction(*v) * f64::from(length);
             let (w, h) = text_size(area, &format(*v), font);
-            let extent = if horizontal { f64::from(w) } else { f64::from(h) };
+            let extent = if horizontal {
+                f64::from(w)
+            } else {
+                f64::from(h)
+            };
             (centre - extent / 2.0, centre + extent / 2.0)
         })
         .collect();
@@ -348,8 +439,15 @@ pub(crate) fn labels_fit<DB: DrawingBackend>(
 }
 
 /// Width in pixels of the widest tick label, for sizing the y label area.
-pub(crate) fn widest_label<DB: DrawingBackend>(area: &Area<DB>, font: &TextStyle<'_>, labels: impl Iterator<Item = String>) -> u32 {
-    labels.map(|label| text_size(area, &label, font).0).max().unwrap_or(0)
+pub(crate) fn widest_label<DB: DrawingBackend>(
+    area: &Area<DB>,
+    font: &TextStyle<'_>,
+    labels: impl Iterator<Item = String>,
+) -> u32 {
+    labels
+        .map(|label| text_size(area, &label, font).0)
+        .max()
+        .unwrap_or(0)
 }
 
 /// A chart context whose axes are both [`TickAxis`].
@@ -382,11 +480,25 @@ where
     let right = m.px(22.0);
     let x_area = (m.tick_px * 1.4).round() as u32
         + m.px(10.0)
-        + if x.title.is_empty() { 0 } else { (m.text_px * 1.4).round() as u32 };
+        + if x.title.is_empty() {
+            0
+        } else {
+            (m.text_px * 1.4).round() as u32
+        };
     let y_axis = (y.make)(height.saturating_sub(x_area + top));
-    let y_label_width = widest_label(area, &ink.tick_font(), y_axis.major.iter().map(|v| (y.format)(v)));
-    let y_area = (y_label_width + m.px(12.0) + if y.title.is_empty() { 0 } else { (m.text_px * 1.5).round() as u32 })
-        .min(width / 2);
+    let y_label_width = widest_label(
+        area,
+        &ink.tick_font(),
+        y_axis.major.iter().map(|v| (y.format)(v)),
+    );
+    let y_area = (y_label_width
+        + m.px(12.0)
+        + if y.title.is_empty() {
+            0
+        } else {
+            (m.text_px * 1.5).round() as u32
+        })
+    .min(width / 2);
     let x_axis = (x.make)(width.saturating_sub(y_area + right));
 
     let mut chart = ChartBuilder::on(area)

@@ -71,7 +71,11 @@ pub fn series_dashed(index: usize) -> bool {
 pub fn blend(colour: RGBColor, background: RGBColor, alpha: f64) -> RGBColor {
     let alpha = alpha.clamp(0.0, 1.0);
     let mix = |f: u8, b: u8| (f64::from(f) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
-    RGBColor(mix(colour.0, background.0), mix(colour.1, background.1), mix(colour.2, background.2))
+    RGBColor(
+        mix(colour.0, background.0),
+        mix(colour.1, background.1),
+        mix(colour.2, background.2),
+    )
 }
 
 /// The neutral colours of one theme.
@@ -151,7 +155,10 @@ mod tests {
 
     #[test]
     fn blend_mixes_channels() {
-        assert_eq!(blend(RGBColor(200, 0, 100), RGBColor(0, 200, 100), 0.25), RGBColor(50, 150, 100));
+        assert_eq!(
+            blend(RGBColor(200, 0, 100), RGBColor(0, 200, 100), 0.25),
+            RGBColor(50, 150, 100)
+        );
         assert_eq!(blend(BLUE, BLACK, 1.0), BLUE);
     }
 
@@ -159,7 +166,9 @@ mod tests {
     fn themes_contrast_text_with_background() {
         for dark in [false, true] {
             let t = theme(dark);
-            let luma = |c: RGBColor| 0.299 * f64::from(c.0) + 0.587 * f64::from(c.1) + 0.114 * f64::from(c.2);
+            let luma = |c: RGBColor| {
+                0.299 * f64::from(c.0) + 0.587 * f64::from(c.1) + 0.114 * f64::from(c.2)
+            };
             assert!((luma(t.text) - luma(t.background)).abs() > 150.0);
         }
     }

@@ -12,7 +12,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{TickAxis, format_ms, log_range, percentile};
-use super::layout::{AxisPlan, Ink, LegendItem, Swatch, build_plot, diamond, draw_frame, draw_no_data, fit_text, fitted_log_axis, split_legend};
+use super::layout::{
+    AxisPlan, Ink, LegendItem, Swatch, build_plot, diamond, draw_frame, draw_no_data, fit_text,
+    fitted_log_axis, split_legend, text_size,
+};
 use super::palette::{blend, series_colour};
 use super::{Area, ChartError, ChartStyle, Series, positive_finite};
 
@@ -54,7 +57,11 @@ fn box_stats(sorted: &[f64]) -> Option<BoxStats> {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-pub fn draw_spread<DB: DrawingBackend>(area: &Area<DB>, input: &SpreadInput, style: &ChartStyle) -> Result<(), ChartError> {
+pub fn draw_spread<DB: DrawingBackend>(
+    area: &Area<DB>,
+    input: &SpreadInput,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
     let rows: Vec<Vec<f64>> = input
@@ -67,19 +74,48 @@ pub fn draw_spread<DB: DrawingBackend>(area: &Area<DB>, input: &SpreadInput, sty
         })
         .collect();
     let body = draw_frame(area, &ink, &input.title, "")?;
-    let min = rows.iter().filter_map(|r| r.first()).copied().reduce(f64::min);
-    let max = rows.iter().filter_map(|r| r.last()).copied().reduce(f64::max);
+    let min = rows
+        .iter()
+        .filter_map(|r| r.first())
+        .copied()
+        .reduce(f64::min);
+    let max = rows
+        .iter()
+        .filter_map(|r| r.last())
+        .copied()
+        .reduce(f64::max);
     let (Some(min), Some(max)) = (min, max) else {
         return draw_no_data(&body, &ink, &labels.no_data);
     };
 
     let theme = &ink.theme;
     let legend = vec![
-        LegendItem { swatch: Swatch::Block(blend(series_colour(0, style.dark), theme.background, 0.35)), label: labels.box_range.clone() },
-        LegendItem { swatch: Swatch::Line { colour: theme.text, dashed: false }, label: labels.median.clone() },
-        LegendItem { swatch: Swatch::Line { colour: theme.muted, dashed: false }, label: labels.whisker_range.clone() },
-        LegendItem { swatch: Swatch::Diamond(theme.alert), label: labels.p95.clone() },
-        LegendItem { swatch: Swatch::Dot(theme.muted), label: labels.beyond_whiskers.clone() },
+        LegendItem {
+            swatch: Swatch::Block(blend(series_colour(0, style.dark), theme.background, 0.35)),
+            label: labels.box_range.clone(),
+        },
+        LegendItem {
+            swatch: Swatch::Line {
+                colour: theme.text,
+                dashed: false,
+            },
+            label: labels.median.clone(),
+        },
+        LegendItem {
+            swatch: Swatch::Line {
+                colour: theme.muted,
+                dashed: false,
+            },
+            label: labels.whisker_range.clone(),
+        },
+        LegendItem {
+            swatch: Swatch::Diamond(theme.text),
+            label: labels.p95.clone(),
+        },
+        LegendItem {
+            swatch: Swatch::Dot(theme.muted),
+            label: labels.beyond_whiskers.clone(),
+        },
     ];
     let plot_area = split_legend(&body, &ink, &legend)?;
 
@@ -91,8 +127,16 @@ pub fn draw_spread<DB: DrawingBackend>(area: &Area<DB>, input: &SpreadInput, sty
         .iter()
         .zip(&rows)
         .map(|(series, values)| {
-            let text = format!("{} ({} = {})", series.label, labels.sample_count, values.len());
-            fit_text(&plot_area, &text, &tick_font, width * 2 / 5)
+            // Shorten the name, never the sample count.
+            let count = format!(" ({} = {})", labels.sample_count, values.len());
+            let count_width = text_size(&plot_area, &count, &tick_font).0;
+            let name = fit_text(
+                &plot_area,
+                &series.label,
+                &tick_font,
+                (width * 2 / 5).saturating_sub(count_width),
+            );
+            name + &count
         })
         .collect();
     // Row i (from the top) is centred on count - i - 0.5.
@@ -101,7 +145,12 @@ pub fn draw_spread<DB: DrawingBackend>(area: &Area<DB>, input: &SpreadInput, sty
 
     let (lo, hi) = log_range(min, max);
     let x_format = |v: &f64| format_ms(*v);
-    let y_format = |v: &f64| row_of(*v).and_then(|row| row_labels.get(row)).cloned().unwrap_or_default();
+    let y_format = |v: &f64| {
+        row_of(*v)
+            .and_then(|row| row_labels.get(row))
+            .cloned()
+            .unwrap_or_default()
+    };
     let chart = build_plot(
         &plot_area,
         &ink,
@@ -123,18 +172,21 @@ pub fn draw_spread<DB: DrawingBackend>(area: &Area<DB>, input: &SpreadInput, sty
     let line = |colour: RGBColor, width_px: u32| colour.stroke_width(width_px);
     let thin = ink.metrics.px(1.2).max(1);
     let thick = ink.metrics.line_px + 1;
-    let dot = ink.metrics.dot_px.saturating_sub(1).max(1);
+    let dot = ink.metrics.dot_px;
     let diamond_r = i32::try_from(ink.metrics.dot_px + 3).unwrap_or(5);
     let mut seen: HashSet<(usize, i64)> = HashSet::new();
     for (row, values) in rows.iter().enumerate() {
         let y = centre(row);
         let colour = series_colour(row, style.dark);
         let Some(stats) = box_stats(values) else {
-            let font = ink.small_font(theme.muted).pos(Pos::new(HPos::Left, VPos::Center));
+            let font = ink
+                .small_font(theme.muted)
+                .pos(Pos::new(HPos::Left, VPos::Center));
             let (_, py) = chart.backend_coord(&(lo, y));
             let (_, base_y) = plot.get_base_pixel();
             let x = i32::try_from(ink.metrics.pad_px).unwrap_or(8);
-            plot.strip_coord_spec().draw_text(&labels.no_data, &font, (x, py - base_y))?;
+            plot.strip_coord_spec()
+                .draw_text(&labels.no_data, &font, (x, py - base_y))?;
             continue;
         };
         // Lone requests beyond the whiskers, one dot per pixel column.
@@ -145,18 +197,31 @@ pub fn draw_spread<DB: DrawingBackend>(area: &Area<DB>, input: &SpreadInput, sty
             }
         }
         let whisker = line(theme.muted, thin);
-        plot.draw(&PathElement::new(vec![(stats.p5, y), (stats.p25, y)], whisker))?;
-        plot.draw(&PathElement::new(vec![(stats.p75, y), (stats.p95, y)], whisker))?;
+        plot.draw(&PathElement::new(
+            vec![(stats.p5, y), (stats.p25, y)],
+            whisker,
+        ))?;
+        plot.draw(&PathElement::new(
+            vec![(stats.p75, y), (stats.p95, y)],
+            whisker,
+        ))?;
         for cap in [stats.p5, stats.p95] {
-            plot.draw(&PathElement::new(vec![(cap, y - CAP_HALF), (cap, y + CAP_HALF)], whisker))?;
+            plot.draw(&PathElement::new(
+                vec![(cap, y - CAP_HALF), (cap, y + CAP_HALF)],
+                whisker,
+            ))?;
         }
         let corners = [(stats.p25, y - BOX_HALF), (stats.p75, y + BOX_HALF)];
         plot.draw(&Rectangle::new(corners, colour.mix(0.35).filled()))?;
         plot.draw(&Rectangle::new(corners, line(colour, thin)))?;
-        plot.draw(&PathElement::new(vec![(stats.median, y - BOX_HALF), (stats.median, y + BOX_HALF)], line(theme.text, thick)))?;
+        plot.draw(&PathElement::new(
+            vec![(stats.median, y - BOX_HALF), (stats.median, y + BOX_HALF)],
+            line(theme.text, thick),
+        ))?;
         let (px, py) = chart.backend_coord(&(stats.p95, y));
         let (bx, by) = plot.get_base_pixel();
-        plot.strip_coord_spec().draw(&diamond((px - bx, py - by), diamond_r, theme.alert))?;
+        plot.strip_coord_spec()
+            .draw(&diamond((px - bx, py - by), diamond_r, theme.text))?;
     }
     Ok(())
 }
@@ -167,14 +232,20 @@ mod tests {
     use crate::chart::test_support::{has_text, render_svg, sample_ttft_ms};
 
     fn series(label: &str, ttft_ms: Vec<f64>) -> Series {
-        Series { label: label.into(), ttft_ms }
+        Series {
+            label: label.into(),
+            ttft_ms,
+        }
     }
 
     #[test]
     fn typical_spread_labels_rows_and_explains_marks() -> Result<(), ChartError> {
         let input = SpreadInput {
             title: "TTFT by target".into(),
-            series: vec![series("Provider A", sample_ttft_ms(100, 1, 0)), series("Provider B", sample_ttft_ms(100, 2, 12))],
+            series: vec![
+                series("Provider A", sample_ttft_ms(100, 1, 0)),
+                series("Provider B", sample_ttft_ms(100, 2, 12)),
+            ],
         };
         let svg = render_svg(800, 360, |area, style| draw_spread(area, &input, style))?;
         assert!(has_text(&svg, "Provider A (n = 100)"));
@@ -182,18 +253,24 @@ mod tests {
         assert!(has_text(&svg, "median"));
         assert!(has_text(&svg, "p95"));
         assert!(has_text(&svg, "TTFT (log scale)"));
-        // One p95 diamond per row, in vermillion.
-        assert_eq!(svg.matches("fill=\"#D55E00\"").count(), 2 + 1, "two diamonds and the legend's");
+        // One p95 diamond per row plus the legend's: the only polygons.
+        assert_eq!(svg.matches("<polygon").count(), 2 + 1);
         Ok(())
     }
 
     #[test]
     fn empty_row_and_empty_chart() -> Result<(), ChartError> {
-        let none = SpreadInput { title: "t".into(), series: vec![] };
+        let none = SpreadInput {
+            title: "t".into(),
+            series: vec![],
+        };
         let svg = render_svg(400, 300, |area, style| draw_spread(area, &none, style))?;
         assert!(has_text(&svg, "no data"));
 
-        let one_empty = SpreadInput { title: "t".into(), series: vec![series("A", vec![420.0]), series("B", vec![])] };
+        let one_empty = SpreadInput {
+            title: "t".into(),
+            series: vec![series("A", vec![420.0]), series("B", vec![])],
+        };
         let svg = render_svg(400, 300, |area, style| draw_spread(area, &one_empty, style))?;
         assert!(has_text(&svg, "A (n = 1)"));
         assert!(has_text(&svg, "B (n = 0)"));
@@ -205,18 +282,33 @@ mod tests {
     fn box_stats_follow_linear_percentiles() {
         let sorted: Vec<f64> = (1..=101).map(f64::from).collect();
         let stats = box_stats(&sorted);
-        assert_eq!(stats, Some(BoxStats { p5: 6.0, p25: 26.0, median: 51.0, p75: 76.0, p95: 96.0 }));
+        assert_eq!(
+            stats,
+            Some(BoxStats {
+                p5: 6.0,
+                p25: 26.0,
+                median: 51.0,
+                p75: 76.0,
+                p95: 96.0
+            })
+        );
         assert_eq!(box_stats(&[]), None);
     }
 
     #[test]
     fn long_labels_are_shortened() -> Result<(), ChartError> {
         let long = "A provider with a very long name · some-model-with-a-long-name-70b-instruct";
-        let input = SpreadInput { title: "t".into(), series: vec![series(long, vec![400.0, 500.0])] };
+        let input = SpreadInput {
+            title: "t".into(),
+            series: vec![series(long, vec![400.0, 500.0])],
+        };
         let svg = render_svg(400, 240, |area, style| draw_spread(area, &input, style))?;
         assert!(!svg.contains(long));
         assert!(svg.contains("A provider with"));
-        assert!(svg.contains('…'));
+        assert!(
+            svg.contains("… (n = 2)"),
+            "the name is shortened, the count kept"
+        );
         Ok(())
     }
 }

@@ -8,7 +8,10 @@ use std::collections::HashSet;
 use plotters::prelude::*;
 
 use super::axis::{TickAxis, format_ms, format_plain, linear_ticks, log_range};
-use super::layout::{AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis, labels_fit, split_legend};
+use super::layout::{
+    AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis,
+    labels_fit, split_legend,
+};
 use super::palette::series_colour;
 use super::{Area, ChartError, ChartStyle};
 
@@ -56,7 +59,11 @@ struct Placed {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-pub fn draw_timeline<DB: DrawingBackend>(area: &Area<DB>, input: &TimelineInput, style: &ChartStyle) -> Result<(), ChartError> {
+pub fn draw_timeline<DB: DrawingBackend>(
+    area: &Area<DB>,
+    input: &TimelineInput,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
     let body = draw_frame(area, &ink, &input.title, "")?;
@@ -66,7 +73,11 @@ pub fn draw_timeline<DB: DrawingBackend>(area: &Area<DB>, input: &TimelineInput,
         .iter()
         .map(|p| (p.at_ms - input.start_ms) / 60_000.0)
         .collect();
-    let longest_min = elapsed_min.iter().copied().filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let longest_min = elapsed_min
+        .iter()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
     let in_hours = longest_min > HOURS_AXIS_AFTER_MIN;
     let unit = if in_hours { 60.0 } else { 1.0 };
     let placed: Vec<Placed> = input
@@ -91,31 +102,55 @@ pub fn draw_timeline<DB: DrawingBackend>(area: &Area<DB>, input: &TimelineInput,
         .series_labels
         .iter()
         .enumerate()
-        .map(|(index, label)| LegendItem { swatch: Swatch::Dot(series_colour(index, style.dark)), label: label.clone() })
+        .map(|(index, label)| LegendItem {
+            swatch: Swatch::Dot(series_colour(index, style.dark)),
+            label: label.clone(),
+        })
         .collect();
     if placed.iter().any(|p| p.tail && !p.error) {
         legend.push(LegendItem {
-            swatch: Swatch::Ring { fill: ink.theme.muted, ring: ink.theme.text },
+            swatch: Swatch::Ring {
+                fill: ink.theme.muted,
+                ring: ink.theme.text,
+            },
             label: labels.tail.clone(),
         });
     }
     if placed.iter().any(|p| p.error) {
-        legend.push(LegendItem { swatch: Swatch::Cross(ink.theme.alert), label: labels.error.clone() });
+        legend.push(LegendItem {
+            swatch: Swatch::Cross(ink.theme.alert),
+            label: labels.error.clone(),
+        });
     }
     let plot_area = split_legend(&body, &ink, &legend)?;
 
     let ttfts = placed.iter().filter(|p| !p.error).filter_map(|p| p.ttft_ms);
-    let (min, max) = ttfts.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let (lo, hi) = if max > 0.0 { log_range(min, max) } else { log_range(f64::NAN, f64::NAN) };
+    let (min, max) = ttfts.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let (lo, hi) = if max > 0.0 {
+        log_range(min, max)
+    } else {
+        log_range(f64::NAN, f64::NAN)
+    };
     // A strip above the data for the error crosses.
     let ratio = hi / lo;
     let error_y = hi * ratio.powf(0.05);
     let y_hi = hi * ratio.powf(0.1);
-    let x_hi = placed.iter().map(|p| p.elapsed).fold(0.0, f64::max).max(1.0 / unit) * 1.02;
+    let x_hi = placed
+        .iter()
+        .map(|p| p.elapsed)
+        .fold(0.0, f64::max)
+        .max(1.0 / unit)
+        * 1.02;
 
     let x_format = |v: &f64| format_plain(*v, 2);
     let y_format = |v: &f64| format_ms(*v);
-    let x_title = if in_hours { &labels.elapsed_hours_axis } else { &labels.elapsed_minutes_axis };
+    let x_title = if in_hours {
+        &labels.elapsed_hours_axis
+    } else {
+        &labels.elapsed_minutes_axis
+    };
     let chart = build_plot(
         &plot_area,
         &ink,
@@ -139,45 +174,65 @@ pub fn draw_timeline<DB: DrawingBackend>(area: &Area<DB>, input: &TimelineInput,
     let (width, height) = plot.dim_in_pixel();
     let spec = plot.as_coord_spec();
     let (x_spec, y_spec) = (spec.x_spec().clone(), spec.y_spec().clone());
+    // Points are mapped to pixels once and drawn on the plain pixel area:
+    // cheaper than letting plotters map every element again.
+    let strip = plot.strip_coord_spec();
+    let to_pixel = |x: f64, y: f64| {
+        let px = (x_spec.fraction(x) * f64::from(width)).round() as i32;
+        let py = ((1.0 - y_spec.fraction(y)) * f64::from(height)).round() as i32;
+        (px, py)
+    };
     // Points that would land on the same 2 × 2 pixel cell as an earlier one
-    // of the same kind add nothing: skip them, so 10 000 requests stay cheap.
-    let mut seen: HashSet<(i64, i64, usize, u8)> = HashSet::new();
-    let mut first_in_cell = |x: f64, y: f64, series: usize, kind: u8| {
-        let cell_x = (x_spec.fraction(x) * f64::from(width) / 2.0) as i64;
-        let cell_y = (y_spec.fraction(y) * f64::from(height) / 2.0) as i64;
-        seen.insert((cell_x, cell_y, series, kind))
+    // of the same kind add nothing: skip them, so dense runs stay cheap.
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut first_in_cell = |(px, py): (i32, i32), series: usize, kind: u64| {
+        let cell = |v: i32| u64::from((v / 2).clamp(0, 0xF_FFFF).unsigned_abs());
+        let series = u64::try_from(series).unwrap_or(u64::MAX) & 0xF_FFFF;
+        seen.insert(cell(px) | (cell(py) << 20) | (series << 40) | (kind << 62))
     };
 
     let radius = ink.metrics.dot_px;
     for p in placed.iter().filter(|p| !p.error && !p.tail) {
-        if let Some(ttft) = p.ttft_ms
-            && first_in_cell(p.elapsed, ttft, p.series, 0)
-        {
-            let colour = series_colour(p.series, style.dark).mix(0.75);
-            plot.draw(&Circle::new((p.elapsed, ttft), radius, colour.filled()))?;
+        if let Some(ttft) = p.ttft_ms {
+            let pixel = to_pixel(p.elapsed, ttft);
+            if first_in_cell(pixel, p.series, 0) {
+                let colour = series_colour(p.series, style.dark).mix(0.75);
+                strip.draw(&Circle::new(pixel, radius, colour.filled()))?;
+            }
         }
     }
     let ring = ink.theme.text.stroke_width(ink.metrics.px(1.2).max(1));
     for p in placed.iter().filter(|p| !p.error && p.tail) {
-        if let Some(ttft) = p.ttft_ms
-            && first_in_cell(p.elapsed, ttft, p.series, 1)
-        {
-            let colour = series_colour(p.series, style.dark);
-            plot.draw(&Circle::new((p.elapsed, ttft), radius + 2, colour.filled()))?;
-            plot.draw(&Circle::new((p.elapsed, ttft), radius + 2, ring))?;
+        if let Some(ttft) = p.ttft_ms {
+            let pixel = to_pixel(p.elapsed, ttft);
+            if first_in_cell(pixel, p.series, 1) {
+                let colour = series_colour(p.series, style.dark);
+                strip.draw(&Circle::new(pixel, radius + 2, colour.filled()))?;
+                strip.draw(&Circle::new(pixel, radius + 2, ring))?;
+            }
         }
     }
     let cross = ink.theme.alert.stroke_width(ink.metrics.px(1.8).max(1));
     for p in placed.iter().filter(|p| p.error) {
-        if first_in_cell(p.elapsed, error_y, 0, 2) {
-            plot.draw(&Cross::new((p.elapsed, error_y), radius + 2, cross))?;
+        let pixel = to_pixel(p.elapsed, error_y);
+        if first_in_cell(pixel, 0, 2) {
+            strip.draw(&Cross::new(
+                pixel,
+                i32::try_from(radius + 2).unwrap_or(4),
+                cross,
+            ))?;
         }
     }
     Ok(())
 }
 
 /// Elapsed-time ticks from 0 to `hi` whose labels fit `length` pixels.
-fn elapsed_axis<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, hi: f64, length: u32) -> TickAxis {
+fn elapsed_axis<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    hi: f64,
+    length: u32,
+) -> TickAxis {
     let font = ink.tick_font();
     for max_ticks in (2..=12).rev() {
         let axis = TickAxis::linear(0.0, hi, linear_ticks(0.0, hi, max_ticks));
@@ -245,12 +300,22 @@ mod tests {
 
     #[test]
     fn empty_and_single_and_errors_only() -> Result<(), ChartError> {
-        let empty = TimelineInput { title: "t".into(), start_ms: START_MS, ..TimelineInput::default() };
+        let empty = TimelineInput {
+            title: "t".into(),
+            start_ms: START_MS,
+            ..TimelineInput::default()
+        };
         let svg = render_svg(400, 300, |area, style| draw_timeline(area, &empty, style))?;
         assert!(has_text(&svg, "no data"));
 
         let single = TimelineInput {
-            points: vec![TimelinePoint { at_ms: START_MS, series: 0, ttft_ms: Some(420.0), tail: false, error: false }],
+            points: vec![TimelinePoint {
+                at_ms: START_MS,
+                series: 0,
+                ttft_ms: Some(420.0),
+                tail: false,
+                error: false,
+            }],
             series_labels: vec!["A".into()],
             ..empty.clone()
         };
@@ -259,11 +324,19 @@ mod tests {
         assert!(svg.contains("<circle"));
 
         let errors_only = TimelineInput {
-            points: vec![TimelinePoint { at_ms: START_MS + 1000.0, series: 0, ttft_ms: None, tail: false, error: true }],
+            points: vec![TimelinePoint {
+                at_ms: START_MS + 1000.0,
+                series: 0,
+                ttft_ms: None,
+                tail: false,
+                error: true,
+            }],
             series_labels: vec!["A".into()],
             ..empty
         };
-        let svg = render_svg(400, 300, |area, style| draw_timeline(area, &errors_only, style))?;
+        let svg = render_svg(400, 300, |area, style| {
+            draw_timeline(area, &errors_only, style)
+        })?;
         assert!(has_text(&svg, "error"));
         Ok(())
     }
@@ -271,20 +344,31 @@ mod tests {
     #[test]
     fn ten_thousand_points_draw_and_dense_ones_are_thinned() -> Result<(), ChartError> {
         let spread_out = input(10_000, 1_000.0, 12);
-        let svg = render_svg(1280, 480, |area, style| draw_timeline(area, &spread_out, style))?;
+        let svg = render_svg(1280, 480, |area, style| {
+            draw_timeline(area, &spread_out, style)
+        })?;
         assert!(svg.matches("<circle").count() > 1_000);
 
         // 10 000 equal requests one second apart share few pixel cells.
         let dense = TimelineInput {
             points: (0..10_000)
-                .map(|i| TimelinePoint { at_ms: START_MS + f64::from(i) * 1000.0, series: 0, ttft_ms: Some(400.0), tail: false, error: false })
+                .map(|i| TimelinePoint {
+                    at_ms: START_MS + f64::from(i) * 1000.0,
+                    series: 0,
+                    ttft_ms: Some(400.0),
+                    tail: false,
+                    error: false,
+                })
                 .collect(),
             ..spread_out
         };
         let svg = render_svg(800, 400, |area, style| draw_timeline(area, &dense, style))?;
         let circles = svg.matches("<circle").count();
         assert!(circles < 1_000, "{circles} circles: thinning expected");
-        assert!(circles > 100, "{circles} circles: the run should still be visible end to end");
+        assert!(
+            circles > 100,
+            "{circles} circles: the run should still be visible end to end"
+        );
         Ok(())
     }
 }
