@@ -3,8 +3,8 @@
 //! against these records.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -133,10 +133,27 @@ struct Store {
 }
 
 /// Shared, thread-safe recorder. Cheap to clone.
+///
+/// A reply's last time is recorded just after its last write returns, so a client can hold the
+/// whole reply a moment before the record is final; [`Recorder::wait_for_request`] and
+/// [`Recorder::settled_snapshot`] wait on a condition variable for that moment instead of sleeping.
 #[derive(Clone, Debug)]
 pub struct Recorder {
     clock: MockClock,
-    store: Arc<Mutex<Store>>,
+    store: Arc<(Mutex<Store>, Condvar)>,
+}
+
+impl RequestRecord {
+    /// Whether the reply has ended (a `stall` reply never ends while its client waits).
+    pub fn is_settled(&self) -> bool {
+        self.outcome != Outcome::InProgress
+    }
+
+    fn is_stall(&self) -> bool {
+        self.script
+            .as_deref()
+            .is_some_and(|script| script == "stall" || script.starts_with("stall@"))
+    }
 }
 
 impl Recorder {
@@ -144,7 +161,7 @@ impl Recorder {
     pub fn new(clock: MockClock) -> Self {
         Recorder {
             clock,
-            store: Arc::new(Mutex::new(Store::default())),
+            store: Arc::new((Mutex::new(Store::default()), Condvar::new())),
         }
     }
 
@@ -156,6 +173,7 @@ impl Recorder {
     fn lock(&self) -> MutexGuard<'_, Store> {
         // A panic in another connection thread must not take the ground truth with it.
         self.store
+            .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -192,6 +210,43 @@ impl Recorder {
         if let Some(record) = store.requests.iter_mut().rev().find(|record| record.id == id) {
             change(record);
         }
+        drop(store);
+        self.store.1.notify_all();
+    }
+
+    /// Waits up to `timeout` until every record except `stall` replies has ended, then returns
+    /// a snapshot (possibly still unsettled if the timeout passed).
+    pub fn settled_snapshot(&self, timeout: Duration) -> GroundTruth {
+        let store = self.lock();
+        let (store, _) = self
+            .store
+            .1
+            .wait_timeout_while(store, timeout, |store| {
+                store
+                    .requests
+                    .iter()
+                    .any(|record| !record.is_settled() && !record.is_stall())
+            })
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        drop(store);
+        self.snapshot()
+    }
+
+    /// Waits up to `timeout` until the record with `id` has ended; returns it as it is then
+    /// (`None` if there is no such record).
+    pub fn wait_for_request(&self, id: u64, timeout: Duration) -> Option<RequestRecord> {
+        let store = self.lock();
+        let (store, _) = self
+            .store
+            .1
+            .wait_timeout_while(store, timeout, |store| {
+                store
+                    .requests
+                    .iter()
+                    .any(|record| record.id == id && !record.is_settled())
+            })
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        store.requests.iter().find(|record| record.id == id).cloned()
     }
 
     /// Everything recorded so far.

@@ -30,6 +30,7 @@ pub mod static_site;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 pub use error::MockError;
 pub use ground_truth::{GroundTruth, MockClock, Outcome, PreflightRecord, RequestRecord};
@@ -92,6 +93,18 @@ impl MockHandle {
     /// Everything recorded since start or the last reset.
     pub fn ground_truth(&self) -> GroundTruth {
         self.recorder.snapshot()
+    }
+
+    /// Like [`MockHandle::ground_truth`], after waiting up to `timeout` for every reply other
+    /// than `stall` to end (a client can hold a whole reply just before its record is final).
+    pub fn settled_ground_truth(&self, timeout: Duration) -> GroundTruth {
+        self.recorder.settled_snapshot(timeout)
+    }
+
+    /// The record of request `id` once its reply has ended, waiting up to `timeout`; `None` if
+    /// no such request was recorded.
+    pub fn wait_for_request(&self, id: u64, timeout: Duration) -> Option<RequestRecord> {
+        self.recorder.wait_for_request(id, timeout)
     }
 
     /// Clears the ground truth and the per-script request counters (like `POST /reset`).

@@ -3,6 +3,7 @@
 
 use std::net::TcpStream;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -208,6 +209,16 @@ fn gemini_model(path: &str) -> Option<String> {
     (method == "streamGenerateContent" && !model.is_empty()).then(|| http::percent_decode(model))
 }
 
+/// `?settle_ms=N` on `/ground-truth`: wait up to N ms (at most a minute) for replies to end.
+fn settle_ms(request: &Request) -> Option<u64> {
+    request
+        .query()?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("settle_ms="))
+        .and_then(|value| value.parse::<u64>().ok())
+        .map(|wait_ms| wait_ms.min(60_000))
+}
+
 fn reply_or_close(written: std::io::Result<()>) -> Disposition {
     if written.is_ok() {
         Disposition::KeepAlive
@@ -234,7 +245,12 @@ impl Handler for Provider {
                 request.method == "GET",
             ),
             ("GET", "/ground-truth") => {
-                let snapshot = self.recorder.snapshot();
+                let snapshot = match settle_ms(&request) {
+                    Some(wait_ms) => self
+                        .recorder
+                        .settled_snapshot(Duration::from_millis(wait_ms)),
+                    None => self.recorder.snapshot(),
+                };
                 match serde_json::to_value(&snapshot) {
                     Ok(value) => Self::json(stream, 200, &value),
                     Err(error) => Self::json(
