@@ -25,7 +25,9 @@ impl MockClock {
     /// Milliseconds from the clock's zero to `instant`, at microsecond resolution (0 for
     /// instants before the zero).
     pub fn ms_at(&self, instant: Instant) -> f64 {
-        let micros = instant.saturating_duration_since(self.started_at).as_micros();
+        let micros = instant
+            .saturating_duration_since(self.started_at)
+            .as_micros();
         // Microseconds fit f64 exactly for 285 years.
         micros as f64 / 1_000.0
     }
@@ -207,7 +209,12 @@ impl Recorder {
     /// Applies `change` to the record with `id`; does nothing if a reset removed it.
     pub fn update(&self, id: u64, change: impl FnOnce(&mut RequestRecord)) {
         let mut store = self.lock();
-        if let Some(record) = store.requests.iter_mut().rev().find(|record| record.id == id) {
+        if let Some(record) = store
+            .requests
+            .iter_mut()
+            .rev()
+            .find(|record| record.id == id)
+        {
             change(record);
         }
         drop(store);
@@ -246,7 +253,11 @@ impl Recorder {
                     .any(|record| record.id == id && !record.is_settled())
             })
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        store.requests.iter().find(|record| record.id == id).cloned()
+        store
+            .requests
+            .iter()
+            .find(|record| record.id == id)
+            .cloned()
     }
 
     /// Everything recorded so far.

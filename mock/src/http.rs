@@ -228,7 +228,11 @@ fn head_bytes(status: u16, headers: &[(&'static str, String)]) -> Vec<u8> {
 ///
 /// # Errors
 /// The socket's write error.
-pub fn write_head(sink: &mut impl Write, status: u16, headers: &[(&'static str, String)]) -> io::Result<()> {
+pub fn write_head(
+    sink: &mut impl Write,
+    status: u16,
+    headers: &[(&'static str, String)],
+) -> io::Result<()> {
     sink.write_all(&head_bytes(status, headers))?;
     sink.flush()
 }

@@ -33,8 +33,12 @@ pub enum Disposition {
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request, writing the response to `stream`. `shutdown` turns true when the
     /// server is stopping, so long waits can end early.
-    fn handle(&self, stream: &mut TcpStream, request: Request, shutdown: &AtomicBool)
-    -> Disposition;
+    fn handle(
+        &self,
+        stream: &mut TcpStream,
+        request: Request,
+        shutdown: &AtomicBool,
+    ) -> Disposition;
 }
 
 /// Resolves `host` to a loopback address.
@@ -45,9 +49,11 @@ pub fn loopback_address(host: &str) -> Result<IpAddr, MockError> {
     let address = match host {
         "localhost" => IpAddr::V4(Ipv4Addr::LOCALHOST),
         "[::1]" => IpAddr::V6(Ipv6Addr::LOCALHOST),
-        other => other.parse::<IpAddr>().map_err(|_| MockError::NotLoopback {
-            host: host.to_owned(),
-        })?,
+        other => other
+            .parse::<IpAddr>()
+            .map_err(|_| MockError::NotLoopback {
+                host: host.to_owned(),
+            })?,
     };
     if address.is_loopback() {
         Ok(address)

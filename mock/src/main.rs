@@ -51,7 +51,13 @@ fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Optio
             Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
             None => (flag.clone(), None),
         };
-        let known = ["--host", "--port", "--static-dir", "--static-port", "--static-prefix"];
+        let known = [
+            "--host",
+            "--port",
+            "--static-dir",
+            "--static-port",
+            "--static-prefix",
+        ];
         if !known.contains(&name.as_str()) {
             return Err(format!("unknown option '{flag}'"));
         }

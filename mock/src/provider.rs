@@ -69,7 +69,13 @@ impl Provider {
         let mut headers = common_headers(None);
         headers.push(("Content-Type", content_type.into()));
         headers.push(("Cache-Control", "no-store".into()));
-        reply_or_close(http::write_full(stream, status, &headers, body, include_body))
+        reply_or_close(http::write_full(
+            stream,
+            status,
+            &headers,
+            body,
+            include_body,
+        ))
     }
 
     fn json(stream: &mut TcpStream, status: u16, value: &Value) -> Disposition {

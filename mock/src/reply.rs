@@ -59,12 +59,20 @@ impl ReplySender<'_> {
     }
 
     /// Sends `plan` for `protocol` and records its times.
-    pub fn send(mut self, protocol: Protocol, plan: ReplyPlan, context: &ReplyContext) -> Disposition {
+    pub fn send(
+        mut self,
+        protocol: Protocol,
+        plan: ReplyPlan,
+        context: &ReplyContext,
+    ) -> Disposition {
         match plan {
             ReplyPlan::HttpError { status, delay_ms } => {
                 self.sleep_until_offset(delay_ms);
-                let body =
-                    protocol::error_body(protocol, status, protocol::scripted_error_message(status));
+                let body = protocol::error_body(
+                    protocol,
+                    status,
+                    protocol::scripted_error_message(status),
+                );
                 let mut headers = common_headers(Some(self.request_id));
                 headers.push(("Content-Type", "application/json".into()));
                 if status == 429 {

@@ -261,9 +261,7 @@ impl Script {
                     Some(delay_ms),
                 )
             }
-            ScriptKind::Stall => {
-                ReplyPlan::stream(Vec::new(), Ending::Stall, Framing::PLAIN, None)
-            }
+            ScriptKind::Stall => ReplyPlan::stream(Vec::new(), Ending::Stall, Framing::PLAIN, None),
             ScriptKind::NotSse => ReplyPlan::NotStreamed { delay_ms },
             ScriptKind::Http401 => ReplyPlan::HttpError {
                 status: 401,
@@ -600,8 +598,12 @@ mod tests {
 
     #[test]
     fn bimodal_is_reproducible_and_near_its_share() {
-        let draws: Vec<BimodalDraw> = (0..2_000).map(|index| bimodal_draw(42, index, 10)).collect();
-        let again: Vec<BimodalDraw> = (0..2_000).map(|index| bimodal_draw(42, index, 10)).collect();
+        let draws: Vec<BimodalDraw> = (0..2_000)
+            .map(|index| bimodal_draw(42, index, 10))
+            .collect();
+        let again: Vec<BimodalDraw> = (0..2_000)
+            .map(|index| bimodal_draw(42, index, 10))
+            .collect();
         assert_eq!(draws, again);
         let cold = draws.iter().filter(|draw| draw.cold).count();
         assert!((150..=250).contains(&cold), "cold starts: {cold} of 2000");
@@ -613,7 +615,9 @@ mod tests {
             }
         }
         // Another seed gives another sequence.
-        let other: Vec<BimodalDraw> = (0..2_000).map(|index| bimodal_draw(43, index, 10)).collect();
+        let other: Vec<BimodalDraw> = (0..2_000)
+            .map(|index| bimodal_draw(43, index, 10))
+            .collect();
         assert_ne!(draws, other);
     }
 

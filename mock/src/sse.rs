@@ -137,18 +137,29 @@ mod tests {
 
     #[test]
     fn cuts_fall_inside_data_crlf_and_utf8() {
-        let bytes = SseEvent::named("content_block_delta", r#"{"text":" é"}"#)
-            .to_bytes(LineEnd::CrLf);
+        let bytes =
+            SseEvent::named("content_block_delta", r#"{"text":" é"}"#).to_bytes(LineEnd::CrLf);
         let cuts = awkward_cut_offsets(&bytes);
         let pieces = cut_at(&bytes, &cuts);
         // The first line's CR ends a piece and its LF starts the next one.
-        assert!(pieces.iter().any(|piece| piece.ends_with(b"content_block_delta\r")));
-        assert!(pieces.iter().any(|piece| piece.starts_with(b"\ndata")
-            || piece.starts_with(b"\nda")));
+        assert!(
+            pieces
+                .iter()
+                .any(|piece| piece.ends_with(b"content_block_delta\r"))
+        );
+        assert!(
+            pieces
+                .iter()
+                .any(|piece| piece.starts_with(b"\ndata") || piece.starts_with(b"\nda"))
+        );
         // "data:" is cut after "da".
         assert!(pieces.iter().any(|piece| piece.ends_with(b"da")));
         // Some piece is not valid UTF-8 on its own: a character was cut.
-        assert!(pieces.iter().any(|piece| std::str::from_utf8(piece).is_err()));
+        assert!(
+            pieces
+                .iter()
+                .any(|piece| std::str::from_utf8(piece).is_err())
+        );
         assert!(pieces.len() >= 4, "{pieces:?}");
     }
 

@@ -150,7 +150,13 @@ impl Handler for StaticSite {
                         // Tests rebuild the page between runs; never serve a stale copy.
                         ("Cache-Control", "no-cache".into()),
                     ];
-                    finish(http::write_full(stream, 200, &headers, &bytes, include_body))
+                    finish(http::write_full(
+                        stream,
+                        200,
+                        &headers,
+                        &bytes,
+                        include_body,
+                    ))
                 }
                 Err(_) => plain(404, "not found", include_body, stream),
             },
@@ -169,7 +175,8 @@ mod tests {
     use super::*;
 
     fn site() -> (StaticSite, PathBuf) {
-        let root = std::env::temp_dir().join(format!("firsttoken-static-unit-{}", std::process::id()));
+        let root =
+            std::env::temp_dir().join(format!("firsttoken-static-unit-{}", std::process::id()));
         fs::create_dir_all(root.join("assets")).unwrap();
         fs::write(root.join("index.html"), "<p>hi</p>").unwrap();
         fs::write(root.join("assets/app.wasm"), b"\0asm").unwrap();
@@ -189,7 +196,10 @@ mod tests {
     fn lookups() {
         let (site, root) = site();
         assert_eq!(site.prefix(), "/firsttoken/");
-        assert_eq!(site.lookup("/firsttoken/"), Lookup::File(root.join("index.html")));
+        assert_eq!(
+            site.lookup("/firsttoken/"),
+            Lookup::File(root.join("index.html"))
+        );
         assert_eq!(
             site.lookup("/firsttoken/assets/app.wasm"),
             Lookup::File(root.join("assets/app.wasm"))
@@ -200,14 +210,23 @@ mod tests {
         assert_eq!(site.lookup("/firsttoken/missing.js"), Lookup::NotFound);
         assert_eq!(site.lookup("/firsttoken/../etc/passwd"), Lookup::Forbidden);
         assert_eq!(site.lookup("/firsttoken/%2e%2e/secret"), Lookup::Forbidden);
-        assert_eq!(site.lookup("/firsttoken/a%5c..%5csecret"), Lookup::Forbidden);
+        assert_eq!(
+            site.lookup("/firsttoken/a%5c..%5csecret"),
+            Lookup::Forbidden
+        );
     }
 
     #[test]
     fn content_types() {
         assert_eq!(content_type_for(Path::new("a.wasm")), "application/wasm");
         assert_eq!(content_type_for(Path::new("a.js")), "text/javascript");
-        assert_eq!(content_type_for(Path::new("index.HTML")), "text/html; charset=utf-8");
-        assert_eq!(content_type_for(Path::new("blob")), "application/octet-stream");
+        assert_eq!(
+            content_type_for(Path::new("index.HTML")),
+            "text/html; charset=utf-8"
+        );
+        assert_eq!(
+            content_type_for(Path::new("blob")),
+            "application/octet-stream"
+        );
     }
 }

@@ -248,8 +248,14 @@ mod tests {
             ]
         );
         let carried: Vec<Carries> = all.iter().map(|rendered| rendered.carries).collect();
-        assert_eq!(carried.iter().filter(|c| **c == Carries::Reasoning).count(), 2);
-        assert_eq!(carried.iter().filter(|c| **c == Carries::Content).count(), 2);
+        assert_eq!(
+            carried.iter().filter(|c| **c == Carries::Reasoning).count(),
+            2
+        );
+        assert_eq!(
+            carried.iter().filter(|c| **c == Carries::Content).count(),
+            2
+        );
         assert_eq!(stream.reported_output_tokens, Some(4));
     }
 

@@ -152,7 +152,10 @@ mod tests {
         });
         assert!(stream.render(Beat::Start).is_empty());
         let thought = data_json(&stream.render(Beat::Reasoning(0))[0]);
-        assert_eq!(thought["candidates"][0]["content"]["parts"][0]["thought"], true);
+        assert_eq!(
+            thought["candidates"][0]["content"]["parts"][0]["thought"],
+            true
+        );
         let mut last = Value::Null;
         for index in 0..CONTENT_TOKENS.len() {
             let events = stream.render(Beat::Content(index));

@@ -195,12 +195,12 @@ mod tests {
     fn finish_with_usage_reports_the_tokens_sent() {
         let mut stream = ChunkStream::new(context(true, ReasoningField::Reasoning));
         stream.render(Beat::Reasoning(0));
-        for index in 0..3 {
+        for (index, token) in CONTENT_TOKENS.iter().take(3).enumerate() {
             let events = stream.render(Beat::Content(index));
             assert_eq!(events[0].carries, Carries::Content);
             assert_eq!(
                 data_json(&events[0])["choices"][0]["delta"]["content"],
-                CONTENT_TOKENS[index]
+                *token
             );
         }
         let events = stream.render(Beat::Finish);

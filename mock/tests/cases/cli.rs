@@ -19,7 +19,10 @@ fn port_in_use_is_an_error_in_the_library() {
     })
     .unwrap_err();
     assert!(matches!(error, MockError::PortInUse { port } if port == mock.port()));
-    assert_eq!(error.to_string(), format!("port {} is already in use", mock.port()));
+    assert_eq!(
+        error.to_string(),
+        format!("port {} is already in use", mock.port())
+    );
 }
 
 #[test]
@@ -32,7 +35,10 @@ fn port_in_use_exits_2_with_a_clear_message() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr).trim(),
-        format!("error: port {} is already in use; choose another with --port", mock.port())
+        format!(
+            "error: port {} is already in use; choose another with --port",
+            mock.port()
+        )
     );
 }
 
@@ -41,7 +47,10 @@ fn bad_flags_and_hosts_exit_2() {
     let output = Command::new(BINARY).arg("--bogus").output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("usage: firsttoken-mock"));
-    let output = Command::new(BINARY).args(["--host", "0.0.0.0", "--port", "0"]).output().unwrap();
+    let output = Command::new(BINARY)
+        .args(["--host", "0.0.0.0", "--port", "0"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("only binds loopback"));
 }
@@ -62,7 +71,9 @@ fn port_zero_prints_the_urls_then_serves() {
     let first = lines.next().unwrap().unwrap();
     let second = lines.next().unwrap().unwrap();
     let result = std::panic::catch_unwind(|| {
-        let base = first.strip_prefix("mock provider listening on http://").unwrap();
+        let base = first
+            .strip_prefix("mock provider listening on http://")
+            .unwrap();
         assert!(base.starts_with("127.0.0.1:"), "{first}");
         let mut client = RawClient::connect(base.parse().unwrap()).unwrap();
         let health = client.request("GET", "/health", &[], b"").unwrap();

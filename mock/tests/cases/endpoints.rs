@@ -20,20 +20,29 @@ fn preflight_is_answered_and_counted_apart() {
             &[
                 ("Origin", "http://127.0.0.1:9000"),
                 ("Access-Control-Request-Method", "POST"),
-                ("Access-Control-Request-Headers", "authorization,content-type"),
+                (
+                    "Access-Control-Request-Headers",
+                    "authorization,content-type",
+                ),
             ],
             b"",
         )
         .unwrap();
     assert_eq!(response.status, 204);
     assert_eq!(response.header("access-control-allow-origin"), Some("*"));
-    assert_eq!(response.header("access-control-allow-methods"), Some("GET, POST, OPTIONS"));
+    assert_eq!(
+        response.header("access-control-allow-methods"),
+        Some("GET, POST, OPTIONS")
+    );
     assert_eq!(
         response.header("access-control-allow-headers"),
         Some("authorization,content-type")
     );
     assert_eq!(response.header("access-control-max-age"), Some("600"));
-    assert_eq!(response.header("access-control-expose-headers"), Some("x-mock-request-id"));
+    assert_eq!(
+        response.header("access-control-expose-headers"),
+        Some("x-mock-request-id")
+    );
     // The same connection then carries the real request.
     let exchange = exchange_on(&mut client, Protocol::OpenAi, "fixed@5");
     assert_eq!(
@@ -69,12 +78,20 @@ fn models_health_ground_truth_and_reset_over_http() {
     assert_eq!(ids, known_script_names());
 
     exchange_on(&mut client, Protocol::Anthropic, "fixed@5");
-    let truth = client.request("GET", "/ground-truth?settle_ms=5000", &[], b"").unwrap();
+    let truth = client
+        .request("GET", "/ground-truth?settle_ms=5000", &[], b"")
+        .unwrap();
     let truth: GroundTruth = serde_json::from_slice(&truth.body()).unwrap();
     assert_eq!(truth.requests.len(), 1);
     assert_eq!(truth.requests[0].auth, "x-api-key");
     assert_eq!(truth.requests[0].protocol, "anthropic");
-    assert_eq!(truth, GroundTruth { now_ms: truth.now_ms, ..mock.ground_truth() });
+    assert_eq!(
+        truth,
+        GroundTruth {
+            now_ms: truth.now_ms,
+            ..mock.ground_truth()
+        }
+    );
 
     let reset = client.request("POST", "/reset", &[], b"").unwrap();
     assert_eq!(reset.status, 200);

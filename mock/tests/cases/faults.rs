@@ -70,7 +70,10 @@ fn error_event_arrives_inside_a_200_stream() {
     for protocol in ALL_PROTOCOLS {
         let exchange = exchange(&mock, protocol, "error-event");
         assert_eq!(exchange.response.status, 200);
-        assert!(exchange.response.complete, "the stream ends properly after the error");
+        assert!(
+            exchange.response.complete,
+            "the stream ends properly after the error"
+        );
         let events = exchange.events();
         assert_eq!(events.len(), 1, "{protocol:?}: {events:?}");
         let (name, data) = &events[0];
@@ -126,10 +129,20 @@ fn stall_sends_headers_then_nothing_until_the_client_leaves() {
         client.send("POST", &target, &headers, &body).unwrap();
         let (status, response_headers) = client.read_head().unwrap();
         assert_eq!(status, 200);
-        assert!(response_headers.iter().any(|(name, _)| name == "x-mock-request-id"));
-        client.stream().set_read_timeout(Some(Duration::from_millis(400))).unwrap();
+        assert!(
+            response_headers
+                .iter()
+                .any(|(name, _)| name == "x-mock-request-id")
+        );
+        client
+            .stream()
+            .set_read_timeout(Some(Duration::from_millis(400)))
+            .unwrap();
         let error = client.read_chunk().unwrap_err();
-        assert!(matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut), "{error}");
+        assert!(
+            matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut),
+            "{error}"
+        );
         let id: u64 = response_headers
             .iter()
             .find(|(name, _)| name == "x-mock-request-id")
@@ -137,13 +150,20 @@ fn stall_sends_headers_then_nothing_until_the_client_leaves() {
             .1
             .parse()
             .unwrap();
-        assert_eq!(record(&mock.ground_truth(), id).outcome, Outcome::InProgress);
+        assert_eq!(
+            record(&mock.ground_truth(), id).outcome,
+            Outcome::InProgress
+        );
         client.stream().shutdown(Shutdown::Both).unwrap();
         drop(client);
         // The mock notices within its poll interval.
         let waited_from = Instant::now();
         let record = mock.wait_for_request(id, Duration::from_secs(5)).unwrap();
-        assert_eq!(record.outcome, Outcome::ClientGone, "stall never noticed the client leaving");
+        assert_eq!(
+            record.outcome,
+            Outcome::ClientGone,
+            "stall never noticed the client leaving"
+        );
         assert!(waited_from.elapsed() < Duration::from_secs(2));
         assert_eq!(record.first_byte_ms, None);
         assert!(record.end_ms.unwrap() - record.received_ms >= 400.0);
@@ -200,7 +220,9 @@ fn a_body_without_model_or_json_is_refused() {
         .unwrap();
     assert_eq!(response.status, 400);
     assert!(response.body_text().contains("no model"));
-    let response = client.request("POST", "/v1/messages", &[], b"not json").unwrap();
+    let response = client
+        .request("POST", "/v1/messages", &[], b"not json")
+        .unwrap();
     assert_eq!(response.status, 400);
     assert!(response.body_text().contains("not valid JSON"));
     let truth = mock.settled_ground_truth(Duration::from_secs(5));

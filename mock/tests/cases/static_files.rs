@@ -7,13 +7,22 @@ use firsttoken_mock::raw_client::RawClient;
 use firsttoken_mock::{MockError, start_static};
 
 fn site(name: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("firsttoken-static-{name}-{}", std::process::id()));
+    let root =
+        std::env::temp_dir().join(format!("firsttoken-static-{name}-{}", std::process::id()));
     fs::create_dir_all(root.join("pkg")).unwrap();
-    fs::write(root.join("index.html"), "<!doctype html><title>FirstToken</title>").unwrap();
+    fs::write(
+        root.join("index.html"),
+        "<!doctype html><title>FirstToken</title>",
+    )
+    .unwrap();
     fs::write(root.join("pkg/app_bg.wasm"), b"\0asm\x01\0\0\0").unwrap();
     fs::write(root.join("pkg/app.js"), "export default 1;").unwrap();
     // A file beside the site that traversal would reach.
-    fs::write(root.parent().unwrap().join(format!("secret-{name}.txt")), "secret").unwrap();
+    fs::write(
+        root.parent().unwrap().join(format!("secret-{name}.txt")),
+        "secret",
+    )
+    .unwrap();
     root
 }
 
@@ -21,29 +30,45 @@ fn site(name: &str) -> PathBuf {
 fn serves_the_site_under_its_prefix() {
     let root = site("serve");
     let server = start_static(&root, 0, "/firsttoken/").unwrap();
-    assert_eq!(server.url(), format!("http://127.0.0.1:{}/firsttoken/", server.port()));
+    assert_eq!(
+        server.url(),
+        format!("http://127.0.0.1:{}/firsttoken/", server.port())
+    );
     let address = format!("127.0.0.1:{}", server.port()).parse().unwrap();
     let mut client = RawClient::connect(address).unwrap();
 
     let index = client.request("GET", "/firsttoken/", &[], b"").unwrap();
     assert_eq!(index.status, 200);
-    assert_eq!(index.header("content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(
+        index.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
     assert!(index.body_text().contains("<title>FirstToken</title>"));
 
-    let wasm = client.request("GET", "/firsttoken/pkg/app_bg.wasm", &[], b"").unwrap();
+    let wasm = client
+        .request("GET", "/firsttoken/pkg/app_bg.wasm", &[], b"")
+        .unwrap();
     assert_eq!(wasm.header("content-type"), Some("application/wasm"));
     assert_eq!(wasm.body(), b"\0asm\x01\0\0\0".to_vec());
 
-    let script = client.request("GET", "/firsttoken/pkg/app.js?v=2", &[], b"").unwrap();
+    let script = client
+        .request("GET", "/firsttoken/pkg/app.js?v=2", &[], b"")
+        .unwrap();
     assert_eq!(script.header("content-type"), Some("text/javascript"));
 
-    let head = client.request("HEAD", "/firsttoken/pkg/app.js", &[], b"").unwrap();
+    let head = client
+        .request("HEAD", "/firsttoken/pkg/app.js", &[], b"")
+        .unwrap();
     assert_eq!(head.status, 200);
     assert_eq!(head.header("content-length"), Some("17"));
 
-    let missing = client.request("GET", "/firsttoken/nope.js", &[], b"").unwrap();
+    let missing = client
+        .request("GET", "/firsttoken/nope.js", &[], b"")
+        .unwrap();
     assert_eq!(missing.status, 404);
-    let outside = client.request("GET", "/other/index.html", &[], b"").unwrap();
+    let outside = client
+        .request("GET", "/other/index.html", &[], b"")
+        .unwrap();
     assert_eq!(outside.status, 404);
 
     let bare = client.request("GET", "/firsttoken", &[], b"").unwrap();

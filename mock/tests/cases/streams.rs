@@ -26,12 +26,27 @@ fn event_names(exchange: &Exchange) -> Vec<String> {
 
 /// The checks every successful stream passes: status, content, one event per chunk, ground
 /// truth times in order and close to what the client saw.
-fn check_stream(mock: &firsttoken_mock::MockHandle, protocol: Protocol, model: &str, first_token_after_ms: f64) -> Exchange {
+fn check_stream(
+    mock: &firsttoken_mock::MockHandle,
+    protocol: Protocol,
+    model: &str,
+    first_token_after_ms: f64,
+) -> Exchange {
     let exchange = exchange(mock, protocol, model);
     let response = &exchange.response;
-    assert_eq!(response.status, 200, "{protocol:?} {model}: {}", response.body_text());
+    assert_eq!(
+        response.status,
+        200,
+        "{protocol:?} {model}: {}",
+        response.body_text()
+    );
     assert!(response.complete);
-    assert!(response.header("content-type").unwrap().starts_with("text/event-stream"));
+    assert!(
+        response
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
     assert_eq!(response.header("access-control-allow-origin"), Some("*"));
     let (content, _) = texts(protocol, &exchange.json_events());
     assert_eq!(content, all_content(), "{protocol:?} {model}");
@@ -42,8 +57,14 @@ fn check_stream(mock: &firsttoken_mock::MockHandle, protocol: Protocol, model: &
     assert_eq!(record.outcome, Outcome::Complete);
     assert_eq!(record.content_deltas, 8);
     let ttft_ms = after_receipt(&record, record.first_token_ms);
-    assert!(ttft_ms >= first_token_after_ms, "{protocol:?} {model}: ttft {ttft_ms}");
-    assert!(ttft_ms < first_token_after_ms + SLACK_MS, "{protocol:?} {model}: ttft {ttft_ms}");
+    assert!(
+        ttft_ms >= first_token_after_ms,
+        "{protocol:?} {model}: ttft {ttft_ms}"
+    );
+    assert!(
+        ttft_ms < first_token_after_ms + SLACK_MS,
+        "{protocol:?} {model}: ttft {ttft_ms}"
+    );
     assert!(record.headers_ms.unwrap() <= record.first_byte_ms.unwrap());
     assert!(record.first_byte_ms.unwrap() <= record.first_token_ms.unwrap());
     // Eight tokens 20 ms apart: the last leaves at least 140 ms after the first was due.
@@ -54,7 +75,11 @@ fn check_stream(mock: &firsttoken_mock::MockHandle, protocol: Protocol, model: &
     let seen = first_text_arrival(protocol, response, false).unwrap();
     let seen_ms = mock.clock().ms_at(seen);
     let gap_ms = (seen_ms - record.first_token_ms.unwrap()).abs();
-    assert!(gap_ms < 50.0, "{protocol:?} {model}: client {seen_ms} vs mock {:?}", record.first_token_ms);
+    assert!(
+        gap_ms < 50.0,
+        "{protocol:?} {model}: client {seen_ms} vs mock {:?}",
+        record.first_token_ms
+    );
     assert!(mock.clock().ms_at(exchange.sent_at) <= record.received_ms + 1.0);
     exchange
 }
@@ -65,7 +90,11 @@ fn fixed_in_every_protocol() {
     for protocol in ALL_PROTOCOLS {
         let exchange = check_stream(&mock, protocol, "fixed@40", 40.0);
         // Without split, every event (and comment) is exactly one chunk.
-        assert_eq!(exchange.response.chunks.len(), exchange.items().len(), "{protocol:?}");
+        assert_eq!(
+            exchange.response.chunks.len(),
+            exchange.items().len(),
+            "{protocol:?}"
+        );
         let record = exchange.record(&mock);
         assert_eq!(record.script.as_deref(), Some("fixed@40"));
         assert_eq!(record.first_reasoning_ms, None);
@@ -105,12 +134,21 @@ fn openai_without_include_usage_sends_no_usage_chunk() {
     let mut client = RawClient::connect(mock.address()).unwrap();
     let body = br#"{"model":"fixed@10","stream":true,"messages":[]}"#;
     let response = client
-        .request("POST", "/v1/chat/completions", &[("Authorization", "Bearer k")], body)
+        .request(
+            "POST",
+            "/v1/chat/completions",
+            &[("Authorization", "Bearer k")],
+            body,
+        )
         .unwrap();
     let text = response.body_text();
     assert!(!text.contains("usage"), "{text}");
     assert!(text.ends_with("data: [DONE]\n\n"));
-    let id: u64 = response.header("x-mock-request-id").unwrap().parse().unwrap();
+    let id: u64 = response
+        .header("x-mock-request-id")
+        .unwrap()
+        .parse()
+        .unwrap();
     let record = mock.wait_for_request(id, Duration::from_secs(5)).unwrap();
     assert_eq!(record.output_tokens, None);
     assert!(record.is_settled());
@@ -150,7 +188,10 @@ fn gemini_last_chunk_carries_finish_and_usage() {
     let record = exchange.record(&mock);
     assert_eq!(record.auth, "x-goog-api-key");
     assert!(!record.key_in_query);
-    assert_eq!(record.path, "/v1beta/models/fixed@30:streamGenerateContent?alt=sse");
+    assert_eq!(
+        record.path,
+        "/v1beta/models/fixed@30:streamGenerateContent?alt=sse"
+    );
     assert_eq!(record.model.as_deref(), Some("fixed@30"));
 }
 
@@ -169,14 +210,22 @@ fn reasoning_precedes_content_in_every_protocol() {
         let record = exchange.record(&mock);
         assert_eq!(record.reasoning_deltas, 3);
         let reasoning_ms = after_receipt(&record, record.first_reasoning_ms);
-        assert!((60.0..60.0 + SLACK_MS).contains(&reasoning_ms), "{reasoning_ms}");
+        assert!(
+            (60.0..60.0 + SLACK_MS).contains(&reasoning_ms),
+            "{reasoning_ms}"
+        );
         assert!(record.first_reasoning_ms < record.first_token_ms);
         let seen = first_text_arrival(protocol, &exchange.response, true).unwrap();
         assert!((mock.clock().ms_at(seen) - record.first_reasoning_ms.unwrap()).abs() < 50.0);
     }
     // The field name differs between the two OpenAI dialects.
     let deepseek = exchange(&mock, Protocol::OpenAi, "reasoning@60");
-    assert!(deepseek.response.body_text().contains("\"reasoning_content\":\"Thinking\""));
+    assert!(
+        deepseek
+            .response
+            .body_text()
+            .contains("\"reasoning_content\":\"Thinking\"")
+    );
     let openrouter = exchange(&mock, Protocol::OpenAi, "reasoning-or@60");
     let text = openrouter.response.body_text();
     assert!(text.contains("\"reasoning\":\"Thinking\"") && !text.contains("reasoning_content"));
@@ -193,7 +242,10 @@ fn keepalive_comments_come_first() {
     for protocol in ALL_PROTOCOLS {
         let exchange = check_stream(&mock, protocol, "keepalive", 300.0);
         let items = exchange.items();
-        let comments = items.iter().take_while(|item| matches!(item, SseItem::Comment(_))).count();
+        let comments = items
+            .iter()
+            .take_while(|item| matches!(item, SseItem::Comment(_)))
+            .count();
         assert_eq!(comments, 6, "{protocol:?}");
         assert_eq!(items[0], SseItem::Comment("keep-alive".into()));
         let record = exchange.record(&mock);
@@ -209,23 +261,33 @@ fn role_first_sends_empty_events_long_before_the_first_token() {
         let exchange = check_stream(&mock, protocol, "role-first", 200.0);
         let record = exchange.record(&mock);
         let first_byte_ms = after_receipt(&record, record.first_byte_ms);
-        assert!((10.0..120.0).contains(&first_byte_ms), "{protocol:?}: {first_byte_ms}");
+        assert!(
+            (10.0..120.0).contains(&first_byte_ms),
+            "{protocol:?}: {first_byte_ms}"
+        );
         let events = exchange.json_events();
         match protocol {
             Protocol::OpenAi => {
                 assert_eq!(events[0]["choices"][0]["delta"]["role"], "assistant");
-                assert_eq!(events[1]["choices"][0]["delta"], serde_json::json!({ "content": "" }));
+                assert_eq!(
+                    events[1]["choices"][0]["delta"],
+                    serde_json::json!({ "content": "" })
+                );
             }
             Protocol::Anthropic => {
                 assert_eq!(events[0]["type"], "message_start");
                 assert_eq!(events[1]["type"], "ping");
             }
             Protocol::Gemini => {
-                assert_eq!(events[0]["candidates"][0]["content"]["parts"][0]["text"], "");
+                assert_eq!(
+                    events[0]["candidates"][0]["content"]["parts"][0]["text"],
+                    ""
+                );
             }
         }
         // Those early events reach the client well before the first token does.
-        let first_chunk_ms = mock.clock().ms_at(exchange.response.chunks[0].at) - record.received_ms;
+        let first_chunk_ms =
+            mock.clock().ms_at(exchange.response.chunks[0].at) - record.received_ms;
         assert!(first_chunk_ms < 150.0, "{protocol:?}: {first_chunk_ms}");
     }
 }
@@ -237,11 +299,19 @@ fn split_cuts_events_at_awkward_offsets() {
         let exchange = check_stream(&mock, protocol, "split@30", 30.0);
         let chunks = &exchange.response.chunks;
         let items = exchange.items();
-        assert!(chunks.len() >= 3 * items.len(), "{protocol:?}: {} chunks", chunks.len());
+        assert!(
+            chunks.len() >= 3 * items.len(),
+            "{protocol:?}: {} chunks",
+            chunks.len()
+        );
         // A chunk ends between CR and LF, one ends inside "data:", one inside a UTF-8 char.
         assert!(chunks.iter().any(|chunk| chunk.bytes.ends_with(b"\r")));
         assert!(chunks.iter().any(|chunk| chunk.bytes.ends_with(b"da")));
-        assert!(chunks.iter().any(|chunk| std::str::from_utf8(&chunk.bytes).is_err()));
+        assert!(
+            chunks
+                .iter()
+                .any(|chunk| std::str::from_utf8(&chunk.bytes).is_err())
+        );
         assert!(exchange.response.body_text().contains("\r\n\r\n"));
     }
 }
@@ -295,7 +365,10 @@ fn bimodal_cold_start_takes_seconds() {
     let record = exchange.record(&mock);
     assert_eq!(record.cold, Some(true));
     let ttft_ms = after_receipt(&record, record.first_token_ms);
-    assert!((2_500.0..3_500.0 + SLACK_MS).contains(&ttft_ms), "{ttft_ms}");
+    assert!(
+        (2_500.0..3_500.0 + SLACK_MS).contains(&ttft_ms),
+        "{ttft_ms}"
+    );
 }
 
 fn check_stream_cold(mock: &firsttoken_mock::MockHandle) -> Exchange {

@@ -15,7 +15,10 @@ pub fn start_mock() -> MockHandle {
 }
 
 /// Method, target, headers and body of a streaming request for `model` in `protocol`.
-pub fn request_parts(protocol: Protocol, model: &str) -> (String, Vec<(&'static str, &'static str)>, Vec<u8>) {
+pub fn request_parts(
+    protocol: Protocol,
+    model: &str,
+) -> (String, Vec<(&'static str, &'static str)>, Vec<u8>) {
     match protocol {
         Protocol::OpenAi => (
             "/v1/chat/completions".into(),
@@ -77,7 +80,11 @@ impl Exchange {
     }
 
     pub fn request_id(&self) -> u64 {
-        self.response.header("x-mock-request-id").unwrap().parse().unwrap()
+        self.response
+            .header("x-mock-request-id")
+            .unwrap()
+            .parse()
+            .unwrap()
     }
 
     /// The ground truth of this request, once the mock has finished recording it.
@@ -88,7 +95,12 @@ impl Exchange {
 }
 
 pub fn record(truth: &GroundTruth, id: u64) -> RequestRecord {
-    truth.requests.iter().find(|record| record.id == id).unwrap().clone()
+    truth
+        .requests
+        .iter()
+        .find(|record| record.id == id)
+        .unwrap()
+        .clone()
 }
 
 /// Sends one streaming request for `model` on a fresh connection and reads the whole reply.
@@ -123,7 +135,11 @@ pub fn texts(protocol: Protocol, events: &[Value]) -> (String, String) {
                 reasoning.push_str(delta["thinking"].as_str().unwrap_or_default());
             }
             Protocol::Gemini => {
-                for part in event["candidates"][0]["content"]["parts"].as_array().into_iter().flatten() {
+                for part in event["candidates"][0]["content"]["parts"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                {
                     let text = part["text"].as_str().unwrap_or_default();
                     if part["thought"] == true {
                         reasoning.push_str(text);
@@ -139,14 +155,20 @@ pub fn texts(protocol: Protocol, events: &[Value]) -> (String, String) {
 
 /// When the client had the first non-empty content (or reasoning) text: the arrival of the
 /// chunk that completed the first event carrying it.
-pub fn first_text_arrival(protocol: Protocol, response: &RawResponse, reasoning: bool) -> Option<Instant> {
+pub fn first_text_arrival(
+    protocol: Protocol,
+    response: &RawResponse,
+    reasoning: bool,
+) -> Option<Instant> {
     let mut seen = Vec::new();
     for chunk in &response.chunks {
         seen.extend_from_slice(&chunk.bytes);
         // Only whole events count: drop any trailing partial event.
         let text = String::from_utf8_lossy(&seen).replace("\r\n", "\n");
-        let Some(end) = text.rfind("\n\n") else { continue };
-        let events: Vec<Value> = parse_sse(text[..end + 2].as_bytes())
+        let Some(end) = text.rfind("\n\n") else {
+            continue;
+        };
+        let events: Vec<Value> = parse_sse(&text.as_bytes()[..end + 2])
             .into_iter()
             .filter_map(|item| match item {
                 SseItem::Event { data, .. } if data != "[DONE]" => serde_json::from_str(&data).ok(),
