@@ -1,0 +1,640 @@
+//! Scripts: what one reply does and when, chosen by the request's model name (`name` or
+//! `name@N`).
+//!
+//! A script is turned into a [`ReplyPlan`]: protocol-neutral beats at millisecond offsets from the
+//! moment the request was read. Keeping the plan pure (no clock, no socket) lets the timing rules be
+//! unit-tested, and lets each protocol render the same beats in its own JSON.
+
+use std::fmt;
+
+/// The content tokens of every successful reply, in order. They cover 2-, 3- and 4-byte UTF-8
+/// characters so decoders that split characters across reads are caught.
+pub const CONTENT_TOKENS: [&str; 8] = [
+    "Paris", " é", " 世界", " says", " hello", " to", " you", " 🙂",
+];
+
+/// The reasoning deltas of the `reasoning` scripts, in order.
+pub const REASONING_TOKENS: [&str; 3] = ["Thinking", " about", " Paris…"];
+
+/// Gap between consecutive content tokens, ms.
+pub const TOKEN_INTERVAL_MS: u64 = 20;
+
+/// Gap between the pieces of one event under the `split` script, ms. Long enough that the pieces
+/// reach the client as separate reads rather than being merged by the socket.
+pub const SPLIT_PIECE_GAP_MS: u64 = 2;
+
+/// Every script the mock knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScriptKind {
+    /// First content token after a fixed delay.
+    Fixed,
+    /// Mostly warm (~120 ms), with a seeded share of cold starts (2500–3500 ms).
+    Bimodal,
+    /// Reasoning deltas (`reasoning_content` for OpenAI) before the content.
+    Reasoning,
+    /// As `Reasoning`, with OpenRouter's `reasoning` field for OpenAI.
+    ReasoningOr,
+    /// `: keep-alive` comments every 50 ms before the first token.
+    Keepalive,
+    /// Role-only and empty events long before the first real token.
+    RoleFirst,
+    /// Every event cut into several writes at awkward byte offsets (CRLF line ends).
+    Split,
+    /// CRLF line ends everywhere.
+    Crlf,
+    /// HTTP 401 with the protocol's error body.
+    Http401,
+    /// HTTP 429 with `Retry-After: 7` and the protocol's error body.
+    Http429,
+    /// HTTP 500 with the protocol's error body.
+    Http500,
+    /// A 200 stream whose first event is the protocol's in-stream error.
+    ErrorEvent,
+    /// Two content tokens, then the socket closes without the chunked terminator.
+    Cut,
+    /// 200 headers, then nothing until the client goes away.
+    Stall,
+    /// 200 `application/json` with an ordinary, non-streamed completion.
+    NotSse,
+}
+
+impl ScriptKind {
+    /// All scripts, in the order they are listed to users.
+    pub const ALL: [ScriptKind; 15] = [
+        ScriptKind::Fixed,
+        ScriptKind::Bimodal,
+        ScriptKind::Reasoning,
+        ScriptKind::ReasoningOr,
+        ScriptKind::Keepalive,
+        ScriptKind::RoleFirst,
+        ScriptKind::Split,
+        ScriptKind::Crlf,
+        ScriptKind::Http401,
+        ScriptKind::Http429,
+        ScriptKind::Http500,
+        ScriptKind::ErrorEvent,
+        ScriptKind::Cut,
+        ScriptKind::Stall,
+        ScriptKind::NotSse,
+    ];
+
+    /// The name used as a model name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScriptKind::Fixed => "fixed",
+            ScriptKind::Bimodal => "bimodal",
+            ScriptKind::Reasoning => "reasoning",
+            ScriptKind::ReasoningOr => "reasoning-or",
+            ScriptKind::Keepalive => "keepalive",
+            ScriptKind::RoleFirst => "role-first",
+            ScriptKind::Split => "split",
+            ScriptKind::Crlf => "crlf",
+            ScriptKind::Http401 => "http-401",
+            ScriptKind::Http429 => "http-429",
+            ScriptKind::Http500 => "http-500",
+            ScriptKind::ErrorEvent => "error-event",
+            ScriptKind::Cut => "cut",
+            ScriptKind::Stall => "stall",
+            ScriptKind::NotSse => "not-sse",
+        }
+    }
+
+    /// The main parameter when no `@N` is given: the delay to the first content token (or to the
+    /// error, or to the body) in ms; for `bimodal`, the cold share in percent.
+    pub fn default_parameter(self) -> u64 {
+        match self {
+            ScriptKind::Fixed | ScriptKind::Split | ScriptKind::Crlf | ScriptKind::NotSse => 150,
+            ScriptKind::Cut => 150,
+            ScriptKind::Bimodal => 10,
+            ScriptKind::Reasoning | ScriptKind::ReasoningOr => 250,
+            ScriptKind::Keepalive => 300,
+            ScriptKind::RoleFirst => 200,
+            ScriptKind::ErrorEvent => 100,
+            ScriptKind::Http401 | ScriptKind::Http429 | ScriptKind::Http500 => 0,
+            ScriptKind::Stall => 0,
+        }
+    }
+}
+
+/// A parsed model name: which script, and its main parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Script {
+    /// Which script.
+    pub kind: ScriptKind,
+    /// Delay in ms, or cold share in percent for `bimodal`; see
+    /// [`ScriptKind::default_parameter`].
+    pub parameter: u64,
+}
+
+/// Why a model name does not name a script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptError {
+    /// No script has this name.
+    Unknown(String),
+    /// The part after `@` is not a number in range.
+    BadParameter(String),
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScriptError::Unknown(name) => write!(
+                formatter,
+                "unknown mock script '{name}'; known scripts: {}",
+                known_script_names().join(", ")
+            ),
+            ScriptError::BadParameter(name) => write!(
+                formatter,
+                "bad parameter in mock script '{name}': write name@N with N a whole number of \
+                 milliseconds (for bimodal, a cold share in percent from 0 to 100)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// The names of all scripts, in listing order.
+pub fn known_script_names() -> Vec<&'static str> {
+    ScriptKind::ALL.iter().map(|kind| kind.name()).collect()
+}
+
+/// Longest accepted delay, ms: one hour is far beyond any client timeout.
+const MAX_DELAY_MS: u64 = 3_600_000;
+
+impl Script {
+    /// Parses `name` or `name@N`.
+    ///
+    /// # Errors
+    /// [`ScriptError::Unknown`] for a name no script has, [`ScriptError::BadParameter`] when `N`
+    /// is not a whole number (or above 100 for `bimodal`, or above an hour).
+    pub fn parse(model: &str) -> Result<Script, ScriptError> {
+        let (name, parameter) = match model.split_once('@') {
+            Some((name, parameter)) => (name, Some(parameter)),
+            None => (model, None),
+        };
+        let kind = ScriptKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| ScriptError::Unknown(model.to_owned()))?;
+        let parameter = match parameter {
+            None => kind.default_parameter(),
+            Some(text) => {
+                let value: u64 = text
+                    .parse()
+                    .map_err(|_| ScriptError::BadParameter(model.to_owned()))?;
+                let limit = if kind == ScriptKind::Bimodal {
+                    100
+                } else {
+                    MAX_DELAY_MS
+                };
+                if value > limit {
+                    return Err(ScriptError::BadParameter(model.to_owned()));
+                }
+                value
+            }
+        };
+        Ok(Script { kind, parameter })
+    }
+
+    /// The canonical name, `name` or `name@N` when the parameter is not the default.
+    pub fn canonical_name(&self) -> String {
+        if self.parameter == self.kind.default_parameter() {
+            self.kind.name().to_owned()
+        } else {
+            format!("{}@{}", self.kind.name(), self.parameter)
+        }
+    }
+
+    /// The reply this script gives to its `request_index`-th request (0-based, counted per
+    /// canonical script name), with `seed` driving `bimodal`'s draws.
+    pub fn plan(&self, seed: u64, request_index: u64) -> ReplyPlan {
+        let delay_ms = self.parameter;
+        match self.kind {
+            ScriptKind::Fixed => stream_of_tokens(delay_ms, Framing::PLAIN, None),
+            ScriptKind::Crlf => stream_of_tokens(delay_ms, Framing::CRLF, None),
+            ScriptKind::Split => stream_of_tokens(delay_ms, Framing::SPLIT, None),
+            ScriptKind::Bimodal => {
+                let draw = bimodal_draw(seed, request_index, self.parameter);
+                stream_of_tokens(draw.first_token_ms, Framing::PLAIN, Some(draw.cold))
+            }
+            ScriptKind::Reasoning | ScriptKind::ReasoningOr => {
+                let mut beats = vec![TimedBeat::new(60, Beat::Start)];
+                for (index, at_ms) in [60, 90, 120].into_iter().enumerate() {
+                    beats.push(TimedBeat::new(at_ms, Beat::Reasoning(index)));
+                }
+                beats.extend(content_beats(delay_ms, CONTENT_TOKENS.len()));
+                beats.push(TimedBeat::new(last_token_ms(delay_ms), Beat::Finish));
+                ReplyPlan::stream(beats, Ending::Complete, Framing::PLAIN, Some(delay_ms))
+            }
+            ScriptKind::Keepalive => {
+                let mut beats: Vec<TimedBeat> = (0..delay_ms)
+                    .step_by(50)
+                    .map(|at_ms| TimedBeat::new(at_ms, Beat::KeepAlive))
+                    .collect();
+                beats.extend(token_beats(delay_ms));
+                ReplyPlan::stream(beats, Ending::Complete, Framing::PLAIN, Some(delay_ms))
+            }
+            ScriptKind::RoleFirst => {
+                let mut beats = vec![
+                    TimedBeat::new(10, Beat::Start),
+                    TimedBeat::new(40, Beat::Empty),
+                ];
+                beats.extend(content_beats(delay_ms, CONTENT_TOKENS.len()));
+                beats.push(TimedBeat::new(last_token_ms(delay_ms), Beat::Finish));
+                ReplyPlan::stream(beats, Ending::Complete, Framing::PLAIN, Some(delay_ms))
+            }
+            ScriptKind::ErrorEvent => ReplyPlan::stream(
+                vec![TimedBeat::new(delay_ms, Beat::ErrorEvent)],
+                Ending::Complete,
+                Framing::PLAIN,
+                None,
+            ),
+            ScriptKind::Cut => {
+                let mut beats = vec![TimedBeat::new(delay_ms, Beat::Start)];
+                beats.extend(content_beats(delay_ms, 2));
+                let cut_at_ms = delay_ms + 2 * TOKEN_INTERVAL_MS;
+                ReplyPlan::stream(
+                    beats,
+                    Ending::Cut { at_ms: cut_at_ms },
+                    Framing::PLAIN,
+                    Some(delay_ms),
+                )
+            }
+            ScriptKind::Stall => ReplyPlan::stream(Vec::new(), Ending::Stall, Framing::PLAIN, None),
+            ScriptKind::NotSse => ReplyPlan::NotStreamed { delay_ms },
+            ScriptKind::Http401 => ReplyPlan::HttpError {
+                status: 401,
+                delay_ms,
+            },
+            ScriptKind::Http429 => ReplyPlan::HttpError {
+                status: 429,
+                delay_ms,
+            },
+            ScriptKind::Http500 => ReplyPlan::HttpError {
+                status: 500,
+                delay_ms,
+            },
+        }
+    }
+}
+
+/// One protocol-neutral step of a streamed reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beat {
+    /// A `: keep-alive` comment.
+    KeepAlive,
+    /// The protocol's opening event(s): OpenAI's role-only chunk, Anthropic's `message_start`.
+    Start,
+    /// An event that carries no text: an empty-content delta, a `ping`, an empty Gemini part.
+    Empty,
+    /// The reasoning delta `REASONING_TOKENS[i]`.
+    Reasoning(usize),
+    /// The content delta `CONTENT_TOKENS[i]`.
+    Content(usize),
+    /// The closing events: finish reason, usage, `[DONE]` / `message_stop`.
+    Finish,
+    /// The protocol's in-stream error event.
+    ErrorEvent,
+}
+
+/// A beat and when to send it, ms after the request was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimedBeat {
+    /// Offset from the moment the full request was read, ms.
+    pub at_ms: u64,
+    /// What to send.
+    pub beat: Beat,
+}
+
+impl TimedBeat {
+    fn new(at_ms: u64, beat: Beat) -> Self {
+        TimedBeat { at_ms, beat }
+    }
+}
+
+/// How the stream ends after its last beat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The chunked terminator; the connection stays open for the next request.
+    Complete,
+    /// The socket closes at `at_ms` without the chunked terminator.
+    Cut {
+        /// Offset from the request, ms.
+        at_ms: u64,
+    },
+    /// Nothing more is sent until the client goes away (or ten minutes pass).
+    Stall,
+}
+
+/// How events are put on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framing {
+    /// CRLF instead of LF line ends.
+    pub crlf: bool,
+    /// Each event cut into several writes at awkward offsets.
+    pub split: bool,
+}
+
+impl Framing {
+    const PLAIN: Framing = Framing {
+        crlf: false,
+        split: false,
+    };
+    const CRLF: Framing = Framing {
+        crlf: true,
+        split: false,
+    };
+    // CRLF so that one cut can fall between a `\r` and its `\n`.
+    const SPLIT: Framing = Framing {
+        crlf: true,
+        split: true,
+    };
+}
+
+/// What a script does with one request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplyPlan {
+    /// A 200 event stream.
+    Stream {
+        /// Beats in time order.
+        beats: Vec<TimedBeat>,
+        /// How the stream ends.
+        ending: Ending,
+        /// Line ends and write splitting.
+        framing: Framing,
+        /// When the first content token is scheduled, ms after the request; `None` when the
+        /// script sends no content.
+        first_token_at_ms: Option<u64>,
+        /// For `bimodal`: whether this request drew a cold start.
+        cold: Option<bool>,
+    },
+    /// An HTTP error status with the protocol's error body, after `delay_ms`.
+    HttpError {
+        /// 401, 429 or 500.
+        status: u16,
+        /// Delay before the response, ms.
+        delay_ms: u64,
+    },
+    /// A 200 `application/json` non-streamed completion, after `delay_ms`.
+    NotStreamed {
+        /// Delay before the response, ms.
+        delay_ms: u64,
+    },
+}
+
+impl ReplyPlan {
+    fn stream(
+        beats: Vec<TimedBeat>,
+        ending: Ending,
+        framing: Framing,
+        first_token_at_ms: Option<u64>,
+    ) -> Self {
+        ReplyPlan::Stream {
+            beats,
+            ending,
+            framing,
+            first_token_at_ms,
+            cold: None,
+        }
+    }
+}
+
+fn stream_of_tokens(first_token_ms: u64, framing: Framing, cold: Option<bool>) -> ReplyPlan {
+    ReplyPlan::Stream {
+        beats: token_beats(first_token_ms),
+        ending: Ending::Complete,
+        framing,
+        first_token_at_ms: Some(first_token_ms),
+        cold,
+    }
+}
+
+/// Start, eight content tokens from `first_token_ms`, then the finish.
+fn token_beats(first_token_ms: u64) -> Vec<TimedBeat> {
+    let mut beats = vec![TimedBeat::new(first_token_ms, Beat::Start)];
+    beats.extend(content_beats(first_token_ms, CONTENT_TOKENS.len()));
+    beats.push(TimedBeat::new(last_token_ms(first_token_ms), Beat::Finish));
+    beats
+}
+
+fn content_beats(first_token_ms: u64, count: usize) -> impl Iterator<Item = TimedBeat> {
+    (0..count).map(move |index| {
+        TimedBeat::new(
+            first_token_ms + index as u64 * TOKEN_INTERVAL_MS,
+            Beat::Content(index),
+        )
+    })
+}
+
+fn last_token_ms(first_token_ms: u64) -> u64 {
+    first_token_ms + (CONTENT_TOKENS.len() as u64 - 1) * TOKEN_INTERVAL_MS
+}
+
+/// One `bimodal` draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BimodalDraw {
+    /// Delay to the first content token, ms: 110–130 warm, 2500–3500 cold.
+    pub first_token_ms: u64,
+    /// Whether this request is a cold start.
+    pub cold: bool,
+}
+
+/// The `bimodal` delay of the `request_index`-th request: a pure function of the seed and the
+/// index, so a run is reproducible and a test can predict every draw.
+pub fn bimodal_draw(seed: u64, request_index: u64, cold_share_percent: u64) -> BimodalDraw {
+    let first = splitmix64(seed ^ splitmix64(request_index));
+    let second = splitmix64(first);
+    // 10 000 buckets resolve shares to 0.01 %; the share is whole percent.
+    let cold = first % 10_000 < cold_share_percent * 100;
+    let first_token_ms = if cold {
+        2_500 + second % 1_001
+    } else {
+        110 + second % 21
+    };
+    BimodalDraw {
+        first_token_ms,
+        cold,
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, well-mixed hash of a 64-bit counter.
+fn splitmix64(value: u64) -> u64 {
+    let mut z = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_content_ms(plan: &ReplyPlan) -> Option<u64> {
+        match plan {
+            ReplyPlan::Stream { beats, .. } => beats
+                .iter()
+                .find(|timed| matches!(timed.beat, Beat::Content(_)))
+                .map(|timed| timed.at_ms),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn parses_names_and_overrides() {
+        let fixed = Script::parse("fixed").unwrap();
+        assert_eq!(fixed.kind, ScriptKind::Fixed);
+        assert_eq!(fixed.parameter, 150);
+        assert_eq!(fixed.canonical_name(), "fixed");
+        let fast = Script::parse("fixed@40").unwrap();
+        assert_eq!(fast.parameter, 40);
+        assert_eq!(fast.canonical_name(), "fixed@40");
+        assert_eq!(
+            Script::parse("reasoning-or").unwrap().kind,
+            ScriptKind::ReasoningOr
+        );
+        assert_eq!(Script::parse("bimodal@20").unwrap().parameter, 20);
+    }
+
+    #[test]
+    fn every_listed_name_parses_back() {
+        for kind in ScriptKind::ALL {
+            assert_eq!(Script::parse(kind.name()).unwrap().kind, kind);
+        }
+    }
+
+    #[test]
+    fn unknown_and_bad_names_explain_themselves() {
+        let unknown = Script::parse("gpt-4o").unwrap_err();
+        let message = unknown.to_string();
+        assert!(message.starts_with("unknown mock script 'gpt-4o'; known scripts: fixed, "));
+        assert!(message.contains("not-sse"));
+        assert!(matches!(
+            Script::parse("fixed@soon"),
+            Err(ScriptError::BadParameter(_))
+        ));
+        assert!(matches!(
+            Script::parse("bimodal@101"),
+            Err(ScriptError::BadParameter(_))
+        ));
+    }
+
+    #[test]
+    fn fixed_sends_eight_tokens_twenty_ms_apart() {
+        let plan = Script::parse("fixed@40").unwrap().plan(1, 0);
+        let ReplyPlan::Stream { beats, ending, .. } = &plan else {
+            panic!("not a stream: {plan:?}");
+        };
+        let content: Vec<u64> = beats
+            .iter()
+            .filter(|timed| matches!(timed.beat, Beat::Content(_)))
+            .map(|timed| timed.at_ms)
+            .collect();
+        assert_eq!(content, vec![40, 60, 80, 100, 120, 140, 160, 180]);
+        assert_eq!(*ending, Ending::Complete);
+        assert_eq!(beats.last().unwrap().beat, Beat::Finish);
+    }
+
+    #[test]
+    fn reasoning_comes_before_content() {
+        let plan = Script::parse("reasoning").unwrap().plan(1, 0);
+        let ReplyPlan::Stream { beats, .. } = &plan else {
+            panic!("not a stream");
+        };
+        let reasoning: Vec<u64> = beats
+            .iter()
+            .filter(|timed| matches!(timed.beat, Beat::Reasoning(_)))
+            .map(|timed| timed.at_ms)
+            .collect();
+        assert_eq!(reasoning, vec![60, 90, 120]);
+        assert_eq!(first_content_ms(&plan), Some(250));
+    }
+
+    #[test]
+    fn keepalive_comments_every_fifty_ms_until_the_first_token() {
+        let plan = Script::parse("keepalive").unwrap().plan(1, 0);
+        let ReplyPlan::Stream { beats, .. } = &plan else {
+            panic!("not a stream");
+        };
+        let comments: Vec<u64> = beats
+            .iter()
+            .filter(|timed| timed.beat == Beat::KeepAlive)
+            .map(|timed| timed.at_ms)
+            .collect();
+        assert_eq!(comments, vec![0, 50, 100, 150, 200, 250]);
+        assert_eq!(first_content_ms(&plan), Some(300));
+    }
+
+    #[test]
+    fn cut_sends_two_tokens_then_cuts() {
+        let plan = Script::parse("cut").unwrap().plan(1, 0);
+        let ReplyPlan::Stream { beats, ending, .. } = &plan else {
+            panic!("not a stream");
+        };
+        let count = beats
+            .iter()
+            .filter(|timed| matches!(timed.beat, Beat::Content(_)))
+            .count();
+        assert_eq!(count, 2);
+        assert_eq!(*ending, Ending::Cut { at_ms: 190 });
+    }
+
+    #[test]
+    fn beats_are_in_time_order_for_every_script() {
+        for kind in ScriptKind::ALL {
+            if let ReplyPlan::Stream { beats, .. } = (Script {
+                kind,
+                parameter: kind.default_parameter(),
+            })
+            .plan(7, 3)
+            {
+                assert!(
+                    beats.windows(2).all(|pair| pair[0].at_ms <= pair[1].at_ms),
+                    "{kind:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bimodal_is_reproducible_and_near_its_share() {
+        let draws: Vec<BimodalDraw> = (0..2_000)
+            .map(|index| bimodal_draw(42, index, 10))
+            .collect();
+        let again: Vec<BimodalDraw> = (0..2_000)
+            .map(|index| bimodal_draw(42, index, 10))
+            .collect();
+        assert_eq!(draws, again);
+        let cold = draws.iter().filter(|draw| draw.cold).count();
+        assert!((150..=250).contains(&cold), "cold starts: {cold} of 2000");
+        for draw in &draws {
+            if draw.cold {
+                assert!((2_500..=3_500).contains(&draw.first_token_ms));
+            } else {
+                assert!((110..=130).contains(&draw.first_token_ms));
+            }
+        }
+        // Another seed gives another sequence.
+        let other: Vec<BimodalDraw> = (0..2_000)
+            .map(|index| bimodal_draw(43, index, 10))
+            .collect();
+        assert_ne!(draws, other);
+    }
+
+    #[test]
+    fn bimodal_share_extremes() {
+        assert!((0..500).all(|index| !bimodal_draw(1, index, 0).cold));
+        assert!((0..500).all(|index| bimodal_draw(1, index, 100).cold));
+    }
+
+    #[test]
+    fn http_scripts_plan_their_status() {
+        assert_eq!(
+            Script::parse("http-429").unwrap().plan(1, 0),
+            ReplyPlan::HttpError {
+                status: 429,
+                delay_ms: 0
+            }
+        );
+    }
+}

@@ -1,0 +1,8 @@
+//! Test groups; `support` holds the shared client helpers.
+
+mod cli;
+mod endpoints;
+mod faults;
+mod static_files;
+mod streams;
+mod support;
