@@ -445,7 +445,7 @@ mod tests {
             vec![("Content-Type".to_owned(), "application/json".to_owned())]
         );
         let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
-        assert_eq!(body["model"], "steady");
+        assert_eq!(body["model"], "demo-llm");
         assert_eq!(body["stream"], true);
     }
 

@@ -107,38 +107,35 @@ impl PlanForm {
     /// One message per field that is not a number or breaks a plan rule.
     pub fn to_plan(&self) -> Result<Plan, Vec<String>> {
         let mut errors = Vec::new();
-        let mut num = |field: &str, text: &str| -> serde_json::Value {
-            match text.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() => serde_json::json!(v),
-                _ => {
-                    errors.push(format!("{field}: {text:?} is not a number"));
-                    serde_json::Value::Null
+        let mut num = |field: &str, text: &str, whole: bool| -> serde_json::Value {
+            let trimmed = text.trim();
+            if whole {
+                if let Ok(v) = trimmed.parse::<u64>() {
+                    return serde_json::json!(v);
+                }
+                errors.push(format!("{field}: {text:?} is not a whole number"));
+            } else {
+                match trimmed.parse::<f64>() {
+                    Ok(v) if v.is_finite() => return serde_json::json!(v),
+                    _ => errors.push(format!("{field}: {text:?} is not a number")),
                 }
             }
+            serde_json::Value::Null
         };
-        let mut int = |field: &str, text: &str| -> serde_json::Value {
-            match text.trim().parse::<u64>() {
-                Ok(v) => serde_json::json!(v),
-                Err(_) => {
-                    errors.push(format!("{field}: {text:?} is not a whole number"));
-                    serde_json::Value::Null
-                }
-            }
-        };
-        let requests = int("requests_per_target", &self.requests_per_target);
-        let warmup = int("warmup_per_target", &self.warmup_per_target);
-        let max_tokens = int("max_tokens", &self.max_tokens);
-        let peak_start = int("peak_hours[0]", &self.peak_start);
-        let peak_end = int("peak_hours[1]", &self.peak_end);
-        let spacing = num("spacing_s", &self.spacing_s);
-        let jitter = num("jitter_s", &self.jitter_s);
-        let timeout = num("timeout_s", &self.timeout_s);
-        let temperature = num("temperature", &self.temperature);
+        let requests = num("requests_per_target", &self.requests_per_target, true);
+        let warmup = num("warmup_per_target", &self.warmup_per_target, true);
+        let spacing = num("spacing_s", &self.spacing_s, false);
+        let jitter = num("jitter_s", &self.jitter_s, false);
         let spread = if self.spread_hours.trim().is_empty() {
             serde_json::Value::Null
         } else {
-            num("spread_hours", &self.spread_hours)
+            num("spread_hours", &self.spread_hours, false)
         };
+        let timeout = num("timeout_s", &self.timeout_s, false);
+        let max_tokens = num("max_tokens", &self.max_tokens, true);
+        let temperature = num("temperature", &self.temperature, false);
+        let peak_start = num("peak_hours[0]", &self.peak_start, true);
+        let peak_end = num("peak_hours[1]", &self.peak_end, true);
         if !errors.is_empty() {
             return Err(errors);
         }
