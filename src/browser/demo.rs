@@ -76,7 +76,6 @@ pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
             let _ = on_abort_reject.call1(&JsValue::NULL, &error);
         });
         let _ = signal.add_event_listener_with_callback("abort", on_abort.unchecked_ref());
-        let content_type = content_type.clone();
         let headers_aborted = Rc::clone(&aborted);
         after_ms(headers_ms, move || {
             if headers_aborted.get() {

@@ -95,9 +95,10 @@ fn App() -> Html {
         }
     };
     let set_lang = |lang: Lang, label: &'static str| {
+        let current = state.lang == lang;
         let state = state.clone();
         let onclick = Callback::from(move |_| state.dispatch(Action::SetLang(lang)));
-        html! { <button class={classes!("lang", (state.lang == lang).then_some("current"))} lang={lang.tag()} {onclick}>{label}</button> }
+        html! { <button class={classes!("lang", current.then_some("current"))} lang={lang.tag()} aria-pressed={current.to_string()} {onclick}>{label}</button> }
     };
     let clear_notice = {
         let state = state.clone();

@@ -20,7 +20,7 @@ use crate::browser::files::user_agent;
 use crate::browser::storage::Store;
 use crate::browser::timer::sleep_ms;
 use crate::browser::wake_lock::WakeLock;
-use crate::core::measure::Outcome;
+use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
 use crate::core::presets::preset_by_id;
 use crate::core::protocol::build_request;
@@ -131,7 +131,11 @@ pub async fn measure_once(target: &Target, plan: &Plan, key: Option<&str>, seq: 
     };
     match Abort::new() {
         Ok(abort) => measure(&request, &options, &abort).await,
-        Err(_) => Outcome::default(),
+        Err(error) => {
+            let mut failed = Measurement::new(target.protocol, false);
+            failed.on_fetch_rejected(0.0, &error.to_string());
+            failed.finish()
+        }
     }
 }
 
@@ -170,6 +174,7 @@ impl Driver {
 
     fn launch(&self, record: RunRecord, samples: Vec<Sample>, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
         let (_, total) = record.runner.progress();
+        let total = u32::try_from(total).unwrap_or(u32::MAX);
         dispatch.emit(Action::RunStarted {
             run_id: record.run_id.clone(),
             plan: record.plan.clone(),
@@ -237,7 +242,8 @@ impl Driver {
                         let guard = self.active.borrow();
                         let Some(active) = guard.as_ref() else { return };
                         let (done, _) = active.record.runner.progress();
-                        let eta = active.record.runner.eta_ms(epoch_ms());
+                        let done = u32::try_from(done).unwrap_or(u32::MAX);
+                        let eta = Some(active.record.runner.eta_ms(epoch_ms()));
                         (done, eta, serde_json::to_string(&active.record).ok(), active.record.run_id.clone())
                     };
                     if let Some(store) = &store {
@@ -276,7 +282,7 @@ impl Driver {
             let request = build_request(target, plan, key, nonce.as_deref());
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());
-            active.record.runner.mark_sent(planned.index, epoch_ms());
+            let _ = active.record.runner.mark_sent(planned.index, epoch_ms());
             let options = (
                 target.protocol,
                 plan.reasoning_counts_as_first_token,
@@ -298,7 +304,7 @@ impl Driver {
         let sent_at_ms = epoch_ms();
         let outcome = measure(&request, &options, &abort).await;
         if let Some(active) = self.active.borrow_mut().as_mut() {
-            active.record.runner.mark_done(planned.index);
+            let _ = active.record.runner.mark_done(planned.index);
             active.abort = None;
         }
         Some(sample_from(planned, sent_at_ms, hidden, outcome))
@@ -314,6 +320,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
         let Ok(record) = serde_json::from_str::<RunRecord>(&json) else { continue };
         let samples = store.samples(&record.run_id).await.map(|s| s.len()).unwrap_or(0);
         let (_, total) = record.runner.progress();
+        let total = u32::try_from(total).unwrap_or(u32::MAX);
         entries.push(HistoryEntry {
             run_id: record.run_id.clone(),
             labels: record.plan.targets.iter().map(|t| t.label.clone()).collect(),

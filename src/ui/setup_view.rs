@@ -380,7 +380,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
                         }
                     }
                 }
-                match merge(docs) {
+                match merge(&docs) {
                     Ok(doc) => state.dispatch(Action::ShowResults(ResultsView {
                         plan: doc.plan,
                         environment: doc.environment,

@@ -208,6 +208,7 @@ impl State {
 
 /// Everything that can happen to the page.
 #[derive(Clone, Debug, PartialEq)]
+#[expect(missing_docs, reason = "variant fields are named for what they carry; each variant says when it happens")]
 pub enum Action {
     /// Switch language.
     SetLang(Lang),
