@@ -91,10 +91,14 @@ impl SseDecoder {
     /// yields the same events.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) {
         let mut rest = chunk;
+        // A CR ended the previous chunk: an LF starting this one belongs to
+        // it. An empty chunk says nothing yet, so the CR stays pending.
         if self.pending_cr {
-            self.pending_cr = false;
-            if let Some((b'\n', after_lf)) = rest.split_first() {
-                rest = after_lf;
+            if let Some((&first, after_first)) = rest.split_first() {
+                self.pending_cr = false;
+                if first == b'\n' {
+                    rest = after_first;
+                }
             }
         }
         while let Some(end) = find_line_end(rest) {
@@ -584,6 +588,18 @@ mod tests {
             any::<bool>(),
             proptest::collection::vec((line(), 0_u8..3), 0..40),
         )
+    }
+
+    #[test]
+    fn an_empty_chunk_between_cr_and_lf_keeps_them_one_line_end() {
+        let mut decoder = SseDecoder::new();
+        let mut out = Vec::new();
+        decoder.feed(b"data: aaa\r", &mut out);
+        decoder.feed(b"", &mut out);
+        decoder.feed(b"\n", &mut out);
+        assert!(out.is_empty(), "CR, empty chunk, LF is one line end, not a blank line: {out:?}");
+        decoder.feed(b"\r\n", &mut out);
+        assert_eq!(out.len(), 1);
     }
 
     proptest! {

@@ -50,9 +50,8 @@ pub fn RunPage(props: &PageProps) -> Html {
         <div class="run">
             <section class="card">
                 <h2>{t.progress}{": "}<span class="run-status" data-status={format!("{:?}", run.status).to_lowercase()}>{status}</span></h2>
-                <div class="progress" role="progressbar" aria-valuemin="0" aria-valuemax={run.total.to_string()} aria-valuenow={run.done.to_string()}>
-                    <div class="bar" style={format!("width: {percent:.1}%")}></div>
-                </div>
+                // A <progress> element, not a styled div: the CSP forbids inline styles.
+                <progress id="run-progress" max={run.total.max(1).to_string()} value={run.done.to_string()} aria-label={t.progress}>{format!("{percent:.0} %")}</progress>
                 <p class="progress-text" id="progress-text">{format!("{} / {}{}", run.done, run.total, eta)}</p>
                 <div class="actions">
                     if run.status == RunStatus::Running { <button type="button" onclick={on_pause}>{t.pause}</button> }
