@@ -32,11 +32,20 @@ if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIN
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-if [[ $want_browser == 1 ]] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
-  log "installing Debian's chromium and chromium-driver"
-  if [[ $(id -u) == 0 ]]; then SUDO=; else SUDO=sudo; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+# The browser for the tests, and a CJK font so the Chinese UI renders in
+# headless screenshots instead of empty boxes.
+browser_packages=(chromium chromium-driver fonts-noto-cjk)
+if [[ $want_browser == 1 ]]; then
+  missing=()
+  for package in "${browser_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if (( ${#missing[@]} )); then
+    log "installing Debian packages: ${missing[*]}"
+    if [[ $(id -u) == 0 ]]; then SUDO=; else SUDO=sudo; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
 fi
 
 log "ready: $(trunk --version), $(wasm-bindgen --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"
