@@ -20,4 +20,6 @@ pub mod core;
 pub mod ui;
 
 #[cfg(target_arch = "wasm32")]
+pub mod api;
+#[cfg(target_arch = "wasm32")]
 pub mod browser;

@@ -10,7 +10,7 @@ mod app;
 #[cfg(target_arch = "wasm32")]
 mod charts;
 #[cfg(target_arch = "wasm32")]
-mod driver;
+pub(crate) mod driver;
 #[cfg(target_arch = "wasm32")]
 mod results_view;
 #[cfg(target_arch = "wasm32")]

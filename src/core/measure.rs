@@ -59,7 +59,7 @@ pub enum Flow {
 
 /// The result of one request: timings in ms from `t0`, tokens, and the
 /// error if it failed. Timings reached before a failure are kept.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Outcome {
     /// Response headers received.
     pub headers_ms: Option<f64>,
