@@ -13,10 +13,10 @@ use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
 use crate::core::plan::Plan;
-use crate::core::report::{live_row, LiveRow};
+use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
 use crate::core::sample::{Sample, SampleError};
-use crate::ui::form::{demo_plan, PlanForm};
+use crate::ui::form::{PlanForm, demo_plan};
 use crate::ui::i18n::Lang;
 
 /// How many recent errors the run view lists.
@@ -79,7 +79,12 @@ impl SampleLog {
     }
 
     fn of_target(&self, target: u32) -> Vec<Sample> {
-        self.0.borrow().iter().filter(|s| s.target == target).cloned().collect()
+        self.0
+            .borrow()
+            .iter()
+            .filter(|s| s.target == target)
+            .cloned()
+            .collect()
     }
 }
 
@@ -208,7 +213,10 @@ impl State {
 
 /// Everything that can happen to the page.
 #[derive(Clone, Debug, PartialEq)]
-#[expect(missing_docs, reason = "variant fields are named for what they carry; each variant says when it happens")]
+#[expect(
+    missing_docs,
+    reason = "variant fields are named for what they carry; each variant says when it happens"
+)]
 pub enum Action {
     /// Switch language.
     SetLang(Lang),
@@ -225,13 +233,26 @@ pub enum Action {
     /// Forget every key, in memory and on the device.
     ForgetKeys,
     /// A connection test changed state.
-    SetConnection { provider: String, connection: Connection },
+    SetConnection {
+        provider: String,
+        connection: Connection,
+    },
     /// A provider listed its models for a target row.
     ModelsListed { row: usize, models: Vec<String> },
     /// A run began (or resumed with its earlier samples).
-    RunStarted { run_id: String, plan: Plan, environment: Environment, samples: Vec<Sample>, total: u32 },
+    RunStarted {
+        run_id: String,
+        plan: Plan,
+        environment: Environment,
+        samples: Vec<Sample>,
+        total: u32,
+    },
     /// A request finished.
-    SampleDone { sample: Sample, done: u32, eta_ms: Option<f64> },
+    SampleDone {
+        sample: Sample,
+        done: u32,
+        eta_ms: Option<f64>,
+    },
     /// The run changed status.
     SetStatus(RunStatus),
     /// Show these results.
@@ -276,19 +297,29 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             next.remember_keys = false;
             next.connections.clear();
         }
-        Action::SetConnection { provider, connection } => {
+        Action::SetConnection {
+            provider,
+            connection,
+        } => {
             next.connections.insert(provider, connection);
         }
         Action::ModelsListed { row, models } => {
             next.listed_models.insert(row, models);
         }
-        Action::RunStarted { run_id, plan, environment, samples, total } => {
+        Action::RunStarted {
+            run_id,
+            plan,
+            environment,
+            samples,
+            total,
+        } => {
             let log = SampleLog::from_samples(samples);
             let live = (0..plan.targets.len())
                 .map(|t| live_row(&log.of_target(u32::try_from(t).unwrap_or(u32::MAX))))
                 .collect();
             let done = u32::try_from(log.len()).unwrap_or(u32::MAX);
-            let hidden_samples = u32::try_from(log.snapshot().iter().filter(|s| s.hidden).count()).unwrap_or(0);
+            let hidden_samples =
+                u32::try_from(log.snapshot().iter().filter(|s| s.hidden).count()).unwrap_or(0);
             next.run = Some(RunView {
                 run_id,
                 plan,
@@ -306,11 +337,22 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             next.view = View::Run;
             next.resume_offer = None;
         }
-        Action::SampleDone { sample, done, eta_ms } => {
-            let Some(run) = next.run.as_mut() else { return None };
+        Action::SampleDone {
+            sample,
+            done,
+            eta_ms,
+        } => {
+            let Some(run) = next.run.as_mut() else {
+                return None;
+            };
             let target = sample.target;
             if let Some(error) = &sample.error {
-                let label = run.plan.targets.get(target as usize).map(|t| t.label.clone()).unwrap_or_default();
+                let label = run
+                    .plan
+                    .targets
+                    .get(target as usize)
+                    .map(|t| t.label.clone())
+                    .unwrap_or_default();
                 run.latest_errors.push_front((label, error.clone()));
                 run.latest_errors.truncate(LATEST_ERRORS);
             }
@@ -351,4 +393,172 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         Action::ClearNotice => return None,
     }
     Some(next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::sample::{ErrorKind, Phase};
+
+    fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
+        Sample {
+            target,
+            seq,
+            warmup: seq == 0,
+            planned_at_ms: 1.0e12,
+            sent_at_ms: 1.0e12,
+            hidden: false,
+            headers_ms: Some(ttft_ms / 2.0),
+            first_byte_ms: Some(ttft_ms / 2.0),
+            first_reasoning_ms: None,
+            ttft_ms: Some(ttft_ms),
+            second_token_ms: Some(ttft_ms + 20.0),
+            total_ms: Some(ttft_ms + 200.0),
+            output_tokens: Some(8),
+            tokens_estimated: false,
+            error: None,
+        }
+    }
+
+    fn started() -> State {
+        let state = State::new(Lang::En);
+        reduce(
+            &state,
+            Action::RunStarted {
+                run_id: "run-1".into(),
+                plan: demo_plan(),
+                environment: Environment::default(),
+                samples: vec![sample(0, 0, 900.0)],
+                total: 154,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn no_op_actions_return_none_so_the_view_is_not_rerendered() {
+        let state = State::new(Lang::En);
+        assert_eq!(reduce(&state, Action::SetLang(Lang::En)), None);
+        assert_eq!(reduce(&state, Action::Show(View::Setup)), None);
+        assert_eq!(reduce(&state, Action::SetForm(state.form.clone())), None);
+        assert_eq!(reduce(&state, Action::ClearNotice), None);
+        assert_eq!(
+            reduce(&state, Action::SetStatus(RunStatus::Paused)),
+            None,
+            "no run to pause"
+        );
+        assert!(reduce(&state, Action::SetLang(Lang::ZhCn)).is_some());
+    }
+
+    #[test]
+    fn a_started_run_shows_the_run_view_with_its_earlier_samples() {
+        let state = started();
+        assert_eq!(state.view, View::Run);
+        let run = state.run.as_ref().unwrap();
+        assert_eq!((run.done, run.total), (1, 154));
+        assert_eq!(run.samples.len(), 1);
+        assert_eq!(run.live.len(), 2);
+        assert_eq!(run.live[0].done, 0, "a warm-up is not a measured request");
+    }
+
+    #[test]
+    fn samples_update_the_live_row_of_their_target_only() {
+        let mut state = started();
+        for seq in 1..=4 {
+            state = reduce(
+                &state,
+                Action::SampleDone {
+                    sample: sample(1, seq, 100.0 * f64::from(seq)),
+                    done: seq + 1,
+                    eta_ms: Some(1000.0),
+                },
+            )
+            .unwrap();
+        }
+        let run = state.run.as_ref().unwrap();
+        assert_eq!(run.revision, 4);
+        assert_eq!(run.live[0].done, 0);
+        assert_eq!(run.live[1].done, 4);
+        assert_eq!(run.live[1].median_ms, Some(250.0));
+        assert_eq!(run.done, 5);
+    }
+
+    #[test]
+    fn errors_are_listed_newest_first_and_capped() {
+        let mut state = started();
+        for seq in 1..=7 {
+            let mut failed = sample(0, seq, 0.0);
+            failed.ttft_ms = None;
+            failed.error = Some(SampleError {
+                kind: ErrorKind::HttpStatus,
+                phase: Phase::BeforeFirstToken,
+                message: format!("HTTP 500 #{seq}"),
+            });
+            state = reduce(
+                &state,
+                Action::SampleDone {
+                    sample: failed,
+                    done: seq + 1,
+                    eta_ms: None,
+                },
+            )
+            .unwrap();
+        }
+        let run = state.run.as_ref().unwrap();
+        assert_eq!(run.latest_errors.len(), LATEST_ERRORS);
+        assert_eq!(run.latest_errors[0].1.message, "HTTP 500 #7");
+        assert_eq!(run.latest_errors[0].0, "Demo A · steady");
+        assert_eq!(run.live[0].errors, 7);
+    }
+
+    #[test]
+    fn finishing_a_run_hands_its_samples_to_the_results() {
+        let state = started();
+        let state = reduce(
+            &state,
+            Action::SampleDone {
+                sample: sample(0, 1, 300.0),
+                done: 2,
+                eta_ms: None,
+            },
+        )
+        .unwrap();
+        let paused = reduce(&state, Action::SetStatus(RunStatus::Paused)).unwrap();
+        assert!(paused.results.is_none(), "a paused run has no results yet");
+        let finished = reduce(&paused, Action::SetStatus(RunStatus::Finished)).unwrap();
+        let results = finished.results.as_ref().unwrap();
+        assert_eq!(results.samples.len(), 2);
+        assert_eq!(finished.run.as_ref().unwrap().eta_ms, None);
+    }
+
+    #[test]
+    fn keys_are_set_cleared_and_forgotten() {
+        let state = State::new(Lang::En);
+        let state = reduce(
+            &state,
+            Action::SetKey {
+                provider: "openai".into(),
+                key: " sk-1 ".into(),
+            },
+        )
+        .unwrap();
+        assert_eq!(state.keys.get("openai").map(String::as_str), Some("sk-1"));
+        let state = reduce(
+            &state,
+            Action::SetKey {
+                provider: "openai".into(),
+                key: "".into(),
+            },
+        )
+        .unwrap();
+        assert!(state.keys.is_empty());
+        let state = reduce(
+            &state,
+            Action::KeysRemembered(BTreeMap::from([("groq".into(), "k".into())])),
+        )
+        .unwrap();
+        assert!(state.remember_keys);
+        let state = reduce(&state, Action::ForgetKeys).unwrap();
+        assert!(state.keys.is_empty() && !state.remember_keys);
+    }
 }
