@@ -30,31 +30,35 @@ fn ms_cell(lang: Lang, value: Option<f64>) -> Html {
     }
 }
 
+/// "5.2 s–6.8 s", or one figure when the tail is one request (or all equal).
+fn tail_range(lang: Lang, tail: &crate::core::tail::ColdTail) -> String {
+    let (min, max) = (format_ms(lang, tail.min_ms), format_ms(lang, tail.max_ms));
+    if min == max { min } else { format!("{min}–{max}") }
+}
+
 fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
     let t = lang.texts();
     match (&target.cold_tail, &target.ttft) {
         (Some(tail), _) => match lang {
             Lang::En => format!(
-                "{}: {} of {} requests, about 1 in {}, took {}–{} (median {}); without them the median is {} and the p95 {}.",
+                "{}: {} of {} requests, about 1 in {}, took {}{}; without them the median is {} and the p95 {}.",
                 target.label,
                 tail.count,
                 tail.of,
                 tail.one_in,
-                format_ms(lang, tail.min_ms),
-                format_ms(lang, tail.max_ms),
-                format_ms(lang, tail.median_ms),
+                tail_range(lang, tail),
+                if tail.count > 1 { format!(" (median {})", format_ms(lang, tail.median_ms)) } else { String::new() },
                 format_ms(lang, tail.warm.median),
                 format_ms(lang, tail.warm.p95),
             ),
             Lang::ZhCn => format!(
-                "{}：{} 个请求中有 {} 个（约每 {} 个中 1 个）用时 {}–{}（中位数 {}）；去掉它们后中位数为 {}，p95 为 {}。",
+                "{}：{} 个请求中有 {} 个（约每 {} 个中 1 个）用时 {}{}；去掉它们后中位数为 {}，p95 为 {}。",
                 target.label,
                 tail.of,
                 tail.count,
                 tail.one_in,
-                format_ms(lang, tail.min_ms),
-                format_ms(lang, tail.max_ms),
-                format_ms(lang, tail.median_ms),
+                tail_range(lang, tail),
+                if tail.count > 1 { format!("（中位数 {}）", format_ms(lang, tail.median_ms)) } else { String::new() },
                 format_ms(lang, tail.warm.median),
                 format_ms(lang, tail.warm.p95),
             ),
