@@ -76,6 +76,18 @@ fn App() -> Html {
         });
     }
     {
+        // "Remember keys on this device" keeps every later key change too.
+        let keys = state.keys.clone();
+        let remember = state.remember_keys;
+        use_effect_with((keys, remember), move |(keys, remember)| {
+            if *remember {
+                if let Ok(json) = serde_json::to_string(keys) {
+                    let _ = crate::browser::storage::remember_keys(&json);
+                }
+            }
+        });
+    }
+    {
         let lang = state.lang;
         use_effect_with(lang, move |lang| {
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {

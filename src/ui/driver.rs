@@ -54,6 +54,26 @@ struct ActiveRun {
     record: RunRecord,
     keys: BTreeMap<String, String>,
     abort: Option<Abort>,
+    /// When this page started (or resumed) the run, epoch ms, and how many
+    /// requests it has finished since: the observed pace for the ETA.
+    session_started_ms: f64,
+    session_done: u32,
+}
+
+impl ActiveRun {
+    /// Time left: the schedule's own estimate, or the pace observed so far
+    /// when requests take longer than their spacing (slow replies, cold
+    /// starts), whichever is longer.
+    fn eta_ms(&self, now_ms: f64) -> f64 {
+        let scheduled = self.record.runner.eta_ms(now_ms);
+        let (done, total) = self.record.runner.progress();
+        if self.session_done == 0 {
+            return scheduled;
+        }
+        let per_request_ms = (now_ms - self.session_started_ms) / f64::from(self.session_done);
+        let remaining = total.saturating_sub(done) as f64;
+        scheduled.max(per_request_ms * remaining)
+    }
 }
 
 /// Starts, pauses, resumes and stops runs; shared by the page's buttons.
@@ -164,6 +184,26 @@ impl Driver {
         self.launch(record, Vec::new(), keys, dispatch);
     }
 
+    /// Providers of `plan` whose key is needed but not in `keys` (keys are
+    /// not stored unless remembered, so a resumed run asks again).
+    pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String> {
+        let mut missing: Vec<String> = plan
+            .targets
+            .iter()
+            .filter(|t| {
+                let needs_key = match t.provider.as_deref().and_then(preset_by_id) {
+                    Some(preset) => preset.needs_key,
+                    // A custom endpoint may or may not need one; do not block on it.
+                    None => false,
+                };
+                needs_key && !keys.contains_key(&key_slot(t))
+            })
+            .map(|t| t.provider.clone().unwrap_or_default())
+            .collect();
+        missing.dedup();
+        missing
+    }
+
     /// Resumes a stored run where it stopped.
     pub fn resume(&self, mut record: RunRecord, samples: Vec<Sample>, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
         let done: BTreeSet<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
@@ -182,7 +222,8 @@ impl Driver {
             samples,
             total,
         });
-        *self.active.borrow_mut() = Some(ActiveRun { record, keys, abort: None });
+        *self.active.borrow_mut() =
+            Some(ActiveRun { record, keys, abort: None, session_started_ms: epoch_ms(), session_done: 0 });
         let driver = self.clone();
         spawn_local(async move { driver.run_loop(dispatch).await });
     }
@@ -243,7 +284,7 @@ impl Driver {
                         let Some(active) = guard.as_ref() else { return };
                         let (done, _) = active.record.runner.progress();
                         let done = u32::try_from(done).unwrap_or(u32::MAX);
-                        let eta = Some(active.record.runner.eta_ms(epoch_ms()));
+                        let eta = Some(active.eta_ms(epoch_ms()));
                         (done, eta, serde_json::to_string(&active.record).ok(), active.record.run_id.clone())
                     };
                     if let Some(store) = &store {
@@ -306,6 +347,7 @@ impl Driver {
         if let Some(active) = self.active.borrow_mut().as_mut() {
             let _ = active.record.runner.mark_done(planned.index);
             active.abort = None;
+            active.session_done += 1;
         }
         Some(sample_from(planned, sent_at_ms, hidden, outcome))
     }

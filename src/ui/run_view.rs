@@ -109,17 +109,28 @@ pub fn HistoryPage(props: &PageProps) -> Html {
         let dispatch = dispatch.clone();
         let driver = props.driver.clone();
         let keys = state.keys.clone();
+        let lang_keys_needed = (t.keys_needed, t.resume_after_keys);
         Callback::from(move |_| {
             let dispatch = dispatch.clone();
             let driver = driver.clone();
             let keys = keys.clone();
             let run_id = run_id.clone();
+            let lang_keys_needed = lang_keys_needed;
             spawn_local(async move {
                 if driver.is_active() {
                     return;
                 }
                 if let Some((record, samples)) = load_run(&run_id).await {
-                    driver.resume(record, samples, keys, dispatch);
+                    let missing = crate::ui::driver::Driver::missing_keys(&record.plan, &keys);
+                    if missing.is_empty() {
+                        driver.resume(record, samples, keys, dispatch);
+                    } else {
+                        // Keys are not kept unless remembered: ask for them
+                        // on the setup screen, with the run's plan filled in.
+                        dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(&record.plan)));
+                        dispatch.emit(Action::Show(crate::ui::state::View::Setup));
+                        dispatch.emit(Action::Notice(format!("{} {}; {}", lang_keys_needed.0, missing.join(", "), lang_keys_needed.1)));
+                    }
                 }
             });
         })
