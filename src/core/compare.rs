@@ -93,7 +93,9 @@ impl Consistency {
     /// The ratio as people say it: whole numbers from 10× up, one decimal
     /// below ("34×", "2.5×").
     pub fn ratio_text(&self) -> String {
-        if self.ratio >= 10.0 {
+        // 9.96 would print as "10.0×" with one decimal: switch to whole
+        // numbers where the rounding would.
+        if self.ratio >= 9.95 {
             format!("{:.0}×", self.ratio)
         } else {
             format!("{:.1}×", self.ratio)

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::files::download_text;
+use crate::core::bootstrap::Distinction;
 use crate::core::compare::routing_table;
 use crate::core::report::{build_report, Report, TargetReport};
 use crate::core::results::{export_csv, export_json};
@@ -120,6 +121,7 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                     if let Some(best) = best {
                         <p class="sentence"><strong>{t.best_provider}{": "}</strong>{best}</p>
                     }
+                    { interval_sentences(lang, report, model) }
                     <p class="hint">{t.best_rule}</p>
                     <h3>{t.cold_tail}</h3>
                     <ul class="tails">
@@ -128,6 +130,38 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                 </section>
             }
         }) }
+    }
+}
+
+/// The best target against each other one on p95, said only as far as the
+/// bootstrap intervals allow: "A is better than B" needs intervals that do
+/// not overlap, otherwise "not distinguishable with this many samples".
+fn interval_sentences(lang: Lang, report: &Report, model: &crate::core::compare::ModelComparison) -> Html {
+    let t = lang.texts();
+    let target = |i: u32| report.targets.get(i as usize);
+    let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else { return html! {} };
+    let Some(first_ci) = first.intervals.as_ref() else { return html! {} };
+    let lines: Vec<String> = model
+        .rows
+        .iter()
+        .skip(1)
+        .filter_map(|row| target(row.figures.target))
+        .filter_map(|other| {
+            let other_ci = other.intervals.as_ref()?;
+            let verdict = Distinction::lower_is_better(&first_ci.p95_ms, &other_ci.p95_ms);
+            Some(format!(
+                "{} ({} {}–{} / {}–{})",
+                verdict.text(&first.label, &other.label, lang.core()),
+                t.p95_interval,
+                format_ms(lang, first_ci.p95_ms.low),
+                format_ms(lang, first_ci.p95_ms.high),
+                format_ms(lang, other_ci.p95_ms.low),
+                format_ms(lang, other_ci.p95_ms.high),
+            ))
+        })
+        .collect();
+    html! {
+        { for lines.into_iter().map(|line| html! { <p class="sentence interval">{line}</p> }) }
     }
 }
 
