@@ -16,7 +16,7 @@ use crate::ui::driver::{load_history, Driver};
 use crate::ui::form::PlanForm;
 use crate::ui::i18n::Lang;
 use crate::ui::results_view::ResultsPage;
-use crate::ui::run_view::RunPage;
+use crate::ui::run_view::{ResumeOffer, RunPage};
 use crate::ui::setup_view::SetupPage;
 use crate::ui::state::{reduce, Action, State, View};
 
@@ -130,6 +130,7 @@ fn App() -> Html {
                 </div>
             }
             <main>
+                <ResumeOffer ..props.clone() />
                 { match state.view {
                     View::Setup => html! { <SetupPage ..props.clone() /> },
                     View::Run => html! { <RunPage ..props.clone() /> },

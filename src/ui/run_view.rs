@@ -98,41 +98,56 @@ pub fn RunPage(props: &PageProps) -> Html {
     }
 }
 
-/// The history screen: runs kept on this device, and the resume offer.
+/// A callback that reloads run `run_id` from storage and resumes it, unless
+/// a run is already going.
+fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
+    let dispatch = props.dispatcher();
+    let driver = props.driver.clone();
+    let keys = props.state.keys.clone();
+    Callback::from(move |_| {
+        let dispatch = dispatch.clone();
+        let driver = driver.clone();
+        let keys = keys.clone();
+        let run_id = run_id.clone();
+        spawn_local(async move {
+            if driver.is_active() {
+                return;
+            }
+            if let Some((record, samples)) = load_run(&run_id).await {
+                driver.resume(record, samples, keys, dispatch);
+            }
+        });
+    })
+}
+
+/// The offer to resume an interrupted run, shown above every screen: after a
+/// reload the page opens on the setup screen, and an offer kept on the
+/// history tab alone would go unseen while the run's schedule slips.
+#[component]
+pub fn ResumeOffer(props: &PageProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let Some(offer) = state.resume_offer.as_ref().filter(|_| !props.driver.is_active()) else {
+        return html! {};
+    };
+    html! {
+        <section class="card offer" role="alert" id="resume-offer">
+            <p>{t.resume_offer}</p>
+            <p class="hint">{format!("{} · {} / {}", offer.labels.join(", "), offer.samples, offer.total)}</p>
+            <button type="button" class="primary" id="resume-run" onclick={resume_callback(props, offer.run_id.clone())}>{t.resume_run}</button>
+        </section>
+    }
+}
+
+/// The history screen: runs kept on this device.
 #[component]
 pub fn HistoryPage(props: &PageProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
     let dispatch = props.dispatcher();
     let tz = crate::browser::clock::tz_offset_min();
-    let resume = |run_id: String| {
-        let dispatch = dispatch.clone();
-        let driver = props.driver.clone();
-        let keys = state.keys.clone();
-        Callback::from(move |_| {
-            let dispatch = dispatch.clone();
-            let driver = driver.clone();
-            let keys = keys.clone();
-            let run_id = run_id.clone();
-            spawn_local(async move {
-                if driver.is_active() {
-                    return;
-                }
-                if let Some((record, samples)) = load_run(&run_id).await {
-                    driver.resume(record, samples, keys, dispatch);
-                }
-            });
-        })
-    };
     html! {
         <div class="history">
-            if let Some(offer) = &state.resume_offer {
-                <section class="card offer" role="alert">
-                    <p>{t.resume_offer}</p>
-                    <p class="hint">{format!("{} · {} / {}", offer.labels.join(", "), offer.samples, offer.total)}</p>
-                    <button type="button" class="primary" id="resume-run" onclick={resume(offer.run_id.clone())}>{t.resume_run}</button>
-                </section>
-            }
             <section class="card">
                 <h2>{t.history}</h2>
                 if state.history.is_empty() { <p>{t.no_history}</p> }
@@ -158,7 +173,7 @@ pub fn HistoryPage(props: &PageProps) -> Html {
                             </div>
                             <div class="inline">
                                 <button type="button" onclick={open}>{t.open}</button>
-                                if interrupted { <button type="button" onclick={resume(entry.run_id.clone())}>{t.resume_run}</button> }
+                                if interrupted { <button type="button" onclick={resume_callback(props, entry.run_id.clone())}>{t.resume_run}</button> }
                                 <button type="button" class="secondary" onclick={delete}>{t.delete}</button>
                             </div>
                         </li>
