@@ -10,7 +10,7 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser::files::{clear_fragment, fragment, languages};
-use crate::browser::storage::remembered_keys;
+use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
 use crate::ui::driver::{load_history, Driver};
 use crate::ui::form::PlanForm;
@@ -73,6 +73,16 @@ fn App() -> Html {
                 clear_fragment();
             }
             spawn_local(load_history(dispatch));
+        });
+    }
+    {
+        // Remembering is a standing choice: while it is on, the stored copy
+        // follows every key edit, not only the keys present when it was ticked.
+        let remembered = state.remember_keys.then(|| state.keys.clone());
+        use_effect_with(remembered, |remembered| {
+            if let Some(json) = remembered.as_ref().and_then(|keys| serde_json::to_string(keys).ok()) {
+                let _ = remember_keys(&json);
+            }
         });
     }
     {
