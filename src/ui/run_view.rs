@@ -127,7 +127,11 @@ fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
 pub fn ResumeOffer(props: &PageProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
-    let Some(offer) = state.resume_offer.as_ref().filter(|_| !props.driver.is_active()) else {
+    let Some(offer) = state
+        .resume_offer
+        .as_ref()
+        .filter(|_| !props.driver.is_active())
+    else {
         return html! {};
     };
     html! {
