@@ -130,3 +130,68 @@ export function geminiTarget(mock, model, label = model) {
 export async function waitForRunEnd(page, timeout = 120_000) {
   await page.waitForSelector('.run-status[data-status="finished"], .run-status[data-status="stopped"]', { timeout });
 }
+
+/** The mock's ground truth once running replies ended (waits up to `settleMs`). */
+export async function settledGroundTruth(mock, settleMs = 5_000) {
+  const res = await fetch(`${mock}/ground-truth?settle_ms=${settleMs}`);
+  return res.json();
+}
+
+/** `[done, total]` from the run view's progress line ("12 / 33 · ETA …"). */
+export async function runProgress(page) {
+  const text = await page.textContent("#progress-text");
+  const match = text.match(/^(\d+) \/ (\d+)/);
+  if (!match) throw new Error(`unexpected progress text: ${text}`);
+  return [Number(match[1]), Number(match[2])];
+}
+
+/** Waits until the run view shows at least `done` finished requests. */
+export async function waitForDone(page, done, timeout = 60_000) {
+  await page.waitForFunction(
+    (n) => {
+      const match = document.querySelector("#progress-text")?.textContent.match(/^(\d+) \//);
+      return Boolean(match) && Number(match[1]) >= n;
+    },
+    done,
+    { timeout },
+  );
+}
+
+/** Clicks `selector` and returns the name and text of the file it downloads. */
+export async function downloadText(page, selector, timeout = 10_000) {
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout }), page.click(selector)]);
+  const stream = await download.createReadStream();
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString("utf8") };
+}
+
+/** Every IndexedDB database of the page's origin: store names, keys and values. */
+export async function dumpIndexedDb(page) {
+  return page.evaluate(async () => {
+    const settle = (request) =>
+      new Promise((ok, fail) => {
+        request.onsuccess = () => ok(request.result);
+        request.onerror = () => fail(request.error);
+      });
+    const out = [];
+    for (const info of await indexedDB.databases()) {
+      const db = await settle(indexedDB.open(info.name));
+      for (const name of db.objectStoreNames) {
+        const store = db.transaction(name).objectStore(name);
+        const [keys, values] = await Promise.all([settle(store.getAllKeys()), settle(store.getAll())]);
+        out.push({ db: info.name, store: name, keys, values });
+      }
+      db.close();
+    }
+    return out;
+  });
+}
+
+/** localStorage and sessionStorage of the page as `{ local, session }` objects. */
+export async function webStorage(page) {
+  return page.evaluate(() => ({
+    local: Object.fromEntries(Object.entries(localStorage)),
+    session: Object.fromEntries(Object.entries(sessionStorage)),
+  }));
+}

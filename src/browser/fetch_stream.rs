@@ -176,8 +176,14 @@ struct ReaderGuard {
 impl Drop for ReaderGuard {
     fn drop(&mut self) {
         if !self.drained {
-            // Fire and forget: cancel() returns a promise we have no reason to wait on.
-            let _ = self.reader.cancel();
+            // cancel() returns a promise we have no reason to wait on, but it
+            // rejects when the stream was aborted (Stop, timeout): awaiting it
+            // in a detached task handles that rejection, so the page reports no
+            // "uncaught (in promise)" error.
+            let cancelled = JsFuture::from(self.reader.cancel());
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = cancelled.await;
+            });
         }
         self.reader.release_lock();
     }

@@ -10,13 +10,13 @@ use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser::files::{clear_fragment, fragment, languages};
-use crate::browser::storage::remembered_keys;
+use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
 use crate::ui::driver::{load_history, Driver};
 use crate::ui::form::PlanForm;
 use crate::ui::i18n::Lang;
 use crate::ui::results_view::ResultsPage;
-use crate::ui::run_view::RunPage;
+use crate::ui::run_view::{ResumeOffer, RunPage};
 use crate::ui::setup_view::SetupPage;
 use crate::ui::state::{reduce, Action, State, View};
 
@@ -76,14 +76,15 @@ fn App() -> Html {
         });
     }
     {
-        // "Remember keys on this device" keeps every later key change too.
-        let keys = state.keys.clone();
-        let remember = state.remember_keys;
-        use_effect_with((keys, remember), move |(keys, remember)| {
-            if *remember {
-                if let Ok(json) = serde_json::to_string(keys) {
-                    let _ = crate::browser::storage::remember_keys(&json);
-                }
+        // Remembering is a standing choice: while it is on, the stored copy
+        // follows every key edit, not only the keys present when it was ticked.
+        let remembered = state.remember_keys.then(|| state.keys.clone());
+        use_effect_with(remembered, |remembered| {
+            if let Some(json) = remembered
+                .as_ref()
+                .and_then(|keys| serde_json::to_string(keys).ok())
+            {
+                let _ = remember_keys(&json);
             }
         });
     }
@@ -142,6 +143,7 @@ fn App() -> Html {
                 </div>
             }
             <main>
+                <ResumeOffer ..props.clone() />
                 { match state.view {
                     View::Setup => html! { <SetupPage ..props.clone() /> },
                     View::Run => html! { <RunPage ..props.clone() /> },

@@ -98,52 +98,70 @@ pub fn RunPage(props: &PageProps) -> Html {
     }
 }
 
-/// The history screen: runs kept on this device, and the resume offer.
+/// A callback that reloads run `run_id` from storage and resumes it, unless
+/// a run is already going.
+fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
+    let dispatch = props.dispatcher();
+    let driver = props.driver.clone();
+    let keys = props.state.keys.clone();
+    let t = props.state.lang.texts();
+    let keys_needed = (t.keys_needed, t.resume_after_keys);
+    Callback::from(move |_| {
+        let dispatch = dispatch.clone();
+        let driver = driver.clone();
+        let keys = keys.clone();
+        let run_id = run_id.clone();
+        spawn_local(async move {
+            if driver.is_active() {
+                return;
+            }
+            let Some((record, samples)) = load_run(&run_id).await else { return };
+            let missing = crate::ui::driver::Driver::missing_keys(&record.plan, &keys);
+            if missing.is_empty() {
+                driver.resume(record, samples, keys, dispatch);
+            } else {
+                // Keys are not kept unless remembered: ask for them on the
+                // setup screen, with the run's plan filled in.
+                dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(&record.plan)));
+                dispatch.emit(Action::Show(crate::ui::state::View::Setup));
+                dispatch.emit(Action::Notice(format!("{} {}; {}", keys_needed.0, missing.join(", "), keys_needed.1)));
+            }
+        });
+    })
+}
+
+/// The offer to resume an interrupted run, shown above every screen: after a
+/// reload the page opens on the setup screen, and an offer kept on the
+/// history tab alone would go unseen while the run's schedule slips.
+#[component]
+pub fn ResumeOffer(props: &PageProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let Some(offer) = state
+        .resume_offer
+        .as_ref()
+        .filter(|_| !props.driver.is_active())
+    else {
+        return html! {};
+    };
+    html! {
+        <section class="card offer" role="alert" id="resume-offer">
+            <p>{t.resume_offer}</p>
+            <p class="hint">{format!("{} · {} / {}", offer.labels.join(", "), offer.samples, offer.total)}</p>
+            <button type="button" class="primary" id="resume-run" onclick={resume_callback(props, offer.run_id.clone())}>{t.resume_run}</button>
+        </section>
+    }
+}
+
+/// The history screen: runs kept on this device.
 #[component]
 pub fn HistoryPage(props: &PageProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
     let dispatch = props.dispatcher();
     let tz = crate::browser::clock::tz_offset_min();
-    let resume = |run_id: String| {
-        let dispatch = dispatch.clone();
-        let driver = props.driver.clone();
-        let keys = state.keys.clone();
-        let lang_keys_needed = (t.keys_needed, t.resume_after_keys);
-        Callback::from(move |_| {
-            let dispatch = dispatch.clone();
-            let driver = driver.clone();
-            let keys = keys.clone();
-            let run_id = run_id.clone();
-            let lang_keys_needed = lang_keys_needed;
-            spawn_local(async move {
-                if driver.is_active() {
-                    return;
-                }
-                if let Some((record, samples)) = load_run(&run_id).await {
-                    let missing = crate::ui::driver::Driver::missing_keys(&record.plan, &keys);
-                    if missing.is_empty() {
-                        driver.resume(record, samples, keys, dispatch);
-                    } else {
-                        // Keys are not kept unless remembered: ask for them
-                        // on the setup screen, with the run's plan filled in.
-                        dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(&record.plan)));
-                        dispatch.emit(Action::Show(crate::ui::state::View::Setup));
-                        dispatch.emit(Action::Notice(format!("{} {}; {}", lang_keys_needed.0, missing.join(", "), lang_keys_needed.1)));
-                    }
-                }
-            });
-        })
-    };
     html! {
         <div class="history">
-            if let Some(offer) = &state.resume_offer {
-                <section class="card offer" role="alert">
-                    <p>{t.resume_offer}</p>
-                    <p class="hint">{format!("{} · {} / {}", offer.labels.join(", "), offer.samples, offer.total)}</p>
-                    <button type="button" class="primary" id="resume-run" onclick={resume(offer.run_id.clone())}>{t.resume_run}</button>
-                </section>
-            }
             <section class="card">
                 <h2>{t.history}</h2>
                 if state.history.is_empty() { <p>{t.no_history}</p> }
@@ -169,7 +187,7 @@ pub fn HistoryPage(props: &PageProps) -> Html {
                             </div>
                             <div class="inline">
                                 <button type="button" onclick={open}>{t.open}</button>
-                                if interrupted { <button type="button" onclick={resume(entry.run_id.clone())}>{t.resume_run}</button> }
+                                if interrupted { <button type="button" onclick={resume_callback(props, entry.run_id.clone())}>{t.resume_run}</button> }
                                 <button type="button" class="secondary" onclick={delete}>{t.delete}</button>
                             </div>
                         </li>

@@ -172,7 +172,11 @@ fn keys_section(props: &PageProps) -> Html {
         .filter_map(|f| {
             let target = to_target(f);
             let slot = key_slot(&target);
-            let name = preset_by_id(&f.preset).map_or_else(|| f.base_url.clone(), |p| p.name.to_owned());
+            // A custom endpoint is known by its address: two custom rows would
+            // otherwise both read "Custom OpenAI-compatible".
+            let name = preset_by_id(&f.preset)
+                .filter(|p| p.id != "custom")
+                .map_or_else(|| f.base_url.clone(), |p| p.name.to_owned());
             seen.insert(slot.clone()).then_some((slot, name, f.clone()))
         })
         .collect();
