@@ -176,8 +176,13 @@ struct ReaderGuard {
 impl Drop for ReaderGuard {
     fn drop(&mut self) {
         if !self.drained {
-            // Fire and forget: cancel() returns a promise we have no reason to wait on.
-            let _ = self.reader.cancel();
+            // cancel() rejects when the stream had already failed (a cut
+            // connection, a timeout or a stop): await it so the browser does
+            // not report an unhandled rejection for a failure already recorded.
+            let cancelled = JsFuture::from(self.reader.cancel());
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = cancelled.await;
+            });
         }
         self.reader.release_lock();
     }
