@@ -195,3 +195,53 @@ export async function webStorage(page) {
     session: Object.fromEntries(Object.entries(sessionStorage)),
   }));
 }
+
+// ---- Measurement helpers (protocol tests and the accuracy benchmark) ----
+
+/** Waits until the page has exported its functions (`window.wasmBindings`, set by Trunk's loader). */
+export async function waitForBindings(page, timeout = 30_000) {
+  await page.waitForFunction(() => typeof window.wasmBindings?.measureOnce === "function", null, { timeout });
+}
+
+/**
+ * One request through the page's own measurement path
+ * (`window.wasmBindings.measureOnce`); resolves to the outcome object
+ * (times in ms from just before `fetch()`).
+ */
+export async function measureOnce(page, target, plan, key = null, seq = 0) {
+  const json = await page.evaluate(
+    ([targetJson, planJson, k, s]) => window.wasmBindings.measureOnce(targetJson, planJson, k, s),
+    [JSON.stringify(target), JSON.stringify(plan), key, seq],
+  );
+  return JSON.parse(json);
+}
+
+/** A loopback port nothing listens on: bound to learn a free number, then released. */
+export async function closedPort() {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise((ok, fail) => server.once("error", fail).listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+/** The `q` quantile (0–1) of `values`, linear between order statistics; NaN when empty. */
+export function quantile(values, q) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low] + (sorted[high] - sorted[low]) * (at - low);
+}
+
+/** The median of `values`; NaN when empty. */
+export function median(values) {
+  return quantile(values, 0.5);
+}
+
+/** Browser messages about a failed resource load: expected when a test asks for an HTTP error or a cut stream. */
+export function unexpectedProblems(page) {
+  return page.problems.filter((p) => !/^console: Failed to load resource:/.test(p));
+}
