@@ -342,6 +342,9 @@ impl Measurement {
             (Some(BodyMode::ErrorBody), Some(status)) => {
                 let mut message = http_error_message(self.protocol, status, body);
                 if let Some(hint) = status_hint(status) {
+                    // The provider's sentence may end in a full stop: "…7s.; rate…" reads badly.
+                    let trimmed = message.trim_end().trim_end_matches(['.', ';', ':']).len();
+                    message.truncate(trimmed);
                     message.push_str("; ");
                     message.push_str(hint);
                 }
