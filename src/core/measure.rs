@@ -845,6 +845,16 @@ mod tests {
              check the account's quota"
         );
 
+        // A provider sentence ending in a full stop joins the hint cleanly.
+        let mut stop = Measurement::new(Protocol::OpenAi, false);
+        stop.on_headers(80.0, 429, Some("application/json"));
+        stop.on_error_body(90.0, r#"{"error":{"message":"Please try again in 7s."}}"#);
+        assert_eq!(
+            message(&stop.finish()),
+            "HTTP 429 from provider: please try again in 7s; rate limited: raise the spacing or \
+             check the account's quota"
+        );
+
         // An error status is an error even when its body looks like a stream.
         let mut sse_error = Measurement::new(Protocol::OpenAi, false);
         assert_eq!(
