@@ -1,8 +1,12 @@
 //! Canvases for the charts: sized for the device's pixel ratio so lines and
 //! text are sharp on high-DPI screens, and exported as PNG.
 
+use std::cell::RefCell;
+
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
+use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::error::BrowserError;
 
@@ -40,4 +44,147 @@ pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_height_px: f64) -> (u32, u
 /// When the canvas is tainted or too large to encode.
 pub fn png_data_url(canvas: &HtmlCanvasElement) -> Result<String, BrowserError> {
     canvas.to_data_url_with_type("image/png").map_err(|e| BrowserError::from_js("export the chart", &e))
+}
+
+/// A canvas drawing backend that measures text with the canvas's own 2D
+/// context (`measureText`).
+///
+/// Plotters on wasm32 measures every label by appending a `<span>` with a
+/// `style` attribute to `<body>` and reading its size. That breaks twice here:
+/// the page's CSP (`style-src 'self'`) refuses the attribute — a console
+/// error per label, and a span measured in the wrong font — and each
+/// measurement forces a layout of the whole results page, which with a dozen
+/// charts and their tables made a redraw slow. Everything but measuring is
+/// [`CanvasBackend`]'s.
+pub struct MeasuredCanvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+    /// The `font` last set on the context, to skip re-parsing the same one.
+    font: RefCell<String>,
+}
+
+impl MeasuredCanvas {
+    /// A backend drawing on `canvas`; `None` when it has no 2D context.
+    pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
+        let context: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+        let inner = CanvasBackend::with_canvas_object(canvas)?;
+        Some(Self { inner, context, font: RefCell::new(String::new()) })
+    }
+
+    /// Width and height in px of `text` in `style`: the advance width, and
+    /// the font's ascent + descent (a line's height, as the DOM measured it).
+    fn measure<S: BackendTextStyle>(&self, text: &str, style: &S) -> (u32, u32) {
+        let size_px = style.size();
+        let font = format!("{} {}px {}", style.style().as_str(), size_px, style.family().as_str());
+        if *self.font.borrow() != font {
+            self.context.set_font(&font);
+            *self.font.borrow_mut() = font;
+        }
+        let (width, height) = match self.context.measure_text(text) {
+            Ok(metrics) => {
+                let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
+                (metrics.width(), if height > 0.0 { height } else { size_px * 1.2 })
+            }
+            // No metrics (a detached context): the proportions of an average sans-serif font.
+            Err(_) => (0.55 * size_px * text.chars().count() as f64, size_px * 1.2),
+        };
+        // Text boxes are a few hundred px at most: the casts cannot overflow.
+        (width.ceil().max(0.0) as u32, height.ceil().max(0.0) as u32)
+    }
+}
+
+/// The canvas backend's error type (plotters-canvas does not export its name).
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+
+impl DrawingBackend for MeasuredCanvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        // The inner backend sets its own font; forget ours.
+        self.font.borrow_mut().clear();
+        self.inner.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        Ok(self.measure(text, style))
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.blit_bitmap(pos, size, src)
+    }
 }

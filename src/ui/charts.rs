@@ -8,10 +8,9 @@
 use std::rc::Rc;
 
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use yew::prelude::*;
 
-use crate::browser::canvas::{canvas_by_id, fit_to_css_box, png_data_url};
+use crate::browser::canvas::{canvas_by_id, fit_to_css_box, png_data_url, MeasuredCanvas};
 use crate::browser::files::download_url;
 use crate::chart::{
     draw_ecdf, draw_histogram, draw_hourly, draw_spread, draw_timeline, ChartLabels, ChartStyle, EcdfInput,
@@ -254,7 +253,7 @@ pub fn draw_item(item: &ChartItem, lang: Lang) -> Result<(), String> {
         width_px: Some((f64::from(width) / ratio).round() as u32),
         labels: chart_labels(lang),
     };
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("the canvas has no 2D context")?;
+    let backend = MeasuredCanvas::new(canvas).ok_or("the canvas has no 2D context")?;
     let area = backend.into_drawing_area();
     let drawn = match &item.spec {
         ChartSpec::Histogram(input) => draw_histogram(&area, input, &style),
