@@ -185,6 +185,11 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
     });
 
     for (i, target) in report.targets.iter().enumerate() {
+        // A target whose every request failed has no latency to draw: an
+        // empty frame saying "no data" would only push the others down.
+        if target.ttft.is_none() {
+            continue;
+        }
         items.push(ChartItem {
             id: format!("chart-histogram-{i}"),
             title: format!("{} — {}", t.chart_histogram, target.label),
