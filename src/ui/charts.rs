@@ -10,6 +10,7 @@ use std::rc::Rc;
 use plotters::prelude::IntoDrawingArea;
 use yew::prelude::*;
 
+use crate::browser::clock::performance_mark;
 use crate::browser::canvas::{canvas_by_id, fit_to_css_box, png_data_url, MeasuredCanvas};
 use crate::browser::files::download_url;
 use crate::chart::{
@@ -307,6 +308,7 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
                     web_sys::console::error_1(&format!("chart {}: {error}", item.id).into());
                 }
             }
+            performance_mark("firsttoken:charts-drawn");
         });
     }
     html! {

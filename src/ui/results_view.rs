@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
 use crate::core::compare::routing_table;
 use crate::core::report::{build_report, Report, TargetReport};
@@ -193,6 +194,9 @@ pub fn ResultsPage(props: &PageProps) -> Html {
     let lang = state.lang;
     let t = lang.texts();
     let results = state.results.clone();
+    // After every render (the charts' own effect has run by then: a child's
+    // effects run before its parent's): where a re-render's cost ends.
+    use_effect(|| performance_mark("firsttoken:results-rendered"));
     let report = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
         let results = results.clone();
         move |_| {

@@ -4,6 +4,7 @@
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
+use crate::browser::clock::performance_mark;
 use crate::ui::app::PageProps;
 use crate::ui::driver::{delete_run, load_run, open_run};
 use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct, verdict_short};
@@ -15,6 +16,8 @@ pub fn RunPage(props: &PageProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
     let lang = state.lang;
+    // After every render: where a live update's main-thread cost ends.
+    use_effect(|| performance_mark("firsttoken:run-rendered"));
     let Some(run) = &state.run else {
         return html! { <section class="card"><p>{t.no_run}</p></section> };
     };
