@@ -167,7 +167,11 @@ impl Driver {
     /// Resumes a stored run where it stopped.
     pub fn resume(&self, mut record: RunRecord, samples: Vec<Sample>, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
         let done: BTreeSet<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
-        record.runner.resume_after_reload(&done, epoch_ms());
+        let now = epoch_ms();
+        record.runner.resume_after_reload(&done, now);
+        // "Resume run" means go on: a run stored while paused would otherwise
+        // stay paused under a "Running" status, with nothing being sent.
+        record.runner.resume(now);
         record.status = RunStatus::Running;
         self.launch(record, samples, keys, dispatch);
     }
