@@ -2,9 +2,11 @@
 //! text are sharp on high-DPI screens, and exported as PNG.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -20,13 +22,23 @@ pub fn canvas_by_id(id: &str) -> Option<HtmlCanvasElement> {
     web_sys::window()?.document()?.get_element_by_id(id)?.dyn_into().ok()
 }
 
-/// Sizes the canvas's backing store to its CSS box × device pixel ratio and
-/// returns (width px, height px, ratio). The CSS size stays as laid out.
-pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_height_px: f64) -> (u32, u32, f64) {
+/// The canvas's laid-out CSS width in px (at least 280).
+///
+/// Reading it forces a layout when the page changed since the last one: read
+/// the widths of every canvas first, then [`fit_to_css_box`] and draw each,
+/// so a page of charts lays out once rather than once per chart.
+pub fn css_width_px(canvas: &HtmlCanvasElement) -> f64 {
+    f64::from(canvas.client_width()).max(280.0)
+}
+
+/// Sizes the canvas's backing store to `css_width_px` × `css_height_px` times
+/// the device pixel ratio, sets its CSS height, and returns (width px,
+/// height px, ratio). Nothing is written that already has its value, so a
+/// redraw at the same size invalidates no layout.
+pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_width_px: f64, css_height_px: f64) -> (u32, u32, f64) {
     let ratio = device_pixel_ratio();
-    let css_width = f64::from(canvas.client_width()).max(280.0);
     // Pixel sizes are small positive numbers; the casts cannot overflow.
-    let width = (css_width * ratio).round() as u32;
+    let width = (css_width_px * ratio).round() as u32;
     let height = (css_height_px * ratio).round() as u32;
     if canvas.width() != width {
         canvas.set_width(width);
@@ -34,7 +46,11 @@ pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_height_px: f64) -> (u32, u
     if canvas.height() != height {
         canvas.set_height(height);
     }
-    let _ = canvas.style().set_property("height", &format!("{css_height_px}px"));
+    let style = canvas.style();
+    let css_height = format!("{css_height_px}px");
+    if style.get_property_value("height").ok().as_deref() != Some(css_height.as_str()) {
+        let _ = style.set_property("height", &css_height);
+    }
     (width, height, ratio)
 }
 
@@ -44,6 +60,18 @@ pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_height_px: f64) -> (u32, u
 /// When the canvas is tainted or too large to encode.
 pub fn png_data_url(canvas: &HtmlCanvasElement) -> Result<String, BrowserError> {
     canvas.to_data_url_with_type("image/png").map_err(|e| BrowserError::from_js("export the chart", &e))
+}
+
+/// How many measured text sizes [`MeasuredCanvas`] keeps between charts.
+const TEXT_SIZES_KEPT: usize = 4096;
+
+thread_local! {
+    /// Measured (font, text) → (width, height) px. Charts share tick labels,
+    /// legends and headings, and a redraw (a language switch, a new sample)
+    /// measures the same strings again: each `measureText` is a round trip
+    /// through JS with the string copied out of wasm. The page uses system
+    /// fonts only, so a measured size stays right; the cache is emptied when full.
+    static TEXT_SIZES: RefCell<HashMap<(String, String), (u32, u32)>> = RefCell::new(HashMap::new());
 }
 
 /// A canvas drawing backend that measures text with the canvas's own 2D
@@ -76,9 +104,25 @@ impl MeasuredCanvas {
     fn measure<S: BackendTextStyle>(&self, text: &str, style: &S) -> (u32, u32) {
         let size_px = style.size();
         let font = format!("{} {}px {}", style.style().as_str(), size_px, style.family().as_str());
+        let key = (font, text.to_owned());
+        if let Some(size) = TEXT_SIZES.with(|sizes| sizes.borrow().get(&key).copied()) {
+            return size;
+        }
+        let size = self.measure_uncached(&key.0, text, size_px);
+        TEXT_SIZES.with(|sizes| {
+            let mut sizes = sizes.borrow_mut();
+            if sizes.len() >= TEXT_SIZES_KEPT {
+                sizes.clear();
+            }
+            sizes.insert(key, size);
+        });
+        size
+    }
+
+    fn measure_uncached(&self, font: &str, text: &str, size_px: f64) -> (u32, u32) {
         if *self.font.borrow() != font {
-            self.context.set_font(&font);
-            *self.font.borrow_mut() = font;
+            self.context.set_font(font);
+            *self.font.borrow_mut() = font.to_owned();
         }
         let (width, height) = match self.context.measure_text(text) {
             Ok(metrics) => {
@@ -186,5 +230,31 @@ impl DrawingBackend for MeasuredCanvas {
         src: &[u8],
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.blit_bitmap(pos, size, src)
+    }
+}
+
+/// Calls a function whenever the window is resized (a phone turned, a
+/// window dragged), until dropped: charts are drawn for one width and must be
+/// redrawn for another.
+pub struct ResizeListener {
+    on_resize: Closure<dyn FnMut()>,
+}
+
+impl ResizeListener {
+    /// Starts listening; `None` outside a window.
+    pub fn new(on_resize: impl FnMut() + 'static) -> Option<Self> {
+        let on_resize = Closure::<dyn FnMut()>::new(on_resize);
+        web_sys::window()?
+            .add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref())
+            .ok()?;
+        Some(Self { on_resize })
+    }
+}
+
+impl Drop for ResizeListener {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback("resize", self.on_resize.as_ref().unchecked_ref());
+        }
     }
 }

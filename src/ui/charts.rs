@@ -5,13 +5,15 @@
 //! Inputs are built once per set of samples and language; a canvas is
 //! redrawn only when its input changes or its width does.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use plotters::prelude::IntoDrawingArea;
+use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
-use crate::browser::canvas::{canvas_by_id, fit_to_css_box, png_data_url, MeasuredCanvas};
+use crate::browser::canvas::{canvas_by_id, css_width_px, fit_to_css_box, png_data_url, MeasuredCanvas, ResizeListener};
 use crate::browser::files::download_url;
 use crate::chart::{
     draw_ecdf, draw_histogram, draw_hourly, draw_spread, draw_timeline, ChartLabels, ChartStyle, EcdfInput,
@@ -246,10 +248,10 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
     items
 }
 
-/// Draws `item` on the canvas with its id; returns the drawing's error text.
-pub fn draw_item(item: &ChartItem, lang: Lang) -> Result<(), String> {
-    let canvas = canvas_by_id(&item.id).ok_or_else(|| format!("no canvas {}", item.id))?;
-    let (width, _, ratio) = fit_to_css_box(&canvas, item.height_px);
+/// Draws `item` on `canvas`, laid out `css_width_px` wide; returns the
+/// drawing's error text.
+pub fn draw_item(item: &ChartItem, canvas: HtmlCanvasElement, css_width_px: f64, lang: Lang) -> Result<(), String> {
+    let (width, _, ratio) = fit_to_css_box(&canvas, css_width_px, item.height_px);
     let style = ChartStyle {
         font_family: "system-ui, sans-serif".into(),
         font_scale: ratio,
@@ -299,12 +301,37 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
         let lang = props.lang;
         move |_| chart_items(lang, &results, &report)
     });
+    // Bumped when the window is resized: the canvases then have a new width.
+    // (A counter in a cell, not a state: the listener outlives renders, and a
+    // state handle it captured would keep adding to its first value.)
+    let resized = use_memo((), |_| Cell::new(0u32));
+    let redraw = use_force_update();
+    {
+        let resized = Rc::clone(&resized);
+        use_effect_with((), move |_| {
+            let listener = ResizeListener::new(move || {
+                resized.set(resized.get().wrapping_add(1));
+                redraw.force_update();
+            });
+            move || drop(listener)
+        });
+    }
     {
         let items = Rc::clone(&items);
         let lang = props.lang;
-        use_effect_with(Rc::as_ptr(&items) as usize, move |_| {
-            for item in items.iter() {
-                if let Err(error) = draw_item(item, lang) {
+        use_effect_with((Rc::as_ptr(&items) as usize, resized.get()), move |_| {
+            // Every width first (one layout), then every drawing: a width
+            // read after a canvas was resized would lay the page out again.
+            let canvases: Vec<_> = items
+                .iter()
+                .map(|item| canvas_by_id(&item.id).map(|canvas| (css_width_px(&canvas), canvas)))
+                .collect();
+            for (item, canvas) in items.iter().zip(canvases) {
+                let drawn = match canvas {
+                    Some((width, canvas)) => draw_item(item, canvas, width, lang),
+                    None => Err("no canvas".to_owned()),
+                };
+                if let Err(error) = drawn {
                     web_sys::console::error_1(&format!("chart {}: {error}", item.id).into());
                 }
             }
