@@ -66,7 +66,7 @@ pub fn RunPage(props: &PageProps) -> Html {
             </section>
             <section class="card">
                 <div class="table-wrap">
-                <table class="live" id="live-table">
+                <table class="live stack" id="live-table">
                     <thead><tr>
                         <th scope="col">{t.target}</th><th scope="col" class="num">{t.done}</th><th scope="col" class="num">{t.errors}</th>
                         <th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th><th scope="col" class="num">{t.cv}</th><th scope="col">{t.verdict}</th>
@@ -75,12 +75,13 @@ pub fn RunPage(props: &PageProps) -> Html {
                     { for run.plan.targets.iter().zip(&run.live).map(|(target, row)| html! {
                         <tr>
                             <th scope="row">{target.label.clone()}</th>
-                            <td class="num">{format!("{} / {}", row.done, run.plan.requests_per_target)}</td>
-                            <td class="num">{row.errors}</td>
-                            <td class="num">{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
-                            <td class="num">{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
-                            <td class="num">{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
-                            <td>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.as_str())}>{verdict_short(lang, v)}</span> }).unwrap_or_default()}</td>
+                            // data-label: narrow screens show each row as a labelled list.
+                            <td class="num" data-label={t.done}>{format!("{} / {}", row.done, run.plan.requests_per_target)}</td>
+                            <td class="num" data-label={t.errors}>{row.errors}</td>
+                            <td class="num" data-label={t.median}>{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num" data-label={t.cv}>{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
+                            <td data-label={t.verdict}>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.as_str())}>{verdict_short(lang, v)}</span> }).unwrap_or_default()}</td>
                         </tr>
                     }) }
                     </tbody>
