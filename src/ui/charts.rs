@@ -6,6 +6,7 @@
 //! redrawn only when its input changes or its width does.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use plotters::prelude::IntoDrawingArea;
@@ -316,15 +317,30 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
             move || drop(listener)
         });
     }
+    // Canvas widths as last laid out, for (report, resize count). Reading a
+    // width right after a render forces the browser to lay out the whole
+    // results page there and then (~10 ms with 30 charts), and again in the
+    // frame. A language switch changes no width, so it redraws with these;
+    // new results or a resize read them afresh.
+    let widths = use_mut_ref(|| ((0usize, 0u32), HashMap::<String, f64>::new()));
     {
         let items = Rc::clone(&items);
         let lang = props.lang;
-        use_effect_with((Rc::as_ptr(&items) as usize, resized.get()), move |_| {
-            // Every width first (one layout), then every drawing: a width
-            // read after a canvas was resized would lay the page out again.
+        let layout = (Rc::as_ptr(&props.report) as usize, resized.get());
+        use_effect_with((Rc::as_ptr(&items) as usize, layout), move |_| {
+            let mut widths = widths.borrow_mut();
+            if widths.0 != layout {
+                *widths = (layout, HashMap::new());
+            }
+            // Every width first (one layout at most), then every drawing: a
+            // width read after a canvas was resized would lay out again.
             let canvases: Vec<_> = items
                 .iter()
-                .map(|item| canvas_by_id(&item.id).map(|canvas| (css_width_px(&canvas), canvas)))
+                .map(|item| {
+                    let canvas = canvas_by_id(&item.id)?;
+                    let width = *widths.1.entry(item.id.clone()).or_insert_with(|| css_width_px(&canvas));
+                    Some((width, canvas))
+                })
                 .collect();
             for (item, canvas) in items.iter().zip(canvases) {
                 let drawn = match canvas {
