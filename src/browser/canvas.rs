@@ -4,22 +4,30 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
 use plotters_canvas::CanvasBackend;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::error::BrowserError;
 
 /// `window.devicePixelRatio`, at least 1.
 pub fn device_pixel_ratio() -> f64 {
-    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0)
+    web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .max(1.0)
 }
 
 /// Finds a canvas by element id.
 pub fn canvas_by_id(id: &str) -> Option<HtmlCanvasElement> {
-    web_sys::window()?.document()?.get_element_by_id(id)?.dyn_into().ok()
+    web_sys::window()?
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into()
+        .ok()
 }
 
 /// The canvas's laid-out CSS width in px (at least 280).
@@ -35,7 +43,11 @@ pub fn css_width_px(canvas: &HtmlCanvasElement) -> f64 {
 /// the device pixel ratio, sets its CSS height, and returns (width px,
 /// height px, ratio). Nothing is written that already has its value, so a
 /// redraw at the same size invalidates no layout.
-pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_width_px: f64, css_height_px: f64) -> (u32, u32, f64) {
+pub fn fit_to_css_box(
+    canvas: &HtmlCanvasElement,
+    css_width_px: f64,
+    css_height_px: f64,
+) -> (u32, u32, f64) {
     let ratio = device_pixel_ratio();
     // Pixel sizes are small positive numbers; the casts cannot overflow.
     let width = (css_width_px * ratio).round() as u32;
@@ -59,7 +71,9 @@ pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_width_px: f64, css_height_
 /// # Errors
 /// When the canvas is tainted or too large to encode.
 pub fn png_data_url(canvas: &HtmlCanvasElement) -> Result<String, BrowserError> {
-    canvas.to_data_url_with_type("image/png").map_err(|e| BrowserError::from_js("export the chart", &e))
+    canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|e| BrowserError::from_js("export the chart", &e))
 }
 
 /// How many measured text sizes [`MeasuredCanvas`] keeps between charts.
@@ -96,14 +110,23 @@ impl MeasuredCanvas {
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
         let context: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
         let inner = CanvasBackend::with_canvas_object(canvas)?;
-        Some(Self { inner, context, font: RefCell::new(String::new()) })
+        Some(Self {
+            inner,
+            context,
+            font: RefCell::new(String::new()),
+        })
     }
 
     /// Width and height in px of `text` in `style`: the advance width, and
     /// the font's ascent + descent (a line's height, as the DOM measured it).
     fn measure<S: BackendTextStyle>(&self, text: &str, style: &S) -> (u32, u32) {
         let size_px = style.size();
-        let font = format!("{} {}px {}", style.style().as_str(), size_px, style.family().as_str());
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            size_px,
+            style.family().as_str()
+        );
         let key = (font, text.to_owned());
         if let Some(size) = TEXT_SIZES.with(|sizes| sizes.borrow().get(&key).copied()) {
             return size;
@@ -126,8 +149,12 @@ impl MeasuredCanvas {
         }
         let (width, height) = match self.context.measure_text(text) {
             Ok(metrics) => {
-                let height = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
-                (metrics.width(), if height > 0.0 { height } else { size_px * 1.2 })
+                let height =
+                    metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
+                (
+                    metrics.width(),
+                    if height > 0.0 { height } else { size_px * 1.2 },
+                )
             }
             // No metrics (a detached context): the proportions of an average sans-serif font.
             Err(_) => (0.55 * size_px * text.chars().count() as f64, size_px * 1.2),
@@ -155,7 +182,11 @@ impl DrawingBackend for MeasuredCanvas {
         self.inner.present()
     }
 
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<CanvasError>> {
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.draw_pixel(point, color)
     }
 
@@ -254,7 +285,10 @@ impl ResizeListener {
 impl Drop for ResizeListener {
     fn drop(&mut self) {
         if let Some(window) = web_sys::window() {
-            let _ = window.remove_event_listener_with_callback("resize", self.on_resize.as_ref().unchecked_ref());
+            let _ = window.remove_event_listener_with_callback(
+                "resize",
+                self.on_resize.as_ref().unchecked_ref(),
+            );
         }
     }
 }

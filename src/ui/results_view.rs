@@ -12,12 +12,12 @@ use yew::prelude::*;
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
 use crate::core::compare::routing_table;
-use crate::core::report::{build_report, Report, TargetReport};
+use crate::core::report::{Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
 use crate::ui::app::PageProps;
 use crate::ui::charts::ChartsSection;
-use crate::ui::i18n::{format_ms, format_pct, verdict_short, Lang};
+use crate::ui::i18n::{Lang, format_ms, format_pct, verdict_short};
 use crate::ui::state::{Action, ResultsView};
 
 /// Seed of the bootstrap intervals: fixed, so the same samples always show
@@ -29,7 +29,9 @@ const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// `data-label` (narrow screens show each row as a labelled list).
 fn ms_cell(lang: Lang, label: &'static str, value: Option<f64>) -> Html {
     match value {
-        Some(v) => html! { <td class="num" data-label={label} data-value={v.to_string()}>{format_ms(lang, v)}</td> },
+        Some(v) => {
+            html! { <td class="num" data-label={label} data-value={v.to_string()}>{format_ms(lang, v)}</td> }
+        }
         None => html! { <td class="num" data-label={label}>{"–"}</td> },
     }
 }
@@ -89,7 +91,10 @@ fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
 
 /// The caveats of `targets`, each text once with the labels it applies to
 /// (three targets with too few samples make one line, not three).
-fn shared_caveats(targets: &[&TargetReport], lang: crate::core::verdict::Lang) -> Vec<(String, Vec<String>)> {
+fn shared_caveats(
+    targets: &[&TargetReport],
+    lang: crate::core::verdict::Lang,
+) -> Vec<(String, Vec<String>)> {
     let mut shared: Vec<(String, Vec<String>)> = Vec::new();
     for target in targets {
         for caveat in &target.caveats {
@@ -109,7 +114,7 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
     html! {
         { for report.models.iter().map(|model| {
             let label_of = |target: u32| report.targets.get(target as usize).map(|r| r.label.clone()).unwrap_or_default();
-            let best = model.best.map(|b| label_of(b));
+            let best = model.best.map(&label_of);
             let members: Vec<&TargetReport> =
                 model.rows.iter().filter_map(|row| report.targets.get(row.figures.target as usize)).collect();
             html! {
@@ -240,7 +245,14 @@ pub fn ResultsPage(props: &PageProps) -> Html {
     let report = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
         let results = results.clone();
         move |_| {
-            results.as_ref().map(|r| Rc::new(build_report(&r.plan, &r.samples, r.environment.tz_offset_min, REPORT_SEED)))
+            results.as_ref().map(|r| {
+                Rc::new(build_report(
+                    &r.plan,
+                    &r.samples,
+                    r.environment.tz_offset_min,
+                    REPORT_SEED,
+                ))
+            })
         }
     });
     let (Some(results), Some(report)) = (results, report.as_ref().clone()) else {

@@ -47,8 +47,15 @@ pub fn RunPage(props: &PageProps) -> Html {
         RunStatus::Finished => t.status_finished,
     };
     let active = matches!(run.status, RunStatus::Running | RunStatus::Paused);
-    let percent = if run.total == 0 { 0.0 } else { f64::from(run.done) * 100.0 / f64::from(run.total) };
-    let eta = run.eta_ms.map(|ms| format!(" · {} {}", t.eta, format_duration(lang, ms))).unwrap_or_default();
+    let percent = if run.total == 0 {
+        0.0
+    } else {
+        f64::from(run.done) * 100.0 / f64::from(run.total)
+    };
+    let eta = run
+        .eta_ms
+        .map(|ms| format!(" · {} {}", t.eta, format_duration(lang, ms)))
+        .unwrap_or_default();
     html! {
         <div class="run">
             <section class="card">
