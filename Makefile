@@ -74,3 +74,7 @@ bench-size: build
 
 bench-render: mock e2e-deps build
 	cd e2e && node bench/render.mjs
+
+## docs/screenshots/: setup, run and results at 1280 and 400 px, from a demo run.
+screenshots: mock e2e-deps build
+	cd e2e && node bench/screenshots.mjs
