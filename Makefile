@@ -84,3 +84,7 @@ bench-render: mock e2e-deps build
 # Time to first render in headless Chromium from a local server (docs/size.md).
 bench-first-render: mock e2e-deps build
 	cd e2e && node bench/first-render.mjs
+
+## docs/screenshots/: setup, run and results at 1280 and 400 px, from a demo run.
+screenshots: mock e2e-deps build
+	cd e2e && node bench/screenshots.mjs

@@ -245,3 +245,75 @@ export function median(values) {
 export function unexpectedProblems(page) {
   return page.problems.filter((p) => !/^console: Failed to load resource:/.test(p));
 }
+
+// ---- Results helpers (results tests and the render benchmark) ----
+
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function syntheticResults({ targets = 12, samples = 10_000, hours = 6, seed = 42, warmup = 2 } = {}) {
+  const random = seededRandom(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const providers = ["Acme Cloud", "Borealis AI", "Cumulus Inference"];
+  const models = ["deepseek-v3", "kimi-k2", "qwen3-235b", "glm-4.6", "llama-4-maverick"];
+  const shapes = Array.from({ length: targets }, (_, i) => ({
+    label: `${providers[i % 3]} · ${models[Math.floor(i / 3) % models.length]}`,
+    model: models[Math.floor(i / 3) % models.length],
+    median_ms: 250 + 90 * ((i * 7) % 11),
+    sigma: 0.12 + 0.05 * (i % 4),
+    cold_share: i % 4 === 1 ? 0.05 : 0,
+    error_share: i % 3 === 2 ? 0.02 : 0,
+  }));
+  const started_at_ms = Date.UTC(2025, 4, 12, 6, 0, 0);
+  const step_ms = (hours * 3_600_000) / samples;
+  const perTarget = Math.ceil(samples / targets);
+  const seq = new Array(targets).fill(0);
+  const out = [];
+  for (let k = 0; k < samples + warmup * targets; k++) {
+    const target = k % targets;
+    const shape = shapes[target];
+    const at = started_at_ms + k * step_ms;
+    const s = seq[target]++;
+    if (s >= perTarget + warmup) continue;
+    const failed = random() < shape.error_share;
+    const cold = !failed && random() < shape.cold_share;
+    const ttft = cold ? 4000 + 4000 * random() : shape.median_ms * Math.exp(shape.sigma * normal());
+    const headers = Math.min(ttft * 0.6, 40 + 20 * random());
+    out.push({
+      target, seq: s, warmup: s < warmup,
+      planned_at_ms: at, sent_at_ms: at + random() * 3, hidden: false,
+      headers_ms: headers,
+      first_byte_ms: failed ? null : headers + 2,
+      first_reasoning_ms: null,
+      ttft_ms: failed ? null : ttft,
+      second_token_ms: failed ? null : ttft + 18,
+      total_ms: failed ? headers + 1 : ttft + 300,
+      output_tokens: failed ? null : 16,
+      tokens_estimated: false,
+      error: failed
+        ? { kind: "http_status", phase: "request", message: "the provider answered HTTP 500: internal error; try again later" }
+        : null,
+    });
+  }
+  return {
+    firsttoken_results: 1,
+    plan: {
+      firsttoken_plan: 1,
+      targets: shapes.map((t) => ({ label: t.label, protocol: "openai", base_url: `https://${t.label.split(" ")[0].toLowerCase()}.example/v1`, model: t.model })),
+      requests_per_target: perTarget, warmup_per_target: warmup, spacing_s: step_ms / 1000, jitter_s: 0,
+      spread_hours: hours, timeout_s: 120, prompt: "Reply with one short sentence: what is the capital of France?",
+      nonce: false, max_tokens: 16, temperature: 0, reasoning_counts_as_first_token: false, peak_hours: [9, 18],
+    },
+    environment: { user_agent: "synthetic", time_zone: "UTC", tz_offset_min: 0, page_version: "synthetic", started_at_ms },
+    samples: out,
+    summary: [],
+  };
+}

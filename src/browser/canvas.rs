@@ -1,28 +1,56 @@
 //! Canvases for the charts: sized for the device's pixel ratio so lines and
 //! text are sharp on high-DPI screens, and exported as PNG.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::closure::Closure;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::error::BrowserError;
 
 /// `window.devicePixelRatio`, at least 1.
 pub fn device_pixel_ratio() -> f64 {
-    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0)
+    web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .max(1.0)
 }
 
 /// Finds a canvas by element id.
 pub fn canvas_by_id(id: &str) -> Option<HtmlCanvasElement> {
-    web_sys::window()?.document()?.get_element_by_id(id)?.dyn_into().ok()
+    web_sys::window()?
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into()
+        .ok()
 }
 
-/// Sizes the canvas's backing store to its CSS box × device pixel ratio and
-/// returns (width px, height px, ratio). The CSS size stays as laid out.
-pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_height_px: f64) -> (u32, u32, f64) {
+/// The canvas's laid-out CSS width in px (at least 280).
+///
+/// Reading it forces a layout when the page changed since the last one: read
+/// the widths of every canvas first, then [`fit_to_css_box`] and draw each,
+/// so a page of charts lays out once rather than once per chart.
+pub fn css_width_px(canvas: &HtmlCanvasElement) -> f64 {
+    f64::from(canvas.client_width()).max(280.0)
+}
+
+/// Sizes the canvas's backing store to `css_width_px` × `css_height_px` times
+/// the device pixel ratio, sets its CSS height, and returns (width px,
+/// height px, ratio). Nothing is written that already has its value, so a
+/// redraw at the same size invalidates no layout.
+pub fn fit_to_css_box(
+    canvas: &HtmlCanvasElement,
+    css_width_px: f64,
+    css_height_px: f64,
+) -> (u32, u32, f64) {
     let ratio = device_pixel_ratio();
-    let css_width = f64::from(canvas.client_width()).max(280.0);
     // Pixel sizes are small positive numbers; the casts cannot overflow.
-    let width = (css_width * ratio).round() as u32;
+    let width = (css_width_px * ratio).round() as u32;
     let height = (css_height_px * ratio).round() as u32;
     if canvas.width() != width {
         canvas.set_width(width);
@@ -30,7 +58,11 @@ pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_height_px: f64) -> (u32, u
     if canvas.height() != height {
         canvas.set_height(height);
     }
-    let _ = canvas.style().set_property("height", &format!("{css_height_px}px"));
+    let style = canvas.style();
+    let css_height = format!("{css_height_px}px");
+    if style.get_property_value("height").ok().as_deref() != Some(css_height.as_str()) {
+        let _ = style.set_property("height", &css_height);
+    }
     (width, height, ratio)
 }
 
@@ -39,57 +71,131 @@ pub fn fit_to_css_box(canvas: &HtmlCanvasElement, css_height_px: f64) -> (u32, u
 /// # Errors
 /// When the canvas is tainted or too large to encode.
 pub fn png_data_url(canvas: &HtmlCanvasElement) -> Result<String, BrowserError> {
-    canvas.to_data_url_with_type("image/png").map_err(|e| BrowserError::from_js("export the chart", &e))
+    canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|e| BrowserError::from_js("export the chart", &e))
 }
 
-/// plotters' canvas backend with text measured by the canvas itself.
+/// How many measured text sizes [`MeasuredCanvas`] keeps between charts.
+const TEXT_SIZES_KEPT: usize = 4096;
+
+thread_local! {
+    /// Measured (font, text) → (width, height) px. Charts share tick labels,
+    /// legends and headings, and a redraw (a language switch, a new sample)
+    /// measures the same strings again: each `measureText` is a round trip
+    /// through JS with the string copied out of wasm. The page uses system
+    /// fonts only, so a measured size stays right; the cache is emptied when full.
+    static TEXT_SIZES: RefCell<HashMap<(String, String), (u32, u32)>> = RefCell::new(HashMap::new());
+}
+
+/// A canvas drawing backend that measures text with the canvas's own 2D
+/// context (`measureText`).
 ///
-/// plotters measures text on wasm by inserting a `<span>` with an inline
-/// `style` attribute into the page, which the page's Content-Security-Policy
-/// (`style-src 'self'`) blocks — the span then has no font size and every
-/// label is measured wrong — and which forces a layout per label. The 2D
-/// context's `measureText` needs neither. Every drawing call goes to the
-/// wrapped [`plotters_canvas::CanvasBackend`] unchanged.
+/// Plotters on wasm32 measures every label by appending a `<span>` with a
+/// `style` attribute to `<body>` and reading its size. That breaks twice here:
+/// the page's CSP (`style-src 'self'`) refuses the attribute — a console
+/// error per label, and a span measured in the wrong font — and each
+/// measurement forces a layout of the whole results page, which with a dozen
+/// charts and their tables made a redraw slow. Everything but measuring is
+/// [`CanvasBackend`]'s.
 pub struct MeasuredCanvas {
-    inner: plotters_canvas::CanvasBackend,
-    context: web_sys::CanvasRenderingContext2d,
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+    /// The `font` last set on the context, to skip re-parsing the same one.
+    font: RefCell<String>,
 }
 
 impl MeasuredCanvas {
-    /// Wraps a canvas; `None` when it has no 2D context.
+    /// A backend drawing on `canvas`; `None` when it has no 2D context.
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
-        let context = canvas.get_context("2d").ok().flatten()?.dyn_into().ok()?;
-        let inner = plotters_canvas::CanvasBackend::with_canvas_object(canvas)?;
-        Some(Self { inner, context })
+        let context: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+        let inner = CanvasBackend::with_canvas_object(canvas)?;
+        Some(Self {
+            inner,
+            context,
+            font: RefCell::new(String::new()),
+        })
+    }
+
+    /// Width and height in px of `text` in `style`: the advance width, and
+    /// the font's ascent + descent (a line's height, as the DOM measured it).
+    fn measure<S: BackendTextStyle>(&self, text: &str, style: &S) -> (u32, u32) {
+        let size_px = style.size();
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            size_px,
+            style.family().as_str()
+        );
+        let key = (font, text.to_owned());
+        if let Some(size) = TEXT_SIZES.with(|sizes| sizes.borrow().get(&key).copied()) {
+            return size;
+        }
+        let size = self.measure_uncached(&key.0, text, size_px);
+        TEXT_SIZES.with(|sizes| {
+            let mut sizes = sizes.borrow_mut();
+            if sizes.len() >= TEXT_SIZES_KEPT {
+                sizes.clear();
+            }
+            sizes.insert(key, size);
+        });
+        size
+    }
+
+    fn measure_uncached(&self, font: &str, text: &str, size_px: f64) -> (u32, u32) {
+        if *self.font.borrow() != font {
+            self.context.set_font(font);
+            *self.font.borrow_mut() = font.to_owned();
+        }
+        let (width, height) = match self.context.measure_text(text) {
+            Ok(metrics) => {
+                let height =
+                    metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
+                (
+                    metrics.width(),
+                    if height > 0.0 { height } else { size_px * 1.2 },
+                )
+            }
+            // No metrics (a detached context): the proportions of an average sans-serif font.
+            Err(_) => (0.55 * size_px * text.chars().count() as f64, size_px * 1.2),
+        };
+        // Text boxes are a few hundred px at most: the casts cannot overflow.
+        (width.ceil().max(0.0) as u32, height.ceil().max(0.0) as u32)
     }
 }
 
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
-};
-
-type CanvasErrorKind = DrawingErrorKind<<plotters_canvas::CanvasBackend as DrawingBackend>::ErrorType>;
+/// The canvas backend's error type (plotters-canvas does not export its name).
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 
 impl DrawingBackend for MeasuredCanvas {
-    type ErrorType = <plotters_canvas::CanvasBackend as DrawingBackend>::ErrorType;
+    type ErrorType = CanvasError;
 
     fn get_size(&self) -> (u32, u32) {
         self.inner.get_size()
     }
 
-    fn ensure_prepared(&mut self) -> Result<(), CanvasErrorKind> {
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.ensure_prepared()
     }
 
-    fn present(&mut self) -> Result<(), CanvasErrorKind> {
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.present()
     }
 
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), CanvasErrorKind> {
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.draw_pixel(point, color)
     }
 
-    fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Result<(), CanvasErrorKind> {
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.draw_line(from, to, style)
     }
 
@@ -99,11 +205,15 @@ impl DrawingBackend for MeasuredCanvas {
         bottom_right: BackendCoord,
         style: &S,
         fill: bool,
-    ) -> Result<(), CanvasErrorKind> {
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Result<(), CanvasErrorKind> {
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.draw_path(path, style)
     }
 
@@ -113,7 +223,7 @@ impl DrawingBackend for MeasuredCanvas {
         radius: u32,
         style: &S,
         fill: bool,
-    ) -> Result<(), CanvasErrorKind> {
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.draw_circle(center, radius, style, fill)
     }
 
@@ -121,23 +231,64 @@ impl DrawingBackend for MeasuredCanvas {
         &mut self,
         vert: I,
         style: &S,
-    ) -> Result<(), CanvasErrorKind> {
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.fill_polygon(vert, style)
     }
 
-    fn draw_text<TStyle: BackendTextStyle>(&mut self, text: &str, style: &TStyle, pos: BackendCoord) -> Result<(), CanvasErrorKind> {
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        // The inner backend sets its own font; forget ours.
+        self.font.borrow_mut().clear();
         self.inner.draw_text(text, style, pos)
     }
 
-    fn estimate_text_size<TStyle: BackendTextStyle>(&self, text: &str, style: &TStyle) -> Result<(u32, u32), CanvasErrorKind> {
-        // The same font string the canvas backend draws with.
-        self.context.set_font(&format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str()));
-        let width = self.context.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
-        // Text height is the font size: the canvas backend anchors on it.
-        Ok((width.ceil().max(0.0) as u32, style.size().ceil().max(0.0) as u32))
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        Ok(self.measure(text, style))
     }
 
-    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Result<(), CanvasErrorKind> {
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
         self.inner.blit_bitmap(pos, size, src)
+    }
+}
+
+/// Calls a function whenever the window is resized (a phone turned, a
+/// window dragged), until dropped: charts are drawn for one width and must be
+/// redrawn for another.
+pub struct ResizeListener {
+    on_resize: Closure<dyn FnMut()>,
+}
+
+impl ResizeListener {
+    /// Starts listening; `None` outside a window.
+    pub fn new(on_resize: impl FnMut() + 'static) -> Option<Self> {
+        let on_resize = Closure::<dyn FnMut()>::new(on_resize);
+        web_sys::window()?
+            .add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref())
+            .ok()?;
+        Some(Self { on_resize })
+    }
+}
+
+impl Drop for ResizeListener {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window.remove_event_listener_with_callback(
+                "resize",
+                self.on_resize.as_ref().unchecked_ref(),
+            );
+        }
     }
 }

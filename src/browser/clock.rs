@@ -11,15 +11,15 @@ use wasm_bindgen::JsCast;
 /// allows. Falls back to `Date.now()` outside a window or worker.
 pub fn now_ms() -> f64 {
     let global = js_sys::global();
-    if let Some(window) = global.dyn_ref::<web_sys::Window>() {
-        if let Some(performance) = window.performance() {
-            return performance.now();
-        }
+    if let Some(window) = global.dyn_ref::<web_sys::Window>()
+        && let Some(performance) = window.performance()
+    {
+        return performance.now();
     }
-    if let Some(worker) = global.dyn_ref::<web_sys::DedicatedWorkerGlobalScope>() {
-        if let Some(performance) = worker.performance() {
-            return performance.now();
-        }
+    if let Some(worker) = global.dyn_ref::<web_sys::DedicatedWorkerGlobalScope>()
+        && let Some(performance) = worker.performance()
+    {
+        return performance.now();
     }
     js_sys::Date::now()
 }
@@ -53,4 +53,20 @@ pub fn time_zone() -> String {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
+}
+
+/// Records a User Timing mark named `name` (`performance.mark`), so a
+/// profiler or the render benchmark (`e2e/bench/render.mjs`) can time the
+/// page's own steps: a dispatch, a render, charts drawn.
+///
+/// The previous mark of the same name is cleared first: a long run marks
+/// every sample, and the timeline buffer would otherwise grow with it. A
+/// `PerformanceObserver` still receives every mark.
+pub fn performance_mark(name: &str) {
+    let Some(performance) = web_sys::window().and_then(|w| w.performance()) else {
+        return;
+    };
+    performance.clear_marks_with_mark_name(name);
+    // A mark only fails for a name reserved by Navigation Timing; ours are not.
+    let _ = performance.mark(name);
 }

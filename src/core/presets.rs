@@ -64,7 +64,7 @@ impl Preset {
 const UNKNOWN_EN: &str =
     "unknown — try Test connection; if blocked, use a proxy base URL you control";
 const UNKNOWN_ZH: &str =
-    "未知 —— 请先点「测试连接」；若被浏览器拦截，请改用你自己控制的代理地址作为 Base URL";
+    "未知 —— 请先点「测试连接」；若被浏览器拦截，请改用你自己控制的代理地址作为接口地址";
 
 /// Every preset, in the order the page offers them: hosted providers, then
 /// servers on this machine, then Custom and Demo.
@@ -193,7 +193,7 @@ pub const PRESETS: &[Preset] = &[
                        policy change) — try Test connection; if blocked, use a proxy base URL \
                        you control",
         cors_note_zh: "各方报告不一（部分网页应用可用，也有在策略调整后被拦截的）—— 请先点「测试连接」；\
-                       若被拦截，请改用你自己控制的代理地址作为 Base URL",
+                       若被拦截，请改用你自己控制的代理地址作为接口地址",
         docs_hint: "platform.deepseek.com → API keys; api.deepseek.com/v1 also works",
     },
     Preset {
@@ -274,7 +274,7 @@ pub const PRESETS: &[Preset] = &[
         cors_note_en: "unknown (several browser apps route it through a proxy) — try Test \
                        connection; if blocked, use a proxy base URL you control",
         cors_note_zh: "未知（不少网页应用通过代理转发调用）—— 请先点「测试连接」；若被拦截，\
-                       请改用你自己控制的代理地址作为 Base URL",
+                       请改用你自己控制的代理地址作为接口地址",
         docs_hint: "Model Studio console → API keys; OpenAI-compatible mode",
     },
     Preset {
@@ -289,7 +289,7 @@ pub const PRESETS: &[Preset] = &[
         cors_note_en: "unknown (several browser apps route it through a proxy) — try Test \
                        connection; if blocked, use a proxy base URL you control",
         cors_note_zh: "未知（不少网页应用通过代理转发调用）—— 请先点「测试连接」；若被拦截，\
-                       请改用你自己控制的代理地址作为 Base URL",
+                       请改用你自己控制的代理地址作为接口地址",
         docs_hint: "bailian.console.aliyun.com → API-KEY; OpenAI 兼容模式",
     },
     Preset {

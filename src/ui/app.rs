@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
+use crate::browser::clock::performance_mark;
 use crate::browser::files::{clear_fragment, fragment, languages};
 use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
@@ -24,6 +25,8 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // Where an update's main-thread cost starts (see docs/render.md).
+        performance_mark("firsttoken:dispatch");
         // No change: hand back the same Rc so Yew skips the re-render.
         reduce(&self, action).map_or(self, Rc::new)
     }

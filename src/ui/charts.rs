@@ -5,21 +5,27 @@
 //! Inputs are built once per set of samples and language; a canvas is
 //! redrawn only when its input changes or its width does.
 
+use std::cell::Cell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use plotters::prelude::IntoDrawingArea;
-
+use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use crate::browser::canvas::{canvas_by_id, fit_to_css_box, png_data_url, MeasuredCanvas};
+use crate::browser::canvas::{
+    MeasuredCanvas, ResizeListener, canvas_by_id, css_width_px, fit_to_css_box, png_data_url,
+};
+use crate::browser::clock::performance_mark;
 use crate::browser::files::download_url;
 use crate::chart::{
-    draw_ecdf, draw_histogram, draw_hourly, draw_spread, draw_timeline, ChartLabels, ChartStyle, EcdfInput,
-    HistogramInput, HourBucket, HourlyInput, Series, SpreadInput, TimelineInput, TimelinePoint,
+    ChartLabels, ChartStyle, EcdfInput, HistogramInput, HourBucket, HourlyInput, Series,
+    SpreadInput, TimelineInput, TimelinePoint, draw_ecdf, draw_histogram, draw_hourly, draw_spread,
+    draw_timeline,
 };
 use crate::core::report::Report;
 use crate::core::stats::Summary;
-use crate::ui::i18n::{format_ms, Lang};
+use crate::ui::i18n::{Lang, format_ms};
 use crate::ui::state::ResultsView;
 
 /// What one canvas shows.
@@ -88,7 +94,14 @@ fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
             format_ms(lang, s.p99),
             format_ms(lang, s.max),
         ],
-        None => vec!["0".into(), "–".into(), "–".into(), "–".into(), "–".into(), "–".into()],
+        None => vec![
+            "0".into(),
+            "–".into(),
+            "–".into(),
+            "–".into(),
+            "–".into(),
+            "–".into(),
+        ],
     }
 }
 
@@ -98,7 +111,15 @@ fn summary_columns(lang: Lang) -> Vec<String> {
         Lang::En => ("min", "max"),
         Lang::ZhCn => ("最小", "最大"),
     };
-    vec![t.target.into(), "n".into(), min_max.0.into(), t.median.into(), t.p95.into(), t.p99.into(), min_max.1.into()]
+    vec![
+        t.target.into(),
+        "n".into(),
+        min_max.0.into(),
+        t.median.into(),
+        t.p95.into(),
+        t.p99.into(),
+        min_max.1.into(),
+    ]
 }
 
 /// Every chart of the results, in display order.
@@ -107,26 +128,47 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
     let plan = &results.plan;
     let mut counted: Vec<Vec<f64>> = vec![Vec::new(); plan.targets.len()];
     for sample in results.samples.iter() {
-        if let (Some(ttft), Some(own)) = (sample.counted_ttft_ms(), counted.get_mut(sample.target as usize)) {
+        if let (Some(ttft), Some(own)) = (
+            sample.counted_ttft_ms(),
+            counted.get_mut(sample.target as usize),
+        ) {
             own.push(ttft);
         }
     }
-    let label = |i: usize| plan.targets.get(i).map(|t| t.label.clone()).unwrap_or_default();
-    let series = |i: usize| Series { label: label(i), ttft_ms: counted.get(i).cloned().unwrap_or_default() };
+    let label = |i: usize| {
+        plan.targets
+            .get(i)
+            .map(|t| t.label.clone())
+            .unwrap_or_default()
+    };
+    let series = |i: usize| Series {
+        label: label(i),
+        ttft_ms: counted.get(i).cloned().unwrap_or_default(),
+    };
     let summary_row = |i: usize| {
         let mut row = vec![label(i)];
-        row.extend(summary_cells(lang, report.targets.get(i).and_then(|r| r.ttft.as_ref())));
+        row.extend(summary_cells(
+            lang,
+            report.targets.get(i).and_then(|r| r.ttft.as_ref()),
+        ));
         row
     };
     let mut items = Vec::new();
 
     for (m, model) in report.models.iter().enumerate() {
-        let members: Vec<usize> = model.rows.iter().map(|r| r.figures.target as usize).collect();
+        let members: Vec<usize> = model
+            .rows
+            .iter()
+            .map(|r| r.figures.target as usize)
+            .collect();
         items.push(ChartItem {
             id: format!("chart-ecdf-{m}"),
             title: format!("{} — {}", t.chart_ecdf, model.names.join(" / ")),
             height_px: 340.0,
-            spec: ChartSpec::Ecdf(EcdfInput { title: String::new(), series: members.iter().map(|&i| series(i)).collect() }),
+            spec: ChartSpec::Ecdf(EcdfInput {
+                title: String::new(),
+                series: members.iter().map(|&i| series(i)).collect(),
+            }),
             columns: summary_columns(lang),
             rows: members.iter().map(|&i| summary_row(i)).collect(),
         });
@@ -137,13 +179,19 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
         id: "chart-spread".into(),
         title: t.chart_spread.into(),
         height_px: (120.0 + 46.0 * all.len() as f64).min(700.0),
-        spec: ChartSpec::Spread(SpreadInput { title: String::new(), series: all.iter().map(|&i| series(i)).collect() }),
+        spec: ChartSpec::Spread(SpreadInput {
+            title: String::new(),
+            series: all.iter().map(|&i| series(i)).collect(),
+        }),
         columns: summary_columns(lang),
         rows: all.iter().map(|&i| summary_row(i)).collect(),
     });
 
-    let tail_from: Vec<Option<f64>> =
-        report.targets.iter().map(|r| r.cold_tail.as_ref().map(|tail| tail.min_ms)).collect();
+    let tail_from: Vec<Option<f64>> = report
+        .targets
+        .iter()
+        .map(|r| r.cold_tail.as_ref().map(|tail| tail.min_ms))
+        .collect();
     let points: Vec<TimelinePoint> = results
         .samples
         .iter()
@@ -159,18 +207,31 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
             }
         })
         .collect();
-    let start_ms = results.samples.iter().map(|s| s.sent_at_ms).fold(f64::INFINITY, f64::min);
+    let start_ms = results
+        .samples
+        .iter()
+        .map(|s| s.sent_at_ms)
+        .fold(f64::INFINITY, f64::min);
     items.push(ChartItem {
         id: "chart-timeline".into(),
         title: t.chart_timeline.into(),
         height_px: 340.0,
         spec: ChartSpec::Timeline(TimelineInput {
             title: String::new(),
-            start_ms: if start_ms.is_finite() { start_ms } else { results.environment.started_at_ms },
+            start_ms: if start_ms.is_finite() {
+                start_ms
+            } else {
+                results.environment.started_at_ms
+            },
             points,
             series_labels: all.iter().map(|&i| label(i)).collect(),
         }),
-        columns: vec![t.target.into(), "n".into(), t.errors.into(), t.cold_tail.into()],
+        columns: vec![
+            t.target.into(),
+            "n".into(),
+            t.errors.into(),
+            t.cold_tail.into(),
+        ],
         rows: report
             .targets
             .iter()
@@ -179,13 +240,21 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
                     r.label.clone(),
                     r.requests.to_string(),
                     r.errors.to_string(),
-                    r.cold_tail.as_ref().map_or_else(|| "–".into(), |tail| format!("{} / {}", tail.count, tail.of)),
+                    r.cold_tail.as_ref().map_or_else(
+                        || "–".into(),
+                        |tail| format!("{} / {}", tail.count, tail.of),
+                    ),
                 ]
             })
             .collect(),
     });
 
     for (i, target) in report.targets.iter().enumerate() {
+        // A target whose every request failed has no latency to draw: an
+        // empty frame saying "no data" would only push the others down.
+        if target.ttft.is_none() {
+            continue;
+        }
         items.push(ChartItem {
             id: format!("chart-histogram-{i}"),
             title: format!("{} — {}", t.chart_histogram, target.label),
@@ -230,21 +299,31 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
                     vec![
                         format!("{:02}:00", h.hour),
                         h.n.to_string(),
-                        h.median_ms.map_or_else(|| "–".into(), |v| format_ms(lang, v)),
+                        h.median_ms
+                            .map_or_else(|| "–".into(), |v| format_ms(lang, v)),
                         h.p95_ms.map_or_else(|| "–".into(), |v| format_ms(lang, v)),
                     ]
                 })
                 .collect(),
-            spec: ChartSpec::Hourly(HourlyInput { title: String::new(), hours, peak: plan.peak_hours }),
+            spec: ChartSpec::Hourly(HourlyInput {
+                title: String::new(),
+                hours,
+                peak: plan.peak_hours,
+            }),
         });
     }
     items
 }
 
-/// Draws `item` on the canvas with its id; returns the drawing's error text.
-pub fn draw_item(item: &ChartItem, lang: Lang) -> Result<(), String> {
-    let canvas = canvas_by_id(&item.id).ok_or_else(|| format!("no canvas {}", item.id))?;
-    let (width, _, ratio) = fit_to_css_box(&canvas, item.height_px);
+/// Draws `item` on `canvas`, laid out `css_width_px` wide; returns the
+/// drawing's error text.
+pub fn draw_item(
+    item: &ChartItem,
+    canvas: HtmlCanvasElement,
+    css_width_px: f64,
+    lang: Lang,
+) -> Result<(), String> {
+    let (width, _, ratio) = fit_to_css_box(&canvas, css_width_px, item.height_px);
     let style = ChartStyle {
         font_family: "system-ui, sans-serif".into(),
         font_scale: ratio,
@@ -294,15 +373,59 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
         let lang = props.lang;
         move |_| chart_items(lang, &results, &report)
     });
+    // Bumped when the window is resized: the canvases then have a new width.
+    // (A counter in a cell, not a state: the listener outlives renders, and a
+    // state handle it captured would keep adding to its first value.)
+    let resized = use_memo((), |_| Cell::new(0u32));
+    let redraw = use_force_update();
+    {
+        let resized = Rc::clone(&resized);
+        use_effect_with((), move |_| {
+            let listener = ResizeListener::new(move || {
+                resized.set(resized.get().wrapping_add(1));
+                redraw.force_update();
+            });
+            move || drop(listener)
+        });
+    }
+    // Canvas widths as last laid out, for (report, resize count). Reading a
+    // width right after a render forces the browser to lay out the whole
+    // results page there and then (~10 ms with 30 charts), and again in the
+    // frame. A language switch changes no width, so it redraws with these;
+    // new results or a resize read them afresh.
+    let widths = use_mut_ref(|| ((0usize, 0u32), HashMap::<String, f64>::new()));
     {
         let items = Rc::clone(&items);
         let lang = props.lang;
-        use_effect_with(Rc::as_ptr(&items) as usize, move |_| {
-            for item in items.iter() {
-                if let Err(error) = draw_item(item, lang) {
+        let layout = (Rc::as_ptr(&props.report) as usize, resized.get());
+        use_effect_with((Rc::as_ptr(&items) as usize, layout), move |_| {
+            let mut widths = widths.borrow_mut();
+            if widths.0 != layout {
+                *widths = (layout, HashMap::new());
+            }
+            // Every width first (one layout at most), then every drawing: a
+            // width read after a canvas was resized would lay out again.
+            let canvases: Vec<_> = items
+                .iter()
+                .map(|item| {
+                    let canvas = canvas_by_id(&item.id)?;
+                    let width = *widths
+                        .1
+                        .entry(item.id.clone())
+                        .or_insert_with(|| css_width_px(&canvas));
+                    Some((width, canvas))
+                })
+                .collect();
+            for (item, canvas) in items.iter().zip(canvases) {
+                let drawn = match canvas {
+                    Some((width, canvas)) => draw_item(item, canvas, width, lang),
+                    None => Err("no canvas".to_owned()),
+                };
+                if let Err(error) = drawn {
                     web_sys::console::error_1(&format!("chart {}: {error}", item.id).into());
                 }
             }
+            performance_mark("firsttoken:charts-drawn");
         });
     }
     html! {
@@ -312,10 +435,10 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
             { for items.iter().map(|item| {
                 let id = item.id.clone();
                 let on_png = Callback::from(move |_| {
-                    if let Some(canvas) = canvas_by_id(&id) {
-                        if let Ok(url) = png_data_url(&canvas) {
-                            let _ = download_url(&url, &format!("firsttoken-{id}.png"));
-                        }
+                    if let Some(canvas) = canvas_by_id(&id)
+                        && let Ok(url) = png_data_url(&canvas)
+                    {
+                        let _ = download_url(&url, &format!("firsttoken-{id}.png"));
                     }
                 });
                 html! {

@@ -9,25 +9,31 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
 use crate::core::bootstrap::Distinction;
 use crate::core::compare::routing_table;
-use crate::core::report::{build_report, Report, TargetReport};
+use crate::core::report::{Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
 use crate::ui::app::PageProps;
 use crate::ui::charts::ChartsSection;
-use crate::ui::i18n::{format_ms, format_pct, verdict_short, Lang};
+use crate::ui::i18n::{Lang, format_ms, format_pct, verdict_short};
 use crate::ui::state::{Action, ResultsView};
 
 /// Seed of the bootstrap intervals: fixed, so the same samples always show
 /// the same intervals.
 const REPORT_SEED: u64 = 0x5EED_F1A5;
 
-fn ms_cell(lang: Lang, value: Option<f64>) -> Html {
+/// A cell of milliseconds: the formatted figure, its raw value in
+/// `data-value` (tests compare it with the export), and its column's name in
+/// `data-label` (narrow screens show each row as a labelled list).
+fn ms_cell(lang: Lang, label: &'static str, value: Option<f64>) -> Html {
     match value {
-        Some(v) => html! { <td class="num" data-value={v.to_string()}>{format_ms(lang, v)}</td> },
-        None => html! { <td class="num">{"–"}</td> },
+        Some(v) => {
+            html! { <td class="num" data-label={label} data-value={v.to_string()}>{format_ms(lang, v)}</td> }
+        }
+        None => html! { <td class="num" data-label={label}>{"–"}</td> },
     }
 }
 
@@ -40,6 +46,25 @@ fn tail_range(lang: Lang, tail: &crate::core::tail::ColdTail) -> String {
 fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
     let t = lang.texts();
     match (&target.cold_tail, &target.ttft) {
+        // One slow request has no range and no median of its own.
+        (Some(tail), _) if tail.count == 1 => match lang {
+            Lang::En => format!(
+                "{}: 1 of {} requests took {}; without it the median is {} and the p95 {}.",
+                target.label,
+                tail.of,
+                format_ms(lang, tail.max_ms),
+                format_ms(lang, tail.warm.median),
+                format_ms(lang, tail.warm.p95),
+            ),
+            Lang::ZhCn => format!(
+                "{}：{} 个请求中有 1 个用时 {}；去掉它后中位数为 {}，p95 为 {}。",
+                target.label,
+                tail.of,
+                format_ms(lang, tail.max_ms),
+                format_ms(lang, tail.warm.median),
+                format_ms(lang, tail.warm.p95),
+            ),
+        },
         (Some(tail), _) => match lang {
             Lang::En => format!(
                 "{}: {} of {} requests, about 1 in {}, took {}{}; without them the median is {} and the p95 {}.",
@@ -69,18 +94,39 @@ fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
     }
 }
 
+/// The caveats of `targets`, each text once with the labels it applies to
+/// (three targets with too few samples make one line, not three).
+fn shared_caveats(
+    targets: &[&TargetReport],
+    lang: crate::core::verdict::Lang,
+) -> Vec<(String, Vec<String>)> {
+    let mut shared: Vec<(String, Vec<String>)> = Vec::new();
+    for target in targets {
+        for caveat in &target.caveats {
+            let text = caveat.text(lang);
+            match shared.iter_mut().find(|(existing, _)| *existing == text) {
+                Some((_, labels)) => labels.push(target.label.clone()),
+                None => shared.push((text, vec![target.label.clone()])),
+            }
+        }
+    }
+    shared
+}
+
 fn comparison_tables(lang: Lang, report: &Report) -> Html {
     let t = lang.texts();
     let core_lang = lang.core();
     html! {
         { for report.models.iter().map(|model| {
             let label_of = |target: u32| report.targets.get(target as usize).map(|r| r.label.clone()).unwrap_or_default();
-            let best = model.best.map(|b| label_of(b));
+            let best = model.best.map(&label_of);
+            let members: Vec<&TargetReport> =
+                model.rows.iter().filter_map(|row| report.targets.get(row.figures.target as usize)).collect();
             html! {
                 <section class="card model-block" data-model={model.model.clone()}>
                     <h2>{format!("{}: {}", t.results_for_model, model.names.join(" / "))}</h2>
                     <div class="table-wrap">
-                    <table class="comparison">
+                    <table class="comparison stack">
                         <thead><tr>
                             <th scope="col" class="num">{t.rank}</th><th scope="col">{t.target}</th><th scope="col" class="num">{t.samples}</th>
                             <th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th><th scope="col" class="num">{t.p99}</th>
@@ -92,28 +138,28 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                             let ttft: Option<&Summary> = target.and_then(|t| t.ttft.as_ref());
                             html! {
                                 <tr data-target={row.figures.target.to_string()}>
-                                    <td class="num">{row.rank}</td>
+                                    <td class="num rank" data-label={t.rank}>{row.rank}</td>
                                     <th scope="row">{row.figures.label.clone()}</th>
-                                    <td class="num" data-value={row.figures.n.to_string()}>{row.figures.n}</td>
-                                    { ms_cell(lang, ttft.map(|s| s.median)) }
-                                    { ms_cell(lang, ttft.map(|s| s.p95)) }
-                                    { ms_cell(lang, ttft.map(|s| s.p99)) }
-                                    <td class="num" data-value={row.figures.cv_pct.to_string()}>{format_pct(row.figures.cv_pct)}</td>
-                                    <td class="num" data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
-                                    <td><span class={classes!("verdict", row.figures.verdict.as_str())} title={row.figures.verdict.text(core_lang)}>{verdict_short(lang, row.figures.verdict)}</span></td>
+                                    <td class="num" data-label={t.samples} data-value={row.figures.n.to_string()}>{row.figures.n}</td>
+                                    { ms_cell(lang, t.median, ttft.map(|s| s.median)) }
+                                    { ms_cell(lang, t.p95, ttft.map(|s| s.p95)) }
+                                    { ms_cell(lang, t.p99, ttft.map(|s| s.p99)) }
+                                    <td class="num" data-label={t.cv} data-value={row.figures.cv_pct.to_string()}>{format_pct(row.figures.cv_pct)}</td>
+                                    <td class="num" data-label={t.error_rate} data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
+                                    <td data-label={t.verdict}><span class={classes!("verdict", row.figures.verdict.as_str())} title={row.figures.verdict.text(core_lang)}>{verdict_short(lang, row.figures.verdict)}</span></td>
                                 </tr>
                             }
                         }) }
                         </tbody>
                     </table>
                     </div>
-                    { for model.rows.iter().filter_map(|row| report.targets.get(row.figures.target as usize)).map(|target| {
-                        html! {
-                            <>
-                            { for target.caveats.iter().map(|c| html! { <p class="sentence warn-line">{format!("{}: {}", target.label, c.text(core_lang))}</p> }) }
-                            if let Some(v) = target.verdict { <p class="sentence">{format!("{}: {}", target.label, v.text(core_lang))}</p> }
-                            </>
-                        }
+                    <ul class="notes">
+                        { for members.iter().filter_map(|target| target.verdict.map(|v| html! {
+                            <li><strong>{target.label.clone()}</strong>{": "}{v.text(core_lang)}</li>
+                        })) }
+                    </ul>
+                    { for shared_caveats(&members, core_lang).into_iter().map(|(text, labels)| html! {
+                        <p class="sentence warn-line">{format!("{}: {}", labels.join(", "), text)}</p>
                     }) }
                     if let Some(consistency) = &model.consistency {
                         <p class="sentence"><strong>{t.consistency}{": "}</strong>{consistency.text(&label_of(consistency.most_consistent), &label_of(consistency.least_consistent), core_lang)}</p>
@@ -125,7 +171,7 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                     <p class="hint">{t.best_rule}</p>
                     <h3>{t.cold_tail}</h3>
                     <ul class="tails">
-                        { for model.rows.iter().filter_map(|row| report.targets.get(row.figures.target as usize)).map(|target| html! { <li>{tail_sentence(lang, target)}</li> }) }
+                        { for members.iter().map(|target| html! { <li>{tail_sentence(lang, target)}</li> }) }
                     </ul>
                 </section>
             }
@@ -176,11 +222,11 @@ fn routing_section(lang: Lang, report: &Report) -> Html {
         <section class="card">
             <h2>{t.routing}</h2>
             <div class="table-wrap">
-            <table id="routing-table">
+            <table id="routing-table" class="stack">
                 <thead><tr><th scope="col">{t.model}</th><th scope="col">{t.target}</th><th scope="col">{t.reason}</th></tr></thead>
                 <tbody>
                 { for table.routes.iter().map(|route| html! {
-                    <tr><td>{route.model.clone()}</td><th scope="row">{route.label.clone().unwrap_or_else(|| "–".into())}</th><td class="wrap">{route.reason.clone()}</td></tr>
+                    <tr><td data-label={t.model}>{route.model.clone()}</td><th scope="row">{route.label.clone().unwrap_or_else(|| "–".into())}</th><td class="wrap" data-label={t.reason}>{route.reason.clone()}</td></tr>
                 }) }
                 </tbody>
             </table>
@@ -196,8 +242,8 @@ fn time_of_day_section(lang: Lang, report: &Report) -> Html {
         html! {
             <>
                 <td class="num">{p.requests}</td>
-                { ms_cell(lang, p.ttft.map(|s| s.median)) }
-                { ms_cell(lang, p.ttft.map(|s| s.p95)) }
+                { ms_cell(lang, t.median, p.ttft.map(|s| s.median)) }
+                { ms_cell(lang, t.p95, p.ttft.map(|s| s.p95)) }
             </>
         }
     };
@@ -231,10 +277,20 @@ pub fn ResultsPage(props: &PageProps) -> Html {
     let lang = state.lang;
     let t = lang.texts();
     let results = state.results.clone();
+    // After every render (the charts' own effect has run by then: a child's
+    // effects run before its parent's): where a re-render's cost ends.
+    use_effect(|| performance_mark("firsttoken:results-rendered"));
     let report = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
         let results = results.clone();
         move |_| {
-            results.as_ref().map(|r| Rc::new(build_report(&r.plan, &r.samples, r.environment.tz_offset_min, REPORT_SEED)))
+            results.as_ref().map(|r| {
+                Rc::new(build_report(
+                    &r.plan,
+                    &r.samples,
+                    r.environment.tz_offset_min,
+                    REPORT_SEED,
+                ))
+            })
         }
     });
     let (Some(results), Some(report)) = (results, report.as_ref().clone()) else {

@@ -4,6 +4,7 @@
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
+use crate::browser::clock::performance_mark;
 use crate::ui::app::PageProps;
 use crate::ui::driver::{delete_run, load_run, open_run};
 use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct, verdict_short};
@@ -15,6 +16,8 @@ pub fn RunPage(props: &PageProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
     let lang = state.lang;
+    // After every render: where a live update's main-thread cost ends.
+    use_effect(|| performance_mark("firsttoken:run-rendered"));
     let Some(run) = &state.run else {
         return html! { <section class="card"><p>{t.no_run}</p></section> };
     };
@@ -44,8 +47,15 @@ pub fn RunPage(props: &PageProps) -> Html {
         RunStatus::Finished => t.status_finished,
     };
     let active = matches!(run.status, RunStatus::Running | RunStatus::Paused);
-    let percent = if run.total == 0 { 0.0 } else { f64::from(run.done) * 100.0 / f64::from(run.total) };
-    let eta = run.eta_ms.map(|ms| format!(" · {} {}", t.eta, format_duration(lang, ms))).unwrap_or_default();
+    let percent = if run.total == 0 {
+        0.0
+    } else {
+        f64::from(run.done) * 100.0 / f64::from(run.total)
+    };
+    let eta = run
+        .eta_ms
+        .map(|ms| format!(" · {} {}", t.eta, format_duration(lang, ms)))
+        .unwrap_or_default();
     html! {
         <div class="run">
             <section class="card">
@@ -63,7 +73,7 @@ pub fn RunPage(props: &PageProps) -> Html {
             </section>
             <section class="card">
                 <div class="table-wrap">
-                <table class="live" id="live-table">
+                <table class="live stack" id="live-table">
                     <thead><tr>
                         <th scope="col">{t.target}</th><th scope="col" class="num">{t.done}</th><th scope="col" class="num">{t.errors}</th>
                         <th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th><th scope="col" class="num">{t.cv}</th><th scope="col">{t.verdict}</th>
@@ -72,12 +82,13 @@ pub fn RunPage(props: &PageProps) -> Html {
                     { for run.plan.targets.iter().zip(&run.live).map(|(target, row)| html! {
                         <tr>
                             <th scope="row">{target.label.clone()}</th>
-                            <td class="num">{format!("{} / {}", row.done, run.plan.requests_per_target)}</td>
-                            <td class="num">{row.errors}</td>
-                            <td class="num">{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
-                            <td class="num">{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
-                            <td class="num">{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
-                            <td>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.as_str())}>{verdict_short(lang, v)}</span> }).unwrap_or_default()}</td>
+                            // data-label: narrow screens show each row as a labelled list.
+                            <td class="num" data-label={t.done}>{format!("{} / {}", row.done, run.plan.requests_per_target)}</td>
+                            <td class="num" data-label={t.errors}>{row.errors}</td>
+                            <td class="num" data-label={t.median}>{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num" data-label={t.cv}>{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
+                            <td data-label={t.verdict}>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.as_str())}>{verdict_short(lang, v)}</span> }).unwrap_or_default()}</td>
                         </tr>
                     }) }
                     </tbody>

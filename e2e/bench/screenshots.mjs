@@ -1,0 +1,73 @@
+// The README's pictures: setup, a run in progress and its results, at 1280 px
+// and 400 px wide, from a demo-provider run (no key, no network), written to
+// docs/screenshots/. The whole pages, in slices for reviewing the
+// layout, go to e2e/out/screens/. Run with `make screenshots`, or `cd e2e && node
+// bench/screenshots.mjs` once the page and the mock are built.
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { startServers, launch, openPage, outDir, planFragment, repo } from "../tests/harness.mjs";
+
+const docs = resolve(repo, "docs/screenshots");
+const review = resolve(outDir, "screens");
+mkdirSync(docs, { recursive: true });
+mkdirSync(review, { recursive: true });
+
+const WIDTHS = { 1280: 900, 400: 860 };
+
+const plan = {
+  firsttoken_plan: 1,
+  targets: [
+    { label: "Demo A · steady", protocol: "demo", base_url: "demo://steady", model: "demo-llm", provider: "demo" },
+    { label: "Demo B · cold starts", protocol: "demo", base_url: "demo://cold-tail", model: "demo-llm", provider: "demo" },
+    { label: "Demo C · reasoning", protocol: "demo", base_url: "demo://reasoning", model: "demo-llm", provider: "demo" },
+  ],
+  requests_per_target: 40, warmup_per_target: 1, spacing_s: 0.05, jitter_s: 0, spread_hours: null,
+  timeout_s: 30, prompt: "Reply with one short sentence: what is the capital of France?", nonce: false,
+  max_tokens: 16, temperature: 0, reasoning_counts_as_first_token: false, peak_hours: [9, 18],
+};
+
+async function shoot(page, name, width) {
+  await page.setViewportSize({ width, height: WIDTHS[width] });
+  // Charts redraw for the new width on the resize event; wait for the mark.
+  await page.waitForFunction(() => document.fonts.status === "loaded");
+  if (await page.$("figure.chart canvas")) {
+    await page.waitForFunction(
+      (w) => [...document.querySelectorAll("figure.chart canvas")].every((c) => Math.abs(c.width - c.clientWidth * devicePixelRatio) <= 1) && document.documentElement.clientWidth === w,
+      width,
+      { timeout: 10_000 },
+    );
+  }
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.screenshot({ path: resolve(docs, `${name}-${width}.png`) });
+  // The whole page in slices a viewer shows at full size.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0, k = 0; y < height; y += 1000, k++) {
+    const clip = { x: 0, y, width, height: Math.min(1000, height - y) };
+    await page.screenshot({ path: resolve(review, `${name}-${width}-${k}.png`), fullPage: true, clip });
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (overflow > 0) console.warn(`${name} at ${width} px: the page is ${overflow} px wider than the screen`);
+  console.log(`docs/screenshots/${name}-${width}.png`);
+}
+
+const servers = await startServers();
+const browser = await launch();
+try {
+  const setup = await openPage(browser, servers.site);
+  for (const width of [1280, 400]) await shoot(setup, "setup", width);
+  await setup.context().close();
+
+  const page = await openPage(browser, `${servers.site}#${planFragment(plan)}`);
+  await page.click("#start");
+  await page.waitForFunction(() => Number(document.querySelector("#progress-text")?.textContent.split(" ")[0]) >= 45, null, { timeout: 120_000 });
+  for (const width of [1280, 400]) await shoot(page, "run", width);
+  await page.setViewportSize({ width: 1280, height: WIDTHS[1280] });
+  await page.waitForSelector('.run-status[data-status="finished"]', { timeout: 180_000 });
+  await page.getByRole("button", { name: "Results" }).last().click();
+  await page.waitForSelector("table.comparison");
+  for (const width of [1280, 400]) await shoot(page, "results", width);
+  if (page.problems.length) throw new Error(`page problems: ${page.problems.join("; ")}`);
+} finally {
+  await browser.close();
+  servers.stop();
+}
