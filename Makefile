@@ -13,7 +13,7 @@ serve: setup-build fetch
 	trunk serve
 
 ## Run every test layer: native, browser (headless Chromium), end-to-end.
-test: setup fetch test-native test-browser test-e2e
+test: setup fetch lint test-native test-browser test-e2e
 
 setup:
 	bash scripts/setup.sh

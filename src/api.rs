@@ -14,10 +14,16 @@ use crate::core::plan::{Plan, Target};
 /// Rejects when either document is malformed; a failed request is not an
 /// error here but an outcome with its `error` set.
 #[wasm_bindgen(js_name = measureOnce)]
-pub async fn measure_once(target_json: String, plan_json: String, key: Option<String>, seq: u32) -> Result<String, JsValue> {
-    let target: Target =
-        serde_json::from_str(&target_json).map_err(|e| JsValue::from_str(&format!("bad target: {e}")))?;
-    let plan = Plan::from_json(&plan_json).map_err(|e| JsValue::from_str(&format!("bad plan: {e}")))?;
+pub async fn measure_once(
+    target_json: String,
+    plan_json: String,
+    key: Option<String>,
+    seq: u32,
+) -> Result<String, JsValue> {
+    let target: Target = serde_json::from_str(&target_json)
+        .map_err(|e| JsValue::from_str(&format!("bad target: {e}")))?;
+    let plan =
+        Plan::from_json(&plan_json).map_err(|e| JsValue::from_str(&format!("bad plan: {e}")))?;
     let outcome = crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
     serde_json::to_string(&outcome).map_err(|e| JsValue::from_str(&e.to_string()))
 }

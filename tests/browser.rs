@@ -7,7 +7,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use firsttoken::browser::clock::now_ms;
-use firsttoken::browser::fetch_stream::{measure, Abort, MeasureOptions};
+use firsttoken::browser::fetch_stream::{Abort, MeasureOptions, measure};
 use firsttoken::browser::storage::Store;
 use firsttoken::browser::timer::sleep_ms;
 use firsttoken::core::measure::Outcome;
@@ -31,11 +31,20 @@ fn target(protocol: Protocol, model: &str) -> Target {
         Protocol::Demo => "demo://steady".to_owned(),
         _ => mock().to_owned(),
     };
-    Target { label: model.to_owned(), protocol, base_url, model: model.to_owned(), provider: None }
+    Target {
+        label: model.to_owned(),
+        protocol,
+        base_url,
+        model: model.to_owned(),
+        provider: None,
+    }
 }
 
 async fn run(target: &Target, timeout_s: f64) -> Outcome {
-    let plan = Plan { timeout_s, ..Plan::default() };
+    let plan = Plan {
+        timeout_s,
+        ..Plan::default()
+    };
     let request = build_request(target, &plan, Some("test-key"), None);
     let options = MeasureOptions {
         protocol: target.protocol,
@@ -98,7 +107,11 @@ async fn an_unreachable_endpoint_is_cors_or_network_with_the_hint() {
     let outcome = run(&unreachable, 10.0).await;
     let error = outcome.error.unwrap();
     assert_eq!(error.kind, ErrorKind::CorsOrNetwork);
-    assert!(error.message.contains("allow this origin"), "{}", error.message);
+    assert!(
+        error.message.contains("allow this origin"),
+        "{}",
+        error.message
+    );
 }
 
 #[wasm_bindgen_test]
@@ -147,12 +160,25 @@ async fn samples_survive_in_indexeddb_and_are_deleted_with_their_run() {
     let run_id = format!("test-{}", js_sys::Date::now());
     store.put_run(&run_id, "{\"run\":1}").await.unwrap();
     for seq in [2, 0, 1] {
-        store.put_sample(&run_id, 0, seq, &format!("{{\"seq\":{seq}}}")).await.unwrap();
+        store
+            .put_sample(&run_id, 0, seq, &format!("{{\"seq\":{seq}}}"))
+            .await
+            .unwrap();
     }
-    store.put_sample(&format!("{run_id}x"), 0, 0, "{}").await.unwrap();
+    store
+        .put_sample(&format!("{run_id}x"), 0, 0, "{}")
+        .await
+        .unwrap();
     let samples = store.samples(&run_id).await.unwrap();
     assert_eq!(samples, vec!["{\"seq\":0}", "{\"seq\":1}", "{\"seq\":2}"]);
-    assert!(store.runs().await.unwrap().iter().any(|r| r == "{\"run\":1}"));
+    assert!(
+        store
+            .runs()
+            .await
+            .unwrap()
+            .iter()
+            .any(|r| r == "{\"run\":1}")
+    );
     store.delete_run(&run_id).await.unwrap();
     assert!(store.samples(&run_id).await.unwrap().is_empty());
     assert_eq!(store.samples(&format!("{run_id}x")).await.unwrap().len(), 1);

@@ -8,9 +8,11 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use js_sys::{Object, Promise, Reflect, Uint8Array};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{AbortSignal, ReadableStream, ReadableStreamDefaultController, Response, ResponseInit};
+use wasm_bindgen::prelude::*;
+use web_sys::{
+    AbortSignal, ReadableStream, ReadableStreamDefaultController, Response, ResponseInit,
+};
 
 use super::timer::after_ms;
 use crate::core::demo::demo_reply;
@@ -18,7 +20,11 @@ use crate::core::demo::demo_reply;
 /// A `fetch()` look-alike for `demo://{behaviour}/{model}` URLs; the
 /// behaviour (`steady`, `cold-tail`, `reasoning`) picks the simulated provider.
 pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
-    let behaviour = url.trim_start_matches("demo://").split('/').next().unwrap_or_default();
+    let behaviour = url
+        .trim_start_matches("demo://")
+        .split('/')
+        .next()
+        .unwrap_or_default();
     let reply = demo_reply(behaviour, seq, seed);
     let headers_ms = reply.headers_at_ms;
     let aborted = Rc::new(Cell::new(false));
@@ -84,7 +90,11 @@ pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
             let init = ResponseInit::new();
             init.set_status(status);
             let headers = Object::new();
-            let _ = Reflect::set(&headers, &"content-type".into(), &JsValue::from_str(&content_type));
+            let _ = Reflect::set(
+                &headers,
+                &"content-type".into(),
+                &JsValue::from_str(content_type),
+            );
             init.set_headers(&headers);
             match Response::new_with_opt_readable_stream_and_init(Some(&stream), &init) {
                 Ok(response) => {

@@ -17,12 +17,18 @@ pub struct BrowserError {
 impl BrowserError {
     /// Wraps a thrown `JsValue` with what we were doing when it was thrown.
     pub fn from_js(context: &'static str, value: &JsValue) -> Self {
-        Self { context, detail: describe_js(value) }
+        Self {
+            context,
+            detail: describe_js(value),
+        }
     }
 
     /// An error with no JavaScript value behind it (a missing `window`, say).
     pub fn missing(context: &'static str, detail: &str) -> Self {
-        Self { context, detail: detail.to_owned() }
+        Self {
+            context,
+            detail: detail.to_owned(),
+        }
     }
 }
 

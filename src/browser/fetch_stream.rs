@@ -13,13 +13,13 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use js_sys::{Reflect, Uint8Array};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestCache, RequestInit, Response};
 
 use super::clock::now_ms;
-use super::error::{describe_js, BrowserError};
+use super::error::{BrowserError, describe_js};
 use super::{demo, timer};
 use crate::core::measure::{BodyMode, Flow, Measurement, Outcome};
 use crate::core::plan::Protocol;
@@ -49,7 +49,10 @@ impl Abort {
     pub fn new() -> Result<Self, BrowserError> {
         let controller = AbortController::new()
             .map_err(|e| BrowserError::from_js("create an AbortController", &e))?;
-        Ok(Self { controller, reason: Rc::new(Cell::new(None)) })
+        Ok(Self {
+            controller,
+            reason: Rc::new(Cell::new(None)),
+        })
     }
 
     /// Stops the request: it becomes a sample with kind `aborted`.
@@ -87,8 +90,13 @@ pub struct MeasureOptions<'a> {
 }
 
 /// Sends `request`, reads its stream to the end and returns what happened.
-pub async fn measure(request: &HttpRequest, options: &MeasureOptions<'_>, abort: &Abort) -> Outcome {
-    let mut measurement = Measurement::new(options.protocol, options.reasoning_counts_as_first_token);
+pub async fn measure(
+    request: &HttpRequest,
+    options: &MeasureOptions<'_>,
+    abort: &Abort,
+) -> Outcome {
+    let mut measurement =
+        Measurement::new(options.protocol, options.reasoning_counts_as_first_token);
     let init = request_init(request, abort);
     let timeout_abort = abort.clone();
     let _timeout = timer::Timeout::start(options.timeout_s * 1000.0, move || {
@@ -160,7 +168,11 @@ fn request_init(request: &HttpRequest, abort: &Abort) -> RequestInit {
     let headers = js_sys::Object::new();
     for (name, value) in &request.headers {
         // Setting a property on a fresh plain object cannot fail.
-        let _ = Reflect::set(&headers, &JsValue::from_str(name), &JsValue::from_str(value));
+        let _ = Reflect::set(
+            &headers,
+            &JsValue::from_str(name),
+            &JsValue::from_str(value),
+        );
     }
     init.set_headers(&headers);
     init
@@ -201,7 +213,10 @@ async fn read_stream(
         return;
     };
     let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
-    let mut guard = ReaderGuard { reader, drained: false };
+    let mut guard = ReaderGuard {
+        reader,
+        drained: false,
+    };
     loop {
         let read = JsFuture::from(guard.reader.read()).await;
         // Timestamp first: copying and decoding come after.
@@ -213,14 +228,19 @@ async fn read_stream(
                 return;
             }
         };
-        let done = Reflect::get(&result, &"done".into()).ok().and_then(|d| d.as_bool());
+        let done = Reflect::get(&result, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool());
         if done == Some(true) {
             guard.drained = true;
             measurement.on_body_end(at_ms);
             return;
         }
         let chunk = Reflect::get(&result, &"value".into()).unwrap_or(JsValue::UNDEFINED);
-        let bytes = chunk.dyn_ref::<Uint8Array>().map(Uint8Array::to_vec).unwrap_or_default();
+        let bytes = chunk
+            .dyn_ref::<Uint8Array>()
+            .map(Uint8Array::to_vec)
+            .unwrap_or_default();
         if measurement.on_chunk(at_ms, &bytes) == Flow::Finished {
             return;
         }
@@ -245,21 +265,32 @@ fn settle_read_error(
 ///
 /// # Errors
 /// When `fetch()` rejects (CORS or network) or the body cannot be read.
-pub async fn get_text(url: &str, headers: &[(String, String)]) -> Result<(u16, String), BrowserError> {
+pub async fn get_text(
+    url: &str,
+    headers: &[(String, String)],
+) -> Result<(u16, String), BrowserError> {
     let context = "reach the provider";
     let init = RequestInit::new();
     init.set_method("GET");
     init.set_cache(RequestCache::NoStore);
     let header_object = js_sys::Object::new();
     for (name, value) in headers {
-        let _ = Reflect::set(&header_object, &JsValue::from_str(name), &JsValue::from_str(value));
+        let _ = Reflect::set(
+            &header_object,
+            &JsValue::from_str(name),
+            &JsValue::from_str(value),
+        );
     }
     init.set_headers(&header_object);
     let response: Response = JsFuture::from(fetch(url, &init))
         .await
         .map_err(|e| BrowserError::from_js(context, &e))?
         .unchecked_into();
-    let text_promise = response.text().map_err(|e| BrowserError::from_js(context, &e))?;
-    let text = JsFuture::from(text_promise).await.map_err(|e| BrowserError::from_js(context, &e))?;
+    let text_promise = response
+        .text()
+        .map_err(|e| BrowserError::from_js(context, &e))?;
+    let text = JsFuture::from(text_promise)
+        .await
+        .map_err(|e| BrowserError::from_js(context, &e))?;
     Ok((response.status(), text.as_string().unwrap_or_default()))
 }

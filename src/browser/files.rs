@@ -2,8 +2,8 @@
 //! the person picked, the clipboard, and the URL fragment for plan links.
 
 use js_sys::Array;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
@@ -20,7 +20,8 @@ pub fn download_text(file_name: &str, mime: &str, contents: &str) -> Result<(), 
     options.set_type(mime);
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options)
         .map_err(|e| BrowserError::from_js(context, &e))?;
-    let url = Url::create_object_url_with_blob(&blob).map_err(|e| BrowserError::from_js(context, &e))?;
+    let url =
+        Url::create_object_url_with_blob(&blob).map_err(|e| BrowserError::from_js(context, &e))?;
     let result = click_link(&url, file_name);
     // The click has started the download; the object URL is no longer needed.
     let _ = Url::revoke_object_url(&url);
@@ -55,7 +56,9 @@ fn click_link(href: &str, file_name: &str) -> Result<(), BrowserError> {
 /// # Errors
 /// When the browser cannot read it.
 pub async fn read_text(file: &web_sys::File) -> Result<String, BrowserError> {
-    let text = JsFuture::from(file.text()).await.map_err(|e| BrowserError::from_js("read the file", &e))?;
+    let text = JsFuture::from(file.text())
+        .await
+        .map_err(|e| BrowserError::from_js("read the file", &e))?;
     Ok(text.as_string().unwrap_or_default())
 }
 
@@ -67,7 +70,9 @@ pub async fn copy_text(text: &str) -> Result<(), BrowserError> {
     let context = "copy to the clipboard";
     let window = web_sys::window().ok_or_else(|| BrowserError::missing(context, "no window"))?;
     let clipboard = window.navigator().clipboard();
-    JsFuture::from(clipboard.write_text(text)).await.map_err(|e| BrowserError::from_js(context, &e))?;
+    JsFuture::from(clipboard.write_text(text))
+        .await
+        .map_err(|e| BrowserError::from_js(context, &e))?;
     Ok(())
 }
 
@@ -92,7 +97,9 @@ pub fn url_with_fragment(fragment: &str) -> String {
 /// Drops the fragment from the address bar without reloading, once a plan
 /// link has filled the form (so a reload does not refill it).
 pub fn clear_fragment() {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let href = window.location().href().unwrap_or_default();
     let base = href.split('#').next().unwrap_or_default().to_owned();
     if let Ok(history) = window.history() {
@@ -102,12 +109,24 @@ pub fn clear_fragment() {
 
 /// `navigator.userAgent`, for the results' environment.
 pub fn user_agent() -> String {
-    web_sys::window().and_then(|w| w.navigator().user_agent().ok()).unwrap_or_default()
+    web_sys::window()
+        .and_then(|w| w.navigator().user_agent().ok())
+        .unwrap_or_default()
 }
 
 /// The browser's preferred languages, most preferred first.
 pub fn languages() -> Vec<String> {
-    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else { return Vec::new() };
-    let list: Vec<String> = navigator.languages().iter().filter_map(|v| v.as_string()).collect();
-    if list.is_empty() { navigator.language().into_iter().collect() } else { list }
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        return Vec::new();
+    };
+    let list: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
+    if list.is_empty() {
+        navigator.language().into_iter().collect()
+    } else {
+        list
+    }
 }

@@ -15,8 +15,8 @@
 //! this device"; otherwise they live in memory and are gone on reload.
 
 use js_sys::{Array, Promise};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbDatabase, IdbKeyRange, IdbRequest, IdbTransactionMode};
 
@@ -45,7 +45,12 @@ async fn settle(request: &IdbRequest) -> Result<JsValue, JsValue> {
         });
         let err_request = request.clone();
         let on_error = Closure::once_into_js(move || {
-            let error = err_request.error().ok().flatten().map(JsValue::from).unwrap_or(JsValue::NULL);
+            let error = err_request
+                .error()
+                .ok()
+                .flatten()
+                .map(JsValue::from)
+                .unwrap_or(JsValue::NULL);
             let _ = reject.call1(&JsValue::NULL, &error);
         });
         request.set_onsuccess(Some(on_success.unchecked_ref()));
@@ -65,12 +70,15 @@ impl Store {
     /// When IndexedDB is unavailable (some private modes) or refuses.
     pub async fn open() -> Result<Self, BrowserError> {
         let context = "open the results database";
-        let window = web_sys::window().ok_or_else(|| BrowserError::missing(context, "no window"))?;
+        let window =
+            web_sys::window().ok_or_else(|| BrowserError::missing(context, "no window"))?;
         let factory = window
             .indexed_db()
             .map_err(|e| BrowserError::from_js(context, &e))?
             .ok_or_else(|| BrowserError::missing(context, "IndexedDB is not available"))?;
-        let open = factory.open_with_u32(DB_NAME, DB_VERSION).map_err(|e| BrowserError::from_js(context, &e))?;
+        let open = factory
+            .open_with_u32(DB_NAME, DB_VERSION)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
         let upgrade_request = open.clone();
         let on_upgrade = Closure::once_into_js(move || {
             if let Ok(result) = upgrade_request.result() {
@@ -85,20 +93,34 @@ impl Store {
             }
         });
         open.set_onupgradeneeded(Some(on_upgrade.unchecked_ref()));
-        let db = settle(&open).await.map_err(|e| BrowserError::from_js(context, &e))?;
-        Ok(Self { db: db.unchecked_into() })
+        let db = settle(&open)
+            .await
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(Self {
+            db: db.unchecked_into(),
+        })
     }
 
-    async fn put(&self, store: &str, key: &str, value: &str, context: &'static str) -> Result<(), BrowserError> {
+    async fn put(
+        &self,
+        store: &str,
+        key: &str,
+        value: &str,
+        context: &'static str,
+    ) -> Result<(), BrowserError> {
         let tx = self
             .db
             .transaction_with_str_and_mode(store, IdbTransactionMode::Readwrite)
             .map_err(|e| BrowserError::from_js(context, &e))?;
-        let object_store = tx.object_store(store).map_err(|e| BrowserError::from_js(context, &e))?;
+        let object_store = tx
+            .object_store(store)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
         let request = object_store
             .put_with_key(&JsValue::from_str(value), &JsValue::from_str(key))
             .map_err(|e| BrowserError::from_js(context, &e))?;
-        settle(&request).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        settle(&request)
+            .await
+            .map_err(|e| BrowserError::from_js(context, &e))?;
         Ok(())
     }
 
@@ -114,8 +136,20 @@ impl Store {
     ///
     /// # Errors
     /// When the browser refuses the write (quota, private mode).
-    pub async fn put_sample(&self, run_id: &str, target: u32, seq: u32, json: &str) -> Result<(), BrowserError> {
-        self.put(SAMPLES, &sample_key(run_id, target, seq), json, "save a sample").await
+    pub async fn put_sample(
+        &self,
+        run_id: &str,
+        target: u32,
+        seq: u32,
+        json: &str,
+    ) -> Result<(), BrowserError> {
+        self.put(
+            SAMPLES,
+            &sample_key(run_id, target, seq),
+            json,
+            "save a sample",
+        )
+        .await
     }
 
     /// Every run record, as JSON text.
@@ -124,11 +158,24 @@ impl Store {
     /// When the database cannot be read.
     pub async fn runs(&self) -> Result<Vec<String>, BrowserError> {
         let context = "read the run history";
-        let tx = self.db.transaction_with_str(RUNS).map_err(|e| BrowserError::from_js(context, &e))?;
-        let store = tx.object_store(RUNS).map_err(|e| BrowserError::from_js(context, &e))?;
-        let request = store.get_all().map_err(|e| BrowserError::from_js(context, &e))?;
-        let all = settle(&request).await.map_err(|e| BrowserError::from_js(context, &e))?;
-        Ok(all.unchecked_into::<Array>().iter().filter_map(|v| v.as_string()).collect())
+        let tx = self
+            .db
+            .transaction_with_str(RUNS)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let store = tx
+            .object_store(RUNS)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let request = store
+            .get_all()
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let all = settle(&request)
+            .await
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(all
+            .unchecked_into::<Array>()
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect())
     }
 
     /// The samples of one run, in (target, seq) order, as JSON text.
@@ -138,11 +185,24 @@ impl Store {
     pub async fn samples(&self, run_id: &str) -> Result<Vec<String>, BrowserError> {
         let context = "read the run's samples";
         let range = run_range(run_id).map_err(|e| BrowserError::from_js(context, &e))?;
-        let tx = self.db.transaction_with_str(SAMPLES).map_err(|e| BrowserError::from_js(context, &e))?;
-        let store = tx.object_store(SAMPLES).map_err(|e| BrowserError::from_js(context, &e))?;
-        let request = store.get_all_with_key(&range).map_err(|e| BrowserError::from_js(context, &e))?;
-        let all = settle(&request).await.map_err(|e| BrowserError::from_js(context, &e))?;
-        Ok(all.unchecked_into::<Array>().iter().filter_map(|v| v.as_string()).collect())
+        let tx = self
+            .db
+            .transaction_with_str(SAMPLES)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let store = tx
+            .object_store(SAMPLES)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let request = store
+            .get_all_with_key(&range)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let all = settle(&request)
+            .await
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        Ok(all
+            .unchecked_into::<Array>()
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect())
     }
 
     /// Deletes a run and all its samples.
@@ -156,20 +216,35 @@ impl Store {
             .db
             .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
             .map_err(|e| BrowserError::from_js(context, &e))?;
-        let runs = tx.object_store(RUNS).map_err(|e| BrowserError::from_js(context, &e))?;
-        let samples = tx.object_store(SAMPLES).map_err(|e| BrowserError::from_js(context, &e))?;
+        let runs = tx
+            .object_store(RUNS)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let samples = tx
+            .object_store(SAMPLES)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
         let range = run_range(run_id).map_err(|e| BrowserError::from_js(context, &e))?;
-        let first = runs.delete(&JsValue::from_str(run_id)).map_err(|e| BrowserError::from_js(context, &e))?;
-        let second = samples.delete(&range).map_err(|e| BrowserError::from_js(context, &e))?;
-        settle(&first).await.map_err(|e| BrowserError::from_js(context, &e))?;
-        settle(&second).await.map_err(|e| BrowserError::from_js(context, &e))?;
+        let first = runs
+            .delete(&JsValue::from_str(run_id))
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let second = samples
+            .delete(&range)
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        settle(&first)
+            .await
+            .map_err(|e| BrowserError::from_js(context, &e))?;
+        settle(&second)
+            .await
+            .map_err(|e| BrowserError::from_js(context, &e))?;
         Ok(())
     }
 }
 
 fn run_range(run_id: &str) -> Result<IdbKeyRange, JsValue> {
     // '0' sorts right after '/', so [id/, id0) holds exactly this run's keys.
-    IdbKeyRange::bound(&JsValue::from_str(&format!("{run_id}/")), &JsValue::from_str(&format!("{run_id}0")))
+    IdbKeyRange::bound(
+        &JsValue::from_str(&format!("{run_id}/")),
+        &JsValue::from_str(&format!("{run_id}0")),
+    )
 }
 
 fn local_storage() -> Option<web_sys::Storage> {
@@ -186,8 +261,11 @@ pub fn remembered_keys() -> Option<String> {
 /// # Errors
 /// When localStorage is unavailable or full.
 pub fn remember_keys(json: &str) -> Result<(), BrowserError> {
-    let storage = local_storage().ok_or_else(|| BrowserError::missing("remember keys", "localStorage is not available"))?;
-    storage.set_item(KEYS_ITEM, json).map_err(|e| BrowserError::from_js("remember keys", &e))
+    let storage = local_storage()
+        .ok_or_else(|| BrowserError::missing("remember keys", "localStorage is not available"))?;
+    storage
+        .set_item(KEYS_ITEM, json)
+        .map_err(|e| BrowserError::from_js("remember keys", &e))
 }
 
 /// Forgets every remembered key.

@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
@@ -42,7 +42,9 @@ fn start_worker() -> Option<WorkerTimer> {
     let pending: Pending = Rc::default();
     let resolver = Rc::clone(&pending);
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let id = Reflect::get(&event.data(), &"id".into()).ok().and_then(|v| v.as_f64());
+        let id = Reflect::get(&event.data(), &"id".into())
+            .ok()
+            .and_then(|v| v.as_f64());
         // Ids are our own small counters, so the float holds them exactly.
         if let Some((resolve, _)) = id.and_then(|id| resolver.borrow_mut().remove(&(id as u32))) {
             let _ = resolve.call0(&JsValue::NULL);
@@ -61,7 +63,13 @@ fn start_worker() -> Option<WorkerTimer> {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    Some(WorkerTimer { worker, pending, next_id: 0, _on_message: on_message, _on_error: on_error })
+    Some(WorkerTimer {
+        worker,
+        pending,
+        next_id: 0,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
 }
 
 /// True when waits run in the worker (false: page timers, throttled when hidden).
@@ -76,18 +84,24 @@ pub async fn sleep_ms(ms: f64) {
 }
 
 fn schedule(ms: f64, resolve: Function) {
-    let posted = !WORKER_FAILED.with(std::cell::Cell::get) && WORKER.with(|slot| {
-        let mut slot = slot.borrow_mut();
-        let Some(timer) = slot.as_mut() else { return false };
-        let id = timer.next_id;
-        timer.next_id = timer.next_id.wrapping_add(1);
-        let message = Object::new();
-        let _ = Reflect::set(&message, &"id".into(), &JsValue::from(id));
-        let _ = Reflect::set(&message, &"ms".into(), &JsValue::from(ms));
-        let due_ms = super::clock::now_ms() + ms;
-        timer.pending.borrow_mut().insert(id, (resolve.clone(), due_ms));
-        timer.worker.post_message(&message).is_ok()
-    });
+    let posted = !WORKER_FAILED.with(std::cell::Cell::get)
+        && WORKER.with(|slot| {
+            let mut slot = slot.borrow_mut();
+            let Some(timer) = slot.as_mut() else {
+                return false;
+            };
+            let id = timer.next_id;
+            timer.next_id = timer.next_id.wrapping_add(1);
+            let message = Object::new();
+            let _ = Reflect::set(&message, &"id".into(), &JsValue::from(id));
+            let _ = Reflect::set(&message, &"ms".into(), &JsValue::from(ms));
+            let due_ms = super::clock::now_ms() + ms;
+            timer
+                .pending
+                .borrow_mut()
+                .insert(id, (resolve.clone(), due_ms));
+            timer.worker.post_message(&message).is_ok()
+        });
     if !posted {
         set_timeout(&resolve, ms);
     }
@@ -98,11 +112,16 @@ fn set_timeout(callback: &Function, ms: f64) -> Option<i32> {
     let ms = ms.clamp(0.0, f64::from(i32::MAX)) as i32;
     let global = js_sys::global();
     if let Some(window) = global.dyn_ref::<web_sys::Window>() {
-        return window.set_timeout_with_callback_and_timeout_and_arguments_0(callback, ms).ok();
+        return window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(callback, ms)
+            .ok();
     }
     global
         .dyn_ref::<web_sys::WorkerGlobalScope>()
-        .and_then(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(callback, ms).ok())
+        .and_then(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(callback, ms)
+                .ok()
+        })
 }
 
 fn clear_timeout(handle: i32) {
@@ -131,7 +150,10 @@ impl Timeout {
             }
         });
         let handle = set_timeout(callback.as_ref().unchecked_ref(), ms);
-        Self { handle, _callback: callback }
+        Self {
+            handle,
+            _callback: callback,
+        }
     }
 }
 

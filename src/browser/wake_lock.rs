@@ -6,8 +6,8 @@
 //! origins, and then the run simply goes on without it.
 
 use js_sys::{Function, Promise, Reflect};
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 /// A held wake lock; released when dropped (the browser also releases it
@@ -20,9 +20,18 @@ impl WakeLock {
     /// Asks for a screen wake lock; `None` when the browser has none or refuses.
     pub async fn acquire() -> Option<Self> {
         let navigator = web_sys::window()?.navigator();
-        let wake_lock = Reflect::get(&navigator, &"wakeLock".into()).ok().filter(|v| !v.is_undefined())?;
-        let request: Function = Reflect::get(&wake_lock, &"request".into()).ok()?.dyn_into().ok()?;
-        let promise: Promise = request.call1(&wake_lock, &"screen".into()).ok()?.dyn_into().ok()?;
+        let wake_lock = Reflect::get(&navigator, &"wakeLock".into())
+            .ok()
+            .filter(|v| !v.is_undefined())?;
+        let request: Function = Reflect::get(&wake_lock, &"request".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        let promise: Promise = request
+            .call1(&wake_lock, &"screen".into())
+            .ok()?
+            .dyn_into()
+            .ok()?;
         let sentinel = JsFuture::from(promise).await.ok()?;
         Some(Self { sentinel })
     }
@@ -30,10 +39,10 @@ impl WakeLock {
 
 impl Drop for WakeLock {
     fn drop(&mut self) {
-        if let Ok(release) = Reflect::get(&self.sentinel, &"release".into()) {
-            if let Some(release) = release.dyn_ref::<Function>() {
-                let _ = release.call0(&self.sentinel);
-            }
+        if let Ok(release) = Reflect::get(&self.sentinel, &"release".into())
+            && let Some(release) = release.dyn_ref::<Function>()
+        {
+            let _ = release.call0(&self.sentinel);
         }
     }
 }

@@ -449,9 +449,15 @@ mod tests {
             (0, 2)
         );
         assert_eq!(consistency.ratio_text(), "34×");
-        let near_ten = Consistency { ratio: 9.96, ..consistency.clone() };
+        let near_ten = Consistency {
+            ratio: 9.96,
+            ..consistency.clone()
+        };
         assert_eq!(near_ten.ratio_text(), "10×", "never \"10.0×\"");
-        let small = Consistency { ratio: 2.54, ..consistency.clone() };
+        let small = Consistency {
+            ratio: 2.54,
+            ..consistency.clone()
+        };
         assert_eq!(small.ratio_text(), "2.5×");
         assert_eq!(
             consistency.text("DO", "Fireworks", Lang::En),

@@ -199,7 +199,11 @@ pub fn build_request(
         Protocol::Demo => HttpRequest {
             // `demo://{behaviour}/{model}`: the host picks the simulated
             // provider (steady, cold-tail, reasoning), the model is the name.
-            url: format!("{}/{}", target.base_url.trim_end_matches('/'), target.model.trim()),
+            url: format!(
+                "{}/{}",
+                target.base_url.trim_end_matches('/'),
+                target.model.trim()
+            ),
             headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
             body: openai::request_body(target, plan, nonce),
         },

@@ -93,12 +93,12 @@ impl SseDecoder {
         let mut rest = chunk;
         // A CR ended the previous chunk: an LF starting this one belongs to
         // it. An empty chunk says nothing yet, so the CR stays pending.
-        if self.pending_cr {
-            if let Some((&first, after_first)) = rest.split_first() {
-                self.pending_cr = false;
-                if first == b'\n' {
-                    rest = after_first;
-                }
+        if self.pending_cr
+            && let Some((&first, after_first)) = rest.split_first()
+        {
+            self.pending_cr = false;
+            if first == b'\n' {
+                rest = after_first;
             }
         }
         while let Some(end) = find_line_end(rest) {
@@ -597,7 +597,10 @@ mod tests {
         decoder.feed(b"data: aaa\r", &mut out);
         decoder.feed(b"", &mut out);
         decoder.feed(b"\n", &mut out);
-        assert!(out.is_empty(), "CR, empty chunk, LF is one line end, not a blank line: {out:?}");
+        assert!(
+            out.is_empty(),
+            "CR, empty chunk, LF is one line end, not a blank line: {out:?}"
+        );
         decoder.feed(b"\r\n", &mut out);
         assert_eq!(out.len(), 1);
     }

@@ -13,13 +13,13 @@ use crate::browser::clock::performance_mark;
 use crate::browser::files::{clear_fragment, fragment, languages};
 use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
-use crate::ui::driver::{load_history, Driver};
+use crate::ui::driver::{Driver, load_history};
 use crate::ui::form::PlanForm;
 use crate::ui::i18n::Lang;
 use crate::ui::results_view::ResultsPage;
 use crate::ui::run_view::{ResumeOffer, RunPage};
 use crate::ui::setup_view::SetupPage;
-use crate::ui::state::{reduce, Action, State, View};
+use crate::ui::state::{Action, State, View, reduce};
 
 impl Reducible for State {
     type Action = Action;
@@ -62,16 +62,18 @@ fn App() -> Html {
                 let state = state.clone();
                 Callback::from(move |action| state.dispatch(action))
             };
-            if let Some(json) = remembered_keys() {
-                if let Ok(keys) = serde_json::from_str::<BTreeMap<String, String>>(&json) {
-                    dispatch.emit(Action::KeysRemembered(keys));
-                }
+            if let Some(json) = remembered_keys()
+                && let Ok(keys) = serde_json::from_str::<BTreeMap<String, String>>(&json)
+            {
+                dispatch.emit(Action::KeysRemembered(keys));
             }
             let fragment = fragment();
             if fragment.starts_with("plan=") {
                 match Plan::from_link_fragment(&fragment) {
                     Ok(plan) => dispatch.emit(Action::SetForm(PlanForm::from_plan(&plan))),
-                    Err(error) => dispatch.emit(Action::Notice(format!("the plan link was not used: {error}"))),
+                    Err(error) => dispatch.emit(Action::Notice(format!(
+                        "the plan link was not used: {error}"
+                    ))),
                 }
                 clear_fragment();
             }
@@ -94,14 +96,20 @@ fn App() -> Html {
     {
         let lang = state.lang;
         use_effect_with(lang, move |lang| {
-            if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+            if let Some(root) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
                 let _ = root.set_attribute("lang", lang.tag());
             }
         });
     }
 
     let t = state.lang.texts();
-    let props = PageProps { state: state.clone(), driver };
+    let props = PageProps {
+        state: state.clone(),
+        driver,
+    };
     let nav = |view: View, label: &'static str| {
         let state = state.clone();
         let current = state.view == view;

@@ -15,7 +15,7 @@ use wasm_bindgen_futures::spawn_local;
 use yew::Callback;
 
 use crate::browser::clock::{epoch_ms, page_hidden, performance_mark, time_zone, tz_offset_min};
-use crate::browser::fetch_stream::{measure, Abort, MeasureOptions};
+use crate::browser::fetch_stream::{Abort, MeasureOptions, measure};
 use crate::browser::files::user_agent;
 use crate::browser::storage::Store;
 use crate::browser::timer::sleep_ms;
@@ -72,7 +72,10 @@ impl PartialEq for Driver {
 /// The key a target uses: keys are kept per provider preset, or per base
 /// URL for custom endpoints.
 pub fn key_slot(target: &Target) -> String {
-    target.provider.clone().unwrap_or_else(|| target.base_url.clone())
+    target
+        .provider
+        .clone()
+        .unwrap_or_else(|| target.base_url.clone())
 }
 
 /// The provider's note on browser access, for a blocked request.
@@ -83,7 +86,8 @@ pub fn cors_hint(target: &Target) -> String {
         .and_then(preset_by_id)
         .map(|p| p.cors_note_en.to_owned())
         .unwrap_or_else(|| {
-            "if the provider does not allow browser calls (CORS), use a proxy base URL you control".to_owned()
+            "if the provider does not allow browser calls (CORS), use a proxy base URL you control"
+                .to_owned()
         })
 }
 
@@ -97,7 +101,12 @@ fn environment(started_at_ms: f64) -> Environment {
     }
 }
 
-fn sample_from(planned: &PlannedRequest, sent_at_ms: f64, hidden: bool, outcome: Outcome) -> Sample {
+fn sample_from(
+    planned: &PlannedRequest,
+    sent_at_ms: f64,
+    hidden: bool,
+    outcome: Outcome,
+) -> Sample {
     Sample {
         target: planned.target,
         seq: planned.seq,
@@ -119,7 +128,13 @@ fn sample_from(planned: &PlannedRequest, sent_at_ms: f64, hidden: bool, outcome:
 
 /// Sends one request of `target` with the real header set and returns what
 /// came back: the connection test, and the measurement benchmark's hook.
-pub async fn measure_once(target: &Target, plan: &Plan, key: Option<&str>, seq: u32, seed: u64) -> Outcome {
+pub async fn measure_once(
+    target: &Target,
+    plan: &Plan,
+    key: Option<&str>,
+    seq: u32,
+    seed: u64,
+) -> Outcome {
     let request = build_request(target, plan, key, None);
     let hint = cors_hint(target);
     let options = MeasureOptions {
@@ -186,7 +201,13 @@ impl Driver {
     }
 
     /// Resumes a stored run where it stopped.
-    pub fn resume(&self, mut record: RunRecord, samples: Vec<Sample>, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
+    pub fn resume(
+        &self,
+        mut record: RunRecord,
+        samples: Vec<Sample>,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+    ) {
         let done: BTreeSet<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
         let now = epoch_ms();
         record.runner.resume_after_reload(&done, now);
@@ -197,7 +218,13 @@ impl Driver {
         self.launch(record, samples, keys, dispatch);
     }
 
-    fn launch(&self, record: RunRecord, samples: Vec<Sample>, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
+    fn launch(
+        &self,
+        record: RunRecord,
+        samples: Vec<Sample>,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+    ) {
         let (_, total) = record.runner.progress();
         let total = u32::try_from(total).unwrap_or(u32::MAX);
         dispatch.emit(Action::RunStarted {
@@ -207,7 +234,11 @@ impl Driver {
             samples,
             total,
         });
-        *self.active.borrow_mut() = Some(ActiveRun { record, keys, abort: None });
+        *self.active.borrow_mut() = Some(ActiveRun {
+            record,
+            keys,
+            abort: None,
+        });
         let driver = self.clone();
         spawn_local(async move { driver.run_loop(dispatch).await });
     }
@@ -273,7 +304,9 @@ impl Driver {
                     sleep_ms(WAKE_EVERY_MS).await;
                 }
                 Next::InFlight => sleep_ms(WAKE_EVERY_MS).await,
-                Next::WaitUntil(at_ms, _) => sleep_ms((at_ms - now).clamp(0.0, WAKE_EVERY_MS)).await,
+                Next::WaitUntil(at_ms, _) => {
+                    sleep_ms((at_ms - now).clamp(0.0, WAKE_EVERY_MS)).await
+                }
                 Next::SendNow(planned) => {
                     if session_started_ms.is_none() {
                         session_started_ms = Some(epoch_ms());
@@ -281,7 +314,9 @@ impl Driver {
                     }
                     let hidden = hidden_while_waiting || page_hidden();
                     hidden_while_waiting = false;
-                    let Some(sample) = self.send(&planned, hidden).await else { return };
+                    let Some(sample) = self.send(&planned, hidden).await else {
+                        return;
+                    };
                     // The bookkeeping of a finished sample, timed by the render benchmark.
                     performance_mark("firsttoken:sample-received");
                     let (done, eta_ms, record_json, run_id) = {
@@ -290,7 +325,8 @@ impl Driver {
                         let (done, total) = active.record.runner.progress();
                         let now = epoch_ms();
                         session_samples += 1;
-                        let pace_ms = (now - session_started_ms.unwrap_or(now)) / f64::from(session_samples);
+                        let pace_ms =
+                            (now - session_started_ms.unwrap_or(now)) / f64::from(session_samples);
                         let paced_eta_ms = pace_ms * total.saturating_sub(done) as f64;
                         let eta = Some(active.record.runner.eta_ms(now).max(paced_eta_ms));
                         let done = u32::try_from(done).unwrap_or(u32::MAX);
@@ -309,13 +345,19 @@ impl Driver {
                     performance_mark("firsttoken:sample-serialized");
                     if let Some(store) = &store {
                         if let Ok(json) = serde_json::to_string(&sample) {
-                            let _ = store.put_sample(&run_id, sample.target, sample.seq, &json).await;
+                            let _ = store
+                                .put_sample(&run_id, sample.target, sample.seq, &json)
+                                .await;
                         }
                         if let Some(json) = record_json {
                             let _ = store.put_run(&run_id, &json).await;
                         }
                     }
-                    dispatch.emit(Action::SampleDone { sample, done, eta_ms });
+                    dispatch.emit(Action::SampleDone {
+                        sample,
+                        done,
+                        eta_ms,
+                    });
                 }
             }
         }
@@ -339,7 +381,12 @@ impl Driver {
             let plan = &active.record.plan;
             let target = plan.targets.get(planned.target as usize)?;
             let key = active.keys.get(&key_slot(target)).map(String::as_str);
-            let nonce = plan.nonce.then(|| format!("{}-{}-{}", active.record.run_id, planned.target, planned.seq));
+            let nonce = plan.nonce.then(|| {
+                format!(
+                    "{}-{}-{}",
+                    active.record.run_id, planned.target, planned.seq
+                )
+            });
             let request = build_request(target, plan, key, nonce.as_deref());
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());
@@ -374,17 +421,32 @@ impl Driver {
 
 /// Reads the run history and offers to resume an interrupted run.
 pub async fn load_history(dispatch: Callback<Action>) {
-    let Ok(store) = Store::open().await else { return };
-    let Ok(records) = store.runs().await else { return };
+    let Ok(store) = Store::open().await else {
+        return;
+    };
+    let Ok(records) = store.runs().await else {
+        return;
+    };
     let mut entries = Vec::new();
     for json in records {
-        let Ok(record) = serde_json::from_str::<RunRecord>(&json) else { continue };
-        let samples = store.samples(&record.run_id).await.map(|s| s.len()).unwrap_or(0);
+        let Ok(record) = serde_json::from_str::<RunRecord>(&json) else {
+            continue;
+        };
+        let samples = store
+            .samples(&record.run_id)
+            .await
+            .map(|s| s.len())
+            .unwrap_or(0);
         let (_, total) = record.runner.progress();
         let total = u32::try_from(total).unwrap_or(u32::MAX);
         entries.push(HistoryEntry {
             run_id: record.run_id.clone(),
-            labels: record.plan.targets.iter().map(|t| t.label.clone()).collect(),
+            labels: record
+                .plan
+                .targets
+                .iter()
+                .map(|t| t.label.clone())
+                .collect(),
             started_at_ms: record.environment.started_at_ms,
             status: record.status,
             samples: u32::try_from(samples).unwrap_or(u32::MAX),
@@ -392,7 +454,10 @@ pub async fn load_history(dispatch: Callback<Action>) {
         });
     }
     entries.sort_by(|a, b| b.started_at_ms.total_cmp(&a.started_at_ms));
-    let interrupted = entries.iter().find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused)).cloned();
+    let interrupted = entries
+        .iter()
+        .find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused))
+        .cloned();
     dispatch.emit(Action::SetHistory(entries));
     dispatch.emit(Action::OfferResume(interrupted));
 }

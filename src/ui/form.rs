@@ -25,7 +25,10 @@ pub struct TargetForm {
 
 /// The plan form, every number still as typed.
 #[derive(Clone, Debug, PartialEq)]
-#[expect(missing_docs, reason = "each field mirrors the plan field of the same name")]
+#[expect(
+    missing_docs,
+    reason = "each field mirrors the plan field of the same name"
+)]
 pub struct PlanForm {
     pub targets: Vec<TargetForm>,
     pub requests_per_target: String,
@@ -54,7 +57,10 @@ pub fn demo_plan() -> Plan {
         provider: Some("demo".to_owned()),
     };
     Plan {
-        targets: vec![demo("Demo A · steady", "steady"), demo("Demo B · cold starts", "cold-tail")],
+        targets: vec![
+            demo("Demo A · steady", "steady"),
+            demo("Demo B · cold starts", "cold-tail"),
+        ],
         requests_per_target: 75,
         warmup_per_target: 2,
         spacing_s: 0.25,

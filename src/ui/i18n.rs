@@ -618,7 +618,11 @@ pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
     let days = local_s.div_euclid(86_400);
     let secs = local_s.rem_euclid(86_400);
     let (year, month, day) = civil_from_days(days);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}", secs / 3600, (secs % 3600) / 60)
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        secs / 3600,
+        (secs % 3600) / 60
+    )
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
@@ -643,7 +647,10 @@ mod tests {
     #[test]
     fn chinese_is_chosen_for_any_zh_tag() {
         assert_eq!(Lang::from_browser(&["zh-CN".into()]), Lang::ZhCn);
-        assert_eq!(Lang::from_browser(&["zh-TW".into(), "en".into()]), Lang::ZhCn);
+        assert_eq!(
+            Lang::from_browser(&["zh-TW".into(), "en".into()]),
+            Lang::ZhCn
+        );
         assert_eq!(Lang::from_browser(&["en-GB".into(), "zh".into()]), Lang::En);
         assert_eq!(Lang::from_browser(&[]), Lang::En);
     }
@@ -663,7 +670,10 @@ mod tests {
         assert_eq!(format_pct(4.25), "4.2 %");
         assert_eq!(format_duration(Lang::En, 45_000.0), "45 s");
         assert_eq!(format_duration(Lang::En, 12.0 * 60_000.0), "12 min");
-        assert_eq!(format_duration(Lang::En, 3.0 * 3_600_000.0 + 20.0 * 60_000.0), "3 h 20 min");
+        assert_eq!(
+            format_duration(Lang::En, 3.0 * 3_600_000.0 + 20.0 * 60_000.0),
+            "3 h 20 min"
+        );
         assert_eq!(format_duration(Lang::ZhCn, 45_000.0), "45 秒");
     }
 
@@ -681,11 +691,29 @@ mod tests {
     fn chinese_texts_have_no_english_words() {
         // Labels may keep technical terms (TTFT, API, JSON, CSV, PNG, p95,
         // localStorage, GitHub Pages); anything else in Latin letters is a leftover.
-        let allowed = ["TTFT", "API", "JSON", "CSV", "PNG", "p95", "p99", "Token", "localStorage", "GitHub", "Pages"];
+        let allowed = [
+            "TTFT",
+            "API",
+            "JSON",
+            "CSV",
+            "PNG",
+            "p95",
+            "p99",
+            "Token",
+            "localStorage",
+            "GitHub",
+            "Pages",
+        ];
         let texts = ZH_CN.all();
         for text in texts {
-            for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| w.chars().any(|c| c.is_ascii_alphabetic())) {
-                assert!(allowed.contains(&word), "English leftover {word:?} in {text:?}");
+            for word in text
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+            {
+                assert!(
+                    allowed.contains(&word),
+                    "English leftover {word:?} in {text:?}"
+                );
             }
         }
     }

@@ -40,7 +40,11 @@ fn ms_cell(lang: Lang, label: &'static str, value: Option<f64>) -> Html {
 /// "5.2 s–6.8 s", or one figure when the tail is one request (or all equal).
 fn tail_range(lang: Lang, tail: &crate::core::tail::ColdTail) -> String {
     let (min, max) = (format_ms(lang, tail.min_ms), format_ms(lang, tail.max_ms));
-    if min == max { min } else { format!("{min}–{max}") }
+    if min == max {
+        min
+    } else {
+        format!("{min}–{max}")
+    }
 }
 
 fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
@@ -73,7 +77,11 @@ fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
                 tail.of,
                 tail.one_in,
                 tail_range(lang, tail),
-                if tail.count > 1 { format!(" (median {})", format_ms(lang, tail.median_ms)) } else { String::new() },
+                if tail.count > 1 {
+                    format!(" (median {})", format_ms(lang, tail.median_ms))
+                } else {
+                    String::new()
+                },
                 format_ms(lang, tail.warm.median),
                 format_ms(lang, tail.warm.p95),
             ),
@@ -84,7 +92,11 @@ fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
                 tail.count,
                 tail.one_in,
                 tail_range(lang, tail),
-                if tail.count > 1 { format!("（中位数 {}）", format_ms(lang, tail.median_ms)) } else { String::new() },
+                if tail.count > 1 {
+                    format!("（中位数 {}）", format_ms(lang, tail.median_ms))
+                } else {
+                    String::new()
+                },
                 format_ms(lang, tail.warm.median),
                 format_ms(lang, tail.warm.p95),
             ),
@@ -182,11 +194,19 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
 /// The best target against each other one on p95, said only as far as the
 /// bootstrap intervals allow: "A is better than B" needs intervals that do
 /// not overlap, otherwise "not distinguishable with this many samples".
-fn interval_sentences(lang: Lang, report: &Report, model: &crate::core::compare::ModelComparison) -> Html {
+fn interval_sentences(
+    lang: Lang,
+    report: &Report,
+    model: &crate::core::compare::ModelComparison,
+) -> Html {
     let t = lang.texts();
     let target = |i: u32| report.targets.get(i as usize);
-    let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else { return html! {} };
-    let Some(first_ci) = first.intervals.as_ref() else { return html! {} };
+    let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else {
+        return html! {};
+    };
+    let Some(first_ci) = first.intervals.as_ref() else {
+        return html! {};
+    };
     let lines: Vec<String> = model
         .rows
         .iter()

@@ -126,16 +126,25 @@ fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
             if driver.is_active() {
                 return;
             }
-            let Some((record, samples)) = load_run(&run_id).await else { return };
+            let Some((record, samples)) = load_run(&run_id).await else {
+                return;
+            };
             let missing = crate::ui::driver::Driver::missing_keys(&record.plan, &keys);
             if missing.is_empty() {
                 driver.resume(record, samples, keys, dispatch);
             } else {
                 // Keys are not kept unless remembered: ask for them on the
                 // setup screen, with the run's plan filled in.
-                dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(&record.plan)));
+                dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(
+                    &record.plan,
+                )));
                 dispatch.emit(Action::Show(crate::ui::state::View::Setup));
-                dispatch.emit(Action::Notice(format!("{} {}; {}", keys_needed.0, missing.join(", "), keys_needed.1)));
+                dispatch.emit(Action::Notice(format!(
+                    "{} {}; {}",
+                    keys_needed.0,
+                    missing.join(", "),
+                    keys_needed.1
+                )));
             }
         });
     })

@@ -11,13 +11,13 @@ use yew::prelude::*;
 use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
 use crate::browser::storage::{forget_keys, remember_keys};
 use crate::core::plan::{Plan, Protocol, Target};
-use crate::core::presets::{preset_by_id, PRESETS};
+use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
 use crate::core::results::{import_json, merge};
 use crate::ui::app::PageProps;
 use crate::ui::driver::{key_slot, measure_once};
 use crate::ui::form::{PlanForm, TargetForm};
-use crate::ui::i18n::{format_ms, Lang};
+use crate::ui::i18n::{Lang, format_ms};
 use crate::ui::state::{Action, Connection, ResultsView, State};
 
 fn input_value(e: &InputEvent) -> String {
@@ -25,7 +25,10 @@ fn input_value(e: &InputEvent) -> String {
 }
 
 /// A callback that edits one field of the form.
-fn edit(state: &UseReducerHandle<State>, apply: impl Fn(&mut PlanForm, String) + 'static) -> Callback<InputEvent> {
+fn edit(
+    state: &UseReducerHandle<State>,
+    apply: impl Fn(&mut PlanForm, String) + 'static,
+) -> Callback<InputEvent> {
     let state = state.clone();
     Callback::from(move |e: InputEvent| {
         let mut form = state.form.clone();
@@ -34,11 +37,17 @@ fn edit(state: &UseReducerHandle<State>, apply: impl Fn(&mut PlanForm, String) +
     })
 }
 
-fn toggle(state: &UseReducerHandle<State>, apply: impl Fn(&mut PlanForm, bool) + 'static) -> Callback<Event> {
+fn toggle(
+    state: &UseReducerHandle<State>,
+    apply: impl Fn(&mut PlanForm, bool) + 'static,
+) -> Callback<Event> {
     let state = state.clone();
     Callback::from(move |e: Event| {
         let mut form = state.form.clone();
-        apply(&mut form, e.target_unchecked_into::<HtmlInputElement>().checked());
+        apply(
+            &mut form,
+            e.target_unchecked_into::<HtmlInputElement>().checked(),
+        );
         state.dispatch(Action::SetForm(form));
     })
 }
@@ -101,11 +110,14 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
             let target = to_target(&target);
             let key = state.keys.get(&key_slot(&target)).cloned();
             spawn_local(async move {
-                let Some(request) = models_request(&target, key.as_deref()) else { return };
+                let Some(request) = models_request(&target, key.as_deref()) else {
+                    return;
+                };
                 match crate::browser::fetch_stream::get_text(&request.url, &request.headers).await {
-                    Ok((200..=299, body)) => {
-                        state.dispatch(Action::ModelsListed { row, models: parse_models(target.protocol, &body) })
-                    }
+                    Ok((200..=299, body)) => state.dispatch(Action::ModelsListed {
+                        row,
+                        models: parse_models(target.protocol, &body),
+                    }),
                     Ok((status, body)) => state.dispatch(Action::Notice(
                         crate::core::protocol::http_error_message(target.protocol, status, &body),
                     )),
@@ -221,13 +233,19 @@ fn key_row(props: &PageProps, slot: String, name: String, form: &TargetForm) -> 
     let state = &props.state;
     let t = state.lang.texts();
     let needs_key = preset_by_id(&form.preset).is_none_or(|p| p.needs_key);
-    let id = format!("key-{}", slot.replace(|c: char| !c.is_ascii_alphanumeric(), "-"));
+    let id = format!(
+        "key-{}",
+        slot.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    );
     let on_key = {
         let state = state.clone();
         let slot = slot.clone();
         Callback::from(move |e: InputEvent| {
             let key = input_value(&e);
-            state.dispatch(Action::SetKey { provider: slot.clone(), key });
+            state.dispatch(Action::SetKey {
+                provider: slot.clone(),
+                key,
+            });
         })
     };
     let on_test = {
@@ -239,26 +257,42 @@ fn key_row(props: &PageProps, slot: String, name: String, form: &TargetForm) -> 
             let slot = slot.clone();
             let target = target.clone();
             let key = state.keys.get(&slot).cloned();
-            let mut plan = Plan { max_tokens: 8, timeout_s: 30.0, ..Plan::default() };
+            let mut plan = Plan {
+                max_tokens: 8,
+                timeout_s: 30.0,
+                ..Plan::default()
+            };
             if let Ok(form_plan) = state.form.to_plan() {
                 plan.prompt = form_plan.prompt;
             }
-            state.dispatch(Action::SetConnection { provider: slot.clone(), connection: Connection::Testing });
+            state.dispatch(Action::SetConnection {
+                provider: slot.clone(),
+                connection: Connection::Testing,
+            });
             spawn_local(async move {
                 let outcome = measure_once(&target, &plan, key.as_deref(), 0, 1).await;
                 let connection = match (outcome.error, outcome.ttft_ms) {
                     (Some(error), _) => Connection::Failed(error.message),
                     (None, Some(ttft)) => Connection::Ok(ttft),
-                    (None, None) => Connection::Failed("the stream ended without a token".to_owned()),
+                    (None, None) => {
+                        Connection::Failed("the stream ended without a token".to_owned())
+                    }
                 };
-                state.dispatch(Action::SetConnection { provider: slot, connection });
+                state.dispatch(Action::SetConnection {
+                    provider: slot,
+                    connection,
+                });
             });
         })
     };
     let status = match state.connections.get(&slot) {
         Some(Connection::Testing) => html! { <span class="status">{t.testing}</span> },
-        Some(Connection::Ok(ms)) => html! { <span class="status ok">{format!("{} {}", t.connection_ok, format_ms(state.lang, *ms))}</span> },
-        Some(Connection::Failed(message)) => html! { <span class="status bad">{message.clone()}</span> },
+        Some(Connection::Ok(ms)) => {
+            html! { <span class="status ok">{format!("{} {}", t.connection_ok, format_ms(state.lang, *ms))}</span> }
+        }
+        Some(Connection::Failed(message)) => {
+            html! { <span class="status bad">{message.clone()}</span> }
+        }
         None => html! {},
     };
     let value = state.keys.get(&slot).cloned().unwrap_or_default();
@@ -276,7 +310,13 @@ fn key_row(props: &PageProps, slot: String, name: String, form: &TargetForm) -> 
     }
 }
 
-fn number_field(id: &str, label: &str, value: &str, oninput: Callback<InputEvent>, hint: Option<&str>) -> Html {
+fn number_field(
+    id: &str,
+    label: &str,
+    value: &str,
+    oninput: Callback<InputEvent>,
+    hint: Option<&str>,
+) -> Html {
     html! {
         <div class="field">
             <label for={id.to_owned()}>{label.to_owned()}</label>
@@ -315,10 +355,10 @@ pub fn SetupPage(props: &PageProps) -> Html {
         let dispatch = props.dispatcher();
         let validated = Rc::clone(&validated);
         Callback::from(move |_| {
-            if let Ok(plan) = validated.as_ref() {
-                if !driver.is_active() {
-                    driver.start(plan.clone(), state.keys.clone(), dispatch.clone());
-                }
+            if let Ok(plan) = validated.as_ref()
+                && !driver.is_active()
+            {
+                driver.start(plan.clone(), state.keys.clone(), dispatch.clone());
             }
         })
     };
@@ -343,7 +383,11 @@ pub fn SetupPage(props: &PageProps) -> Html {
         let state = state.clone();
         Callback::from(move |_| {
             let Ok(plan) = validated.as_ref() else { return };
-            if let Err(error) = download_text("firsttoken-plan.json", "application/json", &plan.to_json_pretty()) {
+            if let Err(error) = download_text(
+                "firsttoken-plan.json",
+                "application/json",
+                &plan.to_json_pretty(),
+            ) {
                 state.dispatch(Action::Notice(error.to_string()));
             }
         })
@@ -352,14 +396,18 @@ pub fn SetupPage(props: &PageProps) -> Html {
         let state = state.clone();
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<HtmlInputElement>();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
             input.set_value("");
             let state = state.clone();
             spawn_local(async move {
                 let text = read_text(&file).await.unwrap_or_default();
                 match Plan::from_json(&text) {
                     Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
-                    Err(error) => state.dispatch(Action::Notice(format!("{}: {}", file.name(), error))),
+                    Err(error) => {
+                        state.dispatch(Action::Notice(format!("{}: {}", file.name(), error)))
+                    }
                 }
             });
         })
@@ -369,7 +417,8 @@ pub fn SetupPage(props: &PageProps) -> Html {
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<HtmlInputElement>();
             let Some(files) = input.files() else { return };
-            let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+            let files: Vec<web_sys::File> =
+                (0..files.length()).filter_map(|i| files.get(i)).collect();
             input.set_value("");
             let state = state.clone();
             spawn_local(async move {

@@ -342,9 +342,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             done,
             eta_ms,
         } => {
-            let Some(run) = next.run.as_mut() else {
-                return None;
-            };
+            let run = next.run.as_mut()?;
             let target = sample.target;
             if let Some(error) = &sample.error {
                 let label = run
