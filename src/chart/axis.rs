@@ -223,17 +223,9 @@ pub fn bin_index(edges: &[f64], value_ms: f64) -> usize {
     (position.floor().max(0.0) as usize).min(bins - 1)
 }
 
-/// Percentile `p` (0–100) of ascending `sorted` values by linear
-/// interpolation between closest ranks (numpy's default); `None` if empty.
-#[must_use]
-pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
-    let last = sorted.len().checked_sub(1)?;
-    let rank = (p.clamp(0.0, 100.0) / 100.0) * last as f64;
-    let below = rank.floor() as usize;
-    let above = rank.ceil() as usize;
-    let (a, b) = (sorted.get(below)?, sorted.get(above)?);
-    Some(a + (b - a) * (rank - below as f64))
-}
+/// Percentiles for markers and boxes are the statistics' own definition
+/// (numpy's linear interpolation), so a chart never disagrees with a table.
+pub use crate::core::stats::percentile;
 
 /// A plotters coordinate with precomputed ticks, linear or logarithmic.
 /// Major ticks get labels and bold grid lines; minor ones light lines.
