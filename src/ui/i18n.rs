@@ -568,6 +568,46 @@ pub fn verdict_short(lang: Lang, verdict: crate::core::verdict::Verdict) -> &'st
     }
 }
 
+/// A plan warning in the page's language. The English text is the plan
+/// validator's own (with its figures); the Chinese one is said per kind.
+pub fn warning_text(
+    lang: Lang,
+    plan: &crate::core::plan::Plan,
+    warning: &crate::core::plan::Warning,
+) -> String {
+    use crate::core::plan::WarningKind;
+    if lang == Lang::En {
+        return warning.message.clone();
+    }
+    match warning.kind {
+        WarningKind::FewRequests => format!(
+            "每个目标少于 75 个请求时，冷启动长尾常常显示不出来（{} 个请求时，约每 20 个中 1 个的长尾有 {:.0}% 的概率一个样本都没有）",
+            plan.requests_per_target,
+            0.95_f64.powf(f64::from(plan.requests_per_target)) * 100.0
+        ),
+        WarningKind::NoWarmup => {
+            "没有预热请求：首次请求的 DNS、TLS 和跨域预检时间会计入统计".to_owned()
+        }
+        WarningKind::TightSpacing => format!(
+            "请求间隔只有 {} 秒：服务一直保持热状态，冷启动被掩盖，部分供应商还会限制突发请求",
+            plan.effective_spacing_s()
+        ),
+        WarningKind::ShortTimeout => {
+            format!(
+                "冷启动可能持续 10–90 秒；{} 秒的超时会把慢请求记为错误而不是测量它们",
+                plan.timeout_s
+            )
+        }
+        WarningKind::NonZeroTemperature => {
+            "温度为 0 时每次请求的负载相同；其他取值会让回复和耗时随之变化".to_owned()
+        }
+        WarningKind::SpreadOverridesSpacing => {
+            "同时设置了分散小时数和请求间隔：以分散小时数为准".to_owned()
+        }
+        WarningKind::DuplicateLabel => "有目标名称重复，结果中将难以区分".to_owned(),
+    }
+}
+
 /// Milliseconds for people: "850 ms", "1.24 s", "12.3 s".
 pub fn format_ms(lang: Lang, ms: f64) -> String {
     let (seconds, unit_ms) = match lang {
@@ -653,6 +693,39 @@ mod tests {
         );
         assert_eq!(Lang::from_browser(&["en-GB".into(), "zh".into()]), Lang::En);
         assert_eq!(Lang::from_browser(&[]), Lang::En);
+    }
+
+    #[test]
+    fn every_plan_warning_has_a_chinese_text_without_english() {
+        let plan = crate::core::plan::Plan {
+            targets: vec![
+                crate::ui::form::demo_plan().targets[0].clone(),
+                crate::ui::form::demo_plan().targets[0].clone(),
+            ],
+            requests_per_target: 20,
+            warmup_per_target: 0,
+            spacing_s: 0.5,
+            jitter_s: 0.0,
+            // 18 s over 40 requests: 0.45 s apart, tight, and overriding the spacing.
+            spread_hours: Some(0.005),
+            timeout_s: 10.0,
+            temperature: 0.7,
+            ..crate::core::plan::Plan::default()
+        };
+        let warnings = plan.warnings();
+        assert_eq!(warnings.len(), 7, "{warnings:?}");
+        for warning in &warnings {
+            let text = warning_text(Lang::ZhCn, &plan, warning);
+            let english: Vec<&str> = text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| !w.is_empty() && !["DNS", "TLS"].contains(w))
+                .collect();
+            assert!(
+                english.is_empty(),
+                "English leftovers {english:?} in {text}"
+            );
+            assert_eq!(warning_text(Lang::En, &plan, warning), warning.message);
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::core::results::{import_json, merge};
 use crate::ui::app::PageProps;
 use crate::ui::driver::{key_slot, measure_once};
 use crate::ui::form::{PlanForm, TargetForm};
-use crate::ui::i18n::{Lang, format_ms};
+use crate::ui::i18n::{Lang, format_ms, warning_text};
 use crate::ui::state::{Action, Connection, ResultsView, State};
 
 fn input_value(e: &InputEvent) -> String {
@@ -446,7 +446,11 @@ pub fn SetupPage(props: &PageProps) -> Html {
     };
 
     let warnings: Vec<String> = match validated.as_ref() {
-        Ok(plan) => plan.warnings().into_iter().map(|w| w.message).collect(),
+        Ok(plan) => plan
+            .warnings()
+            .iter()
+            .map(|w| warning_text(state.lang, plan, w))
+            .collect(),
         Err(_) => Vec::new(),
     };
     let errors: &[String] = match validated.as_ref() {
