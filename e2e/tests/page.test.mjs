@@ -50,3 +50,33 @@ test("a demo run completes and shows its numbers", async () => {
   }
   assert.deepEqual(page.problems, []);
 });
+
+test("the setup screen is keyboard reachable with a visible focus", async () => {
+  const page = await openPage(browser, servers.site);
+  await page.waitForSelector("#start");
+  const seen = [];
+  for (let i = 0; i < 120; i++) {
+    await page.keyboard.press("Tab");
+    const focus = await page.evaluate(() => {
+      const el = document.activeElement;
+      const style = getComputedStyle(el);
+      return { id: el.id, tag: el.tagName, outline: style.outlineStyle };
+    });
+    seen.push(focus.id || focus.tag);
+    if (focus.id === "start") {
+      assert.notEqual(focus.outline, "none", "Start shows its keyboard focus");
+      break;
+    }
+  }
+  assert.ok(seen.includes("start"), `Start reached by Tab: ${seen.join(" ")}`);
+  for (const id of ["plan-requests", "plan-prompt", "remember-keys"]) {
+    assert.ok(seen.includes(id), `${id} reached by Tab`);
+  }
+  // The hidden file inputs take focus and their labels (the visible buttons) show it.
+  await page.focus("#load-plan");
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  const labelOutline = await page.$eval('label[for="load-plan"]', (el) => getComputedStyle(el).outlineStyle);
+  assert.notEqual(labelOutline, "none");
+  assert.deepEqual(page.problems, []);
+});

@@ -518,10 +518,12 @@ pub fn SetupPage(props: &PageProps) -> Html {
                 <button type="button" class="primary" id="start" onclick={on_start} disabled={validated.is_err() || running}>{t.start}</button>
                 <button type="button" onclick={on_copy_link} disabled={validated.is_err()}>{t.copy_plan_link}</button>
                 <button type="button" onclick={on_save} disabled={validated.is_err()}>{t.save_plan}</button>
-                <label class="button" for="load-plan">{t.load_plan}</label>
+                // Each file input comes before its label, so the label (the
+                // visible button) can show the input's keyboard focus (CSS `+`).
                 <input id="load-plan" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_load} />
-                <label class="button" for="import-results">{t.import_results}</label>
+                <label class="button" for="load-plan">{t.load_plan}</label>
                 <input id="import-results" class="visually-hidden" type="file" multiple=true accept=".json,application/json" onchange={on_import} />
+                <label class="button" for="import-results">{t.import_results}</label>
             </div>
         </div>
     }
