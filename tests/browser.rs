@@ -50,7 +50,7 @@ async fn run(target: &Target, timeout_s: f64) -> Outcome {
         protocol: target.protocol,
         reasoning_counts_as_first_token: false,
         timeout_s,
-        cors_hint: "allow this origin on the server",
+        cors_hint: "allow this origin on the server".to_owned(),
         seq: 0,
         seed: 7,
     };
@@ -135,7 +135,7 @@ async fn stop_aborts_the_request_in_flight() {
         protocol: Protocol::OpenAi,
         reasoning_counts_as_first_token: false,
         timeout_s: 30.0,
-        cors_hint: "",
+        cors_hint: String::new(),
         seq: 0,
         seed: 0,
     };

@@ -73,7 +73,7 @@ impl Abort {
 }
 
 /// What one request needs besides the request itself.
-pub struct MeasureOptions<'a> {
+pub struct MeasureOptions {
     /// Wire protocol, for decoding the stream.
     pub protocol: Protocol,
     /// Count the first reasoning delta as the first token.
@@ -82,7 +82,7 @@ pub struct MeasureOptions<'a> {
     pub timeout_s: f64,
     /// What to tell the person when the browser blocks the request
     /// (the provider's CORS note).
-    pub cors_hint: &'a str,
+    pub cors_hint: String,
     /// Request number, so the demo provider's reply is reproducible.
     pub seq: u32,
     /// Seed of the run, for the demo provider.
@@ -90,11 +90,7 @@ pub struct MeasureOptions<'a> {
 }
 
 /// Sends `request`, reads its stream to the end and returns what happened.
-pub async fn measure(
-    request: &HttpRequest,
-    options: &MeasureOptions<'_>,
-    abort: &Abort,
-) -> Outcome {
+pub async fn measure(request: &HttpRequest, options: &MeasureOptions, abort: &Abort) -> Outcome {
     let mut measurement =
         Measurement::new(options.protocol, options.reasoning_counts_as_first_token);
     let init = request_init(request, abort);
@@ -205,7 +201,7 @@ async fn read_stream(
     response: &Response,
     measurement: &mut Measurement,
     t0: f64,
-    options: &MeasureOptions<'_>,
+    options: &MeasureOptions,
     abort: &Abort,
 ) {
     let Some(body) = response.body() else {
@@ -251,7 +247,7 @@ fn settle_read_error(
     measurement: &mut Measurement,
     at_ms: f64,
     error: &JsValue,
-    options: &MeasureOptions<'_>,
+    options: &MeasureOptions,
     abort: &Abort,
 ) {
     match abort.reason.get() {

@@ -136,12 +136,11 @@ pub async fn measure_once(
     seed: u64,
 ) -> Outcome {
     let request = build_request(target, plan, key, None);
-    let hint = cors_hint(target);
     let options = MeasureOptions {
         protocol: target.protocol,
         reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
         timeout_s: plan.timeout_s,
-        cors_hint: &hint,
+        cors_hint: cors_hint(target),
         seq,
         seed,
     };
@@ -375,7 +374,7 @@ impl Driver {
     }
 
     async fn send(&self, planned: &PlannedRequest, hidden: bool) -> Option<Sample> {
-        let (request, options_owned, abort) = {
+        let (request, options, abort) = {
             let mut guard = self.active.borrow_mut();
             let active = guard.as_mut()?;
             let plan = &active.record.plan;
@@ -388,26 +387,18 @@ impl Driver {
                 )
             });
             let request = build_request(target, plan, key, nonce.as_deref());
+            let options = MeasureOptions {
+                protocol: target.protocol,
+                reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
+                timeout_s: plan.timeout_s,
+                cors_hint: cors_hint(target),
+                seq: planned.seq,
+                seed: active.record.seed ^ u64::from(planned.target),
+            };
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());
             let _ = active.record.runner.mark_sent(planned.index, epoch_ms());
-            let options = (
-                target.protocol,
-                plan.reasoning_counts_as_first_token,
-                plan.timeout_s,
-                cors_hint(target),
-                active.record.seed,
-            );
             (request, options, abort)
-        };
-        let (protocol, reasoning_first, timeout_s, hint, seed) = options_owned;
-        let options = MeasureOptions {
-            protocol,
-            reasoning_counts_as_first_token: reasoning_first,
-            timeout_s,
-            cors_hint: &hint,
-            seq: planned.seq,
-            seed: seed ^ u64::from(planned.target),
         };
         let sent_at_ms = epoch_ms();
         let outcome = measure(&request, &options, &abort).await;
