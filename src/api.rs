@@ -20,7 +20,7 @@ pub async fn measure_once(
     key: Option<String>,
     seq: u32,
 ) -> Result<String, JsValue> {
-    let target: Target = serde_json::from_str(&target_json)
+    let target: Target = crate::core::json::from_text(&target_json)
         .map_err(|e| JsValue::from_str(&format!("bad target: {e}")))?;
     let plan =
         Plan::from_json(&plan_json).map_err(|e| JsValue::from_str(&format!("bad plan: {e}")))?;

@@ -8,6 +8,7 @@
 pub mod bootstrap;
 pub mod compare;
 pub mod demo;
+pub mod json;
 pub mod measure;
 pub mod plan;
 pub mod presets;

@@ -63,7 +63,7 @@ fn App() -> Html {
                 Callback::from(move |action| state.dispatch(action))
             };
             if let Some(json) = remembered_keys()
-                && let Ok(keys) = serde_json::from_str::<BTreeMap<String, String>>(&json)
+                && let Ok(keys) = crate::core::json::from_text::<BTreeMap<String, String>>(&json)
             {
                 dispatch.emit(Action::KeysRemembered(keys));
             }

@@ -420,7 +420,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
     };
     let mut entries = Vec::new();
     for json in records {
-        let Ok(record) = serde_json::from_str::<RunRecord>(&json) else {
+        let Ok(record) = crate::core::json::from_text::<RunRecord>(&json) else {
             continue;
         };
         let samples = store
@@ -459,14 +459,14 @@ pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
     let records = store.runs().await.ok()?;
     let record = records
         .iter()
-        .filter_map(|json| serde_json::from_str::<RunRecord>(json).ok())
+        .filter_map(|json| crate::core::json::from_text::<RunRecord>(json).ok())
         .find(|r| r.run_id == run_id)?;
     let samples = store
         .samples(run_id)
         .await
         .ok()?
         .iter()
-        .filter_map(|json| serde_json::from_str::<Sample>(json).ok())
+        .filter_map(|json| crate::core::json::from_text::<Sample>(json).ok())
         .collect();
     Some((record, samples))
 }
