@@ -254,7 +254,7 @@ test("a run in the page goes on after faults and counts them", async () => {
     geminiTarget(servers.mock, "cut", "Cut"),
     openaiTarget(`http://127.0.0.1:${port}`, "fixed", "Unreachable"),
   ];
-  const expectedKind = { "Rate limited": "HttpStatus", Cut: "StreamCut", Unreachable: "CorsOrNetwork" };
+  const expectedKind = { "Rate limited": "http_status", Cut: "stream_cut", Unreachable: "cors_or_network" };
   const plan = quickPlan(targets, { requests_per_target: 2, warmup_per_target: 0, spacing_s: 0.05, timeout_s: 5 });
   const runPage = await openPage(browser, `${servers.site}#${planFragment(plan)}`);
   try {

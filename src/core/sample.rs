@@ -101,6 +101,22 @@ pub enum ErrorKind {
     Aborted,
 }
 
+impl ErrorKind {
+    /// The name used in exports (`"http_status"`, `"cors_or_network"`…).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::CorsOrNetwork => "cors_or_network",
+            Self::HttpStatus => "http_status",
+            Self::Timeout => "timeout",
+            Self::StreamCut => "stream_cut",
+            Self::MalformedStream => "malformed_stream",
+            Self::ProviderError => "provider_error",
+            Self::NotSse => "not_sse",
+            Self::Aborted => "aborted",
+        }
+    }
+}
+
 /// How far a request got before it failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -111,4 +127,28 @@ pub enum Phase {
     BeforeFirstToken,
     /// At least one content token had arrived.
     AfterFirstToken,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_kind_names_are_the_exported_ones() {
+        for kind in [
+            ErrorKind::CorsOrNetwork,
+            ErrorKind::HttpStatus,
+            ErrorKind::Timeout,
+            ErrorKind::StreamCut,
+            ErrorKind::MalformedStream,
+            ErrorKind::ProviderError,
+            ErrorKind::NotSse,
+            ErrorKind::Aborted,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&kind).unwrap(),
+                format!("\"{}\"", kind.as_str())
+            );
+        }
+    }
 }

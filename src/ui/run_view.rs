@@ -100,7 +100,7 @@ pub fn RunPage(props: &PageProps) -> Html {
                     <h2>{t.latest_errors}</h2>
                     <ul class="error-list">
                         { for run.latest_errors.iter().map(|(label, error)| html! {
-                            <li><strong>{label.clone()}</strong>{" — "}<code>{format!("{:?}", error.kind)}</code>{" "}{error.message.clone()}</li>
+                            <li><strong>{label.clone()}</strong>{" — "}<code>{error.kind.as_str()}</code>{" "}{error.message.clone()}</li>
                         }) }
                     </ul>
                 </section>
