@@ -167,6 +167,32 @@ pub(crate) fn positive_finite(values: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// Each series' placeable values, sorted ascending, and the range they span
+/// together (`None` when no series has a value): the start of every chart
+/// that draws several targets on one log axis.
+pub(crate) fn sorted_series(series: &[Series]) -> (Vec<Vec<f64>>, Option<(f64, f64)>) {
+    let sorted: Vec<Vec<f64>> = series
+        .iter()
+        .map(|series| {
+            let mut values = positive_finite(&series.ttft_ms);
+            values.sort_by(f64::total_cmp);
+            values
+        })
+        .collect();
+    let min = sorted
+        .iter()
+        .filter_map(|s| s.first())
+        .copied()
+        .reduce(f64::min);
+    let max = sorted
+        .iter()
+        .filter_map(|s| s.last())
+        .copied()
+        .reduce(f64::max);
+    let range = min.zip(max);
+    (sorted, range)
+}
+
 #[cfg(test)]
 pub(crate) mod test_support {
     //! Shared helpers for the chart tests: render to an SVG string.

@@ -152,22 +152,25 @@ impl Store {
         .await
     }
 
-    /// Every run record, as JSON text.
-    ///
-    /// # Errors
-    /// When the database cannot be read.
-    pub async fn runs(&self) -> Result<Vec<String>, BrowserError> {
-        let context = "read the run history";
+    /// Every value of `store` (within `range` when given), as text.
+    async fn all_text(
+        &self,
+        store: &str,
+        range: Option<&IdbKeyRange>,
+        context: &'static str,
+    ) -> Result<Vec<String>, BrowserError> {
         let tx = self
             .db
-            .transaction_with_str(RUNS)
+            .transaction_with_str(store)
             .map_err(|e| BrowserError::from_js(context, &e))?;
-        let store = tx
-            .object_store(RUNS)
+        let object_store = tx
+            .object_store(store)
             .map_err(|e| BrowserError::from_js(context, &e))?;
-        let request = store
-            .get_all()
-            .map_err(|e| BrowserError::from_js(context, &e))?;
+        let request = match range {
+            Some(range) => object_store.get_all_with_key(range),
+            None => object_store.get_all(),
+        }
+        .map_err(|e| BrowserError::from_js(context, &e))?;
         let all = settle(&request)
             .await
             .map_err(|e| BrowserError::from_js(context, &e))?;
@@ -178,6 +181,14 @@ impl Store {
             .collect())
     }
 
+    /// Every run record, as JSON text.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub async fn runs(&self) -> Result<Vec<String>, BrowserError> {
+        self.all_text(RUNS, None, "read the run history").await
+    }
+
     /// The samples of one run, in (target, seq) order, as JSON text.
     ///
     /// # Errors
@@ -185,24 +196,7 @@ impl Store {
     pub async fn samples(&self, run_id: &str) -> Result<Vec<String>, BrowserError> {
         let context = "read the run's samples";
         let range = run_range(run_id).map_err(|e| BrowserError::from_js(context, &e))?;
-        let tx = self
-            .db
-            .transaction_with_str(SAMPLES)
-            .map_err(|e| BrowserError::from_js(context, &e))?;
-        let store = tx
-            .object_store(SAMPLES)
-            .map_err(|e| BrowserError::from_js(context, &e))?;
-        let request = store
-            .get_all_with_key(&range)
-            .map_err(|e| BrowserError::from_js(context, &e))?;
-        let all = settle(&request)
-            .await
-            .map_err(|e| BrowserError::from_js(context, &e))?;
-        Ok(all
-            .unchecked_into::<Array>()
-            .iter()
-            .filter_map(|v| v.as_string())
-            .collect())
+        self.all_text(SAMPLES, Some(&range), context).await
     }
 
     /// Deletes a run and all its samples.

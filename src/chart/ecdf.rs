@@ -12,7 +12,7 @@ use super::layout::{
     split_legend,
 };
 use super::palette::{series_colour, series_dashed};
-use super::{Area, ChartError, ChartStyle, Series, positive_finite};
+use super::{Area, ChartError, ChartStyle, Series, sorted_series};
 
 /// What the ECDF chart shows.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -34,27 +34,9 @@ pub fn draw_ecdf<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
-    let curves: Vec<Vec<f64>> = input
-        .series
-        .iter()
-        .map(|series| {
-            let mut values = positive_finite(&series.ttft_ms);
-            values.sort_by(f64::total_cmp);
-            values
-        })
-        .collect();
+    let (curves, range) = sorted_series(&input.series);
     let body = draw_frame(area, &ink, &input.title, "")?;
-    let min = curves
-        .iter()
-        .filter_map(|c| c.first())
-        .copied()
-        .reduce(f64::min);
-    let max = curves
-        .iter()
-        .filter_map(|c| c.last())
-        .copied()
-        .reduce(f64::max);
-    let (Some(min), Some(max)) = (min, max) else {
+    let Some((min, max)) = range else {
         return draw_no_data(&body, &ink, &labels.no_data);
     };
 

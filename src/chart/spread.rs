@@ -17,7 +17,7 @@ use super::layout::{
     fitted_log_axis, split_legend, text_size,
 };
 use super::palette::{blend, series_colour};
-use super::{Area, ChartError, ChartStyle, Series, positive_finite};
+use super::{Area, ChartError, ChartStyle, Series, sorted_series};
 
 /// Half the height of a box, in rows.
 const BOX_HALF: f64 = 0.28;
@@ -64,27 +64,9 @@ pub fn draw_spread<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
-    let rows: Vec<Vec<f64>> = input
-        .series
-        .iter()
-        .map(|series| {
-            let mut values = positive_finite(&series.ttft_ms);
-            values.sort_by(f64::total_cmp);
-            values
-        })
-        .collect();
+    let (rows, range) = sorted_series(&input.series);
     let body = draw_frame(area, &ink, &input.title, "")?;
-    let min = rows
-        .iter()
-        .filter_map(|r| r.first())
-        .copied()
-        .reduce(f64::min);
-    let max = rows
-        .iter()
-        .filter_map(|r| r.last())
-        .copied()
-        .reduce(f64::max);
-    let (Some(min), Some(max)) = (min, max) else {
+    let Some((min, max)) = range else {
         return draw_no_data(&body, &ink, &labels.no_data);
     };
 

@@ -222,6 +222,22 @@ pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsReques
     }
 }
 
+/// `data[].id` of a models list: the shape OpenAI-compatible servers and
+/// Anthropic share.
+pub(crate) fn data_ids(body: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(body) else {
+        return Vec::new();
+    };
+    value
+        .get("data")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|model| model.get("id").and_then(serde_json::Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Model ids from a models-list response body, sorted and without
 /// duplicates; empty when the body is not the expected JSON. For the demo
 /// provider, the demo models whatever the body.

@@ -68,17 +68,7 @@ pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsReques
 
 /// `data[].id` of a models list.
 pub(crate) fn parse_models(body: &str) -> Vec<String> {
-    let Ok(value) = serde_json::from_str::<Value>(body) else {
-        return Vec::new();
-    };
-    value
-        .get("data")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|model| model.get("id").and_then(Value::as_str))
-        .map(str::to_owned)
-        .collect()
+    super::data_ids(body)
 }
 
 /// The message of an error body:
