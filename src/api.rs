@@ -25,7 +25,7 @@ pub async fn measure_once(
     let plan =
         Plan::from_json(&plan_json).map_err(|e| JsValue::from_str(&format!("bad plan: {e}")))?;
     let outcome = crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
-    serde_json::to_string(&outcome).map_err(|e| JsValue::from_str(&e.to_string()))
+    Ok(crate::core::json::to_string(&outcome))
 }
 
 /// The page's version (the crate version), for result files and scripts.

@@ -12,8 +12,6 @@
 //! the resample's mean and variance. B = 400 resamples of ~800 values take
 //! about 0.6 ms natively (see `benches/report.rs`).
 
-use serde::{Deserialize, Serialize};
-
 use super::stats::{cv_pct, lerp, percentile};
 use super::verdict::Lang;
 
@@ -32,7 +30,7 @@ pub const DEFAULT_RESAMPLES: usize = 400;
 pub const CONFIDENCE_PCT: f64 = 95.0;
 
 /// A two-sided confidence interval `[low, high]`, in the statistic's unit.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interval {
     /// Lower bound: the 2.5th percentile of the bootstrap estimates.
     pub low: f64,
@@ -48,7 +46,7 @@ impl Interval {
 }
 
 /// 95 % intervals for one target's TTFT.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Intervals {
     /// Median TTFT, ms.
     pub median_ms: Interval,
@@ -191,8 +189,7 @@ fn interval_of(estimates: &mut [f64]) -> Option<Interval> {
 }
 
 /// The outcome of comparing two targets on a lower-is-better statistic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Distinction {
     /// A's interval lies wholly below B's.
     ABetter,

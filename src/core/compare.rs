@@ -21,8 +21,6 @@
 
 use std::cmp::Ordering;
 
-use serde::{Deserialize, Serialize};
-
 use super::verdict::{ERROR_RATE_THRESHOLD, Lang, Verdict};
 
 /// Version of the routing JSON document this build writes.
@@ -37,7 +35,7 @@ pub fn model_key(model: &str) -> String {
 }
 
 /// One target's figures, as the comparison needs them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TargetFigures {
     /// Index of the target in the plan.
     pub target: u32,
@@ -67,19 +65,18 @@ impl TargetFigures {
 }
 
 /// One row of a model's ranked table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ComparisonRow {
     /// 1 for the best.
     pub rank: usize,
     /// The target's figures.
-    #[serde(flatten)]
     pub figures: TargetFigures,
     /// Error rate under the threshold, so it may be recommended.
     pub eligible: bool,
 }
 
 /// Best versus worst CV within one model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Consistency {
     /// Worst CV / best CV, e.g. 710 / 21 ≈ 34.
     pub ratio: f64,
@@ -113,7 +110,7 @@ impl Consistency {
 }
 
 /// All providers of one model, ranked.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ModelComparison {
     /// The grouping key ([`model_key`]).
     pub model: String,
@@ -210,7 +207,7 @@ fn consistency(rows: &[ComparisonRow]) -> Option<Consistency> {
 
 /// The routing table: one route per model, as a JSON document
 /// `{"firsttoken_routing": 1, "routes": [...]}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RoutingTable {
     /// Document version, [`ROUTING_VERSION`].
     pub firsttoken_routing: u32,
@@ -219,7 +216,7 @@ pub struct RoutingTable {
 }
 
 /// Where to send one model, and why.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Route {
     /// The model's grouping key.
     pub model: String,
@@ -248,7 +245,7 @@ impl RoutingTable {
     pub fn to_json(&self) -> String {
         // Only strings, numbers, options and vectors: serialization cannot
         // fail (a non-finite number is written as null).
-        serde_json::to_string(self).unwrap_or_default()
+        crate::core::json::to_string(self)
     }
 }
 
@@ -329,6 +326,23 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         candidates,
     }
 }
+
+crate::json_object!(RoutingTable {
+    firsttoken_routing,
+    routes
+});
+crate::json_object!(Route {
+    model,
+    target,
+    label,
+    reason,
+    median_ms,
+    p95_ms,
+    cv_pct,
+    error_rate,
+    verdict,
+    candidates,
+});
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,8 @@
 //! PRNG, deterministic per (model, seq, seed), so a demo run and its tests
 //! are reproducible.
 
-use serde_json::json;
+use crate::core::json::Value;
+use crate::json;
 
 /// The demo models: id and what its latency looks like.
 pub const DEMO_MODELS: &[(&str, &str)] = &[
@@ -122,10 +123,10 @@ pub fn demo_reply(model: &str, seq: u32, seed: u64) -> DemoReply {
             let headers_at_ms = rng_range(&mut rng, 20.0, 40.0);
             let body = json!({
                 "error": {
-                    "message": format!(
+                    "message": (format!(
                         "the demo model `{model}` does not exist; pick one of: {}",
                         DEMO_MODELS.iter().map(|(id, _)| *id).collect::<Vec<_>>().join(", ")
-                    ),
+                    )),
                     "type": "invalid_request_error",
                     "code": "model_not_found",
                 }
@@ -177,16 +178,16 @@ impl<'a> Script<'a> {
     }
 
     /// Adds one `chat.completion.chunk` event.
-    fn event(&mut self, at_ms: f64, choices: serde_json::Value, usage: Option<serde_json::Value>) {
+    fn event(&mut self, at_ms: f64, choices: Value, usage: Option<Value>) {
         let mut chunk = json!({
-            "id": self.id,
+            "id": (self.id.as_str()),
             "object": "chat.completion.chunk",
             "created": 0,
-            "model": self.model,
+            "model": (self.model),
             "choices": choices,
         });
-        if let (Some(usage), Some(object)) = (usage, chunk.as_object_mut()) {
-            object.insert("usage".to_owned(), usage);
+        if let (Some(usage), Value::Object(object)) = (usage, &mut chunk) {
+            object.insert("usage", usage);
         }
         self.push(at_ms, format!("data: {chunk}\n\n").into_bytes());
     }
@@ -224,8 +225,8 @@ impl<'a> Script<'a> {
         self.event(last_ms + 1.0, choices, None);
         let usage = json!({
             "prompt_tokens": PROMPT_TOKENS,
-            "completion_tokens": self.token_deltas,
-            "total_tokens": PROMPT_TOKENS + self.token_deltas,
+            "completion_tokens": (self.token_deltas),
+            "total_tokens": (PROMPT_TOKENS + self.token_deltas),
         });
         self.event(last_ms + 2.0, json!([]), Some(usage));
         self.push(last_ms + 2.0, b"data: [DONE]\n\n".to_vec());

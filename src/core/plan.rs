@@ -1,7 +1,7 @@
 //! The plan: what to measure and how, as the versioned JSON document users
 //! save, load and share (`firsttoken_plan` version 1, see `docs/plan.md`).
 
-use serde::{Deserialize, Serialize};
+use super::json::{self, FromJson, Members, ToJson, Value, Writer, describe};
 
 /// The plan document's version this build reads and writes.
 pub const PLAN_VERSION: u32 = 1;
@@ -10,11 +10,9 @@ pub const PLAN_VERSION: u32 = 1;
 pub const DEFAULT_PROMPT: &str = "Reply with one short sentence: what is the capital of France?";
 
 /// Wire protocol of a target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protocol {
     /// OpenAI-compatible chat completions (`POST {base}/chat/completions`).
-    #[serde(rename = "openai")]
     OpenAi,
     /// Anthropic Messages (`POST {base}/v1/messages`).
     Anthropic,
@@ -25,7 +23,7 @@ pub enum Protocol {
 }
 
 /// One thing to measure: a provider endpoint × a model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Target {
     /// What the person calls it ("DO · DeepSeek V4 Pro").
     pub label: String,
@@ -37,12 +35,11 @@ pub struct Target {
     pub model: String,
     /// Preset id this target came from (`"openai"`, `"ollama"`, …), if any:
     /// keys are kept per provider, so two targets of one provider share one key.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
 }
 
 /// A whole measurement plan.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     /// Document version; always [`PLAN_VERSION`].
     pub firsttoken_plan: u32,
@@ -203,7 +200,7 @@ impl PlanError {
 }
 
 /// One bad field: where it is (`targets[1].base_url`) and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
     /// Path of the field in the plan document, e.g. `targets[1].base_url`.
     pub field: String,
@@ -227,8 +224,7 @@ impl std::fmt::Display for FieldError {
 }
 
 /// Something allowed but probably unwise; shown beside the plan, never refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarningKind {
     /// Fewer than [`MIN_REQUESTS_FOR_TAIL`] measured requests per target.
     FewRequests,
@@ -247,7 +243,7 @@ pub enum WarningKind {
 }
 
 /// A warning about a valid plan: which field, and why it matters.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
     /// What kind of concern this is, for styling and tests.
     pub kind: WarningKind,
@@ -300,12 +296,15 @@ impl Plan {
     /// this page cannot read, and [`PlanError::Invalid`] with one message per
     /// bad field. Nothing is half-applied.
     pub fn from_json(text: &str) -> Result<Self, PlanError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| PlanError::Json {
-            line: e.line(),
-            column: e.column(),
-            message: strip_position(&e.to_string()),
+        let value = json::parse(text).map_err(|e| {
+            let (line, column) = e.position().unwrap_or((1, 1));
+            PlanError::Json {
+                line,
+                column,
+                message: e.message(),
+            }
         })?;
-        let serde_json::Value::Object(members) = value else {
+        let Value::Object(members) = value else {
             return Err(PlanError::NotAPlan);
         };
         let version = members.get("firsttoken_plan").ok_or(PlanError::NotAPlan)?;
@@ -378,14 +377,14 @@ impl Plan {
     /// The plan as indented JSON, for saving to a file.
     pub fn to_json_pretty(&self) -> String {
         // Serialising plain structs of numbers and strings cannot fail.
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        json::to_string_pretty(self)
     }
 
     /// The plan as a URL fragment payload: `plan=` followed by the compact
     /// JSON in base64url without padding. Put a `#` in front to make a link.
     /// Plans carry no keys, so neither does the link.
     pub fn to_link_fragment(&self) -> String {
-        let json = serde_json::to_string(self).unwrap_or_default();
+        let json = json::to_string(self);
         format!(
             "plan={}",
             base64::Engine::encode(&LINK_ENGINE, json.as_bytes())
@@ -792,14 +791,6 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// serde_json appends " at line L column C"; we report those separately.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_owned(),
-        None => message.to_owned(),
-    }
-}
-
 /// Reads members one by one, collecting one error per bad member.
 #[derive(Default)]
 struct FieldReader {
@@ -809,13 +800,8 @@ struct FieldReader {
 impl FieldReader {
     /// Reads `value` into `slot` when it has the right shape; otherwise
     /// records an error and leaves the default in place.
-    fn read<T: serde::de::DeserializeOwned + Expected>(
-        &mut self,
-        field: &str,
-        value: &serde_json::Value,
-        slot: &mut T,
-    ) {
-        match T::deserialize(value) {
+    fn read<T: FromJson + Expected>(&mut self, field: &str, value: &Value, slot: &mut T) {
+        match T::from_json(value) {
             Ok(v) => *slot = v,
             Err(_) => self.errors.push(FieldError::new(
                 field,
@@ -828,8 +814,8 @@ impl FieldReader {
         self.errors.push(unknown_field(field, field, known));
     }
 
-    fn targets(&mut self, value: &serde_json::Value) -> Vec<Target> {
-        let serde_json::Value::Array(items) = value else {
+    fn targets(&mut self, value: &Value) -> Vec<Target> {
+        let Value::Array(items) = value else {
             self.errors.push(FieldError::new(
                 "targets",
                 format!("expected a list of targets, found {}", describe(value)),
@@ -845,7 +831,7 @@ impl FieldReader {
 
     /// Reads one target; a bad one still yields a stand-in so later targets
     /// keep their indexes in messages.
-    fn target(&mut self, i: usize, value: &serde_json::Value) -> Target {
+    fn target(&mut self, i: usize, value: &Value) -> Target {
         let path = format!("targets[{i}]");
         let mut target = Target {
             label: String::new(),
@@ -854,7 +840,7 @@ impl FieldReader {
             model: String::new(),
             provider: None,
         };
-        let serde_json::Value::Object(members) = value else {
+        let Value::Object(members) = value else {
             self.errors.push(FieldError::new(
                 path,
                 format!("expected a target object, found {}", describe(value)),
@@ -874,7 +860,7 @@ impl FieldReader {
                 "base_url" => self.read(&field, value, &mut target.base_url),
                 "model" => self.read(&field, value, &mut target.model),
                 "provider" => self.read(&field, value, &mut target.provider),
-                "protocol" => match Protocol::deserialize(value) {
+                "protocol" => match Protocol::from_json(value) {
                     Ok(p) => target.protocol = p,
                     Err(_) => self.errors.push(FieldError::new(
                         field,
@@ -960,19 +946,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
-/// How a JSON value looks, for "expected X, found Y" messages.
-fn describe(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::Null => "null".to_owned(),
-        serde_json::Value::Bool(b) => b.to_string(),
-        serde_json::Value::Number(n) => n.to_string(),
-        serde_json::Value::String(s) if s.chars().count() > 40 => "a long string".to_owned(),
-        serde_json::Value::String(s) => format!("\"{s}\""),
-        serde_json::Value::Array(_) => "a list".to_owned(),
-        serde_json::Value::Object(_) => "an object".to_owned(),
-    }
-}
-
 /// What a field's type accepts, in words.
 trait Expected {
     const EXPECTED: &'static str;
@@ -997,6 +970,59 @@ impl Expected for bool {
 }
 impl Expected for [u8; 2] {
     const EXPECTED: &'static str = "two hours [start, end], each from 0 to 24";
+}
+
+crate::json_enum!(Protocol {
+    OpenAi = "openai",
+    Anthropic = "anthropic",
+    Gemini = "gemini",
+    Demo = "demo",
+});
+
+crate::json_object!(Plan {
+    firsttoken_plan,
+    targets,
+    requests_per_target,
+    warmup_per_target,
+    spacing_s,
+    jitter_s,
+    spread_hours,
+    timeout_s,
+    prompt,
+    nonce,
+    max_tokens,
+    temperature,
+    reasoning_counts_as_first_token,
+    peak_hours,
+});
+
+/// A target's `provider` is left out when there is none, so hand-made plans
+/// and links stay short.
+impl ToJson for Target {
+    fn write_json(&self, w: &mut Writer) {
+        w.begin_object();
+        w.member("label", &self.label);
+        w.member("protocol", &self.protocol);
+        w.member("base_url", &self.base_url);
+        w.member("model", &self.model);
+        if let Some(provider) = &self.provider {
+            w.member("provider", provider);
+        }
+        w.end_object();
+    }
+}
+
+impl FromJson for Target {
+    fn from_json(value: &Value) -> Result<Self, json::Error> {
+        let members = Members::of(value)?;
+        Ok(Self {
+            label: members.get("label")?,
+            protocol: members.get("protocol")?,
+            base_url: members.get("base_url")?,
+            model: members.get("model")?,
+            provider: members.get("provider")?,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -1165,7 +1191,7 @@ mod tests {
     fn unknown_top_level_field_is_named_with_a_hint() {
         let mut plan = valid_plan();
         plan.requests_per_target = 80;
-        let mut value = serde_json::to_value(&plan).unwrap();
+        let mut value: serde_json::Value = serde_json::from_str(&json::to_string(&plan)).unwrap();
         value["request_per_target"] = serde_json::json!(80);
         let errors = invalid(&value.to_string());
         assert_eq!(fields(&errors), vec!["request_per_target"]);
@@ -1356,10 +1382,7 @@ mod tests {
             fragment.trim_start_matches("plan="),
         )
         .unwrap();
-        assert_eq!(
-            String::from_utf8(bytes).unwrap(),
-            serde_json::to_string(&plan).unwrap()
-        );
+        assert_eq!(String::from_utf8(bytes).unwrap(), json::to_string(&plan));
     }
 
     #[test]

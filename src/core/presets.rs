@@ -8,13 +8,10 @@
 //! and what to do when it is blocked. They describe the providers as publicly
 //! reported; **Test connection** is the final word for any one setup.
 
-use serde::Serialize;
-
 use super::plan::Protocol;
 
 /// Whether a provider answers browser (CORS) requests from any origin.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cors {
     /// Answers cross-origin requests; the page can call it directly.
     Allowed,
@@ -27,7 +24,7 @@ pub enum Cors {
 }
 
 /// One provider the page knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
     /// Stable id, stored in plans as `Target::provider` (`"openai"`, `"ollama"`).
     pub id: &'static str,

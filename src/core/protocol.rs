@@ -19,6 +19,7 @@ pub mod openai;
 use std::fmt;
 
 use crate::core::demo::DEMO_MODELS;
+use crate::core::json::{self, Value};
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::sse::SseEvent;
 
@@ -225,15 +226,15 @@ pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsReques
 /// `data[].id` of a models list: the shape OpenAI-compatible servers and
 /// Anthropic share.
 pub(crate) fn data_ids(body: &str) -> Vec<String> {
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(body) else {
+    let Ok(value) = json::parse(body) else {
         return Vec::new();
     };
     value
         .get("data")
-        .and_then(serde_json::Value::as_array)
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|model| model.get("id").and_then(serde_json::Value::as_str))
+        .filter_map(|model| model.get("id").and_then(Value::as_str))
         .map(str::to_owned)
         .collect()
 }
@@ -403,22 +404,22 @@ pub(crate) fn lowercase_led(text: &str) -> String {
 
 /// The provider's message inside a JSON `error` value: `error.message`, or
 /// the string itself, else `error.type` / `error.status`.
-pub(crate) fn error_value_message(error: &serde_json::Value) -> Option<String> {
+pub(crate) fn error_value_message(error: &Value) -> Option<String> {
     if let Some(text) = error.as_str() {
         return Some(text.to_owned());
     }
     ["message", "msg", "detail", "type", "status", "code"]
         .iter()
         .find_map(|field| match error.get(field) {
-            Some(serde_json::Value::String(text)) if !text.trim().is_empty() => Some(text.clone()),
+            Some(Value::String(text)) if !text.trim().is_empty() => Some(text.clone()),
             _ => None,
         })
 }
 
 /// Parses an event's data as a JSON object.
-pub(crate) fn parse_object(data: &str) -> Result<serde_json::Value, MalformedEvent> {
-    match serde_json::from_str::<serde_json::Value>(data) {
-        Ok(value) if value.is_object() => Ok(value),
+pub(crate) fn parse_object(data: &str) -> Result<Value, MalformedEvent> {
+    match json::parse(data) {
+        Ok(value) if value.as_object().is_some() => Ok(value),
         Ok(_) => Err(MalformedEvent::new(
             "the event is JSON but not an object",
             data,
@@ -431,7 +432,7 @@ pub(crate) fn parse_object(data: &str) -> Result<serde_json::Value, MalformedEve
 }
 
 /// A JSON number as a token count, saturating at `u32::MAX`.
-pub(crate) fn token_count(value: &serde_json::Value) -> Option<u32> {
+pub(crate) fn token_count(value: &Value) -> Option<u32> {
     value
         .as_u64()
         .map(|count| u32::try_from(count).unwrap_or(u32::MAX))

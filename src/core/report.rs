@@ -8,8 +8,6 @@
 //! samples over 12 targets in well under 20 ms natively (`benches/report.rs`),
 //! so the page stays within 50 ms in WebAssembly.
 
-use serde::{Deserialize, Serialize};
-
 use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, bootstrap_intervals};
 use super::compare::{ModelComparison, RoutingTable, TargetFigures, compare_models, routing_table};
 use super::plan::Plan;
@@ -20,7 +18,7 @@ use super::timeofday::{TimeOfDay, time_of_day};
 use super::verdict::{Caveat, Lang, Verdict, caveats};
 
 /// Everything about one target.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TargetReport {
     /// Index of the target in the plan.
     pub target: u32,
@@ -60,7 +58,7 @@ pub struct TargetReport {
 }
 
 /// The whole results view.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// One per plan target, in plan order.
     pub targets: Vec<TargetReport>,
@@ -238,7 +236,7 @@ fn target_report(
 }
 
 /// The running figures of one target for the run view.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LiveRow {
     /// Measured requests finished (warm-ups excluded).
     pub done: usize,

@@ -13,8 +13,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
+use super::json;
 use super::plan::{Plan, Protocol};
 use super::sample::Sample;
 use super::stats::summarize;
@@ -25,7 +24,7 @@ pub const RESULTS_VERSION: u32 = 1;
 
 /// Where and when a run happened, so results from different places and
 /// days can be told apart.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Environment {
     /// The browser's `navigator.userAgent`.
     pub user_agent: String,
@@ -41,7 +40,7 @@ pub struct Environment {
 
 /// TTFT statistics of one target, as stored in the document (ms; `cv_pct`
 /// in percent).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TtftSummary {
     /// Successful measured samples.
     pub n: usize,
@@ -61,7 +60,7 @@ pub struct TtftSummary {
 
 /// One target's line in the document's `summary`: a convenience for readers
 /// of the file; import recomputes nothing from it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TargetSummary {
     /// Index of the target in the plan.
     pub target: u32,
@@ -74,7 +73,7 @@ pub struct TargetSummary {
 }
 
 /// The results document, `firsttoken_results` version 1.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ResultsDoc {
     /// Document version, [`RESULTS_VERSION`].
     pub firsttoken_results: u32,
@@ -85,7 +84,6 @@ pub struct ResultsDoc {
     /// Every request, warm-ups and errors included.
     pub samples: Vec<Sample>,
     /// Per-target summary, for people reading the file.
-    #[serde(default)]
     pub summary: Vec<TargetSummary>,
 }
 
@@ -135,11 +133,10 @@ pub fn export_json(plan: &Plan, environment: &Environment, samples: &[Sample]) -
     to_json(&doc)
 }
 
-/// Serialize a document. Every field is a string, number, bool, option or
-/// vector, so serde_json cannot fail here; a non-finite number would be
-/// written as `null` (and refused on import).
+/// Writes a document, indented. A non-finite number would be written as
+/// `null` (and refused on import).
 fn to_json(doc: &ResultsDoc) -> String {
-    serde_json::to_string_pretty(doc).unwrap_or_default()
+    json::to_string_pretty(doc)
 }
 
 /// Why a results file was refused.
@@ -225,8 +222,7 @@ impl std::error::Error for ImportError {}
 /// another version, lacks a field, holds a non-finite or negative time, or
 /// names a target index the plan does not have. The message names the field.
 pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
+    let value = json::parse(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
     let version = value
         .get("firsttoken_results")
         .ok_or(ImportError::Foreign)?;
@@ -234,7 +230,7 @@ pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
         return Err(ImportError::UnsupportedVersion(version.to_string()));
     }
     let doc: ResultsDoc =
-        serde_json::from_value(value).map_err(|e| ImportError::Shape(e.to_string()))?;
+        json::FromJson::from_json(&value).map_err(|e| ImportError::Shape(e.to_string()))?;
     validate(&doc)?;
     Ok(doc)
 }
@@ -451,10 +447,16 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
                 .unwrap_or_default(),
             sample.tokens_estimated.to_string(),
             number(sample.decode_rate_tps()),
-            error.map(|e| snake_name(&e.kind)).unwrap_or_default(),
-            error.map(|e| snake_name(&e.phase)).unwrap_or_default(),
+            error
+                .map(|e| e.kind.as_str().to_owned())
+                .unwrap_or_default(),
+            error
+                .map(|e| e.phase.as_str().to_owned())
+                .unwrap_or_default(),
             text(error.map(|e| e.message.as_str())),
-            target.map(|t| snake_name(&t.protocol)).unwrap_or_default(),
+            target
+                .map(|t| t.protocol.as_str().to_owned())
+                .unwrap_or_default(),
             text(target.and_then(|t| t.provider.as_deref())),
         ];
         out.push_str(&fields.join(","));
@@ -473,13 +475,29 @@ fn quote(field: &str) -> String {
     }
 }
 
-/// The serde name of a unit enum variant (`"cors_or_network"`).
-fn snake_name<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(name)) => name,
-        _ => String::new(),
-    }
-}
+crate::json_object!(Environment {
+    user_agent,
+    time_zone,
+    tz_offset_min,
+    page_version,
+    started_at_ms
+});
+crate::json_object!(TtftSummary {
+    n,
+    median,
+    p95,
+    p99,
+    mean,
+    stddev,
+    cv_pct
+});
+crate::json_object!(TargetSummary {
+    target,
+    ttft,
+    errors,
+    verdict
+});
+crate::json_object!(ResultsDoc { firsttoken_results, plan, environment, samples; summary });
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 //! An error is a sample too: error rate is a signal, and a run that dropped
 //! its failures would flatter the provider that fails most.
 
-use serde::{Deserialize, Serialize};
+use crate::{json_enum, json_object};
 
 /// One measured request.
 ///
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// every other `*_ms` field is milliseconds from `t0`, the `performance.now()`
 /// reading taken just before `fetch()` was called. A timing is `None` when the
 /// request never reached that point (an error, or no reasoning at all).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     /// Index of the target in the plan's `targets`.
     pub target: u32,
@@ -68,7 +68,7 @@ impl Sample {
 }
 
 /// A classified failure, with a message a person can act on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SampleError {
     /// What went wrong.
     pub kind: ErrorKind,
@@ -79,8 +79,7 @@ pub struct SampleError {
 }
 
 /// What went wrong with a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// `fetch()` rejected with a TypeError: CORS blocked it, or the network
     /// failed. The browser does not say which.
@@ -101,25 +100,19 @@ pub enum ErrorKind {
     Aborted,
 }
 
-impl ErrorKind {
-    /// The name used in exports (`"http_status"`, `"cors_or_network"`…).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::CorsOrNetwork => "cors_or_network",
-            Self::HttpStatus => "http_status",
-            Self::Timeout => "timeout",
-            Self::StreamCut => "stream_cut",
-            Self::MalformedStream => "malformed_stream",
-            Self::ProviderError => "provider_error",
-            Self::NotSse => "not_sse",
-            Self::Aborted => "aborted",
-        }
-    }
-}
+json_enum!(ErrorKind {
+    CorsOrNetwork = "cors_or_network",
+    HttpStatus = "http_status",
+    Timeout = "timeout",
+    StreamCut = "stream_cut",
+    MalformedStream = "malformed_stream",
+    ProviderError = "provider_error",
+    NotSse = "not_sse",
+    Aborted = "aborted",
+});
 
 /// How far a request got before it failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// Before the response headers arrived (connect, CORS, send).
     Request,
@@ -129,12 +122,80 @@ pub enum Phase {
     AfterFirstToken,
 }
 
+json_enum!(Phase {
+    Request = "request",
+    BeforeFirstToken = "before_first_token",
+    AfterFirstToken = "after_first_token",
+});
+
+json_object!(Sample {
+    target,
+    seq,
+    warmup,
+    planned_at_ms,
+    sent_at_ms,
+    hidden,
+    headers_ms,
+    first_byte_ms,
+    first_reasoning_ms,
+    ttft_ms,
+    second_token_ms,
+    total_ms,
+    output_tokens,
+    tokens_estimated,
+    error,
+});
+
+json_object!(SampleError {
+    kind,
+    phase,
+    message
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::core::json;
+
     #[test]
-    fn error_kind_names_are_the_exported_ones() {
+    fn a_sample_is_written_with_the_documented_member_names_and_reads_back() {
+        let sample = Sample {
+            target: 1,
+            seq: 4,
+            warmup: false,
+            planned_at_ms: 1_733_000_000_000.5,
+            sent_at_ms: 1_733_000_000_001.25,
+            hidden: true,
+            headers_ms: Some(120.5),
+            first_byte_ms: Some(130.0),
+            first_reasoning_ms: None,
+            ttft_ms: Some(0.1 + 0.2),
+            second_token_ms: Some(160.0),
+            total_ms: Some(900.0),
+            output_tokens: Some(42),
+            tokens_estimated: true,
+            error: Some(SampleError {
+                kind: ErrorKind::StreamCut,
+                phase: Phase::AfterFirstToken,
+                message: "the connection was closed early".to_owned(),
+            }),
+        };
+        let text = json::to_string(&sample);
+        assert_eq!(
+            text,
+            "{\"target\":1,\"seq\":4,\"warmup\":false,\"planned_at_ms\":1733000000000.5,\
+             \"sent_at_ms\":1733000000001.25,\"hidden\":true,\"headers_ms\":120.5,\
+             \"first_byte_ms\":130.0,\"first_reasoning_ms\":null,\"ttft_ms\":0.30000000000000004,\
+             \"second_token_ms\":160.0,\"total_ms\":900.0,\"output_tokens\":42,\
+             \"tokens_estimated\":true,\"error\":{\"kind\":\"stream_cut\",\
+             \"phase\":\"after_first_token\",\"message\":\"the connection was closed early\"}}"
+        );
+        assert_eq!(json::from_text::<Sample>(&text).unwrap(), sample);
+    }
+
+    #[test]
+    fn error_kinds_read_back_from_their_exported_names() {
         for kind in [
             ErrorKind::CorsOrNetwork,
             ErrorKind::HttpStatus,
@@ -145,10 +206,9 @@ mod tests {
             ErrorKind::NotSse,
             ErrorKind::Aborted,
         ] {
-            assert_eq!(
-                serde_json::to_string(&kind).unwrap(),
-                format!("\"{}\"", kind.as_str())
-            );
+            let text = json::to_string(&kind);
+            assert_eq!(text, format!("\"{}\"", kind.as_str()));
+            assert_eq!(json::from_text::<ErrorKind>(&text).unwrap(), kind);
         }
     }
 }

@@ -9,12 +9,10 @@
 
 use std::collections::BTreeSet;
 
-use serde::{Deserialize, Serialize};
-
 use super::plan::Plan;
 
 /// One request of the run, in send order.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlannedRequest {
     /// Position in the whole run, from 0.
     pub index: u32,
@@ -29,7 +27,7 @@ pub struct PlannedRequest {
 }
 
 /// Every request of a run with its planned send time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
     /// Requests in send order; `requests[i].index == i`.
     pub requests: Vec<PlannedRequest>,
@@ -174,7 +172,7 @@ impl std::fmt::Display for RunnerError {
 impl std::error::Error for RunnerError {}
 
 /// The request being sent right now.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InFlight {
     /// Its index in the run.
     pub index: u32,
@@ -186,7 +184,7 @@ pub struct InFlight {
 ///
 /// Serialisable, so the page can store it and pick the run up after a reload
 /// (see [`Runner::resume_after_reload`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Runner {
     /// Requests not yet done, in send order, with current planned times;
     /// `queue[cursor]` is the next to send or the one in flight.
@@ -395,6 +393,26 @@ impl Runner {
         self.stopped
     }
 }
+
+crate::json_object!(PlannedRequest {
+    index,
+    target,
+    seq,
+    warmup,
+    planned_at_ms
+});
+crate::json_object!(InFlight { index, sent_at_ms });
+crate::json_object!(Runner {
+    queue,
+    cursor,
+    done_before_queue,
+    total,
+    spacing_ms,
+    jitter_ms,
+    in_flight,
+    paused_at_ms,
+    stopped,
+});
 
 #[cfg(test)]
 mod tests {
@@ -683,7 +701,7 @@ mod tests {
         runner.mark_sent(3, START_MS + 15_000.0).unwrap(); // lost in the reload
         // The stored runner comes back; storage has samples for 0, 1, 2.
         let mut runner: Runner =
-            serde_json::from_str(&serde_json::to_string(&runner).unwrap()).unwrap();
+            crate::core::json::from_text(&crate::core::json::to_string(&runner)).unwrap();
         let done: BTreeSet<(u32, u32)> = schedule.requests[..3]
             .iter()
             .map(|r| (r.target, r.seq))

@@ -9,11 +9,9 @@
 //! * the standard deviation divides by n − 1 (`ddof=1`), and is 0 for n = 1;
 //! * CV% = stddev / mean × 100.
 
-use serde::{Deserialize, Serialize};
-
 /// Descriptive statistics of a set of values, in the values' own unit
 /// (milliseconds for timings, tokens per second for decode rate).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Summary {
     /// Number of finite values summarised.
     pub n: usize,
@@ -130,15 +128,12 @@ pub(crate) fn cv_pct(stddev: f64, mean: f64) -> f64 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use serde::Deserialize;
 
     /// Figures computed by numpy; see `tests/data/make_reference.py`.
-    #[derive(Deserialize)]
     struct Reference {
         datasets: Vec<ReferenceSet>,
     }
 
-    #[derive(Deserialize)]
     struct ReferenceSet {
         name: String,
         values: Vec<f64>,
@@ -156,9 +151,27 @@ mod tests {
         cv_pct: f64,
     }
 
+    crate::json_object!(Reference { datasets });
+    crate::json_object!(ReferenceSet {
+        name,
+        values,
+        percentiles,
+        n,
+        min,
+        max,
+        mean,
+        median,
+        p90,
+        p95,
+        p99,
+        iqr,
+        stddev,
+        cv_pct,
+    });
+
     fn reference() -> Reference {
         let text = include_str!("../../tests/data/stats_reference.json");
-        serde_json::from_str(text).unwrap()
+        crate::core::json::from_text(text).unwrap()
     }
 
     fn close(actual: f64, expected: f64, what: &str) {

@@ -37,8 +37,6 @@
 //! a tail, while a 5 % tail 10× slower is found in over 95 % of trials with
 //! warm spread up to σ = 0.4.
 
-use serde::{Deserialize, Serialize};
-
 use super::stats::{Summary, percentile, summarize_sorted};
 
 /// Below this many samples no tail is reported: the warm spread cannot be
@@ -65,7 +63,7 @@ pub const MIN_GAP_RATIO: f64 = 1.5;
 const MIN_SPREAD: f64 = 0.01;
 
 /// A detected cold-start tail.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ColdTail {
     /// Requests in the tail.
     pub count: usize,

@@ -7,8 +7,6 @@
 //! reads a clock or a time-zone database. A run that crosses a daylight
 //! saving change is binned with one offset; the shift is at most an hour.
 
-use serde::{Deserialize, Serialize};
-
 use super::sample::Sample;
 use super::stats::{Summary, summarize};
 
@@ -39,7 +37,7 @@ pub fn is_peak(hour: u8, peak_hours: [u8; 2]) -> bool {
 }
 
 /// One hour's figures.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HourRow {
     /// Local hour, 0–23.
     pub hour: u8,
@@ -52,7 +50,7 @@ pub struct HourRow {
 }
 
 /// One side of the peak / off-peak split.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Period {
     /// Measured requests sent in it.
     pub requests: usize,
@@ -63,7 +61,7 @@ pub struct Period {
 }
 
 /// TTFT by local hour and by peak / off-peak, for one target.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TimeOfDay {
     /// Hours that saw at least one request, ascending.
     pub hours: Vec<HourRow>,

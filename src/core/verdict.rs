@@ -6,7 +6,7 @@
 //! the cold-start tail that ruins latency-sensitive work shows up as a CV in
 //! the hundreds long before a median moves.
 
-use serde::{Deserialize, Serialize};
+use crate::json_enum;
 
 /// Fewer successful measured samples than this and the page says the figures
 /// are not yet trustworthy: with 75 samples the p95 rests on about four
@@ -18,7 +18,7 @@ pub const MIN_SAMPLES: usize = 75;
 pub const ERROR_RATE_THRESHOLD: f64 = 0.05;
 
 /// Language of the short texts shown with a verdict or caveat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lang {
     /// English.
     #[default]
@@ -31,8 +31,7 @@ pub enum Lang {
 ///
 /// Bands, lower edge included: `[0, 40)` solid; `[40, 100)` some variance;
 /// `[100, 300]` cold starts; above 300 not ready.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Verdict {
     /// CV below 40 %: steady.
     Solid,
@@ -59,17 +58,6 @@ impl Verdict {
         }
     }
 
-    /// The serialized name: `"solid"`, `"some_variance"`, `"cold_starts"`,
-    /// `"not_ready"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Solid => "solid",
-            Self::SomeVariance => "some_variance",
-            Self::ColdStarts => "cold_starts",
-            Self::NotReady => "not_ready",
-        }
-    }
-
     /// A short sentence for the results table.
     pub fn text(self, lang: Lang) -> &'static str {
         match (self, lang) {
@@ -89,8 +77,7 @@ impl Verdict {
 
 /// Something to read before the verdict, because it limits what the
 /// verdict can mean. Listed in the order they should be said.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Caveat {
     /// The error rate (0–1) is above [`ERROR_RATE_THRESHOLD`]: the latency
     /// figures describe only the requests that worked.
@@ -142,6 +129,13 @@ pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
     found
 }
 
+json_enum!(Verdict {
+    Solid = "solid",
+    SomeVariance = "some_variance",
+    ColdStarts = "cold_starts",
+    NotReady = "not_ready",
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,20 +160,20 @@ mod tests {
             Verdict::ColdStarts,
             Verdict::NotReady,
         ];
-        let json = serde_json::to_string(&all).unwrap();
+        let json = crate::core::json::to_string(&all);
         assert_eq!(
             json,
             r#"["solid","some_variance","cold_starts","not_ready"]"#
         );
         for verdict in all {
             assert_eq!(
-                serde_json::to_string(&verdict).unwrap(),
+                crate::core::json::to_string(&verdict),
                 format!("\"{}\"", verdict.as_str())
             );
             assert!(!verdict.text(Lang::En).is_empty());
             assert!(!verdict.text(Lang::ZhCn).is_empty());
         }
-        let back: Verdict = serde_json::from_str("\"cold_starts\"").unwrap();
+        let back: Verdict = crate::core::json::from_text("\"cold_starts\"").unwrap();
         assert_eq!(back, Verdict::ColdStarts);
     }
 

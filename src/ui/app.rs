@@ -85,10 +85,7 @@ fn App() -> Html {
         // follows every key edit, not only the keys present when it was ticked.
         let remembered = state.remember_keys.then(|| state.keys.clone());
         use_effect_with(remembered, |remembered| {
-            if let Some(json) = remembered
-                .as_ref()
-                .and_then(|keys| serde_json::to_string(keys).ok())
-            {
+            if let Some(json) = remembered.as_ref().map(crate::core::json::to_string) {
                 let _ = remember_keys(&json);
             }
         });

@@ -10,7 +10,6 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
 use wasm_bindgen_futures::spawn_local;
 use yew::Callback;
 
@@ -20,6 +19,7 @@ use crate::browser::files::user_agent;
 use crate::browser::storage::Store;
 use crate::browser::timer::sleep_ms;
 use crate::browser::wake_lock::WakeLock;
+use crate::core::json;
 use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
 use crate::core::presets::preset_by_id;
@@ -34,7 +34,7 @@ use crate::ui::state::{Action, HistoryEntry, ResultsView, RunStatus};
 const WAKE_EVERY_MS: f64 = 250.0;
 
 /// A run as stored in IndexedDB, enough to resume it after a reload.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct RunRecord {
     /// Storage id.
     pub run_id: String,
@@ -50,6 +50,15 @@ pub struct RunRecord {
     /// Seed for jitter and the demo provider.
     pub seed: u64,
 }
+
+crate::json_object!(RunRecord {
+    run_id,
+    plan,
+    environment,
+    status,
+    runner,
+    seed
+});
 
 struct ActiveRun {
     record: RunRecord,
@@ -334,8 +343,7 @@ impl Driver {
                         // requests it is ~1 MB of JSON, and resuming rebuilds the
                         // rest of the schedule from the stored samples.
                         let record_json = (stored_status != Some(active.record.status))
-                            .then(|| serde_json::to_string(&active.record).ok())
-                            .flatten();
+                            .then(|| json::to_string(&active.record));
                         if record_json.is_some() {
                             stored_status = Some(active.record.status);
                         }
@@ -343,7 +351,8 @@ impl Driver {
                     };
                     performance_mark("firsttoken:sample-serialized");
                     if let Some(store) = &store {
-                        if let Ok(json) = serde_json::to_string(&sample) {
+                        {
+                            let json = json::to_string(&sample);
                             let _ = store
                                 .put_sample(&run_id, sample.target, sample.seq, &json)
                                 .await;
@@ -366,7 +375,8 @@ impl Driver {
             if active.record.status == RunStatus::Running {
                 active.record.status = RunStatus::Finished;
             }
-            if let (Some(store), Ok(json)) = (&store, serde_json::to_string(&active.record)) {
+            if let Some(store) = &store {
+                let json = json::to_string(&active.record);
                 let _ = store.put_run(&active.record.run_id, &json).await;
             }
             dispatch.emit(Action::SetStatus(active.record.status));
@@ -420,7 +430,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
     };
     let mut entries = Vec::new();
     for json in records {
-        let Ok(record) = crate::core::json::from_text::<RunRecord>(&json) else {
+        let Ok(record) = json::from_text::<RunRecord>(&json) else {
             continue;
         };
         let samples = store
@@ -459,14 +469,14 @@ pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
     let records = store.runs().await.ok()?;
     let record = records
         .iter()
-        .filter_map(|json| crate::core::json::from_text::<RunRecord>(json).ok())
+        .filter_map(|json| json::from_text::<RunRecord>(json).ok())
         .find(|r| r.run_id == run_id)?;
     let samples = store
         .samples(run_id)
         .await
         .ok()?
         .iter()
-        .filter_map(|json| crate::core::json::from_text::<Sample>(json).ok())
+        .filter_map(|json| json::from_text::<Sample>(json).ok())
         .collect();
     Some((record, samples))
 }

@@ -6,6 +6,7 @@
 //! [`Plan::from_json`], so the form and a loaded file are validated by the
 //! same code and can never disagree.
 
+use crate::core::json::{self, Value};
 use crate::core::plan::{Plan, Protocol, Target};
 
 /// One target row of the form.
@@ -113,27 +114,27 @@ impl PlanForm {
     /// One message per field that is not a number or breaks a plan rule.
     pub fn to_plan(&self) -> Result<Plan, Vec<String>> {
         let mut errors = Vec::new();
-        let mut num = |field: &str, text: &str, whole: bool| -> serde_json::Value {
+        let mut num = |field: &str, text: &str, whole: bool| -> Value {
             let trimmed = text.trim();
             if whole {
                 if let Ok(v) = trimmed.parse::<u64>() {
-                    return serde_json::json!(v);
+                    return Value::from(v);
                 }
                 errors.push(format!("{field}: {text:?} is not a whole number"));
             } else {
                 match trimmed.parse::<f64>() {
-                    Ok(v) if v.is_finite() => return serde_json::json!(v),
+                    Ok(v) if v.is_finite() => return Value::from(v),
                     _ => errors.push(format!("{field}: {text:?} is not a number")),
                 }
             }
-            serde_json::Value::Null
+            Value::Null
         };
         let requests = num("requests_per_target", &self.requests_per_target, true);
         let warmup = num("warmup_per_target", &self.warmup_per_target, true);
         let spacing = num("spacing_s", &self.spacing_s, false);
         let jitter = num("jitter_s", &self.jitter_s, false);
         let spread = if self.spread_hours.trim().is_empty() {
-            serde_json::Value::Null
+            Value::Null
         } else {
             num("spread_hours", &self.spread_hours, false)
         };
@@ -156,20 +157,20 @@ impl PlanForm {
                 provider: (t.preset != "custom").then(|| t.preset.clone()),
             })
             .collect();
-        let document = serde_json::json!({
-            "firsttoken_plan": crate::core::plan::PLAN_VERSION,
-            "targets": targets,
+        let document = crate::json!({
+            "firsttoken_plan": (crate::core::plan::PLAN_VERSION),
+            "targets": (json::to_value(&targets)),
             "requests_per_target": requests,
             "warmup_per_target": warmup,
             "spacing_s": spacing,
             "jitter_s": jitter,
             "spread_hours": spread,
             "timeout_s": timeout,
-            "prompt": self.prompt,
-            "nonce": self.nonce,
+            "prompt": (self.prompt.as_str()),
+            "nonce": (self.nonce),
             "max_tokens": max_tokens,
             "temperature": temperature,
-            "reasoning_counts_as_first_token": self.reasoning_counts_as_first_token,
+            "reasoning_counts_as_first_token": (self.reasoning_counts_as_first_token),
             "peak_hours": [peak_start, peak_end],
         });
         Plan::from_json(&document.to_string()).map_err(|e| e.messages())

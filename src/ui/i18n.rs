@@ -4,10 +4,8 @@
 //! compile; there is no fallback that could leave English in the Chinese UI.
 //! Numbers and dates are formatted here too, per language.
 
-use serde::{Deserialize, Serialize};
-
 /// A language of the page.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lang {
     /// English.
     #[default]

@@ -197,7 +197,8 @@ fn keys_section(props: &PageProps) -> Html {
         Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             if on {
-                if let Ok(json) = serde_json::to_string(&state.keys) {
+                {
+                    let json = crate::core::json::to_string(&state.keys);
                     let _ = remember_keys(&json);
                 }
             } else {

@@ -36,8 +36,7 @@ pub enum View {
 }
 
 /// Where a run stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunStatus {
     /// Sending requests.
     Running,
@@ -48,6 +47,13 @@ pub enum RunStatus {
     /// Every planned request was sent.
     Finished,
 }
+
+crate::json_enum!(RunStatus {
+    Running = "running",
+    Paused = "paused",
+    Stopped = "stopped",
+    Finished = "finished",
+});
 
 /// An append-only list of samples shared between the state and the run loop.
 #[derive(Clone, Debug, Default)]

@@ -7,7 +7,8 @@
 //! reports a failure inside a 200 stream. Only text and thinking deltas are
 //! tokens.
 
-use serde_json::{Value, json};
+use crate::core::json::{self, Value};
+use crate::json;
 
 use super::{
     HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
@@ -45,11 +46,11 @@ pub(crate) fn build_request(
     let mut headers = common_headers(key);
     headers.push(("content-type".to_owned(), "application/json".to_owned()));
     let body = json!({
-        "model": target.model.trim(),
-        "max_tokens": plan.max_tokens,
-        "temperature": plan.temperature,
+        "model": (target.model.trim()),
+        "max_tokens": (plan.max_tokens),
+        "temperature": (plan.temperature),
         "stream": true,
-        "messages": [{ "role": "user", "content": prompt_text(plan, nonce) }],
+        "messages": [{ "role": "user", "content": (prompt_text(plan, nonce)) }],
     });
     HttpRequest {
         url: format!("{}/v1/messages", base_url(target)),
@@ -74,7 +75,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 /// The message of an error body:
 /// `{"type":"error","error":{"type":"…","message":"…"}}`.
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
-    let value: Value = serde_json::from_str(body).ok()?;
+    let value = json::parse(body).ok()?;
     match value.get("error") {
         Some(error) if !error.is_null() => error_value_message(error),
         _ => value
@@ -203,7 +204,7 @@ mod tests {
                 ("content-type".to_owned(), "application/json".to_owned()),
             ]
         );
-        let body: Value = serde_json::from_str(&request.body).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
         assert_eq!(body["model"], "claude-haiku-4-5");
         assert_eq!(body["stream"], true);
         assert_eq!(body["max_tokens"], 50);

@@ -9,7 +9,8 @@
 //! The key goes in the `x-goog-api-key` header, never in the URL: URLs end
 //! up in logs, history and error messages.
 
-use serde_json::{Value, json};
+use crate::core::json::{self, Value};
+use crate::json;
 
 use super::{
     HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
@@ -41,10 +42,10 @@ pub(crate) fn build_request(
     let mut headers = key_headers(key);
     headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
     let body = json!({
-        "contents": [{ "role": "user", "parts": [{ "text": prompt_text(plan, nonce) }] }],
+        "contents": [{ "role": "user", "parts": [{ "text": (prompt_text(plan, nonce)) }] }],
         "generationConfig": {
-            "maxOutputTokens": plan.max_tokens,
-            "temperature": plan.temperature,
+            "maxOutputTokens": (plan.max_tokens),
+            "temperature": (plan.temperature),
         },
     });
     HttpRequest {
@@ -69,7 +70,7 @@ pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsReques
 /// `models[].name` without the `models/` prefix, keeping only models that
 /// can generate content (the list also holds embedding models).
 pub(crate) fn parse_models(body: &str) -> Vec<String> {
-    let Ok(value) = serde_json::from_str::<Value>(body) else {
+    let Ok(value) = json::parse(body) else {
         return Vec::new();
     };
     value
@@ -98,7 +99,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 /// The message of an error body: `{"error":{"code","message","status"}}`,
 /// sometimes wrapped in an array.
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
-    let value: Value = serde_json::from_str(body).ok()?;
+    let value = json::parse(body).ok()?;
     let value = match &value {
         Value::Array(items) => items.first()?.clone(),
         _ => value,
@@ -242,7 +243,7 @@ mod tests {
                 ("Content-Type".to_owned(), "application/json".to_owned()),
             ]
         );
-        let body: Value = serde_json::from_str(&request.body).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
         assert_eq!(body["contents"][0]["role"], "user");
         assert_eq!(
             body["contents"][0]["parts"][0]["text"],

@@ -7,7 +7,8 @@
 //! `stream_options.include_usage` the last one carries only `usage`: neither
 //! is a token.
 
-use serde_json::{Value, json};
+use crate::core::json::{self, Value};
+use crate::json;
 
 use super::{
     HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
@@ -40,12 +41,12 @@ pub(crate) fn build_request(
 /// The chat completions body: one user message, streamed, usage included.
 pub(crate) fn request_body(target: &Target, plan: &Plan, nonce: Option<&str>) -> String {
     json!({
-        "model": target.model.trim(),
-        "messages": [{ "role": "user", "content": prompt_text(plan, nonce) }],
+        "model": (target.model.trim()),
+        "messages": [{ "role": "user", "content": (prompt_text(plan, nonce)) }],
         "stream": true,
         "stream_options": { "include_usage": true },
-        "max_tokens": plan.max_tokens,
-        "temperature": plan.temperature,
+        "max_tokens": (plan.max_tokens),
+        "temperature": (plan.temperature),
     })
     .to_string()
 }
@@ -69,7 +70,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 /// copies), `{"error": "text"}` (Ollama), `{"message"}` (vLLM),
 /// `{"detail"}` (FastAPI servers), or an array holding one of those.
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
-    let value: Value = serde_json::from_str(body).ok()?;
+    let value = json::parse(body).ok()?;
     let value = match &value {
         Value::Array(items) => items.first()?.clone(),
         _ => value,
@@ -207,7 +208,7 @@ mod tests {
                 ("Content-Type".to_owned(), "application/json".to_owned()),
             ]
         );
-        let body: Value = serde_json::from_str(&request.body).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
         assert_eq!(body["model"], "gpt-4o-mini");
         assert_eq!(body["messages"][0]["role"], "user");
         assert_eq!(
@@ -232,7 +233,7 @@ mod tests {
             request.headers,
             vec![("Content-Type".to_owned(), "application/json".to_owned())]
         );
-        let body: Value = serde_json::from_str(&request.body).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
         assert_eq!(body["messages"][0]["content"], Plan::default().prompt);
     }
 
