@@ -7,6 +7,7 @@
 
 pub mod bootstrap;
 pub mod compare;
+pub mod decimal;
 pub mod demo;
 pub mod json;
 pub mod measure;

@@ -719,8 +719,8 @@ impl Parser<'_> {
                 return Ok(Number::PosInt(n));
             }
         }
-        match text.parse::<f64>() {
-            Ok(x) if x.is_finite() => Ok(Number::Float(x)),
+        match super::decimal::parse_f64(text) {
+            Some(x) if x.is_finite() => Ok(Number::Float(x)),
             _ => Err(self.error("number out of range")),
         }
     }

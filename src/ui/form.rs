@@ -122,8 +122,8 @@ impl PlanForm {
                 }
                 errors.push(format!("{field}: {text:?} is not a whole number"));
             } else {
-                match trimmed.parse::<f64>() {
-                    Ok(v) if v.is_finite() => return Value::from(v),
+                match crate::core::decimal::parse_f64(trimmed) {
+                    Some(v) if v.is_finite() => return Value::from(v),
                     _ => errors.push(format!("{field}: {text:?} is not a number")),
                 }
             }
