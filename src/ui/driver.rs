@@ -444,7 +444,9 @@ pub async fn load_history(dispatch: Callback<Action>) {
             total,
         });
     }
-    entries.sort_by(|a, b| b.started_at_ms.total_cmp(&a.started_at_ms));
+    crate::core::sort::sort_by(&mut entries, |a, b| {
+        b.started_at_ms.total_cmp(&a.started_at_ms)
+    });
     let interrupted = entries
         .iter()
         .find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused))
