@@ -7,7 +7,7 @@
 //! each other's awaits; the page's own state only mirrors it for display.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
@@ -207,7 +207,7 @@ impl Driver {
         keys: BTreeMap<String, String>,
         dispatch: Callback<Action>,
     ) {
-        let done: BTreeSet<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
+        let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
         let now = epoch_ms();
         record.runner.resume_after_reload(&done, now);
         // "Resume run" means go on: a run stored while paused would otherwise
