@@ -17,6 +17,7 @@ pub mod report;
 pub mod results;
 pub mod sample;
 pub mod schedule;
+pub mod small_map;
 pub mod sort;
 pub mod sse;
 pub mod stats;

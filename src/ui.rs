@@ -3,7 +3,6 @@
 
 pub mod form;
 pub mod i18n;
-pub mod small_map;
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]

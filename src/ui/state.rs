@@ -16,9 +16,9 @@ use crate::core::plan::Plan;
 use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
 use crate::core::sample::{Sample, SampleError};
+use crate::core::small_map::SmallMap;
 use crate::ui::form::{PlanForm, demo_plan};
 use crate::ui::i18n::Lang;
-use crate::ui::small_map::SmallMap;
 
 /// How many recent errors the run view lists.
 pub const LATEST_ERRORS: usize = 5;

@@ -1,10 +1,10 @@
-//! A map for the page state's few-entry lookups (connection results by
-//! provider, listed models by row).
+//! A map for the page's few-entry lookups (connection results by provider,
+//! listed models by row, chart widths, pending timer waits).
 //!
-//! A `BTreeMap` compiles its node code (insert, remove, rebalance, clone) once
-//! per key and value type, 3 to 4 kB of wasm each time; these maps hold a
-//! handful of entries, so a sorted vector searched by halves does the same
-//! job with a few hundred bytes. Entries stay sorted by key, so two maps
+//! A `BTreeMap` or `HashMap` compiles its table code (insert, remove,
+//! rebalance or rehash, clone) once per key and value type, 2 to 4 kB of
+//! wasm each time; these maps hold a handful of entries, so a sorted vector
+//! searched by halves does the same job with a few hundred bytes. Entries stay sorted by key, so two maps
 //! with the same entries compare equal however they were built, as
 //! `BTreeMap`s do (the reducer relies on that to skip re-renders).
 
@@ -64,6 +64,11 @@ impl<K: Ord, V> SmallMap<K, V> {
         self.entries.clear();
     }
 
+    /// Takes every entry out, in key order.
+    pub fn drain(&mut self) -> impl Iterator<Item = (K, V)> + '_ {
+        self.entries.drain(..)
+    }
+
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -111,6 +116,14 @@ mod tests {
         );
         assert_eq!(map.remove("groq"), Some(3));
         assert_eq!((map.remove("groq"), map.get("groq")), (None, None));
+        map.insert("anthropic".into(), 4);
+        let drained: Vec<(String, u32)> = map.drain().collect();
+        assert_eq!(
+            drained,
+            [("anthropic".to_owned(), 4), ("openai".to_owned(), 2)]
+        );
+        assert!(map.is_empty());
+        map.insert("groq".into(), 5);
         map.clear();
         assert!(map.is_empty());
     }
