@@ -137,12 +137,12 @@ pub fn draw_spread<DB: DrawingBackend>(
         &plot_area,
         &ink,
         AxisPlan {
-            make: |length| fitted_log_axis(&plot_area, &ink, (lo, hi), length, true),
+            make: &|length| fitted_log_axis(&plot_area, &ink, (lo, hi), length, true),
             format: &x_format,
             title: &labels.ttft_axis,
         },
         AxisPlan {
-            make: |_| TickAxis::linear(0.0, count as f64, (0..count).map(centre).collect()),
+            make: &|_| TickAxis::linear(0.0, count as f64, (0..count).map(centre).collect()),
             format: &y_format,
             title: "",
         },
