@@ -175,7 +175,7 @@ pub(crate) fn sorted_series(series: &[Series]) -> (Vec<Vec<f64>>, Option<(f64, f
         .iter()
         .map(|series| {
             let mut values = positive_finite(&series.ttft_ms);
-            values.sort_by(f64::total_cmp);
+            crate::core::sort::sort_f64(&mut values);
             values
         })
         .collect();

@@ -18,6 +18,8 @@ pub mod report;
 pub mod results;
 pub mod sample;
 pub mod schedule;
+pub mod small_map;
+pub mod sort;
 pub mod sse;
 pub mod stats;
 pub mod tail;

@@ -8,7 +8,6 @@
 //! and when each request was really sent, so any delay that remains shows.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use js_sys::{Function, Object, Promise, Reflect};
@@ -17,11 +16,14 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
+use crate::core::small_map::SmallMap;
+
 /// Path of the worker script, relative to the page (works under a sub-path).
 const WORKER_URL: &str = "timer-worker.js";
 
-/// Waits posted to the worker: resolve function and due time (`now_ms()`).
-type Pending = Rc<RefCell<HashMap<u32, (Function, f64)>>>;
+/// Waits posted to the worker, by id: resolve function and due time
+/// (`now_ms()`). Rarely more than one at a time.
+type Pending = Rc<RefCell<SmallMap<u32, (Function, f64)>>>;
 
 struct WorkerTimer {
     worker: Worker,

@@ -66,12 +66,12 @@ pub fn draw_ecdf<DB: DrawingBackend>(
         &plot_area,
         &ink,
         AxisPlan {
-            make: |length| fitted_log_axis(&plot_area, &ink, (lo, hi), length, true),
+            make: &|length| fitted_log_axis(&plot_area, &ink, (lo, hi), length, true),
             format: &x_format,
             title: &labels.ttft_axis,
         },
         AxisPlan {
-            make: |length| share_axis(&ink, length),
+            make: &|length| share_axis(&ink, length),
             format: &y_format,
             title: &labels.share_axis,
         },

@@ -90,12 +90,12 @@ pub fn draw_histogram<DB: DrawingBackend>(
         &body,
         &ink,
         AxisPlan {
-            make: |length| fitted_log_axis(&body, &ink, (lo, hi), length, true),
+            make: &|length| fitted_log_axis(&body, &ink, (lo, hi), length, true),
             format: &x_format,
             title: &labels.ttft_axis,
         },
         AxisPlan {
-            make: |length| count_axis(&body, &ink, y_hi, length),
+            make: &|length| count_axis(&body, &ink, y_hi, length),
             format: &y_format,
             title: &labels.count_axis,
         },
@@ -145,7 +145,7 @@ fn count_axis<DB: DrawingBackend>(
             .filter(|v| v.fract() == 0.0)
             .collect();
         let axis = TickAxis::linear(0.0, hi, ticks);
-        if labels_fit(area, &font, &axis, length, false, |v| format_plain(v, 0)) {
+        if labels_fit(area, &font, &axis, length, false, &|v| format_plain(v, 0)) {
             return axis;
         }
     }

@@ -62,7 +62,7 @@ pub fn draw_hourly<DB: DrawingBackend>(
             ..*b
         })
         .collect();
-    hours.sort_by_key(|b| b.hour);
+    crate::core::sort::sort_by(&mut hours, |a, b| a.hour.cmp(&b.hour));
     hours.dedup_by_key(|b| b.hour);
     let values = hours.iter().flat_map(|b| [b.median_ms, b.p95_ms]).flatten();
     let (min, max) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
@@ -105,12 +105,12 @@ pub fn draw_hourly<DB: DrawingBackend>(
         &plot_area,
         &ink,
         AxisPlan {
-            make: |length| hour_axis(&plot_area, &ink, length),
+            make: &|length| hour_axis(&plot_area, &ink, length),
             format: &x_format,
             title: &labels.hour_axis,
         },
         AxisPlan {
-            make: |length| {
+            make: &|length| {
                 let mut axis = fitted_log_axis(&plot_area, &ink, (lo, hi), length, false);
                 axis.lo = y_lo;
                 axis
@@ -229,7 +229,7 @@ fn hour_axis<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, length: u32) ->
             minor: Vec::new(),
             major,
         };
-        if labels_fit(area, &font, &axis, length, true, |v| {
+        if labels_fit(area, &font, &axis, length, true, &|v| {
             format!("{:02}", v.round() as i64)
         }) {
             let minor = all_hours

@@ -402,7 +402,7 @@ pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
     for max_ticks in (2..=12).rev() {
         let ticks = log_ticks(lo, hi, max_ticks);
         let axis = TickAxis::log(lo, hi, ticks);
-        if labels_fit(area, &font, &axis, length, horizontal, format_ms) {
+        if labels_fit(area, &font, &axis, length, horizontal, &format_ms) {
             return axis;
         }
     }
@@ -411,14 +411,15 @@ pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
 }
 
 /// Whether the labels of `axis`'s major ticks, formatted by `format`, fit
-/// along `length` pixels without touching.
+/// along `length` pixels without touching. `format` is `dyn` so that this
+/// is compiled once, not once per axis kind.
 pub(crate) fn labels_fit<DB: DrawingBackend>(
     area: &Area<DB>,
     font: &TextStyle<'_>,
     axis: &TickAxis,
     length: u32,
     horizontal: bool,
-    format: impl Fn(f64) -> String,
+    format: &dyn Fn(f64) -> String,
 ) -> bool {
     let gap = font.font.get_size() * 0.9;
     let spans: Vec<(f64, f64)> = axis
@@ -455,8 +456,11 @@ pub(crate) type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<TickAxis, TickAx
 
 /// One axis of [`build_plot`]: how to make it once its length in pixels is
 /// known, how to label its ticks and its title.
-pub(crate) struct AxisPlan<'f, F: FnOnce(u32) -> TickAxis> {
-    pub make: F,
+///
+/// `make` is a `dyn` closure, like `format`, so that [`build_plot`] is
+/// compiled once for all charts rather than once per chart's closures.
+pub(crate) struct AxisPlan<'f> {
+    pub make: &'f dyn Fn(u32) -> TickAxis,
     pub format: &'f dyn Fn(&f64) -> String,
     pub title: &'f str,
 }
@@ -464,16 +468,12 @@ pub(crate) struct AxisPlan<'f, F: FnOnce(u32) -> TickAxis> {
 /// Lays out label areas, builds the axes in the order their sizes depend on
 /// each other (x label height → y length → y labels' width → x length) and
 /// draws the grid, ticks and axis titles.
-pub(crate) fn build_plot<'a, DB: DrawingBackend, FX, FY>(
+pub(crate) fn build_plot<'a, DB: DrawingBackend>(
     area: &'a Area<DB>,
     ink: &Ink<'_>,
-    x: AxisPlan<'_, FX>,
-    y: AxisPlan<'_, FY>,
-) -> Result<Plot<'a, DB>, ChartError>
-where
-    FX: FnOnce(u32) -> TickAxis,
-    FY: FnOnce(u32) -> TickAxis,
-{
+    x: AxisPlan<'_>,
+    y: AxisPlan<'_>,
+) -> Result<Plot<'a, DB>, ChartError> {
     let m = &ink.metrics;
     let (width, height) = area.dim_in_pixel();
     let top = m.px(6.0);

@@ -137,12 +137,12 @@ pub fn draw_spread<DB: DrawingBackend>(
         &plot_area,
         &ink,
         AxisPlan {
-            make: |length| fitted_log_axis(&plot_area, &ink, (lo, hi), length, true),
+            make: &|length| fitted_log_axis(&plot_area, &ink, (lo, hi), length, true),
             format: &x_format,
             title: &labels.ttft_axis,
         },
         AxisPlan {
-            make: |_| TickAxis::linear(0.0, count as f64, (0..count).map(centre).collect()),
+            make: &|_| TickAxis::linear(0.0, count as f64, (0..count).map(centre).collect()),
             format: &y_format,
             title: "",
         },
@@ -156,7 +156,9 @@ pub fn draw_spread<DB: DrawingBackend>(
     let thick = ink.metrics.line_px + 1;
     let dot = ink.metrics.dot_px;
     let diamond_r = i32::try_from(ink.metrics.dot_px + 3).unwrap_or(5);
-    let mut seen: HashSet<(usize, i64)> = HashSet::new();
+    // (row, pixel column) packed in one u64: the timeline's set has that
+    // type, so the page carries one copy of the set code, not two.
+    let mut seen: HashSet<u64> = HashSet::new();
     for (row, values) in rows.iter().enumerate() {
         let y = centre(row);
         let colour = series_colour(row, style.dark);
@@ -173,8 +175,10 @@ pub fn draw_spread<DB: DrawingBackend>(
         };
         // Lone requests beyond the whiskers, one dot per pixel column.
         for value in values.iter().filter(|v| **v < stats.p5 || **v > stats.p95) {
-            let column = (x_spec.fraction(*value) * f64::from(plot_width)).round() as i64;
-            if seen.insert((row, column)) {
+            // Saturates far outside the plot, where nothing is drawn anyway.
+            let column = (x_spec.fraction(*value) * f64::from(plot_width)).round() as i32;
+            let row_bits = u64::try_from(row).unwrap_or(u64::MAX) << 32;
+            if seen.insert(row_bits | u64::from(column.cast_unsigned())) {
                 plot.draw(&Circle::new((*value, y), dot, colour.mix(0.7).filled()))?;
             }
         }

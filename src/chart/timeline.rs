@@ -155,12 +155,12 @@ pub fn draw_timeline<DB: DrawingBackend>(
         &plot_area,
         &ink,
         AxisPlan {
-            make: |length| elapsed_axis(&plot_area, &ink, x_hi, length),
+            make: &|length| elapsed_axis(&plot_area, &ink, x_hi, length),
             format: &x_format,
             title: x_title,
         },
         AxisPlan {
-            make: |length| {
+            make: &|length| {
                 let mut axis = fitted_log_axis(&plot_area, &ink, (lo, hi), length, false);
                 axis.hi = y_hi;
                 axis
@@ -236,7 +236,7 @@ fn elapsed_axis<DB: DrawingBackend>(
     let font = ink.tick_font();
     for max_ticks in (2..=12).rev() {
         let axis = TickAxis::linear(0.0, hi, linear_ticks(0.0, hi, max_ticks));
-        if labels_fit(area, &font, &axis, length, true, |v| format_plain(v, 2)) {
+        if labels_fit(area, &font, &axis, length, true, &|v| format_plain(v, 2)) {
             return axis;
         }
     }

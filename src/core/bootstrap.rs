@@ -80,7 +80,7 @@ pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Optio
     // n = 2 the p95's low rank precedes the median's high rank).
     let wanted = [median_at.low, median_at.high, p95_at.low, p95_at.high];
     let mut ranks = wanted;
-    ranks.sort_unstable();
+    super::sort::sort_by(&mut ranks, Ord::cmp);
     let slot = wanted.map(|rank| ranks.iter().position(|&r| r == rank).unwrap_or(0));
 
     let mut counts = vec![0u32; n];
@@ -180,7 +180,7 @@ fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 
 }
 
 fn interval_of(estimates: &mut [f64]) -> Option<Interval> {
-    estimates.sort_unstable_by(f64::total_cmp);
+    super::sort::sort_f64(estimates);
     let tail_pct = (100.0 - CONFIDENCE_PCT) / 2.0;
     Some(Interval {
         low: percentile(estimates, tail_pct)?,

@@ -160,7 +160,7 @@ fn compare_one(model: String, mut members: Vec<&TargetFigures>) -> ModelComparis
             names.push(member.model.clone());
         }
     }
-    members.sort_by(|a, b| by_rule(a, b));
+    super::sort::sort_by(&mut members, |a, b| by_rule(a, b));
     let rows: Vec<ComparisonRow> = members
         .iter()
         .enumerate()

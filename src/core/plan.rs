@@ -369,7 +369,9 @@ impl Plan {
         if errors.is_empty() {
             Ok(plan)
         } else {
-            errors.sort_by_key(|e| field_order(&e.field));
+            super::sort::sort_by(&mut errors, |a, b| {
+                field_order(&a.field).cmp(&field_order(&b.field))
+            });
             Err(PlanError::Invalid(errors))
         }
     }

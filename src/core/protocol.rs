@@ -249,7 +249,7 @@ pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
         Protocol::Gemini => gemini::parse_models(body),
         Protocol::Demo => DEMO_MODELS.iter().map(|(id, _)| (*id).to_owned()).collect(),
     };
-    models.sort_unstable();
+    super::sort::sort_by(&mut models, Ord::cmp);
     models.dedup();
     models
 }

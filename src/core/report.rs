@@ -209,7 +209,7 @@ fn target_report(
         .filter_map(|s| s.counted_ttft_ms())
         .filter(|v| v.is_finite())
         .collect();
-    ttft_sorted.sort_unstable_by(f64::total_cmp);
+    super::sort::sort_f64(&mut ttft_sorted);
     let ttft = summarize_sorted(&ttft_sorted);
     let collect = |field: fn(&Sample) -> Option<f64>| {
         summarize(&counted.iter().filter_map(|s| field(s)).collect::<Vec<_>>())
@@ -265,7 +265,7 @@ pub fn live_row<'a>(samples_of_one_target: impl IntoIterator<Item = &'a Sample>)
             ttft_ms.push(ms);
         }
     }
-    ttft_ms.sort_unstable_by(f64::total_cmp);
+    super::sort::sort_f64(&mut ttft_ms);
     let summary = summarize_sorted(&ttft_ms);
     LiveRow {
         done,

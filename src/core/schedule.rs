@@ -7,8 +7,6 @@
 //! Targets are interleaved round-robin so every target sees the same hours of
 //! the day. Pure: times are epoch milliseconds passed in by the caller.
 
-use std::collections::BTreeSet;
-
 use super::plan::Plan;
 
 /// One request of the run, in send order.
@@ -318,17 +316,21 @@ impl Runner {
     }
 
     /// Picks the run up after a reload: `done` holds the `(target, seq)` of
-    /// every request whose sample was stored. The rest, in their original
+    /// every request whose sample was stored, in any order. The rest, in their original
     /// order, are re-planned from `now_ms`: the first at once, the others at
     /// the plan's spacing with their original jitter. A request that was in
     /// flight when the page went away is sent again. A paused run stays
     /// paused (from `now_ms`); a stopped run stays stopped.
-    pub fn resume_after_reload(&mut self, done: &BTreeSet<(u32, u32)>, now_ms: f64) {
+    pub fn resume_after_reload(&mut self, done: &[(u32, u32)], now_ms: f64) {
+        // A sorted list searched by halves rather than a set: the shared sort
+        // is already in the page, a set type would add its own code.
+        let mut done = done.to_vec();
+        super::sort::sort_by(&mut done, Ord::cmp);
         let mut remaining: Vec<PlannedRequest> = self
             .queue
             .iter()
             .copied()
-            .filter(|r| !done.contains(&(r.target, r.seq)))
+            .filter(|r| done.binary_search(&(r.target, r.seq)).is_err())
             .collect();
         for (k, request) in remaining.iter_mut().enumerate() {
             let jitter = if k == 0 {
@@ -702,7 +704,7 @@ mod tests {
         // The stored runner comes back; storage has samples for 0, 1, 2.
         let mut runner: Runner =
             crate::core::json::from_text(&crate::core::json::to_string(&runner)).unwrap();
-        let done: BTreeSet<(u32, u32)> = schedule.requests[..3]
+        let done: Vec<(u32, u32)> = schedule.requests[..3]
             .iter()
             .map(|r| (r.target, r.seq))
             .collect();
@@ -728,7 +730,7 @@ mod tests {
     fn reload_with_gaps_skips_exactly_the_stored_ones() {
         let schedule = Schedule::new(&plan(2, 0, 3, 5.0, 0.0), START_MS, 1);
         let mut runner = Runner::new(schedule);
-        let done: BTreeSet<(u32, u32)> = [(0, 0), (1, 1)].into_iter().collect();
+        let done = [(1, 1), (0, 0)];
         runner.pause(START_MS);
         runner.resume_after_reload(&done, START_MS + 10.0);
         let rest: Vec<(u32, u32)> = runner
@@ -771,7 +773,7 @@ mod tests {
             let s = Schedule::new(&p, START_MS, seed);
             let total = targets * (warmup + requests) as usize;
             prop_assert_eq!(s.requests.len(), total);
-            let pairs: BTreeSet<(u32, u32)> = s.requests.iter().map(|r| (r.target, r.seq)).collect();
+            let pairs: std::collections::BTreeSet<(u32, u32)> = s.requests.iter().map(|r| (r.target, r.seq)).collect();
             prop_assert_eq!(pairs.len(), total);
             for r in &s.requests {
                 prop_assert!((r.target as usize) < targets);

@@ -76,7 +76,7 @@ pub(crate) fn lerp(low: f64, high: f64, fraction: f64) -> f64 {
 /// Cost: one copy and one sort, O(n log n).
 pub fn summarize(values: &[f64]) -> Option<Summary> {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    sorted.sort_unstable_by(f64::total_cmp);
+    super::sort::sort_f64(&mut sorted);
     summarize_sorted(&sorted)
 }
 

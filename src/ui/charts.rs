@@ -6,7 +6,6 @@
 //! redrawn only when its input changes or its width does.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use plotters::prelude::IntoDrawingArea;
@@ -24,6 +23,7 @@ use crate::chart::{
     draw_timeline,
 };
 use crate::core::report::Report;
+use crate::core::small_map::SmallMap;
 use crate::core::stats::Summary;
 use crate::ui::i18n::{Lang, format_ms};
 use crate::ui::state::ResultsView;
@@ -393,7 +393,7 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
     // results page there and then (~10 ms with 30 charts), and again in the
     // frame. A language switch changes no width, so it redraws with these;
     // new results or a resize read them afresh.
-    let widths = use_mut_ref(|| ((0usize, 0u32), HashMap::<String, f64>::new()));
+    let widths = use_mut_ref(|| ((0usize, 0u32), SmallMap::<String, f64>::new()));
     {
         let items = Rc::clone(&items);
         let lang = props.lang;
@@ -401,7 +401,7 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
         use_effect_with((Rc::as_ptr(&items) as usize, layout), move |_| {
             let mut widths = widths.borrow_mut();
             if widths.0 != layout {
-                *widths = (layout, HashMap::new());
+                *widths = (layout, SmallMap::new());
             }
             // Every width first (one layout at most), then every drawing: a
             // width read after a canvas was resized would lay out again.
@@ -409,10 +409,14 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
                 .iter()
                 .map(|item| {
                     let canvas = canvas_by_id(&item.id)?;
-                    let width = *widths
-                        .1
-                        .entry(item.id.clone())
-                        .or_insert_with(|| css_width_px(&canvas));
+                    let width = match widths.1.get(&item.id) {
+                        Some(&width) => width,
+                        None => {
+                            let width = css_width_px(&canvas);
+                            widths.1.insert(item.id.clone(), width);
+                            width
+                        }
+                    };
                     Some((width, canvas))
                 })
                 .collect();

@@ -7,7 +7,7 @@
 //! each other's awaits; the page's own state only mirrors it for display.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen_futures::spawn_local;
@@ -216,7 +216,7 @@ impl Driver {
         keys: BTreeMap<String, String>,
         dispatch: Callback<Action>,
     ) {
-        let done: BTreeSet<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
+        let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
         let now = epoch_ms();
         record.runner.resume_after_reload(&done, now);
         // "Resume run" means go on: a run stored while paused would otherwise
@@ -454,7 +454,9 @@ pub async fn load_history(dispatch: Callback<Action>) {
             total,
         });
     }
-    entries.sort_by(|a, b| b.started_at_ms.total_cmp(&a.started_at_ms));
+    crate::core::sort::sort_by(&mut entries, |a, b| {
+        b.started_at_ms.total_cmp(&a.started_at_ms)
+    });
     let interrupted = entries
         .iter()
         .find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused))

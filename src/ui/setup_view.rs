@@ -1,7 +1,6 @@
 //! The setup screen: targets, keys with "Test connection", the plan form
 //! with its warnings, and plan files and links.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use wasm_bindgen_futures::spawn_local;
@@ -175,7 +174,8 @@ fn to_target(form: &TargetForm) -> Target {
 fn keys_section(props: &PageProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
-    let mut seen = BTreeSet::new();
+    // A handful of rows: a list is enough, and a set type would add its code.
+    let mut seen: Vec<String> = Vec::new();
     let slots: Vec<(String, String, TargetForm)> = state
         .form
         .targets
@@ -189,7 +189,11 @@ fn keys_section(props: &PageProps) -> Html {
             let name = preset_by_id(&f.preset)
                 .filter(|p| p.id != "custom")
                 .map_or_else(|| f.base_url.clone(), |p| p.name.to_owned());
-            seen.insert(slot.clone()).then_some((slot, name, f.clone()))
+            if seen.contains(&slot) {
+                return None;
+            }
+            seen.push(slot.clone());
+            Some((slot, name, f.clone()))
         })
         .collect();
     let on_remember = {

@@ -16,6 +16,7 @@ use crate::core::plan::Plan;
 use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
 use crate::core::sample::{Sample, SampleError};
+use crate::core::small_map::SmallMap;
 use crate::ui::form::{PlanForm, demo_plan};
 use crate::ui::i18n::Lang;
 
@@ -182,9 +183,9 @@ pub struct State {
     /// The person opted in to keeping keys in localStorage.
     pub remember_keys: bool,
     /// "Test connection" results by provider id.
-    pub connections: BTreeMap<String, Connection>,
+    pub connections: SmallMap<String, Connection>,
     /// Models a provider listed, by target row.
-    pub listed_models: BTreeMap<usize, Vec<String>>,
+    pub listed_models: SmallMap<usize, Vec<String>>,
     /// The current or last run.
     pub run: Option<RunView>,
     /// Results on screen.
@@ -206,8 +207,8 @@ impl State {
             form: PlanForm::from_plan(&demo_plan()),
             keys: BTreeMap::new(),
             remember_keys: false,
-            connections: BTreeMap::new(),
-            listed_models: BTreeMap::new(),
+            connections: SmallMap::new(),
+            listed_models: SmallMap::new(),
             run: None,
             results: None,
             history: Vec::new(),
