@@ -15,3 +15,15 @@ pub mod timer;
 pub mod wake_lock;
 
 pub use error::BrowserError;
+
+use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
+
+/// A JavaScript function that calls `f` once and then frees it, for event
+/// handlers and timers that fire once.
+///
+/// `f` is boxed so that wasm-bindgen's closure glue is compiled once for all
+/// of them, not once per caller's closure type: a smaller page.
+pub(crate) fn once_js(f: Box<dyn FnOnce()>) -> JsValue {
+    Closure::once_into_js(f)
+}
