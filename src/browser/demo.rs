@@ -73,14 +73,14 @@ pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
         let on_abort_flag = Rc::clone(&aborted);
         let on_abort_slot = Rc::clone(&controller_slot);
         let on_abort_reject = reject.clone();
-        let on_abort = Closure::once_into_js(move || {
+        let on_abort = super::once_js(Box::new(move || {
             on_abort_flag.set(true);
             let error = abort_error();
             if let Some(controller) = on_abort_slot.borrow().as_ref() {
                 controller.error_with_e(&error);
             }
             let _ = on_abort_reject.call1(&JsValue::NULL, &error);
-        });
+        }));
         let _ = signal.add_event_listener_with_callback("abort", on_abort.unchecked_ref());
         let headers_aborted = Rc::clone(&aborted);
         after_ms(headers_ms, move || {

@@ -189,7 +189,7 @@ impl Drop for ReaderGuard {
             // in a detached task handles that rejection, so the page reports no
             // "uncaught (in promise)" error.
             let cancelled = JsFuture::from(self.reader.cancel());
-            wasm_bindgen_futures::spawn_local(async move {
+            super::spawn(async move {
                 let _ = cancelled.await;
             });
         }

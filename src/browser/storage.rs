@@ -39,12 +39,12 @@ pub struct Store {
 async fn settle(request: &IdbRequest) -> Result<JsValue, JsValue> {
     let promise = Promise::new(&mut |resolve, reject| {
         let ok_request = request.clone();
-        let on_success = Closure::once_into_js(move || {
+        let on_success = super::once_js(Box::new(move || {
             let result = ok_request.result().unwrap_or(JsValue::UNDEFINED);
             let _ = resolve.call1(&JsValue::NULL, &result);
-        });
+        }));
         let err_request = request.clone();
-        let on_error = Closure::once_into_js(move || {
+        let on_error = super::once_js(Box::new(move || {
             let error = err_request
                 .error()
                 .ok()
@@ -52,7 +52,7 @@ async fn settle(request: &IdbRequest) -> Result<JsValue, JsValue> {
                 .map(JsValue::from)
                 .unwrap_or(JsValue::NULL);
             let _ = reject.call1(&JsValue::NULL, &error);
-        });
+        }));
         request.set_onsuccess(Some(on_success.unchecked_ref()));
         request.set_onerror(Some(on_error.unchecked_ref()));
     });
@@ -80,7 +80,7 @@ impl Store {
             .open_with_u32(DB_NAME, DB_VERSION)
             .map_err(|e| BrowserError::from_js(context, &e))?;
         let upgrade_request = open.clone();
-        let on_upgrade = Closure::once_into_js(move || {
+        let on_upgrade = super::once_js(Box::new(move || {
             if let Ok(result) = upgrade_request.result() {
                 let db: IdbDatabase = result.unchecked_into();
                 let names = db.object_store_names();
@@ -91,7 +91,7 @@ impl Store {
                     let _ = db.create_object_store(SAMPLES);
                 }
             }
-        });
+        }));
         open.set_onupgradeneeded(Some(on_upgrade.unchecked_ref()));
         let db = settle(&open)
             .await

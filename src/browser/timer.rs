@@ -169,6 +169,6 @@ impl Drop for Timeout {
 
 /// Runs `f` after `ms` milliseconds on the page's timers (fire and forget).
 pub fn after_ms(ms: f64, f: impl FnOnce() + 'static) {
-    let callback = Closure::once_into_js(f);
+    let callback = super::once_js(Box::new(f));
     let _ = set_timeout(callback.unchecked_ref(), ms);
 }

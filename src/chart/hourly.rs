@@ -196,7 +196,7 @@ fn peak_spans([start, end]: [u8; 2]) -> Vec<(u8, u8)> {
 /// missing value breaks the line); single points are left to the markers.
 fn consecutive_runs(
     hours: &[HourBucket],
-    value: impl Fn(&HourBucket) -> Option<f64>,
+    value: fn(&HourBucket) -> Option<f64>,
 ) -> Vec<Vec<(f64, f64)>> {
     let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut previous_hour: Option<u8> = None;

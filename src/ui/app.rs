@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
 use crate::browser::files::{clear_fragment, fragment, languages};
+use crate::browser::spawn;
 use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
 use crate::ui::driver::{Driver, load_history};
@@ -77,7 +77,7 @@ fn App() -> Html {
                 }
                 clear_fragment();
             }
-            spawn_local(load_history(dispatch));
+            spawn(load_history(dispatch));
         });
     }
     {

@@ -10,12 +10,12 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use wasm_bindgen_futures::spawn_local;
 use yew::Callback;
 
 use crate::browser::clock::{epoch_ms, page_hidden, performance_mark, time_zone, tz_offset_min};
 use crate::browser::fetch_stream::{Abort, MeasureOptions, measure};
 use crate::browser::files::user_agent;
+use crate::browser::spawn;
 use crate::browser::storage::Store;
 use crate::browser::timer::sleep_ms;
 use crate::browser::wake_lock::WakeLock;
@@ -248,7 +248,7 @@ impl Driver {
             abort: None,
         });
         let driver = self.clone();
-        spawn_local(async move { driver.run_loop(dispatch).await });
+        spawn(async move { driver.run_loop(dispatch).await });
     }
 
     /// Pauses after the request in flight.

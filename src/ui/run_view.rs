@@ -1,10 +1,10 @@
 //! The run screen (progress, per-target live figures, latest errors, pause /
 //! resume / stop) and the history of runs kept on this device.
 
-use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
+use crate::browser::spawn;
 use crate::ui::app::PageProps;
 use crate::ui::driver::{delete_run, load_run, open_run};
 use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct, verdict_short};
@@ -122,7 +122,7 @@ fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
         let driver = driver.clone();
         let keys = keys.clone();
         let run_id = run_id.clone();
-        spawn_local(async move {
+        spawn(async move {
             if driver.is_active() {
                 return;
             }
@@ -190,12 +190,12 @@ pub fn HistoryPage(props: &PageProps) -> Html {
                     let open = {
                         let dispatch = dispatch.clone();
                         let run_id = entry.run_id.clone();
-                        Callback::from(move |_| spawn_local(open_run(run_id.clone(), dispatch.clone())))
+                        Callback::from(move |_| spawn(open_run(run_id.clone(), dispatch.clone())))
                     };
                     let delete = {
                         let dispatch = dispatch.clone();
                         let run_id = entry.run_id.clone();
-                        Callback::from(move |_| spawn_local(delete_run(run_id.clone(), dispatch.clone())))
+                        Callback::from(move |_| spawn(delete_run(run_id.clone(), dispatch.clone())))
                     };
                     let interrupted = matches!(entry.status, RunStatus::Running | RunStatus::Paused);
                     html! {

@@ -3,11 +3,11 @@
 
 use std::rc::Rc;
 
-use wasm_bindgen_futures::spawn_local;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
+use crate::browser::spawn;
 use crate::browser::storage::{forget_keys, remember_keys};
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::presets::{PRESETS, preset_by_id};
@@ -108,7 +108,7 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
             let state = state.clone();
             let target = to_target(&target);
             let key = state.keys.get(&key_slot(&target)).cloned();
-            spawn_local(async move {
+            spawn(async move {
                 let Some(request) = models_request(&target, key.as_deref()) else {
                     return;
                 };
@@ -274,7 +274,7 @@ fn key_row(props: &PageProps, slot: String, name: String, form: &TargetForm) -> 
                 provider: slot.clone(),
                 connection: Connection::Testing,
             });
-            spawn_local(async move {
+            spawn(async move {
                 let outcome = measure_once(&target, &plan, key.as_deref(), 0, 1).await;
                 let connection = match (outcome.error, outcome.ttft_ms) {
                     (Some(error), _) => Connection::Failed(error.message),
@@ -374,7 +374,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
             let Ok(plan) = validated.as_ref() else { return };
             let link = url_with_fragment(&plan.to_link_fragment());
             let state = state.clone();
-            spawn_local(async move {
+            spawn(async move {
                 let message = match copy_text(&link).await {
                     Ok(()) => state.lang.texts().link_copied.to_owned(),
                     Err(_) => link,
@@ -406,7 +406,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
             };
             input.set_value("");
             let state = state.clone();
-            spawn_local(async move {
+            spawn(async move {
                 let text = read_text(&file).await.unwrap_or_default();
                 match Plan::from_json(&text) {
                     Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
@@ -426,7 +426,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
                 (0..files.length()).filter_map(|i| files.get(i)).collect();
             input.set_value("");
             let state = state.clone();
-            spawn_local(async move {
+            spawn(async move {
                 let mut docs = Vec::new();
                 for file in files {
                     let text = read_text(&file).await.unwrap_or_default();
