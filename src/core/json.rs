@@ -16,7 +16,7 @@
 //! [`json_object!`]: crate::json_object
 //! [`json_enum!`]: crate::json_enum
 
-use std::collections::BTreeMap;
+use super::small_map::SmallMap;
 use std::fmt;
 
 /// A JSON number as written: integers stay exact up to 64 bits.
@@ -1167,24 +1167,26 @@ impl<T: FromJson, const N: usize> FromJson for [T; N] {
     }
 }
 
-impl<T: ToJson> ToJson for BTreeMap<String, T> {
+impl<T: ToJson> ToJson for SmallMap<String, T> {
     fn write_json(&self, w: &mut Writer) {
         w.begin_object();
-        for (name, value) in self {
+        for (name, value) in self.iter() {
             w.member(name, value);
         }
         w.end_object();
     }
 }
 
-impl<T: FromJson> FromJson for BTreeMap<String, T> {
+impl<T: FromJson> FromJson for SmallMap<String, T> {
     fn from_json(value: &Value) -> Result<Self, Error> {
         let map = value
             .as_object()
             .ok_or_else(|| Error::expected("an object", value))?;
-        map.iter()
-            .map(|(name, v)| Ok((name.clone(), T::from_json(v).map_err(|e| e.within(name))?)))
-            .collect()
+        let mut out = SmallMap::new();
+        for (name, v) in map {
+            out.insert(name.clone(), T::from_json(v).map_err(|e| e.within(name))?);
+        }
+        Ok(out)
     }
 }
 
@@ -1449,8 +1451,8 @@ mod tests {
         assert_eq!(from_text::<i32>("-1").unwrap(), -1);
         assert_eq!(from_text::<[u8; 2]>("[8, 20]").unwrap(), [8, 20]);
         assert!(from_text::<[u8; 2]>("[8]").is_err());
-        let keys: BTreeMap<String, String> = from_text(r#"{"openai":"k"}"#).unwrap();
-        assert_eq!(keys["openai"], "k");
+        let keys: SmallMap<String, String> = from_text(r#"{"openai":"k"}"#).unwrap();
+        assert_eq!(keys.get("openai").map(String::as_str), Some("k"));
         assert_eq!(to_string(&keys), r#"{"openai":"k"}"#);
     }
 

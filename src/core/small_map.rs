@@ -59,6 +59,20 @@ impl<K: Ord, V> SmallMap<K, V> {
         Some(self.entries.remove(at).1)
     }
 
+    /// Whether there is an entry under `key`.
+    pub fn contains_key<Q>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.position(key).is_ok()
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
     /// Removes every entry.
     pub fn clear(&mut self) {
         self.entries.clear();

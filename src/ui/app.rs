@@ -2,7 +2,7 @@
 //! page's starting point (language, remembered keys, a `#plan=` link, an
 //! interrupted run) and shows one of the four screens.
 
-use std::collections::BTreeMap;
+use crate::core::small_map::SmallMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -63,7 +63,7 @@ fn App() -> Html {
                 Callback::from(move |action| state.dispatch(action))
             };
             if let Some(json) = remembered_keys()
-                && let Ok(keys) = crate::core::json::from_text::<BTreeMap<String, String>>(&json)
+                && let Ok(keys) = crate::core::json::from_text::<SmallMap<String, String>>(&json)
             {
                 dispatch.emit(Action::KeysRemembered(keys));
             }

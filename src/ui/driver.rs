@@ -6,8 +6,8 @@
 //! an `Rc<RefCell<…>>`, because the loop and the buttons act on it between
 //! each other's awaits; the page's own state only mirrors it for display.
 
+use crate::core::small_map::SmallMap;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::Callback;
@@ -62,7 +62,7 @@ crate::json_object!(RunRecord {
 
 struct ActiveRun {
     record: RunRecord,
-    keys: BTreeMap<String, String>,
+    keys: SmallMap<String, String>,
     abort: Option<Abort>,
 }
 
@@ -170,7 +170,7 @@ impl Driver {
     }
 
     /// Starts `plan` from now.
-    pub fn start(&self, plan: Plan, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
+    pub fn start(&self, plan: Plan, keys: SmallMap<String, String>, dispatch: Callback<Action>) {
         let now = epoch_ms();
         // Seed from the clock: each run jitters differently, and the seed is
         // stored so a resumed run continues the same schedule.
@@ -190,7 +190,7 @@ impl Driver {
 
     /// Providers of `plan` whose key is needed but not in `keys` (keys are
     /// not stored unless remembered, so a resumed run asks again).
-    pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String> {
+    pub fn missing_keys(plan: &Plan, keys: &SmallMap<String, String>) -> Vec<String> {
         let mut missing: Vec<String> = plan
             .targets
             .iter()
@@ -213,7 +213,7 @@ impl Driver {
         &self,
         mut record: RunRecord,
         samples: Vec<Sample>,
-        keys: BTreeMap<String, String>,
+        keys: SmallMap<String, String>,
         dispatch: Callback<Action>,
     ) {
         let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
@@ -230,7 +230,7 @@ impl Driver {
         &self,
         record: RunRecord,
         samples: Vec<Sample>,
-        keys: BTreeMap<String, String>,
+        keys: SmallMap<String, String>,
         dispatch: Callback<Action>,
     ) {
         let (_, total) = record.runner.progress();

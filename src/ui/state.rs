@@ -9,7 +9,7 @@
 //! one target's live row.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::core::plan::Plan;
@@ -179,7 +179,7 @@ pub struct State {
     /// The setup form.
     pub form: PlanForm,
     /// Keys by provider id, in memory only (see `remember_keys`).
-    pub keys: BTreeMap<String, String>,
+    pub keys: SmallMap<String, String>,
     /// The person opted in to keeping keys in localStorage.
     pub remember_keys: bool,
     /// "Test connection" results by provider id.
@@ -205,7 +205,7 @@ impl State {
             lang,
             view: View::Setup,
             form: PlanForm::from_plan(&demo_plan()),
-            keys: BTreeMap::new(),
+            keys: SmallMap::new(),
             remember_keys: false,
             connections: SmallMap::new(),
             listed_models: SmallMap::new(),
@@ -234,7 +234,7 @@ pub enum Action {
     /// Set (or clear, when empty) the key of a provider.
     SetKey { provider: String, key: String },
     /// Keys were loaded from this device.
-    KeysRemembered(BTreeMap<String, String>),
+    KeysRemembered(SmallMap<String, String>),
     /// Opt in or out of remembering keys.
     SetRememberKeys(bool),
     /// Forget every key, in memory and on the device.
@@ -294,9 +294,11 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             }
             next.connections.remove(&provider);
         }
-        Action::KeysRemembered(keys) => {
+        Action::KeysRemembered(mut keys) => {
             next.remember_keys = !keys.is_empty();
-            next.keys.extend(keys);
+            for (provider, key) in keys.drain() {
+                next.keys.insert(provider, key);
+            }
         }
         Action::SetRememberKeys(on) => next.remember_keys = on,
         Action::ForgetKeys => {
@@ -559,7 +561,11 @@ mod tests {
         assert!(state.keys.is_empty());
         let state = reduce(
             &state,
-            Action::KeysRemembered(BTreeMap::from([("groq".into(), "k".into())])),
+            Action::KeysRemembered({
+                let mut keys = SmallMap::new();
+                keys.insert("groq".into(), "k".into());
+                keys
+            }),
         )
         .unwrap();
         assert!(state.remember_keys);
