@@ -6,16 +6,59 @@
 //! timings in several places and a handful of short lists of other things,
 //! so every sort goes through [`sort_by`] here, which sorts indices behind a
 //! `dyn` comparison: one copy of the sort in the page instead of a dozen.
+//! Timings, sorted most and in the largest numbers, take a radix sort
+//! ([`sort_f64`]) instead.
 
 use std::cmp::Ordering;
 
 /// Sorts `values` ascending by [`f64::total_cmp`] (so `-0.0` before `0.0`,
 /// and NaNs at the ends by sign).
 ///
-/// Cost: O(n log n) comparisons through [`sort_by`], and an index vector
-/// of n words.
+/// Timings are what the page sorts most (percentiles, ECDFs, spreads over
+/// 10 000 samples), so they get a radix sort: each value becomes a `u64`
+/// key whose unsigned order is `total_cmp`'s, and the keys are sorted a byte
+/// at a time, skipping bytes all keys share. O(n) time, a few hundred bytes
+/// of wasm, no comparison calls. Equal keys are equal bits, so stability
+/// does not arise.
 pub fn sort_f64(values: &mut [f64]) {
-    sort_by(values, f64::total_cmp);
+    if values.len() < 2 {
+        return;
+    }
+    const SIGN: u64 = 1 << 63;
+    // Negative: flip every bit (larger magnitude sorts lower); positive: set the sign bit.
+    let mut keys: Vec<u64> = values
+        .iter()
+        .map(|v| {
+            let bits = v.to_bits();
+            if bits & SIGN == 0 { bits | SIGN } else { !bits }
+        })
+        .collect();
+    let mut buffer = vec![0u64; keys.len()];
+    for shift in (0..64).step_by(8) {
+        let mut starts = [0usize; 256];
+        for &key in &keys {
+            starts[(key >> shift) as usize & 0xff] += 1;
+        }
+        if starts.contains(&keys.len()) {
+            continue;
+        }
+        let mut total = 0;
+        for start in &mut starts {
+            let count = *start;
+            *start = total;
+            total += count;
+        }
+        for &key in &keys {
+            let digit = (key >> shift) as usize & 0xff;
+            buffer[starts[digit]] = key;
+            starts[digit] += 1;
+        }
+        std::mem::swap(&mut keys, &mut buffer);
+    }
+    for (value, key) in values.iter_mut().zip(keys) {
+        let bits = if key & SIGN == 0 { !key } else { key & !SIGN };
+        *value = f64::from_bits(bits);
+    }
 }
 
 /// Sorts `items` by `compare`, keeping the order of equal items (a stable
@@ -121,7 +164,10 @@ mod tests {
         }
 
         #[test]
-        fn sort_f64_matches_std(values in prop::collection::vec(any::<f64>(), 0..80)) {
+        fn sort_f64_matches_std(values in prop::collection::vec(
+            prop_oneof![any::<f64>(), 0.0f64..10_000.0, Just(0.0), Just(-0.0), Just(f64::NAN)],
+            0..600,
+        )) {
             let mut expected = values.clone();
             expected.sort_by(f64::total_cmp);
             let mut actual = values;
