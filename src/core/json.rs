@@ -527,58 +527,64 @@ impl Parser<'_> {
 
     fn array(&mut self) -> Result<Value, Error> {
         let mut items = Vec::new();
-        self.skip_whitespace();
-        if self.eat(b']') {
-            return Ok(Value::Array(items));
-        }
-        loop {
-            self.skip_whitespace();
-            items.push(self.value()?);
-            self.skip_whitespace();
-            if self.eat(b']') {
-                return Ok(Value::Array(items));
-            }
-            if !self.eat(b',') {
-                return Err(self.error(if self.peek().is_none() {
-                    "EOF while parsing a list"
-                } else {
-                    "expected `,` or `]`"
-                }));
-            }
-        }
+        self.items(
+            b']',
+            ["EOF while parsing a list", "expected `,` or `]`"],
+            &mut |p| {
+                items.push(p.value()?);
+                Ok(())
+            },
+        )?;
+        Ok(Value::Array(items))
     }
 
     fn object(&mut self) -> Result<Value, Error> {
         let mut map = Map::new();
+        self.items(
+            b'}',
+            ["EOF while parsing an object", "expected `,` or `}`"],
+            &mut |p| {
+                match p.peek() {
+                    Some(b'"') => {}
+                    None => return Err(p.error("EOF while parsing an object")),
+                    Some(_) => return Err(p.error("key must be a string")),
+                }
+                let name = p.string()?;
+                p.skip_whitespace();
+                if !p.eat(b':') {
+                    return Err(p.error("expected `:`"));
+                }
+                p.skip_whitespace();
+                map.insert(name, p.value()?);
+                Ok(())
+            },
+        )?;
+        Ok(Value::Object(map))
+    }
+
+    /// The comma-separated items of a list or object up to `close`, the
+    /// opening bracket already consumed; `item` reads one. `errors` are the
+    /// messages for a text that ends early and for a missing separator.
+    fn items(
+        &mut self,
+        close: u8,
+        errors: [&str; 2],
+        item: &mut dyn FnMut(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         self.skip_whitespace();
-        if self.eat(b'}') {
-            return Ok(Value::Object(map));
+        if self.eat(close) {
+            return Ok(());
         }
         loop {
             self.skip_whitespace();
-            match self.peek() {
-                Some(b'"') => {}
-                None => return Err(self.error("EOF while parsing an object")),
-                Some(_) => return Err(self.error("key must be a string")),
-            }
-            let name = self.string()?;
+            item(self)?;
             self.skip_whitespace();
-            if !self.eat(b':') {
-                return Err(self.error("expected `:`"));
-            }
-            self.skip_whitespace();
-            let value = self.value()?;
-            map.insert(name, value);
-            self.skip_whitespace();
-            if self.eat(b'}') {
-                return Ok(Value::Object(map));
+            if self.eat(close) {
+                return Ok(());
             }
             if !self.eat(b',') {
-                return Err(self.error(if self.peek().is_none() {
-                    "EOF while parsing an object"
-                } else {
-                    "expected `,` or `}`"
-                }));
+                let ended = self.peek().is_none();
+                return Err(self.error(errors[usize::from(!ended)]));
             }
         }
     }
