@@ -59,7 +59,7 @@ pub fn RunPage(props: &PageProps) -> Html {
     html! {
         <div class="run">
             <section class="card">
-                <h2>{t.progress}{": "}<span class="run-status" data-status={format!("{:?}", run.status).to_lowercase()}>{status}</span></h2>
+                <h2>{t.progress}{": "}<span class="run-status" data-status={run.status.as_str()}>{status}</span></h2>
                 // A <progress> element, not a styled div: the CSP forbids inline styles.
                 <progress id="run-progress" max={run.total.max(1).to_string()} value={run.done.to_string()} aria-label={t.progress}>{format!("{percent:.0} %")}</progress>
                 <p class="progress-text" id="progress-text">{format!("{} / {}{}", run.done, run.total, eta)}</p>
