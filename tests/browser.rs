@@ -3,9 +3,10 @@
 //!
 //! They check what only a real browser can: the streaming fetch and its
 //! timestamps, CORS, aborts, the demo provider's `ReadableStream`, the timer
-//! worker fallback and IndexedDB.
+//! worker fallback, IndexedDB and the canvas backend the charts draw on.
 #![cfg(target_arch = "wasm32")]
 
+use firsttoken::browser::canvas::MeasuredCanvas;
 use firsttoken::browser::clock::now_ms;
 use firsttoken::browser::fetch_stream::{Abort, MeasureOptions, measure};
 use firsttoken::browser::storage::Store;
@@ -14,6 +15,8 @@ use firsttoken::core::measure::Outcome;
 use firsttoken::core::plan::{Plan, Protocol, Target};
 use firsttoken::core::protocol::build_request;
 use firsttoken::core::sample::ErrorKind;
+use plotters_backend::{BackendColor, DrawingBackend};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -182,4 +185,40 @@ async fn samples_survive_in_indexeddb_and_are_deleted_with_their_run() {
     store.delete_run(&run_id).await.unwrap();
     assert!(store.samples(&run_id).await.unwrap().is_empty());
     assert_eq!(store.samples(&format!("{run_id}x")).await.unwrap().len(), 1);
+}
+
+#[wasm_bindgen_test]
+fn filled_circles_keep_their_colour_around_other_drawing() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let canvas: web_sys::HtmlCanvasElement =
+        document.create_element("canvas").unwrap().dyn_into().unwrap();
+    canvas.set_width(40);
+    canvas.set_height(10);
+    let context: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    let mut backend = MeasuredCanvas::new(canvas).unwrap();
+    let red = BackendColor {
+        alpha: 1.0,
+        rgb: (255, 0, 0),
+    };
+    let blue = BackendColor {
+        alpha: 1.0,
+        rgb: (0, 0, 255),
+    };
+    // Two dots in one colour (the second reuses the fill style), a square
+    // drawn by the inner backend in another, then a dot in the first again:
+    // it must not inherit the square's colour.
+    backend.draw_circle((5, 5), 3, &red, true).unwrap();
+    backend.draw_circle((15, 5), 3, &red, true).unwrap();
+    backend.draw_rect((20, 0), (29, 9), &blue, true).unwrap();
+    backend.draw_circle((35, 5), 3, &red, true).unwrap();
+    let pixel = |x: f64| {
+        let data = context.get_image_data(x, 5.0, 1.0, 1.0).unwrap().data();
+        (data[0], data[1], data[2], data[3])
+    };
+    assert_eq!(pixel(5.0), (255, 0, 0, 255));
+    assert_eq!(pixel(15.0), (255, 0, 0, 255));
+    assert_eq!(pixel(25.0), (0, 0, 255, 255));
+    assert_eq!(pixel(35.0), (255, 0, 0, 255));
+    assert_eq!(pixel(10.0).3, 0, "between the dots stays clear");
 }

@@ -103,6 +103,11 @@ pub struct MeasuredCanvas {
     context: CanvasRenderingContext2d,
     /// The `font` last set on the context, to skip re-parsing the same one.
     font: RefCell<String>,
+    /// The fill colour this wrapper last set (rgb, alpha bits), while no
+    /// inner drawing call has run since: the timeline fills thousands of
+    /// dots in a few colours, and each `fillStyle` set is a string built in
+    /// wasm, copied out and parsed by the canvas.
+    fill: Option<(u8, u8, u8, u64)>,
 }
 
 impl MeasuredCanvas {
@@ -114,6 +119,7 @@ impl MeasuredCanvas {
             inner,
             context,
             font: RefCell::new(String::new()),
+            fill: None,
         })
     }
 
@@ -175,10 +181,12 @@ impl DrawingBackend for MeasuredCanvas {
     }
 
     fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.ensure_prepared()
     }
 
     fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.present()
     }
 
@@ -187,6 +195,7 @@ impl DrawingBackend for MeasuredCanvas {
         point: BackendCoord,
         color: BackendColor,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.draw_pixel(point, color)
     }
 
@@ -196,6 +205,7 @@ impl DrawingBackend for MeasuredCanvas {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.draw_line(from, to, style)
     }
 
@@ -206,6 +216,7 @@ impl DrawingBackend for MeasuredCanvas {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
@@ -214,6 +225,7 @@ impl DrawingBackend for MeasuredCanvas {
         path: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.draw_path(path, style)
     }
 
@@ -224,7 +236,35 @@ impl DrawingBackend for MeasuredCanvas {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.inner.draw_circle(center, radius, style, fill)
+        let color = style.color();
+        if !fill || color.alpha == 0.0 {
+            self.fill = None;
+            return self.inner.draw_circle(center, radius, style, fill);
+        }
+        // As the inner backend fills a circle, minus re-setting an unchanged colour.
+        let (r, g, b) = color.rgb;
+        let key = (r, g, b, color.alpha.to_bits());
+        if self.fill != Some(key) {
+            self.context
+                .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+            self.fill = Some(key);
+        }
+        self.context.begin_path();
+        let arc = self.context.arc(
+            f64::from(center.0),
+            f64::from(center.1),
+            f64::from(radius),
+            0.0,
+            std::f64::consts::TAU,
+        );
+        if arc.is_err() {
+            // Only a negative radius fails, which a u32 cannot be; should it
+            // ever, the inner backend reports it in its own error type.
+            self.fill = None;
+            return self.inner.draw_circle(center, radius, style, fill);
+        }
+        self.context.fill();
+        Ok(())
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -232,6 +272,7 @@ impl DrawingBackend for MeasuredCanvas {
         vert: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.fill_polygon(vert, style)
     }
 
@@ -241,8 +282,9 @@ impl DrawingBackend for MeasuredCanvas {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        // The inner backend sets its own font; forget ours.
+        // The inner backend sets its own font and colour; forget ours.
         self.font.borrow_mut().clear();
+        self.fill = None;
         self.inner.draw_text(text, style, pos)
     }
 
@@ -260,6 +302,7 @@ impl DrawingBackend for MeasuredCanvas {
         size: (u32, u32),
         src: &[u8],
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.fill = None;
         self.inner.blit_bitmap(pos, size, src)
     }
 }
