@@ -452,6 +452,25 @@ mod tests {
         }
     }
 
+    /// Feeds `events` (event name, data) to a decoder for `protocol`; the
+    /// stream events it emitted and whether it saw the stream's end.
+    pub(crate) fn decode_all(
+        protocol: Protocol,
+        events: &[(Option<&str>, &str)],
+    ) -> (Vec<StreamEvent>, bool) {
+        let mut decoder = EventDecoder::new(protocol);
+        let mut out = Vec::new();
+        for (name, data) in events {
+            let event = SseEvent {
+                event: name.map(str::to_owned),
+                data: (*data).to_owned(),
+                id: None,
+            };
+            decoder.on_event(&event, &mut out).unwrap();
+        }
+        (out, decoder.completed())
+    }
+
     #[test]
     fn demo_request_has_demo_url_and_no_key() {
         let request = build_request(

@@ -156,32 +156,23 @@ mod tests {
     use super::*;
     use crate::core::plan::Protocol;
     use crate::core::protocol::{
-        EventDecoder, build_request as build, http_error_message, models_request,
-        parse_models as parse,
+        build_request as build, http_error_message, models_request, parse_models as parse, tests,
     };
 
     fn target() -> Target {
-        Target {
-            label: "t".to_owned(),
-            protocol: Protocol::Anthropic,
-            base_url: "https://api.anthropic.com".to_owned(),
-            model: "claude-haiku-4-5".to_owned(),
-            provider: None,
-        }
+        tests::target(
+            Protocol::Anthropic,
+            "https://api.anthropic.com",
+            "claude-haiku-4-5",
+        )
     }
 
     fn decode(events: &[(&str, &str)]) -> (Vec<StreamEvent>, bool) {
-        let mut decoder = EventDecoder::new(Protocol::Anthropic);
-        let mut out = Vec::new();
-        for (name, data) in events {
-            let event = SseEvent {
-                event: Some((*name).to_owned()),
-                data: (*data).to_owned(),
-                id: None,
-            };
-            decoder.on_event(&event, &mut out).unwrap();
-        }
-        (out, decoder.completed())
+        let named: Vec<(Option<&str>, &str)> = events
+            .iter()
+            .map(|(name, data)| (Some(*name), *data))
+            .collect();
+        tests::decode_all(Protocol::Anthropic, &named)
     }
 
     #[test]

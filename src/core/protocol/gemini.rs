@@ -190,32 +190,20 @@ mod tests {
     use super::*;
     use crate::core::plan::Protocol;
     use crate::core::protocol::{
-        EventDecoder, build_request as build, http_error_message, models_request,
-        parse_models as parse,
+        build_request as build, http_error_message, models_request, parse_models as parse, tests,
     };
 
     fn target(model: &str) -> Target {
-        Target {
-            label: "t".to_owned(),
-            protocol: Protocol::Gemini,
-            base_url: "https://generativelanguage.googleapis.com".to_owned(),
-            model: model.to_owned(),
-            provider: None,
-        }
+        tests::target(
+            Protocol::Gemini,
+            "https://generativelanguage.googleapis.com",
+            model,
+        )
     }
 
     fn decode(data: &[&str]) -> (Vec<StreamEvent>, bool) {
-        let mut decoder = EventDecoder::new(Protocol::Gemini);
-        let mut out = Vec::new();
-        for data in data {
-            let event = SseEvent {
-                event: None,
-                data: (*data).to_owned(),
-                id: None,
-            };
-            decoder.on_event(&event, &mut out).unwrap();
-        }
-        (out, decoder.completed())
+        let unnamed: Vec<(Option<&str>, &str)> = data.iter().map(|data| (None, *data)).collect();
+        tests::decode_all(Protocol::Gemini, &unnamed)
     }
 
     #[test]

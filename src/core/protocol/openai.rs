@@ -160,31 +160,16 @@ mod tests {
     use super::*;
     use crate::core::plan::Protocol;
     use crate::core::protocol::{
-        EventDecoder, build_request as build, models_request, parse_models as parse,
+        EventDecoder, build_request as build, models_request, parse_models as parse, tests,
     };
 
     fn target(base_url: &str) -> Target {
-        Target {
-            label: "t".to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: "gpt-4o-mini".to_owned(),
-            provider: None,
-        }
+        tests::target(Protocol::OpenAi, base_url, "gpt-4o-mini")
     }
 
     fn decode(data: &[&str]) -> (Vec<StreamEvent>, bool) {
-        let mut decoder = EventDecoder::new(Protocol::OpenAi);
-        let mut out = Vec::new();
-        for data in data {
-            let event = SseEvent {
-                event: None,
-                data: (*data).to_owned(),
-                id: None,
-            };
-            decoder.on_event(&event, &mut out).unwrap();
-        }
-        (out, decoder.completed())
+        let unnamed: Vec<(Option<&str>, &str)> = data.iter().map(|data| (None, *data)).collect();
+        tests::decode_all(Protocol::OpenAi, &unnamed)
     }
 
     #[test]
