@@ -196,7 +196,7 @@ pub(crate) fn sorted_series(series: &[Series]) -> (Vec<Vec<f64>>, Option<(f64, f
 #[cfg(test)]
 pub(crate) mod test_support {
     //! Shared helpers for the chart tests: render to an SVG string.
-    use super::{Area, ChartError, ChartStyle};
+    use super::{Area, ChartError, ChartStyle, Series};
     use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
     /// Renders `draw` onto a `width` × `height` SVG and returns the document.
@@ -217,6 +217,14 @@ pub(crate) mod test_support {
     /// backend writes each text on its own line).
     pub fn has_text(svg: &str, text: &str) -> bool {
         svg.contains(&format!("\n{text}\n</text>"))
+    }
+
+    /// A series labelled `label`.
+    pub fn series(label: &str, ttft_ms: Vec<f64>) -> Series {
+        Series {
+            label: label.into(),
+            ttft_ms,
+        }
     }
 
     /// A deterministic sample: mostly 300–600 ms with a cold-start tail of

@@ -153,14 +153,7 @@ fn step_points(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::test_support::{has_text, render_svg, sample_ttft_ms};
-
-    fn series(label: &str, ttft_ms: Vec<f64>) -> Series {
-        Series {
-            label: label.into(),
-            ttft_ms,
-        }
-    }
+    use crate::chart::test_support::{has_text, render_svg, sample_ttft_ms, series};
 
     #[test]
     fn typical_ecdf_has_legend_axes_and_percent_ticks() -> Result<(), ChartError> {

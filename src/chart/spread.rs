@@ -215,14 +215,7 @@ pub fn draw_spread<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::test_support::{has_text, render_svg, sample_ttft_ms};
-
-    fn series(label: &str, ttft_ms: Vec<f64>) -> Series {
-        Series {
-            label: label.into(),
-            ttft_ms,
-        }
-    }
+    use crate::chart::test_support::{has_text, render_svg, sample_ttft_ms, series};
 
     #[test]
     fn typical_spread_labels_rows_and_explains_marks() -> Result<(), ChartError> {
