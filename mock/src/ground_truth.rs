@@ -180,6 +180,20 @@ impl Recorder {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Waits up to `timeout` while any request record matches `pending` (records change
+    /// through [`Self::update`], which wakes the waiters); returns the store as it is then.
+    fn wait_while(
+        &self,
+        timeout: Duration,
+        pending: impl Fn(&RequestRecord) -> bool,
+    ) -> MutexGuard<'_, Store> {
+        let store = self.lock();
+        self.store
+            .1
+            .wait_timeout_while(store, timeout, |store| store.requests.iter().any(&pending))
+            .map_or_else(|poisoned| poisoned.into_inner().0, |(store, _)| store)
+    }
+
     /// A fresh request id; ids keep increasing across resets so they stay unique.
     pub fn next_id(&self) -> u64 {
         let mut store = self.lock();
@@ -224,35 +238,14 @@ impl Recorder {
     /// Waits up to `timeout` until every record except `stall` replies has ended, then returns
     /// a snapshot (possibly still unsettled if the timeout passed).
     pub fn settled_snapshot(&self, timeout: Duration) -> GroundTruth {
-        let store = self.lock();
-        let (store, _) = self
-            .store
-            .1
-            .wait_timeout_while(store, timeout, |store| {
-                store
-                    .requests
-                    .iter()
-                    .any(|record| !record.is_settled() && !record.is_stall())
-            })
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        drop(store);
+        drop(self.wait_while(timeout, |record| !record.is_settled() && !record.is_stall()));
         self.snapshot()
     }
 
     /// Waits up to `timeout` until the record with `id` has ended; returns it as it is then
     /// (`None` if there is no such record).
     pub fn wait_for_request(&self, id: u64, timeout: Duration) -> Option<RequestRecord> {
-        let store = self.lock();
-        let (store, _) = self
-            .store
-            .1
-            .wait_timeout_while(store, timeout, |store| {
-                store
-                    .requests
-                    .iter()
-                    .any(|record| record.id == id && !record.is_settled())
-            })
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let store = self.wait_while(timeout, |record| record.id == id && !record.is_settled());
         store
             .requests
             .iter()
