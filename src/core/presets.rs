@@ -63,6 +63,12 @@ const UNKNOWN_EN: &str =
 const UNKNOWN_ZH: &str =
     "未知 —— 请先点「测试连接」；若被浏览器拦截，请改用你自己控制的代理地址作为接口地址";
 
+/// Both DashScope regions: no CORS statement, and browser apps tend to proxy them.
+const DASHSCOPE_EN: &str = "unknown (several browser apps route it through a proxy) — try Test \
+                            connection; if blocked, use a proxy base URL you control";
+const DASHSCOPE_ZH: &str = "未知（不少网页应用通过代理转发调用）—— 请先点「测试连接」；若被拦截，\
+                            请改用你自己控制的代理地址作为接口地址";
+
 /// Every preset, in the order the page offers them: hosted providers, then
 /// servers on this machine, then Custom and Demo.
 pub const PRESETS: &[Preset] = &[
@@ -268,10 +274,8 @@ pub const PRESETS: &[Preset] = &[
         key_hint: "starts with sk-; a key of the international region",
         lists_models: true,
         cors: Cors::Unknown,
-        cors_note_en: "unknown (several browser apps route it through a proxy) — try Test \
-                       connection; if blocked, use a proxy base URL you control",
-        cors_note_zh: "未知（不少网页应用通过代理转发调用）—— 请先点「测试连接」；若被拦截，\
-                       请改用你自己控制的代理地址作为接口地址",
+        cors_note_en: DASHSCOPE_EN,
+        cors_note_zh: DASHSCOPE_ZH,
         docs_hint: "Model Studio console → API keys; OpenAI-compatible mode",
     },
     Preset {
@@ -283,10 +287,8 @@ pub const PRESETS: &[Preset] = &[
         key_hint: "starts with sk-; a key of the Beijing region (DASHSCOPE_API_KEY)",
         lists_models: true,
         cors: Cors::Unknown,
-        cors_note_en: "unknown (several browser apps route it through a proxy) — try Test \
-                       connection; if blocked, use a proxy base URL you control",
-        cors_note_zh: "未知（不少网页应用通过代理转发调用）—— 请先点「测试连接」；若被拦截，\
-                       请改用你自己控制的代理地址作为接口地址",
+        cors_note_en: DASHSCOPE_EN,
+        cors_note_zh: DASHSCOPE_ZH,
         docs_hint: "bailian.console.aliyun.com → API-KEY; OpenAI 兼容模式",
     },
     Preset {
