@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -15,6 +16,24 @@ mkdirSync(outDir, { recursive: true });
 
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const MOCK_BIN = process.env.FIRSTTOKEN_MOCK_BIN || resolve(repo, "target/release/firsttoken-mock");
+
+/**
+ * Starts the mock provider, the static site and a browser before the tests of
+ * the calling file (or `describe` block), hands them to `ready` (which may be
+ * async, for more set-up), and stops them after.
+ */
+export function withServersAndBrowser(ready) {
+  let servers, browser;
+  before(async () => {
+    servers = await startServers();
+    browser = await launch();
+    await ready(servers, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    servers?.stop();
+  });
+}
 
 /** Starts the mock provider and the static site; resolves to their URLs. */
 export async function startServers({ prefix = "/" } = {}) {

@@ -3,18 +3,14 @@
 // planned and the actual send time. The page's visibility is steered through
 // `document.visibilityState` (what the page reads), since a headless browser
 // has no window to minimise.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServers, launch, openPage, planFragment, waitForRunEnd, waitForDone, downloadText } from "./harness.mjs";
+import { planFragment, waitForRunEnd, waitForDone, downloadText, withServersAndBrowser } from "./harness.mjs";
 
 let servers, browser;
-before(async () => {
-  servers = await startServers();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  servers?.stop();
+withServersAndBrowser((started, launched) => {
+  servers = started;
+  browser = launched;
 });
 
 test("samples sent while the tab was hidden are flagged and the delay is shown", async () => {

@@ -1,18 +1,14 @@
 // Importing results: one or more files are viewed or merged (the same plan
 // run on two days); a foreign or malformed file is refused with a clear
 // message and changes nothing.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServers, launch, openPage, syntheticResults } from "./harness.mjs";
+import { openPage, syntheticResults, withServersAndBrowser } from "./harness.mjs";
 
 let servers, browser;
-before(async () => {
-  servers = await startServers();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  servers?.stop();
+withServersAndBrowser((started, launched) => {
+  servers = started;
+  browser = launched;
 });
 
 const file = (name, doc) => ({ name, mimeType: "application/json", buffer: Buffer.from(typeof doc === "string" ? doc : JSON.stringify(doc)) });

@@ -1,18 +1,14 @@
 // The page loads, opens on the demo provider, and a demo run completes and
 // shows its numbers. Takes the README's first-screen screenshot.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { startServers, launch, openPage, planFragment, repo, waitForRunEnd } from "./harness.mjs";
+import { openPage, planFragment, repo, waitForRunEnd, withServersAndBrowser } from "./harness.mjs";
 
 let servers, browser;
-before(async () => {
-  servers = await startServers();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  servers?.stop();
+withServersAndBrowser((started, launched) => {
+  servers = started;
+  browser = launched;
 });
 
 test("the first screen is the setup with the demo provider, and needs no key", async () => {

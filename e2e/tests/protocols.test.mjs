@@ -22,14 +22,13 @@
 // times in all, and the best try must fit: load spikes are random, a wrong
 // token is not (tokens are 20 ms apart; a role chunk, ping or keep-alive comes
 // 50–300 ms before the first token, reasoning 130 ms before it).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import {
   anthropicTarget,
   closedPort,
   geminiTarget,
-  launch,
   measureOnce,
   median,
   openPage,
@@ -40,10 +39,10 @@ import {
   quickPlan,
   resetMock,
   settledGroundTruth,
-  startServers,
   unexpectedProblems,
   waitForBindings,
   waitForRunEnd,
+  withServersAndBrowser,
 } from "./harness.mjs";
 
 const KEY = "sk-e2e-key-7f3a9c";
@@ -88,15 +87,11 @@ function scriptsFor(protocol) {
 let servers, browser, page;
 const ttftOffsetsMs = [];
 
-before(async () => {
-  servers = await startServers();
-  browser = await launch();
+withServersAndBrowser(async (started, launched) => {
+  servers = started;
+  browser = launched;
   page = await openPage(browser, servers.site);
   await waitForBindings(page);
-});
-after(async () => {
-  await browser?.close();
-  servers?.stop();
 });
 
 for (const [protocol, { target: makeTarget, auth }] of Object.entries(PROTOCOLS)) {

@@ -2,21 +2,17 @@
 // plan against the mock provider (and one on the demo provider), then check
 // the run and results views against the exported JSON, the charts' pixels,
 // a chart PNG download, and the Chinese UI for English leftovers.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import {
-  startServers, launch, openPage, planFragment, resetMock, waitForRunEnd,
+  openPage, planFragment, resetMock, waitForRunEnd, withServersAndBrowser,
 } from "./harness.mjs";
 
 let servers, browser;
-before(async () => {
-  servers = await startServers();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  servers?.stop();
+withServersAndBrowser((started, launched) => {
+  servers = started;
+  browser = launched;
 });
 
 /** Percentile by linear interpolation between closest ranks (numpy's default). */

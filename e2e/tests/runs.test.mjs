@@ -3,7 +3,7 @@
 // resumes, pause / resume / stop work, and a typed key goes to its provider
 // and nowhere else. The page is served by the mock's static site; the
 // provider is the mock on its other port, so every request crosses origins.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import {
@@ -12,7 +12,6 @@ import {
   dumpIndexedDb,
   geminiTarget,
   groundTruth,
-  launch,
   openaiTarget,
   openPage,
   outDir,
@@ -21,20 +20,16 @@ import {
   resetMock,
   runProgress,
   settledGroundTruth,
-  startServers,
   waitForDone,
   waitForRunEnd,
   webStorage,
+  withServersAndBrowser,
 } from "./harness.mjs";
 
 let servers, browser;
-before(async () => {
-  servers = await startServers();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  servers?.stop();
+withServersAndBrowser((started, launched) => {
+  servers = started;
+  browser = launched;
 });
 
 const DEMO_LABELS = ["Demo A · steady", "Demo B · cold starts"];

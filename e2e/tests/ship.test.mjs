@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { launch, planFragment, quickPlan, openaiTarget, repo, startServers, waitForRunEnd } from "./harness.mjs";
+import { launch, planFragment, quickPlan, openaiTarget, repo, startServers, waitForRunEnd, withServersAndBrowser } from "./harness.mjs";
 import { lintWorkflows, workflowFiles } from "../../scripts/lint-workflows.mjs";
 
 const SUBPATH = "/firsttoken/";
@@ -169,13 +169,9 @@ describe("served from a sub-path", () => {
 
 describe("locked down", () => {
   let servers, browser;
-  before(async () => {
-    servers = await startServers();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    servers?.stop();
+  withServersAndBrowser((started, launched) => {
+    servers = started;
+    browser = launched;
   });
 
   function assertOnlyAllowedOrigins(requests, allowed) {
