@@ -17,7 +17,7 @@
 //! [`json_enum!`]: crate::json_enum
 
 use super::small_map::SmallMap;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// A JSON number as written: integers stay exact up to 64 bits.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,7 +67,7 @@ impl fmt::Display for Number {
         match *self {
             Self::PosInt(n) => write!(f, "{n}"),
             Self::NegInt(n) => write!(f, "{n}"),
-            Self::Float(x) => f.write_str(&float_text(x)),
+            Self::Float(x) => write_float(f, x),
         }
     }
 }
@@ -735,22 +735,23 @@ impl Parser<'_> {
 // ---------------------------------------------------------------------------
 // Writing
 
-/// The JSON text of a finite float: shortest digits that read back to the
-/// same `f64`, always with a `.` or an exponent so it reads as a float.
+/// Writes the JSON text of a float: the shortest digits that read back to
+/// the same `f64`, always with a `.` or an exponent so it reads as a float.
 /// Non-finite numbers have no JSON form and are written `null`.
-fn float_text(x: f64) -> String {
+fn write_float(out: &mut impl fmt::Write, x: f64) -> fmt::Result {
     if !x.is_finite() {
-        return "null".to_owned();
+        return out.write_str("null");
     }
     let magnitude = x.abs();
     if magnitude != 0.0 && !(1e-6..1e21).contains(&magnitude) {
-        return format!("{x:e}");
+        return write!(out, "{x:e}");
     }
-    let mut text = x.to_string();
-    if !text.contains('.') {
-        text.push_str(".0");
+    // In this range `Display` writes no exponent, and a `.` only for a fraction.
+    write!(out, "{x}")?;
+    if x.fract() == 0.0 {
+        out.write_str(".0")?;
     }
-    text
+    Ok(())
 }
 
 /// Writes JSON text, compact or indented by two spaces (the layout of
@@ -883,11 +884,8 @@ impl Writer {
     /// A number.
     pub fn number(&mut self, n: Number) {
         self.item();
-        match n {
-            Number::PosInt(n) => self.out.push_str(&n.to_string()),
-            Number::NegInt(n) => self.out.push_str(&n.to_string()),
-            Number::Float(x) => self.out.push_str(&float_text(x)),
-        }
+        // Writing to a String cannot fail.
+        let _ = write!(self.out, "{n}");
     }
 
     fn quoted(&mut self, s: &str) {
@@ -907,7 +905,7 @@ impl Writer {
             };
             self.out.push_str(&s[run..i]);
             if escape.is_empty() {
-                self.out.push_str(&format!("\\u{byte:04x}"));
+                let _ = write!(self.out, "\\u{byte:04x}");
             } else {
                 self.out.push_str(escape);
             }
