@@ -1229,12 +1229,15 @@ macro_rules! json_object {
 /// variant's name in exports.
 #[macro_export]
 macro_rules! json_enum {
-    ($ty:ty { $($variant:ident = $name:literal),* $(,)? }) => {
+    ($ty:ty { $first:ident = $first_name:literal $(, $variant:ident = $name:literal)* $(,)? }) => {
         impl $ty {
             /// The name used in exported documents.
             #[must_use]
             pub fn as_str(self) -> &'static str {
-                match self { $( Self::$variant => $name, )* }
+                match self {
+                    Self::$first => $first_name,
+                    $( Self::$variant => $name, )*
+                }
             }
         }
 
@@ -1249,9 +1252,10 @@ macro_rules! json_enum {
                 value: &$crate::core::json::Value,
             ) -> Result<Self, $crate::core::json::Error> {
                 match value.as_str() {
+                    Some($first_name) => Ok(Self::$first),
                     $( Some($name) => Ok(Self::$variant), )*
                     _ => Err($crate::core::json::Error::expected(
-                        concat!("one of" $(, " \"", $name, "\"")*),
+                        concat!("one of \"", $first_name, "\"" $(, ", \"", $name, "\"")*),
                         value,
                     )),
                 }
@@ -1447,7 +1451,7 @@ mod tests {
         assert_eq!(from_text::<Colour>("\"blue\"").unwrap(), Colour::Blue);
         assert_eq!(
             from_text::<Colour>("\"green\"").unwrap_err().message(),
-            "expected one of \"deep_red\" \"blue\", found \"green\""
+            "expected one of \"deep_red\", \"blue\", found \"green\""
         );
         assert!(from_text::<u8>("256").is_err());
         assert!(from_text::<u32>("1.0").is_err());

@@ -864,14 +864,7 @@ impl FieldReader {
                 "provider" => self.read(&field, value, &mut target.provider),
                 "protocol" => match Protocol::from_json(value) {
                     Ok(p) => target.protocol = p,
-                    Err(_) => self.errors.push(FieldError::new(
-                        field,
-                        format!(
-                            "expected one of \"openai\", \"anthropic\", \"gemini\", \"demo\", \
-                             found {}",
-                            describe(value)
-                        ),
-                    )),
+                    Err(e) => self.errors.push(FieldError::new(field, e.message())),
                 },
                 other => self
                     .errors
@@ -1162,6 +1155,10 @@ mod tests {
         );
         let protocol = &errors[3].message;
         assert!(protocol.contains("\"grpc\""), "{protocol}");
+        assert_eq!(
+            protocol,
+            "expected one of \"openai\", \"anthropic\", \"gemini\", \"demo\", found \"grpc\""
+        );
         assert_eq!(errors[9].message, "expected true or false, found \"yes\"");
     }
 
