@@ -1,7 +1,7 @@
 //! Times `build_report` on 10 000 samples over 12 targets: the results view
 //! must re-render within 50 ms in WebAssembly, so the native figure should be
-//! well under 20 ms. A plain timed loop (no harness): run with
-//! `cargo bench --bench report`.
+//! well under 20 ms. Also the results file's export and import at that size.
+//! A plain timed loop (no harness): run with `cargo bench --bench report`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -9,6 +9,7 @@ use std::time::Instant;
 use firsttoken::core::bootstrap::{DEFAULT_RESAMPLES, bootstrap_intervals};
 use firsttoken::core::plan::{Plan, Protocol, Target};
 use firsttoken::core::report::{build_report, live_row, synthetic_samples};
+use firsttoken::core::results::{Environment, export_json, import_json};
 
 fn main() {
     let targets = 12u32;
@@ -74,4 +75,38 @@ fn main() {
         one.len(),
         start.elapsed().as_secs_f64() * 1000.0
     );
+
+    let environment = Environment::default();
+    let text = export_json(&plan, &environment, &samples);
+    let export_ms = median_ms(|| {
+        black_box(export_json(&plan, &environment, black_box(&samples)));
+    });
+    let import_ms = median_ms(|| {
+        black_box(import_json(black_box(&text)).is_ok());
+    });
+    let parse_ms = median_ms(|| {
+        black_box(firsttoken::core::json::parse(black_box(&text)).is_ok());
+    });
+    let serde_ms = median_ms(|| {
+        black_box(serde_json::from_str::<serde_json::Value>(black_box(&text)).is_ok());
+    });
+    println!(
+        "results file, {} samples ({:.1} MB): export {export_ms:.1} ms, import {import_ms:.1} ms \
+         (of which parsing {parse_ms:.1} ms; serde_json parses it in {serde_ms:.1} ms), median of 15",
+        samples.len(),
+        text.len() as f64 / 1e6
+    );
+}
+
+/// Median wall time of 15 calls of `f`, ms.
+fn median_ms(mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..15)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
 }
