@@ -1,14 +1,13 @@
 //! The root component: owns the state reducer and the run driver, reads the
 //! page's starting point (language, remembered keys, a `#plan=` link, an
-//! interrupted run) and shows one of the four screens.
+//! interrupted run) and shows one of the four screens. What the screens
+//! share ([`PageProps`]) lives with the state, so no view imports this file.
 
 use crate::core::small_map::SmallMap;
-use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
-use crate::browser::clock::performance_mark;
 use crate::browser::files::{clear_fragment, fragment, languages};
 use crate::browser::spawn;
 use crate::browser::storage::{remember_keys, remembered_keys};
@@ -17,37 +16,10 @@ use crate::ui::driver::{Driver, load_history};
 use crate::ui::form::PlanForm;
 use crate::ui::i18n::Lang;
 use crate::ui::results_view::ResultsPage;
-use crate::ui::run_view::{ResumeOffer, RunPage};
+use crate::ui::run_view::{HistoryPage, ResumeOffer, RunPage};
 use crate::ui::setup_view::SetupPage;
-use crate::ui::state::{Action, State, View, reduce};
-
-impl Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        // Where an update's main-thread cost starts (see docs/render.md).
-        performance_mark("firsttoken:dispatch");
-        // No change: hand back the same Rc so Yew skips the re-render.
-        reduce(&self, action).map_or(self, Rc::new)
-    }
-}
-
-/// What every screen receives: the state, a way to change it, the driver.
-#[derive(Properties, PartialEq, Clone)]
-pub struct PageProps {
-    /// The page state.
-    pub state: UseReducerHandle<State>,
-    /// Runs requests.
-    pub driver: Driver,
-}
-
-impl PageProps {
-    /// A callback that dispatches actions into the reducer.
-    pub fn dispatcher(&self) -> Callback<Action> {
-        let state = self.state.clone();
-        Callback::from(move |action| state.dispatch(action))
-    }
-}
+use crate::ui::state::page::PageProps;
+use crate::ui::state::{Action, State, View};
 
 #[component]
 fn App() -> Html {
@@ -156,7 +128,7 @@ fn App() -> Html {
                     View::Setup => html! { <SetupPage ..props.clone() /> },
                     View::Run => html! { <RunPage ..props.clone() /> },
                     View::Results => html! { <ResultsPage ..props.clone() /> },
-                    View::History => html! { <crate::ui::run_view::HistoryPage ..props.clone() /> },
+                    View::History => html! { <HistoryPage ..props.clone() /> },
                 } }
             </main>
             <footer>{t.footer}</footer>

@@ -16,9 +16,9 @@ use crate::core::compare::routing_table;
 use crate::core::report::{Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
-use crate::ui::app::PageProps;
 use crate::ui::charts::ChartsSection;
 use crate::ui::i18n::{Lang, format_ms, format_pct, verdict_short};
+use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView};
 
 /// Seed of the bootstrap intervals: fixed, so the same samples always show

@@ -5,9 +5,9 @@ use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
-use crate::ui::app::PageProps;
 use crate::ui::driver::{delete_run, load_run, open_run};
 use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct, verdict_short};
+use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, RunStatus};
 
 /// The run screen.

@@ -20,6 +20,9 @@ use crate::core::small_map::SmallMap;
 use crate::ui::form::{PlanForm, demo_plan};
 use crate::ui::i18n::Lang;
 
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
 /// How many recent errors the run view lists.
 pub const LATEST_ERRORS: usize = 5;
 
