@@ -68,7 +68,7 @@ fn main() {
 
     let start = Instant::now();
     for _ in 0..1000 {
-        black_box(live_row(black_box(one.iter().copied())));
+        black_box(live_row(black_box(one.iter().copied()), 100));
     }
     println!(
         "live_row, {} samples: {:.1} µs each",

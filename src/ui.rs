@@ -17,6 +17,8 @@ mod results_view;
 mod run_view;
 #[cfg(target_arch = "wasm32")]
 mod setup_view;
+#[cfg(target_arch = "wasm32")]
+mod verdict_badge;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::start;

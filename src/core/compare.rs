@@ -21,7 +21,7 @@
 
 use std::cmp::Ordering;
 
-use super::verdict::{ERROR_RATE_THRESHOLD, Lang, Verdict};
+use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
 
 /// Version of the routing JSON document this build writes.
 pub const ROUTING_VERSION: u32 = 1;
@@ -53,14 +53,16 @@ pub struct TargetFigures {
     pub cv_pct: f64,
     /// Errors / measured requests, 0–1.
     pub error_rate: f64,
-    /// Verdict from the CV.
-    pub verdict: Verdict,
+    /// Verdict from the CV, once there are enough samples for one.
+    pub judgement: Judgement,
 }
 
 impl TargetFigures {
-    /// Error rate under the threshold: may be recommended.
+    /// Enough samples for a verdict and an error rate under the threshold:
+    /// may be recommended. A target still collecting is ranked but never
+    /// named the best, since the page gives it no verdict yet.
     pub fn eligible(&self) -> bool {
-        self.n > 0 && self.error_rate < ERROR_RATE_THRESHOLD
+        self.n >= VERDICT_MIN_SAMPLES && self.error_rate < ERROR_RATE_THRESHOLD
     }
 }
 
@@ -278,10 +280,23 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         .first()
         .filter(|row| row.eligible)
         .map(|row| &row.figures);
-    let Some(best) = best else {
-        let reason = match lang {
-            Lang::En => format!("no provider had an error rate under {threshold_pct:.0} %"),
-            Lang::ZhCn => format!("没有任何服务商的错误率低于 {threshold_pct:.0}%"),
+    let best = best.and_then(|figures| Some((figures, figures.judgement.verdict()?)));
+    let Some((best, verdict)) = best else {
+        let collecting = comparison
+            .rows
+            .iter()
+            .all(|row| row.figures.n < VERDICT_MIN_SAMPLES);
+        let reason = match (lang, collecting) {
+            (Lang::En, true) => {
+                format!("no provider has {VERDICT_MIN_SAMPLES} successful samples yet")
+            }
+            (Lang::ZhCn, true) => format!("还没有服务商达到 {VERDICT_MIN_SAMPLES} 个成功样本"),
+            (Lang::En, false) => format!(
+                "no provider with {VERDICT_MIN_SAMPLES} or more samples had an error rate under {threshold_pct:.0} %"
+            ),
+            (Lang::ZhCn, false) => format!(
+                "样本数不少于 {VERDICT_MIN_SAMPLES} 的服务商中，没有错误率低于 {threshold_pct:.0}% 的"
+            ),
         };
         return Route {
             model: comparison.model.clone(),
@@ -298,19 +313,23 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
     let (p95, cv) = (format_ms(best.p95_ms), format!("{:.0}", best.cv_pct));
-    let verdict = best.verdict.text(lang);
+    let verdict_text = match (lang, best.judgement.is_provisional()) {
+        (_, false) => verdict.text(lang).to_owned(),
+        (Lang::En, true) => format!("{} (provisional)", verdict.text(lang)),
+        (Lang::ZhCn, true) => format!("{}（暂定）", verdict.text(lang)),
+    };
     let reason = match (lang, eligible) {
         (Lang::En, 1) if candidates == 1 => {
-            format!("only provider measured: p95 {p95}, CV {cv} %, {verdict}")
+            format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
         }
         (Lang::En, _) => format!(
-            "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict}"
+            "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
         ),
         (Lang::ZhCn, 1) if candidates == 1 => {
-            format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict}")
+            format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict_text}")
         }
         (Lang::ZhCn, _) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict}"
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
         ),
     };
     Route {
@@ -322,7 +341,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         p95_ms: Some(best.p95_ms),
         cv_pct: Some(best.cv_pct),
         error_rate: Some(best.error_rate),
-        verdict: Some(best.verdict),
+        verdict: Some(verdict),
         candidates,
     }
 }
@@ -366,7 +385,7 @@ mod tests {
             p95_ms: p95,
             cv_pct: cv,
             error_rate: errors,
-            verdict: Verdict::from_cv_pct(cv),
+            judgement: Judgement::Final(Verdict::from_cv_pct(cv)),
         }
     }
 
@@ -555,7 +574,7 @@ mod tests {
         assert_eq!(routes[3]["target"], serde_json::Value::Null);
         assert_eq!(
             routes[3]["reason"],
-            "no provider had an error rate under 5 %"
+            "no provider with 20 or more samples had an error rate under 5 %"
         );
         let zh = routing_table(&compare_models(&set), Lang::ZhCn);
         assert!(zh.routes[0].reason.contains("p95 最低"));

@@ -15,7 +15,7 @@ use super::sample::{ErrorKind, Sample};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
 use super::tail::{ColdTail, detect_cold_tail};
 use super::timeofday::{TimeOfDay, time_of_day};
-use super::verdict::{Caveat, Lang, Verdict, caveats};
+use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats};
 
 /// Everything about one target.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,8 +45,11 @@ pub struct TargetReport {
     pub total: Option<Summary>,
     /// Decode rate after the first token, tokens per second.
     pub decode_rate: Option<Summary>,
-    /// From the TTFT CV; `None` without successful samples.
+    /// From the TTFT CV; `None` while fewer than
+    /// [`crate::core::verdict::VERDICT_MIN_SAMPLES`] requests succeeded.
     pub verdict: Option<Verdict>,
+    /// Whether there is a verdict yet, and whether it is provisional.
+    pub judgement: Judgement,
     /// To be said before the verdict.
     pub caveats: Vec<Caveat>,
     /// The cold-start tail, if the TTFT has one.
@@ -92,6 +95,7 @@ pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             let mut report = target_report(
                 own,
+                plan.requests_per_target,
                 tz_offset_min,
                 plan.peak_hours,
                 target_seed(seed, index),
@@ -115,7 +119,7 @@ pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u
                 p95_ms: ttft.p95,
                 cv_pct: ttft.cv_pct,
                 error_rate: t.error_rate,
-                verdict: Verdict::from_cv_pct(ttft.cv_pct),
+                judgement: t.judgement,
             })
         })
         .collect();
@@ -180,6 +184,7 @@ fn tally(samples: &[&Sample]) -> Tally {
 
 fn target_report(
     samples: &[&Sample],
+    requests_per_target: u32,
     tz_offset_min: i32,
     peak_hours: [u8; 2],
     seed: u64,
@@ -211,6 +216,11 @@ fn target_report(
         .collect();
     super::sort::sort_f64(&mut ttft_sorted);
     let ttft = summarize_sorted(&ttft_sorted);
+    let judgement = Judgement::new(
+        ttft_sorted.len(),
+        ttft.map_or(0.0, |t| t.cv_pct),
+        requests_per_target,
+    );
     let collect = |field: fn(&Sample) -> Option<f64>| {
         summarize(&counted.iter().filter_map(|s| field(s)).collect::<Vec<_>>())
     };
@@ -226,7 +236,8 @@ fn target_report(
         headers: collect(|s| s.headers_ms),
         total: collect(|s| s.total_ms),
         decode_rate: collect(Sample::decode_rate_tps),
-        verdict: ttft.map(|t| Verdict::from_cv_pct(t.cv_pct)),
+        verdict: judgement.verdict(),
+        judgement,
         caveats: caveats(ttft_sorted.len(), tally.error_rate),
         cold_tail: detect_cold_tail(&ttft_sorted),
         intervals: bootstrap_intervals(&ttft_sorted, DEFAULT_RESAMPLES, seed),
@@ -248,13 +259,17 @@ pub struct LiveRow {
     pub p95_ms: Option<f64>,
     /// CV of TTFT so far, percent.
     pub cv_pct: Option<f64>,
-    /// Verdict so far.
-    pub verdict: Option<Verdict>,
+    /// Verdict so far, or how many samples it still waits for.
+    pub judgement: Judgement,
 }
 
-/// The run view's row for one target's samples: one sort, no bootstrap,
-/// no tail, cheap enough to recompute after every request.
-pub fn live_row<'a>(samples_of_one_target: impl IntoIterator<Item = &'a Sample>) -> LiveRow {
+/// The run view's row for one target's samples in a plan of
+/// `requests_per_target` measured requests: one sort, no bootstrap, no
+/// tail, cheap enough to recompute after every request.
+pub fn live_row<'a>(
+    samples_of_one_target: impl IntoIterator<Item = &'a Sample>,
+    requests_per_target: u32,
+) -> LiveRow {
     let (mut done, mut errors) = (0, 0);
     let mut ttft_ms = Vec::new();
     for sample in samples_of_one_target.into_iter().filter(|s| !s.warmup) {
@@ -273,7 +288,11 @@ pub fn live_row<'a>(samples_of_one_target: impl IntoIterator<Item = &'a Sample>)
         median_ms: percentile(&ttft_ms, 50.0),
         p95_ms: percentile(&ttft_ms, 95.0),
         cv_pct: summary.map(|s| s.cv_pct),
-        verdict: summary.map(|s| Verdict::from_cv_pct(s.cv_pct)),
+        judgement: Judgement::new(
+            ttft_ms.len(),
+            summary.map_or(0.0, |s| s.cv_pct),
+            requests_per_target,
+        ),
     }
 }
 
@@ -445,22 +464,52 @@ mod tests {
         assert_eq!(report.targets[0].verdict, None);
         assert!(report.models.is_empty());
         assert_eq!(
-            live_row(&[]),
+            live_row(&[], 100),
             LiveRow {
                 done: 0,
                 errors: 0,
                 median_ms: None,
                 p95_ms: None,
                 cv_pct: None,
-                verdict: None
+                judgement: Judgement::Collecting { n: 0 }
             }
+        );
+    }
+
+    #[test]
+    fn no_verdict_and_no_recommendation_before_twenty_samples() {
+        let plan = plan(&["m", "m"]);
+        let mut samples = synthetic_samples(2, 30, 0, 9);
+        for sample in &mut samples {
+            sample.error = None;
+            sample.ttft_ms = sample.ttft_ms.or(Some(500.0));
+        }
+        // Target 0 has 19 successful samples, target 1 all 30.
+        samples.retain(|s| s.target == 1 || s.seq < 19);
+        let report = build_report(&plan, &samples, 0, 1);
+        let (collecting, measured) = (&report.targets[0], &report.targets[1]);
+        assert_eq!(collecting.judgement, Judgement::Collecting { n: 19 });
+        assert_eq!(collecting.verdict, None);
+        assert!(measured.judgement.is_provisional(), "30 of 100 planned");
+        assert!(measured.verdict.is_some());
+        assert_eq!(report.routing.routes[0].target, Some(1));
+        assert!(report.routing.routes[0].reason.contains("(provisional)"));
+
+        let mut early = samples.clone();
+        early.retain(|s| s.seq < 19);
+        let report = build_report(&plan, &early, 0, 1);
+        assert_eq!(report.routing.routes[0].target, None);
+        assert_eq!(report.routing.routes[0].verdict, None);
+        assert_eq!(
+            report.routing.routes[0].reason,
+            "no provider has 20 successful samples yet"
         );
     }
 
     #[test]
     fn live_row_matches_the_report() {
         let samples = synthetic_samples(1, 80, 2, 5);
-        let row = live_row(&samples);
+        let row = live_row(&samples, 100);
         let report = build_report(&plan(&["m"]), &samples, 0, 1);
         let target = &report.targets[0];
         let ttft = target.ttft.unwrap();
@@ -469,6 +518,11 @@ mod tests {
             (row.median_ms, row.p95_ms, row.cv_pct),
             (Some(ttft.median), Some(ttft.p95), Some(ttft.cv_pct))
         );
-        assert_eq!(row.verdict, target.verdict);
+        assert_eq!(row.judgement, target.judgement);
+        assert!(
+            matches!(row.judgement, Judgement::Final(_)),
+            "about 78 successful samples: past min(100 planned, 75)"
+        );
+        assert_eq!(row.judgement.verdict(), target.verdict);
     }
 }

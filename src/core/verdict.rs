@@ -13,6 +13,18 @@ use crate::json_enum;
 /// requests above it, the least that makes a tail visible.
 pub const MIN_SAMPLES: usize = 75;
 
+/// Successful measured samples a target needs before it gets any verdict.
+///
+/// A verdict is a CV band, and the CV of a handful of samples says almost
+/// nothing: one request gives CV 0 % ("solid"), and a target with a cold
+/// start in one request of ten looks steady until that request comes.
+/// At 20 samples the p95 is interpolated between the 19th and 20th values and
+/// a tail of about 1 in 10 has had even odds of showing twice, so the CV has
+/// met the spread it is meant to judge. Below this the page, the exports and
+/// the terminal say "collecting (n of 20)" instead of a verdict; from here to
+/// [`settled_at`] samples the verdict is marked provisional.
+pub const VERDICT_MIN_SAMPLES: usize = 20;
+
 /// Error rate (0–1) above which a target is flagged, and at or above which
 /// it cannot be the recommended provider: 5 %, one request in twenty.
 pub const ERROR_RATE_THRESHOLD: f64 = 0.05;
@@ -72,6 +84,70 @@ impl Verdict {
             }
             (Self::NotReady, Lang::ZhCn) => "不适合延迟敏感的生产环境，建议考虑专用端点",
         }
+    }
+}
+
+/// Where a target's verdict stands, given how many successful measured
+/// samples it rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Judgement {
+    /// Fewer than [`VERDICT_MIN_SAMPLES`] successful samples: no verdict.
+    Collecting {
+        /// Successful measured samples so far.
+        n: usize,
+    },
+    /// Enough for a verdict, but fewer than [`settled_at`] samples: it may
+    /// still change as samples arrive.
+    Provisional(Verdict),
+    /// The plan's sample count (or [`MIN_SAMPLES`]) is reached.
+    Final(Verdict),
+}
+
+/// Successful samples from which a verdict is no longer provisional: the
+/// plan's requests per target, or [`MIN_SAMPLES`] if that is smaller, and
+/// never fewer than [`VERDICT_MIN_SAMPLES`].
+pub fn settled_at(requests_per_target: u32) -> usize {
+    usize::try_from(requests_per_target)
+        .unwrap_or(usize::MAX)
+        .clamp(VERDICT_MIN_SAMPLES, MIN_SAMPLES)
+}
+
+impl Judgement {
+    /// The judgement for `n` successful samples whose TTFT CV is `cv_pct`,
+    /// in a plan of `requests_per_target` measured requests per target.
+    pub fn new(n: usize, cv_pct: f64, requests_per_target: u32) -> Self {
+        if n < VERDICT_MIN_SAMPLES {
+            Self::Collecting { n }
+        } else if n < settled_at(requests_per_target) {
+            Self::Provisional(Verdict::from_cv_pct(cv_pct))
+        } else {
+            Self::Final(Verdict::from_cv_pct(cv_pct))
+        }
+    }
+
+    /// The verdict, provisional or final; `None` while collecting.
+    pub fn verdict(self) -> Option<Verdict> {
+        match self {
+            Self::Collecting { .. } => None,
+            Self::Provisional(verdict) | Self::Final(verdict) => Some(verdict),
+        }
+    }
+
+    /// Whether the verdict may still change.
+    pub fn is_provisional(self) -> bool {
+        matches!(self, Self::Provisional(_))
+    }
+
+    /// "collecting (12 of 20)" / "收集中（12 / 20）", or `None` once there is
+    /// a verdict.
+    pub fn collecting_text(self, lang: Lang) -> Option<String> {
+        let Self::Collecting { n } = self else {
+            return None;
+        };
+        Some(match lang {
+            Lang::En => format!("collecting ({n} of {VERDICT_MIN_SAMPLES})"),
+            Lang::ZhCn => format!("收集中（{n} / {VERDICT_MIN_SAMPLES}）"),
+        })
     }
 }
 
@@ -175,6 +251,46 @@ mod tests {
         }
         let back: Verdict = crate::core::json::from_text("\"cold_starts\"").unwrap();
         assert_eq!(back, Verdict::ColdStarts);
+    }
+
+    #[test]
+    fn no_verdict_before_twenty_then_provisional_until_the_plan_or_75() {
+        let cv = 10.0;
+        assert_eq!(Judgement::new(0, 0.0, 100), Judgement::Collecting { n: 0 });
+        assert_eq!(Judgement::new(19, cv, 100), Judgement::Collecting { n: 19 });
+        assert_eq!(Judgement::new(19, cv, 100).verdict(), None);
+        assert_eq!(
+            Judgement::new(20, cv, 100),
+            Judgement::Provisional(Verdict::Solid)
+        );
+        assert_eq!(
+            Judgement::new(74, 500.0, 100),
+            Judgement::Provisional(Verdict::NotReady)
+        );
+        assert_eq!(
+            Judgement::new(75, cv, 100),
+            Judgement::Final(Verdict::Solid)
+        );
+        // A plan of 30 requests settles at 30; one of 10 can only reach 20.
+        assert!(Judgement::new(29, cv, 30).is_provisional());
+        assert_eq!(Judgement::new(30, cv, 30), Judgement::Final(Verdict::Solid));
+        assert_eq!(Judgement::new(12, cv, 10), Judgement::Collecting { n: 12 });
+        assert_eq!(Judgement::new(20, cv, 10), Judgement::Final(Verdict::Solid));
+        assert_eq!(settled_at(0), VERDICT_MIN_SAMPLES);
+        assert_eq!(settled_at(u32::MAX), MIN_SAMPLES);
+        assert_eq!(
+            Judgement::new(7, cv, 100)
+                .collecting_text(Lang::En)
+                .as_deref(),
+            Some("collecting (7 of 20)")
+        );
+        assert_eq!(
+            Judgement::new(7, cv, 100)
+                .collecting_text(Lang::ZhCn)
+                .as_deref(),
+            Some("收集中（7 / 20）")
+        );
+        assert_eq!(Judgement::new(20, cv, 100).collecting_text(Lang::En), None);
     }
 
     #[test]

@@ -17,9 +17,10 @@ use crate::core::report::{Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
 use crate::ui::charts::ChartsSection;
-use crate::ui::i18n::{Lang, format_ms, format_pct, verdict_short};
+use crate::ui::i18n::{Lang, format_ms, format_pct};
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView};
+use crate::ui::verdict_badge::judgement_badge;
 
 /// Seed of the bootstrap intervals: fixed, so the same samples always show
 /// the same intervals.
@@ -158,7 +159,7 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                                     { ms_cell(lang, t.p99, ttft.map(|s| s.p99)) }
                                     <td class="num" data-label={t.cv} data-value={row.figures.cv_pct.to_string()}>{format_pct(row.figures.cv_pct)}</td>
                                     <td class="num" data-label={t.error_rate} data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
-                                    <td data-label={t.verdict}><span class={classes!("verdict", row.figures.verdict.as_str())} title={row.figures.verdict.text(core_lang)}>{verdict_short(lang, row.figures.verdict)}</span></td>
+                                    <td data-label={t.verdict}>{judgement_badge(lang, row.figures.judgement)}</td>
                                 </tr>
                             }
                         }) }

@@ -6,9 +6,10 @@ use yew::prelude::*;
 use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
 use crate::ui::driver::{delete_run, load_run, open_run};
-use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct, verdict_short};
+use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct};
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, RunStatus};
+use crate::ui::verdict_badge::judgement_badge;
 
 /// The run screen.
 #[component]
@@ -88,7 +89,7 @@ pub fn RunPage(props: &PageProps) -> Html {
                             <td class="num" data-label={t.median}>{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
                             <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
                             <td class="num" data-label={t.cv}>{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
-                            <td data-label={t.verdict}>{row.verdict.map(|v| html! { <span class={classes!("verdict", v.as_str())}>{verdict_short(lang, v)}</span> }).unwrap_or_default()}</td>
+                            <td data-label={t.verdict}>{judgement_badge(lang, row.judgement)}</td>
                         </tr>
                     }) }
                     </tbody>

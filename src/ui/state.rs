@@ -327,7 +327,12 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         } => {
             let log = SampleLog::from_samples(samples);
             let live = (0..plan.targets.len())
-                .map(|t| live_row(&log.of_target(u32::try_from(t).unwrap_or(u32::MAX))))
+                .map(|t| {
+                    live_row(
+                        &log.of_target(u32::try_from(t).unwrap_or(u32::MAX)),
+                        plan.requests_per_target,
+                    )
+                })
                 .collect();
             let done = u32::try_from(log.len()).unwrap_or(u32::MAX);
             let hidden_samples =
@@ -371,7 +376,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             }
             run.samples.push(sample);
             if let Some(row) = run.live.get_mut(target as usize) {
-                *row = live_row(&run.samples.of_target(target));
+                *row = live_row(&run.samples.of_target(target), run.plan.requests_per_target);
             }
             run.revision += 1;
             run.done = done;

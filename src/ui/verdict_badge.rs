@@ -1,0 +1,32 @@
+//! The verdict as a badge, in every view that shows one: nothing but
+//! "collecting (n of 20)" before a target has enough samples, and a
+//! "provisional" mark until its verdict can no longer change much.
+
+use yew::prelude::*;
+
+use crate::core::verdict::Judgement;
+use crate::ui::i18n::{Lang, verdict_short};
+
+/// The badge for `judgement`. `data-verdict` carries the machine name
+/// (`collecting` or the verdict's JSON name) and `data-provisional` is set
+/// on a provisional verdict, for tests and styles.
+pub fn judgement_badge(lang: Lang, judgement: Judgement) -> Html {
+    let t = lang.texts();
+    match judgement {
+        Judgement::Collecting { .. } => html! {
+            <span class="verdict collecting" data-verdict="collecting" title={t.collecting_hint}>
+                {judgement.collecting_text(lang.core()).unwrap_or_default()}
+            </span>
+        },
+        Judgement::Provisional(verdict) => html! {
+            <span class={classes!("verdict", verdict.as_str(), "provisional")} data-verdict={verdict.as_str()} data-provisional="true" title={format!("{} — {}", verdict.text(lang.core()), t.provisional_hint)}>
+                {verdict_short(lang, verdict)}<small>{format!(" · {}", t.provisional)}</small>
+            </span>
+        },
+        Judgement::Final(verdict) => html! {
+            <span class={classes!("verdict", verdict.as_str())} data-verdict={verdict.as_str()} title={verdict.text(lang.core())}>
+                {verdict_short(lang, verdict)}
+            </span>
+        },
+    }
+}
