@@ -9,6 +9,7 @@ pub mod bootstrap;
 pub mod compare;
 pub mod decimal;
 pub mod demo;
+pub mod dependence;
 pub mod json;
 pub mod measure;
 pub mod plan;

@@ -2,6 +2,10 @@
 //! the CV of one target's TTFT, so that "A beats B" is said only when the
 //! samples support it.
 //!
+//! Samples spread over hours, or serially correlated, are resampled in
+//! contiguous blocks rather than one by one ([`time_aware_intervals`]; the
+//! rule is in [`super::dependence`]).
+//!
 //! Seeded and reproducible: the same samples and seed give the same
 //! intervals on every machine, so an exported result can be re-checked.
 //!
@@ -12,6 +16,7 @@
 //! the resample's mean and variance. B = 400 resamples of ~800 values take
 //! about 0.6 ms natively (see `benches/report.rs`).
 
+use super::dependence::{Resampling, choose_resampling};
 use super::stats::{cv_pct, lerp, percentile};
 use super::verdict::Lang;
 
@@ -56,6 +61,82 @@ pub struct Intervals {
     pub cv_pct: Interval,
     /// How many resamples they rest on.
     pub resamples: usize,
+    /// Single samples or blocks of consecutive ones.
+    pub method: Resampling,
+}
+
+/// 95 % intervals for successful TTFTs `ttft_in_send_order` (finite, in the
+/// order the requests were sent) that were sent over `span_ms`: resampled
+/// in blocks when [`choose_resampling`] says the samples are not
+/// independent, singly otherwise.
+///
+/// Returns `None` when there is no value or `resamples` is 0.
+/// Cost: O(resamples × n + n log n) time, O(n) memory.
+pub fn time_aware_intervals(
+    ttft_in_send_order: &[f64],
+    span_ms: f64,
+    resamples: usize,
+    seed: u64,
+) -> Option<Intervals> {
+    match choose_resampling(ttft_in_send_order, span_ms) {
+        Resampling::Iid => {
+            let mut sorted = ttft_in_send_order.to_vec();
+            super::sort::sort_f64(&mut sorted);
+            bootstrap_intervals(&sorted, resamples, seed)
+        }
+        Resampling::Block { length } => {
+            block_bootstrap_intervals(ttft_in_send_order, length, resamples, seed)
+        }
+    }
+}
+
+/// Moving-block bootstrap 95 % intervals: each resample is ⌈n / `length`⌉
+/// blocks of `length` consecutive values of `in_send_order`, each starting
+/// at a uniformly drawn position, the last one cut so the resample has n
+/// values. `length` is clamped to 1…n.
+///
+/// Returns `None` when there is no value or `resamples` is 0.
+/// Cost: O(resamples × n + n log n) time, O(n) memory.
+pub fn block_bootstrap_intervals(
+    in_send_order: &[f64],
+    length: usize,
+    resamples: usize,
+    seed: u64,
+) -> Option<Intervals> {
+    let n = in_send_order.len();
+    if n == 0 {
+        return None;
+    }
+    let length = length.clamp(1, n);
+    // Resamples are counted over the sorted values, as for single draws:
+    // each position in send order knows its rank in sorted order.
+    let mut by_value: Vec<usize> = (0..n).collect();
+    super::sort::sort_by(&mut by_value, |a, b| {
+        in_send_order[*a].total_cmp(&in_send_order[*b])
+    });
+    let sorted: Vec<f64> = by_value.iter().map(|&i| in_send_order[i]).collect();
+    let mut rank_of = vec![0usize; n];
+    for (rank, &position) in by_value.iter().enumerate() {
+        rank_of[position] = rank;
+    }
+    let starts = n - length + 1;
+    resample_intervals(
+        &sorted,
+        resamples,
+        seed,
+        Resampling::Block { length },
+        |rng, counts| {
+            let mut drawn = 0;
+            while drawn < n {
+                let start = rng.usize(..starts);
+                let take = length.min(n - drawn);
+                for &rank in &rank_of[start..start + take] {
+                    counts[rank] += 1;
+                }
+                drawn += take;
+            }
+        },
+    )
 }
 
 /// Percentile-bootstrap 95 % intervals for the median, p95 and CV% of
@@ -65,6 +146,21 @@ pub struct Intervals {
 /// Returns `None` when `sorted` is empty or `resamples` is 0.
 /// Cost: O(resamples × n) time, O(n) memory.
 pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Option<Intervals> {
+    let n_u64 = sorted.len() as u64;
+    resample_intervals(sorted, resamples, seed, Resampling::Iid, |rng, counts| {
+        draw_counts(rng, counts, n_u64);
+    })
+}
+
+/// The bootstrap proper: `draw` fills the counts of one resample over
+/// `sorted` (they sum to n); the statistics are read from the counts.
+fn resample_intervals(
+    sorted: &[f64],
+    resamples: usize,
+    seed: u64,
+    method: Resampling,
+    mut draw: impl FnMut(&mut fastrand::Rng, &mut [u32]),
+) -> Option<Intervals> {
     let n = sorted.len();
     if n == 0 || resamples == 0 {
         return None;
@@ -88,10 +184,9 @@ pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Optio
     let mut p95s = Vec::with_capacity(resamples);
     let mut cvs = Vec::with_capacity(resamples);
     let deviations: Vec<f64> = sorted.iter().map(|v| v - centre).collect();
-    let n_u64 = n as u64;
     for _ in 0..resamples {
         counts.fill(0);
-        draw_counts(&mut rng, &mut counts, n_u64);
+        draw(&mut rng, &mut counts);
         let picked = order_statistics(&counts, sorted, ranks);
         let at = |i: usize| picked[slot[i]];
         medians.push(lerp(at(0), at(1), median_at.fraction));
@@ -112,11 +207,17 @@ pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Optio
         };
         cvs.push(cv_pct(variance.sqrt(), mean));
     }
+    let widen = match method {
+        Resampling::Iid => 1.0,
+        Resampling::Block { length } => few_units_widening(n / length),
+    };
+    let summary = super::stats::summarize_sorted(sorted)?;
     Some(Intervals {
-        median_ms: interval_of(&mut medians)?,
-        p95_ms: interval_of(&mut p95s)?,
-        cv_pct: interval_of(&mut cvs)?,
+        median_ms: interval_of(&mut medians)?.widened(summary.median, widen),
+        p95_ms: interval_of(&mut p95s)?.widened(summary.p95, widen),
+        cv_pct: interval_of(&mut cvs)?.widened(summary.cv_pct, widen),
         resamples,
+        method,
     })
 }
 
@@ -177,6 +278,43 @@ fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 
         }
     }
     picked
+}
+
+/// How much wider than a normal-theory interval a Student-t one is when the
+/// resample is made of `blocks` blocks: t₀.₉₇₅ with `blocks − 1` degrees of
+/// freedom over z₀.₉₇₅. A run carries about as much information as its
+/// number of blocks, and the spread between a few units understates the
+/// spread of their mean as it does in the method of batch means for
+/// correlated simulation output, which uses the same t. 26 blocks: 1.053;
+/// 10: 1.15; 1 000: 1.001. The t quantile is the Cornish–Fisher expansion
+/// in 1/ν to the third term (error under 0.1 % from ν = 4; below that the
+/// exact values are used).
+fn few_units_widening(blocks: usize) -> f64 {
+    const Z: f64 = 1.959_963_984_540_054;
+    let t = match blocks.saturating_sub(1) {
+        0 | 1 => 12.706,
+        2 => 4.303,
+        3 => 3.182,
+        df => {
+            let nu = df as f64;
+            let (z3, z5, z7) = (Z.powi(3), Z.powi(5), Z.powi(7));
+            Z + (z3 + Z) / (4.0 * nu)
+                + (5.0 * z5 + 16.0 * z3 + 3.0 * Z) / (96.0 * nu * nu)
+                + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * Z) / (384.0 * nu * nu * nu)
+        }
+    };
+    t / Z
+}
+
+impl Interval {
+    /// The interval with each end moved `factor` times as far from
+    /// `estimate` (`factor` 1 leaves it as it is).
+    fn widened(self, estimate: f64, factor: f64) -> Self {
+        Self {
+            low: estimate - (estimate - self.low) * factor,
+            high: estimate + (self.high - estimate) * factor,
+        }
+    }
 }
 
 fn interval_of(estimates: &mut [f64]) -> Option<Interval> {
@@ -282,6 +420,139 @@ mod tests {
             })
             .count();
         assert!((170..=198).contains(&covered), "covered {covered} of 200");
+    }
+
+    /// One run of the regime-switching model: `hours` hours, `per_hour`
+    /// requests an hour, log TTFT = ln 400 ms + aₕ + ε with an hourly level
+    /// aₕ ~ N(0, 0.3²) drawn afresh every hour (a good or a bad hour) and
+    /// ε ~ N(0, 0.3²) per request. Marginally log TTFT ~ N(ln 400, 0.18), so
+    /// the true median is 400 ms and the true p95 400·exp(1.6449·√0.18) ms;
+    /// but the requests of one hour share their level, so a run holds about
+    /// as much information as its number of hours, not of requests.
+    fn regime_switching_run(rng: &mut fastrand::Rng, hours: usize, per_hour: usize) -> Vec<f64> {
+        let mut normal = || {
+            let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        };
+        let mut values = Vec::with_capacity(hours * per_hour);
+        for _ in 0..hours {
+            let level = 0.3 * normal();
+            for _ in 0..per_hour {
+                values.push(400.0 * (level + 0.3 * normal()).exp());
+            }
+        }
+        values
+    }
+
+    /// Runs per scenario in the coverage test.
+    const TRIALS: usize = 1000;
+
+    /// Coverage of nominal 95 % intervals over `TRIALS` runs of the
+    /// regime-switching model, in percent: `[median, p95]` for single-sample
+    /// resampling, the same for [`time_aware_intervals`], and the median
+    /// block length it chose.
+    fn regime_coverage(hours: usize, per_hour: usize, seed: u64) -> ([f64; 2], [f64; 2], usize) {
+        let true_median = 400.0;
+        let true_p95 = 400.0 * (1.644_853_626_951_472_2 * 0.18f64.sqrt()).exp();
+        let span_ms = (hours * 3_600_000) as f64;
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let (mut iid, mut block, mut lengths) = ([0usize; 2], [0usize; 2], Vec::new());
+        let covers = |i: &Intervals| {
+            [
+                usize::from(i.median_ms.low <= true_median && true_median <= i.median_ms.high),
+                usize::from(i.p95_ms.low <= true_p95 && true_p95 <= i.p95_ms.high),
+            ]
+        };
+        for trial in 0..TRIALS as u64 {
+            let run = regime_switching_run(&mut rng, hours, per_hour);
+            let mut sorted = run.clone();
+            sorted.sort_by(f64::total_cmp);
+            let single = bootstrap_intervals(&sorted, DEFAULT_RESAMPLES, trial).unwrap();
+            let aware = time_aware_intervals(&run, span_ms, DEFAULT_RESAMPLES, trial).unwrap();
+            let Resampling::Block { length } = aware.method else {
+                panic!("a run of {hours} h must be resampled in blocks");
+            };
+            lengths.push(length);
+            for (count, hit) in iid.iter_mut().zip(covers(&single)) {
+                *count += hit;
+            }
+            for (count, hit) in block.iter_mut().zip(covers(&aware)) {
+                *count += hit;
+            }
+        }
+        lengths.sort_unstable();
+        let pct = |counts: [usize; 2]| counts.map(|c| c as f64 * 100.0 / TRIALS as f64);
+        (pct(iid), pct(block), lengths[lengths.len() / 2])
+    }
+
+    /// The figures in docs/statistics.md ("Intervals that respect time")
+    /// come from this test: `cargo test --release --lib regime -- --nocapture`
+    /// prints them.
+    #[test]
+    fn block_intervals_cover_regime_switching_data_where_single_draws_do_not() {
+        // 720 requests, one every 4 min over two days: 48 hourly regimes.
+        let (iid, block, length) = regime_coverage(48, 15, 2024);
+        // The same number of requests over one day: only 24 regimes.
+        let (iid_day, block_day, length_day) = regime_coverage(24, 30, 2025);
+        println!(
+            "coverage of nominal 95 % intervals, {TRIALS} runs each, hourly regimes (median / p95):\n\
+             48 h × 15: single samples {:.1} % / {:.1} %; blocks {:.1} % / {:.1} % (median block {length})\n\
+             24 h × 30: single samples {:.1} % / {:.1} %; blocks {:.1} % / {:.1} % (median block {length_day})",
+            iid[0], iid[1], block[0], block[1], iid_day[0], iid_day[1], block_day[0], block_day[1],
+        );
+        assert!(block[0] >= 90.0, "block median coverage {:.1} %", block[0]);
+        // Single draws take 720 requests for independent when they carry
+        // about as much as 48 hours: their intervals are far too narrow.
+        assert!(iid[0] < 75.0, "iid median coverage {:.1} %", iid[0]);
+        assert!(iid[1] < 80.0, "iid p95 coverage {:.1} %", iid[1]);
+        // With half as many regimes blocks still cover far better than single
+        // draws, though short of nominal (docs/statistics.md says so).
+        assert!(
+            block_day[0] > iid_day[0] + 25.0,
+            "{block_day:?} vs {iid_day:?}"
+        );
+        assert!(block[1] > iid[1] + 20.0 && block_day[1] > iid_day[1] + 20.0);
+    }
+
+    #[test]
+    fn block_resampling_keeps_the_values_and_their_order() {
+        let values = lognormal(&mut fastrand::Rng::with_seed(5), 400.0, 0.3, 50);
+        // Length 1 is single-sample resampling under another name: intervals
+        // of the same statistics, a little different draws.
+        let blocks = block_bootstrap_intervals(&values, 1, DEFAULT_RESAMPLES, 3).unwrap();
+        let single = bootstrap_intervals(&values, DEFAULT_RESAMPLES, 3).unwrap();
+        assert_eq!(blocks.method, Resampling::Block { length: 1 });
+        assert_eq!(single.method, Resampling::Iid);
+        assert!(blocks.median_ms.overlaps(&single.median_ms));
+        // One block as long as the run redraws the run itself every time.
+        let whole = block_bootstrap_intervals(&values, 50, 100, 3).unwrap();
+        let summary = summarize_sorted(&values).unwrap();
+        assert_eq!(
+            (whole.median_ms.low, whole.median_ms.high),
+            (summary.median, summary.median)
+        );
+        assert_eq!(whole.method, Resampling::Block { length: 50 });
+        assert_eq!(block_bootstrap_intervals(&[], 3, 100, 1), None);
+        // Within an hour and independent: single draws.
+        let shuffled: Vec<f64> = {
+            let mut rng = fastrand::Rng::with_seed(8);
+            let mut v = values.clone();
+            rng.shuffle(&mut v);
+            v
+        };
+        let aware = time_aware_intervals(&shuffled, 600_000.0, 100, 1).unwrap();
+        assert_eq!(aware.method, Resampling::Iid);
+    }
+
+    #[test]
+    fn widening_follows_student_t() {
+        // t₀.₉₇₅ for 25, 9 and 4 degrees of freedom: 2.0595, 2.2622, 2.7764.
+        for (blocks, t) in [(26, 2.0595), (10, 2.2622), (5, 2.7764)] {
+            let got = few_units_widening(blocks) * 1.959_964;
+            assert!((got - t).abs() < 0.003 * t, "{blocks} blocks: {got} vs {t}");
+        }
+        assert!((few_units_widening(100_000) - 1.0).abs() < 1e-4);
+        assert_eq!(few_units_widening(1), 12.706 / 1.959_963_984_540_054);
     }
 
     #[test]

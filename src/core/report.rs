@@ -8,7 +8,7 @@
 //! samples over 12 targets in well under 20 ms natively (`benches/report.rs`),
 //! so the page stays within 50 ms in WebAssembly.
 
-use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, bootstrap_intervals};
+use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
 use super::compare::{ModelComparison, RoutingTable, TargetFigures, compare_models, routing_table};
 use super::plan::Plan;
 use super::sample::{ErrorKind, Sample};
@@ -240,10 +240,27 @@ fn target_report(
         judgement,
         caveats: caveats(ttft_sorted.len(), tally.error_rate),
         cold_tail: detect_cold_tail(&ttft_sorted),
-        intervals: bootstrap_intervals(&ttft_sorted, DEFAULT_RESAMPLES, seed),
+        intervals: intervals_in_send_order(&counted, seed),
         time_of_day: time_of_day(samples.iter().copied(), tz_offset_min, peak_hours),
         ttft,
     }
+}
+
+/// Bootstrap intervals of the counted TTFTs, resampled singly or in blocks
+/// of consecutive requests as [`time_aware_intervals`] decides from the
+/// order and times they were sent in.
+fn intervals_in_send_order(counted: &[&Sample], seed: u64) -> Option<Intervals> {
+    let mut in_order: Vec<(f64, f64)> = counted
+        .iter()
+        .filter_map(|s| Some((s.sent_at_ms, s.counted_ttft_ms().filter(|v| v.is_finite())?)))
+        .collect();
+    super::sort::sort_by(&mut in_order, |a, b| a.0.total_cmp(&b.0));
+    let span_ms = match (in_order.first(), in_order.last()) {
+        (Some(first), Some(last)) => last.0 - first.0,
+        _ => 0.0,
+    };
+    let ttft_ms: Vec<f64> = in_order.iter().map(|(_, ttft)| *ttft).collect();
+    time_aware_intervals(&ttft_ms, span_ms, DEFAULT_RESAMPLES, seed)
 }
 
 /// The running figures of one target for the run view.

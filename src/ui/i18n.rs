@@ -594,6 +594,20 @@ pub fn verdict_short(lang: Lang, verdict: crate::core::verdict::Verdict) -> &'st
     }
 }
 
+/// How a bootstrap interval was resampled, said beside the interval:
+/// "single requests" or "blocks of 28 consecutive requests".
+pub fn resampling_text(lang: Lang, method: crate::core::dependence::Resampling) -> String {
+    use crate::core::dependence::Resampling;
+    match (lang, method) {
+        (Lang::En, Resampling::Iid) => "resampling single requests".into(),
+        (Lang::En, Resampling::Block { length }) => {
+            format!("resampling blocks of {length} consecutive requests")
+        }
+        (Lang::ZhCn, Resampling::Iid) => "逐个请求重抽样".into(),
+        (Lang::ZhCn, Resampling::Block { length }) => format!("按连续 {length} 个请求分块重抽样"),
+    }
+}
+
 /// A plan warning in the page's language. The English text is the plan
 /// validator's own (with its figures); the Chinese one is said per kind.
 pub fn warning_text(
@@ -752,6 +766,19 @@ mod tests {
             );
             assert_eq!(warning_text(Lang::En, &plan, warning), warning.message);
         }
+    }
+
+    #[test]
+    fn resampling_is_named_in_both_languages() {
+        use crate::core::dependence::Resampling;
+        assert_eq!(
+            resampling_text(Lang::En, Resampling::Block { length: 28 }),
+            "resampling blocks of 28 consecutive requests"
+        );
+        assert_eq!(
+            resampling_text(Lang::ZhCn, Resampling::Iid),
+            "逐个请求重抽样"
+        );
     }
 
     #[test]
