@@ -28,7 +28,9 @@ pub use ecdf::{EcdfInput, draw_ecdf};
 pub use histogram::{HistogramInput, draw_histogram};
 pub use hourly::{HourBucket, HourlyInput, draw_hourly};
 pub use spread::{SpreadInput, draw_spread};
-pub use timeline::{TimelineInput, TimelinePoint, draw_timeline};
+pub use timeline::{
+    TimelineAxes, TimelineInput, TimelinePlot, TimelinePoint, draw_timeline, draw_timeline_points,
+};
 
 /// One target's TTFT samples, as one line, box or colour in a chart.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -12,6 +12,8 @@ mod charts;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod driver;
 #[cfg(target_arch = "wasm32")]
+mod live_timeline;
+#[cfg(target_arch = "wasm32")]
 mod results_view;
 #[cfg(target_arch = "wasm32")]
 mod run_view;

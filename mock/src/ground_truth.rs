@@ -91,6 +91,10 @@ pub struct RequestRecord {
     /// The output token count the reply's usage block reported (OpenAI `completion_tokens`,
     /// Anthropic `output_tokens`, Gemini `candidatesTokenCount`); `None` when none was sent.
     pub output_tokens: Option<u32>,
+    /// The cached prompt tokens the reply's usage reported (OpenAI
+    /// `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini
+    /// `cachedContentTokenCount`); `None` when it reported no cache field.
+    pub cached_tokens: Option<u32>,
     /// Content deltas actually sent.
     pub content_deltas: u32,
     /// Reasoning deltas actually sent.
@@ -296,6 +300,7 @@ mod tests {
             scripted_first_token_ms: Some(150.0),
             cold: None,
             output_tokens: None,
+            cached_tokens: None,
             content_deltas: 0,
             reasoning_deltas: 0,
             status: 200,

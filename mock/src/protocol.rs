@@ -50,6 +50,8 @@ pub struct ReplyContext {
     pub include_usage: bool,
     /// OpenAI only: where reasoning deltas go.
     pub reasoning_field: ReasoningField,
+    /// Cached prompt tokens to report in usage (`cached` script); `None` reports no cache field.
+    pub cached_tokens: Option<u32>,
 }
 
 /// What an event carries, so the sender knows when the first token left.
@@ -112,6 +114,15 @@ impl Renderer {
             Renderer::OpenAi(stream) => stream.render(beat),
             Renderer::Anthropic(stream) => stream.render(beat),
             Renderer::Gemini(stream) => stream.render(beat),
+        }
+    }
+
+    /// The cached prompt tokens the stream's usage reported, if it reported any cache field.
+    pub fn reported_cached_tokens(&self) -> Option<u32> {
+        match self {
+            Renderer::OpenAi(stream) => stream.reported_cached_tokens,
+            Renderer::Anthropic(stream) => stream.reported_cached_tokens,
+            Renderer::Gemini(stream) => stream.reported_cached_tokens,
         }
     }
 

@@ -138,6 +138,7 @@ impl Provider {
             scripted_first_token_ms: None,
             cold: None,
             output_tokens: None,
+            cached_tokens: None,
             content_deltas: 0,
             reasoning_deltas: 0,
             status: 0,
@@ -163,13 +164,14 @@ impl Provider {
         let canonical = script.canonical_name();
         let index = self.recorder.next_script_index(&canonical);
         let plan = script.plan(self.seed, index);
-        let (scripted_first_token_ms, cold) = match &plan {
+        let (scripted_first_token_ms, cold, cached_tokens) = match &plan {
             ReplyPlan::Stream {
                 first_token_at_ms,
                 cold,
+                cached_tokens,
                 ..
-            } => (first_token_at_ms.map(|ms| ms as f64), *cold),
-            _ => (None, None),
+            } => (first_token_at_ms.map(|ms| ms as f64), *cold, *cached_tokens),
+            _ => (None, None, None),
         };
         self.recorder.update(request_id, |record| {
             record.script = Some(canonical);
@@ -188,6 +190,7 @@ impl Provider {
             } else {
                 ReasoningField::ReasoningContent
             },
+            cached_tokens,
         };
         let sender = ReplySender {
             stream,

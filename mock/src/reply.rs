@@ -202,8 +202,10 @@ impl ReplySender<'_> {
             }
         }
         let output_tokens = renderer.reported_output_tokens();
+        let cached_tokens = renderer.reported_cached_tokens();
         self.recorder.update(self.request_id, |record| {
             record.output_tokens = output_tokens;
+            record.cached_tokens = cached_tokens;
         });
         match ending {
             Ending::Complete => {

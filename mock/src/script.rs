@@ -56,11 +56,19 @@ pub enum ScriptKind {
     Stall,
     /// 200 `application/json` with an ordinary, non-streamed completion.
     NotSse,
+    /// Prompt caching: every second request (from the second on) is a cache hit whose usage
+    /// reports [`CACHED_PROMPT_TOKENS`] cached prompt tokens and whose first token comes at a
+    /// quarter of the delay; the others report 0 cached tokens (Gemini: no field).
+    Cached,
 }
+
+/// Prompt tokens a `cached` cache hit reports as served from the cache (of
+/// [`crate::protocol::PROMPT_TOKENS`]).
+pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
     /// All scripts, in the order they are listed to users.
-    pub const ALL: [ScriptKind; 15] = [
+    pub const ALL: [ScriptKind; 16] = [
         ScriptKind::Fixed,
         ScriptKind::Bimodal,
         ScriptKind::Reasoning,
@@ -76,6 +84,7 @@ impl ScriptKind {
         ScriptKind::Cut,
         ScriptKind::Stall,
         ScriptKind::NotSse,
+        ScriptKind::Cached,
     ];
 
     /// The name used as a model name.
@@ -96,6 +105,7 @@ impl ScriptKind {
             ScriptKind::Cut => "cut",
             ScriptKind::Stall => "stall",
             ScriptKind::NotSse => "not-sse",
+            ScriptKind::Cached => "cached",
         }
     }
 
@@ -105,6 +115,7 @@ impl ScriptKind {
         match self {
             ScriptKind::Fixed | ScriptKind::Split | ScriptKind::Crlf | ScriptKind::NotSse => 150,
             ScriptKind::Cut => 150,
+            ScriptKind::Cached => 200,
             ScriptKind::Bimodal => 10,
             ScriptKind::Reasoning | ScriptKind::ReasoningOr => 250,
             ScriptKind::Keepalive => 300,
@@ -263,6 +274,16 @@ impl Script {
             }
             ScriptKind::Stall => ReplyPlan::stream(Vec::new(), Ending::Stall, Framing::PLAIN, None),
             ScriptKind::NotSse => ReplyPlan::NotStreamed { delay_ms },
+            ScriptKind::Cached => {
+                // The first request fills the cache; after that every second one hits it.
+                let hit = request_index % 2 == 1;
+                let first_token_ms = if hit { delay_ms / 4 } else { delay_ms };
+                let mut plan = stream_of_tokens(first_token_ms, Framing::PLAIN, None);
+                if let ReplyPlan::Stream { cached_tokens, .. } = &mut plan {
+                    *cached_tokens = Some(if hit { CACHED_PROMPT_TOKENS } else { 0 });
+                }
+                plan
+            }
             ScriptKind::Http401 => ReplyPlan::HttpError {
                 status: 401,
                 delay_ms,
@@ -368,6 +389,9 @@ pub enum ReplyPlan {
         first_token_at_ms: Option<u64>,
         /// For `bimodal`: whether this request drew a cold start.
         cold: Option<bool>,
+        /// For `cached`: the cached prompt tokens the usage block reports (0 for a miss);
+        /// `None` for scripts that report no cache field.
+        cached_tokens: Option<u32>,
     },
     /// An HTTP error status with the protocol's error body, after `delay_ms`.
     HttpError {
@@ -396,6 +420,7 @@ impl ReplyPlan {
             framing,
             first_token_at_ms,
             cold: None,
+            cached_tokens: None,
         }
     }
 }
@@ -407,6 +432,7 @@ fn stream_of_tokens(first_token_ms: u64, framing: Framing, cold: Option<bool>) -
         framing,
         first_token_at_ms: Some(first_token_ms),
         cold,
+        cached_tokens: None,
     }
 }
 

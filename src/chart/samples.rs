@@ -81,6 +81,7 @@ fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> Timelin
         start_ms,
         points,
         series_labels: series.into_iter().map(|s| s.label).collect(),
+        axes: None,
     }
 }
 
@@ -170,7 +171,7 @@ fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
             draw_ecdf(a, &ecdf_input(100), s)
         })?;
         write_svg(&format!("timeline{suffix}"), size, &light, |a, s| {
-            draw_timeline(a, &timeline_input(100, 3, 5_000.0), s)
+            draw_timeline(a, &timeline_input(100, 3, 5_000.0), s).map(drop)
         })?;
         write_svg(&format!("spread{suffix}"), size, &light, |a, s| {
             draw_spread(a, &spread_input(100, 6), s)
@@ -183,7 +184,7 @@ fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
         draw_ecdf(a, &ecdf_input(100), s)
     })?;
     write_svg("timeline-long", (800, 420), &light, |a, s| {
-        draw_timeline(a, &timeline_input(200, 4, 20_000.0), s)
+        draw_timeline(a, &timeline_input(200, 4, 20_000.0), s).map(drop)
     })?;
     write_svg("empty", (400, 240), &light, |a, s| {
         draw_ecdf(
@@ -258,7 +259,7 @@ fn timing() -> Result<(), ChartError> {
         ),
         (
             "timeline, 12 × 833 = 9 996 points",
-            median_draw_ms(runs, |a| draw_timeline(a, &timeline, &style))?,
+            median_draw_ms(runs, |a| draw_timeline(a, &timeline, &style).map(drop))?,
         ),
         (
             "spread, 12 × 833",

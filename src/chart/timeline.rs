@@ -2,6 +2,12 @@
 //! whether slow requests cluster (a provider scaling to zero between bursts,
 //! a bad hour) or are spread evenly, with tail requests highlighted and
 //! failed requests marked with a red × along the top edge.
+//!
+//! The run view draws the same chart while the run is live: with fixed
+//! [`TimelineAxes`] the frame is drawn once, [`draw_timeline`] returns where
+//! its plot lies ([`TimelinePlot`]), and each new sample is added by
+//! [`draw_timeline_points`] without redrawing the others, so an update costs
+//! the same at 10 000 samples as at 10.
 
 use std::collections::HashSet;
 
@@ -44,6 +50,101 @@ pub struct TimelineInput {
     pub points: Vec<TimelinePoint>,
     /// Legend label of each series (target).
     pub series_labels: Vec<String>,
+    /// Axes fixed in advance for a timeline that grows (the run view); `None`
+    /// fits the axes to the points.
+    pub axes: Option<TimelineAxes>,
+}
+
+/// Axes chosen before the points, so later points can be added to the same
+/// frame. The drawn axes cover at least these ranges.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimelineAxes {
+    /// The x axis reaches at least this long after `start_ms`, ms.
+    pub elapsed_ms: f64,
+    /// The TTFT axis covers at least this range, ms (low, high; both > 0).
+    pub ttft_ms: (f64, f64),
+}
+
+impl TimelineAxes {
+    /// Axes for a growing timeline that hold `points` (sent from
+    /// `start_ms` on) and the `planned_ms` the run is expected to last, with
+    /// room to spare so that new points rarely need a new frame: time
+    /// rounded up to a round figure, TTFT from half the fastest to twice
+    /// the slowest (200 ms–2 s before any request succeeded).
+    pub fn around(points: &[TimelinePoint], start_ms: f64, planned_ms: f64) -> Self {
+        let latest = points
+            .iter()
+            .map(|p| p.at_ms - start_ms)
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max);
+        let elapsed = round_up(latest.max(planned_ms).max(60_000.0) * 1.05);
+        let (lo, hi) = points
+            .iter()
+            .filter(|p| !p.error)
+            .filter_map(|p| p.ttft_ms)
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        let ttft_ms = if hi > 0.0 {
+            (lo / 2.0, hi * 2.0)
+        } else {
+            (200.0, 2_000.0)
+        };
+        Self {
+            elapsed_ms: elapsed,
+            ttft_ms,
+        }
+    }
+}
+
+/// The next figure of 1, 1.5, 2, 3, 5 or 7.5 times a power of ten at or
+/// above `value` (> 0).
+fn round_up(value: f64) -> f64 {
+    let scale = 10f64.powf(value.log10().floor());
+    [1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0]
+        .iter()
+        .map(|m| m * scale)
+        .find(|v| *v >= value)
+        .unwrap_or(10.0 * scale)
+}
+
+/// Where a drawn timeline put its plot, to add points to it later with
+/// [`draw_timeline_points`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimelinePlot {
+    start_ms: f64,
+    /// Minutes per unit of the x axis (1 or 60).
+    unit_min: f64,
+    x: TickAxis,
+    y: TickAxis,
+    /// TTFT (ms) of the strip the error crosses are drawn on.
+    error_y: f64,
+    /// Top-left pixel of the plot within the whole drawing area.
+    origin: (i32, i32),
+    /// Size of the plot, pixels.
+    size: (u32, u32),
+}
+
+impl TimelinePlot {
+    /// Whether `point` falls inside the plot: if not, the frame must be
+    /// redrawn with wider axes before it can be shown.
+    pub fn covers(&self, point: &TimelinePoint) -> bool {
+        let elapsed = (point.at_ms - self.start_ms) / 60_000.0 / self.unit_min;
+        let x_ok = (0.0..=self.x.hi).contains(&elapsed.max(0.0));
+        let y_ok = point.error
+            || point.ttft_ms.is_none_or(|v| {
+                !(v.is_finite() && v > 0.0) || (self.y.lo..=self.y.hi).contains(&v)
+            });
+        x_ok && y_ok
+    }
+
+    fn pixel(&self, elapsed: f64, ttft_ms: f64) -> (i32, i32) {
+        let (width, height) = self.size;
+        let px = (self.x.fraction(elapsed) * f64::from(width)).round() as i32;
+        let py = ((1.0 - self.y.fraction(ttft_ms)) * f64::from(height)).round() as i32;
+        (px, py)
+    }
 }
 
 /// A point ready to draw: elapsed time in axis units, TTFT in ms.
@@ -55,7 +156,8 @@ struct Placed {
     error: bool,
 }
 
-/// Draws the timeline of `input` onto `area`.
+/// Draws the timeline of `input` onto `area`; returns where the plot lies,
+/// or `None` when there was nothing to draw but "no data".
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
@@ -63,7 +165,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &TimelineInput,
     style: &ChartStyle,
-) -> Result<(), ChartError> {
+) -> Result<Option<TimelinePlot>, ChartError> {
     let ink = Ink::new(area, style);
     let labels = &style.labels;
     let body = draw_frame(area, &ink, &input.title, "")?;
@@ -73,11 +175,12 @@ pub fn draw_timeline<DB: DrawingBackend>(
         .iter()
         .map(|p| (p.at_ms - input.start_ms) / 60_000.0)
         .collect();
+    let fixed_min = input.axes.map_or(0.0, |a| a.elapsed_ms / 60_000.0);
     let longest_min = elapsed_min
         .iter()
         .copied()
         .filter(|v| v.is_finite())
-        .fold(0.0, f64::max);
+        .fold(fixed_min, f64::max);
     let in_hours = longest_min > HOURS_AXIS_AFTER_MIN;
     let unit = if in_hours { 60.0 } else { 1.0 };
     let placed: Vec<Placed> = input
@@ -94,8 +197,9 @@ pub fn draw_timeline<DB: DrawingBackend>(
         })
         .filter(|p| p.error || p.ttft_ms.is_some())
         .collect();
-    if placed.is_empty() {
-        return draw_no_data(&body, &ink, &labels.no_data);
+    if placed.is_empty() && input.axes.is_none() {
+        draw_no_data(&body, &ink, &labels.no_data)?;
+        return Ok(None);
     }
 
     let mut legend: Vec<LegendItem> = input
@@ -107,7 +211,9 @@ pub fn draw_timeline<DB: DrawingBackend>(
             label: label.clone(),
         })
         .collect();
-    if placed.iter().any(|p| p.tail && !p.error) {
+    // A growing timeline keeps its legend from the start: a legend that
+    // gained an entry would move the plot under the points already drawn.
+    if input.axes.is_none() && placed.iter().any(|p| p.tail && !p.error) {
         legend.push(LegendItem {
             swatch: Swatch::Ring {
                 fill: ink.theme.muted,
@@ -116,7 +222,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
             label: labels.tail.clone(),
         });
     }
-    if placed.iter().any(|p| p.error) {
+    if input.axes.is_some() || placed.iter().any(|p| p.error) {
         legend.push(LegendItem {
             swatch: Swatch::Cross(ink.theme.alert),
             label: labels.error.clone(),
@@ -125,9 +231,8 @@ pub fn draw_timeline<DB: DrawingBackend>(
     let plot_area = split_legend(&body, &ink, &legend)?;
 
     let ttfts = placed.iter().filter(|p| !p.error).filter_map(|p| p.ttft_ms);
-    let (min, max) = ttfts.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
+    let fixed_ttft = input.axes.map_or((f64::INFINITY, 0.0), |a| a.ttft_ms);
+    let (min, max) = ttfts.fold(fixed_ttft, |(lo, hi), v| (lo.min(v), hi.max(v)));
     let (lo, hi) = if max > 0.0 {
         log_range(min, max)
     } else {
@@ -140,7 +245,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
     let x_hi = placed
         .iter()
         .map(|p| p.elapsed)
-        .fold(0.0, f64::max)
+        .fold(fixed_min / unit, f64::max)
         .max(1.0 / unit)
         * 1.02;
 
@@ -171,17 +276,61 @@ pub fn draw_timeline<DB: DrawingBackend>(
     )?;
 
     let plot = chart.plotting_area();
-    let (width, height) = plot.dim_in_pixel();
     let spec = plot.as_coord_spec();
-    let (x_spec, y_spec) = (spec.x_spec().clone(), spec.y_spec().clone());
+    let base = plot.get_base_pixel();
+    let area_base = area.get_base_pixel();
+    let placement = TimelinePlot {
+        start_ms: input.start_ms,
+        unit_min: unit,
+        x: spec.x_spec().clone(),
+        y: spec.y_spec().clone(),
+        error_y,
+        origin: (base.0 - area_base.0, base.1 - area_base.1),
+        size: plot.dim_in_pixel(),
+    };
     // Points are mapped to pixels once and drawn on the plain pixel area:
     // cheaper than letting plotters map every element again.
-    let strip = plot.strip_coord_spec();
-    let to_pixel = |x: f64, y: f64| {
-        let px = (x_spec.fraction(x) * f64::from(width)).round() as i32;
-        let py = ((1.0 - y_spec.fraction(y)) * f64::from(height)).round() as i32;
-        (px, py)
-    };
+    draw_placed(&plot.strip_coord_spec(), &placement, &placed, &ink, style)?;
+    Ok(Some(placement))
+}
+
+/// Adds `points` to a timeline drawn on `area` (the same area, size and
+/// style) whose plot is `plot`, leaving what is drawn as it is. Points
+/// outside the plot are clipped; check [`TimelinePlot::covers`] first.
+///
+/// # Errors
+/// [`ChartError::Backend`] if the backend fails to draw.
+pub fn draw_timeline_points<DB: DrawingBackend>(
+    area: &Area<DB>,
+    plot: &TimelinePlot,
+    points: &[TimelinePoint],
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
+    let ink = Ink::new(area, style);
+    let strip = area.clone().shrink(plot.origin, plot.size);
+    let placed: Vec<Placed> = points
+        .iter()
+        .map(|p| Placed {
+            elapsed: ((p.at_ms - plot.start_ms) / 60_000.0).max(0.0) / plot.unit_min,
+            ttft_ms: p.ttft_ms.filter(|v| v.is_finite() && *v > 0.0),
+            series: p.series,
+            tail: p.tail,
+            error: p.error,
+        })
+        .filter(|p| p.elapsed.is_finite() && (p.error || p.ttft_ms.is_some()))
+        .collect();
+    draw_placed(&strip, plot, &placed, &ink, style)
+}
+
+/// Dots for successful requests (ringed when in the tail), crosses for
+/// failed ones, on `strip`: the plot's own pixel area.
+fn draw_placed<DB: DrawingBackend>(
+    strip: &Area<DB>,
+    plot: &TimelinePlot,
+    placed: &[Placed],
+    ink: &Ink<'_>,
+    style: &ChartStyle,
+) -> Result<(), ChartError> {
     // Points that would land on the same 2 × 2 pixel cell as an earlier one
     // of the same kind add nothing: skip them, so dense runs stay cheap.
     let mut seen: HashSet<u64> = HashSet::new();
@@ -194,7 +343,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
     let radius = ink.metrics.dot_px;
     for p in placed.iter().filter(|p| !p.error && !p.tail) {
         if let Some(ttft) = p.ttft_ms {
-            let pixel = to_pixel(p.elapsed, ttft);
+            let pixel = plot.pixel(p.elapsed, ttft);
             if first_in_cell(pixel, p.series, 0) {
                 let colour = series_colour(p.series, style.dark).mix(0.75);
                 strip.draw(&Circle::new(pixel, radius, colour.filled()))?;
@@ -204,7 +353,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
     let ring = ink.theme.text.stroke_width(ink.metrics.px(1.2).max(1));
     for p in placed.iter().filter(|p| !p.error && p.tail) {
         if let Some(ttft) = p.ttft_ms {
-            let pixel = to_pixel(p.elapsed, ttft);
+            let pixel = plot.pixel(p.elapsed, ttft);
             if first_in_cell(pixel, p.series, 1) {
                 let colour = series_colour(p.series, style.dark);
                 strip.draw(&Circle::new(pixel, radius + 2, colour.filled()))?;
@@ -214,7 +363,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
     }
     let cross = ink.theme.alert.stroke_width(ink.metrics.px(1.8).max(1));
     for p in placed.iter().filter(|p| p.error) {
-        let pixel = to_pixel(p.elapsed, error_y);
+        let pixel = plot.pixel(p.elapsed, plot.error_y);
         if first_in_cell(pixel, 0, 2) {
             strip.draw(&Cross::new(
                 pixel,
@@ -271,13 +420,16 @@ mod tests {
             start_ms: START_MS,
             points,
             series_labels: (0..targets).map(|i| format!("Target {i}")).collect(),
+            axes: None,
         }
     }
 
     #[test]
     fn short_run_uses_minutes_and_marks_tail_and_errors() -> Result<(), ChartError> {
         let input = input(200, 5_000.0, 2);
-        let svg = render_svg(800, 400, |area, style| draw_timeline(area, &input, style))?;
+        let svg = render_svg(800, 400, |area, style| {
+            draw_timeline(area, &input, style).map(drop)
+        })?;
         assert!(has_text(&svg, "time since start (min)"));
         assert!(has_text(&svg, "TTFT (log scale)"));
         assert!(has_text(&svg, "Target 0"));
@@ -292,7 +444,9 @@ mod tests {
     #[test]
     fn long_run_uses_hours() -> Result<(), ChartError> {
         let input = input(300, 60_000.0, 3);
-        let svg = render_svg(800, 400, |area, style| draw_timeline(area, &input, style))?;
+        let svg = render_svg(800, 400, |area, style| {
+            draw_timeline(area, &input, style).map(drop)
+        })?;
         assert!(has_text(&svg, "time since start (h)"));
         assert!(has_text(&svg, "4"), "a 4 h tick is expected on a 5 h run");
         Ok(())
@@ -305,7 +459,9 @@ mod tests {
             start_ms: START_MS,
             ..TimelineInput::default()
         };
-        let svg = render_svg(400, 300, |area, style| draw_timeline(area, &empty, style))?;
+        let svg = render_svg(400, 300, |area, style| {
+            draw_timeline(area, &empty, style).map(drop)
+        })?;
         assert!(has_text(&svg, "no data"));
 
         let single = TimelineInput {
@@ -319,7 +475,9 @@ mod tests {
             series_labels: vec!["A".into()],
             ..empty.clone()
         };
-        let svg = render_svg(400, 300, |area, style| draw_timeline(area, &single, style))?;
+        let svg = render_svg(400, 300, |area, style| {
+            draw_timeline(area, &single, style).map(drop)
+        })?;
         assert!(!has_text(&svg, "no data"));
         assert!(svg.contains("<circle"));
 
@@ -335,17 +493,94 @@ mod tests {
             ..empty
         };
         let svg = render_svg(400, 300, |area, style| {
-            draw_timeline(area, &errors_only, style)
+            draw_timeline(area, &errors_only, style).map(drop)
         })?;
         assert!(has_text(&svg, "error"));
         Ok(())
     }
 
     #[test]
+    fn a_growing_timeline_adds_points_to_the_frame_it_drew() -> Result<(), ChartError> {
+        let all = input(40, 5_000.0, 2);
+        let (first, later) = all.points.split_at(10);
+        let live = TimelineInput {
+            points: first.to_vec(),
+            axes: Some(TimelineAxes {
+                elapsed_ms: 40.0 * 5_000.0,
+                ttft_ms: (100.0, 12_000.0),
+            }),
+            ..all.clone()
+        };
+        // Drawn in one go, and drawn as 10 points then 30 more on the same
+        // frame: the same dots in the same places.
+        let whole = TimelineInput {
+            points: all.points.clone(),
+            ..live.clone()
+        };
+        let at_once = render_svg(800, 400, |area, style| {
+            draw_timeline(area, &whole, style).map(drop)
+        })?;
+        let mut plot = None;
+        let grown = render_svg(800, 400, |area, style| {
+            let drawn = draw_timeline(area, &live, style)?;
+            let drawn = drawn.ok_or(ChartError::Backend("no plot".into()))?;
+            assert!(later.iter().all(|p| drawn.covers(p)));
+            draw_timeline_points(area, &drawn, later, style)?;
+            plot = Some(drawn);
+            Ok(())
+        })?;
+        fn circles(svg: &str) -> Vec<&str> {
+            let mut found: Vec<&str> = svg.lines().filter(|l| l.contains("<circle")).collect();
+            found.sort_unstable();
+            found
+        }
+        assert_eq!(circles(&grown), circles(&at_once));
+        assert!(has_text(&grown, "error"), "errors keep their legend entry");
+        // A slower request, or one past the x axis, needs a new frame.
+        let plot = plot.ok_or(ChartError::Backend("no plot".into()))?;
+        let mut slow = later[0];
+        slow.ttft_ms = Some(60_000.0);
+        assert!(!plot.covers(&slow));
+        let mut late = later[0];
+        late.at_ms = START_MS + 3_600_000.0;
+        assert!(!plot.covers(&late));
+
+        // With fixed axes and no point yet: an empty frame, not "no data".
+        let empty = TimelineInput {
+            points: Vec::new(),
+            ..live
+        };
+        let svg = render_svg(400, 300, |area, style| {
+            assert!(draw_timeline(area, &empty, style)?.is_some());
+            Ok(())
+        })?;
+        assert!(!has_text(&svg, "no data"));
+        Ok(())
+    }
+
+    #[test]
+    fn growing_axes_hold_the_points_and_the_plan_with_room() {
+        let points = input(20, 5_000.0, 2).points;
+        let axes = TimelineAxes::around(&points, START_MS, 30.0 * 60_000.0);
+        assert_eq!(
+            axes.elapsed_ms, 2_000_000.0,
+            "31.5 min rounds up to 2 000 s"
+        );
+        let slowest = points.iter().filter_map(|p| p.ttft_ms).fold(0.0, f64::max);
+        assert_eq!(axes.ttft_ms.1, slowest * 2.0);
+        let none = TimelineAxes::around(&[], START_MS, 0.0);
+        assert_eq!(none.ttft_ms, (200.0, 2_000.0));
+        assert_eq!(none.elapsed_ms, 75_000.0);
+        assert_eq!(round_up(1.0), 1.0);
+        assert_eq!(round_up(1.01), 1.5);
+        assert_eq!(round_up(8_000.0), 10_000.0);
+    }
+
+    #[test]
     fn ten_thousand_points_draw_and_dense_ones_are_thinned() -> Result<(), ChartError> {
         let spread_out = input(10_000, 1_000.0, 12);
         let svg = render_svg(1280, 480, |area, style| {
-            draw_timeline(area, &spread_out, style)
+            draw_timeline(area, &spread_out, style).map(drop)
         })?;
         assert!(svg.matches("<circle").count() > 1_000);
 
@@ -362,7 +597,9 @@ mod tests {
                 .collect(),
             ..spread_out
         };
-        let svg = render_svg(800, 400, |area, style| draw_timeline(area, &dense, style))?;
+        let svg = render_svg(800, 400, |area, style| {
+            draw_timeline(area, &dense, style).map(drop)
+        })?;
         let circles = svg.matches("<circle").count();
         assert!(circles < 1_000, "{circles} circles: thinning expected");
         assert!(

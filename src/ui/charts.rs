@@ -225,6 +225,7 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
             },
             points,
             series_labels: all.iter().map(|&i| label(i)).collect(),
+            axes: None,
         }),
         columns: vec![
             t.target.into(),
@@ -315,6 +316,20 @@ pub fn chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<Ch
     items
 }
 
+/// The style of a chart on a canvas `width` device pixels wide at `ratio`
+/// device pixels per CSS pixel.
+pub fn chart_style(lang: Lang, width: u32, ratio: f64) -> ChartStyle {
+    ChartStyle {
+        font_family: "system-ui, sans-serif".into(),
+        font_scale: ratio,
+        // The canvas keeps a white background in both colour schemes (CSS),
+        // so a chart looks the same on screen, printed and downloaded.
+        dark: false,
+        width_px: Some((f64::from(width) / ratio).round() as u32),
+        labels: chart_labels(lang),
+    }
+}
+
 /// Draws `item` on `canvas`, laid out `css_width_px` wide; returns the
 /// drawing's error text.
 pub fn draw_item(
@@ -324,21 +339,13 @@ pub fn draw_item(
     lang: Lang,
 ) -> Result<(), String> {
     let (width, _, ratio) = fit_to_css_box(&canvas, css_width_px, item.height_px);
-    let style = ChartStyle {
-        font_family: "system-ui, sans-serif".into(),
-        font_scale: ratio,
-        // The canvas keeps a white background in both colour schemes (CSS),
-        // so a chart looks the same on screen, printed and downloaded.
-        dark: false,
-        width_px: Some((f64::from(width) / ratio).round() as u32),
-        labels: chart_labels(lang),
-    };
+    let style = chart_style(lang, width, ratio);
     let backend = MeasuredCanvas::new(canvas).ok_or("the canvas has no 2D context")?;
     let area = backend.into_drawing_area();
     let drawn = match &item.spec {
         ChartSpec::Histogram(input) => draw_histogram(&area, input, &style),
         ChartSpec::Ecdf(input) => draw_ecdf(&area, input, &style),
-        ChartSpec::Timeline(input) => draw_timeline(&area, input, &style),
+        ChartSpec::Timeline(input) => draw_timeline(&area, input, &style).map(drop),
         ChartSpec::Spread(input) => draw_spread(&area, input, &style),
         ChartSpec::Hourly(input) => draw_hourly(&area, input, &style),
     };

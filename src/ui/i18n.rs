@@ -132,6 +132,7 @@ pub struct Texts {
     pub latest_samples: &'static str,
     pub time: &'static str,
     pub ttft_or_error: &'static str,
+    pub warmup_short: &'static str,
     pub hidden_notice: &'static str,
     pub no_run: &'static str,
     pub no_results: &'static str,
@@ -265,6 +266,7 @@ impl Texts {
             self.latest_samples,
             self.time,
             self.ttft_or_error,
+            self.warmup_short,
             self.hidden_notice,
             self.no_run,
             self.no_results,
@@ -398,6 +400,7 @@ pub static EN: Texts = Texts {
     latest_samples: "Latest samples",
     time: "Time",
     ttft_or_error: "TTFT or error",
+    warmup_short: "warm-up",
     hidden_notice: "The tab was hidden while some requests were due: the browser may have delayed them. Their planned and actual send times are in the export.",
     no_run: "No run yet. Set up a plan and press Start.",
     no_results: "No results yet: run a plan or import a results file.",
@@ -529,6 +532,7 @@ pub static ZH_CN: Texts = Texts {
     latest_samples: "最近的样本",
     time: "时间",
     ttft_or_error: "TTFT 或错误",
+    warmup_short: "预热",
     hidden_notice: "部分请求到期时标签页处于后台，浏览器可能推迟了它们。导出文件里记录了计划发送时间和实际发送时间。",
     no_run: "还没有运行。设置好计划后点击“开始”。",
     no_results: "还没有结果：运行一个计划，或导入结果文件。",
@@ -705,6 +709,18 @@ pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
     )
 }
 
+/// A local wall-clock time, "14:05:09", for lists of recent requests.
+pub fn format_clock(epoch_ms: f64, tz_offset_min: i32) -> String {
+    let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
+    let secs = local_s.rem_euclid(86_400);
+    format!(
+        "{:02}:{:02}:{:02}",
+        secs / 3600,
+        (secs % 3600) / 60,
+        secs % 60
+    )
+}
+
 /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
     // Howard Hinnant's days-to-civil algorithm, in eras of 400 years.
@@ -811,6 +827,8 @@ mod tests {
         assert_eq!(format_epoch(epoch_ms, 480), "2026-12-02 20:43");
         assert_eq!(format_epoch(epoch_ms, -780), "2026-12-01 23:43");
         assert_eq!(format_epoch(0.0, 0), "1970-01-01 00:00");
+        assert_eq!(format_clock(epoch_ms + 9_500.0, 480), "20:43:09");
+        assert_eq!(format_clock(epoch_ms, -780), "23:43:00");
     }
 
     #[test]

@@ -6,9 +6,10 @@ use yew::prelude::*;
 use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
 use crate::ui::driver::{delete_run, load_run, open_run};
-use crate::ui::i18n::{format_duration, format_epoch, format_ms, format_pct};
+use crate::ui::i18n::{format_clock, format_duration, format_epoch, format_ms, format_pct};
+use crate::ui::live_timeline::LiveTimeline;
 use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, RunStatus};
+use crate::ui::state::{Action, LATEST_SAMPLES, RunStatus};
 use crate::ui::verdict_badge::judgement_badge;
 
 /// The run screen.
@@ -53,6 +54,37 @@ pub fn RunPage(props: &PageProps) -> Html {
     } else {
         f64::from(run.done) * 100.0 / f64::from(run.total)
     };
+    let latest: Vec<crate::core::sample::Sample> = run
+        .samples
+        .read(|all| all.iter().rev().take(LATEST_SAMPLES).cloned().collect());
+    let labels: std::rc::Rc<Vec<String>> =
+        std::rc::Rc::new(run.plan.targets.iter().map(|t| t.label.clone()).collect());
+    let tz = run.environment.tz_offset_min;
+    let latest_item = |sample: &crate::core::sample::Sample| {
+        let label = labels
+            .get(sample.target as usize)
+            .cloned()
+            .unwrap_or_default();
+        // Four times the target's running median: a cold start, marked the
+        // moment it arrives.
+        let median = run
+            .live
+            .get(sample.target as usize)
+            .and_then(|row| row.median_ms);
+        let slow = matches!((sample.ttft_ms, median), (Some(v), Some(m)) if sample.error.is_none() && v > 4.0 * m);
+        let result = match (&sample.error, sample.ttft_ms) {
+            (Some(error), _) => html! { <code class="error-kind">{error.kind.as_str()}</code> },
+            (None, Some(ms)) => html! { <span class="num">{format_ms(lang, ms)}</span> },
+            (None, None) => html! { {"–"} },
+        };
+        html! {
+            <li class={classes!(sample.error.is_some().then_some("failed"), slow.then_some("slow"), sample.warmup.then_some("warmup"))} data-target={sample.target.to_string()}>
+                <time>{format_clock(sample.sent_at_ms, tz)}</time>
+                <span class="who">{label}{if sample.warmup { format!(" · {}", t.warmup_short) } else { String::new() }}</span>
+                {result}
+            </li>
+        }
+    };
     let eta = run
         .eta_ms
         .map(|ms| format!(" · {} {}", t.eta, format_duration(lang, ms)))
@@ -94,6 +126,19 @@ pub fn RunPage(props: &PageProps) -> Html {
                     }) }
                     </tbody>
                 </table>
+                </div>
+            </section>
+            <section class="card live-view">
+                <div class="live-grid">
+                    <LiveTimeline lang={lang} run_id={run.run_id.clone()} samples={run.samples.clone()} revision={run.revision}
+                        labels={std::rc::Rc::clone(&labels)} start_ms={run.environment.started_at_ms} eta_ms={run.eta_ms} />
+                    <div class="latest">
+                        <h3>{t.latest_samples}</h3>
+                        <p class="latest-head" aria-hidden="true"><span>{t.time}</span><span>{t.target}</span><span>{t.ttft_or_error}</span></p>
+                        <ol class="latest-samples" id="latest-samples">
+                            { for latest.iter().map(latest_item) }
+                        </ol>
+                    </div>
                 </div>
             </section>
             if !run.latest_errors.is_empty() {

@@ -26,6 +26,9 @@ pub mod page;
 /// How many recent errors the run view lists.
 pub const LATEST_ERRORS: usize = 5;
 
+/// How many of the newest samples the run view lists beside its timeline.
+pub const LATEST_SAMPLES: usize = 8;
+
 /// Which screen is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -77,6 +80,12 @@ impl SampleLog {
     /// True when there is no sample yet.
     pub fn is_empty(&self) -> bool {
         self.0.borrow().is_empty()
+    }
+
+    /// `f` applied to the samples in place, without copying them (the run
+    /// view reads only the newest few per update).
+    pub fn read<R>(&self, f: impl FnOnce(&[Sample]) -> R) -> R {
+        f(&self.0.borrow())
     }
 
     /// A copy of every sample (for exports and reports, not per update).

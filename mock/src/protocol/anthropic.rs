@@ -25,6 +25,8 @@ pub struct EventStream {
     reasoning_deltas: u32,
     /// `usage.output_tokens` once `message_delta` was rendered.
     pub reported_output_tokens: Option<u32>,
+    /// `usage.cache_read_input_tokens` once `message_start` was rendered.
+    pub reported_cached_tokens: Option<u32>,
 }
 
 fn event(name: &'static str, data: serde_json::Value) -> RenderedEvent {
@@ -42,6 +44,7 @@ impl EventStream {
             content_deltas: 0,
             reasoning_deltas: 0,
             reported_output_tokens: None,
+            reported_cached_tokens: None,
         }
     }
 
@@ -98,19 +101,30 @@ impl EventStream {
                     "keep-alive".into(),
                 )));
             }
-            Beat::Start => events.push(event(
-                "message_start",
-                json!({ "type": "message_start", "message": {
-                    "id": format!("msg_mock_{}", self.context.request_id),
-                    "type": "message",
-                    "role": "assistant",
-                    "model": self.context.model,
-                    "content": [],
-                    "stop_reason": null,
-                    "stop_sequence": null,
-                    "usage": { "input_tokens": PROMPT_TOKENS, "output_tokens": 1 },
-                }}),
-            )),
+            Beat::Start => {
+                let mut usage = json!({ "input_tokens": PROMPT_TOKENS, "output_tokens": 1 });
+                if let Some(cached) = self.context.cached_tokens {
+                    // A hit reads from the cache; a miss writes the prompt to it.
+                    usage["input_tokens"] = json!(PROMPT_TOKENS - cached.min(PROMPT_TOKENS));
+                    usage["cache_read_input_tokens"] = json!(cached);
+                    usage["cache_creation_input_tokens"] =
+                        json!(if cached == 0 { PROMPT_TOKENS } else { 0 });
+                    self.reported_cached_tokens = Some(cached);
+                }
+                events.push(event(
+                    "message_start",
+                    json!({ "type": "message_start", "message": {
+                        "id": format!("msg_mock_{}", self.context.request_id),
+                        "type": "message",
+                        "role": "assistant",
+                        "model": self.context.model,
+                        "content": [],
+                        "stop_reason": null,
+                        "stop_sequence": null,
+                        "usage": usage,
+                    }}),
+                ));
+            }
             Beat::Empty => {
                 self.pinged = true;
                 events.push(event("ping", json!({ "type": "ping" })));
@@ -207,6 +221,7 @@ mod tests {
             request_id: 1,
             include_usage: false,
             reasoning_field: ReasoningField::ReasoningContent,
+            cached_tokens: None,
         })
     }
 

@@ -16,6 +16,9 @@ pub struct ChunkStream {
     reasoning_deltas: u32,
     /// `usageMetadata.candidatesTokenCount` once the last chunk was rendered.
     pub reported_output_tokens: Option<u32>,
+    /// `usageMetadata.cachedContentTokenCount` once the last chunk was rendered (Gemini sends
+    /// the field only when something came from the cache).
+    pub reported_cached_tokens: Option<u32>,
 }
 
 impl ChunkStream {
@@ -26,7 +29,12 @@ impl ChunkStream {
             content_deltas: 0,
             reasoning_deltas: 0,
             reported_output_tokens: None,
+            reported_cached_tokens: None,
         }
+    }
+
+    fn cached_tokens_to_report(&self) -> Option<u32> {
+        self.context.cached_tokens.filter(|&cached| cached > 0)
     }
 
     fn chunk(&self, part: Value, finished: bool) -> String {
@@ -45,6 +53,9 @@ impl ChunkStream {
             });
             if self.reasoning_deltas > 0 {
                 usage["thoughtsTokenCount"] = json!(self.reasoning_deltas);
+            }
+            if let Some(cached) = self.cached_tokens_to_report() {
+                usage["cachedContentTokenCount"] = json!(cached);
             }
             chunk["usageMetadata"] = usage;
         }
@@ -79,6 +90,7 @@ impl ChunkStream {
                 let last = index + 1 == CONTENT_TOKENS.len();
                 if last {
                     self.reported_output_tokens = Some(self.content_deltas);
+                    self.reported_cached_tokens = self.cached_tokens_to_report();
                 }
                 vec![RenderedEvent {
                     event: SseEvent::data(self.chunk(json!({ "text": text }), last)),
@@ -149,6 +161,7 @@ mod tests {
             request_id: 9,
             include_usage: false,
             reasoning_field: ReasoningField::ReasoningContent,
+            cached_tokens: None,
         });
         assert!(stream.render(Beat::Start).is_empty());
         let thought = data_json(&stream.render(Beat::Reasoning(0))[0]);

@@ -19,6 +19,8 @@ pub struct ChunkStream {
     reasoning_deltas: u32,
     /// `usage.completion_tokens` once the usage chunk was rendered.
     pub reported_output_tokens: Option<u32>,
+    /// `usage.prompt_tokens_details.cached_tokens` once the usage chunk was rendered.
+    pub reported_cached_tokens: Option<u32>,
 }
 
 impl ChunkStream {
@@ -29,6 +31,7 @@ impl ChunkStream {
             content_deltas: 0,
             reasoning_deltas: 0,
             reported_output_tokens: None,
+            reported_cached_tokens: None,
         }
     }
 
@@ -97,12 +100,16 @@ impl ChunkStream {
                 )))];
                 if self.context.include_usage {
                     let completion_tokens = self.content_deltas + self.reasoning_deltas;
-                    let usage = json!({
+                    let mut usage = json!({
                         "prompt_tokens": PROMPT_TOKENS,
                         "completion_tokens": completion_tokens,
                         "total_tokens": PROMPT_TOKENS + completion_tokens,
                         "completion_tokens_details": { "reasoning_tokens": self.reasoning_deltas },
                     });
+                    if let Some(cached) = self.context.cached_tokens {
+                        usage["prompt_tokens_details"] = json!({ "cached_tokens": cached });
+                        self.reported_cached_tokens = Some(cached);
+                    }
                     events.push(RenderedEvent::framing(SseEvent::data(
                         self.chunk(json!([]), Some(usage)),
                     )));
@@ -169,6 +176,7 @@ mod tests {
             request_id: 3,
             include_usage,
             reasoning_field,
+            cached_tokens: None,
         }
     }
 
@@ -211,6 +219,21 @@ mod tests {
         assert_eq!(usage["usage"]["completion_tokens"], 4);
         assert_eq!(events[2].event, SseEvent::data("[DONE]"));
         assert_eq!(stream.reported_output_tokens, Some(4));
+    }
+
+    #[test]
+    fn a_cache_hit_reports_cached_prompt_tokens_in_usage() {
+        let mut stream = ChunkStream::new(ReplyContext {
+            cached_tokens: Some(8),
+            ..context(true, ReasoningField::ReasoningContent)
+        });
+        let usage = data_json(&stream.render(Beat::Finish)[1]);
+        assert_eq!(usage["usage"]["prompt_tokens_details"]["cached_tokens"], 8);
+        assert_eq!(stream.reported_cached_tokens, Some(8));
+        let mut plain = ChunkStream::new(context(true, ReasoningField::ReasoningContent));
+        let usage = data_json(&plain.render(Beat::Finish)[1]);
+        assert!(usage["usage"].get("prompt_tokens_details").is_none());
+        assert_eq!(plain.reported_cached_tokens, None);
     }
 
     #[test]

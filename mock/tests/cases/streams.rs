@@ -2,7 +2,9 @@
 
 use firsttoken_mock::protocol::Protocol;
 use firsttoken_mock::raw_client::{RawClient, SseItem};
-use firsttoken_mock::script::{CONTENT_TOKENS, REASONING_TOKENS, bimodal_draw};
+use firsttoken_mock::script::{
+    CACHED_PROMPT_TOKENS, CONTENT_TOKENS, REASONING_TOKENS, bimodal_draw,
+};
 use firsttoken_mock::{DEFAULT_SEED, Outcome};
 use serde_json::Value;
 use std::time::Duration;
@@ -389,4 +391,44 @@ fn keep_alive_serves_several_requests_on_one_connection() {
     let truth = mock.settled_ground_truth(Duration::from_secs(5));
     assert_eq!(truth.requests.len(), 3);
     assert!(truth.requests.iter().all(|record| record.is_settled()));
+}
+
+#[test]
+fn cached_reports_hits_and_misses_in_every_protocol() {
+    let mock = start_mock();
+    for protocol in [Protocol::OpenAi, Protocol::Anthropic, Protocol::Gemini] {
+        // The script counts requests across protocols: on a fresh mock each protocol gets a
+        // miss (even index) and then a hit (odd index).
+        for (hit, first_token_after_ms) in [(false, 200.0), (true, 50.0)] {
+            let exchange = check_stream(&mock, protocol, "cached", first_token_after_ms);
+            let events = exchange.json_events();
+            let reported = match protocol {
+                Protocol::OpenAi => events
+                    .iter()
+                    .find_map(|e| e.pointer("/usage/prompt_tokens_details/cached_tokens"))
+                    .and_then(Value::as_u64),
+                Protocol::Anthropic => events
+                    .iter()
+                    .find_map(|e| e.pointer("/message/usage/cache_read_input_tokens"))
+                    .and_then(Value::as_u64),
+                Protocol::Gemini => events
+                    .iter()
+                    .find_map(|e| e.pointer("/usageMetadata/cachedContentTokenCount"))
+                    .and_then(Value::as_u64),
+            };
+            let expected = match (protocol, hit) {
+                (_, true) => Some(u64::from(CACHED_PROMPT_TOKENS)),
+                // Gemini leaves the field out when nothing came from the cache.
+                (Protocol::Gemini, false) => None,
+                (_, false) => Some(0),
+            };
+            assert_eq!(reported, expected, "{protocol:?} hit={hit}");
+            let record = exchange.record(&mock);
+            assert_eq!(
+                record.cached_tokens.map(u64::from),
+                expected,
+                "{protocol:?}"
+            );
+        }
+    }
 }
