@@ -60,7 +60,13 @@ try {
   const page = await openPage(browser, `${servers.site}#${planFragment(plan)}`);
   await page.click("#start");
   await page.waitForFunction(() => Number(document.querySelector("#progress-text")?.textContent.split(" ")[0]) >= 45, null, { timeout: 120_000 });
-  for (const width of [1280, 400]) await shoot(page, "run", width);
+  for (const width of [1280, 400]) {
+    await shoot(page, "run", width);
+    // The live view (timeline and latest samples) on its own: below the
+    // progress and the table, out of the first screen on a phone.
+    await page.locator(".live-view").screenshot({ path: resolve(docs, `live-${width}.png`) });
+    console.log(`docs/screenshots/live-${width}.png`);
+  }
   await page.setViewportSize({ width: 1280, height: WIDTHS[1280] });
   await page.waitForSelector('.run-status[data-status="finished"]', { timeout: 180_000 });
   await page.getByRole("button", { name: "Results" }).last().click();

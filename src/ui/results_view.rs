@@ -159,7 +159,7 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                                     { ms_cell(lang, t.p99, ttft.map(|s| s.p99)) }
                                     <td class="num" data-label={t.cv} data-value={row.figures.cv_pct.to_string()}>{format_pct(row.figures.cv_pct)}</td>
                                     <td class="num" data-label={t.error_rate} data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
-                                    <td data-label={t.verdict}>{judgement_badge(lang, row.figures.judgement)}</td>
+                                    <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.figures.judgement)}</td>
                                 </tr>
                             }
                         }) }

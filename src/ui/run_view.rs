@@ -121,7 +121,7 @@ pub fn RunPage(props: &PageProps) -> Html {
                             <td class="num" data-label={t.median}>{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
                             <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
                             <td class="num" data-label={t.cv}>{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
-                            <td data-label={t.verdict}>{judgement_badge(lang, row.judgement)}</td>
+                            <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.judgement)}</td>
                         </tr>
                     }) }
                     </tbody>
