@@ -69,8 +69,10 @@ impl TimelineAxes {
     /// Axes for a growing timeline that hold `points` (sent from
     /// `start_ms` on) and the `planned_ms` the run is expected to last, with
     /// room to spare so that new points rarely need a new frame: time
-    /// rounded up to a round figure, TTFT from half the fastest to twice
-    /// the slowest (200 ms–2 s before any request succeeded).
+    /// rounded up to a round figure, TTFT from a quarter of the fastest to
+    /// four times the slowest (200 ms–2 s before any request succeeded): a
+    /// new frame is then needed only for a request four times faster or
+    /// slower than any before, a handful of times in a whole run.
     pub fn around(points: &[TimelinePoint], start_ms: f64, planned_ms: f64) -> Self {
         let latest = points
             .iter()
@@ -87,7 +89,7 @@ impl TimelineAxes {
                 (lo.min(v), hi.max(v))
             });
         let ttft_ms = if hi > 0.0 {
-            (lo / 2.0, hi * 2.0)
+            (lo / 4.0, hi * 4.0)
         } else {
             (200.0, 2_000.0)
         };
@@ -567,7 +569,7 @@ mod tests {
             "31.5 min rounds up to 2 000 s"
         );
         let slowest = points.iter().filter_map(|p| p.ttft_ms).fold(0.0, f64::max);
-        assert_eq!(axes.ttft_ms.1, slowest * 2.0);
+        assert_eq!(axes.ttft_ms.1, slowest * 4.0);
         let none = TimelineAxes::around(&[], START_MS, 0.0);
         assert_eq!(none.ttft_ms, (200.0, 2_000.0));
         assert_eq!(none.elapsed_ms, 75_000.0);
