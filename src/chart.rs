@@ -13,6 +13,7 @@
 //! files are read), which is good enough for tests and sample renders.
 
 pub mod axis;
+mod daily;
 mod ecdf;
 mod histogram;
 mod hourly;
@@ -24,6 +25,7 @@ mod timeline;
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind};
 
+pub use daily::{DailyInput, DayPoint, DaySeriesInput, draw_daily, draw_daily_rates};
 pub use ecdf::{EcdfInput, draw_ecdf};
 pub use histogram::{HistogramInput, draw_histogram};
 pub use hourly::{HourBucket, HourlyInput, draw_hourly};
@@ -58,6 +60,8 @@ pub struct ChartLabels {
     pub elapsed_hours_axis: String,
     /// Hour-of-day x axis.
     pub hour_axis: String,
+    /// Day charts' x axis (the dashboard's days are UTC).
+    pub day_axis: String,
     /// Median marker and legend entry.
     pub median: String,
     /// 95th percentile marker and legend entry.
@@ -89,6 +93,7 @@ impl Default for ChartLabels {
             elapsed_minutes_axis: "time since start (min)".into(),
             elapsed_hours_axis: "time since start (h)".into(),
             hour_axis: "local hour".into(),
+            day_axis: "day (UTC)".into(),
             median: "median".into(),
             p95: "p95".into(),
             box_range: "box: p25–p75".into(),

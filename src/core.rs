@@ -7,6 +7,7 @@
 
 pub mod bootstrap;
 pub mod compare;
+pub mod dashboard;
 pub mod decimal;
 pub mod demo;
 pub mod dependence;
@@ -15,6 +16,7 @@ pub mod measure;
 pub mod plan;
 pub mod presets;
 pub mod protocol;
+pub mod publish;
 pub mod report;
 pub mod results;
 pub mod sample;

@@ -70,6 +70,7 @@ fn chart_labels(lang: Lang) -> ChartLabels {
             elapsed_minutes_axis: "开始后的时间（分钟）".into(),
             elapsed_hours_axis: "开始后的时间（小时）".into(),
             hour_axis: "本地时间（时）".into(),
+            day_axis: "日期（UTC）".into(),
             median: "中位数".into(),
             p95: "p95".into(),
             box_range: "箱体：p25–p75".into(),

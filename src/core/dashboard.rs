@@ -1,0 +1,633 @@
+//! The dashboard's data: published results files (and indexes of them)
+//! read into one compact, time-ordered table of measured requests.
+//!
+//! A year of hourly monitor runs is about half a million samples in a few
+//! hundred files. Reading each file into full [`super::sample::Sample`]s and
+//! merging them with [`super::results::merge`] would copy every field of
+//! every sample twice; the dashboard needs only who (target, vantage), when
+//! (`sent_at_ms`) and what (TTFT or an error). So a file is read straight
+//! into those, with serde skipping the other fields, and the files are
+//! merged the way the page's import merges them: targets matched by
+//! protocol + base URL + model (identical targets within one plan matched in
+//! order), and files that disagree on whether reasoning counts as the first
+//! token refused. Warm-ups are counted and left out, as the statistics leave
+//! them out. Every other sample is kept: no thinning.
+//!
+//! The vantage of a file is its `environment.vantage` (written by the native
+//! runner's `--vantage`), else the one its index entry names, else empty.
+//!
+//! [`figures`] computes what the dashboard's views show from this table.
+
+pub mod figures;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use std::fmt;
+
+use super::publish::{INDEX_VERSION, Index, RunEntry};
+use super::results::RESULTS_VERSION;
+
+/// One measured request: everything a dashboard view needs of a sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// When it was sent, Unix epoch ms.
+    pub at_ms: f64,
+    /// Time to first token, ms; `None` for a failed request.
+    pub ttft_ms: Option<f64>,
+    /// Index into [`Dataset::targets`].
+    pub target: u32,
+    /// Index into [`Dataset::vantages`].
+    pub vantage: u32,
+}
+
+/// A target as the dashboard names and matches it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct DashTarget {
+    /// The person's name for it.
+    pub label: String,
+    /// Wire protocol name (`openai`, `anthropic`, `gemini`).
+    pub protocol: String,
+    /// Endpoint base URL.
+    pub base_url: String,
+    /// Model name.
+    pub model: String,
+}
+
+impl DashTarget {
+    fn identity(&self) -> (&str, &str, &str) {
+        (&self.protocol, &self.base_url, &self.model)
+    }
+}
+
+/// What a fetched file turned out to be.
+#[derive(Debug)]
+pub enum Published {
+    /// A results file, read for the dashboard.
+    Results(PublishedRun),
+    /// An index of results files.
+    Index(Index),
+}
+
+/// A results file as the dashboard reads it.
+#[derive(Debug, Deserialize)]
+pub struct PublishedRun {
+    plan: RunPlan,
+    environment: RunEnvironment,
+    samples: Vec<RunSample>,
+}
+
+impl PublishedRun {
+    /// The vantage the file names, if any.
+    pub fn vantage(&self) -> Option<&str> {
+        self.environment
+            .vantage
+            .as_deref()
+            .filter(|v| !v.is_empty())
+    }
+
+    /// Samples in the file, warm-ups included.
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// True for a file without samples.
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct RunPlan {
+    targets: Vec<DashTarget>,
+    #[serde(default)]
+    reasoning_counts_as_first_token: bool,
+}
+
+#[derive(Debug, Deserialize)]
+struct RunEnvironment {
+    #[serde(default)]
+    vantage: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RunSample {
+    target: u32,
+    warmup: bool,
+    sent_at_ms: f64,
+    ttft_ms: Option<f64>,
+    error: Option<IgnoredAny>,
+}
+
+/// Every member either kind of file has, so one pass reads either.
+#[derive(Deserialize)]
+struct AnyDoc {
+    firsttoken_results: Option<serde_json::Value>,
+    firsttoken_index: Option<serde_json::Value>,
+    firsttoken_plan: Option<IgnoredAny>,
+    plan: Option<RunPlan>,
+    environment: Option<RunEnvironment>,
+    samples: Option<Vec<RunSample>>,
+    schedule_minutes: Option<u32>,
+    runs: Option<Vec<RunEntry>>,
+}
+
+/// Only the members that say which kind of document a file is.
+#[derive(Deserialize)]
+struct Kind {
+    firsttoken_results: Option<serde_json::Value>,
+    firsttoken_index: Option<serde_json::Value>,
+    firsttoken_plan: Option<IgnoredAny>,
+}
+
+/// Why a file could not be used.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadError {
+    /// The text stops in the middle of the document: a file still being
+    /// written or uploaded, or a cut-off transfer.
+    Truncated,
+    /// Not JSON (an HTML error page, say).
+    NotJson(String),
+    /// JSON, but neither a results file nor an index.
+    WrongKind(&'static str),
+    /// A results file or index of a version this page cannot read.
+    UnsupportedVersion(String),
+    /// The right kind and version, but a member is missing or malformed.
+    Shape(String),
+    /// A sample names a target the plan does not have, or holds a
+    /// non-finite or negative time.
+    BadSample(String),
+    /// The file measured something else than the files before it.
+    CannotMerge(&'static str),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Truncated => write!(
+                f,
+                "the file ends in the middle of the document: it was cut off while being written or uploaded; the next publish rewrites it"
+            ),
+            Self::NotJson(reason) => write!(f, "the file is not JSON ({reason})"),
+            Self::WrongKind(what) => {
+                write!(f, "this is not a firsttoken results file or index: {what}")
+            }
+            Self::UnsupportedVersion(what) => write!(f, "{what} is not supported by this page"),
+            Self::Shape(reason) => write!(f, "the file does not match its version: {reason}"),
+            Self::BadSample(reason) => write!(f, "{reason}"),
+            Self::CannotMerge(field) => write!(
+                f,
+                "cannot merge: the plans differ in {field}, so their ttft_ms measure different things"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+fn json_error(error: &serde_json::Error) -> LoadError {
+    match error.classify() {
+        serde_json::error::Category::Eof => LoadError::Truncated,
+        serde_json::error::Category::Syntax => LoadError::NotJson(error.to_string()),
+        _ => LoadError::Shape(error.to_string()),
+    }
+}
+
+/// The version members' verdict: which kind of file, or why none.
+fn kind_of(
+    results: Option<&serde_json::Value>,
+    index: Option<&serde_json::Value>,
+    plan: bool,
+) -> Result<bool, LoadError> {
+    match (results, index) {
+        (Some(version), _) if version.as_u64() == Some(u64::from(RESULTS_VERSION)) => Ok(true),
+        (Some(version), _) => Err(LoadError::UnsupportedVersion(format!(
+            "firsttoken_results version {version}"
+        ))),
+        (None, Some(version)) if version.as_u64() == Some(u64::from(INDEX_VERSION)) => Ok(false),
+        (None, Some(version)) => Err(LoadError::UnsupportedVersion(format!(
+            "firsttoken_index version {version}"
+        ))),
+        (None, None) if plan => Err(LoadError::WrongKind(
+            "it is a plan (open it on the plan page)",
+        )),
+        (None, None) => Err(LoadError::WrongKind(
+            "it has no firsttoken_results or firsttoken_index member",
+        )),
+    }
+}
+
+/// Reads a fetched file: a results file or an index.
+///
+/// One pass reads either kind. Only when that fails on a member's shape is
+/// the file read again for its version members alone, so that a newer
+/// version or a plan file is named as such rather than as a bad member.
+///
+/// # Errors
+/// [`LoadError`] saying whether the file is cut off, not JSON, of another
+/// kind or version, malformed, or holds an impossible sample.
+pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
+    let doc: AnyDoc = match serde_json::from_slice(bytes) {
+        Ok(doc) => doc,
+        Err(error) if error.classify() == serde_json::error::Category::Data => {
+            return Err(match serde_json::from_slice::<Kind>(bytes) {
+                Ok(kind) => match kind_of(
+                    kind.firsttoken_results.as_ref(),
+                    kind.firsttoken_index.as_ref(),
+                    kind.firsttoken_plan.is_some(),
+                ) {
+                    Ok(_) => LoadError::Shape(error.to_string()),
+                    Err(refused) => refused,
+                },
+                Err(_) => LoadError::WrongKind("it is not a JSON object"),
+            });
+        }
+        Err(error) => return Err(json_error(&error)),
+    };
+    let missing = |member: &str| LoadError::Shape(format!("missing field `{member}`"));
+    if kind_of(
+        doc.firsttoken_results.as_ref(),
+        doc.firsttoken_index.as_ref(),
+        doc.firsttoken_plan.is_some(),
+    )? {
+        let run = PublishedRun {
+            plan: doc.plan.ok_or_else(|| missing("plan"))?,
+            environment: doc.environment.ok_or_else(|| missing("environment"))?,
+            samples: doc.samples.ok_or_else(|| missing("samples"))?,
+        };
+        validate(&run)?;
+        Ok(Published::Results(run))
+    } else {
+        Ok(Published::Index(Index {
+            firsttoken_index: INDEX_VERSION,
+            schedule_minutes: doc
+                .schedule_minutes
+                .unwrap_or(super::publish::DEFAULT_SCHEDULE_MINUTES),
+            runs: doc.runs.ok_or_else(|| missing("runs"))?,
+        }))
+    }
+}
+
+fn validate(run: &PublishedRun) -> Result<(), LoadError> {
+    let targets = run.plan.targets.len();
+    for (index, sample) in run.samples.iter().enumerate() {
+        if sample.target as usize >= targets {
+            return Err(LoadError::BadSample(format!(
+                "samples[{index}].target is {} but the plan has only {targets} targets",
+                sample.target
+            )));
+        }
+        for (field, value) in [
+            ("sent_at_ms", Some(sample.sent_at_ms)),
+            ("ttft_ms", sample.ttft_ms),
+        ] {
+            if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
+                return Err(LoadError::BadSample(format!(
+                    "samples[{index}].{field} is negative or not finite ({value})"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every loaded file's measured requests, merged.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    /// Targets in order of first appearance, matched across files.
+    pub targets: Vec<DashTarget>,
+    /// Vantage names in order of first appearance (`""` when a file names none).
+    pub vantages: Vec<String>,
+    /// Measured requests (no warm-ups), ordered by send time once
+    /// [`Dataset::finish`] ran.
+    pub points: Vec<Point>,
+    /// Warm-up requests seen and left out.
+    pub warmups: usize,
+    /// Successful requests without a TTFT (none in a well-formed file), left
+    /// out as the statistics leave them out.
+    pub without_ttft: usize,
+    reasoning_counts: Option<bool>,
+}
+
+impl Dataset {
+    /// Adds the requests of `run`, made from `vantage` unless the file says
+    /// where itself. Returns how many requests were added.
+    ///
+    /// # Errors
+    /// [`LoadError::CannotMerge`] when the file disagrees with the earlier
+    /// ones on whether reasoning counts as the first token; nothing is added.
+    pub fn add(&mut self, run: &PublishedRun, vantage: &str) -> Result<usize, LoadError> {
+        let counts = run.plan.reasoning_counts_as_first_token;
+        if *self.reasoning_counts.get_or_insert(counts) != counts {
+            return Err(LoadError::CannotMerge("reasoning_counts_as_first_token"));
+        }
+        let vantage = run.vantage().unwrap_or(vantage);
+        let vantage_index = match self.vantages.iter().position(|v| v == vantage) {
+            Some(index) => index,
+            None => {
+                self.vantages.push(vantage.to_owned());
+                self.vantages.len() - 1
+            }
+        };
+        let vantage_index = u32::try_from(vantage_index).unwrap_or(u32::MAX);
+        // As results::merge: each target of the file claims the first
+        // unclaimed target of the same identity, or is appended.
+        let mut claimed = vec![false; self.targets.len()];
+        let mut remap = Vec::with_capacity(run.plan.targets.len());
+        for target in &run.plan.targets {
+            let found = self
+                .targets
+                .iter()
+                .enumerate()
+                .position(|(i, t)| !claimed[i] && t.identity() == target.identity());
+            let index = found.unwrap_or_else(|| {
+                self.targets.push(target.clone());
+                claimed.push(false);
+                self.targets.len() - 1
+            });
+            claimed[index] = true;
+            remap.push(u32::try_from(index).unwrap_or(u32::MAX));
+        }
+        let before = self.points.len();
+        for sample in &run.samples {
+            if sample.warmup {
+                self.warmups += 1;
+                continue;
+            }
+            let ttft_ms = if sample.error.is_some() {
+                None
+            } else if let Some(ttft) = sample.ttft_ms {
+                Some(ttft)
+            } else {
+                self.without_ttft += 1;
+                continue;
+            };
+            self.points.push(Point {
+                at_ms: sample.sent_at_ms,
+                ttft_ms,
+                // A validated file's targets index its plan.
+                target: remap.get(sample.target as usize).copied().unwrap_or(0),
+                vantage: vantage_index,
+            });
+        }
+        Ok(self.points.len() - before)
+    }
+
+    /// Orders the requests by send time (stable, so equal times keep file
+    /// order). Files mostly arrive in time order, which the sort exploits.
+    pub fn finish(&mut self) {
+        self.points.sort_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
+    }
+
+    /// Send time of the oldest and newest request.
+    pub fn time_range(&self) -> Option<(f64, f64)> {
+        Some((self.points.first()?.at_ms, self.points.last()?.at_ms))
+    }
+
+    /// The requests sent at or after `from_ms` (the points are ordered).
+    pub fn since(&self, from_ms: f64) -> &[Point] {
+        let start = self.points.partition_point(|p| p.at_ms < from_ms);
+        &self.points[start..]
+    }
+
+    /// A target's label, with the vantage when the data has several
+    /// ("DeepSeek V3 · fra1").
+    pub fn label(&self, target: u32, vantage: Option<u32>) -> String {
+        let label = self
+            .targets
+            .get(target as usize)
+            .map(|t| t.label.as_str())
+            .unwrap_or_default();
+        match vantage.and_then(|v| self.vantages.get(v as usize)) {
+            Some(name) => format!("{label} · {}", vantage_name(name)),
+            None => label.to_owned(),
+        }
+    }
+}
+
+/// How a vantage is shown: its name, or "(none)" for files that named none.
+pub fn vantage_name(name: &str) -> &str {
+    if name.is_empty() { "(none)" } else { name }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    //! Results files for the dashboard tests, written as the page writes them.
+    use crate::core::plan::{Plan, Protocol, Target};
+    use crate::core::results::{Environment, export_json};
+    use crate::core::sample::{ErrorKind, Phase, Sample, SampleError};
+
+    /// A target of the OpenAI protocol.
+    pub fn target(label: &str, base_url: &str, model: &str) -> Target {
+        Target {
+            label: label.into(),
+            protocol: Protocol::OpenAi,
+            base_url: base_url.into(),
+            model: model.into(),
+            provider: None,
+        }
+    }
+
+    /// A sample sent at `at_ms`; `ttft_ms` `None` makes it an error.
+    pub fn sample(target: u32, seq: u32, at_ms: f64, ttft_ms: Option<f64>, warmup: bool) -> Sample {
+        Sample {
+            target,
+            seq,
+            warmup,
+            planned_at_ms: at_ms,
+            sent_at_ms: at_ms,
+            hidden: false,
+            headers_ms: Some(10.0),
+            first_byte_ms: ttft_ms,
+            first_reasoning_ms: None,
+            ttft_ms,
+            second_token_ms: None,
+            total_ms: ttft_ms.map(|t| t + 100.0),
+            output_tokens: Some(5),
+            tokens_estimated: false,
+            error: ttft_ms.is_none().then(|| SampleError {
+                kind: ErrorKind::HttpStatus,
+                phase: Phase::Request,
+                message: "the provider answered HTTP 503".into(),
+            }),
+        }
+    }
+
+    /// A results file of `targets` and `samples`, as exported.
+    pub fn results_file(targets: Vec<Target>, samples: &[Sample]) -> String {
+        let plan = Plan {
+            targets,
+            ..Plan::default()
+        };
+        let environment = Environment {
+            started_at_ms: samples.first().map_or(0.0, |s| s.sent_at_ms),
+            time_zone: "UTC".into(),
+            ..Environment::default()
+        };
+        export_json(&plan, &environment, samples)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+    use crate::core::results::{import_json, merge};
+
+    fn read_run(text: &str) -> PublishedRun {
+        match read_published(text.as_bytes()) {
+            Ok(Published::Results(run)) => run,
+            other => panic!("not a results file: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn merges_as_the_import_merges() {
+        let a = target("A", "https://a.example/v1", "m");
+        let b = target("B", "https://b.example/v1", "m");
+        let day1 = results_file(
+            vec![a.clone(), b.clone()],
+            &[
+                sample(0, 0, 1000.0, Some(300.0), true),
+                sample(0, 1, 2000.0, Some(310.0), false),
+                sample(1, 0, 2500.0, None, false),
+            ],
+        );
+        // The second file lists the targets the other way round, plus a third.
+        let c = target("C", "https://c.example/v1", "m");
+        let day2 = results_file(
+            vec![b, a, c],
+            &[
+                sample(0, 0, 500.0, Some(700.0), false),
+                sample(1, 0, 3000.0, Some(320.0), false),
+                sample(2, 0, 3500.0, Some(200.0), false),
+            ],
+        );
+        let mut data = Dataset::default();
+        assert_eq!(data.add(&read_run(&day1), "fra1").unwrap(), 2);
+        assert_eq!(data.add(&read_run(&day2), "sgp1").unwrap(), 3);
+        data.finish();
+        assert_eq!(data.warmups, 1);
+        assert_eq!(data.vantages, vec!["fra1", "sgp1"]);
+        let seen: Vec<(f64, Option<f64>, u32, u32)> = data
+            .points
+            .iter()
+            .map(|p| (p.at_ms, p.ttft_ms, p.target, p.vantage))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (500.0, Some(700.0), 1, 1),
+                (2000.0, Some(310.0), 0, 0),
+                (2500.0, None, 1, 0),
+                (3000.0, Some(320.0), 0, 1),
+                (3500.0, Some(200.0), 2, 1),
+            ]
+        );
+        // The same targets, in the same order, as the import's merge.
+        let merged = merge(&[import_json(&day1).unwrap(), import_json(&day2).unwrap()]).unwrap();
+        let labels: Vec<&str> = merged
+            .plan
+            .targets
+            .iter()
+            .map(|t| t.label.as_str())
+            .collect();
+        let ours: Vec<&str> = data.targets.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ours);
+        assert_eq!(data.label(1, Some(1)), "B · sgp1");
+        assert_eq!(data.label(1, None), "B");
+        assert_eq!(data.since(2500.0).len(), 3);
+        assert_eq!(data.time_range(), Some((500.0, 3500.0)));
+    }
+
+    #[test]
+    fn the_file_s_own_vantage_wins() {
+        let text = results_file(
+            vec![target("A", "https://a.example/v1", "m")],
+            &[sample(0, 0, 1.0, Some(2.0), false)],
+        )
+        .replacen(
+            "\"environment\": {",
+            "\"environment\": {\n    \"vantage\": \"office\",",
+            1,
+        );
+        let mut data = Dataset::default();
+        data.add(&read_run(&text), "from-index").unwrap();
+        assert_eq!(data.vantages, vec!["office"]);
+    }
+
+    #[test]
+    fn bad_files_are_named_for_what_is_wrong() {
+        let good = results_file(
+            vec![target("A", "https://a.example/v1", "m")],
+            &[sample(0, 0, 1.0, Some(2.0), false)],
+        );
+        let refuse = |text: &str| read_published(text.as_bytes()).unwrap_err();
+        assert_eq!(refuse(&good[..good.len() / 2]), LoadError::Truncated);
+        assert_eq!(refuse(""), LoadError::Truncated);
+        assert!(matches!(
+            refuse("<!DOCTYPE html><p>404</p>"),
+            LoadError::NotJson(_)
+        ));
+        assert!(matches!(refuse("[1, 2]"), LoadError::WrongKind(_)));
+        assert!(
+            refuse(r#"{"firsttoken_plan": 1, "targets": []}"#)
+                .to_string()
+                .contains("plan")
+        );
+        assert!(
+            refuse(r#"{"hello": 1}"#)
+                .to_string()
+                .contains("firsttoken_results")
+        );
+        assert!(
+            refuse(&good.replacen("\"firsttoken_results\": 1", "\"firsttoken_results\": 2", 1))
+                .to_string()
+                .contains("version 2")
+        );
+        assert!(
+            refuse(r#"{"firsttoken_index": 3, "runs": []}"#)
+                .to_string()
+                .contains("version 3")
+        );
+        assert!(matches!(
+            refuse(r#"{"firsttoken_results": 1}"#),
+            LoadError::Shape(_)
+        ));
+        assert!(
+            refuse(&good.replacen("\"ttft_ms\": 2.0", "\"ttft_ms\": -2.0", 1))
+                .to_string()
+                .contains("samples[0].ttft_ms")
+        );
+        assert!(
+            refuse(&good.replacen("\"target\": 0,\n", "\"target\": 4,\n", 1))
+                .to_string()
+                .contains("only 1 targets")
+        );
+        let index = r#"{"firsttoken_index": 1, "runs": []}"#;
+        assert!(matches!(
+            read_published(index.as_bytes()),
+            Ok(Published::Index(_))
+        ));
+    }
+
+    #[test]
+    fn files_measuring_different_things_are_refused() {
+        let good = results_file(
+            vec![target("A", "https://a.example/v1", "m")],
+            &[sample(0, 0, 1.0, Some(2.0), false)],
+        );
+        let reasoning = good.replacen(
+            "\"reasoning_counts_as_first_token\": false",
+            "\"reasoning_counts_as_first_token\": true",
+            1,
+        );
+        assert_ne!(good, reasoning);
+        let mut data = Dataset::default();
+        data.add(&read_run(&good), "").unwrap();
+        assert_eq!(
+            data.add(&read_run(&reasoning), ""),
+            Err(LoadError::CannotMerge("reasoning_counts_as_first_token"))
+        );
+        assert_eq!(data.points.len(), 1, "nothing of the refused file");
+    }
+}
