@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-size bench-render bench-first-render screenshots
+.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-size bench-render bench-first-render bench-dashboard screenshots
 
 ## Serve the page at http://127.0.0.1:8080 (opens on the built-in demo provider: no key needed).
 serve: setup-build fetch
@@ -62,7 +62,7 @@ test-e2e: mock e2e-deps
 	trunk build --release --public-url /firsttoken/ --dist dist-subpath
 	cd e2e && node --test --test-concurrency=1 tests/
 
-bench: bench-sse bench-report bench-accuracy bench-size bench-render bench-first-render
+bench: bench-sse bench-report bench-accuracy bench-size bench-render bench-first-render bench-dashboard
 
 bench-sse:
 	cargo bench --bench sse
@@ -85,6 +85,11 @@ bench-render: mock e2e-deps build
 bench-first-render: mock e2e-deps build
 	cd e2e && node bench/first-render.mjs
 
-## docs/screenshots/: setup, run and results at 1280 and 400 px, from a demo run.
+# The dashboard with 500 000 published requests: load, first draw, re-render, memory (docs/render.md).
+bench-dashboard: mock e2e-deps build
+	cd e2e && node bench/dashboard.mjs
+
+## docs/screenshots/: setup, run and results at 1280 and 400 px, from a demo run; the dashboard.
 screenshots: mock e2e-deps build
 	cd e2e && node bench/screenshots.mjs
+	cd e2e && node bench/dashboard-screenshots.mjs

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod error;
 pub mod fetch_stream;
 pub mod files;
+pub mod published;
 pub mod storage;
 pub mod timer;
 pub mod wake_lock;

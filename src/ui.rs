@@ -1,6 +1,7 @@
 //! The page: a pure state reducer and the bilingual texts (both tested
 //! natively) and, on wasm32, the Yew components that wire them to the DOM.
 
+pub mod dashboard;
 pub mod form;
 pub mod i18n;
 pub mod state;
@@ -9,6 +10,10 @@ pub mod state;
 mod app;
 #[cfg(target_arch = "wasm32")]
 mod charts;
+#[cfg(target_arch = "wasm32")]
+mod dashboard_loader;
+#[cfg(target_arch = "wasm32")]
+mod dashboard_view;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod driver;
 #[cfg(target_arch = "wasm32")]

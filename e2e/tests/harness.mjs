@@ -36,14 +36,14 @@ export function withServersAndBrowser(ready) {
 }
 
 /** Starts the mock provider and the static site; resolves to their URLs. */
-export async function startServers({ prefix = "/" } = {}) {
+export async function startServers({ prefix = "/", staticDir = resolve(repo, "dist") } = {}) {
   if (!existsSync(MOCK_BIN)) {
     throw new Error(`mock provider not built at ${MOCK_BIN}: run \`cargo build --release -p firsttoken-mock\``);
   }
   if (!existsSync(resolve(repo, "dist/index.html"))) {
     throw new Error("the page is not built: run `trunk build --release` first");
   }
-  const args = ["--port", "0", "--static-dir", resolve(repo, "dist"), "--static-port", "0", "--static-prefix", prefix];
+  const args = ["--port", "0", "--static-dir", staticDir, "--static-port", "0", "--static-prefix", prefix];
   const child = spawn(MOCK_BIN, args, { stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout });
   const urls = await new Promise((ok, fail) => {

@@ -145,11 +145,27 @@ impl Handler for StaticSite {
         match self.lookup(request.path()) {
             Lookup::File(path) => match fs::read(&path) {
                 Ok(bytes) => {
-                    let headers: Headers = vec![
+                    let mut headers: Headers = vec![
                         ("Content-Type", content_type_for(&path).into()),
                         // Tests rebuild the page between runs; never serve a stale copy.
                         ("Cache-Control", "no-cache".into()),
                     ];
+                    // As a static host compresses (GitHub Pages gzips JSON): a
+                    // `NAME.gz` beside the file is sent instead, to a client
+                    // that accepts gzip.
+                    let accepts_gzip = request.header("accept-encoding").is_some_and(|value| {
+                        value.split(',').any(|e| e.trim().starts_with("gzip"))
+                    });
+                    let mut gzipped = path.clone().into_os_string();
+                    gzipped.push(".gz");
+                    let bytes = match fs::read(&gzipped) {
+                        Ok(compressed) if accepts_gzip => {
+                            headers.push(("Content-Encoding", "gzip".into()));
+                            headers.push(("Vary", "Accept-Encoding".into()));
+                            compressed
+                        }
+                        _ => bytes,
+                    };
                     finish(http::write_full(
                         stream,
                         200,

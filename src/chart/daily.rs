@@ -132,8 +132,12 @@ fn day_axis<DB: DrawingBackend>(
                 .collect(),
         );
     }
+    // A year has 366 daily ticks: measuring every label of every candidate
+    // would cost hundreds of text measurements per chart. One label's width
+    // rules out the candidates that cannot fit before any is measured.
+    let label_width = f64::from(super::layout::text_size(area, &format(lo), &font).0).max(1.0);
     for major in candidates {
-        if major.is_empty() {
+        if major.is_empty() || major.len() as f64 * label_width > f64::from(length) {
             continue;
         }
         let axis = TickAxis::linear(lo, hi, major);

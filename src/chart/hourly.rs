@@ -74,7 +74,7 @@ pub fn draw_hourly<DB: DrawingBackend>(
 
     let theme = &ink.theme;
     let median_colour = series_colour(0, style.dark);
-    let legend = vec![
+    let mut legend = vec![
         LegendItem {
             swatch: Swatch::Line {
                 colour: median_colour,
@@ -89,11 +89,14 @@ pub fn draw_hourly<DB: DrawingBackend>(
             },
             label: labels.p95.clone(),
         },
-        LegendItem {
+    ];
+    // No peak window (start == end) shades nothing, so it has no legend entry.
+    if !peak_spans(input.peak).is_empty() {
+        legend.push(LegendItem {
             swatch: Swatch::Block(theme.band),
             label: labels.peak_hours.clone(),
-        },
-    ];
+        });
+    }
     let plot_area = split_legend(&body, &ink, &legend)?;
 
     let (lo, hi) = log_range(min, max);
@@ -310,10 +313,15 @@ mod tests {
         assert!(has_text(&svg, "no data"));
         let single = HourlyInput {
             hours: vec![bucket(14, 420.0, 420.0)],
+            peak: [5, 5],
             ..empty
         };
         let svg = render_svg(400, 300, |area, style| draw_hourly(area, &single, style))?;
         assert!(!has_text(&svg, "no data"));
+        assert!(
+            !has_text(&svg, "peak hours"),
+            "no peak window, no legend entry"
+        );
         Ok(())
     }
 

@@ -24,7 +24,9 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use std::fmt;
 
-use super::publish::{INDEX_VERSION, Index, RunEntry};
+use super::publish::{
+    INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, RunEntry,
+};
 use super::results::RESULTS_VERSION;
 
 /// One measured request: everything a dashboard view needs of a sample.
@@ -41,64 +43,49 @@ pub struct Point {
 }
 
 /// A target as the dashboard names and matches it.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-pub struct DashTarget {
-    /// The person's name for it.
-    pub label: String,
-    /// Wire protocol name (`openai`, `anthropic`, `gemini`).
-    pub protocol: String,
-    /// Endpoint base URL.
-    pub base_url: String,
-    /// Model name.
-    pub model: String,
-}
+pub type DashTarget = PointsTarget;
 
-impl DashTarget {
-    fn identity(&self) -> (&str, &str, &str) {
-        (&self.protocol, &self.base_url, &self.model)
-    }
+fn identity(target: &DashTarget) -> (&str, &str, &str) {
+    (&target.protocol, &target.base_url, &target.model)
 }
 
 /// What a fetched file turned out to be.
 #[derive(Debug)]
 pub enum Published {
-    /// A results file, read for the dashboard.
-    Results(PublishedRun),
+    /// A results file or a points file: measured requests.
+    Points(PointsDoc),
     /// An index of results files.
     Index(Index),
 }
 
-/// A results file as the dashboard reads it.
+/// A results file as the dashboard reads it: only what it shows.
 #[derive(Debug, Deserialize)]
-pub struct PublishedRun {
+struct PublishedRun {
     plan: RunPlan,
     environment: RunEnvironment,
     samples: Vec<RunSample>,
 }
 
 impl PublishedRun {
-    /// The vantage the file names, if any.
-    pub fn vantage(&self) -> Option<&str> {
-        self.environment
-            .vantage
-            .as_deref()
-            .filter(|v| !v.is_empty())
-    }
-
-    /// Samples in the file, warm-ups included.
-    pub fn len(&self) -> usize {
-        self.samples.len()
-    }
-
-    /// True for a file without samples.
-    pub fn is_empty(&self) -> bool {
-        self.samples.is_empty()
+    fn into_points(self) -> PointsDoc {
+        PointsDoc::build(
+            self.environment.vantage.as_deref().unwrap_or_default(),
+            self.plan.reasoning_counts_as_first_token,
+            self.plan.targets,
+            self.samples.into_iter().map(|s| PointSample {
+                target: s.target,
+                warmup: s.warmup,
+                sent_at_ms: s.sent_at_ms,
+                ttft_ms: s.ttft_ms,
+                failed: s.error.is_some(),
+            }),
+        )
     }
 }
 
 #[derive(Debug, Deserialize)]
 struct RunPlan {
-    targets: Vec<DashTarget>,
+    targets: Vec<PointsTarget>,
     #[serde(default)]
     reasoning_counts_as_first_token: bool,
 }
@@ -123,12 +110,21 @@ struct RunSample {
 struct AnyDoc {
     firsttoken_results: Option<serde_json::Value>,
     firsttoken_index: Option<serde_json::Value>,
+    firsttoken_points: Option<serde_json::Value>,
     firsttoken_plan: Option<IgnoredAny>,
     plan: Option<RunPlan>,
     environment: Option<RunEnvironment>,
     samples: Option<Vec<RunSample>>,
     schedule_minutes: Option<u32>,
     runs: Option<Vec<RunEntry>>,
+    vantage: Option<String>,
+    reasoning_counts_as_first_token: Option<bool>,
+    targets: Option<Vec<PointsTarget>>,
+    warmups: Option<usize>,
+    without_ttft: Option<usize>,
+    target: Option<Vec<u32>>,
+    sent_at_ms: Option<Vec<f64>>,
+    ttft_ms: Option<Vec<Option<f64>>>,
 }
 
 /// Only the members that say which kind of document a file is.
@@ -136,6 +132,7 @@ struct AnyDoc {
 struct Kind {
     firsttoken_results: Option<serde_json::Value>,
     firsttoken_index: Option<serde_json::Value>,
+    firsttoken_points: Option<serde_json::Value>,
     firsttoken_plan: Option<IgnoredAny>,
 }
 
@@ -192,25 +189,38 @@ fn json_error(error: &serde_json::Error) -> LoadError {
     }
 }
 
+/// Which kind of published document a file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DocKind {
+    Results,
+    Index,
+    Points,
+}
+
 /// The version members' verdict: which kind of file, or why none.
 fn kind_of(
     results: Option<&serde_json::Value>,
     index: Option<&serde_json::Value>,
+    points: Option<&serde_json::Value>,
     plan: bool,
-) -> Result<bool, LoadError> {
-    match (results, index) {
-        (Some(version), _) if version.as_u64() == Some(u64::from(RESULTS_VERSION)) => Ok(true),
-        (Some(version), _) => Err(LoadError::UnsupportedVersion(format!(
-            "firsttoken_results version {version}"
-        ))),
-        (None, Some(version)) if version.as_u64() == Some(u64::from(INDEX_VERSION)) => Ok(false),
-        (None, Some(version)) => Err(LoadError::UnsupportedVersion(format!(
-            "firsttoken_index version {version}"
-        ))),
-        (None, None) if plan => Err(LoadError::WrongKind(
+) -> Result<DocKind, LoadError> {
+    let check = |version: &serde_json::Value, name: &str, supported: u32, kind: DocKind| {
+        if version.as_u64() == Some(u64::from(supported)) {
+            Ok(kind)
+        } else {
+            Err(LoadError::UnsupportedVersion(format!(
+                "{name} version {version}"
+            )))
+        }
+    };
+    match (results, index, points) {
+        (Some(v), _, _) => check(v, "firsttoken_results", RESULTS_VERSION, DocKind::Results),
+        (None, Some(v), _) => check(v, "firsttoken_index", INDEX_VERSION, DocKind::Index),
+        (None, None, Some(v)) => check(v, "firsttoken_points", POINTS_VERSION, DocKind::Points),
+        (None, None, None) if plan => Err(LoadError::WrongKind(
             "it is a plan (open it on the plan page)",
         )),
-        (None, None) => Err(LoadError::WrongKind(
+        (None, None, None) => Err(LoadError::WrongKind(
             "it has no firsttoken_results or firsttoken_index member",
         )),
     }
@@ -233,6 +243,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 Ok(kind) => match kind_of(
                     kind.firsttoken_results.as_ref(),
                     kind.firsttoken_index.as_ref(),
+                    kind.firsttoken_points.as_ref(),
                     kind.firsttoken_plan.is_some(),
                 ) {
                     Ok(_) => LoadError::Shape(error.to_string()),
@@ -244,30 +255,81 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
         Err(error) => return Err(json_error(&error)),
     };
     let missing = |member: &str| LoadError::Shape(format!("missing field `{member}`"));
-    if kind_of(
+    let kind = kind_of(
         doc.firsttoken_results.as_ref(),
         doc.firsttoken_index.as_ref(),
+        doc.firsttoken_points.as_ref(),
         doc.firsttoken_plan.is_some(),
-    )? {
-        let run = PublishedRun {
-            plan: doc.plan.ok_or_else(|| missing("plan"))?,
-            environment: doc.environment.ok_or_else(|| missing("environment"))?,
-            samples: doc.samples.ok_or_else(|| missing("samples"))?,
-        };
-        validate(&run)?;
-        Ok(Published::Results(run))
-    } else {
-        Ok(Published::Index(Index {
+    )?;
+    match kind {
+        DocKind::Results => {
+            let run = PublishedRun {
+                plan: doc.plan.ok_or_else(|| missing("plan"))?,
+                environment: doc.environment.ok_or_else(|| missing("environment"))?,
+                samples: doc.samples.ok_or_else(|| missing("samples"))?,
+            };
+            validate_run(&run)?;
+            Ok(Published::Points(run.into_points()))
+        }
+        DocKind::Index => Ok(Published::Index(Index {
             firsttoken_index: INDEX_VERSION,
             schedule_minutes: doc
                 .schedule_minutes
                 .unwrap_or(super::publish::DEFAULT_SCHEDULE_MINUTES),
             runs: doc.runs.ok_or_else(|| missing("runs"))?,
-        }))
+        })),
+        DocKind::Points => {
+            let points = PointsDoc {
+                firsttoken_points: POINTS_VERSION,
+                vantage: doc.vantage.unwrap_or_default(),
+                reasoning_counts_as_first_token: doc
+                    .reasoning_counts_as_first_token
+                    .ok_or_else(|| missing("reasoning_counts_as_first_token"))?,
+                targets: doc.targets.ok_or_else(|| missing("targets"))?,
+                warmups: doc.warmups.unwrap_or(0),
+                without_ttft: doc.without_ttft.unwrap_or(0),
+                target: doc.target.ok_or_else(|| missing("target"))?,
+                sent_at_ms: doc.sent_at_ms.ok_or_else(|| missing("sent_at_ms"))?,
+                ttft_ms: doc.ttft_ms.ok_or_else(|| missing("ttft_ms"))?,
+            };
+            validate_points(&points)?;
+            Ok(Published::Points(points))
+        }
     }
 }
 
-fn validate(run: &PublishedRun) -> Result<(), LoadError> {
+fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
+    let n = points.target.len();
+    if points.sent_at_ms.len() != n || points.ttft_ms.len() != n {
+        return Err(LoadError::Shape(format!(
+            "target, sent_at_ms and ttft_ms must be as long as each other ({n}, {}, {})",
+            points.sent_at_ms.len(),
+            points.ttft_ms.len()
+        )));
+    }
+    let targets = points.targets.len();
+    for index in 0..n {
+        if points.target[index] as usize >= targets {
+            return Err(LoadError::BadSample(format!(
+                "target[{index}] is {} but the file has only {targets} targets",
+                points.target[index]
+            )));
+        }
+        for (field, value) in [
+            ("sent_at_ms", Some(points.sent_at_ms[index])),
+            ("ttft_ms", points.ttft_ms[index]),
+        ] {
+            if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
+                return Err(LoadError::BadSample(format!(
+                    "{field}[{index}] is negative or not finite ({value})"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate_run(run: &PublishedRun) -> Result<(), LoadError> {
     let targets = run.plan.targets.len();
     for (index, sample) in run.samples.iter().enumerate() {
         if sample.target as usize >= targets {
@@ -309,18 +371,22 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Adds the requests of `run`, made from `vantage` unless the file says
-    /// where itself. Returns how many requests were added.
+    /// Adds the requests of `points`, made from `vantage` unless the file
+    /// says where itself. Returns how many requests were added.
     ///
     /// # Errors
     /// [`LoadError::CannotMerge`] when the file disagrees with the earlier
     /// ones on whether reasoning counts as the first token; nothing is added.
-    pub fn add(&mut self, run: &PublishedRun, vantage: &str) -> Result<usize, LoadError> {
-        let counts = run.plan.reasoning_counts_as_first_token;
+    pub fn add(&mut self, points: &PointsDoc, vantage: &str) -> Result<usize, LoadError> {
+        let counts = points.reasoning_counts_as_first_token;
         if *self.reasoning_counts.get_or_insert(counts) != counts {
             return Err(LoadError::CannotMerge("reasoning_counts_as_first_token"));
         }
-        let vantage = run.vantage().unwrap_or(vantage);
+        let vantage = if points.vantage.is_empty() {
+            vantage
+        } else {
+            points.vantage.as_str()
+        };
         let vantage_index = match self.vantages.iter().position(|v| v == vantage) {
             Some(index) => index,
             None => {
@@ -332,13 +398,13 @@ impl Dataset {
         // As results::merge: each target of the file claims the first
         // unclaimed target of the same identity, or is appended.
         let mut claimed = vec![false; self.targets.len()];
-        let mut remap = Vec::with_capacity(run.plan.targets.len());
-        for target in &run.plan.targets {
+        let mut remap = Vec::with_capacity(points.targets.len());
+        for target in &points.targets {
             let found = self
                 .targets
                 .iter()
                 .enumerate()
-                .position(|(i, t)| !claimed[i] && t.identity() == target.identity());
+                .position(|(i, t)| !claimed[i] && identity(t) == identity(target));
             let index = found.unwrap_or_else(|| {
                 self.targets.push(target.clone());
                 claimed.push(false);
@@ -347,29 +413,24 @@ impl Dataset {
             claimed[index] = true;
             remap.push(u32::try_from(index).unwrap_or(u32::MAX));
         }
-        let before = self.points.len();
-        for sample in &run.samples {
-            if sample.warmup {
-                self.warmups += 1;
-                continue;
-            }
-            let ttft_ms = if sample.error.is_some() {
-                None
-            } else if let Some(ttft) = sample.ttft_ms {
-                Some(ttft)
-            } else {
-                self.without_ttft += 1;
-                continue;
-            };
+        self.warmups += points.warmups;
+        self.without_ttft += points.without_ttft;
+        self.points.reserve(points.len());
+        for ((&target, &at_ms), &ttft_ms) in points
+            .target
+            .iter()
+            .zip(&points.sent_at_ms)
+            .zip(&points.ttft_ms)
+        {
             self.points.push(Point {
-                at_ms: sample.sent_at_ms,
+                at_ms,
                 ttft_ms,
                 // A validated file's targets index its plan.
-                target: remap.get(sample.target as usize).copied().unwrap_or(0),
+                target: remap.get(target as usize).copied().unwrap_or(0),
                 vantage: vantage_index,
             });
         }
-        Ok(self.points.len() - before)
+        Ok(points.len())
     }
 
     /// Orders the requests by send time (stable, so equal times keep file
@@ -473,9 +534,9 @@ mod tests {
     use super::*;
     use crate::core::results::{import_json, merge};
 
-    fn read_run(text: &str) -> PublishedRun {
+    fn read_run(text: &str) -> PointsDoc {
         match read_published(text.as_bytes()) {
-            Ok(Published::Results(run)) => run,
+            Ok(Published::Points(run)) => run,
             other => panic!("not a results file: {other:?}"),
         }
     }
@@ -608,6 +669,50 @@ mod tests {
             read_published(index.as_bytes()),
             Ok(Published::Index(_))
         ));
+    }
+
+    #[test]
+    fn a_points_file_gives_the_same_data_as_its_results_file() {
+        use crate::core::publish::PointsDoc;
+        use crate::core::results::import_json;
+        let text = results_file(
+            vec![
+                target("A", "https://a.example/v1", "m"),
+                target("B", "https://b.example/v1", "m"),
+            ],
+            &[
+                sample(0, 0, 1000.0, Some(300.0), true),
+                sample(1, 0, 1500.125, Some(0.1 + 0.2), false),
+                sample(0, 1, 2000.0, None, false),
+            ],
+        );
+        let points = PointsDoc::from_results(&import_json(&text).unwrap(), "fra1").to_json();
+        let mut from_results = Dataset::default();
+        from_results.add(&read_run(&text), "fra1").unwrap();
+        let mut from_points = Dataset::default();
+        from_points
+            .add(&read_run(&points), "ignored: the file names its vantage")
+            .unwrap();
+        assert_eq!(from_points, from_results);
+        assert_eq!(
+            from_points.points[0].ttft_ms,
+            Some(0.1 + 0.2),
+            "bit for bit"
+        );
+
+        let refuse = |text: &str| read_published(text.as_bytes()).unwrap_err().to_string();
+        assert!(
+            refuse(&points.replacen("\"target\":[1,0]", "\"target\":[1]", 1))
+                .contains("as long as")
+        );
+        assert!(
+            refuse(&points.replacen("\"target\":[1,0]", "\"target\":[1,2]", 1))
+                .contains("target[1] is 2")
+        );
+        assert!(
+            refuse(&points.replacen("\"firsttoken_points\":1", "\"firsttoken_points\":9", 1))
+                .contains("version 9")
+        );
     }
 
     #[test]

@@ -6,13 +6,29 @@
 //! vantage, time range, targets and sample count. The page opened with
 //! `?results=DIR/index.json` loads every file the index lists.
 //!
-//! **Retention.** Nothing is ever deleted. To keep the directory small, the
+//! **Retention.** Nothing is ever deleted. To keep the directory small (a
+//! page fetches every file it lists, and each fetch costs milliseconds), the
 //! runs of a UTC day are compacted into one file per vantage and day
-//! (`days/YYYY-MM-DD.VANTAGE.json`) once that day is over: the compacted file
-//! is the runs merged exactly as the page's import merges them
-//! ([`super::results::merge`]), so it holds every sample of every run it
+//! (`days/YYYY-MM-DD.VANTAGE.json`) once that day is over, and the day files
+//! of a month into one file per vantage and month
+//! (`months/YYYY-MM.VANTAGE.json`) once that month is over: a year of hourly
+//! runs from two vantages is then about 80 files instead of 17 520. A
+//! compacted file is its members merged exactly as the page's import merges
+//! them ([`super::results::merge`]), so it holds every sample of every run it
 //! replaces, and the index lists it instead of them. A run that arrives late
-//! for a day already compacted is merged into that day's file.
+//! for a period already compacted is merged into that period's file.
+//!
+//! **Points files.** Beside each results file, publish writes its measured
+//! requests as a points file (`firsttoken_points` version 1): the targets,
+//! and per request only its target, send time and TTFT (`null` for an
+//! error). A results file spends about 345 bytes of JSON on a request, a
+//! points file about 30, and the browser hands a page bytes at well under
+//! 100 MB/s on a small machine, so a year of hourly runs (half a million
+//! requests, 200 MB of results files) could not be loaded in seconds, while
+//! its points files (15 MB) can. The dashboard reads a file's points file when
+//! the index names one, else the results file itself; both give the same
+//! figures (tested). Results files stay the record: `firsttoken report` and the
+//! page's import read them.
 //!
 //! Everything here is pure: the caller reads and writes the files, and
 //! passes the time (`now_ms`) in.
@@ -20,7 +36,11 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::plan::Plan;
 use super::results::ResultsDoc;
+
+/// The points document's version this build reads and writes.
+pub const POINTS_VERSION: u32 = 1;
 
 /// The index document's version this build reads and writes.
 pub const INDEX_VERSION: u32 = 1;
@@ -77,6 +97,10 @@ pub struct RunEntry {
     /// How many runs the file holds: 1 for a run as published, more for a
     /// compacted day.
     pub runs: u32,
+    /// The file's points file (relative to the index), which the dashboard
+    /// reads instead of the results file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<String>,
 }
 
 impl RunEntry {
@@ -91,6 +115,7 @@ impl RunEntry {
             targets: doc.plan.targets.iter().map(|t| t.label.clone()).collect(),
             samples: doc.samples.len(),
             runs,
+            points: None,
         }
     }
 
@@ -99,6 +124,154 @@ impl RunEntry {
     pub fn day(&self) -> Option<i64> {
         self.first_sample_ms.map(utc_day)
     }
+}
+
+/// A target as a points file names it: enough to match it across files as
+/// the import matches targets (protocol + base URL + model) and to label it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PointsTarget {
+    /// The person's name for it.
+    pub label: String,
+    /// Wire protocol name (`openai`, `anthropic`, `gemini`).
+    pub protocol: String,
+    /// Endpoint base URL.
+    pub base_url: String,
+    /// Model name.
+    pub model: String,
+}
+
+/// A results file's measured requests, column by column
+/// (`firsttoken_points` version 1). Warm-ups are counted and left out, as
+/// the statistics leave them out; so are successes without a TTFT (none in a
+/// well-formed file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointsDoc {
+    /// Document version, [`POINTS_VERSION`].
+    pub firsttoken_points: u32,
+    /// Where the runs were made; empty when not given.
+    pub vantage: String,
+    /// The plan's `reasoning_counts_as_first_token`: files that differ
+    /// measure different things and are not merged.
+    pub reasoning_counts_as_first_token: bool,
+    /// The plan's targets.
+    pub targets: Vec<PointsTarget>,
+    /// Warm-up requests left out.
+    pub warmups: usize,
+    /// Successful requests without a TTFT, left out.
+    pub without_ttft: usize,
+    /// Per request: index into `targets`.
+    pub target: Vec<u32>,
+    /// Per request: send time, Unix epoch ms.
+    pub sent_at_ms: Vec<f64>,
+    /// Per request: TTFT in ms, `None` (`null`) for a failed request.
+    pub ttft_ms: Vec<Option<f64>>,
+}
+
+/// One sample as [`PointsDoc::build`] needs it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointSample {
+    /// Index of its target in the plan.
+    pub target: u32,
+    /// A warm-up.
+    pub warmup: bool,
+    /// Send time, epoch ms.
+    pub sent_at_ms: f64,
+    /// Its TTFT, ms.
+    pub ttft_ms: Option<f64>,
+    /// It failed.
+    pub failed: bool,
+}
+
+impl PointsDoc {
+    /// The points of a plan's samples: the one place that decides which
+    /// samples a dashboard counts.
+    pub fn build(
+        vantage: &str,
+        reasoning_counts_as_first_token: bool,
+        targets: Vec<PointsTarget>,
+        samples: impl IntoIterator<Item = PointSample>,
+    ) -> Self {
+        let mut doc = Self {
+            firsttoken_points: POINTS_VERSION,
+            vantage: vantage.to_owned(),
+            reasoning_counts_as_first_token,
+            targets,
+            warmups: 0,
+            without_ttft: 0,
+            target: Vec::new(),
+            sent_at_ms: Vec::new(),
+            ttft_ms: Vec::new(),
+        };
+        for sample in samples {
+            if sample.warmup {
+                doc.warmups += 1;
+                continue;
+            }
+            let ttft_ms = match (sample.failed, sample.ttft_ms) {
+                (true, _) => None,
+                (false, Some(ttft)) => Some(ttft),
+                (false, None) => {
+                    doc.without_ttft += 1;
+                    continue;
+                }
+            };
+            doc.target.push(sample.target);
+            doc.sent_at_ms.push(sample.sent_at_ms);
+            doc.ttft_ms.push(ttft_ms);
+        }
+        doc
+    }
+
+    /// The points of a results document measured from `vantage`.
+    pub fn from_results(doc: &ResultsDoc, vantage: &str) -> Self {
+        Self::build(
+            vantage,
+            doc.plan.reasoning_counts_as_first_token,
+            points_targets(&doc.plan),
+            doc.samples.iter().map(|s| PointSample {
+                target: s.target,
+                warmup: s.warmup,
+                sent_at_ms: s.sent_at_ms,
+                ttft_ms: s.ttft_ms,
+                failed: s.error.is_some(),
+            }),
+        )
+    }
+
+    /// Compact JSON: this file is for machines.
+    pub fn to_json(&self) -> String {
+        // Strings, numbers and finite floats always serialise.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Measured requests it holds.
+    pub fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    /// True when it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.target.is_empty()
+    }
+}
+
+/// A plan's targets as points files name them.
+pub fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
+    plan.targets
+        .iter()
+        .map(|t| PointsTarget {
+            label: t.label.clone(),
+            protocol: t.protocol.as_str().to_owned(),
+            base_url: t.base_url.clone(),
+            model: t.model.clone(),
+        })
+        .collect()
+}
+
+/// Where a results file's points go: `x.json` → `x.points.json`.
+pub fn points_file_name(results_file: &str) -> String {
+    let stem = results_file.strip_suffix(".json").unwrap_or(results_file);
+    format!("{stem}.points.json")
 }
 
 /// Why a run could not be added or an index not read.
@@ -162,7 +335,7 @@ impl Index {
     }
 
     /// Lists `entry` in place of the files of `group`.
-    pub fn replace(&mut self, group: &DayGroup, entry: RunEntry) {
+    pub fn replace(&mut self, group: &CompactionGroup, entry: RunEntry) {
         self.runs.retain(|r| !group.members.contains(&r.file));
         self.runs.push(entry);
         self.sort();
@@ -175,47 +348,70 @@ impl Index {
         });
     }
 
-    /// The compactions the retention rule asks for at `now_ms`: one group
-    /// per vantage and UTC day that ended before `now_ms` and still has at
-    /// least one single-run file (a day already compacted is left alone
-    /// until a late run for it arrives). Files without samples stay as
-    /// they are.
-    pub fn compaction_groups(&self, now_ms: f64) -> Vec<DayGroup> {
+    /// The compactions the retention rule asks for at `now_ms`: the files of
+    /// each vantage and finished UTC day of the current month go into one
+    /// day file, and those of each finished month into one month file. A
+    /// group is returned while it still has a member other than its own
+    /// compacted file (a late run, or the day files of a month that just
+    /// ended). Files without samples stay as they are.
+    pub fn compaction_groups(&self, now_ms: f64) -> Vec<CompactionGroup> {
         let today = utc_day(now_ms);
-        let mut groups: Vec<DayGroup> = Vec::new();
+        let this_month = month_of(today);
+        let mut groups: Vec<CompactionGroup> = Vec::new();
         for entry in &self.runs {
             let Some(day) = entry.day().filter(|d| *d < today) else {
                 continue;
             };
-            let file = day_file_name(day, &entry.vantage);
+            let (file, first_day) = if month_of(day) < this_month {
+                let (y, m, _) = civil_from_days(day);
+                (
+                    month_file_name(y, m, &entry.vantage),
+                    day - i64::from(civil_from_days(day).2) + 1,
+                )
+            } else {
+                (day_file_name(day, &entry.vantage), day)
+            };
             match groups.iter_mut().find(|g| g.file == file) {
                 Some(group) => group.members.push(entry.file.clone()),
-                None => groups.push(DayGroup {
+                None => groups.push(CompactionGroup {
                     vantage: entry.vantage.clone(),
-                    day,
+                    first_day,
                     file,
                     members: vec![entry.file.clone()],
                 }),
             }
         }
-        // A day whose only member is its own compacted file is done.
+        // A period whose only member is its own compacted file is done.
         groups.retain(|g| g.members.iter().any(|m| *m != g.file));
         groups
     }
 }
 
-/// Files of one vantage and one finished UTC day, to be merged into `file`.
+/// Files of one vantage and one finished UTC day (of the current month) or
+/// one finished month, to be merged into `file`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DayGroup {
+pub struct CompactionGroup {
     /// Their vantage.
     pub vantage: String,
-    /// The UTC day, days since 1970-01-01.
-    pub day: i64,
-    /// The compacted file's name, `days/YYYY-MM-DD.VANTAGE.json`; it may be
-    /// one of the members (a late run joins an already compacted day).
+    /// The period's first UTC day, days since 1970-01-01.
+    pub first_day: i64,
+    /// The compacted file's name, `days/YYYY-MM-DD.VANTAGE.json` or
+    /// `months/YYYY-MM.VANTAGE.json`; it may be one of the members (a late
+    /// run joins an already compacted period).
     pub file: String,
     /// The files to merge, in index order (oldest first).
     pub members: Vec<String>,
+}
+
+/// Months since year 0 of a day count: comparable across years.
+fn month_of(day: i64) -> i64 {
+    let (y, m, _) = civil_from_days(day);
+    y * 12 + i64::from(m) - 1
+}
+
+/// Where the compacted runs of one vantage and month go.
+pub fn month_file_name(year: i64, month: u32, vantage: &str) -> String {
+    format!("months/{year:04}-{month:02}.{}.json", file_safe(vantage))
 }
 
 /// The UTC day of an epoch-ms time, as days since 1970-01-01.
@@ -303,7 +499,50 @@ mod tests {
             targets: vec!["a".into()],
             samples,
             runs: 1,
+            points: None,
         }
+    }
+
+    #[test]
+    fn the_monitor_s_example_plan_is_a_valid_plan() {
+        let text = include_str!("../../monitor/plan.example.json");
+        let plan = crate::core::plan::Plan::from_json(text).unwrap();
+        assert!(
+            plan.targets.iter().all(|t| t.provider.is_some()),
+            "keys come from FIRSTTOKEN_KEY_<PROVIDER>"
+        );
+    }
+
+    #[test]
+    fn points_keep_every_measured_request_and_nothing_else() {
+        use crate::core::dashboard::test_support::{results_file, sample, target};
+        use crate::core::results::import_json;
+        let doc = import_json(&results_file(
+            vec![
+                target("A", "https://a.example/v1", "m"),
+                target("B", "https://b.example/v1", "m"),
+            ],
+            &[
+                sample(0, 0, 1000.0, Some(300.0), true),
+                sample(0, 1, 2000.0, Some(310.5), false),
+                sample(1, 0, 2500.25, None, false),
+            ],
+        ))
+        .unwrap();
+        let points = PointsDoc::from_results(&doc, "fra1");
+        assert_eq!(points.warmups, 1);
+        assert_eq!(points.target, vec![0, 1]);
+        assert_eq!(points.sent_at_ms, vec![2000.0, 2500.25]);
+        assert_eq!(points.ttft_ms, vec![Some(310.5), None]);
+        assert_eq!(points.targets[1].protocol, "openai");
+        let text = points.to_json();
+        assert!(text.starts_with("{\"firsttoken_points\":1,"));
+        assert!(text.contains("\"ttft_ms\":[310.5,null]"));
+        assert_eq!(serde_json::from_str::<PointsDoc>(&text).unwrap(), points);
+        assert_eq!(
+            points_file_name("days/2026-12-01.fra1.json"),
+            "days/2026-12-01.fra1.points.json"
+        );
     }
 
     #[test]
@@ -463,8 +702,8 @@ mod tests {
         /// the current day are untouched.
         #[test]
         fn compaction_keeps_every_sample(
-            runs in prop::collection::vec((0u32..3, 0.0f64..(5.0 * DAY), 0usize..200), 0..60),
-            now_day in 0u32..7,
+            runs in prop::collection::vec((0u32..3, 0.0f64..(75.0 * DAY), 0usize..200), 0..80),
+            now_day in 0u32..80,
         ) {
             let mut index = Index::default();
             for (i, (vantage, at, samples)) in runs.iter().enumerate() {
@@ -474,17 +713,25 @@ mod tests {
             let now_ms = f64::from(now_day) * DAY + 1.0;
             for group in index.compaction_groups(now_ms) {
                 let members: Vec<RunEntry> = index.runs.iter().filter(|r| group.members.contains(&r.file)).cloned().collect();
-                prop_assert!(members.iter().all(|m| m.vantage == group.vantage && m.day() == Some(group.day)));
-                prop_assert!(group.day < utc_day(now_ms));
+                prop_assert!(members.iter().all(|m| m.vantage == group.vantage));
+                prop_assert!(members.iter().all(|m| m.day().is_some_and(|d| d >= group.first_day && d < utc_day(now_ms))));
                 let mut merged = entry(&group.file, &group.vantage, members.iter().filter_map(|m| m.first_sample_ms).fold(f64::INFINITY, f64::min), members.iter().map(|m| m.samples).sum());
                 merged.runs = members.iter().map(|m| m.runs).sum();
                 index.replace(&group, merged);
             }
             let after: usize = index.runs.iter().map(|r| r.samples).sum();
             prop_assert_eq!(before, after);
+            let today = utc_day(now_ms);
             for run in &index.runs {
-                let finished = run.day().is_some_and(|d| d < utc_day(now_ms));
-                prop_assert_eq!(finished, run.file.starts_with("days/"), "{:?}", run);
+                let day = run.day().unwrap_or(today);
+                let expected = if day >= today {
+                    "runs/"
+                } else if month_of(day) < month_of(today) {
+                    "months/"
+                } else {
+                    "days/"
+                };
+                prop_assert!(run.file.starts_with(expected), "{:?} at day {}", run, today);
             }
             prop_assert!(index.compaction_groups(now_ms).is_empty());
         }

@@ -9,9 +9,13 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 use crate::browser::files::{clear_fragment, fragment, languages};
+use crate::browser::published::query_values;
 use crate::browser::spawn;
 use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
+use crate::ui::dashboard::DashboardAction;
+use crate::ui::dashboard_loader::load_dashboard;
+use crate::ui::dashboard_view::DashboardPage;
 use crate::ui::driver::{Driver, load_history};
 use crate::ui::form::PlanForm;
 use crate::ui::i18n::Lang;
@@ -48,6 +52,12 @@ fn App() -> Html {
                     ))),
                 }
                 clear_fragment();
+            }
+            // `?results=…`: the page is a dashboard of published results.
+            let addresses = query_values("results");
+            if !addresses.is_empty() {
+                dispatch.emit(Action::Dashboard(DashboardAction::Open(addresses.clone())));
+                spawn(load_dashboard(addresses, dispatch.clone()));
             }
             spawn(load_history(dispatch));
         });
@@ -110,6 +120,9 @@ fn App() -> Html {
                     { set_lang(Lang::ZhCn, "中文") }
                 </div>
                 <nav class="tabs">
+                    if state.dashboard.is_some() {
+                        { nav(View::Dashboard, state.lang.dashboard_texts().nav_dashboard) }
+                    }
                     { nav(View::Setup, t.nav_setup) }
                     { nav(View::Run, t.nav_run) }
                     { nav(View::Results, t.nav_results) }
@@ -129,6 +142,7 @@ fn App() -> Html {
                     View::Run => html! { <RunPage ..props.clone() /> },
                     View::Results => html! { <ResultsPage ..props.clone() /> },
                     View::History => html! { <HistoryPage ..props.clone() /> },
+                    View::Dashboard => html! { <DashboardPage ..props.clone() /> },
                 } }
             </main>
             <footer>{t.footer}</footer>

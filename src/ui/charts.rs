@@ -18,9 +18,9 @@ use crate::browser::canvas::{
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_url;
 use crate::chart::{
-    ChartLabels, ChartStyle, EcdfInput, HistogramInput, HourBucket, HourlyInput, Series,
-    SpreadInput, TimelineInput, TimelinePoint, draw_ecdf, draw_histogram, draw_hourly, draw_spread,
-    draw_timeline,
+    ChartLabels, ChartStyle, DailyInput, EcdfInput, HistogramInput, HourBucket, HourlyInput,
+    Series, SpreadInput, TimelineInput, TimelinePoint, draw_daily, draw_daily_rates, draw_ecdf,
+    draw_histogram, draw_hourly, draw_spread, draw_timeline,
 };
 use crate::core::report::Report;
 use crate::core::small_map::SmallMap;
@@ -41,6 +41,12 @@ pub enum ChartSpec {
     Spread(SpreadInput),
     /// Median and p95 per local hour of one target.
     Hourly(HourlyInput),
+    /// Median and p95 per UTC hour (the dashboard's hour of day).
+    HourlyUtc(HourlyInput),
+    /// TTFT median and p95 per UTC day of each series.
+    Daily(DailyInput),
+    /// A percentage per UTC day of each series.
+    DailyRates(DailyInput),
 }
 
 /// A chart to draw, with the rows of its number table.
@@ -60,7 +66,7 @@ pub struct ChartItem {
     pub rows: Vec<Vec<String>>,
 }
 
-fn chart_labels(lang: Lang) -> ChartLabels {
+pub(crate) fn chart_labels(lang: Lang) -> ChartLabels {
     match lang {
         Lang::En => ChartLabels::default(),
         Lang::ZhCn => ChartLabels {
@@ -349,6 +355,18 @@ pub fn draw_item(
         ChartSpec::Timeline(input) => draw_timeline(&area, input, &style).map(drop),
         ChartSpec::Spread(input) => draw_spread(&area, input, &style),
         ChartSpec::Hourly(input) => draw_hourly(&area, input, &style),
+        ChartSpec::HourlyUtc(input) => {
+            let style = ChartStyle {
+                labels: ChartLabels {
+                    hour_axis: lang.dashboard_texts().hour_utc.into(),
+                    ..style.labels.clone()
+                },
+                ..style.clone()
+            };
+            draw_hourly(&area, input, &style)
+        }
+        ChartSpec::Daily(input) => draw_daily(&area, input, &style),
+        ChartSpec::DailyRates(input) => draw_daily_rates(&area, input, &style),
     };
     drawn.map_err(|e| format!("{e:?}"))?;
     area.present().map_err(|e| format!("{e:?}"))
@@ -371,16 +389,52 @@ impl PartialEq for ChartsProps {
     }
 }
 
-/// All charts, drawn after the DOM is in place.
+/// All charts of the results, drawn after the DOM is in place.
 #[component]
 pub fn ChartsSection(props: &ChartsProps) -> Html {
-    let t = props.lang.texts();
     let items = use_memo((props.lang, Rc::as_ptr(&props.report) as usize), {
         let results = props.results.clone();
         let report = Rc::clone(&props.report);
         let lang = props.lang;
         move |_| chart_items(lang, &results, &report)
     });
+    html! {
+        <ChartGrid lang={props.lang} {items} layout={Rc::as_ptr(&props.report) as usize}
+            title={props.lang.texts().charts} mark="firsttoken:charts-drawn" />
+    }
+}
+
+/// Props of a grid of charts.
+#[derive(Properties, Clone)]
+pub struct ChartGridProps {
+    /// Page language.
+    pub lang: Lang,
+    /// The charts, built for this language.
+    pub items: Rc<Vec<ChartItem>>,
+    /// Changes when the canvases may have new widths (new data), so they are
+    /// measured again; a language switch keeps it.
+    pub layout: usize,
+    /// Section heading.
+    pub title: &'static str,
+    /// Performance mark set once every chart is drawn.
+    pub mark: &'static str,
+}
+
+impl PartialEq for ChartGridProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.lang == other.lang
+            && Rc::ptr_eq(&self.items, &other.items)
+            && self.layout == other.layout
+            && self.title == other.title
+    }
+}
+
+/// Charts, each with a PNG download and its numbers, drawn after the DOM is
+/// in place.
+#[component]
+pub fn ChartGrid(props: &ChartGridProps) -> Html {
+    let t = props.lang.texts();
+    let items = Rc::clone(&props.items);
     // Bumped when the window is resized: the canvases then have a new width.
     // (A counter in a cell, not a state: the listener outlives renders, and a
     // state handle it captured would keep adding to its first value.)
@@ -405,7 +459,8 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
     {
         let items = Rc::clone(&items);
         let lang = props.lang;
-        let layout = (Rc::as_ptr(&props.report) as usize, resized.get());
+        let layout = (props.layout, resized.get());
+        let mark = props.mark;
         use_effect_with((Rc::as_ptr(&items) as usize, layout), move |_| {
             let mut widths = widths.borrow_mut();
             if widths.0 != layout {
@@ -437,12 +492,12 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
                     web_sys::console::error_1(&format!("chart {}: {error}", item.id).into());
                 }
             }
-            performance_mark("firsttoken:charts-drawn");
+            performance_mark(mark);
         });
     }
     html! {
         <section class="card">
-            <h2>{t.charts}</h2>
+            <h2>{props.title}</h2>
             <div class="chart-grid">
             { for items.iter().map(|item| {
                 let id = item.id.clone();

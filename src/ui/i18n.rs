@@ -40,6 +40,14 @@ impl Lang {
         }
     }
 
+    /// This language's dashboard texts.
+    pub fn dashboard_texts(self) -> &'static DashboardTexts {
+        match self {
+            Self::En => &DASHBOARD_EN,
+            Self::ZhCn => &DASHBOARD_ZH_CN,
+        }
+    }
+
     /// The same language for the statistics' verdict texts.
     pub fn core(self) -> crate::core::verdict::Lang {
         match self {
@@ -736,6 +744,191 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
+/// The dashboard's words (`?results=`).
+#[expect(missing_docs, reason = "each field is the text its name says")]
+pub struct DashboardTexts {
+    pub nav_dashboard: &'static str,
+    pub title: &'static str,
+    pub read_only: &'static str,
+    pub loading: &'static str,
+    pub files_read: &'static str,
+    pub sources: &'static str,
+    pub time_range: &'static str,
+    pub vantages: &'static str,
+    pub requests: &'static str,
+    pub requests_note: &'static str,
+    pub last_sample: &'static str,
+    pub stale: &'static str,
+    pub every: &'static str,
+    pub files: &'static str,
+    pub index: &'static str,
+    pub failed_files: &'static str,
+    pub no_data_loaded: &'static str,
+    pub windows: &'static str,
+    pub window_24h: &'static str,
+    pub window_72h: &'static str,
+    pub window_7d: &'static str,
+    pub window_hint: &'static str,
+    pub availability: &'static str,
+    pub range: &'static str,
+    pub range_7d: &'static str,
+    pub range_30d: &'static str,
+    pub range_90d: &'static str,
+    pub range_all: &'static str,
+    pub charts: &'static str,
+    pub chart_daily: &'static str,
+    pub chart_errors: &'static str,
+    pub chart_availability: &'static str,
+    pub chart_vantages: &'static str,
+    pub chart_hour: &'static str,
+    pub hour_utc: &'static str,
+    pub axis_error_rate: &'static str,
+    pub axis_availability: &'static str,
+    pub comparison: &'static str,
+    pub vantage: &'static str,
+    pub days: &'static str,
+    pub no_vantage: &'static str,
+}
+
+impl DashboardTexts {
+    /// Every text, for checks that walk them all.
+    pub fn all(&self) -> Vec<&'static str> {
+        vec![
+            self.nav_dashboard,
+            self.title,
+            self.read_only,
+            self.loading,
+            self.files_read,
+            self.sources,
+            self.time_range,
+            self.vantages,
+            self.requests,
+            self.requests_note,
+            self.last_sample,
+            self.stale,
+            self.every,
+            self.files,
+            self.index,
+            self.failed_files,
+            self.no_data_loaded,
+            self.windows,
+            self.window_24h,
+            self.window_72h,
+            self.window_7d,
+            self.window_hint,
+            self.availability,
+            self.range,
+            self.range_7d,
+            self.range_30d,
+            self.range_90d,
+            self.range_all,
+            self.charts,
+            self.chart_daily,
+            self.chart_errors,
+            self.chart_availability,
+            self.chart_vantages,
+            self.chart_hour,
+            self.hour_utc,
+            self.axis_error_rate,
+            self.axis_availability,
+            self.comparison,
+            self.vantage,
+            self.days,
+            self.no_vantage,
+        ]
+    }
+}
+
+/// The dashboard in English.
+pub static DASHBOARD_EN: DashboardTexts = DashboardTexts {
+    nav_dashboard: "Dashboard",
+    title: "Monitor dashboard",
+    read_only: "read-only: published results",
+    loading: "Loading published results",
+    files_read: "files read",
+    sources: "Sources",
+    time_range: "Time range",
+    vantages: "Vantages",
+    requests: "Requests",
+    requests_note: "measured requests; warm-ups left out, nothing thinned",
+    last_sample: "Newest sample",
+    stale: "The monitor looks stopped: the newest sample is {1} old, more than three times its schedule ({2}). Check the monitor workflow's latest runs.",
+    every: "every",
+    files: "files",
+    index: "index",
+    failed_files: "Files that could not be loaded",
+    no_data_loaded: "No file could be loaded, so there is nothing to show.",
+    windows: "Rolling windows, ending at the newest sample",
+    window_24h: "last 24 hours",
+    window_72h: "last 72 hours",
+    window_7d: "last 7 days",
+    window_hint: "Each cell: median TTFT · p95, then successful requests (n) of all requests and the error rate, all vantages together.",
+    availability: "availability",
+    range: "Charts and tables below cover",
+    range_7d: "7 days",
+    range_30d: "30 days",
+    range_90d: "90 days",
+    range_all: "all data",
+    charts: "Over time",
+    chart_daily: "TTFT per day: median (solid) and p95 (dashed)",
+    chart_errors: "Error rate per day",
+    chart_availability: "Availability per day: hours with at least one answer",
+    chart_vantages: "Vantages compared",
+    chart_hour: "Hour of day (UTC)",
+    hour_utc: "hour (UTC)",
+    axis_error_rate: "failed requests (%)",
+    axis_availability: "hours answered (%)",
+    comparison: "Each target from each vantage",
+    vantage: "Vantage",
+    days: "days",
+    no_vantage: "(none)",
+};
+
+/// The dashboard in Simplified Chinese.
+pub static DASHBOARD_ZH_CN: DashboardTexts = DashboardTexts {
+    nav_dashboard: "监控面板",
+    title: "监控面板",
+    read_only: "只读：已发布的结果",
+    loading: "正在加载已发布的结果",
+    files_read: "个文件已读取",
+    sources: "来源",
+    time_range: "时间范围",
+    vantages: "测量地点",
+    requests: "请求数",
+    requests_note: "已测量的请求；不含预热请求，未做抽样",
+    last_sample: "最新样本",
+    stale: "监控似乎已停止：最新样本已是 {1} 之前，超过运行周期（{2}）的三倍。请检查监控工作流最近的运行记录。",
+    every: "每",
+    files: "个文件",
+    index: "索引",
+    failed_files: "无法加载的文件",
+    no_data_loaded: "没有任何文件加载成功，因此没有可显示的内容。",
+    windows: "滚动时间窗口（截至最新样本）",
+    window_24h: "最近 24 小时",
+    window_72h: "最近 72 小时",
+    window_7d: "最近 7 天",
+    window_hint: "每格：TTFT 中位数 · p95，其下为成功请求数（n）/ 全部请求数及错误率，所有测量地点合计。",
+    availability: "可用率",
+    range: "以下图表和表格覆盖",
+    range_7d: "7 天",
+    range_30d: "30 天",
+    range_90d: "90 天",
+    range_all: "全部数据",
+    charts: "随时间变化",
+    chart_daily: "每日 TTFT：中位数（实线）与 p95（虚线）",
+    chart_errors: "每日错误率",
+    chart_availability: "每日可用率：至少有一次成功应答的小时占比",
+    chart_vantages: "各测量地点对比",
+    chart_hour: "一天中的时段（UTC）",
+    hour_utc: "时（UTC）",
+    axis_error_rate: "失败请求（%）",
+    axis_availability: "有应答的小时（%）",
+    comparison: "每个目标在各测量地点的表现",
+    vantage: "测量地点",
+    days: "天数",
+    no_vantage: "（未注明）",
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -847,8 +1040,10 @@ mod tests {
             "localStorage",
             "GitHub",
             "Pages",
+            "UTC",
         ];
-        let texts = ZH_CN.all();
+        let mut texts = ZH_CN.all();
+        texts.extend(DASHBOARD_ZH_CN.all());
         for text in texts {
             for word in text
                 .split(|c: char| !c.is_ascii_alphanumeric())

@@ -17,6 +17,7 @@ use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
 use crate::core::sample::{Sample, SampleError};
 use crate::core::small_map::SmallMap;
+use crate::ui::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
 use crate::ui::form::{PlanForm, demo_plan};
 use crate::ui::i18n::Lang;
 
@@ -40,6 +41,8 @@ pub enum View {
     Results,
     /// Runs kept on this device.
     History,
+    /// Published results opened with `?results=`, read-only.
+    Dashboard,
 }
 
 /// Where a run stands.
@@ -208,6 +211,8 @@ pub struct State {
     pub resume_offer: Option<HistoryEntry>,
     /// A one-line message for the person (copied, saved, refused file…).
     pub notice: Option<String>,
+    /// Published results opened with `?results=`.
+    pub dashboard: Option<DashboardState>,
 }
 
 impl State {
@@ -226,6 +231,7 @@ impl State {
             history: Vec::new(),
             resume_offer: None,
             notice: None,
+            dashboard: None,
         }
     }
 }
@@ -284,6 +290,8 @@ pub enum Action {
     Notice(String),
     /// Hide the message.
     ClearNotice,
+    /// Something happened to the dashboard.
+    Dashboard(DashboardAction),
 }
 
 /// The next state after `action`; `None` when nothing changes, so the
@@ -415,6 +423,13 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         Action::Notice(text) => next.notice = Some(text),
         Action::ClearNotice if state.notice.is_some() => next.notice = None,
         Action::ClearNotice => return None,
+        Action::Dashboard(action) => {
+            let opening = matches!(action, DashboardAction::Open(_));
+            next.dashboard = Some(reduce_dashboard(state.dashboard.as_ref(), action)?);
+            if opening {
+                next.view = View::Dashboard;
+            }
+        }
     }
     Some(next)
 }

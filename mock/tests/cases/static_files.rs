@@ -107,3 +107,35 @@ fn root_prefix_and_missing_directory() {
     let missing = start_static(&root.join("absent"), 0, "/").unwrap_err();
     assert!(matches!(missing, MockError::StaticDirMissing { .. }));
 }
+
+#[test]
+fn a_gzip_sibling_is_sent_to_clients_that_accept_it() {
+    let root = site("gzip");
+    fs::write(root.join("data.json"), "{\"plain\": true}").unwrap();
+    fs::write(root.join("data.json.gz"), b"\x1f\x8bcompressed").unwrap();
+    let server = start_static(&root, 0, "/").unwrap();
+    let address = format!("127.0.0.1:{}", server.port()).parse().unwrap();
+    let mut client = RawClient::connect(address).unwrap();
+
+    let plain = client.request("GET", "/data.json", &[], b"").unwrap();
+    assert_eq!(plain.header("content-encoding"), None);
+    assert_eq!(plain.body_text(), "{\"plain\": true}");
+
+    let gzipped = client
+        .request(
+            "GET",
+            "/data.json",
+            &[("Accept-Encoding", "br, gzip, deflate")],
+            b"",
+        )
+        .unwrap();
+    assert_eq!(gzipped.header("content-encoding"), Some("gzip"));
+    assert_eq!(gzipped.header("content-type"), Some("application/json"));
+    assert_eq!(gzipped.body(), b"\x1f\x8bcompressed".to_vec());
+
+    // A file without a sibling is sent as it is.
+    let index = client
+        .request("GET", "/index.html", &[("Accept-Encoding", "gzip")], b"")
+        .unwrap();
+    assert_eq!(index.header("content-encoding"), None);
+}

@@ -255,12 +255,43 @@ pub struct HourSeries {
     pub hours: Vec<(u8, Cell)>,
 }
 
+/// Groups `points` into `groups` dense slots by `slot` (each below
+/// `groups`): one pass and no map lookups, for the views recomputed when
+/// the time range changes.
+fn dense(points: &[Point], groups: usize, slot: impl Fn(&Point) -> usize) -> Vec<Acc> {
+    let mut accs = vec![Acc::default(); groups];
+    for point in points {
+        if let Some(acc) = accs.get_mut(slot(point)) {
+            acc.push(point);
+        }
+    }
+    accs
+}
+
+/// How many targets and vantages the points name (largest index + 1).
+fn extent(points: &[Point]) -> (usize, usize) {
+    points.iter().fold((0, 0), |(t, v), p| {
+        (t.max(p.target as usize + 1), v.max(p.vantage as usize + 1))
+    })
+}
+
 /// Each target at each vantage by UTC hour, over `points` (a time range of
 /// the data).
 pub fn hour_of_day(points: &[Point]) -> Vec<HourSeries> {
-    let groups = grouped(points, |p| (p.target, p.vantage, utc_hour(p.at_ms) as u8));
+    let (targets, vantages) = extent(points);
+    let accs = dense(points, targets * vantages * 24, |p| {
+        (p.target as usize * vantages + p.vantage as usize) * 24 + utc_hour(p.at_ms) as usize
+    });
     let mut series: Vec<HourSeries> = Vec::new();
-    for ((target, vantage, hour), acc) in groups {
+    for (slot, acc) in accs.into_iter().enumerate() {
+        if acc.requests == 0 {
+            continue;
+        }
+        let (pair, hour) = (slot / 24, (slot % 24) as u8);
+        let (target, vantage) = (
+            u32::try_from(pair / vantages).unwrap_or(u32::MAX),
+            u32::try_from(pair % vantages).unwrap_or(u32::MAX),
+        );
         let cell = acc.cell();
         match series.last_mut() {
             Some(last) if last.target == target && last.vantage == vantage => {
@@ -290,14 +321,19 @@ pub struct VantageRow {
 /// Each target at each vantage over `points`, ordered by target then
 /// vantage: the comparison across vantages of the same target.
 pub fn by_vantage(points: &[Point]) -> Vec<VantageRow> {
-    grouped(points, |p| (p.target, p.vantage))
-        .into_iter()
-        .map(|((target, vantage), acc)| VantageRow {
-            target,
-            vantage,
-            cell: acc.cell(),
-        })
-        .collect()
+    let (targets, vantages) = extent(points);
+    dense(points, targets * vantages, |p| {
+        p.target as usize * vantages + p.vantage as usize
+    })
+    .into_iter()
+    .enumerate()
+    .filter(|(_, acc)| acc.requests > 0)
+    .map(|(slot, acc)| VantageRow {
+        target: u32::try_from(slot / vantages).unwrap_or(u32::MAX),
+        vantage: u32::try_from(slot % vantages).unwrap_or(u32::MAX),
+        cell: acc.cell(),
+    })
+    .collect()
 }
 
 #[cfg(test)]

