@@ -907,7 +907,7 @@ pub static DASHBOARD_ZH_CN: DashboardTexts = DashboardTexts {
     window_24h: "最近 24 小时",
     window_72h: "最近 72 小时",
     window_7d: "最近 7 天",
-    window_hint: "每格：TTFT 中位数 · p95，其下为成功请求数（n）/ 全部请求数及错误率，所有测量地点合计。",
+    window_hint: "每格：TTFT 中位数 · p95，其下为成功请求数 / 全部请求数及错误率，所有测量地点合计。",
     availability: "可用率",
     range: "以下图表和表格覆盖",
     range_7d: "7 天",
