@@ -19,11 +19,11 @@ use crate::core::dashboard::figures::{
 };
 use crate::core::dashboard::{Dataset, vantage_name};
 use crate::core::publish::utc_day;
-use crate::ui::state::page::PageProps;
 use crate::ui::charts::{ChartGrid, ChartItem, ChartSpec};
 use crate::ui::dashboard::{DashboardAction, DashboardState, Range, SourceReport};
 use crate::ui::i18n::{Lang, format_duration, format_epoch, format_ms, format_pct};
 use crate::ui::state::Action;
+use crate::ui::state::page::PageProps;
 
 /// The dashboard, or nothing when the page was not opened with `?results=`.
 #[component]
