@@ -33,6 +33,8 @@
 //! Everything here is pure: the caller reads and writes the files, and
 //! passes the time (`now_ms`) in.
 
+pub mod directory;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
