@@ -19,6 +19,7 @@ pub mod protocol;
 pub mod publish;
 pub mod report;
 pub mod results;
+pub mod run;
 pub mod sample;
 pub mod schedule;
 pub mod small_map;

@@ -25,40 +25,14 @@ use crate::core::plan::{Plan, Target};
 use crate::core::presets::preset_by_id;
 use crate::core::protocol::build_request;
 use crate::core::results::Environment;
+use crate::core::run::{RunRecord, RunStatus};
 use crate::core::sample::Sample;
 use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
-use crate::ui::state::{Action, HistoryEntry, ResultsView, RunStatus};
+use crate::ui::state::{Action, HistoryEntry, ResultsView};
 
 /// Longest single wait, ms: the loop wakes this often to notice pause,
 /// stop and a hidden tab.
 const WAKE_EVERY_MS: f64 = 250.0;
-
-/// A run as stored in IndexedDB, enough to resume it after a reload.
-#[derive(Clone, Debug)]
-pub struct RunRecord {
-    /// Storage id.
-    pub run_id: String,
-    /// The plan being run.
-    pub plan: Plan,
-    /// Browser, time zone, page version.
-    pub environment: Environment,
-    /// Where it stands.
-    pub status: RunStatus,
-    /// The scheduler, as of the run's last change of status. Resuming needs
-    /// no more: it re-plans whatever has no stored sample.
-    pub runner: Runner,
-    /// Seed for jitter and the demo provider.
-    pub seed: u64,
-}
-
-crate::json_object!(RunRecord {
-    run_id,
-    plan,
-    environment,
-    status,
-    runner,
-    seed
-});
 
 struct ActiveRun {
     record: RunRecord,

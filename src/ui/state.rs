@@ -15,6 +15,7 @@ use std::rc::Rc;
 use crate::core::plan::Plan;
 use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
+pub use crate::core::run::RunStatus;
 use crate::core::sample::{Sample, SampleError};
 use crate::core::small_map::SmallMap;
 use crate::ui::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
@@ -44,26 +45,6 @@ pub enum View {
     /// Published results opened with `?results=`, read-only.
     Dashboard,
 }
-
-/// Where a run stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunStatus {
-    /// Sending requests.
-    Running,
-    /// Waiting for "Resume".
-    Paused,
-    /// Stopped by the person before the plan's end.
-    Stopped,
-    /// Every planned request was sent.
-    Finished,
-}
-
-crate::json_enum!(RunStatus {
-    Running = "running",
-    Paused = "paused",
-    Stopped = "stopped",
-    Finished = "finished",
-});
 
 /// An append-only list of samples shared between the state and the run loop.
 #[derive(Clone, Debug, Default)]
