@@ -84,15 +84,8 @@ fn main() {
     let import_ms = median_ms(|| {
         black_box(import_json(black_box(&text)).is_ok());
     });
-    let parse_ms = median_ms(|| {
-        black_box(firsttoken::core::json::parse(black_box(&text)).is_ok());
-    });
-    let serde_ms = median_ms(|| {
-        black_box(serde_json::from_str::<serde_json::Value>(black_box(&text)).is_ok());
-    });
     println!(
-        "results file, {} samples ({:.1} MB): export {export_ms:.1} ms, import {import_ms:.1} ms \
-         (of which parsing {parse_ms:.1} ms; serde_json parses it in {serde_ms:.1} ms), median of 15",
+        "results file, {} samples ({:.1} MB): export {export_ms:.1} ms, import {import_ms:.1} ms, median of 15",
         samples.len(),
         text.len() as f64 / 1e6
     );

@@ -20,12 +20,12 @@ pub async fn measure_once(
     key: Option<String>,
     seq: u32,
 ) -> Result<String, JsValue> {
-    let target: Target = crate::core::json::from_text(&target_json)
+    let target: Target = crate::core::document::from_str(&target_json)
         .map_err(|e| JsValue::from_str(&format!("bad target: {e}")))?;
     let plan =
         Plan::from_json(&plan_json).map_err(|e| JsValue::from_str(&format!("bad plan: {e}")))?;
     let outcome = crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
-    Ok(crate::core::json::to_string(&outcome))
+    Ok(crate::core::document::to_string(&outcome))
 }
 
 /// The page's version (the crate version), for result files and scripts.

@@ -182,7 +182,7 @@ pub(crate) fn sorted_series(series: &[Series]) -> (Vec<Vec<f64>>, Option<(f64, f
         .iter()
         .map(|series| {
             let mut values = positive_finite(&series.ttft_ms);
-            crate::core::sort::sort_f64(&mut values);
+            values.sort_unstable_by(f64::total_cmp);
             values
         })
         .collect();

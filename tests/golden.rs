@@ -14,7 +14,7 @@
 // The helpers outside `#[test]` functions are test code too.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use firsttoken::core::small_map::SmallMap as BTreeMap;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -27,12 +27,12 @@ use firsttoken::core::sample::{ErrorKind, Phase, Sample, SampleError};
 use firsttoken::core::schedule::{Runner, Schedule};
 use firsttoken::core::verdict::Verdict;
 
-fn compact<T: firsttoken::core::json::ToJson>(value: &T) -> String {
-    firsttoken::core::json::to_string(value)
+fn compact<T: serde::Serialize>(value: &T) -> String {
+    firsttoken::core::document::to_string(value)
 }
 
-fn read<T: firsttoken::core::json::FromJson>(text: &str) -> T {
-    firsttoken::core::json::from_text(text).unwrap()
+fn read<T: serde::de::DeserializeOwned>(text: &str) -> T {
+    firsttoken::core::document::from_str(text).unwrap()
 }
 
 /// Compares `actual` with `tests/golden/{name}`, or writes it there when

@@ -16,14 +16,14 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
-use crate::core::small_map::SmallMap;
+use std::collections::BTreeMap;
 
 /// Path of the worker script, relative to the page (works under a sub-path).
 const WORKER_URL: &str = "timer-worker.js";
 
 /// Waits posted to the worker, by id: resolve function and due time
 /// (`now_ms()`). Rarely more than one at a time.
-type Pending = Rc<RefCell<SmallMap<u32, (Function, f64)>>>;
+type Pending = Rc<RefCell<BTreeMap<u32, (Function, f64)>>>;
 
 struct WorkerTimer {
     worker: Worker,
@@ -59,7 +59,7 @@ fn start_worker() -> Option<WorkerTimer> {
     let on_error = Closure::<dyn FnMut()>::new(move || {
         WORKER_FAILED.with(|failed| failed.set(true));
         let now = super::clock::now_ms();
-        for (_, (resolve, due_ms)) in orphans.borrow_mut().drain() {
+        for (resolve, due_ms) in std::mem::take(&mut *orphans.borrow_mut()).into_values() {
             set_timeout(&resolve, (due_ms - now).max(0.0));
         }
     });

@@ -62,7 +62,7 @@ pub fn draw_hourly<DB: DrawingBackend>(
             ..*b
         })
         .collect();
-    crate::core::sort::sort_by(&mut hours, |a, b| a.hour.cmp(&b.hour));
+    hours.sort_by_key(|h| h.hour);
     hours.dedup_by_key(|b| b.hour);
     let values = hours.iter().flat_map(|b| [b.median_ms, b.p95_ms]).flatten();
     let (min, max) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {

@@ -81,7 +81,7 @@ pub fn time_aware_intervals(
     match choose_resampling(ttft_in_send_order, span_ms) {
         Resampling::Iid => {
             let mut sorted = ttft_in_send_order.to_vec();
-            super::sort::sort_f64(&mut sorted);
+            sorted.sort_unstable_by(f64::total_cmp);
             bootstrap_intervals(&sorted, resamples, seed)
         }
         Resampling::Block { length } => {
@@ -111,9 +111,7 @@ pub fn block_bootstrap_intervals(
     // Resamples are counted over the sorted values, as for single draws:
     // each position in send order knows its rank in sorted order.
     let mut by_value: Vec<usize> = (0..n).collect();
-    super::sort::sort_by(&mut by_value, |a, b| {
-        in_send_order[*a].total_cmp(&in_send_order[*b])
-    });
+    by_value.sort_by(|a, b| in_send_order[*a].total_cmp(&in_send_order[*b]));
     let sorted: Vec<f64> = by_value.iter().map(|&i| in_send_order[i]).collect();
     let mut rank_of = vec![0usize; n];
     for (rank, &position) in by_value.iter().enumerate() {
@@ -176,7 +174,7 @@ fn resample_intervals(
     // n = 2 the p95's low rank precedes the median's high rank).
     let wanted = [median_at.low, median_at.high, p95_at.low, p95_at.high];
     let mut ranks = wanted;
-    super::sort::sort_by(&mut ranks, Ord::cmp);
+    ranks.sort_unstable();
     let slot = wanted.map(|rank| ranks.iter().position(|&r| r == rank).unwrap_or(0));
 
     let mut counts = vec![0u32; n];
@@ -318,7 +316,7 @@ impl Interval {
 }
 
 fn interval_of(estimates: &mut [f64]) -> Option<Interval> {
-    super::sort::sort_f64(estimates);
+    estimates.sort_unstable_by(f64::total_cmp);
     let tail_pct = (100.0 - CONFIDENCE_PCT) / 2.0;
     Some(Interval {
         low: percentile(estimates, tail_pct)?,

@@ -19,6 +19,7 @@
 //! requests that hurt, and errors first because a fast provider that fails
 //! one request in ten is not fast.
 
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
@@ -162,7 +163,7 @@ fn compare_one(model: String, mut members: Vec<&TargetFigures>) -> ModelComparis
             names.push(member.model.clone());
         }
     }
-    super::sort::sort_by(&mut members, |a, b| by_rule(a, b));
+    members.sort_by(|a, b| by_rule(a, b));
     let rows: Vec<ComparisonRow> = members
         .iter()
         .enumerate()
@@ -209,7 +210,7 @@ fn consistency(rows: &[ComparisonRow]) -> Option<Consistency> {
 
 /// The routing table: one route per model, as a JSON document
 /// `{"firsttoken_routing": 1, "routes": [...]}`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoutingTable {
     /// Document version, [`ROUTING_VERSION`].
     pub firsttoken_routing: u32,
@@ -218,7 +219,7 @@ pub struct RoutingTable {
 }
 
 /// Where to send one model, and why.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Route {
     /// The model's grouping key.
     pub model: String,
@@ -245,9 +246,8 @@ pub struct Route {
 impl RoutingTable {
     /// The table as compact JSON.
     pub fn to_json(&self) -> String {
-        // Only strings, numbers, options and vectors: serialization cannot
-        // fail (a non-finite number is written as null).
-        crate::core::json::to_string(self)
+        // A non-finite number is written as null.
+        crate::core::document::to_string(self)
     }
 }
 
@@ -345,23 +345,6 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         candidates,
     }
 }
-
-crate::json_object!(RoutingTable {
-    firsttoken_routing,
-    routes
-});
-crate::json_object!(Route {
-    model,
-    target,
-    label,
-    reason,
-    median_ms,
-    p95_ms,
-    cv_pct,
-    error_rate,
-    verdict,
-    candidates,
-});
 
 #[cfg(test)]
 mod tests {

@@ -9,8 +9,7 @@
 //! PRNG, deterministic per (model, seq, seed), so a demo run and its tests
 //! are reproducible.
 
-use crate::core::json::Value;
-use crate::json;
+use serde_json::{Value, json};
 
 /// The demo models: id and what its latency looks like.
 pub const DEMO_MODELS: &[(&str, &str)] = &[
@@ -187,7 +186,7 @@ impl<'a> Script<'a> {
             "choices": choices,
         });
         if let (Some(usage), Value::Object(object)) = (usage, &mut chunk) {
-            object.insert("usage", usage);
+            object.insert("usage".to_owned(), usage);
         }
         self.push(at_ms, format!("data: {chunk}\n\n").into_bytes());
     }

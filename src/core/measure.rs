@@ -29,6 +29,7 @@ use crate::core::protocol::{
 };
 use crate::core::sample::{ErrorKind, Phase, SampleError};
 use crate::core::sse::{SseDecoder, SseEvent};
+use serde::{Deserialize, Serialize};
 
 /// How many bytes of the body start to keep for messages about a body that
 /// turned out not to be an event stream.
@@ -59,7 +60,7 @@ pub enum Flow {
 
 /// The result of one request: timings in ms from `t0`, tokens, and the
 /// error if it failed. Timings reached before a failure are kept.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// Response headers received.
     pub headers_ms: Option<f64>,
@@ -525,18 +526,6 @@ impl Measurement {
 fn finite(t_ms: f64) -> Option<f64> {
     t_ms.is_finite().then_some(t_ms)
 }
-
-crate::json_object!(Outcome {
-    headers_ms,
-    first_byte_ms,
-    first_reasoning_ms,
-    ttft_ms,
-    second_token_ms,
-    total_ms,
-    output_tokens,
-    tokens_estimated,
-    error,
-});
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,11 @@
 //! The plan: what to measure and how, as the versioned JSON document users
 //! save, load and share (`firsttoken_plan` version 1, see `docs/plan.md`).
 
-use super::json::{self, FromJson, Members, ToJson, Value, Writer, describe};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::document;
 
 /// The plan document's version this build reads and writes.
 pub const PLAN_VERSION: u32 = 1;
@@ -10,7 +14,8 @@ pub const PLAN_VERSION: u32 = 1;
 pub const DEFAULT_PROMPT: &str = "Reply with one short sentence: what is the capital of France?";
 
 /// Wire protocol of a target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Protocol {
     /// OpenAI-compatible chat completions (`POST {base}/chat/completions`).
     OpenAi,
@@ -23,7 +28,7 @@ pub enum Protocol {
 }
 
 /// One thing to measure: a provider endpoint × a model.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Target {
     /// What the person calls it ("DO · DeepSeek V4 Pro").
     pub label: String,
@@ -35,11 +40,18 @@ pub struct Target {
     pub model: String,
     /// Preset id this target came from (`"openai"`, `"ollama"`, …), if any:
     /// keys are kept per provider, so two targets of one provider share one key.
+    /// Left out of the document when there is none, so hand-made plans and
+    /// links stay short.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
 }
 
 /// A whole measurement plan.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Its derives read a plan embedded in another document (results, a stored
+/// run); a plan document on its own goes through [`Plan::from_json`], which
+/// refuses unknown members and reports every bad field at once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     /// Document version; always [`PLAN_VERSION`].
     pub firsttoken_plan: u32,
@@ -296,12 +308,14 @@ impl Plan {
     /// this page cannot read, and [`PlanError::Invalid`] with one message per
     /// bad field. Nothing is half-applied.
     pub fn from_json(text: &str) -> Result<Self, PlanError> {
-        let value = json::parse(text).map_err(|e| {
-            let (line, column) = e.position().unwrap_or((1, 1));
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            // serde_json's message ends with the position, given separately here.
+            let full = e.to_string();
+            let position = format!(" at line {} column {}", e.line(), e.column());
             PlanError::Json {
-                line,
-                column,
-                message: e.message(),
+                line: e.line().max(1),
+                column: e.column().max(1),
+                message: full.strip_suffix(&position).unwrap_or(&full).to_owned(),
             }
         })?;
         let Value::Object(members) = value else {
@@ -315,7 +329,7 @@ impl Plan {
             }
             _ => {
                 return Err(PlanError::BadVersion {
-                    found: version.to_string(),
+                    found: document::to_string(version),
                 });
             }
         }
@@ -369,24 +383,21 @@ impl Plan {
         if errors.is_empty() {
             Ok(plan)
         } else {
-            super::sort::sort_by(&mut errors, |a, b| {
-                field_order(&a.field).cmp(&field_order(&b.field))
-            });
+            errors.sort_by_cached_key(|e| field_order(&e.field));
             Err(PlanError::Invalid(errors))
         }
     }
 
     /// The plan as indented JSON, for saving to a file.
     pub fn to_json_pretty(&self) -> String {
-        // Serialising plain structs of numbers and strings cannot fail.
-        json::to_string_pretty(self)
+        document::to_string_pretty(self)
     }
 
     /// The plan as a URL fragment payload: `plan=` followed by the compact
     /// JSON in base64url without padding. Put a `#` in front to make a link.
     /// Plans carry no keys, so neither does the link.
     pub fn to_link_fragment(&self) -> String {
-        let json = json::to_string(self);
+        let json = document::to_string(self);
         format!(
             "plan={}",
             base64::Engine::encode(&LINK_ENGINE, json.as_bytes())
@@ -802,8 +813,8 @@ struct FieldReader {
 impl FieldReader {
     /// Reads `value` into `slot` when it has the right shape; otherwise
     /// records an error and leaves the default in place.
-    fn read<T: FromJson + Expected>(&mut self, field: &str, value: &Value, slot: &mut T) {
-        match T::from_json(value) {
+    fn read<T: DeserializeOwned + Expected>(&mut self, field: &str, value: &Value, slot: &mut T) {
+        match T::deserialize(value) {
             Ok(v) => *slot = v,
             Err(_) => self.errors.push(FieldError::new(
                 field,
@@ -862,9 +873,18 @@ impl FieldReader {
                 "base_url" => self.read(&field, value, &mut target.base_url),
                 "model" => self.read(&field, value, &mut target.model),
                 "provider" => self.read(&field, value, &mut target.provider),
-                "protocol" => match Protocol::from_json(value) {
+                "protocol" => match Protocol::deserialize(value) {
                     Ok(p) => target.protocol = p,
-                    Err(e) => self.errors.push(FieldError::new(field, e.message())),
+                    Err(_) => self.errors.push(FieldError::new(
+                        field,
+                        format!(
+                            "expected one of {}, found {}",
+                            Protocol::ALL
+                                .map(|p| format!("\"{}\"", p.as_str()))
+                                .join(", "),
+                            describe(value)
+                        ),
+                    )),
                 },
                 other => self
                     .errors
@@ -967,56 +987,34 @@ impl Expected for [u8; 2] {
     const EXPECTED: &'static str = "two hours [start, end], each from 0 to 24";
 }
 
-crate::json_enum!(Protocol {
-    OpenAi = "openai",
-    Anthropic = "anthropic",
-    Gemini = "gemini",
-    Demo = "demo",
-});
+impl Protocol {
+    /// Every protocol, in the order forms list them.
+    pub const ALL: [Self; 4] = [Self::OpenAi, Self::Anthropic, Self::Gemini, Self::Demo];
 
-crate::json_object!(Plan {
-    firsttoken_plan,
-    targets,
-    requests_per_target,
-    warmup_per_target,
-    spacing_s,
-    jitter_s,
-    spread_hours,
-    timeout_s,
-    prompt,
-    nonce,
-    max_tokens,
-    temperature,
-    reasoning_counts_as_first_token,
-    peak_hours,
-});
-
-/// A target's `provider` is left out when there is none, so hand-made plans
-/// and links stay short.
-impl ToJson for Target {
-    fn write_json(&self, w: &mut Writer) {
-        w.begin_object();
-        w.member("label", &self.label);
-        w.member("protocol", &self.protocol);
-        w.member("base_url", &self.base_url);
-        w.member("model", &self.model);
-        if let Some(provider) = &self.provider {
-            w.member("provider", provider);
+    /// The name used in plan documents (serde's name for the variant).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OpenAi => "openai",
+            Self::Anthropic => "anthropic",
+            Self::Gemini => "gemini",
+            Self::Demo => "demo",
         }
-        w.end_object();
     }
 }
 
-impl FromJson for Target {
-    fn from_json(value: &Value) -> Result<Self, json::Error> {
-        let members = Members::of(value)?;
-        Ok(Self {
-            label: members.get("label")?,
-            protocol: members.get("protocol")?,
-            base_url: members.get("base_url")?,
-            model: members.get("model")?,
-            provider: members.get("provider")?,
-        })
+/// How a JSON value looks, for "expected X, found Y" messages.
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if !n.is_u64() && !n.is_i64() => document::Number(x).to_string(),
+            _ => n.to_string(),
+        },
+        Value::String(s) if s.chars().count() > 40 => "a long string".to_owned(),
+        Value::String(s) => format!("\"{s}\""),
+        Value::Array(_) => "a list".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
     }
 }
 
@@ -1054,6 +1052,15 @@ mod tests {
 
     fn fields(errors: &[FieldError]) -> Vec<&str> {
         errors.iter().map(|e| e.field.as_str()).collect()
+    }
+
+    #[test]
+    fn protocols_are_written_by_their_names() {
+        for protocol in Protocol::ALL {
+            let text = document::to_string(&protocol);
+            assert_eq!(text, format!("\"{}\"", protocol.as_str()));
+            assert_eq!(document::from_str::<Protocol>(&text).unwrap(), protocol);
+        }
     }
 
     #[test]
@@ -1190,7 +1197,8 @@ mod tests {
     fn unknown_top_level_field_is_named_with_a_hint() {
         let mut plan = valid_plan();
         plan.requests_per_target = 80;
-        let mut value: serde_json::Value = serde_json::from_str(&json::to_string(&plan)).unwrap();
+        let mut value: serde_json::Value =
+            serde_json::from_str(&document::to_string(&plan)).unwrap();
         value["request_per_target"] = serde_json::json!(80);
         let errors = invalid(&value.to_string());
         assert_eq!(fields(&errors), vec!["request_per_target"]);
@@ -1381,7 +1389,10 @@ mod tests {
             fragment.trim_start_matches("plan="),
         )
         .unwrap();
-        assert_eq!(String::from_utf8(bytes).unwrap(), json::to_string(&plan));
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            document::to_string(&plan)
+        );
     }
 
     #[test]

@@ -19,9 +19,10 @@ pub mod openai;
 use std::fmt;
 
 use crate::core::demo::DEMO_MODELS;
-use crate::core::json::{self, Value};
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::sse::SseEvent;
+use serde::Serialize;
+use serde_json::Value;
 
 /// A request to send with `fetch()`; always a `POST` with a JSON body.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,6 +173,19 @@ pub(crate) fn prompt_text(plan: &Plan, nonce: Option<&str>) -> String {
     }
 }
 
+/// One chat message of a request body (OpenAI and Anthropic share the shape).
+#[derive(Serialize)]
+pub(crate) struct Message<'a> {
+    pub role: &'a str,
+    pub content: &'a str,
+}
+
+/// A request body as JSON text; the bodies are plain structs of strings and
+/// numbers, which always serialize.
+pub(crate) fn body_text<T: Serialize>(body: &T) -> String {
+    crate::core::document::to_string(body)
+}
+
 /// `base_url` without trailing slashes (users paste them).
 pub(crate) fn base_url(target: &Target) -> &str {
     target.base_url.trim().trim_end_matches('/')
@@ -226,7 +240,7 @@ pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsReques
 /// `data[].id` of a models list: the shape OpenAI-compatible servers and
 /// Anthropic share.
 pub(crate) fn data_ids(body: &str) -> Vec<String> {
-    let Ok(value) = json::parse(body) else {
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
         return Vec::new();
     };
     value
@@ -249,7 +263,7 @@ pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
         Protocol::Gemini => gemini::parse_models(body),
         Protocol::Demo => DEMO_MODELS.iter().map(|(id, _)| (*id).to_owned()).collect(),
     };
-    super::sort::sort_by(&mut models, Ord::cmp);
+    models.sort_unstable();
     models.dedup();
     models
 }
@@ -418,8 +432,8 @@ pub(crate) fn error_value_message(error: &Value) -> Option<String> {
 
 /// Parses an event's data as a JSON object.
 pub(crate) fn parse_object(data: &str) -> Result<Value, MalformedEvent> {
-    match json::parse(data) {
-        Ok(value) if value.as_object().is_some() => Ok(value),
+    match serde_json::from_str::<Value>(data) {
+        Ok(value) if value.is_object() => Ok(value),
         Ok(_) => Err(MalformedEvent::new(
             "the event is JSON but not an object",
             data,

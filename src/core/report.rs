@@ -214,7 +214,7 @@ fn target_report(
         .filter_map(|s| s.counted_ttft_ms())
         .filter(|v| v.is_finite())
         .collect();
-    super::sort::sort_f64(&mut ttft_sorted);
+    ttft_sorted.sort_unstable_by(f64::total_cmp);
     let ttft = summarize_sorted(&ttft_sorted);
     let judgement = Judgement::new(
         ttft_sorted.len(),
@@ -254,7 +254,7 @@ fn intervals_in_send_order(counted: &[&Sample], seed: u64) -> Option<Intervals> 
         .iter()
         .filter_map(|s| Some((s.sent_at_ms, s.counted_ttft_ms().filter(|v| v.is_finite())?)))
         .collect();
-    super::sort::sort_by(&mut in_order, |a, b| a.0.total_cmp(&b.0));
+    in_order.sort_by(|a, b| a.0.total_cmp(&b.0));
     let span_ms = match (in_order.first(), in_order.last()) {
         (Some(first), Some(last)) => last.0 - first.0,
         _ => 0.0,
@@ -297,7 +297,7 @@ pub fn live_row<'a>(
             ttft_ms.push(ms);
         }
     }
-    super::sort::sort_f64(&mut ttft_ms);
+    ttft_ms.sort_unstable_by(f64::total_cmp);
     let summary = summarize_sorted(&ttft_ms);
     LiveRow {
         done,

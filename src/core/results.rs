@@ -13,7 +13,9 @@
 
 use std::fmt;
 
-use super::json;
+use serde::{Deserialize, Serialize};
+
+use super::document;
 use super::plan::{Plan, Protocol};
 use super::sample::Sample;
 use super::stats::summarize;
@@ -24,7 +26,7 @@ pub const RESULTS_VERSION: u32 = 1;
 
 /// Where and when a run happened, so results from different places and
 /// days can be told apart.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Environment {
     /// The browser's `navigator.userAgent`.
     pub user_agent: String,
@@ -40,7 +42,7 @@ pub struct Environment {
 
 /// TTFT statistics of one target, as stored in the document (ms; `cv_pct`
 /// in percent).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TtftSummary {
     /// Successful measured samples.
     pub n: usize,
@@ -60,7 +62,7 @@ pub struct TtftSummary {
 
 /// One target's line in the document's `summary`: a convenience for readers
 /// of the file; import recomputes nothing from it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TargetSummary {
     /// Index of the target in the plan.
     pub target: u32,
@@ -73,7 +75,7 @@ pub struct TargetSummary {
 }
 
 /// The results document, `firsttoken_results` version 1.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsDoc {
     /// Document version, [`RESULTS_VERSION`].
     pub firsttoken_results: u32,
@@ -83,7 +85,9 @@ pub struct ResultsDoc {
     pub environment: Environment,
     /// Every request, warm-ups and errors included.
     pub samples: Vec<Sample>,
-    /// Per-target summary, for people reading the file.
+    /// Per-target summary, for people reading the file; may be missing or
+    /// `null` on import.
+    #[serde(default, deserialize_with = "document::null_as_default")]
     pub summary: Vec<TargetSummary>,
 }
 
@@ -133,10 +137,10 @@ pub fn export_json(plan: &Plan, environment: &Environment, samples: &[Sample]) -
     to_json(&doc)
 }
 
-/// Writes a document, indented. A non-finite number would be written as
-/// `null` (and refused on import).
-fn to_json(doc: &ResultsDoc) -> String {
-    json::to_string_pretty(doc)
+/// Writes a document, indented. A non-finite number is written as `null`
+/// (and refused on import).
+pub fn to_json(doc: &ResultsDoc) -> String {
+    document::to_string_pretty(doc)
 }
 
 /// Why a results file was refused.
@@ -222,17 +226,32 @@ impl std::error::Error for ImportError {}
 /// another version, lacks a field, holds a non-finite or negative time, or
 /// names a target index the plan does not have. The message names the field.
 pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
-    let value = json::parse(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
+    // The typed read is the one pass a good file takes; only when it fails
+    // is the text looked at as a tree, to tell a foreign document or another
+    // version from a bad member.
+    let shape = match document::from_str::<ResultsDoc>(text) {
+        Ok(doc) if doc.firsttoken_results == RESULTS_VERSION => {
+            validate(&doc)?;
+            return Ok(doc);
+        }
+        Ok(doc) => {
+            return Err(ImportError::UnsupportedVersion(
+                doc.firsttoken_results.to_string(),
+            ));
+        }
+        Err(e) => e,
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
     let version = value
         .get("firsttoken_results")
         .ok_or(ImportError::Foreign)?;
     if version.as_u64() != Some(u64::from(RESULTS_VERSION)) {
-        return Err(ImportError::UnsupportedVersion(version.to_string()));
+        return Err(ImportError::UnsupportedVersion(document::to_string(
+            version,
+        )));
     }
-    let doc: ResultsDoc =
-        json::FromJson::from_json(&value).map_err(|e| ImportError::Shape(e.to_string()))?;
-    validate(&doc)?;
-    Ok(doc)
+    Err(ImportError::Shape(shape.to_string()))
 }
 
 fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
@@ -474,30 +493,6 @@ fn quote(field: &str) -> String {
         field.to_owned()
     }
 }
-
-crate::json_object!(Environment {
-    user_agent,
-    time_zone,
-    tz_offset_min,
-    page_version,
-    started_at_ms
-});
-crate::json_object!(TtftSummary {
-    n,
-    median,
-    p95,
-    p99,
-    mean,
-    stddev,
-    cv_pct
-});
-crate::json_object!(TargetSummary {
-    target,
-    ttft,
-    errors,
-    verdict
-});
-crate::json_object!(ResultsDoc { firsttoken_results, plan, environment, samples; summary });
 
 #[cfg(test)]
 mod tests {

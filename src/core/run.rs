@@ -2,12 +2,15 @@
 //! reload: the run's record and its status. Samples are stored one by one
 //! beside it, each in the results document's sample form.
 
+use serde::{Deserialize, Serialize};
+
 use super::plan::Plan;
 use super::results::Environment;
 use super::schedule::Runner;
 
 /// Where a run stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum RunStatus {
     /// Sending requests.
     Running,
@@ -19,15 +22,23 @@ pub enum RunStatus {
     Finished,
 }
 
-crate::json_enum!(RunStatus {
-    Running = "running",
-    Paused = "paused",
-    Stopped = "stopped",
-    Finished = "finished",
-});
+impl RunStatus {
+    /// Every status, in a run's order.
+    pub const ALL: [Self; 4] = [Self::Running, Self::Paused, Self::Stopped, Self::Finished];
+
+    /// The name used in the stored record (serde's name for the variant).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Paused => "paused",
+            Self::Stopped => "stopped",
+            Self::Finished => "finished",
+        }
+    }
+}
 
 /// A run as stored in IndexedDB, enough to resume it after a reload.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     /// Storage id.
     pub run_id: String,
@@ -44,11 +55,17 @@ pub struct RunRecord {
     pub seed: u64,
 }
 
-crate::json_object!(RunRecord {
-    run_id,
-    plan,
-    environment,
-    status,
-    runner,
-    seed
-});
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::document;
+
+    #[test]
+    fn statuses_are_written_by_their_names() {
+        for status in RunStatus::ALL {
+            let text = document::to_string(&status);
+            assert_eq!(text, format!("\"{}\"", status.as_str()));
+            assert_eq!(document::from_str::<RunStatus>(&text).unwrap(), status);
+        }
+    }
+}

@@ -4,7 +4,7 @@
 //! An error is a sample too: error rate is a signal, and a run that dropped
 //! its failures would flatter the provider that fails most.
 
-use crate::{json_enum, json_object};
+use serde::{Deserialize, Serialize};
 
 /// One measured request.
 ///
@@ -12,7 +12,7 @@ use crate::{json_enum, json_object};
 /// every other `*_ms` field is milliseconds from `t0`, the `performance.now()`
 /// reading taken just before `fetch()` was called. A timing is `None` when the
 /// request never reached that point (an error, or no reasoning at all).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// Index of the target in the plan's `targets`.
     pub target: u32,
@@ -68,7 +68,7 @@ impl Sample {
 }
 
 /// A classified failure, with a message a person can act on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SampleError {
     /// What went wrong.
     pub kind: ErrorKind,
@@ -79,7 +79,8 @@ pub struct SampleError {
 }
 
 /// What went wrong with a request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// `fetch()` rejected with a TypeError: CORS blocked it, or the network
     /// failed. The browser does not say which.
@@ -100,19 +101,37 @@ pub enum ErrorKind {
     Aborted,
 }
 
-json_enum!(ErrorKind {
-    CorsOrNetwork = "cors_or_network",
-    HttpStatus = "http_status",
-    Timeout = "timeout",
-    StreamCut = "stream_cut",
-    MalformedStream = "malformed_stream",
-    ProviderError = "provider_error",
-    NotSse = "not_sse",
-    Aborted = "aborted",
-});
+impl ErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Self; 8] = [
+        Self::CorsOrNetwork,
+        Self::HttpStatus,
+        Self::Timeout,
+        Self::StreamCut,
+        Self::MalformedStream,
+        Self::ProviderError,
+        Self::NotSse,
+        Self::Aborted,
+    ];
+
+    /// The name used in exported documents (serde's name for the variant).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::CorsOrNetwork => "cors_or_network",
+            Self::HttpStatus => "http_status",
+            Self::Timeout => "timeout",
+            Self::StreamCut => "stream_cut",
+            Self::MalformedStream => "malformed_stream",
+            Self::ProviderError => "provider_error",
+            Self::NotSse => "not_sse",
+            Self::Aborted => "aborted",
+        }
+    }
+}
 
 /// How far a request got before it failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Before the response headers arrived (connect, CORS, send).
     Request,
@@ -122,41 +141,25 @@ pub enum Phase {
     AfterFirstToken,
 }
 
-json_enum!(Phase {
-    Request = "request",
-    BeforeFirstToken = "before_first_token",
-    AfterFirstToken = "after_first_token",
-});
+impl Phase {
+    /// Every phase, in order.
+    pub const ALL: [Self; 3] = [Self::Request, Self::BeforeFirstToken, Self::AfterFirstToken];
 
-json_object!(Sample {
-    target,
-    seq,
-    warmup,
-    planned_at_ms,
-    sent_at_ms,
-    hidden,
-    headers_ms,
-    first_byte_ms,
-    first_reasoning_ms,
-    ttft_ms,
-    second_token_ms,
-    total_ms,
-    output_tokens,
-    tokens_estimated,
-    error,
-});
-
-json_object!(SampleError {
-    kind,
-    phase,
-    message
-});
+    /// The name used in exported documents (serde's name for the variant).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Request => "request",
+            Self::BeforeFirstToken => "before_first_token",
+            Self::AfterFirstToken => "after_first_token",
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    use crate::core::json;
+    use crate::core::document as json;
 
     #[test]
     fn a_sample_is_written_with_the_documented_member_names_and_reads_back() {
@@ -191,24 +194,20 @@ mod tests {
              \"tokens_estimated\":true,\"error\":{\"kind\":\"stream_cut\",\
              \"phase\":\"after_first_token\",\"message\":\"the connection was closed early\"}}"
         );
-        assert_eq!(json::from_text::<Sample>(&text).unwrap(), sample);
+        assert_eq!(json::from_str::<Sample>(&text).unwrap(), sample);
     }
 
     #[test]
     fn error_kinds_read_back_from_their_exported_names() {
-        for kind in [
-            ErrorKind::CorsOrNetwork,
-            ErrorKind::HttpStatus,
-            ErrorKind::Timeout,
-            ErrorKind::StreamCut,
-            ErrorKind::MalformedStream,
-            ErrorKind::ProviderError,
-            ErrorKind::NotSse,
-            ErrorKind::Aborted,
-        ] {
+        for kind in ErrorKind::ALL {
             let text = json::to_string(&kind);
             assert_eq!(text, format!("\"{}\"", kind.as_str()));
-            assert_eq!(json::from_text::<ErrorKind>(&text).unwrap(), kind);
+            assert_eq!(json::from_str::<ErrorKind>(&text).unwrap(), kind);
+        }
+        for phase in Phase::ALL {
+            let text = json::to_string(&phase);
+            assert_eq!(text, format!("\"{}\"", phase.as_str()));
+            assert_eq!(json::from_str::<Phase>(&text).unwrap(), phase);
         }
     }
 }

@@ -8,9 +8,10 @@
 //! the day. Pure: times are epoch milliseconds passed in by the caller.
 
 use super::plan::Plan;
+use serde::{Deserialize, Serialize};
 
 /// One request of the run, in send order.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlannedRequest {
     /// Position in the whole run, from 0.
     pub index: u32,
@@ -170,7 +171,7 @@ impl std::fmt::Display for RunnerError {
 impl std::error::Error for RunnerError {}
 
 /// The request being sent right now.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InFlight {
     /// Its index in the run.
     pub index: u32,
@@ -182,7 +183,7 @@ pub struct InFlight {
 ///
 /// Serialisable, so the page can store it and pick the run up after a reload
 /// (see [`Runner::resume_after_reload`]).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Runner {
     /// Requests not yet done, in send order, with current planned times;
     /// `queue[cursor]` is the next to send or the one in flight.
@@ -325,7 +326,7 @@ impl Runner {
         // A sorted list searched by halves rather than a set: the shared sort
         // is already in the page, a set type would add its own code.
         let mut done = done.to_vec();
-        super::sort::sort_by(&mut done, Ord::cmp);
+        done.sort_unstable();
         let mut remaining: Vec<PlannedRequest> = self
             .queue
             .iter()
@@ -395,26 +396,6 @@ impl Runner {
         self.stopped
     }
 }
-
-crate::json_object!(PlannedRequest {
-    index,
-    target,
-    seq,
-    warmup,
-    planned_at_ms
-});
-crate::json_object!(InFlight { index, sent_at_ms });
-crate::json_object!(Runner {
-    queue,
-    cursor,
-    done_before_queue,
-    total,
-    spacing_ms,
-    jitter_ms,
-    in_flight,
-    paused_at_ms,
-    stopped,
-});
 
 #[cfg(test)]
 mod tests {
@@ -703,7 +684,7 @@ mod tests {
         runner.mark_sent(3, START_MS + 15_000.0).unwrap(); // lost in the reload
         // The stored runner comes back; storage has samples for 0, 1, 2.
         let mut runner: Runner =
-            crate::core::json::from_text(&crate::core::json::to_string(&runner)).unwrap();
+            crate::core::document::from_str(&crate::core::document::to_string(&runner)).unwrap();
         let done: Vec<(u32, u32)> = schedule.requests[..3]
             .iter()
             .map(|r| (r.target, r.seq))

@@ -76,7 +76,7 @@ pub(crate) fn lerp(low: f64, high: f64, fraction: f64) -> f64 {
 /// Cost: one copy and one sort, O(n log n).
 pub fn summarize(values: &[f64]) -> Option<Summary> {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    super::sort::sort_f64(&mut sorted);
+    sorted.sort_unstable_by(f64::total_cmp);
     summarize_sorted(&sorted)
 }
 
@@ -130,10 +130,12 @@ mod tests {
     use proptest::prelude::*;
 
     /// Figures computed by numpy; see `tests/data/make_reference.py`.
+    #[derive(serde::Deserialize)]
     struct Reference {
         datasets: Vec<ReferenceSet>,
     }
 
+    #[derive(serde::Deserialize)]
     struct ReferenceSet {
         name: String,
         values: Vec<f64>,
@@ -151,27 +153,9 @@ mod tests {
         cv_pct: f64,
     }
 
-    crate::json_object!(Reference { datasets });
-    crate::json_object!(ReferenceSet {
-        name,
-        values,
-        percentiles,
-        n,
-        min,
-        max,
-        mean,
-        median,
-        p90,
-        p95,
-        p99,
-        iqr,
-        stddev,
-        cv_pct,
-    });
-
     fn reference() -> Reference {
         let text = include_str!("../../tests/data/stats_reference.json");
-        crate::core::json::from_text(text).unwrap()
+        crate::core::document::from_str(text).unwrap()
     }
 
     fn close(actual: f64, expected: f64, what: &str) {

@@ -6,7 +6,7 @@
 //! the cold-start tail that ruins latency-sensitive work shows up as a CV in
 //! the hundreds long before a median moves.
 
-use crate::json_enum;
+use serde::{Deserialize, Serialize};
 
 /// Fewer successful measured samples than this and the page says the figures
 /// are not yet trustworthy: with 75 samples the p95 rests on about four
@@ -43,7 +43,8 @@ pub enum Lang {
 ///
 /// Bands, lower edge included: `[0, 40)` solid; `[40, 100)` some variance;
 /// `[100, 300]` cold starts; above 300 not ready.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// CV below 40 %: steady.
     Solid,
@@ -205,12 +206,17 @@ pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
     found
 }
 
-json_enum!(Verdict {
-    Solid = "solid",
-    SomeVariance = "some_variance",
-    ColdStarts = "cold_starts",
-    NotReady = "not_ready",
-});
+impl Verdict {
+    /// The name used in documents and as a CSS class (serde's name for the variant).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Solid => "solid",
+            Self::SomeVariance => "some_variance",
+            Self::ColdStarts => "cold_starts",
+            Self::NotReady => "not_ready",
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -236,20 +242,20 @@ mod tests {
             Verdict::ColdStarts,
             Verdict::NotReady,
         ];
-        let json = crate::core::json::to_string(&all);
+        let json = crate::core::document::to_string(&all);
         assert_eq!(
             json,
             r#"["solid","some_variance","cold_starts","not_ready"]"#
         );
         for verdict in all {
             assert_eq!(
-                crate::core::json::to_string(&verdict),
+                crate::core::document::to_string(&verdict),
                 format!("\"{}\"", verdict.as_str())
             );
             assert!(!verdict.text(Lang::En).is_empty());
             assert!(!verdict.text(Lang::ZhCn).is_empty());
         }
-        let back: Verdict = crate::core::json::from_text("\"cold_starts\"").unwrap();
+        let back: Verdict = crate::core::document::from_str("\"cold_starts\"").unwrap();
         assert_eq!(back, Verdict::ColdStarts);
     }
 

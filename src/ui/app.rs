@@ -3,7 +3,7 @@
 //! interrupted run) and shows one of the four screens. What the screens
 //! share ([`PageProps`]) lives with the state, so no view imports this file.
 
-use crate::core::small_map::SmallMap;
+use std::collections::BTreeMap;
 
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
@@ -39,7 +39,7 @@ fn App() -> Html {
                 Callback::from(move |action| state.dispatch(action))
             };
             if let Some(json) = remembered_keys()
-                && let Ok(keys) = crate::core::json::from_text::<SmallMap<String, String>>(&json)
+                && let Ok(keys) = crate::core::document::from_str::<BTreeMap<String, String>>(&json)
             {
                 dispatch.emit(Action::KeysRemembered(keys));
             }
@@ -67,7 +67,7 @@ fn App() -> Html {
         // follows every key edit, not only the keys present when it was ticked.
         let remembered = state.remember_keys.then(|| state.keys.clone());
         use_effect_with(remembered, |remembered| {
-            if let Some(json) = remembered.as_ref().map(crate::core::json::to_string) {
+            if let Some(json) = remembered.as_ref().map(crate::core::document::to_string) {
                 let _ = remember_keys(&json);
             }
         });

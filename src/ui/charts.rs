@@ -23,10 +23,10 @@ use crate::chart::{
     draw_histogram, draw_hourly, draw_spread, draw_timeline,
 };
 use crate::core::report::Report;
-use crate::core::small_map::SmallMap;
 use crate::core::stats::Summary;
 use crate::ui::i18n::{Lang, format_ms};
 use crate::ui::state::ResultsView;
+use std::collections::BTreeMap;
 
 /// What one canvas shows.
 #[derive(Debug)]
@@ -455,7 +455,7 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
     // results page there and then (~10 ms with 30 charts), and again in the
     // frame. A language switch changes no width, so it redraws with these;
     // new results or a resize read them afresh.
-    let widths = use_mut_ref(|| ((0usize, 0u32), SmallMap::<String, f64>::new()));
+    let widths = use_mut_ref(|| ((0usize, 0u32), BTreeMap::<String, f64>::new()));
     {
         let items = Rc::clone(&items);
         let lang = props.lang;
@@ -464,7 +464,7 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
         use_effect_with((Rc::as_ptr(&items) as usize, layout), move |_| {
             let mut widths = widths.borrow_mut();
             if widths.0 != layout {
-                *widths = (layout, SmallMap::new());
+                *widths = (layout, BTreeMap::new());
             }
             // Every width first (one layout at most), then every drawing: a
             // width read after a canvas was resized would lay out again.

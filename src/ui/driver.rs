@@ -6,8 +6,8 @@
 //! an `Rc<RefCell<…>>`, because the loop and the buttons act on it between
 //! each other's awaits; the page's own state only mirrors it for display.
 
-use crate::core::small_map::SmallMap;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::Callback;
@@ -19,7 +19,7 @@ use crate::browser::spawn;
 use crate::browser::storage::Store;
 use crate::browser::timer::sleep_ms;
 use crate::browser::wake_lock::WakeLock;
-use crate::core::json;
+use crate::core::document;
 use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
 use crate::core::presets::preset_by_id;
@@ -36,7 +36,7 @@ const WAKE_EVERY_MS: f64 = 250.0;
 
 struct ActiveRun {
     record: RunRecord,
-    keys: SmallMap<String, String>,
+    keys: BTreeMap<String, String>,
     abort: Option<Abort>,
 }
 
@@ -144,7 +144,7 @@ impl Driver {
     }
 
     /// Starts `plan` from now.
-    pub fn start(&self, plan: Plan, keys: SmallMap<String, String>, dispatch: Callback<Action>) {
+    pub fn start(&self, plan: Plan, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
         let now = epoch_ms();
         // Seed from the clock: each run jitters differently, and the seed is
         // stored so a resumed run continues the same schedule.
@@ -164,7 +164,7 @@ impl Driver {
 
     /// Providers of `plan` whose key is needed but not in `keys` (keys are
     /// not stored unless remembered, so a resumed run asks again).
-    pub fn missing_keys(plan: &Plan, keys: &SmallMap<String, String>) -> Vec<String> {
+    pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String> {
         let mut missing: Vec<String> = plan
             .targets
             .iter()
@@ -187,7 +187,7 @@ impl Driver {
         &self,
         mut record: RunRecord,
         samples: Vec<Sample>,
-        keys: SmallMap<String, String>,
+        keys: BTreeMap<String, String>,
         dispatch: Callback<Action>,
     ) {
         let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
@@ -204,7 +204,7 @@ impl Driver {
         &self,
         record: RunRecord,
         samples: Vec<Sample>,
-        keys: SmallMap<String, String>,
+        keys: BTreeMap<String, String>,
         dispatch: Callback<Action>,
     ) {
         let (_, total) = record.runner.progress();
@@ -317,7 +317,7 @@ impl Driver {
                         // requests it is ~1 MB of JSON, and resuming rebuilds the
                         // rest of the schedule from the stored samples.
                         let record_json = (stored_status != Some(active.record.status))
-                            .then(|| json::to_string(&active.record));
+                            .then(|| document::to_string(&active.record));
                         if record_json.is_some() {
                             stored_status = Some(active.record.status);
                         }
@@ -326,7 +326,7 @@ impl Driver {
                     performance_mark("firsttoken:sample-serialized");
                     if let Some(store) = &store {
                         {
-                            let json = json::to_string(&sample);
+                            let json = document::to_string(&sample);
                             let _ = store
                                 .put_sample(&run_id, sample.target, sample.seq, &json)
                                 .await;
@@ -350,7 +350,7 @@ impl Driver {
                 active.record.status = RunStatus::Finished;
             }
             if let Some(store) = &store {
-                let json = json::to_string(&active.record);
+                let json = document::to_string(&active.record);
                 let _ = store.put_run(&active.record.run_id, &json).await;
             }
             dispatch.emit(Action::SetStatus(active.record.status));
@@ -404,7 +404,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
     };
     let mut entries = Vec::new();
     for json in records {
-        let Ok(record) = json::from_text::<RunRecord>(&json) else {
+        let Ok(record) = document::from_str::<RunRecord>(&json) else {
             continue;
         };
         let samples = store
@@ -428,9 +428,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
             total,
         });
     }
-    crate::core::sort::sort_by(&mut entries, |a, b| {
-        b.started_at_ms.total_cmp(&a.started_at_ms)
-    });
+    entries.sort_by(|a, b| b.started_at_ms.total_cmp(&a.started_at_ms));
     let interrupted = entries
         .iter()
         .find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused))
@@ -445,14 +443,14 @@ pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
     let records = store.runs().await.ok()?;
     let record = records
         .iter()
-        .filter_map(|json| json::from_text::<RunRecord>(json).ok())
+        .filter_map(|json| document::from_str::<RunRecord>(json).ok())
         .find(|r| r.run_id == run_id)?;
     let samples = store
         .samples(run_id)
         .await
         .ok()?
         .iter()
-        .filter_map(|json| json::from_text::<Sample>(json).ok())
+        .filter_map(|json| document::from_str::<Sample>(json).ok())
         .collect();
     Some((record, samples))
 }

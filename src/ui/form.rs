@@ -6,8 +6,8 @@
 //! [`Plan::from_json`], so the form and a loaded file are validated by the
 //! same code and can never disagree.
 
-use crate::core::json::{self, Value};
 use crate::core::plan::{Plan, Protocol, Target};
+use serde_json::{Value, json};
 
 /// One target row of the form.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,8 +122,8 @@ impl PlanForm {
                 }
                 errors.push(format!("{field}: {text:?} is not a whole number"));
             } else {
-                match crate::core::decimal::parse_f64(trimmed) {
-                    Some(v) if v.is_finite() => return Value::from(v),
+                match trimmed.parse::<f64>() {
+                    Ok(v) if v.is_finite() => return Value::from(v),
                     _ => errors.push(format!("{field}: {text:?} is not a number")),
                 }
             }
@@ -157,9 +157,9 @@ impl PlanForm {
                 provider: (t.preset != "custom").then(|| t.preset.clone()),
             })
             .collect();
-        let document = crate::json!({
+        let document = json!({
             "firsttoken_plan": (crate::core::plan::PLAN_VERSION),
-            "targets": (json::to_value(&targets)),
+            "targets": targets,
             "requests_per_target": requests,
             "warmup_per_target": warmup,
             "spacing_s": spacing,
@@ -173,7 +173,7 @@ impl PlanForm {
             "reasoning_counts_as_first_token": (self.reasoning_counts_as_first_token),
             "peak_hours": [peak_start, peak_end],
         });
-        Plan::from_json(&document.to_string()).map_err(|e| e.messages())
+        Plan::from_json(&crate::core::document::to_string(&document)).map_err(|e| e.messages())
     }
 }
 

@@ -202,7 +202,7 @@ fn keys_section(props: &PageProps) -> Html {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             if on {
                 {
-                    let json = crate::core::json::to_string(&state.keys);
+                    let json = crate::core::document::to_string(&state.keys);
                     let _ = remember_keys(&json);
                 }
             } else {

@@ -17,10 +17,10 @@ use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
 pub use crate::core::run::RunStatus;
 use crate::core::sample::{Sample, SampleError};
-use crate::core::small_map::SmallMap;
 use crate::ui::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
 use crate::ui::form::{PlanForm, demo_plan};
 use crate::ui::i18n::Lang;
+use std::collections::BTreeMap;
 
 #[cfg(target_arch = "wasm32")]
 pub mod page;
@@ -175,13 +175,13 @@ pub struct State {
     /// The setup form.
     pub form: PlanForm,
     /// Keys by provider id, in memory only (see `remember_keys`).
-    pub keys: SmallMap<String, String>,
+    pub keys: BTreeMap<String, String>,
     /// The person opted in to keeping keys in localStorage.
     pub remember_keys: bool,
     /// "Test connection" results by provider id.
-    pub connections: SmallMap<String, Connection>,
+    pub connections: BTreeMap<String, Connection>,
     /// Models a provider listed, by target row.
-    pub listed_models: SmallMap<usize, Vec<String>>,
+    pub listed_models: BTreeMap<usize, Vec<String>>,
     /// The current or last run.
     pub run: Option<RunView>,
     /// Results on screen.
@@ -203,10 +203,10 @@ impl State {
             lang,
             view: View::Setup,
             form: PlanForm::from_plan(&demo_plan()),
-            keys: SmallMap::new(),
+            keys: BTreeMap::new(),
             remember_keys: false,
-            connections: SmallMap::new(),
-            listed_models: SmallMap::new(),
+            connections: BTreeMap::new(),
+            listed_models: BTreeMap::new(),
             run: None,
             results: None,
             history: Vec::new(),
@@ -233,7 +233,7 @@ pub enum Action {
     /// Set (or clear, when empty) the key of a provider.
     SetKey { provider: String, key: String },
     /// Keys were loaded from this device.
-    KeysRemembered(SmallMap<String, String>),
+    KeysRemembered(BTreeMap<String, String>),
     /// Opt in or out of remembering keys.
     SetRememberKeys(bool),
     /// Forget every key, in memory and on the device.
@@ -295,11 +295,9 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             }
             next.connections.remove(&provider);
         }
-        Action::KeysRemembered(mut keys) => {
+        Action::KeysRemembered(keys) => {
             next.remember_keys = !keys.is_empty();
-            for (provider, key) in keys.drain() {
-                next.keys.insert(provider, key);
-            }
+            next.keys.extend(keys);
         }
         Action::SetRememberKeys(on) => next.remember_keys = on,
         Action::ForgetKeys => {
@@ -575,7 +573,7 @@ mod tests {
         let state = reduce(
             &state,
             Action::KeysRemembered({
-                let mut keys = SmallMap::new();
+                let mut keys = BTreeMap::new();
                 keys.insert("groq".into(), "k".into());
                 keys
             }),

@@ -7,12 +7,12 @@
 //! reports a failure inside a 200 stream. Only text and thinking deltas are
 //! tokens.
 
-use crate::core::json::{self, Value};
-use crate::json;
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
-    parse_object, prompt_text, token_count,
+    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, base_url, body_text,
+    error_value_message, parse_object, prompt_text, token_count,
 };
 use crate::core::plan::{Plan, Target};
 use crate::core::sse::SseEvent;
@@ -36,6 +36,16 @@ fn common_headers(key: Option<&str>) -> Vec<(String, String)> {
     headers
 }
 
+/// The Messages body: one user message, streamed.
+#[derive(Serialize)]
+struct RequestBody<'a> {
+    model: &'a str,
+    max_tokens: u32,
+    temperature: f64,
+    stream: bool,
+    messages: [Message<'a>; 1],
+}
+
 /// `POST {base}/v1/messages`, streamed.
 pub(crate) fn build_request(
     target: &Target,
@@ -45,17 +55,21 @@ pub(crate) fn build_request(
 ) -> HttpRequest {
     let mut headers = common_headers(key);
     headers.push(("content-type".to_owned(), "application/json".to_owned()));
-    let body = json!({
-        "model": (target.model.trim()),
-        "max_tokens": (plan.max_tokens),
-        "temperature": (plan.temperature),
-        "stream": true,
-        "messages": [{ "role": "user", "content": (prompt_text(plan, nonce)) }],
-    });
+    let prompt = prompt_text(plan, nonce);
+    let body = RequestBody {
+        model: target.model.trim(),
+        max_tokens: plan.max_tokens,
+        temperature: plan.temperature,
+        stream: true,
+        messages: [Message {
+            role: "user",
+            content: &prompt,
+        }],
+    };
     HttpRequest {
         url: format!("{}/v1/messages", base_url(target)),
         headers,
-        body: body.to_string(),
+        body: body_text(&body),
     }
 }
 
@@ -75,7 +89,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 /// The message of an error body:
 /// `{"type":"error","error":{"type":"…","message":"…"}}`.
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
-    let value = json::parse(body).ok()?;
+    let value: Value = serde_json::from_str(body).ok()?;
     match value.get("error") {
         Some(error) if !error.is_null() => error_value_message(error),
         _ => value

@@ -9,12 +9,12 @@
 //! The key goes in the `x-goog-api-key` header, never in the URL: URLs end
 //! up in logs, history and error messages.
 
-use crate::core::json::{self, Value};
-use crate::json;
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
-    parse_object, prompt_text, token_count,
+    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, body_text,
+    error_value_message, parse_object, prompt_text, token_count,
 };
 use crate::core::plan::{Plan, Target};
 use crate::core::sse::SseEvent;
@@ -32,6 +32,32 @@ fn key_headers(key: Option<&str>) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
+/// The generateContent body: one user turn of one text part.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RequestBody<'a> {
+    contents: [Content<'a>; 1],
+    generation_config: GenerationConfig,
+}
+
+#[derive(Serialize)]
+struct Content<'a> {
+    role: &'a str,
+    parts: [Part<'a>; 1],
+}
+
+#[derive(Serialize)]
+struct Part<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GenerationConfig {
+    max_output_tokens: u32,
+    temperature: f64,
+}
+
 /// `POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse`.
 pub(crate) fn build_request(
     target: &Target,
@@ -41,13 +67,17 @@ pub(crate) fn build_request(
 ) -> HttpRequest {
     let mut headers = key_headers(key);
     headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
-    let body = json!({
-        "contents": [{ "role": "user", "parts": [{ "text": (prompt_text(plan, nonce)) }] }],
-        "generationConfig": {
-            "maxOutputTokens": (plan.max_tokens),
-            "temperature": (plan.temperature),
+    let prompt = prompt_text(plan, nonce);
+    let body = RequestBody {
+        contents: [Content {
+            role: "user",
+            parts: [Part { text: &prompt }],
+        }],
+        generation_config: GenerationConfig {
+            max_output_tokens: plan.max_tokens,
+            temperature: plan.temperature,
         },
-    });
+    };
     HttpRequest {
         url: format!(
             "{}/v1beta/models/{}:streamGenerateContent?alt=sse",
@@ -55,7 +85,7 @@ pub(crate) fn build_request(
             model_path(target)
         ),
         headers,
-        body: body.to_string(),
+        body: body_text(&body),
     }
 }
 
@@ -70,7 +100,7 @@ pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsReques
 /// `models[].name` without the `models/` prefix, keeping only models that
 /// can generate content (the list also holds embedding models).
 pub(crate) fn parse_models(body: &str) -> Vec<String> {
-    let Ok(value) = json::parse(body) else {
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
         return Vec::new();
     };
     value
@@ -99,7 +129,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 /// The message of an error body: `{"error":{"code","message","status"}}`,
 /// sometimes wrapped in an array.
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
-    let value = json::parse(body).ok()?;
+    let value: Value = serde_json::from_str(body).ok()?;
     let value = match &value {
         Value::Array(items) => items.first()?.clone(),
         _ => value,

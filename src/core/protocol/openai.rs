@@ -7,12 +7,12 @@
 //! `stream_options.include_usage` the last one carries only `usage`: neither
 //! is a token.
 
-use crate::core::json::{self, Value};
-use crate::json;
+use serde::Serialize;
+use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, error_value_message,
-    parse_object, prompt_text, token_count,
+    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, base_url, body_text,
+    error_value_message, parse_object, prompt_text, token_count,
 };
 use crate::core::plan::{Plan, Target};
 use crate::core::sse::SseEvent;
@@ -38,17 +38,38 @@ pub(crate) fn build_request(
     }
 }
 
+/// The chat completions body.
+#[derive(Serialize)]
+struct RequestBody<'a> {
+    model: &'a str,
+    messages: [Message<'a>; 1],
+    stream: bool,
+    stream_options: StreamOptions,
+    max_tokens: u32,
+    temperature: f64,
+}
+
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
 /// The chat completions body: one user message, streamed, usage included.
 pub(crate) fn request_body(target: &Target, plan: &Plan, nonce: Option<&str>) -> String {
-    json!({
-        "model": (target.model.trim()),
-        "messages": [{ "role": "user", "content": (prompt_text(plan, nonce)) }],
-        "stream": true,
-        "stream_options": { "include_usage": true },
-        "max_tokens": (plan.max_tokens),
-        "temperature": (plan.temperature),
+    let prompt = prompt_text(plan, nonce);
+    body_text(&RequestBody {
+        model: target.model.trim(),
+        messages: [Message {
+            role: "user",
+            content: &prompt,
+        }],
+        stream: true,
+        stream_options: StreamOptions {
+            include_usage: true,
+        },
+        max_tokens: plan.max_tokens,
+        temperature: plan.temperature,
     })
-    .to_string()
 }
 
 /// `GET {base}/models`.
@@ -70,7 +91,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 /// copies), `{"error": "text"}` (Ollama), `{"message"}` (vLLM),
 /// `{"detail"}` (FastAPI servers), or an array holding one of those.
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
-    let value = json::parse(body).ok()?;
+    let value: Value = serde_json::from_str(body).ok()?;
     let value = match &value {
         Value::Array(items) => items.first()?.clone(),
         _ => value,
