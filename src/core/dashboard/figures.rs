@@ -217,20 +217,33 @@ pub struct DaySeries {
 /// Each target's days, all vantages together (`by_vantage` false), or each
 /// target at each vantage (true).
 pub fn daily(data: &Dataset, by_vantage: bool) -> Vec<DaySeries> {
-    let groups = grouped(&data.points, |p| {
-        (p.target, by_vantage.then_some(p.vantage), utc_day(p.at_ms))
+    let Some((first_ms, last_ms)) = data.time_range() else {
+        return Vec::new();
+    };
+    let (first_day, days) = (utc_day(first_ms), utc_day(last_ms) - utc_day(first_ms) + 1);
+    let days = usize::try_from(days).unwrap_or(0);
+    let (targets, vantages) = extent(&data.points);
+    let columns = if by_vantage { vantages } else { 1 };
+    // One slot per (target, vantage or all, day): a year of six targets from
+    // two vantages is a few thousand slots, filled in one pass.
+    let accs = dense(&data.points, targets * columns * days, |p| {
+        let column = if by_vantage { p.vantage as usize } else { 0 };
+        let day = usize::try_from(utc_day(p.at_ms) - first_day).unwrap_or(usize::MAX);
+        (p.target as usize * columns + column) * days + day
     });
     let mut series: Vec<DaySeries> = Vec::new();
-    for ((target, vantage, day), acc) in groups {
-        let (hours_tried, hours_answered) = (
-            acc.hours_tried.count_ones(),
-            acc.hours_answered.count_ones(),
-        );
+    for (slot, acc) in accs.into_iter().enumerate() {
+        if acc.requests == 0 {
+            continue;
+        }
+        let (pair, day) = (slot / days, slot % days);
+        let target = u32::try_from(pair / columns).unwrap_or(u32::MAX);
+        let vantage = by_vantage.then(|| u32::try_from(pair % columns).unwrap_or(u32::MAX));
         let cell = DayCell {
-            day,
+            day: first_day + i64::try_from(day).unwrap_or(0),
+            hours_tried: acc.hours_tried.count_ones(),
+            hours_answered: acc.hours_answered.count_ones(),
             cell: acc.cell(),
-            hours_tried,
-            hours_answered,
         };
         match series.last_mut() {
             Some(last) if last.target == target && last.vantage == vantage => last.days.push(cell),
