@@ -236,10 +236,14 @@ fn kind_of(
 /// [`LoadError`] saying whether the file is cut off, not JSON, of another
 /// kind or version, malformed, or holds an impossible sample.
 pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
-    let doc: AnyDoc = match serde_json::from_slice(bytes) {
+    // Read as text: the page's other documents are parsed from `&str`, and
+    // one reader type means one copy of serde_json's parser in the page.
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| LoadError::NotJson(format!("not UTF-8 text: {e}")))?;
+    let doc: AnyDoc = match serde_json::from_str(text) {
         Ok(doc) => doc,
         Err(error) if error.classify() == serde_json::error::Category::Data => {
-            return Err(match serde_json::from_slice::<Kind>(bytes) {
+            return Err(match serde_json::from_str::<Kind>(text) {
                 Ok(kind) => match kind_of(
                     kind.firsttoken_results.as_ref(),
                     kind.firsttoken_index.as_ref(),
