@@ -252,6 +252,9 @@ pub enum WarningKind {
     SpreadOverridesSpacing,
     /// Two targets share a label.
     DuplicateLabel,
+    /// `nonce` is off: the fixed prompt may be served from a provider's
+    /// prompt cache.
+    FixedPromptMayBeCached,
 }
 
 /// A warning about a valid plan: which field, and why it matters.
@@ -692,6 +695,18 @@ impl Plan {
                 "temperature",
                 "temperature 0 keeps the workload the same from request to request; other \
                  values vary the reply and with it the timing"
+                    .to_owned(),
+            );
+        }
+        // The demo provider runs in the page and caches nothing.
+        if !self.nonce && self.targets.iter().any(|t| t.protocol != Protocol::Demo) {
+            warn(
+                WarningKind::FixedPromptMayBeCached,
+                "nonce",
+                "the same prompt on every request may be served from the provider's prompt \
+                 cache, and cache hits have a different TTFT; the nonce option adds a short \
+                 random tag to each request's prompt so none can hit the cache (each sample's \
+                 cached_tokens shows which did)"
                     .to_owned(),
             );
         }
@@ -1295,8 +1310,14 @@ mod tests {
     }
 
     #[test]
-    fn defaults_give_no_warnings() {
-        assert_eq!(valid_plan().warnings(), vec![]);
+    fn defaults_warn_only_that_the_prompt_may_be_cached() {
+        let kinds: Vec<WarningKind> = valid_plan().warnings().iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, vec![WarningKind::FixedPromptMayBeCached]);
+        let with_nonce = Plan {
+            nonce: true,
+            ..valid_plan()
+        };
+        assert_eq!(with_nonce.warnings(), vec![]);
     }
 
     #[test]
@@ -1321,8 +1342,21 @@ mod tests {
                 NoWarmup,
                 TightSpacing,
                 ShortTimeout,
-                NonZeroTemperature
+                NonZeroTemperature,
+                FixedPromptMayBeCached
             ]
+        );
+        assert_eq!(warnings[6].field, "nonce");
+        plan.nonce = true;
+        assert_eq!(plan.warnings().len(), 6, "a nonce keeps the cache out");
+        plan.nonce = false;
+        plan.targets.retain(|t| t.protocol == Protocol::Demo);
+        assert!(
+            !plan
+                .warnings()
+                .iter()
+                .any(|w| w.kind == FixedPromptMayBeCached),
+            "the demo provider has no cache"
         );
         // 0.95^20 = 0.358…: the tail leaves no sample 36 % of the time.
         assert!(
@@ -1340,6 +1374,7 @@ mod tests {
     #[test]
     fn spread_with_spacing_warns_which_wins() {
         let mut plan = valid_plan();
+        plan.nonce = true;
         plan.spread_hours = Some(2.0);
         let warnings = plan.warnings();
         assert_eq!(warnings.len(), 1);
@@ -1441,7 +1476,9 @@ mod tests {
         let link = doc.lines().find(|l| l.starts_with("#plan=")).unwrap();
         let plan = Plan::from_json(json).unwrap();
         assert_eq!(plan.targets.len(), 2);
-        assert_eq!(plan.warnings(), vec![]);
+        // The defaults: only the reminder that a fixed prompt may be cached.
+        let kinds: Vec<WarningKind> = plan.warnings().iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, vec![WarningKind::FixedPromptMayBeCached]);
         assert_eq!(Plan::from_link_fragment(link), Ok(plan.clone()));
         assert_eq!(format!("#{}", plan.to_link_fragment()), link);
     }

@@ -657,6 +657,10 @@ pub fn warning_text(
             "同时设置了分散小时数和请求间隔：以分散小时数为准".to_owned()
         }
         WarningKind::DuplicateLabel => "有目标名称重复，结果中将难以区分".to_owned(),
+        WarningKind::FixedPromptMayBeCached => "每次请求都用同一个提示词，可能会命中供应商的提示词缓存，\
+             而命中缓存的请求首个词元到达的时间不同；开启随机标记后，每个请求的提示词末尾会加上一段随机字符，\
+             任何请求都不会命中缓存（结果中每个样本的缓存词元数会显示哪些命中了）"
+            .to_owned(),
     }
 }
 
@@ -961,8 +965,24 @@ mod tests {
             temperature: 0.7,
             ..crate::core::plan::Plan::default()
         };
-        let warnings = plan.warnings();
+        let mut warnings = plan.warnings();
         assert_eq!(warnings.len(), 7, "{warnings:?}");
+        // A provider that may cache: the nonce warning too.
+        let cached = crate::core::plan::Plan {
+            targets: vec![crate::core::plan::Target {
+                protocol: crate::core::plan::Protocol::OpenAi,
+                base_url: "https://api.openai.com/v1".into(),
+                ..plan.targets[0].clone()
+            }],
+            ..plan.clone()
+        };
+        warnings.extend(
+            cached
+                .warnings()
+                .into_iter()
+                .filter(|w| w.kind == crate::core::plan::WarningKind::FixedPromptMayBeCached),
+        );
+        assert_eq!(warnings.len(), 8);
         for warning in &warnings {
             let text = warning_text(Lang::ZhCn, &plan, warning);
             let english: Vec<&str> = text
