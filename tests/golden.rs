@@ -158,6 +158,12 @@ fn sample(target: u32, seq: u32, x: f64) -> Sample {
         output_tokens: Some(seq * 7),
         tokens_estimated: !seq.is_multiple_of(2),
         error: None,
+        // A reported miss, a provider that does not say, and hits.
+        cached_tokens: match seq % 3 {
+            0 => Some(0),
+            1 => None,
+            _ => Some(seq * 1024),
+        },
     }
 }
 
@@ -174,6 +180,7 @@ fn failed(target: u32, seq: u32, kind: ErrorKind, phase: Phase, message: &str) -
             phase,
             message: message.to_owned(),
         }),
+        cached_tokens: None,
         ..sample(target, seq, 1.0)
     }
 }
@@ -408,6 +415,7 @@ fn stored_run_sample_outcome_and_keys() {
             phase: Phase::Request,
             message: AWKWARD.to_owned(),
         }),
+        cached_tokens: Some(u32::MAX),
     };
     golden("outcome.json", &format!("{}\n", compact(&outcome)));
 

@@ -509,6 +509,7 @@ pub(crate) mod test_support {
             total_ms: ttft_ms.map(|t| t + 100.0),
             output_tokens: Some(5),
             tokens_estimated: false,
+            cached_tokens: None,
             error: ttft_ms.is_none().then(|| SampleError {
                 kind: ErrorKind::HttpStatus,
                 phase: Phase::Request,

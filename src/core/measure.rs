@@ -80,6 +80,11 @@ pub struct Outcome {
     pub tokens_estimated: bool,
     /// Why the request failed, or `None`.
     pub error: Option<SampleError>,
+    /// Prompt tokens the provider says it served from its prompt cache;
+    /// `None` when its usage did not say. Written after the older members
+    /// and read as `None` when absent, as in [`Sample`](crate::core::sample::Sample).
+    #[serde(default)]
+    pub cached_tokens: Option<u32>,
 }
 
 /// The state of one request being measured.
@@ -112,6 +117,7 @@ pub struct Measurement {
     first_token_seen: bool,
     second_token_seen: bool,
     usage_tokens: Option<u32>,
+    cached_tokens: Option<u32>,
     token_deltas: u32,
     reasoning_deltas: u32,
     /// The outcome is decided (success or error): later calls are ignored.
@@ -146,6 +152,7 @@ impl Measurement {
             first_token_seen: false,
             second_token_seen: false,
             usage_tokens: None,
+            cached_tokens: None,
             token_deltas: 0,
             reasoning_deltas: 0,
             settled: false,
@@ -252,6 +259,7 @@ impl Measurement {
                 }
                 StreamEvent::Content(_) | StreamEvent::Reasoning(_) => {}
                 StreamEvent::Usage { output_tokens } => self.usage_tokens = Some(output_tokens),
+                StreamEvent::CachedPrompt { tokens } => self.cached_tokens = Some(tokens),
                 StreamEvent::ProviderError(message) => {
                     self.fail(
                         t_ms,
@@ -454,6 +462,7 @@ impl Measurement {
             total_ms: self.total_ms,
             output_tokens,
             tokens_estimated,
+            cached_tokens: self.cached_tokens,
             error: self.error,
         }
     }
@@ -608,6 +617,7 @@ mod tests {
                 total_ms: Some(280.0),
                 output_tokens: Some(7),
                 tokens_estimated: false,
+                cached_tokens: None,
                 error: None,
             }
         );

@@ -56,6 +56,12 @@ pub enum StreamEvent {
         /// Output (completion) tokens.
         output_tokens: u32,
     },
+    /// The provider's count of prompt tokens it served from its prompt
+    /// cache (the last one wins; 0 is a reported miss).
+    CachedPrompt {
+        /// Cached prompt tokens.
+        tokens: u32,
+    },
     /// The provider reported an error inside the stream; the message is
     /// the provider's own words.
     ProviderError(String),

@@ -355,6 +355,7 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
                 total_ms: (!failed).then_some(ttft_ms + 600.0),
                 output_tokens: (!failed).then_some(40),
                 tokens_estimated: false,
+                cached_tokens: None,
                 error: failed.then(|| SampleError {
                     kind: ErrorKind::HttpStatus,
                     phase: Phase::Request,

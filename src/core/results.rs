@@ -405,7 +405,7 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
 }
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 23] = [
+pub const CSV_COLUMNS: [&str; 24] = [
     "target",
     "label",
     "model",
@@ -429,6 +429,7 @@ pub const CSV_COLUMNS: [&str; 23] = [
     "error_message",
     "protocol",
     "provider",
+    "cached_tokens",
 ];
 
 /// One row per request, with a header row; fields are separated by commas,
@@ -477,6 +478,10 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
                 .map(|t| t.protocol.as_str().to_owned())
                 .unwrap_or_default(),
             text(target.and_then(|t| t.provider.as_deref())),
+            sample
+                .cached_tokens
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
         ];
         out.push_str(&fields.join(","));
         out.push_str("\r\n");
@@ -545,6 +550,7 @@ mod tests {
             total_ms: Some(ttft_ms + 500.0),
             output_tokens: Some(11),
             tokens_estimated: false,
+            cached_tokens: None,
             error: None,
         }
     }
@@ -728,8 +734,10 @@ mod tests {
 
     #[test]
     fn csv_rows_and_quoting() {
+        let mut cached = sample(0, 0, 400.0);
+        cached.cached_tokens = Some(1024);
         let samples = vec![
-            sample(0, 0, 400.0),
+            cached,
             failed(1, 1, "rate limited, \"slow down\"\nretry later"),
         ];
         let csv = export_csv(&plan(), &samples);
@@ -738,12 +746,13 @@ mod tests {
         assert_eq!(
             lines[1],
             "0,\"DO, \"\"fast\"\"\",deepseek-v3,https://inference.do-ai.run/v1,0,false,1717200000000,1717200000003.25,false,\
-             240,360,,400,420,900,11,false,20,,,,openai,"
+             240,360,,400,420,900,11,false,20,,,,openai,,1024"
         );
         assert!(lines[2].starts_with("1,Together,deepseek-ai/DeepSeek-V3,"));
         assert!(lines[2].contains(
-            ",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,"
+            ",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,,"
         ));
+        assert!(lines[2].ends_with(",openai,,"), "no cache figure: empty");
         assert_eq!(csv.matches("\r\n").count(), 3);
     }
 
@@ -776,6 +785,7 @@ mod tests {
                     total_ms: total,
                     output_tokens: tokens,
                     tokens_estimated: !warmup,
+                    cached_tokens: tokens.filter(|t| t % 3 == 0).map(|t| t / 3),
                     error: None,
                 })
                 .collect();

@@ -46,6 +46,11 @@ pub struct Sample {
     pub tokens_estimated: bool,
     /// Why the request failed, or `None` when it succeeded.
     pub error: Option<SampleError>,
+    /// Prompt tokens the provider says it served from its prompt cache (0: a
+    /// reported miss); `None` when the provider did not say. Written last and
+    /// read as `None` when absent: results written before it existed lack it.
+    #[serde(default)]
+    pub cached_tokens: Option<u32>,
 }
 
 impl Sample {
@@ -178,6 +183,7 @@ mod tests {
             total_ms: Some(900.0),
             output_tokens: Some(42),
             tokens_estimated: true,
+            cached_tokens: Some(1024),
             error: Some(SampleError {
                 kind: ErrorKind::StreamCut,
                 phase: Phase::AfterFirstToken,
@@ -192,9 +198,14 @@ mod tests {
              \"first_byte_ms\":130.0,\"first_reasoning_ms\":null,\"ttft_ms\":0.30000000000000004,\
              \"second_token_ms\":160.0,\"total_ms\":900.0,\"output_tokens\":42,\
              \"tokens_estimated\":true,\"error\":{\"kind\":\"stream_cut\",\
-             \"phase\":\"after_first_token\",\"message\":\"the connection was closed early\"}}"
+             \"phase\":\"after_first_token\",\"message\":\"the connection was closed early\"},\
+             \"cached_tokens\":1024}"
         );
         assert_eq!(json::from_str::<Sample>(&text).unwrap(), sample);
+        // Written before `cached_tokens` existed: read as "the provider did not say".
+        let older = text.replace(",\"cached_tokens\":1024", "");
+        let read = json::from_str::<Sample>(&older).unwrap();
+        assert_eq!(read.cached_tokens, None);
     }
 
     #[test]

@@ -150,6 +150,7 @@ mod tests {
             total_ms: Some(ttft_ms + 100.0),
             output_tokens: Some(10),
             tokens_estimated: false,
+            cached_tokens: None,
             error: None,
         }
     }

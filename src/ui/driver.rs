@@ -105,6 +105,7 @@ fn sample_from(
         total_ms: outcome.total_ms,
         output_tokens: outcome.output_tokens,
         tokens_estimated: outcome.tokens_estimated,
+        cached_tokens: outcome.cached_tokens,
         error: outcome.error,
     }
 }

@@ -434,6 +434,7 @@ mod tests {
             total_ms: Some(ttft_ms + 200.0),
             output_tokens: Some(8),
             tokens_estimated: false,
+            cached_tokens: None,
             error: None,
         }
     }

@@ -117,6 +117,12 @@ pub(crate) fn decode_event(
         .or(event.event.as_deref())
         .unwrap_or_default();
     match kind {
+        "message_start" => push_cached(
+            value
+                .get("message")
+                .and_then(|message| message.get("usage")),
+            out,
+        ),
         "content_block_delta" => {
             let delta = value.get("delta");
             let field = |name: &str| {
@@ -146,6 +152,7 @@ pub(crate) fn decode_event(
                     output_tokens: tokens,
                 });
             }
+            push_cached(value.get("usage"), out);
         }
         "message_stop" => {
             *completed = true;
@@ -163,6 +170,17 @@ pub(crate) fn decode_event(
         _ => {}
     }
     Ok(())
+}
+
+/// `usage.cache_read_input_tokens`, in `message_start` or `message_delta`:
+/// the prompt tokens read from the cache.
+fn push_cached(usage: Option<&Value>, out: &mut Vec<StreamEvent>) {
+    if let Some(tokens) = usage
+        .and_then(|usage| usage.get("cache_read_input_tokens"))
+        .and_then(token_count)
+    {
+        out.push(StreamEvent::CachedPrompt { tokens });
+    }
 }
 
 #[cfg(test)]
@@ -215,6 +233,26 @@ mod tests {
         assert_eq!(body["max_tokens"], 50);
         assert_eq!(body["temperature"], 0.0);
         assert_eq!(body["messages"][0]["content"], plan.prompt);
+    }
+
+    #[test]
+    fn cache_reads_in_message_start_or_message_delta() {
+        let (events, _) = decode(&[(
+            "message_start",
+            r#"{"type":"message_start","message":{"id":"m","usage":{"input_tokens":4,"cache_creation_input_tokens":0,"cache_read_input_tokens":2048,"output_tokens":1}}}"#,
+        )]);
+        assert_eq!(events, [StreamEvent::CachedPrompt { tokens: 2048 }]);
+        let (events, _) = decode(&[(
+            "message_delta",
+            r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9,"cache_read_input_tokens":0}}"#,
+        )]);
+        assert_eq!(
+            events,
+            [
+                StreamEvent::Usage { output_tokens: 9 },
+                StreamEvent::CachedPrompt { tokens: 0 }
+            ]
+        );
     }
 
     #[test]

@@ -212,6 +212,13 @@ pub(crate) fn decode_event(
             output_tokens: tokens,
         });
     }
+    if let Some(tokens) = value
+        .get("usageMetadata")
+        .and_then(|usage| usage.get("cachedContentTokenCount"))
+        .and_then(token_count)
+    {
+        out.push(StreamEvent::CachedPrompt { tokens });
+    }
     Ok(())
 }
 
@@ -269,6 +276,22 @@ mod tests {
         );
         assert_eq!(body["generationConfig"]["maxOutputTokens"], 20);
         assert_eq!(body["generationConfig"]["temperature"], 0.0);
+    }
+
+    #[test]
+    fn cached_content_token_count_is_the_cache_hit() {
+        let (events, _) = decode(&[
+            r#"{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":2100,"cachedContentTokenCount":2048,"candidatesTokenCount":1}}"#,
+        ]);
+        assert!(events.contains(&StreamEvent::CachedPrompt { tokens: 2048 }));
+        let (miss, _) = decode(&[
+            r#"{"candidates":[{"content":{"parts":[{"text":"Paris"}]}}],"usageMetadata":{"candidatesTokenCount":1}}"#,
+        ]);
+        assert!(
+            !miss
+                .iter()
+                .any(|e| matches!(e, StreamEvent::CachedPrompt { .. }))
+        );
     }
 
     #[test]

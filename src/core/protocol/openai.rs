@@ -166,6 +166,17 @@ pub(crate) fn decode_event(
             output_tokens: tokens,
         });
     }
+    // OpenAI and most compatible servers: `prompt_tokens_details.cached_tokens`;
+    // DeepSeek: `prompt_cache_hit_tokens`.
+    let usage = chunk.get("usage");
+    let cached = usage
+        .and_then(|usage| usage.get("prompt_tokens_details"))
+        .and_then(|details| details.get("cached_tokens"))
+        .or_else(|| usage.and_then(|usage| usage.get("prompt_cache_hit_tokens")))
+        .and_then(token_count);
+    if let Some(tokens) = cached {
+        out.push(StreamEvent::CachedPrompt { tokens });
+    }
     Ok(())
 }
 
@@ -254,6 +265,31 @@ mod tests {
         ]);
         assert_eq!(events, vec![StreamEvent::Usage { output_tokens: 12 }]);
         assert!(!completed);
+    }
+
+    #[test]
+    fn cached_prompt_tokens_from_openai_and_deepseek_usage() {
+        let (events, _) = decode(&[
+            r#"{"choices":[{"delta":{"content":"Hi"}}],"usage":null}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":2006,"completion_tokens":300,"prompt_tokens_details":{"cached_tokens":1920}}}"#,
+        ]);
+        assert_eq!(
+            events[1..],
+            [
+                StreamEvent::Usage { output_tokens: 300 },
+                StreamEvent::CachedPrompt { tokens: 1920 }
+            ]
+        );
+        let (deepseek, _) = decode(&[
+            r#"{"choices":[],"usage":{"prompt_tokens":64,"completion_tokens":5,"prompt_cache_hit_tokens":64,"prompt_cache_miss_tokens":0}}"#,
+        ]);
+        assert_eq!(deepseek[1], StreamEvent::CachedPrompt { tokens: 64 });
+        let (silent, _) = decode(&[r#"{"choices":[],"usage":{"completion_tokens":5}}"#]);
+        assert!(
+            !silent
+                .iter()
+                .any(|e| matches!(e, StreamEvent::CachedPrompt { .. }))
+        );
     }
 
     #[test]
