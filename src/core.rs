@@ -6,6 +6,7 @@
 //! would make timings depend on parsing cost.
 
 pub mod bootstrap;
+pub mod cache;
 pub mod compare;
 pub mod dashboard;
 pub mod demo;

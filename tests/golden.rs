@@ -507,7 +507,13 @@ fn bad_results_variants() -> Vec<String> {
         ("\"tz_offset_min\": -570", "\"tz_offset_min\": \"UTC+8\""),
         ("\"peak_hours\": [", "\"peak_hours\": [1, "),
         ("\"samples\": [", "\"samples\": {\"a\": ["),
-        ("\"verdict\": \"solid\"", "\"verdict\": \"great\""),
+        // Fewer than 20 samples per target: every verdict is still null.
+        ("\"verdict\": null", "\"verdict\": \"great\""),
+        (
+            "\"verdict_status\": \"collecting\"",
+            "\"verdict_status\": \"done\"",
+        ),
+        ("\"ci_method\": \"iid\"", "\"ci_method\": \"jackknife\""),
         ("\"user_agent\":", "\"agent\":"),
     ] {
         out.push(results_with(replace, with));

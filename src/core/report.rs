@@ -9,6 +9,7 @@
 //! so the page stays within 50 ms in WebAssembly.
 
 use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
+use super::cache::{CacheSplit, cache_split};
 use super::compare::{ModelComparison, RoutingTable, TargetFigures, compare_models, routing_table};
 use super::plan::Plan;
 use super::sample::{ErrorKind, Sample};
@@ -58,6 +59,8 @@ pub struct TargetReport {
     pub intervals: Option<Intervals>,
     /// TTFT by local hour and peak / off-peak.
     pub time_of_day: TimeOfDay,
+    /// Prompt-cache hits and misses, when the provider reported them.
+    pub cache: Option<CacheSplit>,
 }
 
 /// The whole results view.
@@ -74,6 +77,10 @@ pub struct Report {
     /// The bootstrap seed, so the intervals can be reproduced.
     pub seed: u64,
 }
+
+/// The bootstrap seed of the results view and the exported summary: fixed,
+/// so the same samples always give the same intervals.
+pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 
 /// Build the results view. Samples whose target is not in the plan are
 /// ignored. `tz_offset_min` is minutes east of UTC; `seed` makes the
@@ -241,6 +248,7 @@ fn target_report(
         caveats: caveats(ttft_sorted.len(), tally.error_rate),
         cold_tail: detect_cold_tail(&ttft_sorted),
         intervals: intervals_in_send_order(&counted, seed),
+        cache: cache_split(counted.iter().copied()),
         time_of_day: time_of_day(samples.iter().copied(), tz_offset_min, peak_hours),
         ttft,
     }

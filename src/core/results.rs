@@ -15,11 +15,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::dependence::Resampling;
 use super::document;
 use super::plan::{Plan, Protocol};
+use super::report::{REPORT_SEED, build_report};
 use super::sample::Sample;
-use super::stats::summarize;
-use super::verdict::Verdict;
+use super::verdict::{Judgement, Verdict};
 
 /// The results document's version this build reads and writes.
 pub const RESULTS_VERSION: u32 = 1;
@@ -58,6 +59,43 @@ pub struct TtftSummary {
     pub stddev: f64,
     /// CV, percent.
     pub cv_pct: f64,
+    // The four interval members came after version 1 first shipped: a file
+    // written before them lacks them, and reads as `None`.
+    /// 95 % bootstrap interval of the median, ms: `[low, high]`.
+    #[serde(default)]
+    pub median_ci: Option<[f64; 2]>,
+    /// 95 % bootstrap interval of the p95, ms: `[low, high]`.
+    #[serde(default)]
+    pub p95_ci: Option<[f64; 2]>,
+    /// How the bootstrap resampled: single requests or blocks.
+    #[serde(default)]
+    pub ci_method: Option<CiMethod>,
+    /// Requests per block when `ci_method` is `block`.
+    #[serde(default)]
+    pub ci_block_length: Option<usize>,
+}
+
+/// How the bootstrap behind `median_ci` and `p95_ci` resampled (see
+/// `docs/statistics.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CiMethod {
+    /// Single requests, independently.
+    Iid,
+    /// Blocks of consecutive requests (moving-block bootstrap).
+    Block,
+}
+
+/// Where a target's verdict stands in the summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictStatus {
+    /// Fewer than 20 successful samples: no verdict.
+    Collecting,
+    /// A verdict that may still change.
+    Provisional,
+    /// The plan's sample count (or 75) is reached.
+    Final,
 }
 
 /// One target's line in the document's `summary`: a convenience for readers
@@ -70,8 +108,12 @@ pub struct TargetSummary {
     pub ttft: Option<TtftSummary>,
     /// Failed measured requests (warm-ups not counted).
     pub errors: u32,
-    /// Verdict from the CV; `None` without successful samples.
+    /// Verdict from the CV; `None` before 20 successful samples.
     pub verdict: Option<Verdict>,
+    /// Whether the verdict is there yet, provisional or final; `None` in a
+    /// file written before the member existed.
+    #[serde(default)]
+    pub verdict_status: Option<VerdictStatus>,
 }
 
 /// The results document, `firsttoken_results` version 1.
@@ -91,22 +133,20 @@ pub struct ResultsDoc {
     pub summary: Vec<TargetSummary>,
 }
 
-/// The per-target summary lines for `samples` of `plan`.
+/// The per-target summary lines for `samples` of `plan`: the same figures,
+/// intervals (seeded with [`REPORT_SEED`]) and verdicts as the results view
+/// shows. The page's export and the command line's `report --json` both
+/// write these.
 pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
-    (0..plan.targets.len())
-        .map(|index| {
-            let target = u32::try_from(index).unwrap_or(u32::MAX);
-            let own = samples.iter().filter(|s| s.target == target && !s.warmup);
-            let mut errors = 0u32;
-            let mut ttft_ms = Vec::new();
-            for sample in own {
-                if sample.error.is_some() {
-                    errors += 1;
-                } else if let Some(ms) = sample.ttft_ms {
-                    ttft_ms.push(ms);
-                }
-            }
-            let ttft = summarize(&ttft_ms).map(|s| TtftSummary {
+    // The time zone only moves the hour-of-day figures, which the summary
+    // does not carry.
+    let report = build_report(plan, samples, 0, REPORT_SEED);
+    report
+        .targets
+        .iter()
+        .map(|target| {
+            let pair = |i: &super::bootstrap::Interval| [i.low, i.high];
+            let ttft = target.ttft.map(|s| TtftSummary {
                 n: s.n,
                 median: s.median,
                 p95: s.p95,
@@ -114,15 +154,36 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
                 mean: s.mean,
                 stddev: s.stddev,
                 cv_pct: s.cv_pct,
+                median_ci: target.intervals.map(|i| pair(&i.median_ms)),
+                p95_ci: target.intervals.map(|i| pair(&i.p95_ms)),
+                ci_method: target.intervals.map(|i| match i.method {
+                    Resampling::Iid => CiMethod::Iid,
+                    Resampling::Block { .. } => CiMethod::Block,
+                }),
+                ci_block_length: target.intervals.and_then(|i| match i.method {
+                    Resampling::Iid => None,
+                    Resampling::Block { length } => Some(length),
+                }),
             });
             TargetSummary {
-                target,
-                verdict: ttft.map(|t| Verdict::from_cv_pct(t.cv_pct)),
+                target: target.target,
                 ttft,
-                errors,
+                errors: u32::try_from(target.errors).unwrap_or(u32::MAX),
+                verdict: target.judgement.verdict(),
+                verdict_status: Some(match target.judgement {
+                    Judgement::Collecting { .. } => VerdictStatus::Collecting,
+                    Judgement::Provisional(_) => VerdictStatus::Provisional,
+                    Judgement::Final(_) => VerdictStatus::Final,
+                }),
             }
         })
         .collect()
+}
+
+/// The summary lines as pretty-printed JSON (an array of the rows that the
+/// results file's `summary` holds), for scripts and the command line.
+pub fn summary_json(plan: &Plan, samples: &[Sample]) -> String {
+    document::to_string_pretty(&summary_rows(plan, samples))
 }
 
 /// The results document as pretty-printed JSON, summary included.
@@ -610,10 +671,22 @@ mod tests {
         assert_eq!(summary[0]["ttft"]["n"], 2);
         assert_eq!(summary[0]["ttft"]["median"], 500.0);
         assert_eq!(summary[0]["errors"], 0);
-        assert_eq!(summary[0]["verdict"], "solid");
+        // Two samples: no verdict yet.
+        assert_eq!(summary[0]["verdict"], serde_json::Value::Null);
+        assert_eq!(summary[0]["verdict_status"], "collecting");
         for field in ["p95", "p99", "mean", "stddev", "cv_pct"] {
             assert!(summary[0]["ttft"][field].is_number(), "ttft.{field}");
         }
+        for field in ["median_ci", "p95_ci"] {
+            let pair = summary[0]["ttft"][field].as_array().unwrap();
+            assert_eq!(pair.len(), 2, "ttft.{field}");
+            assert!(pair[0].as_f64() <= pair[1].as_f64());
+        }
+        assert_eq!(summary[0]["ttft"]["ci_method"], "iid");
+        assert_eq!(
+            summary[0]["ttft"]["ci_block_length"],
+            serde_json::Value::Null
+        );
         assert_eq!(summary[1]["ttft"], serde_json::Value::Null);
         assert_eq!(summary[1]["errors"], 1);
         assert!(
@@ -621,6 +694,51 @@ mod tests {
                 .to_lowercase()
                 .contains("key")
         );
+    }
+
+    #[test]
+    fn the_summary_carries_the_report_s_intervals_method_and_verdict() {
+        use crate::core::report::{REPORT_SEED, build_report, synthetic_samples};
+        // Two targets' requests 5 s apart, 402 each: 67 minutes, so their
+        // intervals come from blocks.
+        let plan = plan();
+        let samples = synthetic_samples(2, 400, 2, 4);
+        let rows = summary_rows(&plan, &samples);
+        let report = build_report(&plan, &samples, 0, REPORT_SEED);
+        for (row, target) in rows.iter().zip(&report.targets) {
+            let ttft = row.ttft.unwrap();
+            let intervals = target.intervals.unwrap();
+            assert_eq!(
+                ttft.median_ci,
+                Some([intervals.median_ms.low, intervals.median_ms.high])
+            );
+            assert_eq!(
+                ttft.p95_ci,
+                Some([intervals.p95_ms.low, intervals.p95_ms.high])
+            );
+            assert_eq!(ttft.ci_method, Some(CiMethod::Block));
+            assert!(ttft.ci_block_length.is_some_and(|b| b >= 4));
+            assert_eq!(row.verdict, target.verdict);
+            assert_eq!(row.verdict_status, Some(VerdictStatus::Final));
+        }
+        let printed: serde_json::Value =
+            serde_json::from_str(&summary_json(&plan, &samples)).unwrap();
+        assert_eq!(printed[0]["ttft"]["ci_method"], "block");
+        assert_eq!(printed[1]["verdict_status"], "final");
+        // Read back from a file, and from one written before these fields existed.
+        let doc = import_json(&export_json(&plan, &environment(), &samples)).unwrap();
+        assert_eq!(doc.summary, rows);
+        let mut older: serde_json::Value =
+            serde_json::from_str(&export_json(&plan, &environment(), &samples)).unwrap();
+        for row in older["summary"].as_array_mut().unwrap() {
+            let ttft = row["ttft"].as_object_mut().unwrap();
+            for field in ["median_ci", "p95_ci", "ci_method", "ci_block_length"] {
+                ttft.remove(field);
+            }
+            row.as_object_mut().unwrap().remove("verdict_status");
+        }
+        let doc = import_json(&older.to_string()).unwrap();
+        assert_eq!(doc.summary[0].ttft.unwrap().ci_method, None);
     }
 
     #[test]

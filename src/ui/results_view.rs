@@ -13,7 +13,7 @@ use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
 use crate::core::bootstrap::Distinction;
 use crate::core::compare::routing_table;
-use crate::core::report::{Report, TargetReport, build_report};
+use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
 use crate::ui::charts::ChartsSection;
@@ -21,10 +21,6 @@ use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView};
 use crate::ui::verdict_badge::judgement_badge;
-
-/// Seed of the bootstrap intervals: fixed, so the same samples always show
-/// the same intervals.
-const REPORT_SEED: u64 = 0x5EED_F1A5;
 
 /// A cell of milliseconds: the formatted figure, its raw value in
 /// `data-value` (tests compare it with the export), and its column's name in
@@ -259,6 +255,46 @@ fn routing_section(lang: Lang, report: &Report) -> Html {
     }
 }
 
+/// Per target, how many requests the provider served from its prompt
+/// cache, and the median TTFT of hits and misses when there are both.
+/// Shown only when some provider reported a cache figure.
+fn cache_section(lang: Lang, report: &Report) -> Html {
+    let t = lang.texts();
+    let rows: Vec<(&TargetReport, &crate::core::cache::CacheSplit)> = report
+        .targets
+        .iter()
+        .filter_map(|target| Some((target, target.cache.as_ref()?)))
+        .collect();
+    if rows.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="card" id="prompt-cache">
+            <h2>{t.prompt_cache}</h2>
+            <div class="table-wrap">
+            <table class="stack">
+                <thead><tr>
+                    <th scope="col">{t.target}</th><th scope="col" class="num">{t.cache_reported}</th><th scope="col" class="num">{t.cache_hits}</th>
+                    <th scope="col" class="num">{t.cache_hit_median}</th><th scope="col" class="num">{t.cache_miss_median}</th>
+                </tr></thead>
+                <tbody>
+                { for rows.iter().map(|(target, split)| html! {
+                    <tr data-target={target.target.to_string()}>
+                        <th scope="row">{target.label.clone()}</th>
+                        <td class="num" data-label={t.cache_reported} data-value={split.reported.to_string()}>{split.reported}</td>
+                        <td class="num" data-label={t.cache_hits} data-value={split.hit_share.to_string()}>{format!("{} ({})", split.hits, format_pct(split.hit_share * 100.0))}</td>
+                        { ms_cell(lang, t.cache_hit_median, split.hit_median_ms) }
+                        { ms_cell(lang, t.cache_miss_median, split.miss_median_ms) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <p class="hint">{t.cache_note}</p>
+        </section>
+    }
+}
+
 fn time_of_day_section(lang: Lang, report: &Report) -> Html {
     let t = lang.texts();
     let period = |p: &crate::core::timeofday::Period| {
@@ -343,6 +379,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                 <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
             </div>
             { comparison_tables(lang, &report) }
+            { cache_section(lang, &report) }
             { routing_section(lang, &report) }
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
             { time_of_day_section(lang, &report) }
