@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use firsttoken::core::bootstrap::{DEFAULT_RESAMPLES, bootstrap_intervals};
+use firsttoken::core::bootstrap::{DEFAULT_RESAMPLES, bootstrap_intervals, time_aware_intervals};
 use firsttoken::core::plan::{Plan, Protocol, Target};
 use firsttoken::core::report::{build_report, live_row, synthetic_samples};
 use firsttoken::core::results::{Environment, export_json, import_json};
@@ -63,6 +63,24 @@ fn main() {
     println!(
         "bootstrap_intervals, {} values × {DEFAULT_RESAMPLES} resamples: {:.3} ms each",
         ttft_ms.len(),
+        start.elapsed().as_secs_f64() * 10.0
+    );
+
+    // The same values in send order, resampled in blocks as a run spread
+    // over hours is (docs/statistics.md).
+    let in_order: Vec<f64> = one.iter().filter_map(|s| s.counted_ttft_ms()).collect();
+    let start = Instant::now();
+    for seed in 0..100 {
+        black_box(time_aware_intervals(
+            black_box(&in_order),
+            2.0 * 3_600_000.0,
+            DEFAULT_RESAMPLES,
+            seed,
+        ));
+    }
+    println!(
+        "time_aware_intervals (blocks), {} values × {DEFAULT_RESAMPLES} resamples: {:.3} ms each",
+        in_order.len(),
         start.elapsed().as_secs_f64() * 10.0
     );
 
