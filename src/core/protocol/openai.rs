@@ -7,7 +7,9 @@
 //! `stream_options.include_usage` the last one carries only `usage`: neither
 //! is a token.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
@@ -124,32 +126,34 @@ pub(crate) fn decode_event(
         out.push(StreamEvent::ProviderError(message));
         return Ok(());
     }
-    let chunk = parse_object(data)?;
-    if let Some(error) = chunk.get("error").filter(|error| !error.is_null()) {
+    // The members a chunk's decoding needs, read straight into borrowed
+    // text; a chunk that does not fit is looked at as a tree for the reason.
+    let chunk: Chunk = serde_json::from_str(data).map_err(|error| match parse_object(data) {
+        Ok(_) => MalformedEvent::new(format!("the chunk does not fit ({error})"), data),
+        Err(malformed) => malformed,
+    })?;
+    if let Some(error) = chunk.error.as_ref().filter(|error| !error.is_null()) {
         let message = error_value_message(error)
             .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
         out.push(StreamEvent::ProviderError(message));
         return Ok(());
     }
-    let choice = chunk
-        .get("choices")
-        .and_then(Value::as_array)
-        .and_then(|choices| choices.first());
-    if let Some(choice) = choice {
-        if let Some(delta) = choice.get("delta") {
+    if let Some(choice) = chunk.choices.unwrap_or_default().into_iter().next() {
+        if let Some(delta) = choice.delta {
             // DeepSeek and vLLM use `reasoning_content`, OpenRouter and
             // Ollama `reasoning`.
-            let reasoning = ["reasoning_content", "reasoning"]
-                .iter()
-                .find_map(|field| non_empty_str(delta.get(field)));
+            let reasoning = [delta.reasoning_content, delta.reasoning]
+                .into_iter()
+                .flatten()
+                .find(|text| !text.is_empty());
             if let Some(reasoning) = reasoning {
-                out.push(StreamEvent::Reasoning(reasoning.to_owned()));
+                out.push(StreamEvent::Reasoning(reasoning.into_owned()));
             }
-            if let Some(content) = non_empty_str(delta.get("content")) {
-                out.push(StreamEvent::Content(content.to_owned()));
+            if let Some(content) = delta.content.filter(|text| !text.is_empty()) {
+                out.push(StreamEvent::Content(content.into_owned()));
             }
         }
-        match choice.get("finish_reason").and_then(Value::as_str) {
+        match choice.finish_reason.as_deref() {
             Some("error") => out.push(StreamEvent::ProviderError(
                 "the provider ended the stream with finish_reason \"error\"".to_owned(),
             )),
@@ -157,8 +161,8 @@ pub(crate) fn decode_event(
             None => {}
         }
     }
-    if let Some(tokens) = chunk
-        .get("usage")
+    let usage = chunk.usage.as_ref();
+    if let Some(tokens) = usage
         .and_then(|usage| usage.get("completion_tokens"))
         .and_then(token_count)
     {
@@ -168,7 +172,6 @@ pub(crate) fn decode_event(
     }
     // OpenAI and most compatible servers: `prompt_tokens_details.cached_tokens`;
     // DeepSeek: `prompt_cache_hit_tokens`.
-    let usage = chunk.get("usage");
     let cached = usage
         .and_then(|usage| usage.get("prompt_tokens_details"))
         .and_then(|details| details.get("cached_tokens"))
@@ -180,11 +183,33 @@ pub(crate) fn decode_event(
     Ok(())
 }
 
-/// A JSON string value, when present and non-empty.
-fn non_empty_str(value: Option<&Value>) -> Option<&str> {
-    value
-        .and_then(Value::as_str)
-        .filter(|text| !text.is_empty())
+/// What a chunk event's decoding reads (`chat.completion.chunk`); serde
+/// skips every other member. `usage` and `error` vary between providers and
+/// appear once a stream, so they stay trees.
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(borrow)]
+    choices: Option<Vec<Choice<'a>>>,
+    usage: Option<Value>,
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    #[serde(borrow)]
+    delta: Option<Delta<'a>>,
+    #[serde(borrow)]
+    finish_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(borrow)]
+    content: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    reasoning: Option<Cow<'a, str>>,
 }
 
 #[cfg(test)]
@@ -342,6 +367,45 @@ mod tests {
             out,
             vec![StreamEvent::ProviderError("upstream gone".to_owned())]
         );
+    }
+
+    #[test]
+    fn a_chunk_whose_members_have_other_types_is_malformed_and_says_which() {
+        let mut decoder = EventDecoder::new(Protocol::OpenAi);
+        let mut out = Vec::new();
+        let event = |data: &str| SseEvent {
+            event: None,
+            data: data.to_owned(),
+            id: None,
+        };
+        let error = decoder
+            .on_event(
+                &event(r#"{"choices":[{"delta":{"content":["not","text"]}}]}"#),
+                &mut out,
+            )
+            .unwrap_err();
+        assert!(error.reason.contains("does not fit"), "{}", error.reason);
+        assert!(
+            error.reason.contains("invalid type: sequence"),
+            "{}",
+            error.reason
+        );
+        // Not JSON, or JSON but not an object, keep their own words.
+        let error = decoder
+            .on_event(&event("{\"choices\": ["), &mut out)
+            .unwrap_err();
+        assert!(error.reason.contains("not valid JSON"), "{}", error.reason);
+        let error = decoder.on_event(&event("[1, 2]"), &mut out).unwrap_err();
+        assert!(error.reason.contains("not an object"), "{}", error.reason);
+        assert!(out.is_empty());
+        // Escaped text is read as well as borrowed text.
+        decoder
+            .on_event(
+                &event(r#"{"choices":[{"delta":{"content":"\u4f60\"ok\""}}]}"#),
+                &mut out,
+            )
+            .unwrap();
+        assert_eq!(out, vec![StreamEvent::Content("你\"ok\"".to_owned())]);
     }
 
     #[test]
