@@ -48,6 +48,17 @@ pub enum BodyMode {
     NotSse,
 }
 
+/// Which step of opening a connection failed, as a native client sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectFailure {
+    /// The host name did not resolve.
+    Dns,
+    /// No TCP connection (refused, unreachable, reset before the headers).
+    Connect,
+    /// The TLS handshake failed.
+    Tls,
+}
+
 /// Whether the caller should keep reading the body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -377,6 +388,30 @@ impl Measurement {
         let message = format!(
             "the browser blocked the request or the network failed (it does not say which): {hint}"
         );
+        self.fail(finite(t_ms), ErrorKind::CorsOrNetwork, message);
+    }
+
+    /// A native client could not reach the provider at `t_ms`: `failure`
+    /// says which step of opening the connection failed (a browser cannot
+    /// tell these apart and reports [`Measurement::on_fetch_rejected`]
+    /// instead), `detail` is the system's words.
+    pub fn on_connect_failed(&mut self, t_ms: f64, failure: ConnectFailure, detail: &str) {
+        let detail = snippet(detail, 200);
+        let message = match failure {
+            ConnectFailure::Dns => format!(
+                "the provider's host name did not resolve ({detail}); check the base URL and \
+                 this machine's DNS"
+            ),
+            ConnectFailure::Connect => format!(
+                "could not reach the provider ({detail}); check the base URL, that the server \
+                 is up, and any firewall or proxy in between"
+            ),
+            ConnectFailure::Tls => format!(
+                "the TLS handshake with the provider failed ({detail}); check that the base \
+                 URL's scheme and port are right (https to a plain-HTTP port fails here) and \
+                 that its certificate is valid"
+            ),
+        };
         self.fail(finite(t_ms), ErrorKind::CorsOrNetwork, message);
     }
 
@@ -1008,6 +1043,33 @@ mod tests {
             "the connection broke while reading the stream (TypeError: network error)"
         ));
         assert_eq!(outcome.total_ms, Some(150.0));
+    }
+
+    #[test]
+    fn a_failed_connection_names_its_step_and_keeps_the_systems_words() {
+        for (failure, words) in [
+            (ConnectFailure::Dns, "did not resolve"),
+            (ConnectFailure::Connect, "could not reach the provider"),
+            (ConnectFailure::Tls, "TLS handshake"),
+        ] {
+            let mut measurement = Measurement::new(Protocol::OpenAi, false);
+            measurement.on_connect_failed(3.5, failure, "connection  refused\n(os error 111)");
+            let outcome = measurement.finish();
+            let error = outcome.error.unwrap();
+            assert_eq!(
+                (error.kind, error.phase),
+                (ErrorKind::CorsOrNetwork, Phase::Request)
+            );
+            assert!(error.message.contains(words), "{}", error.message);
+            assert!(
+                error
+                    .message
+                    .contains("(connection refused (os error 111))"),
+                "{}",
+                error.message
+            );
+            assert_eq!(outcome.total_ms, Some(3.5));
+        }
     }
 
     #[test]

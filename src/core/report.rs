@@ -78,8 +78,9 @@ pub struct Report {
     pub seed: u64,
 }
 
-/// The bootstrap seed of the results view and the exported summary: fixed,
-/// so the same samples always give the same intervals.
+/// The bootstrap seed of the results view, the exported summary and the
+/// native runner's `report`: fixed, so the same samples always give the
+/// same intervals.
 pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 
 /// Build the results view. Samples whose target is not in the plan are

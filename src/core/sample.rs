@@ -6,6 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::measure::Outcome;
+use crate::core::schedule::PlannedRequest;
+
 /// One measured request.
 ///
 /// `planned_at_ms` and `sent_at_ms` are Unix epoch milliseconds (wall clock);
@@ -54,6 +57,35 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// The sample of `planned`, sent at `sent_at_ms` (epoch ms), measured as
+    /// `outcome`; `hidden` says the page was hidden meanwhile. Both
+    /// adapters build their samples here.
+    pub fn from_outcome(
+        planned: &PlannedRequest,
+        sent_at_ms: f64,
+        hidden: bool,
+        outcome: Outcome,
+    ) -> Self {
+        Self {
+            target: planned.target,
+            seq: planned.seq,
+            warmup: planned.warmup,
+            planned_at_ms: planned.planned_at_ms,
+            sent_at_ms,
+            hidden,
+            headers_ms: outcome.headers_ms,
+            first_byte_ms: outcome.first_byte_ms,
+            first_reasoning_ms: outcome.first_reasoning_ms,
+            ttft_ms: outcome.ttft_ms,
+            second_token_ms: outcome.second_token_ms,
+            total_ms: outcome.total_ms,
+            output_tokens: outcome.output_tokens,
+            tokens_estimated: outcome.tokens_estimated,
+            cached_tokens: outcome.cached_tokens,
+            error: outcome.error,
+        }
+    }
+
     /// The TTFT of a successful, non-warm-up sample: what the statistics use.
     pub fn counted_ttft_ms(&self) -> Option<f64> {
         if self.warmup || self.error.is_some() {

@@ -84,32 +84,6 @@ fn environment(started_at_ms: f64) -> Environment {
     }
 }
 
-fn sample_from(
-    planned: &PlannedRequest,
-    sent_at_ms: f64,
-    hidden: bool,
-    outcome: Outcome,
-) -> Sample {
-    Sample {
-        target: planned.target,
-        seq: planned.seq,
-        warmup: planned.warmup,
-        planned_at_ms: planned.planned_at_ms,
-        sent_at_ms,
-        hidden,
-        headers_ms: outcome.headers_ms,
-        first_byte_ms: outcome.first_byte_ms,
-        first_reasoning_ms: outcome.first_reasoning_ms,
-        ttft_ms: outcome.ttft_ms,
-        second_token_ms: outcome.second_token_ms,
-        total_ms: outcome.total_ms,
-        output_tokens: outcome.output_tokens,
-        tokens_estimated: outcome.tokens_estimated,
-        cached_tokens: outcome.cached_tokens,
-        error: outcome.error,
-    }
-}
-
 /// Sends one request of `target` with the real header set and returns what
 /// came back: the connection test, and the measurement benchmark's hook.
 pub async fn measure_once(
@@ -391,7 +365,7 @@ impl Driver {
             let _ = active.record.runner.mark_done(planned.index);
             active.abort = None;
         }
-        Some(sample_from(planned, sent_at_ms, hidden, outcome))
+        Some(Sample::from_outcome(planned, sent_at_ms, hidden, outcome))
     }
 }
 
