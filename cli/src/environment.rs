@@ -1,0 +1,29 @@
+//! The results' `environment` for a native run: what ran, where, when.
+
+use firsttoken::core::results::Environment;
+
+/// The runner's identity, in the field the page fills with its user agent.
+pub fn user_agent() -> String {
+    format!(
+        "firsttoken/{} ({}; {})",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
+/// The environment of a run that starts at `started_at_ms` (epoch ms).
+pub fn environment(started_at_ms: f64) -> Environment {
+    let zone = jiff::tz::TimeZone::system();
+    let time_zone = zone.iana_name().unwrap_or("UTC").to_owned();
+    let tz_offset_min = jiff::Timestamp::from_millisecond(started_at_ms as i64)
+        .map(|at| zone.to_offset(at).seconds() / 60)
+        .unwrap_or(0);
+    Environment {
+        user_agent: user_agent(),
+        time_zone,
+        tz_offset_min,
+        page_version: env!("CARGO_PKG_VERSION").to_owned(),
+        started_at_ms,
+    }
+}

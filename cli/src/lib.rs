@@ -1,0 +1,198 @@
+//! `firsttoken`, FirstToken's native runner: the page's plan, measurement
+//! and statistics from a terminal, a server or a scheduled job.
+//!
+//! One core, two adapters (DESIGN.md section 8). Everything that computes
+//! is the page's own `core`: plan reading and validation, presets, request
+//! building, the protocols, the SSE decoder, the measurement state machine,
+//! the scheduler, statistics, verdicts, tails, comparison, routing, and the
+//! results and CSV writers. This crate is only the native adapter:
+//!
+//! - [`net`]: the HTTP client, which opens and times its own connections;
+//! - [`measure`]: one request, timed the moment bytes are read;
+//! - [`clock`]: wall-clock times advanced by the monotonic clock;
+//! - [`keys`]: keys from the environment, refused up front when missing;
+//! - [`terminal`]: the progress bar, live lines and plain log lines;
+//! - [`run`], [`report`], [`check`]: the commands.
+
+pub mod check;
+pub mod clock;
+pub mod environment;
+pub mod error;
+pub mod keys;
+pub mod measure;
+pub mod net;
+pub mod plan_input;
+pub mod report;
+pub mod run;
+pub mod terminal;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
+use crate::run::{RunEnd, RunOptions};
+
+/// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
+pub const EXIT_STOPPED: u8 = 130;
+
+const EXIT_CODES: &str = "Exit codes: 0 done; 1 a failure while working (a file could not be \
+written, or `check` found a target that does not answer); 2 bad input, refused before anything \
+was sent (arguments, plan, results file, missing key); 130 stopped with Ctrl-C (the results file \
+is still written).";
+
+const KEYS_HELP: &str = "Keys come from the environment: FIRSTTOKEN_KEY_<PROVIDER> (the target's \
+provider id uppercased, '-' as '_', e.g. FIRSTTOKEN_KEY_DEEPSEEK), else FIRSTTOKEN_KEY. A target \
+without a key is refused before the run starts, except local servers. Keys are never written to \
+any file or printed.";
+
+/// Measure time-to-first-token of LLM providers: the same plan,
+/// measurement and statistics as the FirstToken page.
+#[derive(Debug, Parser)]
+#[command(name = "firsttoken", version, after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a plan and write its results.
+    #[command(after_help = format!("{KEYS_HELP}\n\n{EXIT_CODES}"))]
+    Run {
+        /// The plan: a plan v1 file, `-` for standard input, or a page link
+        /// carrying `#plan=`.
+        plan: String,
+        /// The results file (results v1 JSON). Default: firsttoken-results.json.
+        #[arg(
+            short = 'o',
+            long = "output",
+            value_name = "RESULTS.json",
+            default_value = "firsttoken-results.json"
+        )]
+        output: PathBuf,
+        /// Also write one CSV row per request here.
+        #[arg(long, value_name = "RESULTS.csv")]
+        csv: Option<PathBuf>,
+        /// Where the run is made, e.g. `fra1` or `office`; recorded in the
+        /// results so runs from several places can be told apart.
+        #[arg(long, value_name = "NAME")]
+        vantage: Option<String>,
+        /// Open a new connection for every request instead of reusing one
+        /// as a browser does.
+        #[arg(long)]
+        fresh_connections: bool,
+    },
+    /// Print the summary of one or more results files (several are merged
+    /// as the page's import merges them).
+    #[command(after_help = EXIT_CODES)]
+    Report {
+        /// Results files written by the page or by `firsttoken run`.
+        #[arg(required = true, value_name = "RESULTS.json")]
+        results: Vec<PathBuf>,
+        /// Print the figures as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send one request per target and say what came back, as the page's
+    /// "Test connection".
+    #[command(after_help = format!("{KEYS_HELP}\n\n{EXIT_CODES}"))]
+    Check {
+        /// The plan: a file, `-` for standard input, or a page link.
+        plan: String,
+    },
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    // One thread: one request is in flight at a time, and a single thread
+    // wakes the reader without a cross-thread hand-off.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Failed(format!("cannot start the runtime: {e}")))
+}
+
+/// Raises `stop` on the first Ctrl-C.
+fn stop_on_ctrl_c(stop: tokio::sync::watch::Sender<bool>) {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            let _ = stop.send(true);
+        }
+    });
+}
+
+fn env_lookup(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+fn execute(cli: Cli) -> Result<u8, CliError> {
+    match cli.command {
+        Command::Run {
+            plan,
+            output,
+            csv,
+            vantage,
+            fresh_connections,
+        } => {
+            let prepared = run::prepare(&plan, env_lookup)?;
+            let options = RunOptions {
+                plan,
+                output,
+                csv,
+                vantage,
+                fresh_connections,
+            };
+            let end = runtime()?.block_on(async {
+                let (stop, stopped) = run::stop_signal();
+                stop_on_ctrl_c(stop);
+                run::run(prepared, &options, stopped).await
+            })?;
+            Ok(match end {
+                RunEnd::Completed => 0,
+                RunEnd::Stopped => EXIT_STOPPED,
+            })
+        }
+        Command::Report { results, json } => {
+            let doc = report::load(&results)?;
+            let figures = report::report_of(&doc);
+            if json {
+                let text = serde_json::to_string_pretty(&report::to_json(&doc, &figures))
+                    .map_err(|e| CliError::Failed(format!("cannot write the report: {e}")))?;
+                println!("{text}");
+            } else {
+                print!("{}", report::to_text(&doc, &figures));
+            }
+            Ok(0)
+        }
+        Command::Check { plan } => {
+            let prepared = run::prepare(&plan, env_lookup)?;
+            let lines = runtime()?.block_on(async {
+                let (stop, mut stopped) = run::stop_signal();
+                stop_on_ctrl_c(stop);
+                check::check(&prepared.plan, &prepared.keys, &mut stopped).await
+            });
+            for line in &lines {
+                println!("{}", check::line_text(line));
+            }
+            Ok(if lines.iter().all(|l| l.result.is_ok()) {
+                0
+            } else {
+                1
+            })
+        }
+    }
+}
+
+/// Parses the arguments, runs the command and returns the exit code;
+/// errors go to stderr.
+pub fn main_entry() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(error.exit_code())
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! `firsttoken report`: the page's results view as text or JSON.
+//!
+//! Files are read by `core`'s importer and, when there are several, merged
+//! by `core`'s merge, exactly as the page's import does; the figures are
+//! `core`'s [`build_report`] with the page's bootstrap seed, so the page and
+//! this command show the same numbers for the same files. Only the layout is
+//! this file's own.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use firsttoken::core::compare::format_ms;
+use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
+use firsttoken::core::results::{ResultsDoc, import_json, merge};
+use firsttoken::core::stats::Summary;
+use firsttoken::core::tail::ColdTail;
+use firsttoken::core::verdict::Lang;
+use serde_json::{Value, json};
+
+use crate::error::CliError;
+
+/// Version of the `report --json` document.
+pub const REPORT_JSON_VERSION: u32 = 1;
+
+/// Reads and merges results files as the page's import does.
+///
+/// # Errors
+/// [`CliError::Input`] naming the file that cannot be read or imported, or
+/// why the files cannot be merged.
+pub fn load(paths: &[PathBuf]) -> Result<ResultsDoc, CliError> {
+    let mut docs = Vec::with_capacity(paths.len());
+    for path in paths {
+        let name = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::Input(format!("{name}: cannot read it: {e}")))?;
+        let doc = import_json(&text).map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+        docs.push(doc);
+    }
+    merge(&docs).map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// The results view of `doc`, as the page computes it.
+pub fn report_of(doc: &ResultsDoc) -> Report {
+    build_report(
+        &doc.plan,
+        &doc.samples,
+        doc.environment.tz_offset_min,
+        REPORT_SEED,
+    )
+}
+
+fn summary_json(summary: Option<&Summary>) -> Value {
+    summary.map_or(Value::Null, |s| {
+        json!({
+            "n": s.n,
+            "median": s.median,
+            "p90": s.p90,
+            "p95": s.p95,
+            "p99": s.p99,
+            "mean": s.mean,
+            "stddev": s.stddev,
+            "cv_pct": s.cv_pct,
+            "min": s.min,
+            "max": s.max,
+            "iqr": s.iqr,
+        })
+    })
+}
+
+fn tail_json(tail: Option<&ColdTail>) -> Value {
+    tail.map_or(Value::Null, |t| {
+        json!({
+            "count": t.count,
+            "of": t.of,
+            "one_in": t.one_in,
+            "median_ms": t.median_ms,
+            "min_ms": t.min_ms,
+            "max_ms": t.max_ms,
+            "warm": summary_json(Some(&t.warm)),
+        })
+    })
+}
+
+fn target_json(target: &TargetReport) -> Value {
+    let errors_by_kind: serde_json::Map<String, Value> = target
+        .errors_by_kind
+        .iter()
+        .map(|(kind, count)| (kind.as_str().to_owned(), json!(count)))
+        .collect();
+    json!({
+        "target": target.target,
+        "label": target.label,
+        "model": target.model,
+        "requests": target.requests,
+        "warmups": target.warmups,
+        "errors": target.errors,
+        "error_rate": target.error_rate,
+        "errors_by_kind": errors_by_kind,
+        "ttft_ms": summary_json(target.ttft.as_ref()),
+        "headers_ms": summary_json(target.headers.as_ref()),
+        "total_ms": summary_json(target.total.as_ref()),
+        "decode_rate_tps": summary_json(target.decode_rate.as_ref()),
+        "verdict": target.verdict.map(|v| v.as_str()),
+        "verdict_text": target.verdict.map(|v| v.text(Lang::En)),
+        "caveats": target.caveats.iter().map(|c| c.text(Lang::En)).collect::<Vec<_>>(),
+        "cold_tail": tail_json(target.cold_tail.as_ref()),
+        "intervals": target.intervals.map_or(Value::Null, |i| json!({
+            "median_ms": [i.median_ms.low, i.median_ms.high],
+            "p95_ms": [i.p95_ms.low, i.p95_ms.high],
+            "cv_pct": [i.cv_pct.low, i.cv_pct.high],
+            "resamples": i.resamples,
+        })),
+    })
+}
+
+/// The report as JSON: every figure the text shows, unrounded.
+pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
+    let models: Vec<Value> = report
+        .models
+        .iter()
+        .map(|model| {
+            json!({
+                "model": model.model,
+                "names": model.names,
+                "best": model.best,
+                "consistency": model.consistency.as_ref().map(|c| json!({
+                    "ratio": c.ratio,
+                    "most_consistent": c.most_consistent,
+                    "least_consistent": c.least_consistent,
+                })),
+                "rows": model.rows.iter().map(|row| json!({
+                    "rank": row.rank,
+                    "target": row.figures.target,
+                    "label": row.figures.label,
+                    "n": row.figures.n,
+                    "median_ms": row.figures.median_ms,
+                    "p95_ms": row.figures.p95_ms,
+                    "cv_pct": row.figures.cv_pct,
+                    "error_rate": row.figures.error_rate,
+                    "verdict": row.figures.verdict.as_str(),
+                    "eligible": row.eligible,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    // The routing table's own document, as the page exports it.
+    let routing: Value = serde_json::from_str(&report.routing.to_json()).unwrap_or(Value::Null);
+    json!({
+        "firsttoken_report": REPORT_JSON_VERSION,
+        "environment": {
+            "user_agent": doc.environment.user_agent,
+            "time_zone": doc.environment.time_zone,
+            "tz_offset_min": doc.environment.tz_offset_min,
+            "started_at_ms": doc.environment.started_at_ms,
+        },
+        "samples": doc.samples.len(),
+        "bootstrap_seed": report.seed,
+        "targets": report.targets.iter().map(target_json).collect::<Vec<_>>(),
+        "models": models,
+        "routing": routing,
+    })
+}
+
+fn ms_or_dash(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), format_ms)
+}
+
+/// "4 of 75 requests, about 1 in 19, took 5.10–7.00 s; without them the
+/// median is 390 ms and the p95 570 ms."
+fn tail_sentence(target: &TargetReport) -> String {
+    match (&target.cold_tail, &target.ttft) {
+        (Some(tail), _) if tail.count == 1 => format!(
+            "1 of {} requests took {}; without it the median is {} and the p95 {}",
+            tail.of,
+            format_ms(tail.max_ms),
+            format_ms(tail.warm.median),
+            format_ms(tail.warm.p95)
+        ),
+        (Some(tail), _) => format!(
+            "{} of {} requests, about 1 in {}, took {}–{}; without them the median is {} and the p95 {}",
+            tail.count,
+            tail.of,
+            tail.one_in,
+            format_ms(tail.min_ms),
+            format_ms(tail.max_ms),
+            format_ms(tail.warm.median),
+            format_ms(tail.warm.p95)
+        ),
+        (None, Some(_)) => "no separate slow tail".to_owned(),
+        (None, None) => "no successful samples".to_owned(),
+    }
+}
+
+/// The report as text: per model, the providers' table, consistency, best
+/// provider and tails; then the routing table.
+pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
+    let mut out = String::new();
+    let environment = &doc.environment;
+    let _ = writeln!(
+        out,
+        "{} samples · {} target{} · started {} · {}",
+        doc.samples.len(),
+        report.targets.len(),
+        if report.targets.len() == 1 { "" } else { "s" },
+        started_text(environment.started_at_ms, environment.tz_offset_min),
+        environment.user_agent
+    );
+    let label_width = report
+        .targets
+        .iter()
+        .map(|t| t.label.chars().count())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 40);
+    for model in &report.models {
+        let _ = writeln!(out, "\nModel: {}", model.names.join(" / "));
+        let _ = writeln!(
+            out,
+            "  {:>4}  {:label_width$}  {:>6}  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  verdict",
+            "rank", "target", "n", "median", "p95", "p99", "CV", "errors"
+        );
+        for row in &model.rows {
+            let Some(target) = report.targets.get(row.figures.target as usize) else {
+                continue;
+            };
+            let ttft = target.ttft.as_ref();
+            let _ = writeln!(
+                out,
+                "  {:>4}  {:label_width$}  {:>6}  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  {}",
+                row.rank,
+                target.label,
+                row.figures.n,
+                ms_or_dash(ttft.map(|s| s.median)),
+                ms_or_dash(ttft.map(|s| s.p95)),
+                ms_or_dash(ttft.map(|s| s.p99)),
+                format!("{:.0} %", row.figures.cv_pct),
+                format!("{:.1} %", row.figures.error_rate * 100.0),
+                row.figures.verdict.text(Lang::En)
+            );
+        }
+        let label_of = |index: u32| {
+            report
+                .targets
+                .get(index as usize)
+                .map_or("?", |t| t.label.as_str())
+        };
+        let members: Vec<&TargetReport> = model
+            .rows
+            .iter()
+            .filter_map(|row| report.targets.get(row.figures.target as usize))
+            .collect();
+        for target in &members {
+            for caveat in &target.caveats {
+                let _ = writeln!(out, "  note: {}: {}", target.label, caveat.text(Lang::En));
+            }
+        }
+        if let Some(consistency) = &model.consistency {
+            let _ = writeln!(
+                out,
+                "  consistency: {}",
+                consistency.text(
+                    label_of(consistency.most_consistent),
+                    label_of(consistency.least_consistent),
+                    Lang::En
+                )
+            );
+        }
+        if let Some(best) = model.best {
+            let _ = writeln!(out, "  best provider: {}", label_of(best));
+        }
+        for target in &members {
+            let _ = writeln!(
+                out,
+                "  cold-start tail: {}: {}",
+                target.label,
+                tail_sentence(target)
+            );
+        }
+    }
+    let without_success: Vec<&TargetReport> =
+        report.targets.iter().filter(|t| t.ttft.is_none()).collect();
+    for target in without_success {
+        let kinds: Vec<String> = target
+            .errors_by_kind
+            .iter()
+            .map(|(kind, count)| format!("{count} {}", kind.as_str()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "\n{}: no successful samples ({} requests; {})",
+            target.label,
+            target.requests,
+            if kinds.is_empty() {
+                "none finished".to_owned()
+            } else {
+                kinds.join(", ")
+            }
+        );
+    }
+    if !report.routing.routes.is_empty() {
+        let _ = writeln!(out, "\nRouting");
+        for route in &report.routing.routes {
+            let _ = writeln!(
+                out,
+                "  {} → {}: {}",
+                route.model,
+                route.label.as_deref().unwrap_or("–"),
+                route.reason
+            );
+        }
+    }
+    out
+}
+
+/// "2026-12-03 07:01 (UTC+01:00)".
+fn started_text(epoch_ms: f64, tz_offset_min: i32) -> String {
+    let offset = jiff::tz::Offset::from_seconds(tz_offset_min.saturating_mul(60))
+        .unwrap_or(jiff::tz::Offset::UTC);
+    match jiff::Timestamp::from_millisecond(epoch_ms as i64) {
+        Ok(at) => format!(
+            "{} (UTC{})",
+            at.to_zoned(jiff::tz::TimeZone::fixed(offset))
+                .strftime("%Y-%m-%d %H:%M"),
+            offset
+        ),
+        Err(_) => "at an unknown time".to_owned(),
+    }
+}

@@ -1,0 +1,263 @@
+//! What a run shows while it goes: on a terminal, a progress bar with an
+//! ETA and a live line per target; anywhere else (a pipe, a CI log, cron), a
+//! plain line per sample, so logs stay readable.
+//!
+//! The figures on the live lines are `core`'s run-view row
+//! ([`live_row`]); the verdict is shown only once a target has the samples
+//! a verdict needs ([`MIN_SAMPLES`]).
+
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use firsttoken::core::compare::format_ms;
+use firsttoken::core::plan::Plan;
+use firsttoken::core::report::live_row;
+use firsttoken::core::sample::Sample;
+use firsttoken::core::verdict::{Lang, MIN_SAMPLES};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::net::ConnectionPhases;
+
+/// What the terminal is told about one finished request besides the
+/// sample.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SampleNote {
+    /// The connection's phases when the request opened one.
+    pub opened: Option<ConnectionPhases>,
+    /// `HTTP/1.1` or `HTTP/2`.
+    pub http_version: Option<&'static str>,
+}
+
+/// The run's display.
+pub enum Progress {
+    /// A bar and a line per target, redrawn in place.
+    Live(Live),
+    /// One line per sample on stdout.
+    Plain,
+}
+
+/// The live display's bars.
+pub struct Live {
+    multi: MultiProgress,
+    bar: ProgressBar,
+    targets: Vec<ProgressBar>,
+}
+
+impl Progress {
+    /// The live display when stdout is a terminal, else plain lines.
+    pub fn for_stdout(plan: &Plan, total: usize, done: usize) -> Self {
+        if std::io::stdout().is_terminal() {
+            Self::Live(Live::new(plan, total, done))
+        } else {
+            Self::Plain
+        }
+    }
+
+    /// A line for the person (start, resume, warnings): above the bars, or
+    /// on stdout.
+    pub fn note(&self, text: &str) {
+        match self {
+            Self::Live(live) => {
+                let _ = live.multi.println(text);
+            }
+            Self::Plain => {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{text}");
+                let _ = out.flush();
+            }
+        }
+    }
+
+    /// One request finished: `samples` holds every sample so far, this
+    /// one last; `eta_ms` is the schedule's estimate of the time left.
+    pub fn sample_done(
+        &self,
+        plan: &Plan,
+        samples: &[Sample],
+        note: SampleNote,
+        (done, total): (usize, usize),
+        eta_ms: f64,
+    ) {
+        let Some(sample) = samples.last() else {
+            return;
+        };
+        match self {
+            Self::Live(live) => live.update(plan, samples, sample, done, eta_ms),
+            Self::Plain => {
+                let line = plain_line(plan, sample, note, done, total);
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            }
+        }
+    }
+
+    /// The run ended: the bars stay on screen as they were.
+    pub fn finish(&self) {
+        if let Self::Live(live) = self {
+            live.bar.abandon();
+            for target in &live.targets {
+                target.abandon();
+            }
+        }
+    }
+}
+
+impl Live {
+    fn new(plan: &Plan, total: usize, done: usize) -> Self {
+        let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stdout());
+        let style = ProgressStyle::with_template(
+            "{bar:32.cyan/blue} {pos}/{len} requests · {elapsed_precise} elapsed · ETA {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("█▉▊▋▌▍▎▏ ");
+        let bar = multi.add(ProgressBar::new(total as u64).with_style(style));
+        bar.set_position(done as u64);
+        bar.set_message("…");
+        let line_style = ProgressStyle::with_template("  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        let width = label_width(plan);
+        let targets = plan
+            .targets
+            .iter()
+            .map(|target| {
+                let line = multi.add(ProgressBar::new(1).with_style(line_style.clone()));
+                line.set_message(format!(
+                    "{:width$}  waiting for its first sample",
+                    target.label
+                ));
+                line
+            })
+            .collect();
+        // Keep the elapsed time moving between samples.
+        bar.enable_steady_tick(Duration::from_millis(500));
+        Self {
+            multi,
+            bar,
+            targets,
+        }
+    }
+
+    fn update(&self, plan: &Plan, samples: &[Sample], sample: &Sample, done: usize, eta_ms: f64) {
+        self.bar.set_position(done as u64);
+        // The schedule's estimate, or the pace so far when requests take
+        // longer than the spacing (indicatif's estimate), whichever is later.
+        let eta = Duration::from_secs_f64(eta_ms.max(0.0) / 1000.0).max(self.bar.eta());
+        self.bar.set_message(format_eta(eta));
+        let index = sample.target as usize;
+        if let (Some(line), Some(target)) = (self.targets.get(index), plan.targets.get(index)) {
+            let own = samples.iter().filter(|s| s.target == sample.target);
+            line.set_message(live_line(&target.label, label_width(plan), own));
+        }
+    }
+}
+
+fn label_width(plan: &Plan) -> usize {
+    plan.targets
+        .iter()
+        .map(|t| t.label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40)
+}
+
+/// "DeepSeek  n 42 · 1 error · median 152 ms · p95 180 ms · CV 12 % · solid".
+pub fn live_line<'a>(
+    label: &str,
+    width: usize,
+    samples: impl IntoIterator<Item = &'a Sample>,
+) -> String {
+    let row = live_row(samples);
+    let mut line = format!("{label:width$}  n {}", row.done);
+    if row.errors > 0 {
+        let s = if row.errors == 1 { "" } else { "s" };
+        line.push_str(&format!(" · {} error{s}", row.errors));
+    }
+    if let (Some(median), Some(p95), Some(cv)) = (row.median_ms, row.p95_ms, row.cv_pct) {
+        line.push_str(&format!(
+            " · median {} · p95 {} · CV {cv:.0} %",
+            format_ms(median),
+            format_ms(p95)
+        ));
+    }
+    let successes = row.done - row.errors;
+    match row.verdict {
+        Some(verdict) if successes >= MIN_SAMPLES => {
+            line.push_str(" · ");
+            line.push_str(verdict.text(Lang::En));
+        }
+        _ => line.push_str(&format!(" · verdict after {MIN_SAMPLES} samples")),
+    }
+    line
+}
+
+fn format_eta(eta: Duration) -> String {
+    let seconds = eta.as_secs();
+    match seconds {
+        0..60 => format!("{seconds} s"),
+        60..3600 => format!("{} min {:02} s", seconds / 60, seconds % 60),
+        _ => format!("{} h {:02} min", seconds / 3600, (seconds % 3600) / 60),
+    }
+}
+
+fn ms(value: f64) -> String {
+    format!("{value:.1} ms")
+}
+
+/// One sample as a log line.
+pub fn plain_line(
+    plan: &Plan,
+    sample: &Sample,
+    note: SampleNote,
+    done: usize,
+    total: usize,
+) -> String {
+    let label = plan
+        .targets
+        .get(sample.target as usize)
+        .map_or("?", |t| t.label.as_str());
+    let kind = if sample.warmup { "warm-up" } else { "request" };
+    let mut line = format!("[{done}/{total}] {label} {kind} {}:", sample.seq + 1);
+    match &sample.error {
+        Some(error) => {
+            line.push_str(&format!(
+                " error {} ({}): {}",
+                error.kind.as_str(),
+                error.phase.as_str(),
+                error.message
+            ));
+        }
+        None => {
+            if let Some(ttft) = sample.ttft_ms {
+                line.push_str(&format!(" ttft {}", ms(ttft)));
+            }
+            if let Some(headers) = sample.headers_ms {
+                line.push_str(&format!(", headers {}", ms(headers)));
+            }
+            if let Some(total) = sample.total_ms {
+                line.push_str(&format!(", total {}", ms(total)));
+            }
+            if let Some(tokens) = sample.output_tokens {
+                line.push_str(&format!(", {tokens} tokens"));
+            }
+        }
+    }
+    match note.opened {
+        Some(phases) => {
+            line.push_str(" · new connection");
+            if let Some(version) = note.http_version {
+                line.push_str(&format!(" ({version})"));
+            }
+            if let Some(dns) = phases.dns_ms {
+                line.push_str(&format!(", dns {}", ms(dns)));
+            }
+            line.push_str(&format!(", connect {}", ms(phases.connect_ms)));
+            if let Some(tls) = phases.tls_ms {
+                line.push_str(&format!(", tls {}", ms(tls)));
+            }
+        }
+        None if note.http_version.is_some() => line.push_str(" · reused connection"),
+        None => {}
+    }
+    line
+}

@@ -1,0 +1,15 @@
+//! Native tests of the runner against the mock provider over real sockets:
+//! every mock script under every protocol, timing against the mock's ground
+//! truth, faults as typed error samples, and the `firsttoken` binary itself
+//! (results, CSV, report, keys, Ctrl-C).
+//!
+//! The mock runs in this process on a free loopback port; the binary is the
+//! one Cargo built for these tests.
+
+// `cfg(test)` marks the helpers as test code too, so clippy lets them unwrap like the tests do.
+#[cfg(test)]
+mod native {
+    pub mod binary;
+    pub mod measure;
+    pub mod support;
+}

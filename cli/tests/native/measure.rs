@@ -1,0 +1,234 @@
+//! One request at a time through the library's measurement, against every
+//! mock script and protocol, checked against the mock's ground truth.
+
+use std::time::Duration;
+
+use firsttoken::core::measure::Outcome;
+use firsttoken::core::plan::{Plan, Protocol, Target};
+use firsttoken::core::protocol::build_request;
+use firsttoken::core::sample::ErrorKind;
+use firsttoken_cli::measure::{MeasureOptions, Measured, measure};
+use firsttoken_cli::net::Client;
+use firsttoken_cli::run::stop_signal;
+
+use super::support::{PROTOCOLS, median, mock, protocol_id, quick_plan, target};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Measures `target` under `plan` `n` times on one client.
+fn measure_n(client: &mut Client, target: &Target, plan: &Plan, n: usize) -> Vec<Measured> {
+    runtime().block_on(async {
+        let (_stop, mut stopped) = stop_signal();
+        let mut all = Vec::new();
+        for _ in 0..n {
+            let request = build_request(target, plan, Some("sk-test"), None);
+            let options = MeasureOptions {
+                protocol: target.protocol,
+                reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
+                timeout_s: plan.timeout_s,
+            };
+            all.push(measure(client, &request, options, &mut stopped).await);
+        }
+        all
+    })
+}
+
+fn one(target: &Target, timeout_s: f64) -> Outcome {
+    let mut plan = quick_plan(vec![target.clone()], 1);
+    plan.timeout_s = timeout_s;
+    let mut client = Client::new(false);
+    measure_n(&mut client, target, &plan, 1).remove(0).outcome
+}
+
+#[test]
+fn every_successful_script_under_every_protocol_gives_a_first_token() {
+    let mock = mock();
+    for protocol in PROTOCOLS {
+        for script in [
+            "fixed@30",
+            "bimodal@0",
+            "reasoning",
+            "reasoning-or",
+            "keepalive",
+            "role-first",
+            "split",
+            "crlf",
+        ] {
+            let outcome = one(&target(&mock, protocol, script), 10.0);
+            let context = format!("{} {script}: {outcome:?}", protocol_id(protocol));
+            assert_eq!(outcome.error, None, "{context}");
+            assert!(outcome.ttft_ms.is_some(), "{context}");
+            // Usage counts reasoning tokens too.
+            assert!(outcome.output_tokens >= Some(8), "{context}");
+            assert!(outcome.second_token_ms > outcome.ttft_ms, "{context}");
+        }
+    }
+    // Every reply was read to its end: nothing is still being sent.
+    let truth = mock.settled_ground_truth(Duration::from_secs(5));
+    assert_eq!(truth.requests.len(), 3 * 8);
+    assert!(truth.requests.iter().all(|r| r.status == 200));
+}
+
+#[test]
+fn reasoning_is_timed_apart_from_the_first_content_token() {
+    let mock = mock();
+    for protocol in PROTOCOLS {
+        let outcome = one(&target(&mock, protocol, "reasoning"), 10.0);
+        let (reasoning, ttft) = (
+            outcome.first_reasoning_ms.unwrap(),
+            outcome.ttft_ms.unwrap(),
+        );
+        assert!(
+            (60.0..90.0).contains(&reasoning),
+            "{protocol:?}: reasoning at {reasoning}"
+        );
+        assert!(
+            (250.0..290.0).contains(&ttft),
+            "{protocol:?}: first token at {ttft}"
+        );
+    }
+}
+
+#[test]
+fn every_fault_is_a_typed_error_sample() {
+    let mock = mock();
+    let cases = [
+        ("http-401", ErrorKind::HttpStatus),
+        ("http-429", ErrorKind::HttpStatus),
+        ("http-500", ErrorKind::HttpStatus),
+        ("no-such-script", ErrorKind::HttpStatus),
+        ("error-event", ErrorKind::ProviderError),
+        ("cut", ErrorKind::StreamCut),
+        ("stall", ErrorKind::Timeout),
+        ("not-sse", ErrorKind::NotSse),
+    ];
+    for protocol in PROTOCOLS {
+        for (script, kind) in cases {
+            let outcome = one(&target(&mock, protocol, script), 0.5);
+            let context = format!("{} {script}: {outcome:?}", protocol_id(protocol));
+            let error = outcome.error.expect(&context);
+            assert_eq!(error.kind, kind, "{context}");
+            assert!(!error.message.is_empty(), "{context}");
+        }
+    }
+    let outcome = one(&target(&mock, Protocol::OpenAi, "http-429"), 5.0);
+    assert!(outcome.error.unwrap().message.contains("429"));
+}
+
+#[test]
+fn an_unreachable_host_is_an_error_sample_naming_the_step() {
+    // A port nobody listens on: bind one, note it, close it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let unreachable = Target {
+        label: "closed".to_owned(),
+        protocol: Protocol::OpenAi,
+        base_url: format!("http://127.0.0.1:{port}/v1"),
+        model: "fixed".to_owned(),
+        provider: None,
+    };
+    let error = one(&unreachable, 5.0).error.unwrap();
+    assert_eq!(error.kind, ErrorKind::CorsOrNetwork);
+    assert!(
+        error.message.contains("could not reach the provider"),
+        "{}",
+        error.message
+    );
+
+    let unresolvable = Target {
+        base_url: "http://firsttoken-test.invalid/v1".to_owned(),
+        ..unreachable.clone()
+    };
+    let error = one(&unresolvable, 5.0).error.unwrap();
+    assert!(
+        error.message.contains("did not resolve"),
+        "{}",
+        error.message
+    );
+
+    // https to a server that answers in plain HTTP, as a plain-HTTP port
+    // does when it gets a TLS greeting.
+    let plain = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let plain_port = plain.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        if let Ok((mut socket, _)) = plain.accept() {
+            let _ = socket.write_all(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+        }
+    });
+    let tls_to_plain = Target {
+        base_url: format!("https://127.0.0.1:{plain_port}/v1"),
+        ..unreachable
+    };
+    let error = one(&tls_to_plain, 5.0).error.unwrap();
+    assert!(error.message.contains("TLS handshake"), "{}", error.message);
+}
+
+#[test]
+fn ttft_agrees_with_the_mocks_ground_truth() {
+    let mock = mock();
+    let target = target(&mock, Protocol::OpenAi, "fixed@20");
+    let plan = quick_plan(vec![target.clone()], 1);
+    let mut client = Client::new(false);
+    // The first request opens the connection; the rest reuse it.
+    let measured = measure_n(&mut client, &target, &plan, 41);
+    assert!(measured[0].opened.is_some());
+    assert!(
+        measured[1..].iter().all(|m| m.opened.is_none()),
+        "the connection was reused"
+    );
+    let truth = mock.settled_ground_truth(Duration::from_secs(5)).requests;
+    assert_eq!(truth.len(), measured.len());
+    let differences: Vec<f64> = measured
+        .iter()
+        .zip(&truth)
+        .skip(1)
+        .map(|(m, t)| m.outcome.ttft_ms.unwrap() - (t.first_token_ms.unwrap() - t.received_ms))
+        .collect();
+    // The measurement contains the request's way to the mock and the
+    // token's way back: never less than the truth, and close to it. The
+    // budget (≤ 1.0 ms median) is checked by `make bench-accuracy-cli` on a
+    // release build; this bound only catches a broken clock or reader.
+    assert!(differences.iter().all(|d| *d > -0.05), "{differences:?}");
+    let median = median(&differences);
+    assert!(
+        median < 5.0,
+        "median TTFT − truth {median:.3} ms: {differences:?}"
+    );
+}
+
+#[test]
+fn fresh_connections_open_one_per_request_with_phases() {
+    let mock = mock();
+    let target = target(&mock, Protocol::Anthropic, "fixed@5");
+    let plan = quick_plan(vec![target.clone()], 1);
+    let mut client = Client::new(true);
+    let measured = measure_n(&mut client, &target, &plan, 3);
+    for m in &measured {
+        let phases = m.opened.expect("a new connection for every request");
+        // An IP literal needs no lookup; plain HTTP no TLS.
+        assert_eq!((phases.dns_ms, phases.tls_ms), (None, None));
+        assert!(phases.connect_ms >= 0.0 && phases.connect_ms < 1000.0);
+        assert_eq!(m.http_version, Some("HTTP/1.1"));
+    }
+}
+
+#[test]
+fn a_host_name_is_looked_up_and_the_lookup_timed() {
+    let mock = mock();
+    let mut target = target(&mock, Protocol::OpenAi, "fixed@5");
+    target.base_url = format!("http://localhost:{}/v1", mock.port());
+    let plan = quick_plan(vec![target.clone()], 1);
+    let mut client = Client::new(false);
+    let measured = measure_n(&mut client, &target, &plan, 1);
+    let phases = measured[0].opened.unwrap();
+    assert!(phases.dns_ms.is_some_and(|ms| ms >= 0.0), "{phases:?}");
+}

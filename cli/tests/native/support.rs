@@ -1,0 +1,110 @@
+//! Shared helpers: the mock, targets and plans, the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use firsttoken::core::plan::{Plan, Protocol, Target};
+use firsttoken_mock::{MockConfig, MockHandle};
+
+/// A mock provider on a free loopback port.
+pub fn mock() -> MockHandle {
+    firsttoken_mock::start(MockConfig::default()).unwrap()
+}
+
+/// The base URL a target of `protocol` uses against `mock`.
+pub fn base_url(mock: &MockHandle, protocol: Protocol) -> String {
+    match protocol {
+        Protocol::OpenAi => format!("{}/v1", mock.base_url()),
+        _ => mock.base_url(),
+    }
+}
+
+/// A target of `protocol` playing `script` on `mock`, labelled after both.
+pub fn target(mock: &MockHandle, protocol: Protocol, script: &str) -> Target {
+    Target {
+        label: format!("{} {script}", protocol_id(protocol)),
+        protocol,
+        base_url: base_url(mock, protocol),
+        model: script.to_owned(),
+        provider: None,
+    }
+}
+
+/// The plan's name for a protocol.
+pub fn protocol_id(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::OpenAi => "openai",
+        Protocol::Anthropic => "anthropic",
+        Protocol::Gemini => "gemini",
+        Protocol::Demo => "demo",
+    }
+}
+
+/// The three protocols the mock speaks.
+pub const PROTOCOLS: [Protocol; 3] = [Protocol::OpenAi, Protocol::Anthropic, Protocol::Gemini];
+
+/// A quick plan: `requests` per target, no warm-up, no spacing.
+pub fn quick_plan(targets: Vec<Target>, requests: u32) -> Plan {
+    Plan {
+        targets,
+        requests_per_target: requests,
+        warmup_per_target: 0,
+        spacing_s: 0.0,
+        jitter_s: 0.0,
+        timeout_s: 10.0,
+        ..Plan::default()
+    }
+}
+
+/// A fresh directory for one test's files.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("firsttoken-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `plan` into `dir/plan.json`.
+pub fn write_plan(dir: &Path, plan: &Plan) -> PathBuf {
+    let path = dir.join("plan.json");
+    std::fs::write(&path, plan.to_json_pretty()).unwrap();
+    path
+}
+
+/// The `firsttoken` binary with a clean environment: no key variable
+/// unless the test sets one.
+pub fn firsttoken() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_firsttoken"));
+    command.env_clear();
+    for name in ["PATH", "HOME", "TZ", "LANG"] {
+        if let Some(value) = std::env::var_os(name) {
+            command.env(name, value);
+        }
+    }
+    command
+}
+
+/// Runs the binary and returns its output.
+pub fn run(command: &mut Command) -> Output {
+    command.output().unwrap()
+}
+
+/// Standard output and error as text.
+pub fn texts(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The median of `values`.
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    }
+}
