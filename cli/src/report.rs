@@ -14,10 +14,11 @@ use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use firsttoken::core::results::{ResultsDoc, import_json, merge};
 use firsttoken::core::stats::Summary;
 use firsttoken::core::tail::ColdTail;
-use firsttoken::core::verdict::Lang;
+use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 
 use crate::error::CliError;
+use crate::terminal::judgement_text;
 
 /// Version of the `report --json` document.
 pub const REPORT_JSON_VERSION: u32 = 1;
@@ -81,6 +82,20 @@ fn tail_json(tail: Option<&ColdTail>) -> Value {
     })
 }
 
+/// `{"state": "provisional", "verdict": "solid"}`; no verdict while
+/// collecting.
+fn judgement_json(judgement: Judgement) -> Value {
+    let state = match judgement {
+        Judgement::Collecting { .. } => "collecting",
+        Judgement::Provisional(_) => "provisional",
+        Judgement::Final(_) => "final",
+    };
+    json!({
+        "state": state,
+        "verdict": judgement.verdict().map(|v| v.as_str()),
+    })
+}
+
 fn target_json(target: &TargetReport) -> Value {
     let errors_by_kind: serde_json::Map<String, Value> = target
         .errors_by_kind
@@ -102,6 +117,7 @@ fn target_json(target: &TargetReport) -> Value {
         "decode_rate_tps": summary_json(target.decode_rate.as_ref()),
         "verdict": target.verdict.map(|v| v.as_str()),
         "verdict_text": target.verdict.map(|v| v.text(Lang::En)),
+        "judgement": judgement_json(target.judgement),
         "caveats": target.caveats.iter().map(|c| c.text(Lang::En)).collect::<Vec<_>>(),
         "cold_tail": tail_json(target.cold_tail.as_ref()),
         "intervals": target.intervals.map_or(Value::Null, |i| json!({
@@ -137,7 +153,7 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
                     "p95_ms": row.figures.p95_ms,
                     "cv_pct": row.figures.cv_pct,
                     "error_rate": row.figures.error_rate,
-                    "verdict": row.figures.verdict.as_str(),
+                    "judgement": judgement_json(row.figures.judgement),
                     "eligible": row.eligible,
                 })).collect::<Vec<_>>(),
             })
@@ -235,7 +251,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 ms_or_dash(ttft.map(|s| s.p99)),
                 format!("{:.0} %", row.figures.cv_pct),
                 format!("{:.1} %", row.figures.error_rate * 100.0),
-                row.figures.verdict.text(Lang::En)
+                judgement_text(row.figures.judgement)
             );
         }
         let label_of = |index: u32| {

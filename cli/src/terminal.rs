@@ -3,8 +3,8 @@
 //! plain line per sample, so logs stay readable.
 //!
 //! The figures on the live lines are `core`'s run-view row
-//! ([`live_row`]); the verdict is shown only once a target has the samples
-//! a verdict needs ([`MIN_SAMPLES`]).
+//! ([`live_row`]), the page's: no verdict while a target is still
+//! collecting samples, then a provisional one until the plan's count.
 
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
@@ -13,7 +13,7 @@ use firsttoken::core::compare::format_ms;
 use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
 use firsttoken::core::sample::Sample;
-use firsttoken::core::verdict::{Lang, MIN_SAMPLES};
+use firsttoken::core::verdict::{Judgement, Lang};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::net::ConnectionPhases;
@@ -147,7 +147,12 @@ impl Live {
         let index = sample.target as usize;
         if let (Some(line), Some(target)) = (self.targets.get(index), plan.targets.get(index)) {
             let own = samples.iter().filter(|s| s.target == sample.target);
-            line.set_message(live_line(&target.label, label_width(plan), own));
+            line.set_message(live_line(
+                &target.label,
+                label_width(plan),
+                own,
+                plan.requests_per_target,
+            ));
         }
     }
 }
@@ -166,8 +171,9 @@ pub fn live_line<'a>(
     label: &str,
     width: usize,
     samples: impl IntoIterator<Item = &'a Sample>,
+    requests_per_target: u32,
 ) -> String {
-    let row = live_row(samples);
+    let row = live_row(samples, requests_per_target);
     let mut line = format!("{label:width$}  n {}", row.done);
     if row.errors > 0 {
         let s = if row.errors == 1 { "" } else { "s" };
@@ -180,15 +186,19 @@ pub fn live_line<'a>(
             format_ms(p95)
         ));
     }
-    let successes = row.done - row.errors;
-    match row.verdict {
-        Some(verdict) if successes >= MIN_SAMPLES => {
-            line.push_str(" · ");
-            line.push_str(verdict.text(Lang::En));
-        }
-        _ => line.push_str(&format!(" · verdict after {MIN_SAMPLES} samples")),
-    }
+    line.push_str(" · ");
+    line.push_str(&judgement_text(row.judgement));
     line
+}
+
+/// The verdict as the page says it: none while collecting, marked while
+/// provisional.
+pub fn judgement_text(judgement: Judgement) -> String {
+    match judgement {
+        Judgement::Final(verdict) => verdict.text(Lang::En).to_owned(),
+        Judgement::Provisional(verdict) => format!("{} (provisional)", verdict.text(Lang::En)),
+        Judgement::Collecting { .. } => judgement.collecting_text(Lang::En).unwrap_or_default(),
+    }
 }
 
 fn format_eta(eta: Duration) -> String {
