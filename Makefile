@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-size bench-render bench-first-render bench-dashboard screenshots
+.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-dashboard screenshots
 
 ## Serve the page at http://127.0.0.1:8080 (opens on the built-in demo provider: no key needed).
 serve: setup-build fetch
@@ -62,7 +62,7 @@ test-e2e: mock e2e-deps
 	trunk build --release --public-url /firsttoken/ --dist dist-subpath
 	cd e2e && node --test --test-concurrency=1 tests/
 
-bench: bench-sse bench-report bench-accuracy bench-size bench-render bench-first-render bench-dashboard
+bench: bench-sse bench-report bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-dashboard
 
 bench-sse:
 	cargo bench --bench sse
@@ -72,6 +72,10 @@ bench-report:
 
 bench-accuracy: mock e2e-deps build
 	cd e2e && node bench/accuracy.mjs
+
+# The native runner's TTFT against the mock's ground truth (its section of docs/accuracy.md).
+bench-accuracy-cli:
+	cargo run --release -p firsttoken-cli --example accuracy -- --n 300
 
 # Page weight: raw, gzip -9 and brotli sizes of every file in dist/ (docs/size.md).
 bench-size: build

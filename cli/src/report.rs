@@ -251,7 +251,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 ms_or_dash(ttft.map(|s| s.p99)),
                 format!("{:.0} %", row.figures.cv_pct),
                 format!("{:.1} %", row.figures.error_rate * 100.0),
-                judgement_text(row.figures.judgement)
+                judgement_text(row.figures.judgement, false)
             );
         }
         let label_of = |index: u32| {

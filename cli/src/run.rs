@@ -121,7 +121,7 @@ pub async fn run(
     let mut client = Client::new(options.fresh_connections);
 
     let (done, total) = runner.progress();
-    let progress = Progress::for_stdout(&plan, total, done);
+    let mut progress = Progress::for_stdout(&plan, total, done);
     for warning in plan.warnings() {
         progress.note(&format!("warning: {}", warning.message));
     }

@@ -13,7 +13,7 @@ use firsttoken::core::compare::format_ms;
 use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
 use firsttoken::core::sample::Sample;
-use firsttoken::core::verdict::{Judgement, Lang};
+use firsttoken::core::verdict::{Judgement, Lang, Verdict};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::net::ConnectionPhases;
@@ -92,14 +92,16 @@ impl Progress {
         }
     }
 
-    /// The run ended: the bars stay on screen as they were.
-    pub fn finish(&self) {
+    /// The run ended: the bars stay on screen as they were, and later
+    /// notes print below them.
+    pub fn finish(&mut self) {
         if let Self::Live(live) = self {
             live.bar.abandon();
             for target in &live.targets {
                 target.abandon();
             }
         }
+        *self = Self::Plain;
     }
 }
 
@@ -187,16 +189,24 @@ pub fn live_line<'a>(
         ));
     }
     line.push_str(" · ");
-    line.push_str(&judgement_text(row.judgement));
+    line.push_str(&judgement_text(row.judgement, true));
     line
 }
 
 /// The verdict as the page says it: none while collecting, marked while
-/// provisional.
-pub fn judgement_text(judgement: Judgement) -> String {
+/// provisional. `short` gives the verdict's name ("cold starts") rather
+/// than its sentence, for a line that must fit a terminal.
+pub fn judgement_text(judgement: Judgement, short: bool) -> String {
+    let name = |verdict: Verdict| {
+        if short {
+            verdict.as_str().replace('_', " ")
+        } else {
+            verdict.text(Lang::En).to_owned()
+        }
+    };
     match judgement {
-        Judgement::Final(verdict) => verdict.text(Lang::En).to_owned(),
-        Judgement::Provisional(verdict) => format!("{} (provisional)", verdict.text(Lang::En)),
+        Judgement::Final(verdict) => name(verdict),
+        Judgement::Provisional(verdict) => format!("{} (provisional)", name(verdict)),
         Judgement::Collecting { .. } => judgement.collecting_text(Lang::En).unwrap_or_default(),
     }
 }

@@ -17,7 +17,7 @@
 //
 // Exits 1 when the budget is exceeded. Not a timed test: run it on a quiet
 // machine (`make bench-accuracy`).
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -222,7 +222,7 @@ try {
   console.log(`\n${verdict.replaceAll("**", "")}`);
 
   if (!args["no-write"]) {
-    writeFileSync(args.out, document({ machine, load, date, table, verdict }));
+    writeFileSync(args.out, document({ machine, load, date, table, verdict }) + nativeRunnerSection(args.out));
     console.log(`written to ${args.out}`);
   }
 } finally {
@@ -230,6 +230,16 @@ try {
   servers.stop();
 }
 process.exit(exitCode);
+
+/** The native runner's section of the file (written by cli/examples/accuracy.rs), kept as it is. */
+function nativeRunnerSection(path) {
+  if (!existsSync(path)) return "";
+  const text = readFileSync(path, "utf8");
+  const begin = text.indexOf("<!-- native-runner:begin -->");
+  const endMarker = "<!-- native-runner:end -->";
+  const end = text.indexOf(endMarker);
+  return begin >= 0 && end > begin ? `\n${text.slice(begin, end + endMarker.length)}\n` : "";
+}
 
 function document({ machine, load, date, table, verdict }) {
   return `# Measurement accuracy
