@@ -10,6 +10,7 @@
 //! - [`net`]: the HTTP client, which opens and times its own connections;
 //! - [`measure`]: one request, timed the moment bytes are read;
 //! - [`clock`]: wall-clock times advanced by the monotonic clock;
+//! - [`journal`]: every finished sample synced to disk, for `--resume`;
 //! - [`keys`]: keys from the environment, refused up front when missing;
 //! - [`terminal`]: the progress bar, live lines and plain log lines;
 //! - [`run`], [`report`], [`check`]: the commands.
@@ -18,6 +19,7 @@ pub mod check;
 pub mod clock;
 pub mod environment;
 pub mod error;
+pub mod journal;
 pub mod keys;
 pub mod measure;
 pub mod net;
@@ -83,6 +85,11 @@ enum Command {
         /// as a browser does.
         #[arg(long)]
         fresh_connections: bool,
+        /// Continue the run whose journal (RESULTS.json.journal, written
+        /// beside the results file after every sample) a killed or stopped
+        /// run left behind; the plan must be the same.
+        #[arg(long)]
+        resume: bool,
     },
     /// Print the summary of one or more results files (several are merged
     /// as the page's import merges them).
@@ -134,6 +141,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             csv,
             vantage,
             fresh_connections,
+            resume,
         } => {
             let prepared = run::prepare(&plan, env_lookup)?;
             let options = RunOptions {
@@ -142,6 +150,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 csv,
                 vantage,
                 fresh_connections,
+                resume,
             };
             let end = runtime()?.block_on(async {
                 let (stop, stopped) = run::stop_signal();

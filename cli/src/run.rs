@@ -2,8 +2,10 @@
 //!
 //! `core`'s scheduler says what to send and when; the monotonic [`Clock`]
 //! waits for it; [`measure`] sends one request at a time through the
-//! runner's HTTP client; every finished sample goes to the terminal and, at
-//! the end (or on Ctrl-C), into the results file, written by `core`'s
+//! runner's HTTP client; every finished sample goes at once into the
+//! [journal](crate::journal) (synced, so `kill -9` loses at most the request
+//! in flight, and `--resume` continues from there), then to the terminal,
+//! and at the end (or on Ctrl-C) into the results file, written by `core`'s
 //! results and CSV writers.
 
 use std::path::{Path, PathBuf};
@@ -18,6 +20,7 @@ use tokio::sync::watch;
 use crate::clock::Clock;
 use crate::environment::environment;
 use crate::error::CliError;
+use crate::journal::{self, Journal, JournalError, RunHeader};
 use crate::keys::{Key, keys_for, redact};
 use crate::measure::{MeasureOptions, Stop, measure};
 use crate::net::Client;
@@ -37,6 +40,8 @@ pub struct RunOptions {
     pub vantage: Option<String>,
     /// Open a new connection for every request.
     pub fresh_connections: bool,
+    /// Continue the run in the output's journal.
+    pub resume: bool,
 }
 
 /// How a run ended.
@@ -111,13 +116,33 @@ pub async fn run(
 ) -> Result<RunEnd, CliError> {
     let Prepared { plan, keys } = prepared;
     let clock = Clock::start();
-    let started_at_ms = clock.now_ms();
-    // Seeded from the clock, as the page does: each run jitters differently.
-    let seed = started_at_ms.to_bits();
-    let run_id = format!("run-{}", started_at_ms as u64);
-    let mut runner = Runner::new(Schedule::new(&plan, started_at_ms, seed));
-    let environment = environment(started_at_ms);
-    let mut samples: Vec<Sample> = Vec::new();
+    let journal_path = journal::path_for(&options.output);
+    let (mut journal, header, mut samples) = if options.resume {
+        let (journal, recovered) = Journal::resume(&journal_path).map_err(journal_error)?;
+        check_resumable(&recovered.header, &plan, options)?;
+        (journal, recovered.header, recovered.samples)
+    } else {
+        let started_at_ms = clock.now_ms();
+        let header = RunHeader {
+            run_id: format!("run-{}", started_at_ms as u64),
+            started_at_ms,
+            // Seeded from the clock, as the page does: each run jitters differently.
+            seed: started_at_ms.to_bits(),
+            vantage: options.vantage.clone(),
+            plan: plan.clone(),
+        };
+        let journal = Journal::create(&journal_path, &header).map_err(journal_error)?;
+        (journal, header, Vec::new())
+    };
+    let run_id = header.run_id.as_str();
+    // The same plan, start and seed give the same schedule; a resumed run
+    // re-plans what is left from now, as the page does after a reload.
+    let mut runner = Runner::new(Schedule::new(&plan, header.started_at_ms, header.seed));
+    if options.resume {
+        let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
+        runner.resume_after_reload(&done, clock.now_ms());
+    }
+    let environment = environment(header.started_at_ms);
     let mut client = Client::new(options.fresh_connections);
 
     let (done, total) = runner.progress();
@@ -133,7 +158,16 @@ pub async fn run(
         options.output.display()
     ));
 
+    if options.resume {
+        progress.note(&format!(
+            "resuming from {}: {} samples kept",
+            journal.path().display(),
+            samples.len()
+        ));
+    }
+
     let mut stopped = false;
+    let mut journal_failure = None;
     loop {
         if *stop.borrow() {
             stopped = true;
@@ -156,7 +190,7 @@ pub async fn run(
                 let (sample, note) = send(
                     &plan,
                     &keys,
-                    &run_id,
+                    run_id,
                     &planned,
                     &clock,
                     &mut client,
@@ -164,6 +198,13 @@ pub async fn run(
                     &mut stop,
                 )
                 .await;
+                // Synced before anything else happens, so a kill now
+                // loses nothing that was measured.
+                if let Err(error) = journal.append(&sample) {
+                    journal_failure = Some(error);
+                    stopped = true;
+                    runner.stop();
+                }
                 samples.push(sample);
                 let (done, total) = runner.progress();
                 progress.sample_done(
@@ -178,6 +219,24 @@ pub async fn run(
     }
     progress.finish();
     write_results(&plan, &environment, &samples, options)?;
+    if let Some(error) = journal_failure {
+        return Err(CliError::Failed(format!(
+            "{error}; the run stopped and its {} samples are in {}",
+            samples.len(),
+            options.output.display()
+        )));
+    }
+    if stopped {
+        progress.note(&format!(
+            "{} keeps the run: continue it with `firsttoken run {} -o {} --resume`",
+            journal.path().display(),
+            options.plan,
+            options.output.display()
+        ));
+    } else {
+        // The results file is whole and complete: the journal has served.
+        journal.remove().map_err(journal_error)?;
+    }
     progress.note(&format!(
         "{} samples written to {}{}",
         samples.len(),
@@ -193,6 +252,35 @@ pub async fn run(
     } else {
         RunEnd::Completed
     })
+}
+
+/// Refuses to continue a journal's run with another plan or vantage.
+fn check_resumable(header: &RunHeader, plan: &Plan, options: &RunOptions) -> Result<(), CliError> {
+    if header.plan != *plan {
+        return Err(CliError::Input(format!(
+            "{} is the journal of a different plan: resume with the plan that started it, or \
+             delete the journal to start over",
+            journal::path_for(&options.output).display()
+        )));
+    }
+    if let Some(vantage) = &options.vantage
+        && header.vantage.as_ref() != Some(vantage)
+    {
+        return Err(CliError::Input(format!(
+            "the run being resumed was made from vantage {}, not {vantage}",
+            header.vantage.as_deref().unwrap_or("(none)")
+        )));
+    }
+    Ok(())
+}
+
+fn journal_error(error: JournalError) -> CliError {
+    match error {
+        JournalError::Io { .. } => CliError::Failed(error.to_string()),
+        JournalError::Exists(_) | JournalError::Missing(_) | JournalError::Corrupt { .. } => {
+            CliError::Input(error.to_string())
+        }
+    }
 }
 
 /// Sends one planned request and makes its sample.

@@ -10,6 +10,7 @@
 #[cfg(test)]
 mod native {
     pub mod binary;
+    pub mod journal;
     pub mod measure;
     pub mod support;
 }
