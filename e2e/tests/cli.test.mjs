@@ -1,0 +1,86 @@
+// The native runner's results in the page: `firsttoken run` measures the
+// mock over three protocols, the page imports the file it wrote, and every
+// figure of the page's comparison table equals what `firsttoken report
+// --json` prints for the same file. One core, two adapters: both read the
+// file with core's import and compute with core's report.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  anthropicTarget,
+  geminiTarget,
+  openPage,
+  openaiTarget,
+  outDir,
+  quickPlan,
+  repo,
+  withServersAndBrowser,
+} from "./harness.mjs";
+
+// `make cli` builds it; the figures, not the timings, are compared here.
+const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
+
+let servers, browser;
+withServersAndBrowser((started, launched) => {
+  servers = started;
+  browser = launched;
+});
+
+test("the page shows a CLI-written results file with the figures of `firsttoken report --json`", async () => {
+  assert.ok(existsSync(CLI_BIN), `the runner is not built at ${CLI_BIN}: run \`make cli\``);
+  const dir = resolve(outDir, "cli");
+  mkdirSync(dir, { recursive: true });
+  const plan = quickPlan(
+    [
+      openaiTarget(servers.mock, "fixed@30", "OpenAI fixed"),
+      anthropicTarget(servers.mock, "bimodal", "Anthropic bimodal"),
+      geminiTarget(servers.mock, "fixed@60", "Gemini fixed"),
+      openaiTarget(servers.mock, "http-500", "OpenAI failing"),
+    ],
+    { requests_per_target: 6, warmup_per_target: 1, spacing_s: 0.02 },
+  );
+  const planPath = resolve(dir, "plan.json");
+  const results = resolve(dir, "results.json");
+  writeFileSync(planPath, JSON.stringify(plan));
+  execFileSync(CLI_BIN, ["run", planPath, "-o", results, "--vantage", "e2e"], { stdio: ["ignore", "ignore", "inherit"] });
+  const report = JSON.parse(execFileSync(CLI_BIN, ["report", "--json", results], { encoding: "utf8" }));
+  const doc = JSON.parse(readFileSync(results, "utf8"));
+  assert.equal(doc.samples.length, 4 * 7, "every planned sample");
+
+  const page = await openPage(browser, servers.site);
+  await page.setInputFiles("#import-results", [
+    { name: "results.json", mimeType: "application/json", buffer: readFileSync(results) },
+  ]);
+  await page.waitForSelector("table.comparison");
+  const rows = await page.$$eval("table.comparison tbody tr", (trs) =>
+    trs.map((tr) => ({
+      target: Number(tr.dataset.target),
+      label: tr.querySelector("th").textContent,
+      values: [...tr.cells].map((c) => (c.dataset.value === undefined ? null : Number(c.dataset.value))),
+    })),
+  );
+  const measured = report.targets.filter((t) => t.ttft_ms);
+  assert.deepEqual(
+    rows.map((r) => r.target).sort(),
+    measured.map((t) => t.target).sort(),
+    "one row per target that has successes, as in the report",
+  );
+  for (const row of rows) {
+    const figures = report.targets.find((t) => t.target === row.target);
+    const [, , n, median, p95, p99, cv, errorRate] = row.values;
+    assert.equal(row.label, figures.label);
+    assert.equal(n, figures.ttft_ms.n, `n of ${row.label}`);
+    assert.equal(median, figures.ttft_ms.median, `median of ${row.label}`);
+    assert.equal(p95, figures.ttft_ms.p95, `p95 of ${row.label}`);
+    assert.equal(p99, figures.ttft_ms.p99, `p99 of ${row.label}`);
+    assert.equal(cv, figures.ttft_ms.cv_pct, `CV of ${row.label}`);
+    assert.equal(errorRate, figures.error_rate, `error rate of ${row.label}`);
+  }
+  // The failing target is in the report with its typed errors, not in the table.
+  const failing = report.targets.find((t) => t.label === "OpenAI failing");
+  assert.equal(failing.ttft_ms, null);
+  assert.equal(failing.errors_by_kind.http_status, 6);
+  assert.deepEqual(page.problems, []);
+});
