@@ -21,9 +21,11 @@ use std::path::PathBuf;
 use firsttoken::core::compare::{ROUTING_VERSION, Route, RoutingTable};
 use firsttoken::core::measure::Outcome;
 use firsttoken::core::plan::{Plan, Protocol, Target};
-use firsttoken::core::results::{Environment, export_csv, export_json, import_json, merge};
+use firsttoken::core::results::{
+    Environment, RunnerKind, export_csv, export_json, import_json, merge,
+};
 use firsttoken::core::run::{RunRecord, RunStatus};
-use firsttoken::core::sample::{ErrorKind, Phase, Sample, SampleError};
+use firsttoken::core::sample::{ConnectionPhases, ErrorKind, Phase, Sample, SampleError};
 use firsttoken::core::schedule::{Runner, Schedule};
 use firsttoken::core::verdict::Verdict;
 
@@ -164,6 +166,7 @@ fn sample(target: u32, seq: u32, x: f64) -> Sample {
             1 => None,
             _ => Some(seq * 1024),
         },
+        connection: None,
     }
 }
 
@@ -208,6 +211,19 @@ fn awkward_samples() -> Vec<Sample> {
     for seq in 0..5 {
         samples.push(sample(2, seq, 100.0 + f64::from(seq) / 3.0));
     }
+    // The native runner's connection phases: a looked-up TLS connection,
+    // then one to an IP address over plain HTTP (no lookup, no handshake).
+    let steady = samples.len() - 5;
+    samples[steady].connection = Some(ConnectionPhases {
+        dns_ms: Some(0.1 + 0.2),
+        connect_ms: 1e-7,
+        tls_ms: Some(12.5),
+    });
+    samples[steady + 2].connection = Some(ConnectionPhases {
+        dns_ms: None,
+        connect_ms: 0.0,
+        tls_ms: None,
+    });
     samples
 }
 
@@ -218,6 +234,8 @@ fn environment() -> Environment {
         tz_offset_min: -570,
         page_version: "0.1.0".to_owned(),
         started_at_ms: 1_733_000_000_000.125,
+        runner: RunnerKind::Page,
+        vantage: None,
     }
 }
 
@@ -226,7 +244,8 @@ fn bits(x: Option<f64>) -> Option<u64> {
 }
 
 /// Every `f64` of a sample by its bits, so `-0.0` and `0.0` differ.
-fn sample_bits(s: &Sample) -> [Option<u64>; 8] {
+fn sample_bits(s: &Sample) -> [Option<u64>; 11] {
+    let phases = s.connection;
     [
         Some(s.planned_at_ms.to_bits()),
         Some(s.sent_at_ms.to_bits()),
@@ -236,6 +255,9 @@ fn sample_bits(s: &Sample) -> [Option<u64>; 8] {
         bits(s.ttft_ms),
         bits(s.second_token_ms),
         bits(s.total_ms),
+        bits(phases.and_then(|p| p.dns_ms)),
+        bits(phases.map(|p| p.connect_ms)),
+        bits(phases.and_then(|p| p.tls_ms)),
     ]
 }
 

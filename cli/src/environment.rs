@@ -1,6 +1,6 @@
 //! The results' `environment` for a native run: what ran, where, when.
 
-use firsttoken::core::results::Environment;
+use firsttoken::core::results::{Environment, RunnerKind};
 
 /// The runner's identity, in the field the page fills with its user agent.
 pub fn user_agent() -> String {
@@ -25,5 +25,7 @@ pub fn environment(started_at_ms: f64) -> Environment {
         tz_offset_min,
         page_version: env!("CARGO_PKG_VERSION").to_owned(),
         started_at_ms,
+        runner: RunnerKind::Cli,
+        vantage: None,
     }
 }

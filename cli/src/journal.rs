@@ -390,6 +390,7 @@ mod tests {
                 message: "stopped".to_owned(),
             }),
             cached_tokens: None,
+            connection: None,
         }
     }
 

@@ -515,6 +515,7 @@ pub(crate) mod test_support {
                 phase: Phase::Request,
                 message: "the provider answered HTTP 503".into(),
             }),
+            connection: None,
         }
     }
 
@@ -611,11 +612,7 @@ mod tests {
             vec![target("A", "https://a.example/v1", "m")],
             &[sample(0, 0, 1.0, Some(2.0), false)],
         )
-        .replacen(
-            "\"environment\": {",
-            "\"environment\": {\n    \"vantage\": \"office\",",
-            1,
-        );
+        .replacen("\"vantage\": null", "\"vantage\": \"office\"", 1);
         let mut data = Dataset::default();
         data.add(&read_run(&text), "from-index").unwrap();
         assert_eq!(data.vantages, vec!["office"]);

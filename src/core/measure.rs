@@ -412,7 +412,12 @@ impl Measurement {
                  that its certificate is valid"
             ),
         };
-        self.fail(finite(t_ms), ErrorKind::CorsOrNetwork, message);
+        let kind = match failure {
+            ConnectFailure::Dns => ErrorKind::Dns,
+            ConnectFailure::Connect => ErrorKind::CorsOrNetwork,
+            ConnectFailure::Tls => ErrorKind::Tls,
+        };
+        self.fail(finite(t_ms), kind, message);
     }
 
     /// Reading the body failed at `t_ms` with `detail` (the browser's words).
@@ -1047,19 +1052,20 @@ mod tests {
 
     #[test]
     fn a_failed_connection_names_its_step_and_keeps_the_systems_words() {
-        for (failure, words) in [
-            (ConnectFailure::Dns, "did not resolve"),
-            (ConnectFailure::Connect, "could not reach the provider"),
-            (ConnectFailure::Tls, "TLS handshake"),
+        for (failure, kind, words) in [
+            (ConnectFailure::Dns, ErrorKind::Dns, "did not resolve"),
+            (
+                ConnectFailure::Connect,
+                ErrorKind::CorsOrNetwork,
+                "could not reach the provider",
+            ),
+            (ConnectFailure::Tls, ErrorKind::Tls, "TLS handshake"),
         ] {
             let mut measurement = Measurement::new(Protocol::OpenAi, false);
             measurement.on_connect_failed(3.5, failure, "connection  refused\n(os error 111)");
             let outcome = measurement.finish();
             let error = outcome.error.unwrap();
-            assert_eq!(
-                (error.kind, error.phase),
-                (ErrorKind::CorsOrNetwork, Phase::Request)
-            );
+            assert_eq!((error.kind, error.phase), (kind, Phase::Request));
             assert!(error.message.contains(words), "{}", error.message);
             assert!(
                 error

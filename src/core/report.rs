@@ -370,6 +370,7 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
                     phase: Phase::Request,
                     message: "503 service unavailable".to_owned(),
                 }),
+                connection: None,
             });
         }
     }

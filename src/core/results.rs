@@ -39,6 +39,36 @@ pub struct Environment {
     pub page_version: String,
     /// When the run started, Unix epoch ms.
     pub started_at_ms: f64,
+    /// What measured: the page or the native runner. Files written before
+    /// this member existed were the page's.
+    #[serde(default)]
+    pub runner: RunnerKind,
+    /// Where the run was made, as the native runner's `--vantage` names it
+    /// (`fra1`, `office`); `None` when not given (and always for the page).
+    /// Imported files from different vantages are told apart by it.
+    #[serde(default)]
+    pub vantage: Option<String>,
+}
+
+/// Which adapter measured a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunnerKind {
+    /// The page, in a browser.
+    #[default]
+    Page,
+    /// The native runner, `firsttoken run`.
+    Cli,
+}
+
+impl RunnerKind {
+    /// The name used in exported documents.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Page => "page",
+            Self::Cli => "cli",
+        }
+    }
 }
 
 /// TTFT statistics of one target, as stored in the document (ms; `cv_pct`
@@ -339,6 +369,18 @@ fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
             ("ttft_ms", sample.ttft_ms),
             ("second_token_ms", sample.second_token_ms),
             ("total_ms", sample.total_ms),
+            (
+                "connection.dns_ms",
+                sample.connection.and_then(|c| c.dns_ms),
+            ),
+            (
+                "connection.connect_ms",
+                sample.connection.map(|c| c.connect_ms),
+            ),
+            (
+                "connection.tls_ms",
+                sample.connection.and_then(|c| c.tls_ms),
+            ),
         ];
         for (field, value) in timings {
             if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
@@ -397,6 +439,15 @@ fn identity(target: &super::plan::Target) -> (Protocol, &str, &str) {
 /// and environment are the first document's, with the earliest
 /// `started_at_ms`; the summary is recomputed.
 ///
+/// **Vantages.** When the documents come from more than one vantage
+/// (`environment.vantage`, a document without one counting as its own), a
+/// target is matched only within its vantage and its label names it
+/// ("DeepSeek V4 Pro · fra1" against "DeepSeek V4 Pro · sgp1"): the time
+/// to the first token includes the path to the provider, so the same
+/// endpoint seen from two places is two things to compare, in every table,
+/// chart, comparison and routing table drawn from the merged document. The
+/// merged environment then names no vantage (the labels do).
+///
 /// # Errors
 ///
 /// [`MergeError::Empty`] for no documents; [`MergeError::DifferentMeasure`]
@@ -417,9 +468,18 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
     let mut environment = first.environment.clone();
     let mut samples: Vec<Sample> = Vec::new();
     let mut next_seq: Vec<u32> = Vec::new();
+    let several_vantages = docs
+        .iter()
+        .any(|d| d.environment.vantage != first.environment.vantage);
+    if several_vantages {
+        environment.vantage = None;
+    }
+    // The vantage each merged target was seen from (when there are several).
+    let mut target_vantage: Vec<Option<&str>> = Vec::new();
 
     for doc in docs {
         environment.started_at_ms = environment.started_at_ms.min(doc.environment.started_at_ms);
+        let vantage = doc.environment.vantage.as_deref();
         let mut claimed = vec![false; plan.targets.len()];
         let mut remap = Vec::with_capacity(doc.plan.targets.len());
         for target in &doc.plan.targets {
@@ -428,12 +488,23 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
                 .iter()
                 .enumerate()
                 .position(|(index, existing)| {
-                    !claimed[index] && identity(existing) == identity(target)
+                    !claimed[index]
+                        && identity(existing) == identity(target)
+                        && (!several_vantages || target_vantage[index] == vantage)
                 });
             let index = match found {
                 Some(index) => index,
                 None => {
-                    plan.targets.push(target.clone());
+                    let mut target = target.clone();
+                    if several_vantages {
+                        target.label = format!(
+                            "{} · {}",
+                            target.label,
+                            super::dashboard::vantage_name(vantage.unwrap_or_default())
+                        );
+                    }
+                    plan.targets.push(target);
+                    target_vantage.push(vantage);
                     claimed.push(false);
                     next_seq.push(0);
                     plan.targets.len() - 1
@@ -466,7 +537,7 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
 }
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 24] = [
+pub const CSV_COLUMNS: [&str; 27] = [
     "target",
     "label",
     "model",
@@ -490,6 +561,9 @@ pub const CSV_COLUMNS: [&str; 24] = [
     "error_message",
     "protocol",
     "provider",
+    "dns_ms",
+    "connect_ms",
+    "tls_ms",
     "cached_tokens",
 ];
 
@@ -539,6 +613,9 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
                 .map(|t| t.protocol.as_str().to_owned())
                 .unwrap_or_default(),
             text(target.and_then(|t| t.provider.as_deref())),
+            number(sample.connection.and_then(|c| c.dns_ms)),
+            number(sample.connection.map(|c| c.connect_ms)),
+            number(sample.connection.and_then(|c| c.tls_ms)),
             sample
                 .cached_tokens
                 .map(|t| t.to_string())
@@ -564,7 +641,7 @@ fn quote(field: &str) -> String {
 mod tests {
     use super::*;
     use crate::core::plan::Target;
-    use crate::core::sample::{ErrorKind, Phase, SampleError};
+    use crate::core::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
     use proptest::prelude::*;
 
     fn target(label: &str, base_url: &str, model: &str) -> Target {
@@ -613,6 +690,7 @@ mod tests {
             tokens_estimated: false,
             cached_tokens: None,
             error: None,
+            connection: None,
         }
     }
 
@@ -639,6 +717,8 @@ mod tests {
             tz_offset_min: 480,
             page_version: "0.1.0".to_owned(),
             started_at_ms: 1_717_200_000_000.0,
+            runner: RunnerKind::Page,
+            vantage: None,
         }
     }
 
@@ -659,12 +739,17 @@ mod tests {
             "tz_offset_min",
             "page_version",
             "started_at_ms",
+            "runner",
+            "vantage",
         ] {
             assert!(
                 json["environment"].get(field).is_some(),
                 "environment.{field}"
             );
         }
+        assert_eq!(json["environment"]["runner"], "page");
+        assert_eq!(json["environment"]["vantage"], serde_json::Value::Null);
+        assert_eq!(json["samples"][0]["connection"], serde_json::Value::Null);
         assert_eq!(json["samples"].as_array().map(Vec::len), Some(3));
         let summary = &json["summary"];
         assert_eq!(summary[0]["target"], 0);
@@ -776,6 +861,120 @@ mod tests {
     }
 
     #[test]
+    fn connection_phases_and_the_runner_are_read_back_checked_and_in_the_csv() {
+        let mut opened = sample(0, 0, 400.0);
+        opened.connection = Some(ConnectionPhases {
+            dns_ms: Some(1.5),
+            connect_ms: 0.25,
+            tls_ms: Some(12.75),
+        });
+        let mut literal_ip = sample(0, 1, 410.0);
+        literal_ip.connection = Some(ConnectionPhases {
+            dns_ms: None,
+            connect_ms: 0.5,
+            tls_ms: None,
+        });
+        let reused = sample(0, 2, 420.0);
+        let samples = [opened, literal_ip, reused];
+        let native = Environment {
+            runner: RunnerKind::Cli,
+            vantage: Some("fra1".to_owned()),
+            ..environment()
+        };
+        let text = export_json(&plan(), &native, &samples);
+        assert!(text.contains("\"runner\": \"cli\",\n    \"vantage\": \"fra1\""));
+        let doc = import_json(&text).unwrap();
+        assert_eq!(doc.environment, native);
+        assert_eq!(doc.samples, samples);
+
+        // A page file written before these members existed.
+        let older = export_json(&plan(), &environment(), &samples[2..])
+            .replace(",\n    \"runner\": \"page\",\n    \"vantage\": null", "")
+            .replace(",\n      \"connection\": null", "");
+        assert!(!older.contains("runner") && !older.contains("connection"));
+        let doc = import_json(&older).unwrap();
+        assert_eq!(doc.environment.runner, RunnerKind::Page);
+        assert_eq!(doc.environment.vantage, None);
+        assert_eq!(doc.samples[0].connection, None);
+
+        assert_eq!(
+            import_json(&text.replacen("\"connect_ms\": 0.25", "\"connect_ms\": -0.25", 1))
+                .unwrap_err()
+                .to_string(),
+            "samples[0].connection.connect_ms is negative (-0.25)"
+        );
+
+        let csv = export_csv(&plan(), &samples);
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .map(|line| line.rsplitn(5, ',').skip(1).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(rows[0][..3], ["tls_ms", "connect_ms", "dns_ms"]);
+        assert_eq!(rows[1][..3], ["12.75", "0.25", "1.5"]);
+        assert_eq!(rows[2][..3], ["", "0.5", ""]);
+        assert_eq!(rows[3][..3], ["", "", ""]);
+    }
+
+    #[test]
+    fn targets_from_different_vantages_are_told_apart() {
+        let from = |vantage: Option<&str>, ttft_ms: f64| {
+            let environment = Environment {
+                runner: RunnerKind::Cli,
+                vantage: vantage.map(str::to_owned),
+                ..environment()
+            };
+            import_json(&export_json(
+                &plan(),
+                &environment,
+                &[sample(0, 0, ttft_ms), sample(1, 0, ttft_ms + 1.0)],
+            ))
+            .unwrap()
+        };
+        let fra1 = from(Some("fra1"), 400.0);
+        let sgp1 = from(Some("sgp1"), 600.0);
+        let fra1_again = from(Some("fra1"), 410.0);
+
+        // One vantage: the same targets, labels as they were.
+        let same = merge(&[fra1.clone(), fra1_again.clone()]).unwrap();
+        assert_eq!(same.plan.targets, plan().targets);
+        assert_eq!(same.environment.vantage.as_deref(), Some("fra1"));
+
+        let merged = merge(&[fra1, sgp1, fra1_again, from(None, 500.0)]).unwrap();
+        let labels: Vec<&str> = merged
+            .plan
+            .targets
+            .iter()
+            .map(|t| t.label.as_str())
+            .collect();
+        let [a, b] = [&plan().targets[0].label, &plan().targets[1].label];
+        assert_eq!(
+            labels,
+            [
+                format!("{a} · fra1"),
+                format!("{b} · fra1"),
+                format!("{a} · sgp1"),
+                format!("{b} · sgp1"),
+                format!("{a} · (none)"),
+                format!("{b} · (none)"),
+            ]
+        );
+        assert_eq!(merged.environment.vantage, None);
+        // Each vantage keeps its own samples: fra1's two runs together.
+        let ttft_of = |target: u32| -> Vec<f64> {
+            merged
+                .samples
+                .iter()
+                .filter(|s| s.target == target)
+                .filter_map(|s| s.ttft_ms)
+                .collect()
+        };
+        assert_eq!(ttft_of(0), [400.0, 410.0]);
+        assert_eq!(ttft_of(2), [600.0]);
+        assert_eq!(ttft_of(4), [500.0]);
+        assert_eq!(merged.summary.len(), 6);
+    }
+
+    #[test]
     fn merge_two_days_by_target_identity() {
         let day_one = import_json(&export_json(
             &plan(),
@@ -864,13 +1063,16 @@ mod tests {
         assert_eq!(
             lines[1],
             "0,\"DO, \"\"fast\"\"\",deepseek-v3,https://inference.do-ai.run/v1,0,false,1717200000000,1717200000003.25,false,\
-             240,360,,400,420,900,11,false,20,,,,openai,,1024"
+             240,360,,400,420,900,11,false,20,,,,openai,,,,,1024"
         );
         assert!(lines[2].starts_with("1,Together,deepseek-ai/DeepSeek-V3,"));
         assert!(lines[2].contains(
             ",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,,"
         ));
-        assert!(lines[2].ends_with(",openai,,"), "no cache figure: empty");
+        assert!(
+            lines[2].ends_with(",openai,,,,,"),
+            "no cache figure, no connection: empty"
+        );
         assert_eq!(csv.matches("\r\n").count(), 3);
     }
 
@@ -905,6 +1107,7 @@ mod tests {
                     tokens_estimated: !warmup,
                     cached_tokens: tokens.filter(|t| t % 3 == 0).map(|t| t / 3),
                     error: None,
+                    connection: None,
                 })
                 .collect();
             let doc = import_json(&export_json(&plan(), &environment(), &samples)).unwrap();

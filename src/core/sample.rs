@@ -54,6 +54,29 @@ pub struct Sample {
     /// read as `None` when absent: results written before it existed lack it.
     #[serde(default)]
     pub cached_tokens: Option<u32>,
+    /// How long opening the request's connection took, when the request
+    /// opened one and the client can see it (the native runner); `None`
+    /// for a request on a reused connection and for every request the page
+    /// sends (a browser does not say). Missing in older files, read as
+    /// `None`.
+    #[serde(default)]
+    pub connection: Option<ConnectionPhases>,
+}
+
+/// The steps of opening a connection, each in milliseconds on the monotonic
+/// clock; their sum is part of the request's `headers_ms` (they happen after
+/// `t0`). They separate the network from the provider: a slow `connect_ms`
+/// is the path to the provider, a slow `ttft_ms` with fast phases is the
+/// provider.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConnectionPhases {
+    /// Resolving the host name; `None` when the URL names an IP address
+    /// (no lookup).
+    pub dns_ms: Option<f64>,
+    /// The TCP connect, every address tried included.
+    pub connect_ms: f64,
+    /// The TLS handshake; `None` for plain `http://`.
+    pub tls_ms: Option<f64>,
 }
 
 impl Sample {
@@ -83,6 +106,7 @@ impl Sample {
             tokens_estimated: outcome.tokens_estimated,
             cached_tokens: outcome.cached_tokens,
             error: outcome.error,
+            connection: None,
         }
     }
 
@@ -136,11 +160,17 @@ pub enum ErrorKind {
     NotSse,
     /// The user stopped the run while this request was in flight.
     Aborted,
+    /// The provider's host name did not resolve. Only a native client can
+    /// tell this apart; the page reports it as `CorsOrNetwork`.
+    Dns,
+    /// The TLS handshake failed. Only a native client can tell this apart;
+    /// the page reports it as `CorsOrNetwork`.
+    Tls,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 10] = [
         Self::CorsOrNetwork,
         Self::HttpStatus,
         Self::Timeout,
@@ -149,6 +179,8 @@ impl ErrorKind {
         Self::ProviderError,
         Self::NotSse,
         Self::Aborted,
+        Self::Dns,
+        Self::Tls,
     ];
 
     /// The name used in exported documents (serde's name for the variant).
@@ -162,6 +194,8 @@ impl ErrorKind {
             Self::ProviderError => "provider_error",
             Self::NotSse => "not_sse",
             Self::Aborted => "aborted",
+            Self::Dns => "dns",
+            Self::Tls => "tls",
         }
     }
 }
@@ -221,6 +255,11 @@ mod tests {
                 phase: Phase::AfterFirstToken,
                 message: "the connection was closed early".to_owned(),
             }),
+            connection: Some(ConnectionPhases {
+                dns_ms: None,
+                connect_ms: 0.25,
+                tls_ms: Some(3.5),
+            }),
         };
         let text = json::to_string(&sample);
         assert_eq!(
@@ -231,13 +270,23 @@ mod tests {
              \"second_token_ms\":160.0,\"total_ms\":900.0,\"output_tokens\":42,\
              \"tokens_estimated\":true,\"error\":{\"kind\":\"stream_cut\",\
              \"phase\":\"after_first_token\",\"message\":\"the connection was closed early\"},\
-             \"cached_tokens\":1024}"
+             \"cached_tokens\":1024,\"connection\":{\"dns_ms\":null,\"connect_ms\":0.25,\"tls_ms\":3.5}}"
         );
         assert_eq!(json::from_str::<Sample>(&text).unwrap(), sample);
         // Written before `cached_tokens` existed: read as "the provider did not say".
         let older = text.replace(",\"cached_tokens\":1024", "");
         let read = json::from_str::<Sample>(&older).unwrap();
         assert_eq!(read.cached_tokens, None);
+
+        // A file written before the connection phases existed reads as a
+        // request that opened no connection the client could see.
+        let older = text.replace(
+            ",\"connection\":{\"dns_ms\":null,\"connect_ms\":0.25,\"tls_ms\":3.5}",
+            "",
+        );
+        assert_ne!(older, text);
+        let read = json::from_str::<Sample>(&older).unwrap();
+        assert_eq!(read.connection, None);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
 use crate::core::presets::preset_by_id;
 use crate::core::protocol::build_request;
-use crate::core::results::Environment;
+use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
 use crate::core::sample::Sample;
 use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
@@ -81,6 +81,8 @@ fn environment(started_at_ms: f64) -> Environment {
         tz_offset_min: tz_offset_min(),
         page_version: env!("CARGO_PKG_VERSION").to_owned(),
         started_at_ms,
+        runner: RunnerKind::Page,
+        vantage: None,
     }
 }
 

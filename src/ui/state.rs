@@ -436,6 +436,7 @@ mod tests {
             tokens_estimated: false,
             cached_tokens: None,
             error: None,
+            connection: None,
         }
     }
 

@@ -270,8 +270,8 @@ mod tests {
             &samples,
         )
         .replacen(
-            "\"environment\": {",
-            &format!("\"environment\": {{\n    \"vantage\": \"{vantage}\","),
+            "\"vantage\": null",
+            &format!("\"vantage\": \"{vantage}\""),
             1,
         )
     }
