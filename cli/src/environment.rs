@@ -12,8 +12,9 @@ pub fn user_agent() -> String {
     )
 }
 
-/// The environment of a run that starts at `started_at_ms` (epoch ms).
-pub fn environment(started_at_ms: f64) -> Environment {
+/// The environment of a run that starts at `started_at_ms` (epoch ms),
+/// made from `vantage` (`--vantage`).
+pub fn environment(started_at_ms: f64, vantage: Option<String>) -> Environment {
     let zone = jiff::tz::TimeZone::system();
     let time_zone = zone.iana_name().unwrap_or("UTC").to_owned();
     let tz_offset_min = jiff::Timestamp::from_millisecond(started_at_ms as i64)
@@ -26,6 +27,6 @@ pub fn environment(started_at_ms: f64) -> Environment {
         page_version: env!("CARGO_PKG_VERSION").to_owned(),
         started_at_ms,
         runner: RunnerKind::Cli,
-        vantage: None,
+        vantage,
     }
 }

@@ -143,6 +143,11 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             fresh_connections,
             resume,
         } => {
+            if vantage.as_deref().is_some_and(|v| v.trim().is_empty()) {
+                return Err(CliError::Input(
+                    "--vantage needs a name, e.g. --vantage fra1".to_owned(),
+                ));
+            }
             let prepared = run::prepare(&plan, env_lookup)?;
             let options = RunOptions {
                 plan,

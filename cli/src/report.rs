@@ -168,6 +168,8 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
             "time_zone": doc.environment.time_zone,
             "tz_offset_min": doc.environment.tz_offset_min,
             "started_at_ms": doc.environment.started_at_ms,
+            "runner": doc.environment.runner.as_str(),
+            "vantage": doc.environment.vantage,
         },
         "samples": doc.samples.len(),
         "bootstrap_seed": report.seed,
@@ -214,12 +216,17 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
     let environment = &doc.environment;
     let _ = writeln!(
         out,
-        "{} samples · {} target{} · started {} · {}",
+        "{} samples · {} target{} · started {} · {}{}",
         doc.samples.len(),
         report.targets.len(),
         if report.targets.len() == 1 { "" } else { "s" },
         started_text(environment.started_at_ms, environment.tz_offset_min),
-        environment.user_agent
+        environment.user_agent,
+        environment
+            .vantage
+            .as_ref()
+            .map(|vantage| format!(" · from {vantage}"))
+            .unwrap_or_default()
     );
     let label_width = report
         .targets

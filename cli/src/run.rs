@@ -142,7 +142,7 @@ pub async fn run(
         let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
         runner.resume_after_reload(&done, clock.now_ms());
     }
-    let environment = environment(header.started_at_ms);
+    let environment = environment(header.started_at_ms, header.vantage.clone());
     let mut client = Client::new(options.fresh_connections);
 
     let (done, total) = runner.progress();
@@ -335,6 +335,7 @@ async fn send(
     };
     let _ = runner.mark_done(planned.index);
     let mut sample = Sample::from_outcome(planned, sent_at_ms, false, outcome);
+    sample.connection = note.opened;
     if let Some(error) = &mut sample.error {
         error.message = redact(&error.message, keys);
     }

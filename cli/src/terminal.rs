@@ -236,8 +236,17 @@ pub fn plain_line(
         .targets
         .get(sample.target as usize)
         .map_or("?", |t| t.label.as_str());
-    let kind = if sample.warmup { "warm-up" } else { "request" };
-    let mut line = format!("[{done}/{total}] {label} {kind} {}:", sample.seq + 1);
+    // Warm-ups come first in a target's `seq`; measured requests count
+    // from 1 after them, as the plan's counts do.
+    let (kind, number) = if sample.warmup {
+        ("warm-up", sample.seq + 1)
+    } else {
+        (
+            "request",
+            (sample.seq + 1).saturating_sub(plan.warmup_per_target),
+        )
+    };
+    let mut line = format!("[{done}/{total}] {label} {kind} {number}:");
     match &sample.error {
         Some(error) => {
             line.push_str(&format!(
@@ -280,4 +289,102 @@ pub fn plain_line(
         None => {}
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use firsttoken::core::plan::{Protocol, Target};
+    use firsttoken::core::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
+
+    fn plan() -> Plan {
+        Plan {
+            targets: vec![Target {
+                label: "DeepSeek V4 Pro".to_owned(),
+                protocol: Protocol::OpenAi,
+                base_url: "https://api.deepseek.com".to_owned(),
+                model: "deepseek-v4-pro".to_owned(),
+                provider: Some("deepseek".to_owned()),
+            }],
+            warmup_per_target: 2,
+            ..Plan::default()
+        }
+    }
+
+    fn sample(seq: u32, ttft_ms: f64) -> Sample {
+        Sample {
+            target: 0,
+            seq,
+            warmup: seq < 2,
+            planned_at_ms: 0.0,
+            sent_at_ms: 0.0,
+            hidden: false,
+            headers_ms: Some(ttft_ms / 2.0),
+            first_byte_ms: Some(ttft_ms / 2.0),
+            first_reasoning_ms: None,
+            ttft_ms: Some(ttft_ms),
+            second_token_ms: None,
+            total_ms: Some(ttft_ms * 2.0),
+            output_tokens: Some(8),
+            tokens_estimated: false,
+            error: None,
+            connection: None,
+            cached_tokens: None,
+        }
+    }
+
+    #[test]
+    fn a_plain_line_numbers_requests_after_the_warm_ups_and_says_how_it_connected() {
+        let opened = SampleNote {
+            opened: Some(ConnectionPhases {
+                dns_ms: Some(1.25),
+                connect_ms: 20.0,
+                tls_ms: Some(41.5),
+            }),
+            http_version: Some("HTTP/2"),
+        };
+        assert_eq!(
+            plain_line(&plan(), &sample(0, 412.0), opened, 1, 102),
+            "[1/102] DeepSeek V4 Pro warm-up 1: ttft 412.0 ms, headers 206.0 ms, total 824.0 ms, \
+             8 tokens · new connection (HTTP/2), dns 1.2 ms, connect 20.0 ms, tls 41.5 ms"
+        );
+        let reused = SampleNote {
+            opened: None,
+            http_version: Some("HTTP/2"),
+        };
+        assert!(
+            plain_line(&plan(), &sample(2, 400.0), reused, 3, 102)
+                .starts_with("[3/102] DeepSeek V4 Pro request 1: ttft 400.0 ms")
+        );
+        let mut failed = sample(5, 0.0);
+        failed.error = Some(SampleError {
+            kind: ErrorKind::Dns,
+            phase: Phase::Request,
+            message: "the provider's host name did not resolve".to_owned(),
+        });
+        assert_eq!(
+            plain_line(&plan(), &failed, SampleNote::default(), 6, 102),
+            "[6/102] DeepSeek V4 Pro request 4: error dns (request): the provider's host name did \
+             not resolve"
+        );
+    }
+
+    #[test]
+    fn a_live_line_shows_no_verdict_while_collecting() {
+        let samples: Vec<Sample> = (0..7)
+            .map(|seq| sample(seq, 400.0 + f64::from(seq)))
+            .collect();
+        let line = live_line("DeepSeek", 10, &samples, 100);
+        assert!(
+            line.starts_with("DeepSeek    n 5 · median 404 ms"),
+            "{line}"
+        );
+        assert!(line.ends_with("collecting (5 of 20)"), "{line}");
+        let samples: Vec<Sample> = (0..32)
+            .map(|seq| sample(seq, 400.0 + f64::from(seq % 3)))
+            .collect();
+        let line = live_line("DeepSeek", 8, &samples, 100);
+        assert!(line.ends_with("· solid (provisional)"), "{line}");
+        assert_eq!(format_eta(Duration::from_secs(3725)), "1 h 02 min");
+    }
 }

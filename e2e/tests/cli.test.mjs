@@ -84,3 +84,51 @@ test("the page shows a CLI-written results file with the figures of `firsttoken 
   assert.equal(failing.errors_by_kind.http_status, 6);
   assert.deepEqual(page.problems, []);
 });
+
+test("files from two vantages are told apart by vantage in the tables, charts, comparison and routing", async () => {
+  assert.ok(existsSync(CLI_BIN), `the runner is not built at ${CLI_BIN}: run \`make cli\``);
+  const dir = resolve(outDir, "cli-vantages");
+  mkdirSync(dir, { recursive: true });
+  const plan = quickPlan([openaiTarget(servers.mock, "fixed@5", "DeepSeek V4 Pro")], {
+    requests_per_target: 20,
+    warmup_per_target: 0,
+    spacing_s: 0,
+  });
+  const planPath = resolve(dir, "plan.json");
+  writeFileSync(planPath, JSON.stringify(plan));
+  const files = ["fra1", "sgp1"].map((vantage) => {
+    const results = resolve(dir, `${vantage}.json`);
+    execFileSync(CLI_BIN, ["run", planPath, "-o", results, "--vantage", vantage], { stdio: ["ignore", "ignore", "inherit"] });
+    const doc = JSON.parse(readFileSync(results, "utf8"));
+    assert.equal(doc.environment.runner, "cli");
+    assert.equal(doc.environment.vantage, vantage);
+    return results;
+  });
+  const report = JSON.parse(execFileSync(CLI_BIN, ["report", "--json", ...files], { encoding: "utf8" }));
+  const labels = ["DeepSeek V4 Pro · fra1", "DeepSeek V4 Pro · sgp1"];
+  assert.deepEqual(report.targets.map((t) => t.label), labels);
+
+  const page = await openPage(browser, servers.site);
+  await page.setInputFiles(
+    "#import-results",
+    files.map((file, i) => ({ name: `${i}.json`, mimeType: "application/json", buffer: readFileSync(file) })),
+  );
+  await page.waitForSelector("table.comparison");
+  const rows = await page.$$eval("table.comparison tbody tr", (trs) =>
+    trs.map((tr) => ({ label: tr.querySelector("th").textContent, median: Number(tr.cells[3].dataset.value) })),
+  );
+  assert.deepEqual(rows.map((r) => r.label).sort(), labels, "one comparison row per vantage");
+  for (const row of rows) {
+    const figures = report.targets.find((t) => t.label === row.label);
+    assert.equal(row.median, figures.ttft_ms.median, `median of ${row.label}`);
+  }
+  const routed = await page.$eval("#routing-table tbody th", (th) => th.textContent);
+  assert.equal(routed, report.routing.routes[0].label, "the route names the vantage");
+  assert.ok(labels.includes(routed), routed);
+  const chartText = await page.$$eval("figure.chart details.numbers tbody", (bodies) => bodies.map((b) => b.textContent));
+  assert.ok(chartText.length > 0, "charts are drawn");
+  for (const label of labels) {
+    assert.ok(chartText.some((text) => text.includes(label)), `a chart shows ${label}`);
+  }
+  assert.deepEqual(page.problems, []);
+});

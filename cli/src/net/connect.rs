@@ -68,16 +68,9 @@ impl Origin {
     }
 }
 
-/// How long opening a connection took, step by step, in ms.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ConnectionPhases {
-    /// Resolving the host name; `None` for an IP literal (no lookup).
-    pub dns_ms: Option<f64>,
-    /// TCP connect, every address tried included.
-    pub connect_ms: f64,
-    /// TLS handshake; `None` for plain `http`.
-    pub tls_ms: Option<f64>,
-}
+/// How long opening a connection took, step by step, in ms: `core`'s
+/// type, so the phases go into the sample as they are.
+pub use firsttoken::core::sample::ConnectionPhases;
 
 /// Which step of opening a connection failed, with the system's words.
 #[derive(Debug)]

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use firsttoken::core::plan::{Plan, Protocol, Target};
 use firsttoken::core::report::{REPORT_SEED, build_report};
-use firsttoken::core::results::import_json;
+use firsttoken::core::results::{RunnerKind, import_json};
 use firsttoken::core::sample::ErrorKind;
 
 use super::support::{
@@ -71,8 +71,27 @@ fn a_three_protocol_run_writes_every_planned_sample_and_the_report_matches_core(
             .all(|s| s.sent_at_ms >= s.planned_at_ms - 1.0)
     );
     assert!(doc.environment.user_agent.starts_with("firsttoken/"));
+    assert_eq!(doc.environment.runner, RunnerKind::Cli);
+    assert_eq!(doc.environment.vantage.as_deref(), Some("loopback"));
+    // One origin (the mock), one connection: opened by the first request,
+    // reused by every other, whose phases are null.
+    let opened: Vec<_> = doc.samples.iter().map(|s| s.connection).collect();
+    let first = opened[0].expect("the first request opened the connection");
+    assert_eq!((first.dns_ms, first.tls_ms), (None, None), "IP, plain HTTP");
+    assert!(first.connect_ms.is_finite() && first.connect_ms >= 0.0);
+    assert!(first.connect_ms <= doc.samples[0].headers_ms.unwrap());
+    assert!(opened[1..].iter().all(Option::is_none), "{opened:?}");
+    assert_eq!(stdout.matches("new connection").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("reused connection").count(), 14, "{stdout}");
     let csv_text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv_text.lines().count(), 16);
+    assert!(
+        csv_text
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",dns_ms,connect_ms,tls_ms,cached_tokens")
+    );
 
     let output = run(firsttoken().arg("report").arg("--json").arg(&results));
     assert!(output.status.success());
@@ -98,12 +117,51 @@ fn a_three_protocol_run_writes_every_planned_sample_and_the_report_matches_core(
     }
     assert_eq!(json["routing"]["firsttoken_routing"].as_u64(), Some(1));
 
+    assert_eq!(json["environment"]["runner"], "cli");
+    assert_eq!(json["environment"]["vantage"], "loopback");
+
     let output = run(firsttoken().arg("report").arg(&results));
     let (stdout, _) = texts(&output);
     assert!(
         stdout.contains("Model: fixed@15") && stdout.contains("Routing"),
         "{stdout}"
     );
+    assert!(
+        stdout.lines().next().unwrap().ends_with(" · from loopback"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fresh_connections_open_and_time_a_connection_for_every_request() {
+    let mock = mock();
+    let dir = scratch("fresh");
+    let plan = quick_plan(
+        PROTOCOLS
+            .iter()
+            .map(|p| target(&mock, *p, "fixed@5"))
+            .collect(),
+        2,
+    );
+    let results = dir.join("results.json");
+    let output = run(firsttoken()
+        .arg("run")
+        .arg(write_plan(&dir, &plan))
+        .arg("-o")
+        .arg(&results)
+        .arg("--fresh-connections"));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(doc.samples.len(), 6);
+    for sample in &doc.samples {
+        let phases = sample.connection.expect("every request opened one");
+        assert!(phases.connect_ms >= 0.0 && phases.connect_ms <= sample.headers_ms.unwrap());
+    }
+    assert_eq!(stdout.matches("new connection").count(), 6, "{stdout}");
+    assert_eq!(stdout.matches("reused connection").count(), 0, "{stdout}");
+    assert_eq!(doc.environment.vantage, None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -132,10 +190,24 @@ fn a_fault_plan_turns_each_fault_into_a_typed_error_sample() {
         base_url: format!("http://127.0.0.1:{closed_port}/v1"),
         ..target(&mock, Protocol::OpenAi, "fixed")
     });
+    // `.invalid` never resolves (RFC 2606); not a local server, so it
+    // needs a key.
+    targets.push(Target {
+        label: "no such host".to_owned(),
+        base_url: "http://firsttoken-test.invalid/v1".to_owned(),
+        ..target(&mock, Protocol::OpenAi, "fixed")
+    });
+    // TLS to a port that answers in plain HTTP.
+    targets.push(Target {
+        label: "tls to plain http".to_owned(),
+        base_url: format!("https://{}/v1", plain_http_server()),
+        ..target(&mock, Protocol::OpenAi, "fixed")
+    });
     let mut plan = quick_plan(targets, 1);
     plan.timeout_s = 0.5;
     let results = dir.join("results.json");
     let output = run(firsttoken()
+        .env("FIRSTTOKEN_KEY", "sk-test")
         .arg("run")
         .arg(write_plan(&dir, &plan))
         .arg("-o")
@@ -158,8 +230,13 @@ fn a_fault_plan_turns_each_fault_into_a_typed_error_sample() {
             ErrorKind::Timeout,
             ErrorKind::NotSse,
             ErrorKind::CorsOrNetwork,
+            ErrorKind::Dns,
+            ErrorKind::Tls,
         ]
     );
+    // Those that never had a connection have no phases.
+    assert!(doc.samples[6..].iter().all(|s| s.connection.is_none()));
+    assert!(stdout.contains("error dns (request): the provider's host name did not resolve"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -210,6 +287,12 @@ fn a_key_reaches_the_provider_and_nothing_else() {
         provider: Some("anthropic".to_owned()),
         ..target(&mock, Protocol::Anthropic, "error-event")
     });
+    // A provider that quotes the refused key back in its error message.
+    targets.push(Target {
+        label: "quotes the key".to_owned(),
+        base_url: format!("{}/v1", key_echoing_server()),
+        ..target(&mock, Protocol::OpenAi, "fixed")
+    });
     let mut plan = quick_plan(targets, 2);
     plan.timeout_s = 0.3;
     let results = dir.join("results.json");
@@ -227,6 +310,22 @@ fn a_key_reaches_the_provider_and_nothing_else() {
     assert!(output.status.success(), "{stderr}");
     let truth = mock.settled_ground_truth(Duration::from_secs(2));
     assert_eq!(truth.requests.len(), 8);
+    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let quoted = doc
+        .samples
+        .iter()
+        .filter(|s| s.target == 4)
+        .collect::<Vec<_>>();
+    assert_eq!(quoted.len(), 2);
+    for sample in quoted {
+        let error = sample.error.as_ref().unwrap();
+        assert_eq!(error.kind, ErrorKind::HttpStatus);
+        assert!(
+            error.message.contains("provided: [redacted]"),
+            "{}",
+            error.message
+        );
+    }
     assert!(
         truth
             .requests
@@ -241,7 +340,7 @@ fn a_key_reaches_the_provider_and_nothing_else() {
     assert_eq!(
         check.status.code(),
         Some(1),
-        "two of the targets fail: {check_out}"
+        "three of the targets fail: {check_out}"
     );
     let report = run(firsttoken().arg("report").arg(&results));
     let report_json = run(firsttoken().arg("report").arg("--json").arg(&results));
@@ -271,23 +370,84 @@ fn a_key_reaches_the_provider_and_nothing_else() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A server on loopback that answers every connection at once with a
+/// plain-HTTP 400, as a plain-HTTP port answers a TLS greeting. Returns
+/// its `host:port`.
+fn plain_http_server() -> String {
+    use std::io::Write;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for mut socket in listener.incoming().flatten() {
+            let _ = socket.write_all(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+        }
+    });
+    address
+}
+
+/// A plain-HTTP server on loopback that answers every request with a 401
+/// whose message quotes the request's bearer token, as some providers do.
+/// Returns its origin.
+fn key_echoing_server() -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for socket in listener.incoming().flatten() {
+            let mut reader = BufReader::new(socket);
+            let (mut token, mut length) = (String::new(), 0usize);
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+                let lower = line.to_ascii_lowercase();
+                if let Some(value) = lower.strip_prefix("authorization: bearer ") {
+                    token = line[line.len() - value.len()..].trim().to_owned();
+                }
+                if let Some(value) = lower.strip_prefix("content-length: ") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                line.clear();
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let reply =
+                format!("{{\"error\": {{\"message\": \"Incorrect API key provided: {token}\"}}}}");
+            let _ = reader.get_mut().write_all(
+                format!(
+                    "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                    reply.len()
+                )
+                .as_bytes(),
+            );
+        }
+    });
+    origin
+}
+
 #[test]
 fn ctrl_c_records_the_request_in_flight_as_aborted_and_writes_the_results() {
+    const KEY: &str = "sk-firsttoken-RECOGNISABLE-stopped-0123456789";
     let mock = mock();
     let dir = scratch("ctrlc");
-    let mut plan = quick_plan(vec![target(&mock, Protocol::Gemini, "stall")], 3);
+    let echo = Target {
+        label: "quotes the key".to_owned(),
+        base_url: format!("{}/v1", key_echoing_server()),
+        ..target(&mock, Protocol::OpenAi, "fixed")
+    };
+    let mut plan = quick_plan(vec![echo, target(&mock, Protocol::Gemini, "stall")], 3);
     plan.timeout_s = 60.0;
     let results = dir.join("results.json");
-    let mut child = firsttoken()
+    let child = firsttoken()
+        .env("FIRSTTOKEN_KEY", KEY)
         .arg("run")
         .arg(write_plan(&dir, &plan))
         .arg("-o")
         .arg(&results)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the request is in flight: the mock has received it.
+    // Wait until the stalled request is in flight: the mock has received it.
     let started = Instant::now();
     while mock.ground_truth().requests.is_empty() {
         assert!(
@@ -302,18 +462,34 @@ fn ctrl_c_records_the_request_in_flight_as_aborted_and_writes_the_results() {
         .status()
         .unwrap();
     assert!(status.success());
-    let status = child.wait().unwrap();
+    let output = child.wait_with_output().unwrap();
     assert!(
         interrupted.elapsed() < Duration::from_secs(5),
         "it stopped at once"
     );
-    assert_eq!(status.code(), Some(130));
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(130), "{stdout}\n{stderr}");
     let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
-    assert_eq!(doc.samples.len(), 1);
-    assert_eq!(
-        doc.samples[0].error.as_ref().unwrap().kind,
-        ErrorKind::Aborted
-    );
+    let kinds: Vec<ErrorKind> = doc
+        .samples
+        .iter()
+        .map(|s| s.error.as_ref().unwrap().kind)
+        .collect();
+    assert_eq!(kinds, [ErrorKind::HttpStatus, ErrorKind::Aborted]);
+    assert_eq!(doc.samples[1].target, 1);
+    assert!(stdout.contains("error aborted"), "{stdout}");
+    assert!(stdout.contains("--resume"), "{stdout}");
+    // The journal is kept for --resume; neither it nor anything printed
+    // holds the key, though the provider quoted it.
+    let journal = std::fs::read_to_string(dir.join("results.json.journal")).unwrap();
+    assert!(journal.contains("provided: [redacted]"), "{journal}");
+    for text in [&journal, &stdout, &stderr] {
+        assert!(!text.contains("RECOGNISABLE"), "the key leaked: {text}");
+    }
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("RECOGNISABLE"));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -364,5 +540,61 @@ fn a_plan_from_a_link_or_stdin_and_a_bad_plan_gets_the_pages_messages() {
     for message in page_messages {
         assert!(stderr.contains(&message), "{stderr} lacks {message}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_command_has_help_and_the_exit_codes_are_as_documented() {
+    let help = |args: &[&str]| {
+        let output = run(firsttoken().args(args));
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        texts(&output).0
+    };
+    let top = help(&["--help"]);
+    for word in [
+        "run",
+        "report",
+        "check",
+        "Exit codes: 0 done; 1",
+        "130 stopped",
+    ] {
+        assert!(top.contains(word), "{word}: {top}");
+    }
+    let run_help = help(&["run", "--help"]);
+    for word in [
+        "--output <RESULTS.json>",
+        "--csv <RESULTS.csv>",
+        "--vantage <NAME>",
+        "--fresh-connections",
+        "--resume",
+        "FIRSTTOKEN_KEY_<PROVIDER>",
+        "Exit codes",
+    ] {
+        assert!(run_help.contains(word), "{word}: {run_help}");
+    }
+    assert!(help(&["report", "--help"]).contains("--json"));
+    assert!(help(&["check", "--help"]).contains("FIRSTTOKEN_KEY"));
+
+    let dir = scratch("exit-codes");
+    let refused = |args: &[&str], words: &str| {
+        let output = run(firsttoken().current_dir(&dir).args(args));
+        let (stdout, stderr) = texts(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "errors go to stderr: {stdout}");
+    };
+    refused(&["run"], "PLAN");
+    refused(&["frobnicate"], "frobnicate");
+    refused(&["report", "missing.json"], "missing.json: cannot read it");
+    refused(&["run", "missing-plan.json"], "missing-plan.json");
+    std::fs::write(
+        dir.join("plan.json"),
+        "{\"firsttoken_plan\": 1, \"targets\": []}",
+    )
+    .unwrap();
+    refused(
+        &["run", "plan.json", "--vantage", " "],
+        "--vantage needs a name",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -148,6 +148,7 @@ fn an_unreachable_host_is_an_error_sample_naming_the_step() {
         ..unreachable.clone()
     };
     let error = one(&unresolvable, 5.0).error.unwrap();
+    assert_eq!(error.kind, ErrorKind::Dns);
     assert!(
         error.message.contains("did not resolve"),
         "{}",
@@ -169,6 +170,7 @@ fn an_unreachable_host_is_an_error_sample_naming_the_step() {
         ..unreachable
     };
     let error = one(&tls_to_plain, 5.0).error.unwrap();
+    assert_eq!(error.kind, ErrorKind::Tls);
     assert!(error.message.contains("TLS handshake"), "{}", error.message);
 }
 
