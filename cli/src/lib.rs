@@ -13,7 +13,7 @@
 //! - [`journal`]: every finished sample synced to disk, for `--resume`;
 //! - [`keys`]: keys from the environment, refused up front when missing;
 //! - [`terminal`]: the progress bar, live lines and plain log lines;
-//! - [`run`], [`report`], [`check`]: the commands.
+//! - [`run`], [`report`], [`check`], [`publish`]: the commands.
 
 pub mod check;
 pub mod clock;
@@ -24,6 +24,7 @@ pub mod keys;
 pub mod measure;
 pub mod net;
 pub mod plan_input;
+pub mod publish;
 pub mod report;
 pub mod run;
 pub mod terminal;
@@ -108,6 +109,24 @@ enum Command {
     Check {
         /// The plan: a file, `-` for standard input, or a page link.
         plan: String,
+    },
+    /// Add a run to a directory of published results and rewrite its
+    /// index.json, which the page opens as a dashboard
+    /// (`?results=DIR/index.json`). Finished days and months are compacted
+    /// into one file per vantage; no sample is ever dropped.
+    #[command(after_help = EXIT_CODES)]
+    Publish {
+        /// The published directory (created when missing).
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// The results file to add, as `firsttoken run` wrote it.
+        #[arg(value_name = "RESULTS.json")]
+        results: PathBuf,
+        /// Minutes between scheduled runs, recorded in the index: the page
+        /// warns that the monitor looks stopped when the newest sample is
+        /// older than three of these. Default: kept from the index, else 60.
+        #[arg(long, value_name = "MINUTES", value_parser = clap::value_parser!(u32).range(1..))]
+        schedule_minutes: Option<u32>,
     },
 }
 
@@ -194,6 +213,20 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             } else {
                 1
             })
+        }
+        Command::Publish {
+            dir,
+            results,
+            schedule_minutes,
+        } => {
+            let published = publish::publish(
+                &dir,
+                &results,
+                clock::Clock::start().now_ms(),
+                schedule_minutes,
+            )?;
+            println!("{}", publish::summary_text(&dir, &published));
+            Ok(0)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Native tests of the runner against the mock provider over real sockets:
 //! every mock script under every protocol, timing against the mock's ground
 //! truth, faults as typed error samples, and the `firsttoken` binary itself
-//! (results, CSV, report, keys, Ctrl-C).
+//! (results, CSV, report, keys, Ctrl-C, publish).
 //!
 //! The mock runs in this process on a free loopback port; the binary is the
 //! one Cargo built for these tests.
@@ -12,5 +12,6 @@ mod native {
     pub mod binary;
     pub mod journal;
     pub mod measure;
+    pub mod publish;
     pub mod support;
 }
