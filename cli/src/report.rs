@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use firsttoken::core::compare::format_ms;
 use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use firsttoken::core::results::{ResultsDoc, import_json, merge};
-use firsttoken::core::stats::Summary;
+use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
@@ -96,7 +96,61 @@ fn judgement_json(judgement: Judgement) -> Value {
     })
 }
 
-fn target_json(target: &TargetReport) -> Value {
+/// The connection phases of `target`'s requests that opened a connection
+/// (warm-ups included: the first request of a run is usually a warm-up and
+/// usually the one that connects), each summarised by `core`'s statistics.
+/// `None` when none opened one the client could time (the page's files).
+struct Connections {
+    opened: usize,
+    dns: Option<Summary>,
+    connect: Option<Summary>,
+    tls: Option<Summary>,
+}
+
+fn connections(doc: &ResultsDoc, target: u32) -> Option<Connections> {
+    let phases: Vec<_> = doc
+        .samples
+        .iter()
+        .filter(|s| s.target == target)
+        .filter_map(|s| s.connection)
+        .collect();
+    if phases.is_empty() {
+        return None;
+    }
+    let of = |pick: fn(&firsttoken::core::sample::ConnectionPhases) -> Option<f64>| {
+        summarize(&phases.iter().filter_map(pick).collect::<Vec<_>>())
+    };
+    Some(Connections {
+        opened: phases.len(),
+        dns: of(|p| p.dns_ms),
+        connect: of(|p| Some(p.connect_ms)),
+        tls: of(|p| p.tls_ms),
+    })
+}
+
+fn connections_json(connections: Option<&Connections>) -> Value {
+    connections.map_or(Value::Null, |c| {
+        json!({
+            "opened": c.opened,
+            "dns_ms": summary_json(c.dns.as_ref()),
+            "connect_ms": summary_json(c.connect.as_ref()),
+            "tls_ms": summary_json(c.tls.as_ref()),
+        })
+    })
+}
+
+/// "3 opened; median DNS 1.8 ms, connect 21 ms, TLS 45 ms".
+fn connections_text(c: &Connections) -> String {
+    let mut parts = Vec::new();
+    for (name, summary) in [("DNS", &c.dns), ("connect", &c.connect), ("TLS", &c.tls)] {
+        if let Some(summary) = summary {
+            parts.push(format!("{name} {}", format_ms(summary.median)));
+        }
+    }
+    format!("{} opened; median {}", c.opened, parts.join(", "))
+}
+
+fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
     let errors_by_kind: serde_json::Map<String, Value> = target
         .errors_by_kind
         .iter()
@@ -120,6 +174,7 @@ fn target_json(target: &TargetReport) -> Value {
         "judgement": judgement_json(target.judgement),
         "caveats": target.caveats.iter().map(|c| c.text(Lang::En)).collect::<Vec<_>>(),
         "cold_tail": tail_json(target.cold_tail.as_ref()),
+        "connections": connections_json(connections(doc, target.target).as_ref()),
         "intervals": target.intervals.map_or(Value::Null, |i| json!({
             "median_ms": [i.median_ms.low, i.median_ms.high],
             "p95_ms": [i.p95_ms.low, i.p95_ms.high],
@@ -173,7 +228,7 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         },
         "samples": doc.samples.len(),
         "bootstrap_seed": report.seed,
-        "targets": report.targets.iter().map(target_json).collect::<Vec<_>>(),
+        "targets": report.targets.iter().map(|t| target_json(doc, t)).collect::<Vec<_>>(),
         "models": models,
         "routing": routing,
     })
@@ -298,6 +353,16 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 target.label,
                 tail_sentence(target)
             );
+        }
+        for target in &members {
+            if let Some(c) = connections(doc, target.target) {
+                let _ = writeln!(
+                    out,
+                    "  connections: {}: {}",
+                    target.label,
+                    connections_text(&c)
+                );
+            }
         }
     }
     let without_success: Vec<&TargetReport> =

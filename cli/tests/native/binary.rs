@@ -119,6 +119,20 @@ fn a_three_protocol_run_writes_every_planned_sample_and_the_report_matches_core(
 
     assert_eq!(json["environment"]["runner"], "cli");
     assert_eq!(json["environment"]["vantage"], "loopback");
+    let opened: Vec<&serde_json::Value> = json["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["connections"]["opened"])
+        .collect();
+    assert_eq!(
+        opened,
+        [
+            &serde_json::json!(1),
+            &serde_json::Value::Null,
+            &serde_json::Value::Null
+        ]
+    );
 
     let output = run(firsttoken().arg("report").arg(&results));
     let (stdout, _) = texts(&output);
@@ -162,6 +176,34 @@ fn fresh_connections_open_and_time_a_connection_for_every_request() {
     assert_eq!(stdout.matches("new connection").count(), 6, "{stdout}");
     assert_eq!(stdout.matches("reused connection").count(), 0, "{stdout}");
     assert_eq!(doc.environment.vantage, None);
+
+    // The report summarises each target's connection phases.
+    let output = run(firsttoken().arg("report").arg("--json").arg(&results));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for (index, shown) in json["targets"].as_array().unwrap().iter().enumerate() {
+        let connections = &shown["connections"];
+        assert_eq!(connections["opened"], 2);
+        let connects: Vec<f64> = doc
+            .samples
+            .iter()
+            .filter(|s| s.target as usize == index)
+            .map(|s| s.connection.unwrap().connect_ms)
+            .collect();
+        let median = (connects[0] + connects[1]) / 2.0;
+        assert_eq!(connections["connect_ms"]["median"].as_f64(), Some(median));
+        assert_eq!(
+            connections["dns_ms"],
+            serde_json::Value::Null,
+            "an IP address"
+        );
+        assert_eq!(connections["tls_ms"], serde_json::Value::Null, "plain HTTP");
+    }
+    let output = run(firsttoken().arg("report").arg(&results));
+    let (text, _) = texts(&output);
+    assert!(
+        text.contains("  connections: openai fixed@5: 2 opened; median connect "),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
