@@ -78,19 +78,30 @@ fn every_successful_script_under_every_protocol_gives_a_first_token() {
 fn reasoning_is_timed_apart_from_the_first_content_token() {
     let mock = mock();
     for protocol in PROTOCOLS {
+        mock.reset();
         let outcome = one(&target(&mock, protocol, "reasoning"), 10.0);
+        let truth = mock.settled_ground_truth(Duration::from_secs(5)).requests;
+        let truth = &truth[0];
         let (reasoning, ttft) = (
             outcome.first_reasoning_ms.unwrap(),
             outcome.ttft_ms.unwrap(),
         );
-        assert!(
-            (60.0..90.0).contains(&reasoning),
-            "{protocol:?}: reasoning at {reasoning}"
-        );
-        assert!(
-            (250.0..290.0).contains(&ttft),
-            "{protocol:?}: first token at {ttft}"
-        );
+        // Each mark against the moment the mock sent it, within the way
+        // back over loopback. Generous both ways: the mock reads its clock
+        // after its write returned, and a loaded machine can delay either
+        // side by milliseconds; a mark taken at the wrong event is off by
+        // the script's 60 ms or more.
+        let sent = |at: Option<f64>| at.unwrap() - truth.received_ms;
+        for (what, measured, sent) in [
+            ("reasoning", reasoning, sent(truth.first_reasoning_ms)),
+            ("first token", ttft, sent(truth.first_token_ms)),
+        ] {
+            assert!(
+                (-5.0..25.0).contains(&(measured - sent)),
+                "{protocol:?}: {what} measured at {measured} ms, sent at {sent} ms"
+            );
+        }
+        assert!(reasoning < ttft, "{protocol:?}: {reasoning} then {ttft}");
     }
 }
 
@@ -196,10 +207,14 @@ fn ttft_agrees_with_the_mocks_ground_truth() {
         .map(|(m, t)| m.outcome.ttft_ms.unwrap() - (t.first_token_ms.unwrap() - t.received_ms))
         .collect();
     // The measurement contains the request's way to the mock and the
-    // token's way back: never less than the truth, and close to it. The
-    // budget (≤ 1.0 ms median) is checked by `make bench-accuracy-cli` on a
-    // release build; this bound only catches a broken clock or reader.
-    assert!(differences.iter().all(|d| *d > -0.05), "{differences:?}");
+    // token's way back, so it is close to the truth and mostly above it.
+    // Not always: the mock reads its clock once its write returned, and a
+    // loaded machine can run the reader before the mock's thread gets that
+    // far. The budget (≤ 1.0 ms median) is checked by `make
+    // bench-accuracy-cli` on a release build; these bounds only catch a
+    // broken clock or reader.
+    assert!(differences.iter().all(|d| *d > -5.0), "{differences:?}");
+    assert!(median(&differences) > 0.0, "{differences:?}");
     let median = median(&differences);
     assert!(
         median < 5.0,
