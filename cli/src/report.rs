@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use firsttoken::core::compare::format_ms;
 use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
-use firsttoken::core::results::{ResultsDoc, import_json, merge};
+use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
 use firsttoken::core::verdict::{Judgement, Lang};
@@ -50,7 +50,7 @@ pub fn report_of(doc: &ResultsDoc) -> Report {
     )
 }
 
-fn summary_json(summary: Option<&Summary>) -> Value {
+fn stats_json(summary: Option<&Summary>) -> Value {
     summary.map_or(Value::Null, |s| {
         json!({
             "n": s.n,
@@ -77,7 +77,7 @@ fn tail_json(tail: Option<&ColdTail>) -> Value {
             "median_ms": t.median_ms,
             "min_ms": t.min_ms,
             "max_ms": t.max_ms,
-            "warm": summary_json(Some(&t.warm)),
+            "warm": stats_json(Some(&t.warm)),
         })
     })
 }
@@ -132,9 +132,9 @@ fn connections_json(connections: Option<&Connections>) -> Value {
     connections.map_or(Value::Null, |c| {
         json!({
             "opened": c.opened,
-            "dns_ms": summary_json(c.dns.as_ref()),
-            "connect_ms": summary_json(c.connect.as_ref()),
-            "tls_ms": summary_json(c.tls.as_ref()),
+            "dns_ms": stats_json(c.dns.as_ref()),
+            "connect_ms": stats_json(c.connect.as_ref()),
+            "tls_ms": stats_json(c.tls.as_ref()),
         })
     })
 }
@@ -165,10 +165,10 @@ fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
         "errors": target.errors,
         "error_rate": target.error_rate,
         "errors_by_kind": errors_by_kind,
-        "ttft_ms": summary_json(target.ttft.as_ref()),
-        "headers_ms": summary_json(target.headers.as_ref()),
-        "total_ms": summary_json(target.total.as_ref()),
-        "decode_rate_tps": summary_json(target.decode_rate.as_ref()),
+        "ttft_ms": stats_json(target.ttft.as_ref()),
+        "headers_ms": stats_json(target.headers.as_ref()),
+        "total_ms": stats_json(target.total.as_ref()),
+        "decode_rate_tps": stats_json(target.decode_rate.as_ref()),
         "verdict": target.verdict.map(|v| v.as_str()),
         "verdict_text": target.verdict.map(|v| v.text(Lang::En)),
         "judgement": judgement_json(target.judgement),
@@ -216,6 +216,10 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         .collect();
     // The routing table's own document, as the page exports it.
     let routing: Value = serde_json::from_str(&report.routing.to_json()).unwrap_or(Value::Null);
+    // The rows the page's export writes into the results file's `summary`
+    // (figures, intervals, verdicts), from core's one writer.
+    let summary: Value = serde_json::from_str(&results::summary_json(&doc.plan, &doc.samples))
+        .unwrap_or(Value::Null);
     json!({
         "firsttoken_report": REPORT_JSON_VERSION,
         "environment": {
@@ -228,6 +232,7 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         },
         "samples": doc.samples.len(),
         "bootstrap_seed": report.seed,
+        "summary": summary,
         "targets": report.targets.iter().map(|t| target_json(doc, t)).collect::<Vec<_>>(),
         "models": models,
         "routing": routing,

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   anthropicTarget,
+  downloadText,
   geminiTarget,
   openPage,
   openaiTarget,
@@ -82,6 +83,20 @@ test("the page shows a CLI-written results file with the figures of `firsttoken 
   const failing = report.targets.find((t) => t.label === "OpenAI failing");
   assert.equal(failing.ttft_ms, null);
   assert.equal(failing.errors_by_kind.http_status, 6);
+
+  // The page's export of the imported file carries the same summary rows
+  // (figures, intervals, verdicts) as `report --json`, and keeps what the
+  // runner recorded: who measured, from where, and the connection phases.
+  const exported = JSON.parse((await downloadText(page, "#export-json")).text);
+  assert.deepEqual(exported.summary, report.summary);
+  for (const member of ["median_ci", "p95_ci", "ci_method", "ci_block_length"]) {
+    assert.ok(member in report.summary[0].ttft, member);
+  }
+  assert.ok("verdict_status" in report.summary[0]);
+  assert.equal(exported.environment.runner, "cli");
+  assert.equal(exported.environment.vantage, "e2e");
+  assert.deepEqual(exported.samples.map((s) => s.connection), doc.samples.map((s) => s.connection));
+  assert.ok(exported.samples[0].connection.connect_ms >= 0, "the first request opened the connection");
   assert.deepEqual(page.problems, []);
 });
 

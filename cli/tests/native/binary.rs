@@ -119,6 +119,14 @@ fn a_three_protocol_run_writes_every_planned_sample_and_the_report_matches_core(
 
     assert_eq!(json["environment"]["runner"], "cli");
     assert_eq!(json["environment"]["vantage"], "loopback");
+    // The summary rows are the results file's, as the page exports them.
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(json["summary"], file["summary"]);
+    for member in ["median_ci", "p95_ci", "ci_method", "ci_block_length"] {
+        assert!(json["summary"][0]["ttft"].get(member).is_some(), "{member}");
+    }
+    assert!(json["summary"][0].get("verdict_status").is_some());
     let opened: Vec<&serde_json::Value> = json["targets"]
         .as_array()
         .unwrap()
