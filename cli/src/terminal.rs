@@ -154,6 +154,7 @@ impl Live {
                 label_width(plan),
                 own,
                 plan.requests_per_target,
+                plan.timeout_s * 1000.0,
             ));
         }
     }
@@ -174,18 +175,23 @@ pub fn live_line<'a>(
     width: usize,
     samples: impl IntoIterator<Item = &'a Sample>,
     requests_per_target: u32,
+    timeout_ms: f64,
 ) -> String {
-    let row = live_row(samples, requests_per_target);
+    let row = live_row(samples, requests_per_target, timeout_ms);
     let mut line = format!("{label:width$}  n {}", row.done);
     if row.errors > 0 {
         let s = if row.errors == 1 { "" } else { "s" };
         line.push_str(&format!(" · {} error{s}", row.errors));
     }
     if let (Some(median), Some(p95), Some(cv)) = (row.median_ms, row.p95_ms, row.cv_pct) {
+        let at_least = |bound: bool| if bound { "≥ " } else { "" };
         line.push_str(&format!(
-            " · median {} · p95 {} · CV {cv:.0} %",
+            " · median {}{} · p95 {}{} · CV {}{cv:.0} %",
+            at_least(row.percentile_is_lower_bound(50.0)),
             format_ms(median),
-            format_ms(p95)
+            at_least(row.percentile_is_lower_bound(95.0)),
+            format_ms(p95),
+            at_least(row.censored > 0),
         ));
     }
     line.push_str(" · ");
@@ -374,7 +380,7 @@ mod tests {
         let samples: Vec<Sample> = (0..7)
             .map(|seq| sample(seq, 400.0 + f64::from(seq)))
             .collect();
-        let line = live_line("DeepSeek", 10, &samples, 100);
+        let line = live_line("DeepSeek", 10, &samples, 100, 120_000.0);
         assert!(
             line.starts_with("DeepSeek    n 5 · median 404 ms"),
             "{line}"
@@ -383,7 +389,7 @@ mod tests {
         let samples: Vec<Sample> = (0..32)
             .map(|seq| sample(seq, 400.0 + f64::from(seq % 3)))
             .collect();
-        let line = live_line("DeepSeek", 8, &samples, 100);
+        let line = live_line("DeepSeek", 8, &samples, 100, 120_000.0);
         assert!(line.ends_with("· solid (provisional)"), "{line}");
         assert_eq!(format_eta(Duration::from_secs(3725)), "1 h 02 min");
     }

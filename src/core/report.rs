@@ -12,11 +12,12 @@ use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
 use super::cache::{CacheSplit, cache_split};
 use super::compare::{ModelComparison, RoutingTable, TargetFigures, compare_models, routing_table};
 use super::plan::Plan;
-use super::sample::{ErrorKind, Sample};
+use super::sample::{ErrorKind, Sample, TtftRank};
+use super::slow::{SlowShare, slow_share, tail_band};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
 use super::tail::{ColdTail, detect_cold_tail};
 use super::timeofday::{TimeOfDay, time_of_day};
-use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats};
+use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
 
 /// Everything about one target.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,15 +39,32 @@ pub struct TargetReport {
     pub error_rate: f64,
     /// Failed measured requests by kind, in the order kinds first appear.
     pub errors_by_kind: Vec<(ErrorKind, usize)>,
-    /// TTFT, ms.
+    /// TTFT, ms, over the ranked requests: every measured first token and
+    /// every timeout, ranked at the timeout (right-censored). With
+    /// `censored` > 0 its mean, stddev and CV are lower bounds, and a
+    /// percentile is one when [`TargetReport::percentile_is_lower_bound`]
+    /// says so.
     pub ttft: Option<Summary>,
+    /// Requests ranked at the timeout because no first token came within it.
+    pub censored: usize,
+    /// The plan's timeout, ms: where censored requests are ranked.
+    pub timeout_ms: f64,
+    /// Requests slower than 3× the warm median, with its interval; `None`
+    /// without ranked requests.
+    pub slow: Option<SlowShare>,
+    /// The CV band the slow requests reach at their worst frequency so far
+    /// ([`crate::core::slow::tail_band`]).
+    pub tail_band: Verdict,
+    /// p95 / median of the ranked TTFT (a lower bound with censoring).
+    pub p95_median_ratio: Option<f64>,
     /// Response headers received, ms.
     pub headers: Option<Summary>,
     /// Whole stream, ms.
     pub total: Option<Summary>,
     /// Decode rate after the first token, tokens per second.
     pub decode_rate: Option<Summary>,
-    /// From the TTFT CV; `None` while fewer than
+    /// The worse of the CV band and the tail band, never "solid" with a
+    /// timeout or a cold-start tail ([`judge`]); `None` while fewer than
     /// [`crate::core::verdict::VERDICT_MIN_SAMPLES`] requests succeeded.
     pub verdict: Option<Verdict>,
     /// Whether there is a verdict yet, and whether it is provisional.
@@ -104,6 +122,7 @@ pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u
             let mut report = target_report(
                 own,
                 plan.requests_per_target,
+                plan.timeout_s * 1000.0,
                 tz_offset_min,
                 plan.peak_hours,
                 target_seed(seed, index),
@@ -193,6 +212,7 @@ fn tally(samples: &[&Sample]) -> Tally {
 fn target_report(
     samples: &[&Sample],
     requests_per_target: u32,
+    timeout_ms: f64,
     tz_offset_min: i32,
     peak_hours: [u8; 2],
     seed: u64,
@@ -217,18 +237,17 @@ fn target_report(
         .copied()
         .filter(|s| s.counted_ttft_ms().is_some())
         .collect();
-    let mut ttft_sorted: Vec<f64> = counted
-        .iter()
-        .filter_map(|s| s.counted_ttft_ms())
-        .filter(|v| v.is_finite())
-        .collect();
-    ttft_sorted.sort_unstable_by(f64::total_cmp);
-    let ttft = summarize_sorted(&ttft_sorted);
-    let judgement = Judgement::new(
-        ttft_sorted.len(),
-        ttft.map_or(0.0, |t| t.cv_pct),
-        requests_per_target,
-    );
+    let ranked = ranked_ttft(samples, timeout_ms);
+    let ttft_sorted = &ranked.sorted_ms;
+    let Judged {
+        ttft,
+        cold_tail,
+        slow,
+        band,
+        verdict,
+    } = judge_ranked(ttft_sorted, ranked.censored);
+    let cv_pct = ttft.map_or(0.0, |t| t.cv_pct);
+    let judgement = Judgement::of(ttft_sorted.len(), verdict, requests_per_target);
     let collect = |field: fn(&Sample) -> Option<f64>| {
         summarize(&counted.iter().filter_map(|s| field(s)).collect::<Vec<_>>())
     };
@@ -246,24 +265,130 @@ fn target_report(
         decode_rate: collect(Sample::decode_rate_tps),
         verdict: judgement.verdict(),
         judgement,
-        caveats: caveats(ttft_sorted.len(), tally.error_rate),
-        cold_tail: detect_cold_tail(&ttft_sorted),
-        intervals: intervals_in_send_order(&counted, seed),
+        caveats: caveats_with_censoring(
+            ttft_sorted.len(),
+            tally.error_rate,
+            ranked.censored,
+            timeout_ms,
+            cv_pct,
+        ),
+        cold_tail,
+        intervals: intervals_in_send_order(&ranked.in_send_order, seed),
+        censored: ranked.censored,
+        timeout_ms,
+        slow,
+        tail_band: band,
+        p95_median_ratio: ttft.and_then(|t| (t.median > 0.0).then(|| t.p95 / t.median)),
         cache: cache_split(counted.iter().copied()),
         time_of_day: time_of_day(samples.iter().copied(), tz_offset_min, peak_hours),
         ttft,
     }
 }
 
-/// Bootstrap intervals of the counted TTFTs, resampled singly or in blocks
-/// of consecutive requests as [`time_aware_intervals`] decides from the
-/// order and times they were sent in.
-fn intervals_in_send_order(counted: &[&Sample], seed: u64) -> Option<Intervals> {
-    let mut in_order: Vec<(f64, f64)> = counted
-        .iter()
-        .filter_map(|s| Some((s.sent_at_ms, s.counted_ttft_ms().filter(|v| v.is_finite())?)))
-        .collect();
-    in_order.sort_by(|a, b| a.0.total_cmp(&b.0));
+/// What a target's ranked TTFT says, before its sample count is weighed.
+struct Judged {
+    ttft: Option<Summary>,
+    cold_tail: Option<ColdTail>,
+    slow: Option<SlowShare>,
+    band: Verdict,
+    verdict: Verdict,
+}
+
+/// The figures behind a verdict, from ranked TTFT `sorted` (ascending, the
+/// top `censored` of them timeouts): summary, cold-start tail, slow share
+/// (over the warm median: the tail's warm cluster when one was found),
+/// tail band and verdict. The results view and the live row both judge
+/// here, so they never disagree. Cost: O(n) after the sort.
+fn judge_ranked(sorted: &[f64], censored: usize) -> Judged {
+    let ttft = summarize_sorted(sorted);
+    let cold_tail = detect_cold_tail(sorted);
+    let warm_median_ms = cold_tail
+        .map(|tail| tail.warm.median)
+        .or(ttft.map(|t| t.median));
+    let slow = warm_median_ms.and_then(|median| slow_share(sorted, median));
+    let band = slow.map_or(Verdict::Solid, |slow| tail_band(&slow));
+    let verdict = judge(
+        ttft.map_or(0.0, |t| t.cv_pct),
+        band,
+        censored,
+        cold_tail.is_some(),
+    );
+    Judged {
+        ttft,
+        cold_tail,
+        slow,
+        band,
+        verdict,
+    }
+}
+
+/// One target's TTFT ranks: measured first tokens and censored timeouts.
+struct Ranked {
+    /// Ascending; censored requests at the timeout.
+    sorted_ms: Vec<f64>,
+    /// `(sent_at_ms, ttft_ms)` in send order, censored ones at the timeout.
+    in_send_order: Vec<(f64, f64)>,
+    /// How many are censored.
+    censored: usize,
+}
+
+/// Ranks `samples` of one target ([`Sample::rank`]) for a plan whose
+/// timeout is `timeout_ms`. A measured TTFT above the timeout (possible
+/// only in a hand-edited file) keeps its value.
+fn ranked_ttft(samples: &[&Sample], timeout_ms: f64) -> Ranked {
+    let mut in_send_order = Vec::new();
+    let mut censored = 0;
+    for sample in samples {
+        match sample.rank(timeout_ms) {
+            TtftRank::Measured(ms) => in_send_order.push((sample.sent_at_ms, ms)),
+            TtftRank::Censored if timeout_ms.is_finite() => {
+                censored += 1;
+                in_send_order.push((sample.sent_at_ms, timeout_ms));
+            }
+            TtftRank::Censored | TtftRank::Excluded => {}
+        }
+    }
+    in_send_order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut sorted_ms: Vec<f64> = in_send_order.iter().map(|(_, ms)| *ms).collect();
+    sorted_ms.sort_unstable_by(f64::total_cmp);
+    Ranked {
+        sorted_ms,
+        in_send_order,
+        censored,
+    }
+}
+
+impl TargetReport {
+    /// Whether the `p`-th percentile (0–100) of [`TargetReport::ttft`] is
+    /// only a lower bound: true when its interpolation reaches a rank held
+    /// by a censored request. Censored requests hold the top ranks, so the
+    /// p95 of 75 requests stays exact with up to 3 timeouts.
+    pub fn percentile_is_lower_bound(&self, p: f64) -> bool {
+        percentile_reaches_censored(self.ttft.map_or(0, |t| t.n), self.censored, p)
+    }
+
+    /// Whether mean, stddev and CV are lower bounds (some request was censored).
+    pub fn moments_are_lower_bounds(&self) -> bool {
+        self.censored > 0
+    }
+}
+
+/// Whether the `p`-th percentile of `n` ranked values, the top `censored`
+/// of which are censored, interpolates from a censored rank. With
+/// `h = (n − 1)·p / 100` the percentile reads ranks ⌊h⌋ and ⌈h⌉ (from 0).
+pub fn percentile_reaches_censored(n: usize, censored: usize, p: f64) -> bool {
+    if censored == 0 || n == 0 {
+        return false;
+    }
+    let h = (n - 1) as f64 * p.clamp(0.0, 100.0) / 100.0;
+    let high_rank = h.ceil() as usize;
+    high_rank >= n.saturating_sub(censored)
+}
+
+/// Intervals of the ranked TTFTs `in_order` (send time, TTFT), resampled
+/// singly or in blocks of consecutive requests as [`time_aware_intervals`]
+/// decides from the order and times they were sent in.
+fn intervals_in_send_order(in_order: &[(f64, f64)], seed: u64) -> Option<Intervals> {
     let span_ms = match (in_order.first(), in_order.last()) {
         (Some(first), Some(last)) => last.0 - first.0,
         _ => 0.0,
@@ -272,7 +397,8 @@ fn intervals_in_send_order(counted: &[&Sample], seed: u64) -> Option<Intervals> 
     time_aware_intervals(&ttft_ms, span_ms, DEFAULT_RESAMPLES, seed)
 }
 
-/// The running figures of one target for the run view.
+/// The running figures of one target for the run view, judged exactly as
+/// the results view judges (censored timeouts, tail band).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LiveRow {
     /// Measured requests finished (warm-ups excluded).
@@ -283,42 +409,51 @@ pub struct LiveRow {
     pub median_ms: Option<f64>,
     /// p95 TTFT so far, ms.
     pub p95_ms: Option<f64>,
-    /// CV of TTFT so far, percent.
+    /// CV of TTFT so far, percent (a lower bound when `censored` > 0).
     pub cv_pct: Option<f64>,
+    /// Ranked requests so far: measured first tokens and timeouts.
+    pub ranked: usize,
+    /// Timeouts ranked at the timeout so far.
+    pub censored: usize,
     /// Verdict so far, or how many samples it still waits for.
     pub judgement: Judgement,
 }
 
 /// The run view's row for one target's samples in a plan of
 /// `requests_per_target` measured requests: one sort, no bootstrap, no
-/// tail, cheap enough to recompute after every request.
+/// interval, cheap enough to recompute after every request. `timeout_ms`
+/// is the plan's timeout, where timeouts are ranked.
 pub fn live_row<'a>(
     samples_of_one_target: impl IntoIterator<Item = &'a Sample>,
     requests_per_target: u32,
+    timeout_ms: f64,
 ) -> LiveRow {
     let (mut done, mut errors) = (0, 0);
-    let mut ttft_ms = Vec::new();
+    let mut own = Vec::new();
     for sample in samples_of_one_target.into_iter().filter(|s| !s.warmup) {
         done += 1;
-        if sample.error.is_some() {
-            errors += 1;
-        } else if let Some(ms) = sample.ttft_ms.filter(|v| v.is_finite()) {
-            ttft_ms.push(ms);
-        }
+        errors += usize::from(sample.error.is_some());
+        own.push(sample);
     }
-    ttft_ms.sort_unstable_by(f64::total_cmp);
-    let summary = summarize_sorted(&ttft_ms);
+    let ranked = ranked_ttft(&own, timeout_ms);
+    let ttft_ms = &ranked.sorted_ms;
+    let judged = judge_ranked(ttft_ms, ranked.censored);
     LiveRow {
         done,
         errors,
-        median_ms: percentile(&ttft_ms, 50.0),
-        p95_ms: percentile(&ttft_ms, 95.0),
-        cv_pct: summary.map(|s| s.cv_pct),
-        judgement: Judgement::new(
-            ttft_ms.len(),
-            summary.map_or(0.0, |s| s.cv_pct),
-            requests_per_target,
-        ),
+        median_ms: percentile(ttft_ms, 50.0),
+        p95_ms: percentile(ttft_ms, 95.0),
+        cv_pct: judged.ttft.map(|s| s.cv_pct),
+        ranked: ttft_ms.len(),
+        censored: ranked.censored,
+        judgement: Judgement::of(ttft_ms.len(), judged.verdict, requests_per_target),
+    }
+}
+
+impl LiveRow {
+    /// Whether the `p`-th percentile so far is only a lower bound.
+    pub fn percentile_is_lower_bound(&self, p: f64) -> bool {
+        percentile_reaches_censored(self.ranked, self.censored, p)
     }
 }
 
@@ -476,10 +611,17 @@ mod tests {
                 error_rate: target.error_rate
             }
         );
-        assert!(matches!(
-            target.caveats.last(),
-            Some(Caveat::TooFewSamples { .. })
-        ));
+        assert!(matches!(target.caveats[1], Caveat::TooFewSamples { .. }));
+        // The two timeouts rank at the timeout: censored, and said so.
+        assert_eq!(target.censored, 2);
+        assert_eq!(
+            target.caveats[2],
+            Caveat::Censored {
+                count: 2,
+                timeout_ms: 120_000.0
+            }
+        );
+        assert!(target.moments_are_lower_bounds());
     }
 
     #[test]
@@ -492,13 +634,15 @@ mod tests {
         assert_eq!(report.targets[0].verdict, None);
         assert!(report.models.is_empty());
         assert_eq!(
-            live_row(&[], 100),
+            live_row(&[], 100, 120_000.0),
             LiveRow {
                 done: 0,
                 errors: 0,
                 median_ms: None,
                 p95_ms: None,
                 cv_pct: None,
+                ranked: 0,
+                censored: 0,
                 judgement: Judgement::Collecting { n: 0 }
             }
         );
@@ -534,10 +678,188 @@ mod tests {
         );
     }
 
+    /// A measured sample of target 0 at position `seq`: a TTFT, or an error.
+    fn measured(seq: u32, ttft_ms: Option<f64>, error: Option<(ErrorKind, Phase)>) -> Sample {
+        let mut sample = synthetic_samples(1, 1, 0, 1).remove(0);
+        sample.seq = seq;
+        sample.sent_at_ms = 1_717_200_000_000.0 + f64::from(seq) * 5000.0;
+        sample.ttft_ms = ttft_ms;
+        sample.total_ms = ttft_ms.map(|t| t + 600.0);
+        sample.error = error.map(|(kind, phase)| SampleError {
+            kind,
+            phase,
+            message: String::new(),
+        });
+        sample
+    }
+
+    #[test]
+    fn a_timeout_ranks_as_the_slowest_request_not_a_missing_one() {
+        // The example: 75 warm requests at 0.4 s and one cold start
+        // that outlasts the 120 s timeout. Left out, it reads "solid";
+        // ranked at ≥ 120 s the CV is ≥ 695 %.
+        let mut samples: Vec<Sample> = (0..75)
+            .map(|seq| measured(seq, Some(400.0), None))
+            .collect();
+        samples.push(measured(
+            75,
+            None,
+            Some((ErrorKind::Timeout, Phase::BeforeFirstToken)),
+        ));
+        let report = build_report(&plan(&["m"]), &samples, 0, 1);
+        let target = &report.targets[0];
+        let ttft = target.ttft.unwrap();
+        assert_eq!((ttft.n, target.censored), (76, 1));
+        assert_eq!(ttft.max, 120_000.0);
+        assert!(ttft.cv_pct >= 695.0, "CV {}", ttft.cv_pct);
+        assert_eq!(target.verdict, Some(Verdict::NotReady));
+        assert!(target.moments_are_lower_bounds());
+        // One censored value lies above the p95's ranks: the p95 stays exact.
+        assert!(!target.percentile_is_lower_bound(95.0));
+        assert!(target.percentile_is_lower_bound(100.0));
+        let slow = target.slow.unwrap();
+        assert_eq!((slow.slow, slow.of), (1, 76));
+        assert!(target.caveats.contains(&Caveat::Censored {
+            count: 1,
+            timeout_ms: 120_000.0
+        }));
+        // The routing pick sees the same verdict.
+        assert_eq!(report.routing.routes[0].verdict, Some(Verdict::NotReady));
+        // The live row judges the same way.
+        let row = live_row(&samples, 100, 120_000.0);
+        assert_eq!(row.judgement, target.judgement);
+        assert_eq!(row.censored, 1);
+    }
+
+    #[test]
+    fn p95_stays_exact_with_up_to_three_timeouts_in_seventy_five() {
+        assert!(!percentile_reaches_censored(75, 3, 95.0));
+        assert!(percentile_reaches_censored(75, 4, 95.0));
+        assert!(!percentile_reaches_censored(75, 37, 50.0));
+        assert!(percentile_reaches_censored(75, 38, 50.0));
+        assert!(!percentile_reaches_censored(75, 0, 100.0));
+        assert!(!percentile_reaches_censored(0, 3, 95.0));
+    }
+
+    #[test]
+    fn a_timeout_or_a_tail_is_never_solid_and_only_latency_errors_rank() {
+        // 80 steady requests and one timeout: CV alone could stay under 40 %
+        // with a short timeout, the verdict cannot.
+        let mut samples: Vec<Sample> = (0..80)
+            .map(|seq| measured(seq, Some(1000.0 + f64::from(seq % 7)), None))
+            .collect();
+        samples.push(measured(
+            80,
+            None,
+            Some((ErrorKind::Timeout, Phase::Request)),
+        ));
+        let mut short = plan(&["m"]);
+        short.timeout_s = 1.2;
+        let report = build_report(&short, &samples, 0, 1);
+        let target = &report.targets[0];
+        assert!(target.ttft.unwrap().cv_pct < 40.0);
+        assert_eq!(target.verdict, Some(Verdict::SomeVariance));
+
+        // An error after the first token keeps its TTFT; a 503 and a CORS
+        // failure stay out of the ranks and in the error rate; a stream cut
+        // before the first token that came only after the timeout ranks as
+        // censored; a stop by the user never does.
+        let mut samples: Vec<Sample> = (0..80)
+            .map(|seq| measured(seq, Some(1000.0), None))
+            .collect();
+        samples.push(measured(
+            80,
+            Some(1500.0),
+            Some((ErrorKind::StreamCut, Phase::AfterFirstToken)),
+        ));
+        samples.push(measured(
+            81,
+            None,
+            Some((ErrorKind::HttpStatus, Phase::Request)),
+        ));
+        samples.push(measured(
+            82,
+            None,
+            Some((ErrorKind::CorsOrNetwork, Phase::Request)),
+        ));
+        let mut late_cut = measured(
+            83,
+            None,
+            Some((ErrorKind::StreamCut, Phase::BeforeFirstToken)),
+        );
+        late_cut.total_ms = Some(125_000.0);
+        samples.push(late_cut);
+        let mut aborted = measured(
+            84,
+            None,
+            Some((ErrorKind::Aborted, Phase::BeforeFirstToken)),
+        );
+        aborted.total_ms = Some(130_000.0);
+        samples.push(aborted);
+        let report = build_report(&plan(&["m"]), &samples, 0, 1);
+        let target = &report.targets[0];
+        assert_eq!(
+            target.ttft.unwrap().n,
+            82,
+            "80 + after-first-token + late cut"
+        );
+        assert_eq!(target.censored, 1);
+        assert_eq!(target.ttft.unwrap().max, 120_000.0);
+        assert_eq!(target.errors, 5);
+    }
+
+    /// Ranked TTFT of `n` requests: a warm lognormal (median 400 ms, σ
+    /// `sigma`, its quantiles rather than draws, so the test is exact) with
+    /// `cold` of them replaced by cold starts at `magnitude` × 400 ms.
+    fn cold_mixture(n: usize, cold: usize, magnitude: f64, sigma: f64) -> Vec<f64> {
+        let warm = n - cold;
+        let mut rng = fastrand::Rng::with_seed(42);
+        let mut values: Vec<f64> = (0..warm)
+            .map(|i| {
+                // A logistic quantile is close enough to a normal one here.
+                let u = (i as f64 + 0.5) / warm as f64;
+                400.0 * (sigma * 0.551 * (u / (1.0 - u)).ln()).exp()
+            })
+            .collect();
+        values.extend((0..cold).map(|_| 400.0 * magnitude * (0.9 + 0.2 * rng.f64())));
+        values.sort_by(f64::total_cmp);
+        values
+    }
+
+    #[test]
+    fn the_verdict_never_improves_as_cold_starts_get_more_frequent() {
+        let n = 200;
+        for magnitude in [3.5, 5.0, 10.0, 25.0, 40.0, 100.0, 300.0] {
+            for sigma in [0.05, 0.15, 0.3, 0.45] {
+                let mut worst = Verdict::Solid;
+                // 1 of 200 (0.5 %) up to 50 of 200 (25 %).
+                for cold in 1..=50 {
+                    let values = cold_mixture(n, cold, magnitude, sigma);
+                    let judged = judge_ranked(&values, 0);
+                    let verdict = judged.verdict;
+                    assert!(
+                        verdict >= worst,
+                        "{magnitude}× σ {sigma}: {cold} cold starts read {verdict:?} after {worst:?}"
+                    );
+                    worst = verdict;
+                }
+            }
+        }
+        // The table: 1 % and 20 % of 40 s cold starts over 0.4 s.
+        let rare = judge_ranked(&cold_mixture(200, 2, 100.0, 0.2), 0);
+        let frequent = judge_ranked(&cold_mixture(200, 40, 100.0, 0.2), 0);
+        assert_eq!(rare.verdict, Verdict::NotReady);
+        assert_eq!(
+            Verdict::from_cv_pct(frequent.ttft.unwrap().cv_pct),
+            Verdict::ColdStarts
+        );
+        assert_eq!(frequent.verdict, Verdict::NotReady);
+    }
+
     #[test]
     fn live_row_matches_the_report() {
         let samples = synthetic_samples(1, 80, 2, 5);
-        let row = live_row(&samples, 100);
+        let row = live_row(&samples, 100, 120_000.0);
         let report = build_report(&plan(&["m"]), &samples, 0, 1);
         let target = &report.targets[0];
         let ttft = target.ttft.unwrap();

@@ -103,6 +103,52 @@ pub struct TtftSummary {
     /// Requests per block when `ci_method` is `block`.
     #[serde(default)]
     pub ci_block_length: Option<usize>,
+    // The censoring members came later still; a file without them had
+    // none censored (it was written when timeouts were left out).
+    /// Requests ranked at the plan's timeout because no first token came
+    /// within it (right-censored); they are in `n`.
+    #[serde(default)]
+    pub censored: usize,
+    /// `mean`, `stddev` and `cv_pct` are lower bounds (some request was
+    /// censored): read them as "≥".
+    #[serde(default)]
+    pub cv_is_lower_bound: bool,
+    /// `median` reaches a censored rank: read it as "≥".
+    #[serde(default)]
+    pub median_is_lower_bound: bool,
+    /// `p95` reaches a censored rank: read it as "≥".
+    #[serde(default)]
+    pub p95_is_lower_bound: bool,
+    /// `p99` reaches a censored rank: read it as "≥".
+    #[serde(default)]
+    pub p99_is_lower_bound: bool,
+    /// The requests slower than 3× the warm median, and the tail band they
+    /// give the verdict; `None` in older files.
+    #[serde(default)]
+    pub slow: Option<SlowSummary>,
+    /// p95 / median.
+    #[serde(default)]
+    pub p95_median_ratio: Option<f64>,
+}
+
+/// The slow requests of one target, as the summary stores them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlowSummary {
+    /// Requests slower than this count as slow, ms (3× the warm median).
+    pub threshold_ms: f64,
+    /// Slow requests, timeouts included.
+    pub count: usize,
+    /// Ranked requests.
+    pub of: usize,
+    /// Exact (Clopper–Pearson) 95 % interval of the slow share, 0–1.
+    pub share_ci: [f64; 2],
+    /// The slow requests' median over the warm median.
+    pub magnitude: Option<f64>,
+    /// p95 of the requests at or under the threshold, ms.
+    pub warm_p95: Option<f64>,
+    /// The CV band these slow requests reach at their worst frequency so
+    /// far; the verdict is never better than it.
+    pub tail_band: Verdict,
 }
 
 /// How the bootstrap behind `median_ci` and `p95_ci` resampled (see
@@ -194,6 +240,21 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
                     Resampling::Iid => None,
                     Resampling::Block { length } => Some(length),
                 }),
+                censored: target.censored,
+                cv_is_lower_bound: target.moments_are_lower_bounds(),
+                median_is_lower_bound: target.percentile_is_lower_bound(50.0),
+                p95_is_lower_bound: target.percentile_is_lower_bound(95.0),
+                p99_is_lower_bound: target.percentile_is_lower_bound(99.0),
+                slow: target.slow.map(|slow| SlowSummary {
+                    threshold_ms: slow.threshold_ms,
+                    count: slow.slow,
+                    of: slow.of,
+                    share_ci: [slow.share_ci.0, slow.share_ci.1],
+                    magnitude: slow.magnitude,
+                    warm_p95: slow.warm_p95_ms,
+                    tail_band: target.tail_band,
+                }),
+                p95_median_ratio: target.p95_median_ratio,
             });
             TargetSummary {
                 target: target.target,

@@ -110,12 +110,47 @@ impl Sample {
         }
     }
 
-    /// The TTFT of a successful, non-warm-up sample: what the statistics use.
+    /// The measured TTFT of a non-warm-up sample whose first token came: a
+    /// success, or a request that failed only *after* its first token (a
+    /// stream cut mid-reply still timed its first token exactly). What the
+    /// latency figures rank, beside the censored timeouts of [`Self::rank`].
     pub fn counted_ttft_ms(&self) -> Option<f64> {
-        if self.warmup || self.error.is_some() {
-            None
-        } else {
-            self.ttft_ms
+        match (&self.error, self.warmup) {
+            (_, true) => None,
+            (None, false) => self.ttft_ms,
+            (Some(error), false) if error.phase == Phase::AfterFirstToken => self.ttft_ms,
+            (Some(_), false) => None,
+        }
+    }
+
+    /// How this sample enters the TTFT ranks of a plan whose timeout is
+    /// `timeout_ms`.
+    ///
+    /// A request that never saw its first token within the timeout is not
+    /// missing data: it took *at least* the timeout, so it ranks as a
+    /// right-censored value there ([`TtftRank::Censored`]). That covers a
+    /// `timeout` error and any other failure before the first token that
+    /// came only once the timeout had passed. Every other failure (an HTTP
+    /// status, CORS, a malformed stream, a stop by the user) says nothing
+    /// about latency and stays out of the ranks; it counts in the error rate.
+    pub fn rank(&self, timeout_ms: f64) -> TtftRank {
+        if self.warmup {
+            return TtftRank::Excluded;
+        }
+        if let Some(ms) = self.counted_ttft_ms().filter(|v| v.is_finite()) {
+            return TtftRank::Measured(ms);
+        }
+        let Some(error) = &self.error else {
+            return TtftRank::Excluded;
+        };
+        let lasted_past_timeout = self
+            .total_ms
+            .is_some_and(|ms| timeout_ms.is_finite() && ms >= timeout_ms);
+        match error.kind {
+            ErrorKind::Timeout => TtftRank::Censored,
+            ErrorKind::Aborted => TtftRank::Excluded,
+            _ if error.phase != Phase::AfterFirstToken && lasted_past_timeout => TtftRank::Censored,
+            _ => TtftRank::Excluded,
         }
     }
 
@@ -126,6 +161,19 @@ impl Sample {
         let span_ms = total - ttft;
         (tokens > 1 && span_ms > 0.0).then(|| f64::from(tokens - 1) * 1000.0 / span_ms)
     }
+}
+
+/// How one sample enters a target's TTFT ranks ([`Sample::rank`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TtftRank {
+    /// A first token was timed: its TTFT, ms.
+    Measured(f64),
+    /// No first token within the timeout: at least the timeout, exact value
+    /// unknown (right-censored).
+    Censored,
+    /// Not a latency figure: a warm-up, or a failure that says nothing
+    /// about how long a first token takes.
+    Excluded,
 }
 
 /// A classified failure, with a message a person can act on.

@@ -117,12 +117,19 @@ impl Judgement {
     /// The judgement for `n` successful samples whose TTFT CV is `cv_pct`,
     /// in a plan of `requests_per_target` measured requests per target.
     pub fn new(n: usize, cv_pct: f64, requests_per_target: u32) -> Self {
+        Self::of(n, Verdict::from_cv_pct(cv_pct), requests_per_target)
+    }
+
+    /// The judgement for `n` ranked samples whose verdict would be
+    /// `verdict` (see [`judge`]), in a plan of `requests_per_target`
+    /// measured requests per target.
+    pub fn of(n: usize, verdict: Verdict, requests_per_target: u32) -> Self {
         if n < VERDICT_MIN_SAMPLES {
             Self::Collecting { n }
         } else if n < settled_at(requests_per_target) {
-            Self::Provisional(Verdict::from_cv_pct(cv_pct))
+            Self::Provisional(verdict)
         } else {
-            Self::Final(Verdict::from_cv_pct(cv_pct))
+            Self::Final(verdict)
         }
     }
 
@@ -152,10 +159,47 @@ impl Judgement {
     }
 }
 
+/// The verdict of one target: the worse of its CV band and its tail band
+/// ([`super::slow::tail_band`]), and never [`Verdict::Solid`] when a
+/// request timed out (`censored` > 0) or a cold-start tail was found.
+pub fn judge(cv_pct: f64, tail_band: Verdict, censored: usize, cold_tail_found: bool) -> Verdict {
+    let worse = Verdict::from_cv_pct(cv_pct).max(tail_band);
+    if censored > 0 || cold_tail_found {
+        worse.max(Verdict::SomeVariance)
+    } else {
+        worse
+    }
+}
+
+/// The largest CV% that `n` values can have (all but one equal): √n × 100.
+/// A CV near it cannot grow however bad the tail gets, so it understates a
+/// rare, very long cold start.
+pub fn cv_cap_pct(n: usize) -> f64 {
+    (n as f64).sqrt() * 100.0
+}
+
+/// A CV at or above this share of [`cv_cap_pct`] is said to sit at its cap.
+pub const CV_CAP_SHARE: f64 = 0.8;
+
 /// Something to read before the verdict, because it limits what the
 /// verdict can mean. Listed in the order they should be said.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Caveat {
+    /// Requests that saw no first token within the timeout: ranked as at
+    /// least the timeout, so mean, stddev and CV are lower bounds.
+    Censored {
+        /// How many.
+        count: usize,
+        /// The plan's timeout, ms.
+        timeout_ms: f64,
+    },
+    /// The CV is within [`CV_CAP_SHARE`] of the most `n` values can show.
+    CvAtCap {
+        /// Ranked samples.
+        n: usize,
+        /// The cap, percent.
+        cap_pct: f64,
+    },
     /// The error rate (0–1) is above [`ERROR_RATE_THRESHOLD`]: the latency
     /// figures describe only the requests that worked.
     HighErrorRate {
@@ -188,6 +232,25 @@ impl Caveat {
             (Self::TooFewSamples { n }, Lang::ZhCn) => {
                 format!("只有 {n} 个成功样本（少于 {MIN_SAMPLES} 个）：p95 和长尾还不可靠")
             }
+            (Self::Censored { count, timeout_ms }, Lang::En) => {
+                let timeout_s = timeout_ms / 1000.0;
+                let requests = if count == 1 { "request" } else { "requests" };
+                format!(
+                    "{count} {requests} saw no first token within the {timeout_s:.0} s timeout: they count as at least {timeout_s:.0} s, so mean, stddev and CV are lower bounds (≥)"
+                )
+            }
+            (Self::Censored { count, timeout_ms }, Lang::ZhCn) => {
+                let timeout_s = timeout_ms / 1000.0;
+                format!(
+                    "{count} 个请求在 {timeout_s:.0} 秒超时内没有收到首个 token：按至少 {timeout_s:.0} 秒计入，因此均值、标准差和 CV 都是下限（≥）"
+                )
+            }
+            (Self::CvAtCap { n, cap_pct }, Lang::En) => format!(
+                "with {n} requests the CV cannot exceed {cap_pct:.0} %: it sits near that cap and cannot show how much worse the tail is — read the slow share and p95"
+            ),
+            (Self::CvAtCap { n, cap_pct }, Lang::ZhCn) => format!(
+                "{n} 个请求的 CV 最多只能到 {cap_pct:.0}%：已接近上限，无法再反映长尾有多严重，请看慢请求占比和 p95"
+            ),
         }
     }
 }
@@ -202,6 +265,30 @@ pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
     }
     if successful < MIN_SAMPLES {
         found.push(Caveat::TooFewSamples { n: successful });
+    }
+    found
+}
+
+/// [`caveats`], then the censoring and CV-cap caveats: `ranked` samples
+/// (successes and censored timeouts) with CV `cv_pct`, `censored` of them
+/// timeouts at `timeout_ms`.
+pub fn caveats_with_censoring(
+    ranked: usize,
+    error_rate: f64,
+    censored: usize,
+    timeout_ms: f64,
+    cv_pct: f64,
+) -> Vec<Caveat> {
+    let mut found = caveats(ranked, error_rate);
+    if censored > 0 {
+        found.push(Caveat::Censored {
+            count: censored,
+            timeout_ms,
+        });
+    }
+    let cap_pct = cv_cap_pct(ranked);
+    if ranked >= 2 && cv_pct >= CV_CAP_SHARE * cap_pct {
+        found.push(Caveat::CvAtCap { n: ranked, cap_pct });
     }
     found
 }

@@ -327,6 +327,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
                     live_row(
                         &log.of_target(u32::try_from(t).unwrap_or(u32::MAX)),
                         plan.requests_per_target,
+                        plan.timeout_s * 1000.0,
                     )
                 })
                 .collect();
@@ -372,7 +373,11 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             }
             run.samples.push(sample);
             if let Some(row) = run.live.get_mut(target as usize) {
-                *row = live_row(&run.samples.of_target(target), run.plan.requests_per_target);
+                *row = live_row(
+                    &run.samples.of_target(target),
+                    run.plan.requests_per_target,
+                    run.plan.timeout_s * 1000.0,
+                );
             }
             run.revision += 1;
             run.done = done;
