@@ -26,5 +26,6 @@ pub mod slow;
 pub mod sse;
 pub mod stats;
 pub mod tail;
+pub mod text;
 pub mod timeofday;
 pub mod verdict;

@@ -14,6 +14,7 @@ use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
+use firsttoken::core::text::{at_least, slow_sentence};
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 
@@ -174,6 +175,23 @@ fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
         "judgement": judgement_json(target.judgement),
         "caveats": target.caveats.iter().map(|c| c.text(Lang::En)).collect::<Vec<_>>(),
         "cold_tail": tail_json(target.cold_tail.as_ref()),
+        "censored": target.censored,
+        "lower_bounds": {
+            "median": target.percentile_is_lower_bound(50.0),
+            "p95": target.percentile_is_lower_bound(95.0),
+            "p99": target.percentile_is_lower_bound(99.0),
+            "mean_stddev_cv": target.moments_are_lower_bounds(),
+        },
+        "slow": target.slow.map_or(Value::Null, |slow| json!({
+            "threshold_ms": slow.threshold_ms,
+            "count": slow.slow,
+            "of": slow.of,
+            "share_ci": [slow.share_ci.0, slow.share_ci.1],
+            "magnitude": slow.magnitude,
+            "warm_p95_ms": slow.warm_p95_ms,
+            "tail_band": target.tail_band.as_str(),
+        })),
+        "p95_median_ratio": target.p95_median_ratio,
         "connections": connections_json(connections(doc, target.target).as_ref()),
         "intervals": target.intervals.map_or(Value::Null, |i| json!({
             "median_ms": [i.median_ms.low, i.median_ms.high],
@@ -307,16 +325,27 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 continue;
             };
             let ttft = target.ttft.as_ref();
+            let bounded = |value: Option<f64>, p: f64| {
+                format!(
+                    "{}{}",
+                    at_least(value.is_some() && target.percentile_is_lower_bound(p)),
+                    ms_or_dash(value)
+                )
+            };
             let _ = writeln!(
                 out,
                 "  {:>4}  {:label_width$}  {:>6}  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  {}",
                 row.rank,
                 target.label,
                 row.figures.n,
-                ms_or_dash(ttft.map(|s| s.median)),
-                ms_or_dash(ttft.map(|s| s.p95)),
-                ms_or_dash(ttft.map(|s| s.p99)),
-                format!("{:.0} %", row.figures.cv_pct),
+                bounded(ttft.map(|s| s.median), 50.0),
+                bounded(ttft.map(|s| s.p95), 95.0),
+                bounded(ttft.map(|s| s.p99), 99.0),
+                format!(
+                    "{}{:.0} %",
+                    at_least(target.moments_are_lower_bounds()),
+                    row.figures.cv_pct
+                ),
                 format!("{:.1} %", row.figures.error_rate * 100.0),
                 judgement_text(row.figures.judgement, false)
             );
@@ -358,6 +387,16 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 target.label,
                 tail_sentence(target)
             );
+        }
+        for target in &members {
+            if let Some(slow) = &target.slow {
+                let _ = writeln!(
+                    out,
+                    "  slow requests: {}: {}",
+                    target.label,
+                    slow_sentence(Lang::En, slow, target.p95_median_ratio)
+                );
+            }
         }
         for target in &members {
             if let Some(c) = connections(doc, target.target) {

@@ -856,6 +856,87 @@ mod tests {
         assert_eq!(frequent.verdict, Verdict::NotReady);
     }
 
+    /// `n` lognormal TTFTs (median 400 ms, σ `sigma`), each a cold start at
+    /// `magnitude` × with probability `cold_share`, sorted.
+    fn drawn(
+        rng: &mut fastrand::Rng,
+        n: usize,
+        sigma: f64,
+        cold_share: f64,
+        magnitude: f64,
+    ) -> Vec<f64> {
+        let mut values: Vec<f64> = (0..n)
+            .map(|_| {
+                let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+                let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                let cold = rng.f64() < cold_share;
+                400.0 * (sigma * z).exp() * if cold { magnitude } else { 1.0 }
+            })
+            .collect();
+        values.sort_by(f64::total_cmp);
+        values
+    }
+
+    /// The tail band in seeded trials: how often a steady provider still
+    /// reads "solid", and the verdicts of the 40 s cold starts at
+    /// 1 % and 20 %, by CV alone and by the worse of CV and tail band.
+    /// `cargo test --lib core::report::tests::tail_band_in_seeded_trials -- --nocapture`
+    #[test]
+    fn tail_band_in_seeded_trials() {
+        let trials = 2000;
+        let mut rng = fastrand::Rng::with_seed(0x7A11_BA4D);
+        for sigma in [0.2, 0.3] {
+            let (mut solid_cv, mut solid_now) = (0, 0);
+            for _ in 0..trials {
+                let values = drawn(&mut rng, 75, sigma, 0.0, 1.0);
+                let judged = judge_ranked(&values, 0);
+                solid_cv += usize::from(
+                    Verdict::from_cv_pct(judged.ttft.unwrap().cv_pct) == Verdict::Solid,
+                );
+                solid_now += usize::from(judged.verdict == Verdict::Solid);
+            }
+            let (cv_pct, now_pct) = (
+                solid_cv as f64 * 100.0 / f64::from(trials),
+                solid_now as f64 * 100.0 / f64::from(trials),
+            );
+            println!(
+                "lognormal σ {sigma}, n 75: solid by CV alone {cv_pct:.1} %, by CV and tail band {now_pct:.1} %"
+            );
+            assert!(
+                now_pct >= cv_pct - 2.0,
+                "the tail band must not unsettle a steady provider"
+            );
+        }
+        for cold_share in [0.01, 0.05, 0.2] {
+            let mut counts = [[0u32; 4]; 2];
+            for _ in 0..trials {
+                let values = drawn(&mut rng, 75, 0.2, cold_share, 100.0);
+                let judged = judge_ranked(&values, 0);
+                counts[0][Verdict::from_cv_pct(judged.ttft.unwrap().cv_pct) as usize] += 1;
+                counts[1][judged.verdict as usize] += 1;
+            }
+            let share = |c: u32| f64::from(c) * 100.0 / f64::from(trials);
+            println!(
+                "40 s cold starts over 0.4 s, {:.0} % of 75: CV alone solid/variance/cold/not-ready {:.1}/{:.1}/{:.1}/{:.1} %, with tail band {:.1}/{:.1}/{:.1}/{:.1} %",
+                cold_share * 100.0,
+                share(counts[0][0]),
+                share(counts[0][1]),
+                share(counts[0][2]),
+                share(counts[0][3]),
+                share(counts[1][0]),
+                share(counts[1][1]),
+                share(counts[1][2]),
+                share(counts[1][3]),
+            );
+            if cold_share >= 0.05 {
+                assert!(
+                    share(counts[1][3]) >= 95.0,
+                    "a frequent 100× tail reads not ready"
+                );
+            }
+        }
+    }
+
     #[test]
     fn live_row_matches_the_report() {
         let samples = synthetic_samples(1, 80, 2, 5);

@@ -688,33 +688,15 @@ pub fn warning_text(
     }
 }
 
-/// Milliseconds for people: "850 ms", "1.24 s", "12.3 s".
+/// Milliseconds for people: "850 ms", "1.24 s", "12.3 s" (core's
+/// [`crate::core::text::format_ms`], so the page and the terminal agree).
 pub fn format_ms(lang: Lang, ms: f64) -> String {
-    let (seconds, unit_ms) = match lang {
-        Lang::En => ("s", "ms"),
-        Lang::ZhCn => ("秒", "毫秒"),
-    };
-    if !ms.is_finite() {
-        return "–".to_owned();
-    }
-    if ms < 1000.0 {
-        format!("{ms:.0} {unit_ms}")
-    } else if ms < 10_000.0 {
-        format!("{:.2} {seconds}", ms / 1000.0)
-    } else {
-        format!("{:.1} {seconds}", ms / 1000.0)
-    }
+    crate::core::text::format_ms(lang.core(), ms)
 }
 
 /// A percentage with no decimals above 10 and one below ("541 %", "4.2 %").
 pub fn format_pct(value: f64) -> String {
-    if !value.is_finite() {
-        "–".to_owned()
-    } else if value.abs() >= 10.0 {
-        format!("{value:.0} %")
-    } else {
-        format!("{value:.1} %")
-    }
+    crate::core::text::format_pct(value)
 }
 
 /// A duration for the ETA: "45 s", "12 min", "3 h 20 min".

@@ -16,6 +16,7 @@ use crate::core::compare::routing_table;
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
+use crate::core::text::{at_least, slow_sentence};
 use crate::ui::charts::ChartsSection;
 use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
 use crate::ui::state::page::PageProps;
@@ -26,9 +27,16 @@ use crate::ui::verdict_badge::judgement_badge;
 /// `data-value` (tests compare it with the export), and its column's name in
 /// `data-label` (narrow screens show each row as a labelled list).
 fn ms_cell(lang: Lang, label: &'static str, value: Option<f64>) -> Html {
+    bounded_ms_cell(lang, label, value, false)
+}
+
+/// [`ms_cell`] for a figure that may be only a lower bound (a censored
+/// timeout reaches it): shown as "≥ x", with `data-lower-bound`.
+fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
     match value {
         Some(v) => {
-            html! { <td class="num" data-label={label} data-value={v.to_string()}>{format_ms(lang, v)}</td> }
+            let bound = lower_bound.then_some("true");
+            html! { <td class="num" data-label={label} data-value={v.to_string()} data-lower-bound={bound}>{format!("{}{}", at_least(lower_bound), format_ms(lang, v))}</td> }
         }
         None => html! { <td class="num" data-label={label}>{"–"}</td> },
     }
@@ -145,15 +153,17 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                         { for model.rows.iter().map(|row| {
                             let target = report.targets.get(row.figures.target as usize);
                             let ttft: Option<&Summary> = target.and_then(|t| t.ttft.as_ref());
+                            let bound = |p: f64| target.is_some_and(|t| t.percentile_is_lower_bound(p));
+                            let cv_bound = target.is_some_and(TargetReport::moments_are_lower_bounds);
                             html! {
                                 <tr data-target={row.figures.target.to_string()}>
                                     <td class="num rank" data-label={t.rank}>{row.rank}</td>
                                     <th scope="row">{row.figures.label.clone()}</th>
                                     <td class="num" data-label={t.samples} data-value={row.figures.n.to_string()}>{row.figures.n}</td>
-                                    { ms_cell(lang, t.median, ttft.map(|s| s.median)) }
-                                    { ms_cell(lang, t.p95, ttft.map(|s| s.p95)) }
-                                    { ms_cell(lang, t.p99, ttft.map(|s| s.p99)) }
-                                    <td class="num" data-label={t.cv} data-value={row.figures.cv_pct.to_string()}>{format_pct(row.figures.cv_pct)}</td>
+                                    { bounded_ms_cell(lang, t.median, ttft.map(|s| s.median), bound(50.0)) }
+                                    { bounded_ms_cell(lang, t.p95, ttft.map(|s| s.p95), bound(95.0)) }
+                                    { bounded_ms_cell(lang, t.p99, ttft.map(|s| s.p99), bound(99.0)) }
+                                    <td class="num" data-label={t.cv} data-value={row.figures.cv_pct.to_string()} data-lower-bound={cv_bound.then_some("true")}>{format!("{}{}", at_least(cv_bound), format_pct(row.figures.cv_pct))}</td>
                                     <td class="num" data-label={t.error_rate} data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
                                     <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.figures.judgement)}</td>
                                 </tr>
@@ -181,6 +191,11 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                     <h3>{t.cold_tail}</h3>
                     <ul class="tails">
                         { for members.iter().map(|target| html! { <li>{tail_sentence(lang, target)}</li> }) }
+                    </ul>
+                    <ul class="tails slow-shares">
+                        { for members.iter().filter_map(|target| target.slow.map(|slow| html! {
+                            <li data-target={target.target.to_string()}><strong>{target.label.clone()}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{slow_sentence(core_lang, &slow, target.p95_median_ratio)}</li>
+                        })) }
                     </ul>
                 </section>
             }

@@ -1,0 +1,162 @@
+//! Words and formatted numbers that both adapters print, made once so the
+//! page and `firsttoken report` say the same thing about the same file.
+//!
+//! Durations, percentages and the sentences that come with the censoring
+//! and tail-band rules live here; the older sentences are moving here one
+//! by one.
+
+use super::slow::{SLOW_MULTIPLE, SlowShare, one_in};
+use super::verdict::Lang;
+
+/// Milliseconds for people: "850 ms", "1.24 s", "12.3 s" (毫秒 / 秒 in
+/// Chinese); "–" for a value that is not finite.
+pub fn format_ms(lang: Lang, ms: f64) -> String {
+    let (seconds, unit_ms) = match lang {
+        Lang::En => ("s", "ms"),
+        Lang::ZhCn => ("秒", "毫秒"),
+    };
+    if !ms.is_finite() {
+        return "–".to_owned();
+    }
+    if ms < 1000.0 {
+        format!("{ms:.0} {unit_ms}")
+    } else if ms < 10_000.0 {
+        format!("{:.2} {seconds}", ms / 1000.0)
+    } else {
+        format!("{:.1} {seconds}", ms / 1000.0)
+    }
+}
+
+/// A percentage with no decimals from 10 up and one below ("541 %",
+/// "4.2 %"); "–" for a value that is not finite.
+pub fn format_pct(value: f64) -> String {
+    if !value.is_finite() {
+        "–".to_owned()
+    } else if value.abs() >= 10.0 {
+        format!("{value:.0} %")
+    } else {
+        format!("{value:.1} %")
+    }
+}
+
+/// "≥ " before a figure that is only a lower bound (a censored timeout
+/// reaches it), nothing otherwise.
+pub fn at_least(lower_bound: bool) -> &'static str {
+    if lower_bound { "≥ " } else { "" }
+}
+
+/// A ratio as people say it: whole numbers from 10× up, one decimal below
+/// ("34×", "2.5×").
+pub fn format_ratio(ratio: f64) -> String {
+    if !ratio.is_finite() {
+        "–".to_owned()
+    } else if ratio >= 9.95 {
+        format!("{ratio:.0}×")
+    } else {
+        format!("{ratio:.1}×")
+    }
+}
+
+/// The slow-request sentence of one target: how many requests were slower
+/// than 3× the warm median, the exact interval of that share as "1 in N",
+/// p95 over the median, and the p95 of the warm requests alone.
+///
+/// "4 of 75 requests slower than 1.24 s (3× the warm median), 1 in 8 to
+/// 1 in 68; p95 is 14× the median; warm-only p95 450 ms."
+pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>) -> String {
+    let threshold = format_ms(lang, slow.threshold_ms);
+    let multiple = format!("{SLOW_MULTIPLE:.0}");
+    let (low, high) = slow.share_ci;
+    // The share's high end is the smaller N ("1 in 8"), its low end the
+    // larger ("1 in 68").
+    let (most, least) = (one_in(high), one_in(low));
+    let mut sentence = match (lang, slow.slow, most, least) {
+        (Lang::En, 0, Some(most), _) => format!(
+            "0 of {} requests slower than {threshold} ({multiple}× the warm median); at most 1 in {most}",
+            slow.of
+        ),
+        (Lang::En, count, Some(most), Some(least)) => format!(
+            "{count} of {} requests slower than {threshold} ({multiple}× the warm median), 1 in {most} to 1 in {least}",
+            slow.of
+        ),
+        (Lang::En, count, _, _) => format!(
+            "{count} of {} requests slower than {threshold} ({multiple}× the warm median)",
+            slow.of
+        ),
+        (Lang::ZhCn, 0, Some(most), _) => format!(
+            "{} 个请求中没有慢于 {threshold}（热请求中位数的 {multiple} 倍）的；最多约每 {most} 个中 1 个",
+            slow.of
+        ),
+        (Lang::ZhCn, count, Some(most), Some(least)) => format!(
+            "{} 个请求中有 {count} 个慢于 {threshold}（热请求中位数的 {multiple} 倍），约每 {most} 到 {least} 个中 1 个",
+            slow.of
+        ),
+        (Lang::ZhCn, count, _, _) => format!(
+            "{} 个请求中有 {count} 个慢于 {threshold}（热请求中位数的 {multiple} 倍）",
+            slow.of
+        ),
+    };
+    if let Some(ratio) = p95_median_ratio {
+        let ratio = format_ratio(ratio);
+        sentence.push_str(&match lang {
+            Lang::En => format!("; p95 is {ratio} the median"),
+            Lang::ZhCn => format!("；p95 是中位数的 {ratio}"),
+        });
+    }
+    if let (Some(warm_p95), true) = (slow.warm_p95_ms, slow.slow > 0) {
+        let warm_p95 = format_ms(lang, warm_p95);
+        sentence.push_str(&match lang {
+            Lang::En => format!("; warm-only p95 {warm_p95}"),
+            Lang::ZhCn => format!("；只看热请求时 p95 为 {warm_p95}"),
+        });
+    }
+    sentence.push_str(match lang {
+        Lang::En => ".",
+        Lang::ZhCn => "。",
+    });
+    sentence
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::slow::slow_share;
+
+    #[test]
+    fn durations_percentages_and_ratios() {
+        assert_eq!(format_ms(Lang::En, 849.6), "850 ms");
+        assert_eq!(format_ms(Lang::En, 1235.0), "1.24 s");
+        assert_eq!(format_ms(Lang::ZhCn, 12_345.0), "12.3 秒");
+        assert_eq!(format_ms(Lang::En, f64::NAN), "–");
+        assert_eq!(format_pct(541.2), "541 %");
+        assert_eq!(format_pct(4.25), "4.2 %");
+        assert_eq!(format_ratio(34.2), "34×");
+        assert_eq!(format_ratio(9.96), "10×");
+        assert_eq!(format_ratio(2.46), "2.5×");
+        assert_eq!(at_least(true), "≥ ");
+        assert_eq!(at_least(false), "");
+    }
+
+    #[test]
+    fn the_slow_sentence_in_both_languages() {
+        let mut ranked: Vec<f64> = (0..71).map(|i| 380.0 + f64::from(i)).collect();
+        ranked.extend([5_000.0, 6_000.0, 7_000.0, 120_000.0]);
+        let slow = slow_share(&ranked, 415.0).unwrap();
+        assert_eq!(
+            slow_sentence(Lang::En, &slow, Some(14.2)),
+            "4 of 75 requests slower than 1.25 s (3× the warm median), 1 in 8 to 1 in 68; \
+             p95 is 14× the median; warm-only p95 446 ms."
+        );
+        assert_eq!(
+            slow_sentence(Lang::ZhCn, &slow, None),
+            "75 个请求中有 4 个慢于 1.25 秒（热请求中位数的 3 倍），约每 8 到 68 个中 1 个；\
+             只看热请求时 p95 为 446 毫秒。"
+        );
+        let none = slow_share(&ranked[..71], 415.0).unwrap();
+        assert_eq!(
+            slow_sentence(Lang::En, &none, Some(1.1)),
+            "0 of 71 requests slower than 1.25 s (3× the warm median); at most 1 in 20; \
+             p95 is 1.1× the median."
+        );
+    }
+}
