@@ -86,7 +86,7 @@ fn main() {
 
     let start = Instant::now();
     for _ in 0..1000 {
-        black_box(live_row(black_box(one.iter().copied()), 100));
+        black_box(live_row(black_box(one.iter().copied()), 100, 120_000.0));
     }
     println!(
         "live_row, {} samples: {:.1} µs each",

@@ -236,6 +236,7 @@ fn environment() -> Environment {
         started_at_ms: 1_733_000_000_000.125,
         runner: RunnerKind::Page,
         vantage: None,
+        peak_tz_offset_min: None,
     }
 }
 

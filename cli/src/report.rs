@@ -14,7 +14,7 @@ use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
-use firsttoken::core::text::{at_least, slow_sentence};
+use firsttoken::core::text::{at_least, period_sentence, slow_sentence};
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 
@@ -46,7 +46,7 @@ pub fn report_of(doc: &ResultsDoc) -> Report {
     build_report(
         &doc.plan,
         &doc.samples,
-        doc.environment.tz_offset_min,
+        doc.environment.peak_offset_min(&doc.plan),
         REPORT_SEED,
     )
 }
@@ -192,6 +192,13 @@ fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
             "tail_band": target.tail_band.as_str(),
         })),
         "p95_median_ratio": target.p95_median_ratio,
+        "peak_vs_off_peak": target.time_of_day.compare_periods().map_or(Value::Null, |c| json!({
+            "peak_slow": c.peak.0,
+            "peak_ranked": c.peak.1,
+            "off_peak_slow": c.off_peak.0,
+            "off_peak_ranked": c.off_peak.1,
+            "fisher_p": c.p_value,
+        })),
         "connections": connections_json(connections(doc, target.target).as_ref()),
         "intervals": target.intervals.map_or(Value::Null, |i| json!({
             "median_ms": [i.median_ms.low, i.median_ms.high],
@@ -395,6 +402,16 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                     "  slow requests: {}: {}",
                     target.label,
                     slow_sentence(Lang::En, slow, target.p95_median_ratio)
+                );
+            }
+        }
+        for target in &members {
+            if let Some(comparison) = target.time_of_day.compare_periods() {
+                let _ = writeln!(
+                    out,
+                    "  peak vs off-peak: {}: {}",
+                    target.label,
+                    period_sentence(Lang::En, &comparison)
                 );
             }
         }

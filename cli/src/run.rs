@@ -142,7 +142,7 @@ pub async fn run(
         let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
         runner.resume_after_reload(&done, clock.now_ms());
     }
-    let environment = environment(header.started_at_ms, header.vantage.clone());
+    let environment = environment(header.started_at_ms, header.vantage.clone(), &plan);
     let mut client = Client::new(options.fresh_connections);
 
     let (done, total) = runner.progress();

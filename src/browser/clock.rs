@@ -55,6 +55,43 @@ pub fn time_zone() -> String {
         .unwrap_or_default()
 }
 
+/// The offset of the IANA zone `name` at `epoch_ms`, minutes east of UTC,
+/// from the browser's own zone data (`Intl.DateTimeFormat` with
+/// `timeZoneName: "longOffset"`, which formats as `GMT+08:00`); `None` when
+/// the browser does not know the zone.
+pub fn zone_offset_min(name: &str, epoch_ms: f64) -> Option<i32> {
+    let options = js_sys::Object::new();
+    js_sys::Reflect::set(&options, &"timeZone".into(), &name.into()).ok()?;
+    js_sys::Reflect::set(&options, &"timeZoneName".into(), &"longOffset".into()).ok()?;
+    let locales = js_sys::Array::of1(&"en-US".into());
+    // An unknown zone makes the constructor throw a RangeError;
+    // `Reflect.construct` hands it back as an `Err` rather than letting the
+    // exception unwind through the module.
+    let format = js_sys::Reflect::construct(
+        &js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())
+            .constructor(),
+        &js_sys::Array::of2(&locales, &options),
+    )
+    .ok()?;
+    let format: js_sys::Intl::DateTimeFormat = format.into();
+    let parts = format.format_to_parts(&js_sys::Date::new(&epoch_ms.into()));
+    parts.iter().find_map(|part| {
+        let kind = js_sys::Reflect::get(&part, &"type".into())
+            .ok()?
+            .as_string()?;
+        if kind != "timeZoneName" {
+            return None;
+        }
+        let value = js_sys::Reflect::get(&part, &"value".into())
+            .ok()?
+            .as_string()?;
+        match crate::core::timeofday::parse_peak_tz(&value)? {
+            crate::core::timeofday::PeakZone::Offset(minutes) => Some(minutes),
+            crate::core::timeofday::PeakZone::Named(_) => None,
+        }
+    })
+}
+
 /// Records a User Timing mark named `name` (`performance.mark`), so a
 /// profiler or the render benchmark (`e2e/bench/render.mjs`) can time the
 /// page's own steps: a dispatch, a render, charts drawn.

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::document;
+use super::timeofday::{is_peak, parse_peak_tz};
 
 /// The plan document's version this build reads and writes.
 pub const PLAN_VERSION: u32 = 1;
@@ -81,6 +82,11 @@ pub struct Plan {
     pub reasoning_counts_as_first_token: bool,
     /// Local hours `[start, end)` counted as peak for the time-of-day split.
     pub peak_hours: [u8; 2],
+    /// The zone `peak_hours` are in: an IANA name (`"Asia/Shanghai"`) or a
+    /// UTC offset (`"+08:00"`); `None` (left out of the document) for the
+    /// zone of whoever runs the plan. See [`crate::core::timeofday::parse_peak_tz`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_tz: Option<String>,
 }
 
 impl Default for Plan {
@@ -100,6 +106,7 @@ impl Default for Plan {
             temperature: 0.0,
             reasoning_counts_as_first_token: false,
             peak_hours: [9, 18],
+            peak_tz: None,
         }
     }
 }
@@ -252,6 +259,9 @@ pub enum WarningKind {
     SpreadOverridesSpacing,
     /// Two targets share a label.
     DuplicateLabel,
+    /// The run is shorter than the longer of peak and off-peak hours, so it
+    /// may see only one of them.
+    MissesAPeriod,
     /// `nonce` is off: the fixed prompt may be served from a provider's
     /// prompt cache.
     FixedPromptMayBeCached,
@@ -284,6 +294,7 @@ const PLAN_FIELDS: &[&str] = &[
     "temperature",
     "reasoning_counts_as_first_token",
     "peak_hours",
+    "peak_tz",
 ];
 
 /// Every member of a target.
@@ -358,6 +369,7 @@ impl Plan {
                     reader.read(field, value, &mut plan.reasoning_counts_as_first_token);
                 }
                 "peak_hours" => reader.read(field, value, &mut plan.peak_hours),
+                "peak_tz" => reader.read(field, value, &mut plan.peak_tz),
                 unknown => reader.unknown(unknown, PLAN_FIELDS),
             }
         }
@@ -593,6 +605,15 @@ impl Plan {
                 );
             }
         }
+        if let Some(zone) = &self.peak_tz
+            && parse_peak_tz(zone).is_none()
+        {
+            bad(
+                "peak_tz",
+                "must be an IANA time zone name such as Asia/Shanghai, or a UTC offset such as                  +08:00, or null for the zone of whoever runs the plan"
+                    .to_owned(),
+            );
+        }
         if errors.is_empty() {
             Ok(())
         } else {
@@ -686,6 +707,26 @@ impl Plan {
                     "cold starts last 10–90 s; a {} s timeout turns the slow ones into errors \
                      instead of measuring them",
                     round3(self.timeout_s)
+                ),
+            );
+        }
+        let peak_hours = (0..24u8).filter(|&h| is_peak(h, self.peak_hours)).count() as f64;
+        let longer_period_h = peak_hours.max(24.0 - peak_hours);
+        let duration_h = self.total_requests() as f64 * self.effective_spacing_s() / 3600.0;
+        if peak_hours > 0.0 && duration_h < longer_period_h {
+            let [start, end] = self.peak_hours;
+            let length = if duration_h < 1.0 {
+                format!("{} min", (duration_h * 60.0).round().max(1.0))
+            } else {
+                format!("{} h", round1(duration_h))
+            };
+            warn(
+                WarningKind::MissesAPeriod,
+                "spread_hours",
+                format!(
+                    "the run lasts about {length}, so it can miss either peak ({start}:00–{end}:00) \
+                     or off-peak hours altogether and cannot compare them; spread it over at least \
+                     {longer_period_h:.0} h to see both"
                 ),
             );
         }
@@ -817,6 +858,10 @@ fn check_host_port(authority: &str) -> Result<(), String> {
 /// Rounds to 3 decimals for messages, so 1.6666… reads 1.667.
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 /// Reads members one by one, collecting one error per bad member.
@@ -1310,14 +1355,64 @@ mod tests {
     }
 
     #[test]
-    fn defaults_warn_only_that_the_prompt_may_be_cached() {
+    fn defaults_warn_that_the_prompt_may_be_cached_and_the_run_misses_a_period() {
         let kinds: Vec<WarningKind> = valid_plan().warnings().iter().map(|w| w.kind).collect();
-        assert_eq!(kinds, vec![WarningKind::FixedPromptMayBeCached]);
-        let with_nonce = Plan {
+        assert_eq!(
+            kinds,
+            vec![
+                WarningKind::MissesAPeriod,
+                WarningKind::FixedPromptMayBeCached
+            ]
+        );
+        // 15 h of off-peak hours (18:00–09:00) are the longer period.
+        let spread = Plan {
             nonce: true,
+            spread_hours: Some(15.0),
+            spacing_s: 0.0,
             ..valid_plan()
         };
-        assert_eq!(with_nonce.warnings(), vec![]);
+        assert_eq!(spread.warnings(), vec![]);
+        let short = Plan {
+            nonce: true,
+            spread_hours: Some(14.0),
+            spacing_s: 0.0,
+            ..valid_plan()
+        };
+        let warnings = short.warnings();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(
+            warnings[0].message,
+            "the run lasts about 14 h, so it can miss either peak (9:00–18:00) or off-peak hours \
+             altogether and cannot compare them; spread it over at least 15 h to see both"
+        );
+        // No peak hours, nothing to miss.
+        let no_peak = Plan {
+            nonce: true,
+            peak_hours: [7, 7],
+            ..valid_plan()
+        };
+        assert_eq!(no_peak.warnings(), vec![]);
+    }
+
+    #[test]
+    fn peak_tz_is_an_offset_or_an_iana_name() {
+        let mut plan = valid_plan();
+        for good in ["Asia/Shanghai", "+08:00", "UTC-5"] {
+            plan.peak_tz = Some(good.to_owned());
+            assert!(plan.validate().is_ok(), "{good}");
+        }
+        plan.peak_tz = Some("Mars/Olympus Mons".to_owned());
+        let errors = plan.validate().unwrap_err();
+        assert_eq!(errors[0].field, "peak_tz");
+        // Left out when not set, so older plans and links are unchanged.
+        plan.peak_tz = None;
+        assert!(!crate::core::document::to_string(&plan).contains("peak_tz"));
+        let read = Plan::from_json(&crate::core::document::to_string(&plan).replace(
+            "\"peak_hours\"",
+            "\"peak_tz\":\"Europe/Paris\",\"peak_hours\"",
+        ))
+        .unwrap();
+        assert_eq!(read.peak_tz.as_deref(), Some("Europe/Paris"));
     }
 
     #[test]
@@ -1342,13 +1437,14 @@ mod tests {
                 NoWarmup,
                 TightSpacing,
                 ShortTimeout,
+                MissesAPeriod,
                 NonZeroTemperature,
                 FixedPromptMayBeCached
             ]
         );
-        assert_eq!(warnings[6].field, "nonce");
+        assert_eq!(warnings[7].field, "nonce");
         plan.nonce = true;
-        assert_eq!(plan.warnings().len(), 6, "a nonce keeps the cache out");
+        assert_eq!(plan.warnings().len(), 7, "a nonce keeps the cache out");
         plan.nonce = false;
         plan.targets.retain(|t| t.protocol == Protocol::Demo);
         assert!(
@@ -1377,8 +1473,9 @@ mod tests {
         plan.nonce = true;
         plan.spread_hours = Some(2.0);
         let warnings = plan.warnings();
-        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings.len(), 2);
         assert_eq!(warnings[0].kind, WarningKind::SpreadOverridesSpacing);
+        assert_eq!(warnings[1].kind, WarningKind::MissesAPeriod);
         // 7200 s / 204 requests = 35.294 s.
         assert!(
             warnings[0]
@@ -1386,7 +1483,12 @@ mod tests {
                 .contains("every 35.294 s, not every 5 s")
         );
         plan.spacing_s = 0.0;
-        assert!(plan.warnings().is_empty());
+        let kinds: Vec<WarningKind> = plan.warnings().iter().map(|w| w.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![WarningKind::MissesAPeriod],
+            "2 h see one period"
+        );
     }
 
     #[test]
@@ -1476,9 +1578,16 @@ mod tests {
         let link = doc.lines().find(|l| l.starts_with("#plan=")).unwrap();
         let plan = Plan::from_json(json).unwrap();
         assert_eq!(plan.targets.len(), 2);
-        // The defaults: only the reminder that a fixed prompt may be cached.
+        // The defaults: a run of minutes sees one period of the day, and a
+        // fixed prompt may be cached.
         let kinds: Vec<WarningKind> = plan.warnings().iter().map(|w| w.kind).collect();
-        assert_eq!(kinds, vec![WarningKind::FixedPromptMayBeCached]);
+        assert_eq!(
+            kinds,
+            vec![
+                WarningKind::MissesAPeriod,
+                WarningKind::FixedPromptMayBeCached
+            ]
+        );
         assert_eq!(Plan::from_link_fragment(link), Ok(plan.clone()));
         assert_eq!(format!("#{}", plan.to_link_fragment()), link);
     }

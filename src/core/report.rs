@@ -280,7 +280,13 @@ fn target_report(
         tail_band: band,
         p95_median_ratio: ttft.and_then(|t| (t.median > 0.0).then(|| t.p95 / t.median)),
         cache: cache_split(counted.iter().copied()),
-        time_of_day: time_of_day(samples.iter().copied(), tz_offset_min, peak_hours),
+        time_of_day: time_of_day(
+            samples.iter().copied(),
+            tz_offset_min,
+            peak_hours,
+            timeout_ms,
+            slow.map_or(f64::INFINITY, |slow| slow.threshold_ms),
+        ),
         ttft,
     }
 }

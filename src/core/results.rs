@@ -20,6 +20,7 @@ use super::document;
 use super::plan::{Plan, Protocol};
 use super::report::{REPORT_SEED, build_report};
 use super::sample::Sample;
+use super::timeofday::{PeakZone, parse_peak_tz};
 use super::verdict::{Judgement, Verdict};
 
 /// The results document's version this build reads and writes.
@@ -48,6 +49,27 @@ pub struct Environment {
     /// Imported files from different vantages are told apart by it.
     #[serde(default)]
     pub vantage: Option<String>,
+    /// The plan's `peak_tz` as an offset at the run's start, minutes east
+    /// of UTC, when the plan names a zone (`"Asia/Shanghai"`): resolved by
+    /// the adapter that ran it, since core has no zone database. Left out
+    /// when the plan names none (or an offset, which needs no resolving).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_tz_offset_min: Option<i32>,
+}
+
+impl Environment {
+    /// The offset (minutes east of UTC) in which `plan`'s peak hours and
+    /// every hour-of-day figure are read: the plan's `peak_tz` when it is an
+    /// offset, its resolved offset when it is a name, else the zone of the
+    /// run itself. The page, `firsttoken report` and the dashboard all bin
+    /// with it.
+    pub fn peak_offset_min(&self, plan: &Plan) -> i32 {
+        match plan.peak_tz.as_deref().and_then(parse_peak_tz) {
+            Some(PeakZone::Offset(minutes)) => minutes,
+            Some(PeakZone::Named(_)) => self.peak_tz_offset_min.unwrap_or(self.tz_offset_min),
+            None => self.tz_offset_min,
+        }
+    }
 }
 
 /// Which adapter measured a run.
@@ -780,6 +802,7 @@ mod tests {
             started_at_ms: 1_717_200_000_000.0,
             runner: RunnerKind::Page,
             vantage: None,
+            peak_tz_offset_min: None,
         }
     }
 
@@ -940,6 +963,7 @@ mod tests {
         let native = Environment {
             runner: RunnerKind::Cli,
             vantage: Some("fra1".to_owned()),
+            peak_tz_offset_min: None,
             ..environment()
         };
         let text = export_json(&plan(), &native, &samples);
@@ -982,6 +1006,7 @@ mod tests {
             let environment = Environment {
                 runner: RunnerKind::Cli,
                 vantage: vantage.map(str::to_owned),
+                peak_tz_offset_min: None,
                 ..environment()
             };
             import_json(&export_json(

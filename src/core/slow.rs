@@ -82,7 +82,7 @@ impl SlowShare {
 /// when there is nothing to rank or no positive median.
 /// Cost: O(n) plus the interval's O(k · 60).
 pub fn slow_share(ranked_ms: &[f64], warm_median_ms: f64) -> Option<SlowShare> {
-    if ranked_ms.is_empty() || !(warm_median_ms > 0.0) {
+    if ranked_ms.is_empty() || warm_median_ms.is_nan() || warm_median_ms <= 0.0 {
         return None;
     }
     let threshold_ms = SLOW_MULTIPLE * warm_median_ms;

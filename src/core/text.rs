@@ -6,6 +6,7 @@
 //! by one.
 
 use super::slow::{SLOW_MULTIPLE, SlowShare, one_in};
+use super::timeofday::PeriodComparison;
 use super::verdict::Lang;
 
 /// Milliseconds for people: "850 ms", "1.24 s", "12.3 s" (毫秒 / 秒 in
@@ -117,6 +118,49 @@ pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>
     sentence
 }
 
+/// Peak against off-peak by their slow shares, with Fisher's exact test:
+/// "peak hours are slower: 6 of 80 requests slow at peak against 0 of 40
+/// off peak (Fisher's exact test, p = 0.032)".
+pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
+    let ((peak_slow, peak_n), (off_slow, off_n)) = (comparison.peak, comparison.off_peak);
+    let p = format_p(comparison.p_value);
+    let peak_share = peak_slow as f64 / peak_n.max(1) as f64;
+    let off_share = off_slow as f64 / off_n.max(1) as f64;
+    match (lang, comparison.differs(), peak_share > off_share) {
+        (Lang::En, true, true) => format!(
+            "peak hours are slower: {peak_slow} of {peak_n} requests slow at peak against {off_slow} of {off_n} off peak (Fisher's exact test, p = {p})"
+        ),
+        (Lang::En, true, false) => format!(
+            "off-peak hours are slower: {off_slow} of {off_n} requests slow off peak against {peak_slow} of {peak_n} at peak (Fisher's exact test, p = {p})"
+        ),
+        (Lang::En, false, _) => format!(
+            "peak and off-peak: {peak_slow} of {peak_n} against {off_slow} of {off_n} requests slow, no difference these requests can show (Fisher's exact test, p = {p})"
+        ),
+        (Lang::ZhCn, true, true) => format!(
+            "高峰时段更慢：高峰 {peak_n} 个请求中 {peak_slow} 个慢，非高峰 {off_n} 个中 {off_slow} 个（Fisher 精确检验，p = {p}）"
+        ),
+        (Lang::ZhCn, true, false) => format!(
+            "非高峰时段更慢：非高峰 {off_n} 个请求中 {off_slow} 个慢，高峰 {peak_n} 个中 {peak_slow} 个（Fisher 精确检验，p = {p}）"
+        ),
+        (Lang::ZhCn, false, _) => format!(
+            "高峰与非高峰：{peak_n} 个中 {peak_slow} 个慢，对比 {off_n} 个中 {off_slow} 个，这些请求显示不出差别（Fisher 精确检验，p = {p}）"
+        ),
+    }
+}
+
+/// A p-value with two significant digits, "< 0.001" below a thousandth.
+fn format_p(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".to_owned()
+    } else if p < 0.01 {
+        format!("{p:.4}")
+    } else if p < 0.1 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.2}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +202,26 @@ mod tests {
             "0 of 71 requests slower than 1.25 s (3× the warm median); at most 1 in 20; \
              p95 is 1.1× the median."
         );
+    }
+
+    #[test]
+    fn the_period_sentence_says_what_fishers_test_says() {
+        let slower_at_peak = PeriodComparison {
+            peak: (6, 80),
+            off_peak: (0, 40),
+            p_value: 0.0324,
+        };
+        assert_eq!(
+            period_sentence(Lang::En, &slower_at_peak),
+            "peak hours are slower: 6 of 80 requests slow at peak against 0 of 40 off peak \
+             (Fisher's exact test, p = 0.032)"
+        );
+        let same = PeriodComparison {
+            peak: (2, 40),
+            off_peak: (1, 40),
+            p_value: 1.0,
+        };
+        assert!(period_sentence(Lang::En, &same).contains("no difference these requests can show"));
+        assert!(period_sentence(Lang::ZhCn, &same).contains("显示不出差别"));
     }
 }

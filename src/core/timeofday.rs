@@ -6,8 +6,18 @@
 //! (`sent_at_ms`, Unix epoch ms) and a fixed UTC offset passed in: core never
 //! reads a clock or a time-zone database. A run that crosses a daylight
 //! saving change is binned with one offset; the shift is at most an hour.
+//!
+//! The plan may name the zone its peak hours are in (`peak_tz`, an IANA
+//! name or a UTC offset): an offset is used as it is, a name is resolved
+//! to its offset by the adapter that ran the plan (the browser's `Intl`,
+//! the runner's zone database) and stored with the results, so the page,
+//! the terminal and the dashboard bin every request in the same zone.
+//!
+//! Peak and off-peak are compared by their share of slow requests with
+//! Fisher's exact test, not by eye: two p95s of 40 requests each differ by
+//! chance more often than not.
 
-use super::sample::Sample;
+use super::sample::{Sample, TtftRank};
 use super::stats::{Summary, summarize};
 
 const MS_PER_MINUTE: f64 = 60_000.0;
@@ -36,6 +46,66 @@ pub fn is_peak(hour: u8, peak_hours: [u8; 2]) -> bool {
     }
 }
 
+/// The zone a plan's peak hours are read in (`peak_tz`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PeakZone {
+    /// A fixed offset, minutes east of UTC (`"+08:00"`, `"UTC-5"`, `"Z"`).
+    Offset(i32),
+    /// An IANA zone name (`"Asia/Shanghai"`), resolved by the adapter.
+    Named(String),
+}
+
+/// Reads a `peak_tz`: a UTC offset (`Z`, `UTC`, `GMT`, `+08:00`, `-0530`,
+/// `+8`, `UTC+8`, `UTC-05:30`; at most ±14 h) or an IANA name (`Area/City`
+/// made of letters, digits, `_`, `-`, `+` and `/`, at most 64 bytes).
+/// `None` for anything else.
+pub fn parse_peak_tz(text: &str) -> Option<PeakZone> {
+    let text = text.trim();
+    let upper = text.to_ascii_uppercase();
+    let rest = upper
+        .strip_prefix("UTC")
+        .or_else(|| upper.strip_prefix("GMT"))
+        .unwrap_or(&upper);
+    if rest.is_empty() || rest == "Z" {
+        return (!text.is_empty()).then_some(PeakZone::Offset(0));
+    }
+    if let Some(minutes) = parse_offset(rest) {
+        return Some(PeakZone::Offset(minutes));
+    }
+    let named = text.len() <= 64
+        && text.contains('/')
+        && !text.starts_with('/')
+        && !text.ends_with('/')
+        && !text.contains("//")
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+' | '/'))
+        && text.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
+    named.then(|| PeakZone::Named(text.to_owned()))
+}
+
+/// `+08:00`, `-0530`, `+8` → minutes east of UTC; at most 14 hours.
+fn parse_offset(text: &str) -> Option<i32> {
+    let (sign, digits) = match text.as_bytes().first()? {
+        b'+' => (1, &text[1..]),
+        b'-' => (-1, &text[1..]),
+        _ => return None,
+    };
+    let (hours, minutes) = match digits.split_once(':') {
+        Some((h, m)) => (h, m),
+        None if digits.len() == 4 => digits.split_at(2),
+        None => (digits, "0"),
+    };
+    let all_digits = |part: &str| {
+        !part.is_empty() && part.len() <= 2 && part.bytes().all(|b| b.is_ascii_digit())
+    };
+    if !all_digits(hours) || !all_digits(minutes) {
+        return None;
+    }
+    let (hours, minutes): (i32, i32) = (hours.parse().ok()?, minutes.parse().ok()?);
+    (minutes < 60 && hours * 60 + minutes <= 14 * 60).then_some(sign * (hours * 60 + minutes))
+}
+
 /// One hour's figures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HourRow {
@@ -56,8 +126,98 @@ pub struct Period {
     pub requests: usize,
     /// Errors among them.
     pub errors: usize,
-    /// TTFT of the successful ones, ms.
+    /// TTFT of the ranked ones (timeouts censored at the timeout), ms.
     pub ttft: Option<Summary>,
+    /// Ranked requests slower than the target's slow threshold (3× its
+    /// warm median), timeouts included.
+    pub slow: usize,
+    /// A distribution-free 97.5 % lower confidence bound of the p95, ms:
+    /// the order statistic x₍ₗ₎ with the largest l such that
+    /// P(Binomial(n, 0.95) < l) ≤ 2.5 %. What "≥ x" says when the period
+    /// is too small for an upper bound.
+    pub p95_low_ms: Option<f64>,
+}
+
+impl Period {
+    /// Ranked requests: measured first tokens and timeouts.
+    pub fn ranked(&self) -> usize {
+        self.ttft.map_or(0, |t| t.n)
+    }
+
+    /// Whether the period has enough requests for its p95 to have a finite
+    /// distribution-free upper confidence bound ([`MIN_FOR_P95_BOUND`]); below
+    /// it the p95 is shown as "≥ x", not as a number.
+    pub fn p95_is_bounded(&self) -> bool {
+        self.ranked() >= MIN_FOR_P95_BOUND
+    }
+}
+
+/// Fewest requests for which the largest of them is a 97.5 % upper
+/// confidence bound of the p95: 1 − 0.95ⁿ ≥ 0.975 from n = 72.
+pub const MIN_FOR_P95_BOUND: usize = 72;
+
+/// Peak against off-peak: their slow shares and Fisher's exact test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeriodComparison {
+    /// Slow and ranked requests in peak hours.
+    pub peak: (usize, usize),
+    /// Slow and ranked requests off peak.
+    pub off_peak: (usize, usize),
+    /// Two-sided p-value of Fisher's exact test on the 2 × 2 table.
+    pub p_value: f64,
+}
+
+impl PeriodComparison {
+    /// The shares differ at the 5 % level.
+    pub fn differs(&self) -> bool {
+        self.p_value < 0.05
+    }
+}
+
+impl TimeOfDay {
+    /// Peak against off-peak, when both periods ranked at least one request.
+    pub fn compare_periods(&self) -> Option<PeriodComparison> {
+        let (peak, off) = (&self.peak, &self.off_peak);
+        if peak.ranked() == 0 || off.ranked() == 0 {
+            return None;
+        }
+        Some(PeriodComparison {
+            peak: (peak.slow, peak.ranked()),
+            off_peak: (off.slow, off.ranked()),
+            p_value: fisher_exact(peak.slow, peak.ranked(), off.slow, off.ranked()),
+        })
+    }
+}
+
+/// Two-sided Fisher's exact test that `a` of `n` and `c` of `m` come from
+/// the same share: the probability, with the margins fixed, of a table at
+/// most as likely as the one seen (the usual "sum of small p" rule, with a
+/// relative tolerance of 10⁻⁷ for ties). Cost: O(n + m).
+pub fn fisher_exact(a: usize, n: usize, c: usize, m: usize) -> f64 {
+    if a > n || c > m {
+        return 1.0;
+    }
+    let total_slow = a + c;
+    let total = n + m;
+    // X = slow requests in the first group ~ Hypergeometric(total, total_slow, n).
+    let low = total_slow.saturating_sub(m);
+    let high = total_slow.min(n);
+    let ln_choose = |n: usize, k: usize| -> f64 {
+        let k = k.min(n - k);
+        (0..k)
+            .map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln())
+            .sum()
+    };
+    let denominator = ln_choose(total, n);
+    let probability = |x: usize| {
+        (ln_choose(total_slow, x) + ln_choose(total - total_slow, n - x) - denominator).exp()
+    };
+    let observed = probability(a);
+    let p: f64 = (low..=high)
+        .map(probability)
+        .filter(|&q| q <= observed * (1.0 + 1e-7))
+        .sum();
+    p.min(1.0)
 }
 
 /// TTFT by local hour and by peak / off-peak, for one target.
@@ -71,12 +231,29 @@ pub struct TimeOfDay {
     pub off_peak: Period,
 }
 
+/// The distribution-free 97.5 % lower confidence bound of the p95 of
+/// `sorted` (see [`Period::p95_low_ms`]); `None` for fewer than two
+/// values, where even the smallest is above the p95 too often.
+fn p95_lower_bound(sorted: &[f64]) -> Option<f64> {
+    let n = sorted.len();
+    // P(B ≤ l − 1) for B ~ Binomial(n, 0.95) grows with l: the largest l
+    // with P(B ≤ l − 1) ≤ 0.025 makes x₍ₗ₎ ≤ p95 with 97.5 % confidence.
+    let l = (1..=n)
+        .take_while(|&l| super::slow::binomial_cdf(l - 1, n, 0.95) <= 0.025)
+        .last()?;
+    sorted.get(l - 1).copied()
+}
+
 /// Split one target's samples by local hour and by peak window.
-/// Warm-ups are left out, as everywhere in the statistics.
+/// Warm-ups are left out, as everywhere in the statistics; timeouts rank
+/// at `timeout_ms` ([`Sample::rank`]); a request slower than
+/// `slow_threshold_ms` counts as slow in its period.
 pub fn time_of_day<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     tz_offset_min: i32,
     peak_hours: [u8; 2],
+    timeout_ms: f64,
+    slow_threshold_ms: f64,
 ) -> TimeOfDay {
     let mut ttft_by_hour: [Vec<f64>; 24] = std::array::from_fn(|_| Vec::new());
     let mut requests_by_hour = [0usize; 24];
@@ -84,10 +261,11 @@ pub fn time_of_day<'a>(
     for sample in samples.into_iter().filter(|s| !s.warmup) {
         let hour = usize::from(local_hour(sample.sent_at_ms, tz_offset_min));
         requests_by_hour[hour] += 1;
-        if sample.error.is_some() {
-            errors_by_hour[hour] += 1;
-        } else if let Some(ttft_ms) = sample.ttft_ms {
-            ttft_by_hour[hour].push(ttft_ms);
+        errors_by_hour[hour] += usize::from(sample.error.is_some());
+        match sample.rank(timeout_ms) {
+            TtftRank::Measured(ms) => ttft_by_hour[hour].push(ms),
+            TtftRank::Censored => ttft_by_hour[hour].push(timeout_ms),
+            TtftRank::Excluded => {}
         }
     }
     let period = |peak: bool| {
@@ -99,9 +277,12 @@ pub fn time_of_day<'a>(
             requests += requests_by_hour[hour];
             errors += errors_by_hour[hour];
         }
+        values.sort_by(f64::total_cmp);
         Period {
             requests,
             errors,
+            slow: values.iter().filter(|&&ms| ms > slow_threshold_ms).count(),
+            p95_low_ms: p95_lower_bound(&values),
             ttft: summarize(&values),
         }
     };
@@ -195,7 +376,7 @@ mod tests {
         warmup.warmup = true;
         samples.push(warmup);
 
-        let split = time_of_day(&samples, 480, [9, 18]);
+        let split = time_of_day(&samples, 480, [9, 18], 120_000.0, 1_000.0);
         assert_eq!(
             split
                 .hours
@@ -207,13 +388,94 @@ mod tests {
         assert_eq!(split.hours[0].ttft.map(|s| s.median), Some(500.0));
         assert_eq!((split.peak.requests, split.peak.errors), (2, 0));
         assert_eq!((split.off_peak.requests, split.off_peak.errors), (2, 1));
+        // The timeout ranks at the timeout, and is slow.
         assert_eq!(
-            split.off_peak.ttft.map(|s| (s.n, s.median)),
-            Some((1, 300.0))
+            split.off_peak.ttft.map(|s| (s.n, s.min, s.max)),
+            Some((2, 300.0, 120_000.0))
         );
+        assert_eq!((split.peak.slow, split.off_peak.slow), (0, 1));
         // Same samples, peak window wrapping past midnight.
-        let night = time_of_day(&samples, 480, [22, 2]);
+        let night = time_of_day(&samples, 480, [22, 2], 120_000.0, 1_000.0);
         assert_eq!((night.peak.requests, night.off_peak.requests), (2, 2));
-        assert_eq!(night.peak.ttft.map(|s| s.median), Some(300.0));
+        assert_eq!(night.peak.ttft.map(|s| s.min), Some(300.0));
+    }
+
+    #[test]
+    fn peak_zones_read_offsets_and_names() {
+        assert_eq!(parse_peak_tz("+08:00"), Some(PeakZone::Offset(480)));
+        assert_eq!(parse_peak_tz("UTC-5"), Some(PeakZone::Offset(-300)));
+        assert_eq!(parse_peak_tz("-0530"), Some(PeakZone::Offset(-330)));
+        assert_eq!(parse_peak_tz("utc"), Some(PeakZone::Offset(0)));
+        assert_eq!(parse_peak_tz("Z"), Some(PeakZone::Offset(0)));
+        assert_eq!(
+            parse_peak_tz("Asia/Shanghai"),
+            Some(PeakZone::Named("Asia/Shanghai".to_owned()))
+        );
+        assert_eq!(
+            parse_peak_tz("America/Argentina/Buenos_Aires"),
+            Some(PeakZone::Named("America/Argentina/Buenos_Aires".to_owned()))
+        );
+        for bad in [
+            "",
+            "+15:00",
+            "+08:75",
+            "Shanghai",
+            "/etc/passwd",
+            "Asia//X",
+            "Asia/<b>",
+            "+8:00:00",
+        ] {
+            assert_eq!(parse_peak_tz(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn fisher_exact_matches_exact_sums() {
+        // Hand-checked against the hypergeometric table: 6 of 40 slow in
+        // peak hours against 0 of 40 off peak. With 6 slow in all, the only
+        // tables as unlikely are 6/0 and 0/6: p = 2 · C(40,6) / C(80,6).
+        let p = fisher_exact(6, 40, 0, 40);
+        let expected = 2.0 * 3_838_380.0 / 300_500_200.0;
+        assert!((p - expected).abs() < 1e-9, "{p} vs {expected}");
+        assert!(p < 0.05);
+        // Equal shares: p = 1.
+        assert!((fisher_exact(3, 50, 3, 50) - 1.0).abs() < 1e-9);
+        // 2 of 40 against 1 of 40 is nothing the data can show.
+        assert!(fisher_exact(2, 40, 1, 40) > 0.5);
+        assert_eq!(fisher_exact(5, 4, 0, 4), 1.0);
+    }
+
+    #[test]
+    fn periods_compare_by_slow_share_and_bound_their_p95() {
+        let mut samples = Vec::new();
+        for i in 0..80 {
+            // 40 in peak hours (09–10 local in UTC+8), 6 of them slow.
+            let slow = i < 6;
+            samples.push(sample(
+                MIDNIGHT_UTC_MS + 1.0 * HOUR_MS + f64::from(i) * 60_000.0 / 2.0,
+                if slow { 5_000.0 } else { 400.0 },
+            ));
+        }
+        for i in 0..40 {
+            samples.push(sample(
+                MIDNIGHT_UTC_MS + 14.0 * HOUR_MS + f64::from(i) * 60_000.0,
+                400.0,
+            ));
+        }
+        let split = time_of_day(&samples, 480, [9, 18], 120_000.0, 1_200.0);
+        let comparison = split.compare_periods().unwrap();
+        assert_eq!((comparison.peak, comparison.off_peak), ((6, 80), (0, 40)));
+        assert!(!split.off_peak.p95_is_bounded());
+        // 40 values (exact sums in Python): P(B ≤ 35) = 0.048 > 2.5 %,
+        // P(B ≤ 34) = 0.0139 ≤ 2.5 %: the bound is x₍₃₅₎ (400 ms here).
+        assert_eq!(split.off_peak.p95_low_ms, Some(400.0));
+        assert_eq!(
+            p95_lower_bound(&(1..=40).map(f64::from).collect::<Vec<_>>()),
+            Some(35.0)
+        );
+        assert_eq!(p95_lower_bound(&[1.0, 2.0, 3.0]), Some(2.0));
+        assert_eq!(p95_lower_bound(&[1.0]), None);
+        assert!(split.peak.p95_is_bounded());
+        assert!((comparison.p_value - fisher_exact(6, 80, 0, 40)).abs() < 1e-12);
     }
 }

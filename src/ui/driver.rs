@@ -12,7 +12,9 @@ use std::rc::Rc;
 
 use yew::Callback;
 
-use crate::browser::clock::{epoch_ms, page_hidden, performance_mark, time_zone, tz_offset_min};
+use crate::browser::clock::{
+    epoch_ms, page_hidden, performance_mark, time_zone, tz_offset_min, zone_offset_min,
+};
 use crate::browser::fetch_stream::{Abort, MeasureOptions, measure};
 use crate::browser::files::user_agent;
 use crate::browser::spawn;
@@ -28,6 +30,7 @@ use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
 use crate::core::sample::Sample;
 use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
+use crate::core::timeofday::{PeakZone, parse_peak_tz};
 use crate::ui::state::{Action, HistoryEntry, ResultsView};
 
 /// Longest single wait, ms: the loop wakes this often to notice pause,
@@ -74,8 +77,15 @@ pub fn cors_hint(target: &Target) -> String {
         })
 }
 
-fn environment(started_at_ms: f64) -> Environment {
+fn environment(started_at_ms: f64, plan: &Plan) -> Environment {
+    // A named peak zone is resolved here, once, with the browser's zone
+    // data; an offset needs no resolving.
+    let peak_tz_offset_min = match plan.peak_tz.as_deref().and_then(parse_peak_tz) {
+        Some(PeakZone::Named(name)) => zone_offset_min(&name, started_at_ms),
+        _ => None,
+    };
     Environment {
+        peak_tz_offset_min,
         user_agent: user_agent(),
         time_zone: time_zone(),
         tz_offset_min: tz_offset_min(),
@@ -128,10 +138,11 @@ impl Driver {
         let seed = now.to_bits();
         let run_id = format!("run-{}", now as u64);
         let runner = Runner::new(Schedule::new(&plan, now, seed));
+        let environment = environment(now, &plan);
         let record = RunRecord {
             run_id,
             plan,
-            environment: environment(now),
+            environment,
             status: RunStatus::Running,
             runner,
             seed,

@@ -45,6 +45,8 @@ pub struct PlanForm {
     pub reasoning_counts_as_first_token: bool,
     pub peak_start: String,
     pub peak_end: String,
+    /// `peak_tz`; empty for none.
+    pub peak_tz: String,
 }
 
 /// The plan a newcomer finds: two demo providers serving one model, one
@@ -105,6 +107,7 @@ impl PlanForm {
             reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
             peak_start: plan.peak_hours[0].to_string(),
             peak_end: plan.peak_hours[1].to_string(),
+            peak_tz: plan.peak_tz.clone().unwrap_or_default(),
         }
     }
 
@@ -172,6 +175,7 @@ impl PlanForm {
             "temperature": temperature,
             "reasoning_counts_as_first_token": (self.reasoning_counts_as_first_token),
             "peak_hours": [peak_start, peak_end],
+            "peak_tz": (Some(self.peak_tz.trim()).filter(|zone| !zone.is_empty())),
         });
         Plan::from_json(&crate::core::document::to_string(&document)).map_err(|e| e.messages())
     }

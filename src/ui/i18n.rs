@@ -100,6 +100,8 @@ pub struct Texts {
     pub reasoning_first: &'static str,
     pub peak_start: &'static str,
     pub peak_end: &'static str,
+    pub peak_tz: &'static str,
+    pub peak_tz_hint: &'static str,
     pub start: &'static str,
     pub pause: &'static str,
     pub resume: &'static str,
@@ -240,6 +242,8 @@ impl Texts {
             self.reasoning_first,
             self.peak_start,
             self.peak_end,
+            self.peak_tz,
+            self.peak_tz_hint,
             self.start,
             self.pause,
             self.resume,
@@ -380,6 +384,8 @@ pub static EN: Texts = Texts {
     reasoning_first: "Count reasoning as the first token",
     peak_start: "Peak hours from",
     peak_end: "Peak hours until",
+    peak_tz: "Peak hours' time zone",
+    peak_tz_hint: "empty: this browser's; or Asia/Shanghai, +08:00",
     start: "Start",
     pause: "Pause",
     resume: "Resume",
@@ -518,6 +524,8 @@ pub static ZH_CN: Texts = Texts {
     reasoning_first: "把推理内容算作首 Token",
     peak_start: "高峰时段起",
     peak_end: "高峰时段止",
+    peak_tz: "高峰时段所在时区",
+    peak_tz_hint: "留空则用本浏览器的；或 Asia/Shanghai、+08:00",
     start: "开始",
     pause: "暂停",
     resume: "继续",
@@ -681,6 +689,23 @@ pub fn warning_text(
             "同时设置了分散小时数和请求间隔：以分散小时数为准".to_owned()
         }
         WarningKind::DuplicateLabel => "有目标名称重复，结果中将难以区分".to_owned(),
+        WarningKind::MissesAPeriod => {
+            let [start, end] = plan.peak_hours;
+            let peak = (0..24u8)
+                .filter(|&h| crate::core::timeofday::is_peak(h, plan.peak_hours))
+                .count();
+            let longer = peak.max(24 - peak);
+            let hours = plan.total_requests() as f64 * plan.effective_spacing_s() / 3600.0;
+            let length = if hours < 1.0 {
+                format!("{:.0} 分钟", (hours * 60.0).max(1.0))
+            } else {
+                format!("{hours:.1} 小时")
+            };
+            format!(
+                "这次运行约 {length}，可能完全错过高峰（{start}:00–{end}:00）或非高峰时段，无法比较两者；\
+                 请把运行分散到至少 {longer} 小时，才能同时覆盖两者"
+            )
+        }
         WarningKind::FixedPromptMayBeCached => "每次请求都用同一个提示词，可能会命中供应商的提示词缓存，\
              而命中缓存的请求首个词元到达的时间不同；开启“每个提示词附加随机串”后，每个请求的提示词末尾会加上一段随机字符，\
              任何请求都不会命中缓存（结果中每个样本的缓存词元数会显示哪些命中了）"
@@ -972,7 +997,7 @@ mod tests {
             ..crate::core::plan::Plan::default()
         };
         let mut warnings = plan.warnings();
-        assert_eq!(warnings.len(), 7, "{warnings:?}");
+        assert_eq!(warnings.len(), 8, "{warnings:?}");
         // A provider that may cache: the nonce warning too.
         let cached = crate::core::plan::Plan {
             targets: vec![crate::core::plan::Target {
@@ -988,7 +1013,7 @@ mod tests {
                 .into_iter()
                 .filter(|w| w.kind == crate::core::plan::WarningKind::FixedPromptMayBeCached),
         );
-        assert_eq!(warnings.len(), 8);
+        assert_eq!(warnings.len(), 9);
         for warning in &warnings {
             let text = warning_text(Lang::ZhCn, &plan, warning);
             let english: Vec<&str> = text
@@ -1067,6 +1092,9 @@ mod tests {
             "GitHub",
             "Pages",
             "UTC",
+            // The example of an IANA zone name, which is the same in every language.
+            "Asia",
+            "Shanghai",
         ];
         let mut texts = ZH_CN.all();
         texts.extend(DASHBOARD_ZH_CN.all());

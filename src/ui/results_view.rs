@@ -16,7 +16,7 @@ use crate::core::compare::routing_table;
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
-use crate::core::text::{at_least, slow_sentence};
+use crate::core::text::{at_least, period_sentence, slow_sentence};
 use crate::ui::charts::ChartsSection;
 use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
 use crate::ui::state::page::PageProps;
@@ -313,14 +313,33 @@ fn cache_section(lang: Lang, report: &Report) -> Html {
 fn time_of_day_section(lang: Lang, report: &Report) -> Html {
     let t = lang.texts();
     let period = |p: &crate::core::timeofday::Period| {
+        // Below 72 requests a p95 has no upper confidence bound: say only
+        // what the data bound from below.
+        let p95 = if p.p95_is_bounded() {
+            ms_cell(lang, t.p95, p.ttft.map(|s| s.p95))
+        } else {
+            bounded_ms_cell(lang, t.p95, p.p95_low_ms, true)
+        };
         html! {
             <>
                 <td class="num">{p.requests}</td>
                 { ms_cell(lang, t.median, p.ttft.map(|s| s.median)) }
-                { ms_cell(lang, t.p95, p.ttft.map(|s| s.p95)) }
+                { p95 }
             </>
         }
     };
+    let core_lang = lang.core();
+    let sentences: Vec<(String, String)> = report
+        .targets
+        .iter()
+        .filter_map(|target| {
+            let comparison = target.time_of_day.compare_periods()?;
+            Some((
+                target.label.clone(),
+                period_sentence(core_lang, &comparison),
+            ))
+        })
+        .collect();
     html! {
         <section class="card">
             <h2>{t.time_of_day}</h2>
@@ -340,6 +359,11 @@ fn time_of_day_section(lang: Lang, report: &Report) -> Html {
                 </tbody>
             </table>
             </div>
+            <ul class="notes period-tests">
+                { for sentences.into_iter().map(|(label, sentence)| html! {
+                    <li><strong>{label}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{sentence}</li>
+                }) }
+            </ul>
         </section>
     }
 }
@@ -361,7 +385,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                 Rc::new(build_report(
                     &r.plan,
                     &r.samples,
-                    r.environment.tz_offset_min,
+                    r.environment.peak_offset_min(&r.plan),
                     REPORT_SEED,
                 ))
             })

@@ -485,6 +485,10 @@ pub fn SetupPage(props: &PageProps) -> Html {
                     { number_field("plan-temperature", t.temperature, &form.temperature, edit(state, |f, v| f.temperature = v), None) }
                     { number_field("plan-peak-start", t.peak_start, &form.peak_start, edit(state, |f, v| f.peak_start = v), None) }
                     { number_field("plan-peak-end", t.peak_end, &form.peak_end, edit(state, |f, v| f.peak_end = v), None) }
+                    <div class="field">
+                        <label for="plan-peak-tz">{t.peak_tz}</label>
+                        <input id="plan-peak-tz" value={form.peak_tz.clone()} oninput={edit(state, |f, v| f.peak_tz = v)} placeholder={t.peak_tz_hint} autocomplete="off" spellcheck="false" />
+                    </div>
                 </div>
                 <div class="field wide">
                     <label for="plan-prompt">{t.prompt}</label>
