@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
+use crate::core::text::at_least;
 use crate::ui::driver::{delete_run, load_run, open_run};
 use crate::ui::i18n::{format_clock, format_duration, format_epoch, format_ms, format_pct};
 use crate::ui::live_timeline::LiveTimeline;
@@ -118,9 +119,9 @@ pub fn RunPage(props: &PageProps) -> Html {
                             // data-label: narrow screens show each row as a labelled list.
                             <td class="num" data-label={t.done}>{format!("{} / {}", row.done, run.plan.requests_per_target)}</td>
                             <td class="num" data-label={t.errors}>{row.errors}</td>
-                            <td class="num" data-label={t.median}>{row.median_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
-                            <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format_ms(lang, v)).unwrap_or_else(|| "–".into())}</td>
-                            <td class="num" data-label={t.cv}>{row.cv_pct.map(format_pct).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num" data-label={t.median}>{row.median_ms.map(|v| format!("{}{}", at_least(row.percentile_is_lower_bound(50.0)), format_ms(lang, v))).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format!("{}{}", at_least(row.percentile_is_lower_bound(95.0)), format_ms(lang, v))).unwrap_or_else(|| "–".into())}</td>
+                            <td class="num" data-label={t.cv}>{row.cv_pct.map(|v| format!("{}{}", at_least(row.censored > 0), format_pct(v))).unwrap_or_else(|| "–".into())}</td>
                             <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.judgement)}</td>
                         </tr>
                     }) }
