@@ -22,6 +22,7 @@ pub mod results;
 pub mod run;
 pub mod sample;
 pub mod schedule;
+pub mod settings;
 pub mod slow;
 pub mod sse;
 pub mod stats;

@@ -14,7 +14,9 @@ use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
-use firsttoken::core::text::{at_least, period_sentence, slow_sentence};
+use firsttoken::core::text::{
+    at_least, goodput_sentence, period_sentence, slow_sentence, timeout_sentence,
+};
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 
@@ -402,6 +404,24 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                     "  slow requests: {}: {}",
                     target.label,
                     slow_sentence(Lang::En, slow, target.p95_median_ratio)
+                );
+            }
+        }
+        for target in &members {
+            if let Some(advice) = &target.recommended_timeout {
+                let _ = writeln!(
+                    out,
+                    "  first-token timeout: {}: {}",
+                    target.label,
+                    timeout_sentence(Lang::En, advice)
+                );
+            }
+            if let Some(goodput) = &target.goodput {
+                let _ = writeln!(
+                    out,
+                    "  within budget: {}: {}",
+                    target.label,
+                    goodput_sentence(Lang::En, goodput)
                 );
             }
         }

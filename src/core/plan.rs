@@ -87,6 +87,11 @@ pub struct Plan {
     /// zone of whoever runs the plan. See [`crate::core::timeofday::parse_peak_tz`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_tz: Option<String>,
+    /// A TTFT budget, ms: the results say what share of requests met it
+    /// (goodput) and the routing pick ranks by it. `None` (left out of the
+    /// document) for no budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttft_budget_ms: Option<f64>,
 }
 
 impl Default for Plan {
@@ -107,6 +112,7 @@ impl Default for Plan {
             reasoning_counts_as_first_token: false,
             peak_hours: [9, 18],
             peak_tz: None,
+            ttft_budget_ms: None,
         }
     }
 }
@@ -295,6 +301,7 @@ const PLAN_FIELDS: &[&str] = &[
     "reasoning_counts_as_first_token",
     "peak_hours",
     "peak_tz",
+    "ttft_budget_ms",
 ];
 
 /// Every member of a target.
@@ -370,6 +377,7 @@ impl Plan {
                 }
                 "peak_hours" => reader.read(field, value, &mut plan.peak_hours),
                 "peak_tz" => reader.read(field, value, &mut plan.peak_tz),
+                "ttft_budget_ms" => reader.read(field, value, &mut plan.ttft_budget_ms),
                 unknown => reader.unknown(unknown, PLAN_FIELDS),
             }
         }
@@ -604,6 +612,15 @@ impl Plan {
                     "must be an hour from 0 to 24".to_owned(),
                 );
             }
+        }
+        if self
+            .ttft_budget_ms
+            .is_some_and(|ms| !ms.is_finite() || ms <= 0.0)
+        {
+            bad(
+                "ttft_budget_ms",
+                "must be more than 0 milliseconds, or null for no budget".to_owned(),
+            );
         }
         if let Some(zone) = &self.peak_tz
             && parse_peak_tz(zone).is_none()

@@ -13,6 +13,7 @@ use super::cache::{CacheSplit, cache_split};
 use super::compare::{ModelComparison, RoutingTable, TargetFigures, compare_models, routing_table};
 use super::plan::Plan;
 use super::sample::{ErrorKind, Sample, TtftRank};
+use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
 use super::tail::{ColdTail, detect_cold_tail};
@@ -57,6 +58,12 @@ pub struct TargetReport {
     pub tail_band: Verdict,
     /// p95 / median of the ranked TTFT (a lower bound with censoring).
     pub p95_median_ratio: Option<f64>,
+    /// A first-token timeout with a measured basis
+    /// ([`crate::core::settings::recommended_timeout`]); `None` without
+    /// ranked requests.
+    pub recommended_timeout: Option<TimeoutAdvice>,
+    /// The share of requests within the plan's TTFT budget, when it sets one.
+    pub goodput: Option<Goodput>,
     /// Response headers received, ms.
     pub headers: Option<Summary>,
     /// Whole stream, ms.
@@ -123,6 +130,7 @@ pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u
                 own,
                 plan.requests_per_target,
                 plan.timeout_s * 1000.0,
+                plan.ttft_budget_ms,
                 tz_offset_min,
                 plan.peak_hours,
                 target_seed(seed, index),
@@ -213,6 +221,7 @@ fn target_report(
     samples: &[&Sample],
     requests_per_target: u32,
     timeout_ms: f64,
+    ttft_budget_ms: Option<f64>,
     tz_offset_min: i32,
     peak_hours: [u8; 2],
     seed: u64,
@@ -279,6 +288,9 @@ fn target_report(
         slow,
         tail_band: band,
         p95_median_ratio: ttft.and_then(|t| (t.median > 0.0).then(|| t.p95 / t.median)),
+        recommended_timeout: (!ttft_sorted.is_empty())
+            .then(|| recommended_timeout(ttft_sorted, ranked.censored, timeout_ms)),
+        goodput: ttft_budget_ms.and_then(|budget| goodput(samples.iter().copied(), budget)),
         cache: cache_split(counted.iter().copied()),
         time_of_day: time_of_day(
             samples.iter().copied(),

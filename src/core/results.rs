@@ -20,6 +20,7 @@ use super::document;
 use super::plan::{Plan, Protocol};
 use super::report::{REPORT_SEED, build_report};
 use super::sample::Sample;
+use super::settings::{TIMEOUT_CONFIDENCE, TIMEOUT_MARGIN, TimeoutAdvice};
 use super::timeofday::{PeakZone, parse_peak_tz};
 use super::verdict::{Judgement, Verdict};
 
@@ -212,6 +213,51 @@ pub struct TargetSummary {
     /// file written before the member existed.
     #[serde(default)]
     pub verdict_status: Option<VerdictStatus>,
+    /// A first-token timeout with a measured basis, ms: the 95 % upper
+    /// confidence bound of the p99 (p99.9 from 2 995 requests) × 1.5 (see
+    /// `recommended_timeout`); `None` when the requests cannot bound it.
+    #[serde(default)]
+    pub recommended_timeout_ms: Option<f64>,
+    /// The rule behind `recommended_timeout_ms`, and why there is none.
+    #[serde(default)]
+    pub recommended_timeout: Option<TimeoutSummary>,
+    /// The share of requests within the plan's `ttft_budget_ms`; `None`
+    /// without a budget.
+    #[serde(default)]
+    pub goodput: Option<GoodputSummary>,
+}
+
+/// How `recommended_timeout_ms` was found, or why it could not be.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimeoutSummary {
+    /// `"upper_bound_of_quantile_times_margin"`, `"quantile_reaches_timeouts"`
+    /// or `"too_few_requests"`.
+    pub rule: String,
+    /// The quantile bounded (0.99 or 0.999).
+    pub quantile: Option<f64>,
+    /// Confidence of its upper bound (0.95).
+    pub confidence: f64,
+    /// The margin the bound is multiplied by (1.5).
+    pub margin: f64,
+    /// The bound itself, ms.
+    pub bound_ms: Option<f64>,
+    /// This run's ranked requests slower than the recommendation.
+    pub would_cut: Option<usize>,
+    /// Requests a bound on the p99 needs, when there were too few.
+    pub requests_needed: Option<usize>,
+}
+
+/// Goodput at the plan's TTFT budget.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoodputSummary {
+    /// The budget, ms.
+    pub budget_ms: f64,
+    /// Successful requests with a first token within it.
+    pub within: usize,
+    /// Measured requests (stopped ones left out).
+    pub of: usize,
+    /// Wilson 95 % interval of the share, 0–1.
+    pub interval: [f64; 2],
 }
 
 /// The results document, `firsttoken_results` version 1.
@@ -283,6 +329,17 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
                 ttft,
                 errors: u32::try_from(target.errors).unwrap_or(u32::MAX),
                 verdict: target.judgement.verdict(),
+                recommended_timeout_ms: match target.recommended_timeout {
+                    Some(TimeoutAdvice::Recommended { timeout_ms, .. }) => Some(timeout_ms),
+                    _ => None,
+                },
+                recommended_timeout: target.recommended_timeout.map(timeout_summary),
+                goodput: target.goodput.map(|g| GoodputSummary {
+                    budget_ms: g.budget_ms,
+                    within: g.within,
+                    of: g.of,
+                    interval: [g.interval.0, g.interval.1],
+                }),
                 verdict_status: Some(match target.judgement {
                     Judgement::Collecting { .. } => VerdictStatus::Collecting,
                     Judgement::Provisional(_) => VerdictStatus::Provisional,
@@ -291,6 +348,43 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
             }
         })
         .collect()
+}
+
+/// The summary of a timeout advice, its rule named.
+fn timeout_summary(advice: TimeoutAdvice) -> TimeoutSummary {
+    let base = TimeoutSummary {
+        rule: String::new(),
+        quantile: None,
+        confidence: TIMEOUT_CONFIDENCE,
+        margin: TIMEOUT_MARGIN,
+        bound_ms: None,
+        would_cut: None,
+        requests_needed: None,
+    };
+    match advice {
+        TimeoutAdvice::Recommended {
+            quantile,
+            bound_ms,
+            would_cut,
+            ..
+        } => TimeoutSummary {
+            rule: "upper_bound_of_quantile_times_margin".to_owned(),
+            quantile: Some(quantile),
+            bound_ms: Some(bound_ms),
+            would_cut: Some(would_cut),
+            ..base
+        },
+        TimeoutAdvice::AtLeastPlanTimeout { quantile, .. } => TimeoutSummary {
+            rule: "quantile_reaches_timeouts".to_owned(),
+            quantile: Some(quantile),
+            ..base
+        },
+        TimeoutAdvice::NeedsRequests { needed, .. } => TimeoutSummary {
+            rule: "too_few_requests".to_owned(),
+            requests_needed: Some(needed),
+            ..base
+        },
+    }
 }
 
 /// The summary lines as pretty-printed JSON (an array of the rows that the

@@ -5,6 +5,7 @@
 //! and tail-band rules live here; the older sentences are moving here one
 //! by one.
 
+use super::settings::{Goodput, TIMEOUT_MARGIN, TimeoutAdvice};
 use super::slow::{SLOW_MULTIPLE, SlowShare, one_in};
 use super::timeofday::PeriodComparison;
 use super::verdict::Lang;
@@ -148,6 +149,95 @@ pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
     }
 }
 
+/// The first-token timeout advice as one sentence: "4.20 s (the 95 %
+/// upper bound of the p99, 2.80 s, × 1.5); it would have cut 0 of 300
+/// requests", or what is missing for one.
+pub fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
+    let quantile_name = |q: f64| if q >= 0.999 { "p99.9" } else { "p99" };
+    let margin = format!("{TIMEOUT_MARGIN}");
+    match (lang, *advice) {
+        (
+            Lang::En,
+            TimeoutAdvice::Recommended {
+                quantile,
+                bound_ms,
+                timeout_ms,
+                would_cut,
+                of,
+            },
+        ) => format!(
+            "{} (the 95 % upper bound of the {}, {}, × {margin}); it would have cut {would_cut} of this run's {of} requests",
+            format_ms(lang, timeout_ms),
+            quantile_name(quantile),
+            format_ms(lang, bound_ms)
+        ),
+        (
+            Lang::ZhCn,
+            TimeoutAdvice::Recommended {
+                quantile,
+                bound_ms,
+                timeout_ms,
+                would_cut,
+                of,
+            },
+        ) => format!(
+            "{}（{} 的 95% 置信上限 {} × {margin}）；本次 {of} 个请求中它会截断 {would_cut} 个",
+            format_ms(lang, timeout_ms),
+            quantile_name(quantile),
+            format_ms(lang, bound_ms)
+        ),
+        (
+            Lang::En,
+            TimeoutAdvice::AtLeastPlanTimeout {
+                quantile,
+                plan_timeout_ms,
+            },
+        ) => format!(
+            "more than the plan's {} timeout: the {} reaches requests that timed out; raise the timeout and measure again",
+            format_ms(lang, plan_timeout_ms),
+            quantile_name(quantile)
+        ),
+        (
+            Lang::ZhCn,
+            TimeoutAdvice::AtLeastPlanTimeout {
+                quantile,
+                plan_timeout_ms,
+            },
+        ) => format!(
+            "超过计划的 {} 超时：{} 落在超时的请求上；请调高超时后重新测量",
+            format_ms(lang, plan_timeout_ms),
+            quantile_name(quantile)
+        ),
+        (Lang::En, TimeoutAdvice::NeedsRequests { needed, have }) => {
+            format!("needs at least {needed} requests to bound the p99 (this target has {have})")
+        }
+        (Lang::ZhCn, TimeoutAdvice::NeedsRequests { needed, have }) => {
+            format!("至少需要 {needed} 个请求才能给出 p99 的上限（这个目标只有 {have} 个）")
+        }
+    }
+}
+
+/// Goodput as one sentence: "97 % within 1.00 s (92–99 %), 97 of 100
+/// requests".
+pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
+    let pct = |share: f64| format!("{:.0}", share * 100.0);
+    let (share, low, high) = (
+        pct(goodput.share()),
+        pct(goodput.interval.0),
+        pct(goodput.interval.1),
+    );
+    let budget = format_ms(lang, goodput.budget_ms);
+    let (within, of) = (goodput.within, goodput.of);
+    match lang {
+        Lang::En => {
+            format!("{share} % within {budget} ({low}–{high} %), {within} of {of} requests")
+        }
+        Lang::ZhCn => {
+            format!("{share}% 在 {budget} 内（{low}–{high}%），{of} 个请求中 {within} 个")
+        }
+    }
+}
+
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
 fn format_p(p: f64) -> String {
     if p < 0.001 {
@@ -223,5 +313,41 @@ mod tests {
         };
         assert!(period_sentence(Lang::En, &same).contains("no difference these requests can show"));
         assert!(period_sentence(Lang::ZhCn, &same).contains("显示不出差别"));
+    }
+
+    #[test]
+    fn timeout_and_goodput_sentences() {
+        let advice = TimeoutAdvice::Recommended {
+            quantile: 0.99,
+            bound_ms: 2_800.0,
+            timeout_ms: 4_200.0,
+            would_cut: 0,
+            of: 300,
+        };
+        assert_eq!(
+            timeout_sentence(Lang::En, &advice),
+            "4.20 s (the 95 % upper bound of the p99, 2.80 s, × 1.5); it would have cut 0 of this run's 300 requests"
+        );
+        assert_eq!(
+            timeout_sentence(
+                Lang::En,
+                &TimeoutAdvice::NeedsRequests {
+                    needed: 299,
+                    have: 100
+                }
+            ),
+            "needs at least 299 requests to bound the p99 (this target has 100)"
+        );
+        assert!(timeout_sentence(Lang::ZhCn, &advice).contains("截断 0 个"));
+        let goodput = Goodput {
+            budget_ms: 1_000.0,
+            within: 97,
+            of: 100,
+            interval: crate::core::settings::wilson(97, 100),
+        };
+        assert_eq!(
+            goodput_sentence(Lang::En, &goodput),
+            "97 % within 1.00 s (92–99 %), 97 of 100 requests"
+        );
     }
 }

@@ -47,6 +47,8 @@ pub struct PlanForm {
     pub peak_end: String,
     /// `peak_tz`; empty for none.
     pub peak_tz: String,
+    /// `ttft_budget_ms`; empty for none.
+    pub ttft_budget_ms: String,
 }
 
 /// The plan a newcomer finds: two demo providers serving one model, one
@@ -108,6 +110,7 @@ impl PlanForm {
             peak_start: plan.peak_hours[0].to_string(),
             peak_end: plan.peak_hours[1].to_string(),
             peak_tz: plan.peak_tz.clone().unwrap_or_default(),
+            ttft_budget_ms: plan.ttft_budget_ms.map(number).unwrap_or_default(),
         }
     }
 
@@ -146,6 +149,11 @@ impl PlanForm {
         let temperature = num("temperature", &self.temperature, false);
         let peak_start = num("peak_hours[0]", &self.peak_start, true);
         let peak_end = num("peak_hours[1]", &self.peak_end, true);
+        let ttft_budget = if self.ttft_budget_ms.trim().is_empty() {
+            Value::Null
+        } else {
+            num("ttft_budget_ms", &self.ttft_budget_ms, false)
+        };
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -176,6 +184,7 @@ impl PlanForm {
             "reasoning_counts_as_first_token": (self.reasoning_counts_as_first_token),
             "peak_hours": [peak_start, peak_end],
             "peak_tz": (Some(self.peak_tz.trim()).filter(|zone| !zone.is_empty())),
+            "ttft_budget_ms": ttft_budget,
         });
         Plan::from_json(&crate::core::document::to_string(&document)).map_err(|e| e.messages())
     }

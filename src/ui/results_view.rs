@@ -16,7 +16,9 @@ use crate::core::compare::routing_table;
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
-use crate::core::text::{at_least, period_sentence, slow_sentence};
+use crate::core::text::{
+    at_least, goodput_sentence, period_sentence, slow_sentence, timeout_sentence,
+};
 use crate::ui::charts::ChartsSection;
 use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
 use crate::ui::state::page::PageProps;
@@ -192,6 +194,20 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                     <ul class="tails">
                         { for members.iter().map(|target| html! { <li>{tail_sentence(lang, target)}</li> }) }
                     </ul>
+                    <h3>{t.recommended_timeout}</h3>
+                    <ul class="notes recommended-timeouts">
+                        { for members.iter().filter_map(|target| target.recommended_timeout.map(|advice| html! {
+                            <li data-target={target.target.to_string()}><strong>{target.label.clone()}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{timeout_sentence(core_lang, &advice)}</li>
+                        })) }
+                    </ul>
+                    if members.iter().any(|target| target.goodput.is_some()) {
+                        <h3>{t.goodput}</h3>
+                        <ul class="notes goodput">
+                            { for members.iter().filter_map(|target| target.goodput.map(|goodput| html! {
+                                <li data-target={target.target.to_string()} data-within={goodput.within.to_string()} data-of={goodput.of.to_string()}><strong>{target.label.clone()}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{goodput_sentence(core_lang, &goodput)}</li>
+                            })) }
+                        </ul>
+                    }
                     <ul class="tails slow-shares">
                         { for members.iter().filter_map(|target| target.slow.map(|slow| html! {
                             <li data-target={target.target.to_string()}><strong>{target.label.clone()}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{slow_sentence(core_lang, &slow, target.p95_median_ratio)}</li>

@@ -481,6 +481,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
                     { number_field("plan-jitter", t.jitter_s, &form.jitter_s, edit(state, |f, v| f.jitter_s = v), None) }
                     { number_field("plan-spread", t.spread_hours, &form.spread_hours, edit(state, |f, v| f.spread_hours = v), Some(t.spread_hint)) }
                     { number_field("plan-timeout", t.timeout_s, &form.timeout_s, edit(state, |f, v| f.timeout_s = v), None) }
+                    { number_field("plan-ttft-budget", t.ttft_budget, &form.ttft_budget_ms, edit(state, |f, v| f.ttft_budget_ms = v), Some(t.ttft_budget_hint)) }
                     { number_field("plan-max-tokens", t.max_tokens, &form.max_tokens, edit(state, |f, v| f.max_tokens = v), None) }
                     { number_field("plan-temperature", t.temperature, &form.temperature, edit(state, |f, v| f.temperature = v), None) }
                     { number_field("plan-peak-start", t.peak_start, &form.peak_start, edit(state, |f, v| f.peak_start = v), None) }
