@@ -22,9 +22,9 @@ use tokio::time::Instant as TokioInstant;
 
 use crate::net::{Client, ConnectError, ConnectionPhases, SendError, describe_hyper};
 
-/// At most this much of an error body is read (a provider's HTML error page
-/// can be large; the message needs its start).
-const ERROR_BODY_LIMIT_BYTES: usize = 64 * 1024;
+// At most core's `ERROR_BODY_LIMIT_BYTES` of an error body is read (a
+// provider's HTML error page can be large; the message needs its start).
+use firsttoken::core::measure::ERROR_BODY_LIMIT_BYTES;
 
 /// How long the rest of a reply is read after its measurement settled,
 /// so its connection can be reused; longer, and it is closed instead.

@@ -21,7 +21,7 @@ use web_sys::{AbortController, ReadableStreamDefaultReader, RequestCache, Reques
 use super::clock::now_ms;
 use super::error::{BrowserError, describe_js};
 use super::{demo, timer};
-use crate::core::measure::{BodyMode, Flow, Measurement, Outcome};
+use crate::core::measure::{Flow, Measurement, Outcome};
 use crate::core::plan::Protocol;
 use crate::core::protocol::HttpRequest;
 
@@ -124,20 +124,11 @@ pub async fn measure(request: &HttpRequest, options: &MeasureOptions, abort: &Ab
     };
 
     let content_type = response.headers().get("content-type").ok().flatten();
-    match measurement.on_headers(headers_ms, response.status(), content_type.as_deref()) {
-        BodyMode::Stream => read_stream(&response, &mut measurement, t0, options, abort).await,
-        BodyMode::ErrorBody | BodyMode::NotSse => {
-            let text = match response.text() {
-                Ok(promise) => JsFuture::from(promise).await,
-                Err(error) => Err(error),
-            };
-            let at_ms = now_ms() - t0;
-            match text {
-                Ok(body) => measurement.on_error_body(at_ms, &body.as_string().unwrap_or_default()),
-                Err(error) => settle_read_error(&mut measurement, at_ms, &error, options, abort),
-            }
-        }
-    }
+    // Every body is read chunk by chunk, an error body too: core keeps at
+    // most `ERROR_BODY_LIMIT_BYTES` of it and stops the read there, where
+    // `response.text()` would hold whatever a server chose to send.
+    measurement.on_headers(headers_ms, response.status(), content_type.as_deref());
+    read_stream(&response, &mut measurement, t0, options, abort).await;
     measurement.finish()
 }
 

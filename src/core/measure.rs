@@ -35,6 +35,13 @@ use serde::{Deserialize, Serialize};
 /// turned out not to be an event stream.
 const BODY_START_BYTES: usize = 512;
 
+/// At most this much of an error body (a non-2xx status, or a 2xx body
+/// that is not an event stream) is kept, in bytes: the message needs its
+/// start, and a provider's HTML error page, or a hostile server, can send
+/// any amount. Once this much arrived the body is judged and the read
+/// stops, so both adapters hold at most this much whatever is sent.
+pub const ERROR_BODY_LIMIT_BYTES: usize = 64 * 1024;
+
 /// How the caller should read the body after the headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyMode {
@@ -204,20 +211,32 @@ impl Measurement {
         if bytes.is_empty() {
             return Flow::Continue;
         }
+        let raw_t_ms = t_ms;
         let t_ms = finite(t_ms);
         if !self.first_byte_seen {
             self.first_byte_seen = true;
             self.first_byte_ms = t_ms;
         }
         self.last_chunk_ms = t_ms;
-        if self.body_start.len() < BODY_START_BYTES {
-            let room = BODY_START_BYTES - self.body_start.len();
+        let error_body = matches!(self.body_mode, Some(BodyMode::ErrorBody | BodyMode::NotSse));
+        let keep = if error_body {
+            ERROR_BODY_LIMIT_BYTES
+        } else {
+            BODY_START_BYTES
+        };
+        if self.body_start.len() < keep {
+            let room = keep - self.body_start.len();
             self.body_start
                 .extend_from_slice(bytes.get(..room).unwrap_or(bytes));
         }
-        if matches!(self.body_mode, Some(BodyMode::ErrorBody | BodyMode::NotSse)) {
+        if error_body {
             // An error page is never a stream, even if it looks like one:
-            // keep its start for the message at body end.
+            // keep its start for the message, judged at the body's end or
+            // once the limit is reached, whichever comes first.
+            if self.body_start.len() >= ERROR_BODY_LIMIT_BYTES {
+                self.on_body_end(raw_t_ms);
+                return Flow::Finished;
+            }
             return Flow::Continue;
         }
         self.sse.feed(bytes, &mut self.sse_events);
@@ -246,6 +265,20 @@ impl Measurement {
         }
         sse_events.clear();
         self.sse_events = sse_events;
+        if flow == Flow::Continue && self.sse.overflowed() {
+            self.fail(
+                t_ms,
+                ErrorKind::MalformedStream,
+                format!(
+                    "the stream sent a line longer than {} MiB without ending it; an event \
+                     stream sends one short line per event — check that the endpoint speaks the {} \
+                     protocol",
+                    crate::core::sse::MAX_LINE_BYTES / (1024 * 1024),
+                    protocol_name(self.protocol)
+                ),
+            );
+            flow = Flow::Finished;
+        }
         flow
     }
 
@@ -1031,6 +1064,66 @@ mod tests {
         late_error.on_read_error(140.0, "network error");
         let outcome = late_error.finish();
         assert_eq!((outcome.error, outcome.total_ms), (None, Some(140.0)));
+    }
+
+    #[test]
+    fn a_line_that_never_ends_is_malformed_in_bounded_memory() {
+        for first in ["", HELLO] {
+            let mut measurement = started(Protocol::OpenAi, false);
+            if !first.is_empty() {
+                measurement.on_chunk(50.0, first.as_bytes());
+            }
+            // 64 KiB chunks of `data: xxxx…` with no newline: past 4 MiB the
+            // decoder gives up and keeps nothing.
+            let mut chunk = b"data: ".to_vec();
+            chunk.resize(64 * 1024, b'x');
+            let mut flow = Flow::Continue;
+            let mut sent = 0usize;
+            while flow == Flow::Continue && sent < 100 * 1024 * 1024 {
+                flow = measurement.on_chunk(100.0, &chunk);
+                sent += chunk.len();
+            }
+            assert_eq!(flow, Flow::Finished);
+            assert!(
+                sent <= crate::core::sse::MAX_LINE_BYTES + chunk.len(),
+                "{sent}"
+            );
+            let outcome = measurement.finish();
+            let error = outcome.error.unwrap();
+            assert_eq!(error.kind, ErrorKind::MalformedStream);
+            assert!(
+                error.message.contains("longer than 4 MiB"),
+                "{}",
+                error.message
+            );
+            let expected_phase = if first.is_empty() {
+                Phase::BeforeFirstToken
+            } else {
+                Phase::AfterFirstToken
+            };
+            assert_eq!(error.phase, expected_phase);
+        }
+    }
+
+    #[test]
+    fn an_error_body_is_judged_from_its_first_64_kib() {
+        let mut measurement = Measurement::new(Protocol::OpenAi, false);
+        assert_eq!(
+            measurement.on_headers(40.0, 500, Some("text/html")),
+            BodyMode::ErrorBody
+        );
+        let page = format!("<html>{}", "x".repeat(1024));
+        let mut flow = Flow::Continue;
+        let mut sent = 0;
+        while flow == Flow::Continue && sent < 10 * 1024 * 1024 {
+            flow = measurement.on_chunk(50.0, page.as_bytes());
+            sent += page.len();
+        }
+        assert_eq!(flow, Flow::Finished);
+        assert!(sent < ERROR_BODY_LIMIT_BYTES + page.len() + 1);
+        let error = measurement.finish().error.unwrap();
+        assert_eq!(error.kind, ErrorKind::HttpStatus);
+        assert!(error.message.len() < 1000, "{}", error.message);
     }
 
     #[test]

@@ -26,6 +26,13 @@
 /// The UTF-8 byte order mark, which the standard allows once at the start.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
+/// The longest line the decoder keeps, in bytes: 4 MiB, far above any
+/// real event (a chunk of a streamed reply is a few hundred bytes; a large
+/// tool-call fragment tens of kilobytes). A stream that sends a longer line,
+/// or never ends one, is malformed; the decoder then keeps no more of it,
+/// so a hostile or broken server cannot make it hold the body in memory.
+pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
+
 /// One dispatched server-sent event.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct SseEvent {
@@ -62,6 +69,8 @@ pub struct SseDecoder {
     comments_seen: u64,
     /// Number of events dispatched.
     events_dispatched: u64,
+    /// A line grew past [`MAX_LINE_BYTES`]: nothing more is decoded.
+    overflowed: bool,
 }
 
 impl Default for SseDecoder {
@@ -83,6 +92,7 @@ impl SseDecoder {
             retry_ms: None,
             comments_seen: 0,
             events_dispatched: 0,
+            overflowed: false,
         }
     }
 
@@ -90,6 +100,9 @@ impl SseDecoder {
     /// by it to `out` (in stream order). Any split of the body into chunks
     /// yields the same events.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) {
+        if self.overflowed {
+            return;
+        }
         let mut rest = chunk;
         // A CR ended the previous chunk: an LF starting this one belongs to
         // it. An empty chunk says nothing yet, so the CR stays pending.
@@ -125,7 +138,20 @@ impl SseDecoder {
             }
             rest = after;
         }
+        if self.partial_line.len() + rest.len() > MAX_LINE_BYTES {
+            // Give the memory back and stop: the caller reports the stream
+            // as malformed (see `overflowed`).
+            self.overflowed = true;
+            self.partial_line = Vec::new();
+            return;
+        }
         self.partial_line.extend_from_slice(rest);
+    }
+
+    /// Whether a line grew past [`MAX_LINE_BYTES`] without ending: the
+    /// stream is malformed, and the decoder ignores the rest of it.
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
     }
 
     /// Signals the end of the body.
@@ -660,5 +686,24 @@ mod tests {
             decoder.finish(&mut out);
             prop_assert_eq!(decode_split(&bytes, &cuts), out);
         }
+    }
+
+    #[test]
+    fn an_endless_line_stops_the_decoder_and_frees_its_buffer() {
+        let mut decoder = SseDecoder::new();
+        let mut out = Vec::new();
+        decoder.feed(b"data: a\n\n", &mut out);
+        assert_eq!(out.len(), 1);
+        let chunk = vec![b'x'; 1024 * 1024];
+        for _ in 0..4 {
+            decoder.feed(&chunk, &mut out);
+            assert!(!decoder.overflowed());
+        }
+        decoder.feed(b"x", &mut out);
+        assert!(decoder.overflowed());
+        assert_eq!(decoder.partial_line.capacity(), 0);
+        // Nothing after it is decoded, even a well-formed event.
+        decoder.feed(b"\ndata: b\n\n", &mut out);
+        assert_eq!(out.len(), 1);
     }
 }
