@@ -30,3 +30,6 @@ pub mod tail;
 pub mod text;
 pub mod timeofday;
 pub mod verdict;
+
+#[cfg(test)]
+mod hostile;

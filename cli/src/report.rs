@@ -35,6 +35,15 @@ pub fn load(paths: &[PathBuf]) -> Result<ResultsDoc, CliError> {
     let mut docs = Vec::with_capacity(paths.len());
     for path in paths {
         let name = path.display();
+        // Refused before it is read, as import refuses it before parsing.
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.len() > results::MAX_RESULTS_BYTES as u64
+        {
+            let too_large = results::ImportError::TooLarge {
+                bytes: usize::try_from(meta.len()).unwrap_or(usize::MAX),
+            };
+            return Err(CliError::Input(format!("{name}: {too_large}")));
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| CliError::Input(format!("{name}: cannot read it: {e}")))?;
         let doc = import_json(&text).map_err(|e| CliError::Input(format!("{name}: {e}")))?;

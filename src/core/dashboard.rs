@@ -139,6 +139,11 @@ struct Kind {
 /// Why a file could not be used.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LoadError {
+    /// Larger than [`MAX_PUBLISHED_BYTES`]: refused before parsing.
+    TooLarge {
+        /// The file's size, bytes.
+        bytes: usize,
+    },
     /// The text stops in the middle of the document: a file still being
     /// written or uploaded, or a cut-off transfer.
     Truncated,
@@ -160,6 +165,12 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Self::TooLarge { bytes } => write!(
+                f,
+                "the file is {} MiB; published files of up to {} MiB are read: publish with compaction (firsttoken publish), which keeps each file far smaller",
+                bytes.div_ceil(1024 * 1024),
+                MAX_PUBLISHED_BYTES / (1024 * 1024)
+            ),
             Self::Truncated => write!(
                 f,
                 "the file ends in the middle of the document: it was cut off while being written or uploaded; the next publish rewrites it"
@@ -188,6 +199,11 @@ fn json_error(error: &serde_json::Error) -> LoadError {
         _ => LoadError::Shape(error.to_string()),
     }
 }
+
+/// The largest published file (results, index or points) the dashboard
+/// reads, in bytes: 128 MiB, several times a year of hourly runs as one
+/// points file. A larger file is refused before it is parsed.
+pub const MAX_PUBLISHED_BYTES: usize = 128 * 1024 * 1024;
 
 /// Which kind of published document a file is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,6 +252,9 @@ fn kind_of(
 /// [`LoadError`] saying whether the file is cut off, not JSON, of another
 /// kind or version, malformed, or holds an impossible sample.
 pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
+    if bytes.len() > MAX_PUBLISHED_BYTES {
+        return Err(LoadError::TooLarge { bytes: bytes.len() });
+    }
     // Read as text: the page's other documents are parsed from `&str`, and
     // one reader type means one copy of serde_json's parser in the page.
     let text = std::str::from_utf8(bytes)

@@ -411,9 +411,20 @@ pub fn to_json(doc: &ResultsDoc) -> String {
     document::to_string_pretty(doc)
 }
 
+/// The largest results file read, in bytes: 128 MiB, about 250 000
+/// samples as the page and the runner write them (about 500 bytes each).
+/// A larger file is refused before it is parsed, so a hostile file cannot
+/// make the page build a document the size of its memory.
+pub const MAX_RESULTS_BYTES: usize = 128 * 1024 * 1024;
+
 /// Why a results file was refused.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportError {
+    /// Larger than [`MAX_RESULTS_BYTES`]: refused before parsing.
+    TooLarge {
+        /// The file's size, bytes.
+        bytes: usize,
+    },
     /// Not JSON at all.
     Malformed(String),
     /// JSON, but not a FirstToken results document.
@@ -445,6 +456,12 @@ pub enum ImportError {
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Self::TooLarge { bytes } => write!(
+                f,
+                "the file is {} MiB; results files of up to {} MiB are read (about 250 000 samples): split the run, or merge fewer files at once",
+                bytes.div_ceil(1024 * 1024),
+                MAX_RESULTS_BYTES / (1024 * 1024)
+            ),
             Self::Malformed(reason) => write!(f, "the file is not valid json: {reason}"),
             Self::Foreign => write!(
                 f,
@@ -494,6 +511,9 @@ impl std::error::Error for ImportError {}
 /// another version, lacks a field, holds a non-finite or negative time, or
 /// names a target index the plan does not have. The message names the field.
 pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
+    if text.len() > MAX_RESULTS_BYTES {
+        return Err(ImportError::TooLarge { bytes: text.len() });
+    }
     // The typed read is the one pass a good file takes; only when it fails
     // is the text looked at as a tree, to tell a foreign document or another
     // version from a bad member.
