@@ -76,6 +76,7 @@ fn main() {
             2.0 * 3_600_000.0,
             DEFAULT_RESAMPLES,
             seed,
+            None,
         ));
     }
     println!(

@@ -17,6 +17,7 @@ pub mod plan;
 pub mod presets;
 pub mod protocol;
 pub mod publish;
+pub mod quantile;
 pub mod report;
 pub mod results;
 pub mod run;

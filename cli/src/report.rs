@@ -9,8 +9,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use firsttoken::core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken::core::compare::format_ms;
-use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report};
+use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
 use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
@@ -54,11 +55,12 @@ pub fn load(paths: &[PathBuf]) -> Result<ResultsDoc, CliError> {
 
 /// The results view of `doc`, as the page computes it.
 pub fn report_of(doc: &ResultsDoc) -> Report {
-    build_report(
+    build_report_with(
         &doc.plan,
         &doc.samples,
         doc.environment.peak_offset_min(&doc.plan),
         REPORT_SEED,
+        EXPORT_RESAMPLES,
     )
 }
 
@@ -212,9 +214,9 @@ fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
         })),
         "connections": connections_json(connections(doc, target.target).as_ref()),
         "intervals": target.intervals.map_or(Value::Null, |i| json!({
-            "median_ms": [i.median_ms.low, i.median_ms.high],
-            "p95_ms": [i.p95_ms.low, i.p95_ms.high],
-            "cv_pct": [i.cv_pct.low, i.cv_pct.high],
+            "median_ms": i.median_ms.pair(),
+            "p95_ms": i.p95_ms.pair(),
+            "cv_pct": i.cv_pct.pair(),
             "resamples": i.resamples,
         })),
     })

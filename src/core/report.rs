@@ -113,6 +113,18 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// bootstrap reproducible (each target draws from its own stream derived
 /// from it, so adding a target does not move the others' intervals).
 pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u64) -> Report {
+    build_report_with(plan, samples, tz_offset_min, seed, DEFAULT_RESAMPLES)
+}
+
+/// [`build_report`] with `resamples` bootstrap resamples for the CV's
+/// interval ([`crate::core::bootstrap::EXPORT_RESAMPLES`] for exports).
+pub fn build_report_with(
+    plan: &Plan,
+    samples: &[Sample],
+    tz_offset_min: i32,
+    seed: u64,
+    resamples: usize,
+) -> Report {
     let mut by_target: Vec<Vec<&Sample>> = vec![Vec::new(); plan.targets.len()];
     for sample in samples {
         if let Some(own) = by_target.get_mut(sample.target as usize) {
@@ -128,12 +140,10 @@ pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             let mut report = target_report(
                 own,
-                plan.requests_per_target,
-                plan.timeout_s * 1000.0,
-                plan.ttft_budget_ms,
+                plan,
                 tz_offset_min,
-                plan.peak_hours,
                 target_seed(seed, index),
+                resamples,
             );
             report.target = index;
             report.label.clone_from(&target.label);
@@ -219,13 +229,13 @@ fn tally(samples: &[&Sample]) -> Tally {
 
 fn target_report(
     samples: &[&Sample],
-    requests_per_target: u32,
-    timeout_ms: f64,
-    ttft_budget_ms: Option<f64>,
+    plan: &Plan,
     tz_offset_min: i32,
-    peak_hours: [u8; 2],
     seed: u64,
+    resamples: usize,
 ) -> TargetReport {
+    let (requests_per_target, timeout_ms) = (plan.requests_per_target, plan.timeout_s * 1000.0);
+    let (ttft_budget_ms, peak_hours) = (plan.ttft_budget_ms, plan.peak_hours);
     let tally = tally(samples);
     let mut errors_by_kind: Vec<(ErrorKind, usize)> = Vec::new();
     for error in samples
@@ -282,7 +292,12 @@ fn target_report(
             cv_pct,
         ),
         cold_tail,
-        intervals: intervals_in_send_order(&ranked.in_send_order, seed),
+        intervals: intervals_in_send_order(
+            &ranked.in_send_order,
+            seed,
+            resamples,
+            (ranked.censored > 0).then_some(timeout_ms),
+        ),
         censored: ranked.censored,
         timeout_ms,
         slow,
@@ -403,16 +418,22 @@ pub fn percentile_reaches_censored(n: usize, censored: usize, p: f64) -> bool {
     high_rank >= n.saturating_sub(censored)
 }
 
-/// Intervals of the ranked TTFTs `in_order` (send time, TTFT), resampled
-/// singly or in blocks of consecutive requests as [`time_aware_intervals`]
-/// decides from the order and times they were sent in.
-fn intervals_in_send_order(in_order: &[(f64, f64)], seed: u64) -> Option<Intervals> {
+/// Intervals of the ranked TTFTs `in_order` (send time, TTFT), for
+/// independent or dependent requests as [`time_aware_intervals`] decides
+/// from the order and times they were sent in; values at or above
+/// `censored_at_ms` are censored timeouts.
+fn intervals_in_send_order(
+    in_order: &[(f64, f64)],
+    seed: u64,
+    resamples: usize,
+    censored_at_ms: Option<f64>,
+) -> Option<Intervals> {
     let span_ms = match (in_order.first(), in_order.last()) {
         (Some(first), Some(last)) => last.0 - first.0,
         _ => 0.0,
     };
     let ttft_ms: Vec<f64> = in_order.iter().map(|(_, ttft)| *ttft).collect();
-    time_aware_intervals(&ttft_ms, span_ms, DEFAULT_RESAMPLES, seed)
+    time_aware_intervals(&ttft_ms, span_ms, resamples, seed, censored_at_ms)
 }
 
 /// The running figures of one target for the run view, judged exactly as

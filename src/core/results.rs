@@ -15,10 +15,11 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::bootstrap::EXPORT_RESAMPLES;
 use super::dependence::Resampling;
 use super::document;
 use super::plan::{Plan, Protocol};
-use super::report::{REPORT_SEED, build_report};
+use super::report::{REPORT_SEED, build_report_with};
 use super::sample::Sample;
 use super::settings::{TIMEOUT_CONFIDENCE, TIMEOUT_MARGIN, TimeoutAdvice};
 use super::timeofday::{PeakZone, parse_peak_tz};
@@ -114,12 +115,16 @@ pub struct TtftSummary {
     pub cv_pct: f64,
     // The four interval members came after version 1 first shipped: a file
     // written before them lacks them, and reads as `None`.
-    /// 95 % bootstrap interval of the median, ms: `[low, high]`.
+    /// 95 % interval of the median, ms: `[low, high]` (order statistics
+    /// for independent requests, batch means otherwise; files written before
+    /// that used a bootstrap). `high` is `null` when unbounded.
     #[serde(default)]
-    pub median_ci: Option<[f64; 2]>,
-    /// 95 % bootstrap interval of the p95, ms: `[low, high]`.
+    pub median_ci: Option<[Option<f64>; 2]>,
+    /// 95 % interval of the p95, ms: `[low, high]`; `high` is `null` when
+    /// the requests bound the p95 only from below (fewer than 72
+    /// independent requests, or a timeout at the upper rank).
     #[serde(default)]
-    pub p95_ci: Option<[f64; 2]>,
+    pub p95_ci: Option<[Option<f64>; 2]>,
     /// How the bootstrap resampled: single requests or blocks.
     #[serde(default)]
     pub ci_method: Option<CiMethod>,
@@ -284,12 +289,12 @@ pub struct ResultsDoc {
 pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
     // The time zone only moves the hour-of-day figures, which the summary
     // does not carry.
-    let report = build_report(plan, samples, 0, REPORT_SEED);
+    let report = build_report_with(plan, samples, 0, REPORT_SEED, EXPORT_RESAMPLES);
     report
         .targets
         .iter()
         .map(|target| {
-            let pair = |i: &super::bootstrap::Interval| [i.low, i.high];
+            let pair = |i: &super::bootstrap::Interval| i.pair();
             let ttft = target.ttft.map(|s| TtftSummary {
                 n: s.n,
                 median: s.median,
@@ -963,7 +968,9 @@ mod tests {
         for field in ["median_ci", "p95_ci"] {
             let pair = summary[0]["ttft"][field].as_array().unwrap();
             assert_eq!(pair.len(), 2, "ttft.{field}");
-            assert!(pair[0].as_f64() <= pair[1].as_f64());
+            assert!(pair[0].is_number());
+            // Two requests bound neither quantile from above: `null`.
+            assert_eq!(pair[1], serde_json::Value::Null, "ttft.{field}");
         }
         assert_eq!(summary[0]["ttft"]["ci_method"], "iid");
         assert_eq!(
@@ -991,14 +998,8 @@ mod tests {
         for (row, target) in rows.iter().zip(&report.targets) {
             let ttft = row.ttft.unwrap();
             let intervals = target.intervals.unwrap();
-            assert_eq!(
-                ttft.median_ci,
-                Some([intervals.median_ms.low, intervals.median_ms.high])
-            );
-            assert_eq!(
-                ttft.p95_ci,
-                Some([intervals.p95_ms.low, intervals.p95_ms.high])
-            );
+            assert_eq!(ttft.median_ci, Some(intervals.median_ms.pair()));
+            assert_eq!(ttft.p95_ci, Some(intervals.p95_ms.pair()));
             assert_eq!(ttft.ci_method, Some(CiMethod::Block));
             assert!(ttft.ci_block_length.is_some_and(|b| b >= 4));
             assert_eq!(row.verdict, target.verdict);

@@ -5,6 +5,7 @@
 //! and tail-band rules live here; the older sentences are moving here one
 //! by one.
 
+use super::bootstrap::Interval;
 use super::settings::{Goodput, TIMEOUT_MARGIN, TimeoutAdvice};
 use super::slow::{SLOW_MULTIPLE, SlowShare, one_in};
 use super::timeofday::PeriodComparison;
@@ -38,6 +39,20 @@ pub fn format_pct(value: f64) -> String {
         format!("{value:.0} %")
     } else {
         format!("{value:.1} %")
+    }
+}
+
+/// A duration interval: "420 ms–560 ms", or "≥ 420 ms" when the data
+/// bound it only from below (an infinite `high`).
+pub fn interval_ms(lang: Lang, interval: &Interval) -> String {
+    if interval.is_bounded() {
+        format!(
+            "{}–{}",
+            format_ms(lang, interval.low),
+            format_ms(lang, interval.high)
+        )
+    } else {
+        format!("≥ {}", format_ms(lang, interval.low))
     }
 }
 
@@ -269,6 +284,16 @@ mod tests {
         assert_eq!(format_ratio(2.46), "2.5×");
         assert_eq!(at_least(true), "≥ ");
         assert_eq!(at_least(false), "");
+        let bounded = Interval {
+            low: 420.0,
+            high: 560.0,
+        };
+        assert_eq!(interval_ms(Lang::En, &bounded), "420 ms–560 ms");
+        let open = Interval {
+            low: 420.0,
+            high: f64::INFINITY,
+        };
+        assert_eq!(interval_ms(Lang::ZhCn, &open), "≥ 420 毫秒");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
 use crate::core::text::{
-    at_least, goodput_sentence, period_sentence, slow_sentence, timeout_sentence,
+    at_least, goodput_sentence, interval_ms, period_sentence, slow_sentence, timeout_sentence,
 };
 use crate::ui::charts::ChartsSection;
 use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
@@ -244,14 +244,12 @@ fn interval_sentences(
             let other_ci = other.intervals.as_ref()?;
             let verdict = Distinction::lower_is_better(&first_ci.p95_ms, &other_ci.p95_ms);
             Some(format!(
-                "{} ({} {}–{}, {} / {}–{}, {})",
+                "{} ({} {}, {} / {}, {})",
                 verdict.text(&first.label, &other.label, lang.core()),
                 t.p95_interval,
-                format_ms(lang, first_ci.p95_ms.low),
-                format_ms(lang, first_ci.p95_ms.high),
+                interval_ms(lang.core(), &first_ci.p95_ms),
                 resampling_text(lang, first_ci.method),
-                format_ms(lang, other_ci.p95_ms.low),
-                format_ms(lang, other_ci.p95_ms.high),
+                interval_ms(lang.core(), &other_ci.p95_ms),
                 resampling_text(lang, other_ci.method),
             ))
         })
