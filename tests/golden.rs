@@ -366,6 +366,8 @@ fn routing_table() {
                 error_rate: Some(0.0),
                 verdict: Some(Verdict::Solid),
                 candidates: 3,
+                distinguishable: false,
+                indistinguishable_from_best: vec![AWKWARD.to_owned()],
             },
             Route {
                 model: "none".to_owned(),
@@ -378,6 +380,8 @@ fn routing_table() {
                 error_rate: Some(f64::INFINITY),
                 verdict: None,
                 candidates: 0,
+                distinguishable: true,
+                indistinguishable_from_best: Vec::new(),
             },
         ],
     };

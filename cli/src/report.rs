@@ -16,7 +16,8 @@ use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
 use firsttoken::core::text::{
-    at_least, goodput_sentence, period_sentence, slow_sentence, timeout_sentence,
+    at_least, best_provider_text, goodput_sentence, period_sentence, slow_sentence,
+    timeout_sentence,
 };
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
@@ -232,6 +233,9 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
                 "model": model.model,
                 "names": model.names,
                 "best": model.best,
+                "distinguishable": model.distinguishable,
+                "indistinguishable_from_best": model.indistinguishable_from_best,
+                "slow_threshold_ms": model.slow_threshold_ms,
                 "consistency": model.consistency.as_ref().map(|c| json!({
                     "ratio": c.ratio,
                     "most_consistent": c.most_consistent,
@@ -398,7 +402,16 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
             );
         }
         if let Some(best) = model.best {
-            let _ = writeln!(out, "  best provider: {}", label_of(best));
+            let tied: Vec<String> = model
+                .indistinguishable_from_best
+                .iter()
+                .map(|&target| label_of(target).to_owned())
+                .collect();
+            let _ = writeln!(
+                out,
+                "  best provider: {}",
+                best_provider_text(Lang::En, label_of(best), &tied)
+            );
         }
         for target in &members {
             let _ = writeln!(

@@ -13,15 +13,33 @@
 //!
 //! # The rule for the best provider
 //!
-//! Lowest p95 TTFT among targets whose error rate is under
-//! [`ERROR_RATE_THRESHOLD`]; ties broken by the lower CV, then the lower
-//! median. p95 rather than the median because a route is judged by the
-//! requests that hurt, and errors first because a fast provider that fails
-//! one request in ten is not fast.
+//! Among targets whose error rate is under [`ERROR_RATE_THRESHOLD`]: the
+//! smallest share of **slow** requests — slower than [`SLOW_MULTIPLE`] × the
+//! pooled median of every target of the model (or than the plan's TTFT
+//! budget when it sets one), timeouts included — then the lowest p95, then
+//! the lowest median. A point p95 of 75 requests rests on the four slowest,
+//! so one provider with 5 % cold starts beat a clean but slightly slower one
+//! in 44 % of simulated runs; the slow share counts every cold start.
+//! Errors first because a fast provider that fails one request in ten is not
+//! fast.
+//!
+//! # Ties
+//!
+//! The best is **distinguishable** from another eligible target when
+//! either their slow shares differ by Fisher's exact test (two-sided,
+//! p < 0.05), or the slow shares do not and their p95 intervals
+//! (distribution-free, see [`super::quantile`]) do not overlap. Otherwise
+//! the two cannot be told apart with these requests, and the route says so
+//! (`indistinguishable_from_best`).
 
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
+use super::bootstrap::Interval;
+use super::slow::SLOW_MULTIPLE;
+use super::stats::percentile;
+use super::text::format_ms as format_ms_in;
+use super::timeofday::fisher_exact;
 use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
 
 /// Version of the routing JSON document this build writes.
@@ -56,6 +74,11 @@ pub struct TargetFigures {
     pub error_rate: f64,
     /// Verdict from the CV, once there are enough samples for one.
     pub judgement: Judgement,
+    /// The ranked TTFTs (ms, ascending; timeouts at the plan's timeout),
+    /// for the slow share; empty when not known, which ranks by p95 alone.
+    pub ttft_sorted_ms: Vec<f64>,
+    /// The p95's 95 % interval, for telling targets apart.
+    pub p95_interval: Option<Interval>,
 }
 
 impl TargetFigures {
@@ -76,6 +99,8 @@ pub struct ComparisonRow {
     pub figures: TargetFigures,
     /// Error rate under the threshold, so it may be recommended.
     pub eligible: bool,
+    /// Ranked requests slower than the model's slow threshold.
+    pub slow: usize,
 }
 
 /// Best versus worst CV within one model.
@@ -126,22 +151,51 @@ pub struct ModelComparison {
     pub best: Option<u32>,
     /// Best versus worst CV, when at least two targets have a positive CV.
     pub consistency: Option<Consistency>,
+    /// Requests slower than this are slow, ms: [`SLOW_MULTIPLE`] × the
+    /// pooled median of the model's targets, or the plan's TTFT budget.
+    pub slow_threshold_ms: Option<f64>,
+    /// Whether the best can be told apart from the runner-up (see the
+    /// module doc); `true` when there is no runner-up.
+    pub distinguishable: bool,
+    /// Eligible targets the best cannot be told apart from.
+    pub indistinguishable_from_best: Vec<u32>,
 }
 
-/// The ranking order: lower p95, then lower CV, then lower median.
-fn by_rule(a: &TargetFigures, b: &TargetFigures) -> Ordering {
-    b.eligible()
-        .cmp(&a.eligible())
-        .then(a.p95_ms.total_cmp(&b.p95_ms))
-        .then(a.cv_pct.total_cmp(&b.cv_pct))
-        .then(a.median_ms.total_cmp(&b.median_ms))
-        .then(a.target.cmp(&b.target))
+/// The ranking order: eligible first, then the smaller slow share, then
+/// lower p95, lower CV, lower median.
+fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
+    let share = |(f, slow): (&TargetFigures, usize)| {
+        if f.ttft_sorted_ms.is_empty() {
+            0.0
+        } else {
+            slow as f64 / f.ttft_sorted_ms.len() as f64
+        }
+    };
+    let ((a_fig, _), (b_fig, _)) = (a, b);
+    b_fig
+        .eligible()
+        .cmp(&a_fig.eligible())
+        .then(share(a).total_cmp(&share(b)))
+        .then(a_fig.p95_ms.total_cmp(&b_fig.p95_ms))
+        .then(a_fig.cv_pct.total_cmp(&b_fig.cv_pct))
+        .then(a_fig.median_ms.total_cmp(&b_fig.median_ms))
+        .then(a_fig.target.cmp(&b_fig.target))
 }
 
-/// Group targets by model and rank each group. Models keep the order in
-/// which they first appear in `figures`; targets without successful samples
-/// should not be passed (they have no p95 to rank by).
+/// Group targets by model and rank each group, with no TTFT budget.
+/// Models keep the order in which they first appear in `figures`; targets
+/// without successful samples should not be passed (they have no p95 to
+/// rank by).
 pub fn compare_models(figures: &[TargetFigures]) -> Vec<ModelComparison> {
+    compare_models_with_budget(figures, None)
+}
+
+/// [`compare_models`], slow meaning "over `ttft_budget_ms`" when it is
+/// given.
+pub fn compare_models_with_budget(
+    figures: &[TargetFigures],
+    ttft_budget_ms: Option<f64>,
+) -> Vec<ModelComparison> {
     let mut groups: Vec<(String, Vec<&TargetFigures>)> = Vec::new();
     for figure in figures {
         let key = model_key(&figure.model);
@@ -152,37 +206,103 @@ pub fn compare_models(figures: &[TargetFigures]) -> Vec<ModelComparison> {
     }
     groups
         .into_iter()
-        .map(|(model, members)| compare_one(model, members))
+        .map(|(model, members)| compare_one(model, members, ttft_budget_ms))
         .collect()
 }
 
-fn compare_one(model: String, mut members: Vec<&TargetFigures>) -> ModelComparison {
+/// The slow threshold of a model: the budget, or [`SLOW_MULTIPLE`] × the
+/// median of every ranked request of its targets together.
+fn slow_threshold(members: &[&TargetFigures], ttft_budget_ms: Option<f64>) -> Option<f64> {
+    if let Some(budget) = ttft_budget_ms.filter(|b| b.is_finite() && *b > 0.0) {
+        return Some(budget);
+    }
+    let mut pooled: Vec<f64> = members
+        .iter()
+        .flat_map(|m| m.ttft_sorted_ms.iter().copied())
+        .collect();
+    pooled.sort_unstable_by(f64::total_cmp);
+    percentile(&pooled, 50.0).map(|median| SLOW_MULTIPLE * median)
+}
+
+/// Requests of `figures` over `threshold`.
+fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
+    threshold.map_or(0, |at| {
+        let kept = figures.ttft_sorted_ms.partition_point(|&ms| ms <= at);
+        figures.ttft_sorted_ms.len() - kept
+    })
+}
+
+/// Whether `a` and `b` can be told apart (see the module doc).
+fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
+    let (n_a, n_b) = (
+        a.figures.ttft_sorted_ms.len(),
+        b.figures.ttft_sorted_ms.len(),
+    );
+    if n_a > 0 && n_b > 0 && fisher_exact(a.slow, n_a, b.slow, n_b) < 0.05 {
+        return true;
+    }
+    match (a.figures.p95_interval, b.figures.p95_interval) {
+        (Some(x), Some(y)) => !x.overlaps(&y),
+        _ => false,
+    }
+}
+
+fn compare_one(
+    model: String,
+    members: Vec<&TargetFigures>,
+    ttft_budget_ms: Option<f64>,
+) -> ModelComparison {
     let mut names: Vec<String> = Vec::new();
     for member in &members {
         if !names.contains(&member.model) {
             names.push(member.model.clone());
         }
     }
-    members.sort_by(|a, b| by_rule(a, b));
-    let rows: Vec<ComparisonRow> = members
+    let threshold = slow_threshold(&members, ttft_budget_ms);
+    let mut counted: Vec<(&TargetFigures, usize)> = members
+        .iter()
+        .map(|figures| (*figures, slow_count(figures, threshold)))
+        .collect();
+    counted.sort_by(|a, b| by_rule(*a, *b));
+    let rows: Vec<ComparisonRow> = counted
         .iter()
         .enumerate()
-        .map(|(index, figures)| ComparisonRow {
+        .map(|(index, (figures, slow))| ComparisonRow {
             rank: index + 1,
             eligible: figures.eligible(),
             figures: (*figures).clone(),
+            slow: *slow,
         })
         .collect();
-    let best = rows
-        .first()
-        .filter(|row| row.eligible)
-        .map(|row| row.figures.target);
+    let best_row = rows.first().filter(|row| row.eligible);
+    let best = best_row.map(|row| row.figures.target);
+    let indistinguishable_from_best: Vec<u32> = best_row
+        .map(|best| {
+            rows.iter()
+                .skip(1)
+                .filter(|row| row.eligible && row.figures.n >= VERDICT_MIN_SAMPLES)
+                .filter(|row| !distinguishable(best, row))
+                .map(|row| row.figures.target)
+                .collect()
+        })
+        .unwrap_or_default();
+    let runner_up = rows
+        .iter()
+        .skip(1)
+        .find(|row| row.eligible && row.figures.n >= VERDICT_MIN_SAMPLES);
+    let distinguishable = match (best_row, runner_up) {
+        (Some(best), Some(runner_up)) => distinguishable(best, runner_up),
+        _ => true,
+    };
     ModelComparison {
         model,
         names,
         consistency: consistency(&rows),
         rows,
         best,
+        slow_threshold_ms: threshold,
+        distinguishable,
+        indistinguishable_from_best,
     }
 }
 
@@ -241,6 +361,19 @@ pub struct Route {
     pub verdict: Option<Verdict>,
     /// How many targets of this model were compared.
     pub candidates: usize,
+    /// Whether the recommended target can be told apart from the
+    /// runner-up with these requests; written after version 1 first
+    /// shipped, so older documents read as `true`.
+    #[serde(default = "distinguishable_by_default")]
+    pub distinguishable: bool,
+    /// Labels of the eligible targets the recommended one cannot be told
+    /// apart from (empty when it stands alone).
+    #[serde(default)]
+    pub indistinguishable_from_best: Vec<String>,
+}
+
+fn distinguishable_by_default() -> bool {
+    true
 }
 
 impl RoutingTable {
@@ -309,6 +442,8 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             error_rate: None,
             verdict: None,
             candidates,
+            distinguishable: true,
+            indistinguishable_from_best: Vec::new(),
         };
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
@@ -318,20 +453,62 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         (Lang::En, true) => format!("{} (provisional)", verdict.text(lang)),
         (Lang::ZhCn, true) => format!("{}（暂定）", verdict.text(lang)),
     };
-    let reason = match (lang, eligible) {
-        (Lang::En, 1) if candidates == 1 => {
+    let label_of = |target: u32| {
+        comparison
+            .rows
+            .iter()
+            .find(|row| row.figures.target == target)
+            .map(|row| row.figures.label.clone())
+            .unwrap_or_default()
+    };
+    let tied: Vec<String> = comparison
+        .indistinguishable_from_best
+        .iter()
+        .map(|&target| label_of(target))
+        .collect();
+    let best_row = comparison.rows.first();
+    let slow = match (best_row, comparison.slow_threshold_ms) {
+        (Some(row), Some(threshold)) if !row.figures.ttft_sorted_ms.is_empty() => Some((
+            row.slow,
+            row.figures.ttft_sorted_ms.len(),
+            format_ms_in(lang, threshold),
+        )),
+        _ => None,
+    };
+    let mut reason = match (lang, eligible, &slow) {
+        (Lang::En, 1, _) if candidates == 1 => {
             format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
         }
-        (Lang::En, _) => format!(
+        (Lang::En, _, Some((k, n, threshold))) => format!(
+            "fewest slow requests ({k} of {n} over {threshold}), then lowest p95 ({p95}), of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
+        ),
+        (Lang::En, _, None) => format!(
             "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
         ),
-        (Lang::ZhCn, 1) if candidates == 1 => {
+        (Lang::ZhCn, 1, _) if candidates == 1 => {
             format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict_text}")
         }
-        (Lang::ZhCn, _) => format!(
+        (Lang::ZhCn, _, Some((k, n, threshold))) => format!(
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
+        ),
+        (Lang::ZhCn, _, None) => format!(
             "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
         ),
     };
+    if !tied.is_empty() {
+        let others = tied.join(", ");
+        let n = best.ttft_sorted_ms.len().max(best.n);
+        reason = match lang {
+            Lang::En => format!(
+                "{} or {others}: not distinguishable with {n} requests; by the rule, {reason}",
+                best.label
+            ),
+            Lang::ZhCn => format!(
+                "{} 或 {others}：以 {n} 个请求无法区分；按规则，{reason}",
+                best.label
+            ),
+        };
+    }
     Route {
         model: comparison.model.clone(),
         target: Some(best.target),
@@ -343,6 +520,8 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         error_rate: Some(best.error_rate),
         verdict: Some(verdict),
         candidates,
+        distinguishable: comparison.distinguishable,
+        indistinguishable_from_best: tied,
     }
 }
 
@@ -369,7 +548,117 @@ mod tests {
             cv_pct: cv,
             error_rate: errors,
             judgement: Judgement::Final(Verdict::from_cv_pct(cv)),
+            ttft_sorted_ms: Vec::new(),
+            // A narrow interval: these hand-made targets differ clearly.
+            p95_interval: Some(Interval {
+                low: p95 * 0.99,
+                high: p95 * 1.01,
+            }),
         }
+    }
+
+    /// A target's figures from raw ranked TTFTs, as the report makes them.
+    fn measured(target: u32, label: &str, mut values: Vec<f64>) -> TargetFigures {
+        values.sort_by(f64::total_cmp);
+        let summary = crate::core::stats::summarize_sorted(&values).unwrap();
+        TargetFigures {
+            target,
+            label: label.to_owned(),
+            model: "m".to_owned(),
+            n: values.len(),
+            median_ms: summary.median,
+            p95_ms: summary.p95,
+            cv_pct: summary.cv_pct,
+            error_rate: 0.0,
+            judgement: Judgement::Final(Verdict::from_cv_pct(summary.cv_pct)),
+            p95_interval: crate::core::quantile::order_statistic_interval(&values, 0.95, None),
+            ttft_sorted_ms: values,
+        }
+    }
+
+    /// `n` lognormal TTFTs around `median` (σ 0.25), each a cold start at
+    /// 10× with probability `cold`.
+    fn provider(rng: &mut fastrand::Rng, n: usize, median: f64, cold: f64) -> Vec<f64> {
+        (0..n)
+            .map(|_| {
+                let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+                let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                let slow = if rng.f64() < cold { 10.0 } else { 1.0 };
+                median * slow * (0.25 * z).exp()
+            })
+            .collect()
+    }
+
+    /// How often the routing pick chooses the worse provider, and how often
+    /// it calls the two distinguishable, over seeded trials; the figures in
+    /// docs/statistics.md come from here:
+    /// `cargo test --lib core::compare::tests::routing_picks_in_seeded_trials -- --nocapture`
+    #[test]
+    fn routing_picks_in_seeded_trials() {
+        let trials = 2000;
+        let run = |clean_median: f64, cold_median: f64, seed: u64| {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let (mut worse, mut told_apart, mut p95_worse) = (0, 0, 0);
+            for _ in 0..trials {
+                let clean = measured(0, "clean", provider(&mut rng, 75, clean_median, 0.0));
+                let cold = measured(1, "cold", provider(&mut rng, 75, cold_median, 0.05));
+                p95_worse += usize::from(cold.p95_ms < clean.p95_ms);
+                let comparison = &compare_models(&[clean, cold])[0];
+                worse += usize::from(comparison.best == Some(1));
+                told_apart += usize::from(comparison.distinguishable);
+            }
+            let pct = |k: usize| k as f64 * 100.0 / f64::from(trials);
+            (pct(worse), pct(told_apart), pct(p95_worse))
+        };
+        let (worse, apart, by_p95) = run(560.0, 420.0, 11);
+        println!(
+            "clean at 560 ms vs 420 ms with 5 % cold starts at 10×, 75 each: worse picked {worse:.1} % (by point p95 alone {by_p95:.1} %); distinguishable {apart:.1} %"
+        );
+        assert!(worse <= 5.0, "{worse} %");
+        let (worse_same, apart_same, by_p95_same) = run(420.0, 420.0, 12);
+        println!(
+            "0 % vs 5 % cold starts at 10×, same warm 420 ms, 75 each: worse picked {worse_same:.1} % (by point p95 alone {by_p95_same:.1} %); distinguishable {apart_same:.1} %"
+        );
+        assert!(worse_same <= 2.0, "{worse_same} %");
+    }
+
+    #[test]
+    fn a_tie_is_said_and_exported() {
+        // Two providers from the same distribution: the pick is one of them,
+        // and the route admits the other cannot be told apart.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let a = measured(0, "A", provider(&mut rng, 75, 420.0, 0.0));
+        let b = measured(1, "B", provider(&mut rng, 75, 420.0, 0.0));
+        let comparisons = compare_models(&[a, b]);
+        assert!(!comparisons[0].distinguishable);
+        let route = &routing_table(&comparisons, Lang::En).routes[0];
+        let best = route.label.clone().unwrap();
+        let other = if best == "A" { "B" } else { "A" };
+        assert_eq!(route.indistinguishable_from_best, vec![other.to_owned()]);
+        assert!(
+            route.reason.starts_with(&format!(
+                "{best} or {other}: not distinguishable with 75 requests"
+            )),
+            "{}",
+            route.reason
+        );
+        // A clean provider against one with 15 % cold starts: told apart.
+        let clean = measured(0, "clean", provider(&mut rng, 75, 420.0, 0.0));
+        let cold = measured(1, "cold", provider(&mut rng, 75, 420.0, 0.15));
+        let comparisons = compare_models(&[clean, cold]);
+        assert!(comparisons[0].distinguishable);
+        assert_eq!(comparisons[0].best, Some(0));
+        let route = &routing_table(&comparisons, Lang::ZhCn).routes[0];
+        assert!(route.indistinguishable_from_best.is_empty());
+        assert!(route.reason.contains("慢请求最少"), "{}", route.reason);
+        // Older routing documents read as distinguishable.
+        let json = route.clone();
+        let text = crate::core::document::to_string(&json).replace(
+            ",\"distinguishable\":true,\"indistinguishable_from_best\":[]",
+            "",
+        );
+        let read: Route = crate::core::document::from_str(&text).unwrap();
+        assert!(read.distinguishable);
     }
 
     /// Two models on three hosts each, like the article's tables: the best

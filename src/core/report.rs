@@ -10,7 +10,9 @@
 
 use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
 use super::cache::{CacheSplit, cache_split};
-use super::compare::{ModelComparison, RoutingTable, TargetFigures, compare_models, routing_table};
+use super::compare::{
+    ModelComparison, RoutingTable, TargetFigures, compare_models_with_budget, routing_table,
+};
 use super::plan::Plan;
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
@@ -48,6 +50,8 @@ pub struct TargetReport {
     pub ttft: Option<Summary>,
     /// Requests ranked at the timeout because no first token came within it.
     pub censored: usize,
+    /// The ranked TTFTs, ms, ascending (timeouts at the timeout).
+    pub ranked_ms: Vec<f64>,
     /// The plan's timeout, ms: where censored requests are ranked.
     pub timeout_ms: f64,
     /// Requests slower than 3× the warm median, with its interval; `None`
@@ -165,10 +169,12 @@ pub fn build_report_with(
                 cv_pct: ttft.cv_pct,
                 error_rate: t.error_rate,
                 judgement: t.judgement,
+                ttft_sorted_ms: t.ranked_ms.clone(),
+                p95_interval: t.intervals.map(|i| i.p95_ms),
             })
         })
         .collect();
-    let models = compare_models(&figures);
+    let models = compare_models_with_budget(&figures, plan.ttft_budget_ms);
     let routing = routing_table(&models, Lang::En);
     Report {
         targets,
@@ -301,6 +307,7 @@ fn target_report(
         censored: ranked.censored,
         timeout_ms,
         slow,
+        ranked_ms: ttft_sorted.clone(),
         tail_band: band,
         p95_median_ratio: ttft.and_then(|t| (t.median > 0.0).then(|| t.p95 / t.median)),
         recommended_timeout: (!ttft_sorted.is_empty())

@@ -253,6 +253,20 @@ pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
     }
 }
 
+/// The best provider as both adapters name it: "A", or "A (not
+/// distinguishable from B, C with these requests)" when the routing pick
+/// is a tie.
+pub fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
+    if tied.is_empty() {
+        return best.to_owned();
+    }
+    let others = tied.join(", ");
+    match lang {
+        Lang::En => format!("{best} (not distinguishable from {others} with these requests)"),
+        Lang::ZhCn => format!("{best}（以当前请求数无法与 {others} 区分）"),
+    }
+}
+
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
 fn format_p(p: f64) -> String {
     if p < 0.001 {

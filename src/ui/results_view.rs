@@ -17,7 +17,8 @@ use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::stats::Summary;
 use crate::core::text::{
-    at_least, goodput_sentence, interval_ms, period_sentence, slow_sentence, timeout_sentence,
+    at_least, best_provider_text, goodput_sentence, interval_ms, period_sentence, slow_sentence,
+    timeout_sentence,
 };
 use crate::ui::charts::ChartsSection;
 use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
@@ -186,7 +187,7 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                         <p class="sentence"><strong>{t.consistency}{": "}</strong>{consistency.text(&label_of(consistency.most_consistent), &label_of(consistency.least_consistent), core_lang)}</p>
                     }
                     if let Some(best) = best {
-                        <p class="sentence"><strong>{t.best_provider}{": "}</strong>{best}</p>
+                        <p class="sentence best-provider" data-distinguishable={model.distinguishable.to_string()}><strong>{t.best_provider}{": "}</strong>{best_provider_text(core_lang, &best, &model.indistinguishable_from_best.iter().map(|&i| label_of(i)).collect::<Vec<_>>())}</p>
                     }
                     { interval_sentences(lang, report, model) }
                     <p class="hint">{t.best_rule}</p>
