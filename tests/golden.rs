@@ -237,6 +237,7 @@ fn environment() -> Environment {
         runner: RunnerKind::Page,
         vantage: None,
         peak_tz_offset_min: None,
+        schedule_shift_ms: None,
     }
 }
 
@@ -393,7 +394,7 @@ fn stored_run_sample_outcome_and_keys() {
     let plan = awkward_plan();
     let mut runner = Runner::new(Schedule::new(&plan, 1_733_000_000_000.5, 42));
     runner.mark_sent(0, 1_733_000_000_001.75).unwrap();
-    runner.mark_done(0).unwrap();
+    runner.mark_done(0, 1_733_000_000_101.0).unwrap();
     runner.mark_sent(1, 1_733_000_000_301.0).unwrap();
     runner.pause(1_733_000_000_400.0);
     let record = RunRecord {

@@ -41,5 +41,6 @@ pub fn environment(started_at_ms: f64, vantage: Option<String>, plan: &Plan) -> 
         runner: RunnerKind::Cli,
         vantage,
         peak_tz_offset_min,
+        schedule_shift_ms: None,
     }
 }

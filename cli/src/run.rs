@@ -212,13 +212,21 @@ pub async fn run(
                     &samples,
                     note,
                     (done, total),
-                    runner.eta_ms(clock.now_ms()),
+                    (runner.eta_ms(clock.now_ms()), runner.schedule_shift_ms()),
                 );
             }
         }
     }
     progress.finish();
+    let mut environment = environment;
+    environment.schedule_shift_ms = Some(runner.schedule_shift_ms());
     write_results(&plan, &environment, &samples, options)?;
+    if runner.schedule_shift_ms() >= 1000.0 {
+        progress.note(&format!(
+            "slow requests moved the schedule {:.0} s later in all: each overran the next send, and the rest of the run kept its spacing instead of sending back to back",
+            runner.schedule_shift_ms() / 1000.0
+        ));
+    }
     if let Some(error) = journal_failure {
         return Err(CliError::Failed(format!(
             "{error}; the run stopped and its {} samples are in {}",
@@ -333,7 +341,7 @@ async fn send(
             );
         }
     };
-    let _ = runner.mark_done(planned.index);
+    let _ = runner.mark_done(planned.index, clock.now_ms());
     let mut sample = Sample::from_outcome(planned, sent_at_ms, false, outcome);
     sample.connection = note.opened;
     if let Some(error) = &mut sample.error {

@@ -76,13 +76,13 @@ impl Progress {
         samples: &[Sample],
         note: SampleNote,
         (done, total): (usize, usize),
-        eta_ms: f64,
+        (eta_ms, shift_ms): (f64, f64),
     ) {
         let Some(sample) = samples.last() else {
             return;
         };
         match self {
-            Self::Live(live) => live.update(plan, samples, sample, done, eta_ms),
+            Self::Live(live) => live.update(plan, samples, sample, done, (eta_ms, shift_ms)),
             Self::Plain => {
                 let line = plain_line(plan, sample, note, done, total);
                 let mut out = std::io::stdout().lock();
@@ -140,12 +140,28 @@ impl Live {
         }
     }
 
-    fn update(&self, plan: &Plan, samples: &[Sample], sample: &Sample, done: usize, eta_ms: f64) {
+    fn update(
+        &self,
+        plan: &Plan,
+        samples: &[Sample],
+        sample: &Sample,
+        done: usize,
+        (eta_ms, shift_ms): (f64, f64),
+    ) {
         self.bar.set_position(done as u64);
         // The schedule's estimate, or the pace so far when requests take
         // longer than the spacing (indicatif's estimate), whichever is later.
         let eta = Duration::from_secs_f64(eta_ms.max(0.0) / 1000.0).max(self.bar.eta());
-        self.bar.set_message(format_eta(eta));
+        let mut message = format_eta(eta);
+        if shift_ms >= 1000.0 {
+            // Slow requests moved the rest of the schedule to keep its
+            // spacing: the run ends this much later than planned.
+            message.push_str(&format!(
+                " ({} later than planned)",
+                format_eta(Duration::from_secs_f64(shift_ms / 1000.0))
+            ));
+        }
+        self.bar.set_message(message);
         let index = sample.target as usize;
         if let (Some(line), Some(target)) = (self.targets.get(index), plan.targets.get(index)) {
             let own = samples.iter().filter(|s| s.target == sample.target);

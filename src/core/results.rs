@@ -57,6 +57,12 @@ pub struct Environment {
     /// when the plan names none (or an offset, which needs no resolving).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_tz_offset_min: Option<i32>,
+    /// How far overruns moved the run's schedule later, in all, ms: a
+    /// request still in flight when the next was due shifts the rest of
+    /// the schedule instead of letting sends bunch up. `None` in files
+    /// written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule_shift_ms: Option<f64>,
 }
 
 impl Environment {
@@ -922,6 +928,7 @@ mod tests {
             runner: RunnerKind::Page,
             vantage: None,
             peak_tz_offset_min: None,
+            schedule_shift_ms: None,
         }
     }
 
@@ -1079,6 +1086,7 @@ mod tests {
             runner: RunnerKind::Cli,
             vantage: Some("fra1".to_owned()),
             peak_tz_offset_min: None,
+            schedule_shift_ms: None,
             ..environment()
         };
         let text = export_json(&plan(), &native, &samples);
@@ -1122,6 +1130,7 @@ mod tests {
                 runner: RunnerKind::Cli,
                 vantage: vantage.map(str::to_owned),
                 peak_tz_offset_min: None,
+                schedule_shift_ms: None,
                 ..environment()
             };
             import_json(&export_json(

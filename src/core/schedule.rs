@@ -3,7 +3,15 @@
 //!
 //! Drift-free by construction: every send time is computed from the run's
 //! start (`start + i × spacing + jitter_i`), never from the previous wake-up,
-//! so a late timer or a slow request delays one send, not all later ones.
+//! so a late timer delays one send, not all later ones.
+//!
+//! No bursts: when a request overruns (it is still in flight when the next
+//! one was due), the rest of the schedule moves later by the overrun, and
+//! no send ever comes closer to the previous one than the plan's spacing
+//! minus its jitter. Sending the overdue requests back to back instead
+//! would keep a cold model warm, which is exactly what the method must not
+//! do. The end of the run moves later by the same amount; the runner keeps
+//! the total ([`Runner::schedule_shift_ms`]) for the results.
 //! Targets are interleaved round-robin so every target sees the same hours of
 //! the day. Pure: times are epoch milliseconds passed in by the caller.
 
@@ -204,12 +212,29 @@ pub struct Runner {
     paused_at_ms: Option<f64>,
     /// The run was stopped by the user.
     stopped: bool,
+    /// When the last request was sent (epoch ms). Missing in runners
+    /// stored before it existed: no gap is then enforced for one send.
+    #[serde(default)]
+    last_sent_ms: Option<f64>,
+    /// Least time between two sends, ms: the spacing minus the jitter.
+    #[serde(default)]
+    min_gap_ms: f64,
+    /// How far overruns have moved the schedule later in all, ms.
+    #[serde(default)]
+    shift_ms: f64,
 }
 
 impl Runner {
     /// A runner at the start of `schedule`.
     pub fn new(schedule: Schedule) -> Self {
+        let max_jitter_ms = schedule
+            .jitter_ms
+            .iter()
+            .fold(0.0_f64, |max, jitter| max.max(jitter.abs()));
         Self {
+            last_sent_ms: None,
+            min_gap_ms: (schedule.spacing_ms - max_jitter_ms).max(0.0),
+            shift_ms: 0.0,
             total: schedule.requests.len(),
             queue: schedule.requests,
             cursor: 0,
@@ -224,9 +249,9 @@ impl Runner {
 
     /// What to do at `now_ms` (epoch ms). Does not change the runner.
     ///
-    /// A request whose planned time has passed is due at once: after an
-    /// overrun the next request goes as soon as the previous finishes, and
-    /// later ones keep their planned times, so no delay accumulates.
+    /// A request is due at its planned time (moved by any overrun, see
+    /// [`Runner::mark_done`]), but never sooner than the spacing minus the
+    /// jitter after the previous send.
     pub fn next(&self, now_ms: f64) -> Next {
         if self.stopped {
             return Next::Finished;
@@ -239,9 +264,30 @@ impl Runner {
         }
         match self.queue.get(self.cursor) {
             None => Next::Finished,
-            Some(request) if now_ms >= request.planned_at_ms => Next::SendNow(*request),
-            Some(request) => Next::WaitUntil(request.planned_at_ms, *request),
+            Some(request) => {
+                let due = self.due_ms(request);
+                if now_ms >= due {
+                    Next::SendNow(*request)
+                } else {
+                    Next::WaitUntil(due, *request)
+                }
+            }
         }
+    }
+
+    /// When `request` may be sent: its planned time, or the least gap after
+    /// the previous send, whichever is later.
+    fn due_ms(&self, request: &PlannedRequest) -> f64 {
+        match self.last_sent_ms {
+            Some(last) => request.planned_at_ms.max(last + self.min_gap_ms),
+            None => request.planned_at_ms,
+        }
+    }
+
+    /// How far overruns have moved the schedule later, in all, ms (pauses
+    /// not counted: they move it by the user's choice).
+    pub fn schedule_shift_ms(&self) -> f64 {
+        self.shift_ms
     }
 
     /// Records that request `index` was sent at `now_ms` (epoch ms).
@@ -269,18 +315,33 @@ impl Runner {
             index,
             sent_at_ms: now_ms,
         });
+        self.last_sent_ms = Some(now_ms);
         Ok(())
     }
 
-    /// Records that request `index` finished (with a sample or an error).
+    /// Records that request `index` finished at `now_ms` (epoch ms), with a
+    /// sample or an error. If it finished after the next request was due,
+    /// it overran: every request not yet sent moves later by the overrun, so
+    /// the spacing after it is kept instead of sending the overdue ones back
+    /// to back.
     ///
     /// # Errors
     /// [`RunnerError::NotInFlight`] when `index` is not the request in flight.
-    pub fn mark_done(&mut self, index: u32) -> Result<(), RunnerError> {
+    pub fn mark_done(&mut self, index: u32, now_ms: f64) -> Result<(), RunnerError> {
         match self.in_flight {
             Some(in_flight) if in_flight.index == index => {
                 self.in_flight = None;
                 self.cursor += 1;
+                let overrun = self
+                    .queue
+                    .get(self.cursor)
+                    .map_or(0.0, |next| now_ms - next.planned_at_ms);
+                if overrun > 0.0 && overrun.is_finite() {
+                    for request in self.queue.iter_mut().skip(self.cursor) {
+                        request.planned_at_ms += overrun;
+                    }
+                    self.shift_ms += overrun;
+                }
                 Ok(())
             }
             _ => Err(RunnerError::NotInFlight { index }),
@@ -446,7 +507,7 @@ mod tests {
                     runner.mark_sent(r.index, now_ms).unwrap();
                     sends.push((r.index, r.planned_at_ms, now_ms));
                     now_ms += duration_ms(r.index);
-                    runner.mark_done(r.index).unwrap();
+                    runner.mark_done(r.index, now_ms).unwrap();
                 }
                 Next::WaitUntil(t, _) => {
                     assert!(t > now_ms);
@@ -568,10 +629,10 @@ mod tests {
             Err(RunnerError::AlreadyInFlight { in_flight: 0 })
         );
         assert_eq!(
-            runner.mark_done(1),
+            runner.mark_done(1, START_MS + 100.0),
             Err(RunnerError::NotInFlight { index: 1 })
         );
-        runner.mark_done(0).unwrap();
+        runner.mark_done(0, START_MS + 300.0).unwrap();
         assert_eq!(runner.progress(), (1, 2));
         match runner.next(START_MS + 400.0) {
             Next::WaitUntil(t, r) => {
@@ -589,7 +650,7 @@ mod tests {
             })
         );
         runner.mark_sent(1, START_MS + 5000.0).unwrap();
-        runner.mark_done(1).unwrap();
+        runner.mark_done(1, START_MS + 5300.0).unwrap();
         assert_eq!(runner.next(START_MS + 6000.0), Next::Finished);
         assert_eq!(runner.progress(), (2, 2));
         assert_eq!(runner.eta_ms(START_MS + 6000.0), 0.0);
@@ -597,11 +658,12 @@ mod tests {
     }
 
     #[test]
-    fn an_overrun_delays_only_the_next_request() {
+    fn an_overrun_shifts_the_rest_of_the_schedule_instead_of_bursting() {
         let schedule = Schedule::new(&plan(1, 0, 6, 5.0, 0.0), START_MS, 1);
         let mut runner = Runner::new(schedule.clone());
-        // Request 1 is a 12 s cold start: requests 2 and 3 (planned at 10 s
-        // and 15 s) are overtaken; 2 goes the moment 1 finishes at 17 s.
+        // Request 1 is a 12 s cold start sent at 5 s: request 2 (planned at
+        // 10 s) goes the moment it finishes at 17 s, and every later request
+        // keeps its 5 s spacing from there: no two sends 0.2 s apart.
         let sends = drive(
             &mut runner,
             START_MS,
@@ -610,12 +672,27 @@ mod tests {
         let sent: Vec<f64> = sends.iter().map(|s| s.2 - START_MS).collect();
         assert_eq!(
             sent,
-            vec![0.0, 5000.0, 17_000.0, 17_200.0, 20_000.0, 25_000.0]
+            vec![0.0, 5000.0, 17_000.0, 22_000.0, 27_000.0, 32_000.0]
         );
-        // Planned times are the original ones: lateness is visible, not hidden.
-        for (index, planned, _) in &sends {
-            assert_eq!(*planned, schedule.requests[*index as usize].planned_at_ms);
-        }
+        assert_eq!(runner.schedule_shift_ms(), 7000.0);
+        // The sent requests carry their shifted planned times.
+        assert_eq!(sends[3].1 - START_MS, 22_000.0);
+        assert_eq!(
+            schedule.requests[3].planned_at_ms - START_MS,
+            15_000.0,
+            "the schedule itself is unchanged"
+        );
+    }
+
+    #[test]
+    fn the_end_moves_later_and_the_eta_says_so() {
+        let mut runner = Runner::new(Schedule::new(&plan(1, 0, 4, 5.0, 0.0), START_MS, 1));
+        assert_eq!(runner.eta_ms(START_MS), 15_000.0);
+        runner.mark_sent(0, START_MS).unwrap();
+        runner.mark_done(0, START_MS + 9_000.0).unwrap();
+        // 4 s over the next send: the last send moves from 15 s to 19 s.
+        assert_eq!(runner.schedule_shift_ms(), 4_000.0);
+        assert_eq!(runner.eta_ms(START_MS + 9_000.0), 10_000.0);
     }
 
     #[test]
@@ -624,7 +701,7 @@ mod tests {
         runner.mark_sent(0, START_MS).unwrap();
         runner.pause(START_MS + 1000.0);
         assert_eq!(runner.next(START_MS + 1500.0), Next::InFlight);
-        runner.mark_done(0).unwrap();
+        runner.mark_done(0, START_MS + 1500.0).unwrap();
         assert_eq!(runner.next(START_MS + 1500.0), Next::Paused);
         assert!(runner.is_paused());
         // While paused, the ETA stands still: 14 s left at the pause.
@@ -666,7 +743,7 @@ mod tests {
         runner.mark_sent(0, START_MS).unwrap();
         runner.stop();
         assert_eq!(runner.next(START_MS), Next::Finished);
-        runner.mark_done(0).unwrap();
+        runner.mark_done(0, START_MS + 100.0).unwrap();
         assert_eq!(
             runner.mark_sent(1, START_MS + 5000.0),
             Err(RunnerError::Stopped)
@@ -734,13 +811,51 @@ mod tests {
                 other => panic!("{other:?}"),
             };
             runner.mark_sent(r.index, r.planned_at_ms).unwrap();
-            runner.mark_done(r.index).unwrap();
+            runner.mark_done(r.index, r.planned_at_ms + 100.0).unwrap();
             sent.push(r.index);
         }
         sent
     }
 
     proptest! {
+        /// Whatever the requests take, consecutive sends are never closer
+        /// than the spacing minus the jitter; when none overruns, every
+        /// request goes exactly at its planned time.
+        #[test]
+        fn sends_keep_their_spacing_after_any_overrun(
+            targets in 1usize..4,
+            requests in 2u32..25,
+            spacing in 0.5f64..10.0,
+            jitter_share in 0.0f64..0.45,
+            durations in prop::collection::vec(0.0f64..3.0, 100),
+            seed in any::<u64>(),
+        ) {
+            let p = plan(targets, 0, requests, spacing, spacing * jitter_share);
+            let schedule = Schedule::new(&p, START_MS, seed);
+            let max_jitter = schedule.jitter_ms.iter().fold(0.0_f64, |m, j| m.max(j.abs()));
+            let min_gap = schedule.spacing_ms - max_jitter;
+            // Durations from 0 to 3 spacings: many overruns.
+            let mut runner = Runner::new(schedule.clone());
+            let sends = drive(&mut runner, START_MS, |i| durations[i as usize % 100] * spacing * 1000.0);
+            prop_assert_eq!(sends.len(), schedule.requests.len());
+            for pair in sends.windows(2) {
+                prop_assert!(pair[1].2 - pair[0].2 >= min_gap - 1e-3, "{pair:?} gap under {min_gap}");
+            }
+            prop_assert!(runner.schedule_shift_ms() >= 0.0);
+            // Requests much shorter than the least gap never overrun.
+            let mut quick = Runner::new(schedule.clone());
+            let sends = drive(&mut quick, START_MS, |_| 0.0);
+            for (index, _, sent) in &sends {
+                let planned = schedule.requests[*index as usize].planned_at_ms;
+                let previous = index.checked_sub(1).map(|i| schedule.requests[i as usize].planned_at_ms);
+                // Only two neighbouring jitters that pull together may hold a
+                // send back, by the least gap.
+                let held = previous.map_or(planned, |prev| planned.max(prev + min_gap));
+                prop_assert!((sent - held).abs() <= 1e-3 || (sent - planned).abs() <= 1e-3);
+            }
+            prop_assert_eq!(quick.schedule_shift_ms(), 0.0);
+        }
+
         #[test]
         fn every_request_appears_once_in_order(
             targets in 1usize..6,
@@ -778,16 +893,24 @@ mod tests {
             seed in any::<u64>(),
         ) {
             let schedule = Schedule::new(&plan(3, 2, 6, 5.0, 2.0), START_MS, seed);
-            let mut runner = Runner::new(schedule);
+            let mut runner = Runner::new(schedule.clone());
             let sends = drive(&mut runner, START_MS, |i| durations[i as usize]);
             prop_assert_eq!(sends.len(), 24);
             let mut finished_ms = START_MS;
+            let mut shift_ms = 0.0;
             for (k, (index, planned, sent)) in sends.iter().enumerate() {
                 prop_assert_eq!(*index as usize, k);
-                // Sent at its plan, or the moment the previous one finished.
-                prop_assert_eq!(*sent, planned.max(finished_ms));
+                let original = schedule.requests[k].planned_at_ms;
+                // Never before its plan, never while another is in flight;
+                // its plan moved by exactly the overruns so far.
+                prop_assert!(*sent >= original && *sent >= finished_ms);
+                if finished_ms > original + shift_ms {
+                    shift_ms = finished_ms - original;
+                }
+                prop_assert!((planned - (original + shift_ms)).abs() < 1e-6);
                 finished_ms = sent + durations[k];
             }
+            prop_assert!((runner.schedule_shift_ms() - shift_ms).abs() < 1e-6);
         }
     }
 }

@@ -86,6 +86,7 @@ fn environment(started_at_ms: f64, plan: &Plan) -> Environment {
     };
     Environment {
         peak_tz_offset_min,
+        schedule_shift_ms: None,
         user_agent: user_agent(),
         time_zone: time_zone(),
         tz_offset_min: tz_offset_min(),
@@ -289,7 +290,7 @@ impl Driver {
                     };
                     // The bookkeeping of a finished sample, timed by the render benchmark.
                     performance_mark("firsttoken:sample-received");
-                    let (done, eta_ms, record_json, run_id) = {
+                    let (done, eta_ms, schedule_shift_ms, record_json, run_id) = {
                         let guard = self.active.borrow();
                         let Some(active) = guard.as_ref() else { return };
                         let (done, total) = active.record.runner.progress();
@@ -309,7 +310,8 @@ impl Driver {
                         if record_json.is_some() {
                             stored_status = Some(active.record.status);
                         }
-                        (done, eta, record_json, active.record.run_id.clone())
+                        let shift = active.record.runner.schedule_shift_ms();
+                        (done, eta, shift, record_json, active.record.run_id.clone())
                     };
                     performance_mark("firsttoken:sample-serialized");
                     if let Some(store) = &store {
@@ -327,6 +329,7 @@ impl Driver {
                         sample,
                         done,
                         eta_ms,
+                        schedule_shift_ms,
                     });
                 }
             }
@@ -375,7 +378,10 @@ impl Driver {
         let sent_at_ms = epoch_ms();
         let outcome = measure(&request, &options, &abort).await;
         if let Some(active) = self.active.borrow_mut().as_mut() {
-            let _ = active.record.runner.mark_done(planned.index);
+            let _ = active.record.runner.mark_done(planned.index, epoch_ms());
+            // Kept with the run, so the export says how far overruns moved it.
+            active.record.environment.schedule_shift_ms =
+                Some(active.record.runner.schedule_shift_ms());
             active.abort = None;
         }
         Some(Sample::from_outcome(planned, sent_at_ms, hidden, outcome))

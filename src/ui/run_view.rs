@@ -86,9 +86,18 @@ pub fn RunPage(props: &PageProps) -> Html {
             </li>
         }
     };
+    let late = if run.schedule_shift_ms >= 1000.0 {
+        format!(
+            " ({} {})",
+            format_duration(lang, run.schedule_shift_ms),
+            t.later_than_planned
+        )
+    } else {
+        String::new()
+    };
     let eta = run
         .eta_ms
-        .map(|ms| format!(" · {} {}", t.eta, format_duration(lang, ms)))
+        .map(|ms| format!(" · {} {}{late}", t.eta, format_duration(lang, ms)))
         .unwrap_or_default();
     html! {
         <div class="run">

@@ -120,6 +120,8 @@ pub struct RunView {
     pub total: u32,
     /// Estimated time left, ms.
     pub eta_ms: Option<f64>,
+    /// How far overruns have moved the schedule later, ms.
+    pub schedule_shift_ms: f64,
     /// Samples sent while the tab was hidden.
     pub hidden_samples: u32,
     /// The most recent errors, newest first, with their target's label.
@@ -258,6 +260,8 @@ pub enum Action {
         sample: Sample,
         done: u32,
         eta_ms: Option<f64>,
+        /// The runner's total schedule shift so far, ms.
+        schedule_shift_ms: f64,
     },
     /// The run changed status.
     SetStatus(RunStatus),
@@ -345,6 +349,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
                 done,
                 total,
                 eta_ms: None,
+                schedule_shift_ms: 0.0,
                 hidden_samples,
                 latest_errors: VecDeque::new(),
             });
@@ -355,6 +360,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             sample,
             done,
             eta_ms,
+            schedule_shift_ms,
         } => {
             let run = next.run.as_mut()?;
             let target = sample.target;
@@ -382,6 +388,8 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             run.revision += 1;
             run.done = done;
             run.eta_ms = eta_ms;
+            run.schedule_shift_ms = schedule_shift_ms;
+            run.environment.schedule_shift_ms = Some(schedule_shift_ms);
         }
         Action::SetStatus(status) => {
             let run = next.run.as_mut()?;
@@ -496,6 +504,7 @@ mod tests {
                     sample: sample(1, seq, 100.0 * f64::from(seq)),
                     done: seq + 1,
                     eta_ms: Some(1000.0),
+                    schedule_shift_ms: 0.0,
                 },
             )
             .unwrap();
@@ -525,6 +534,7 @@ mod tests {
                     sample: failed,
                     done: seq + 1,
                     eta_ms: None,
+                    schedule_shift_ms: 0.0,
                 },
             )
             .unwrap();
@@ -545,6 +555,7 @@ mod tests {
                 sample: sample(0, 1, 300.0),
                 done: 2,
                 eta_ms: None,
+                schedule_shift_ms: 0.0,
             },
         )
         .unwrap();

@@ -648,3 +648,43 @@ fn every_command_has_help_and_the_exit_codes_are_as_documented() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_slow_request_shifts_the_schedule_instead_of_bunching_the_next_sends() {
+    let mock = mock();
+    let dir = scratch("spacing");
+    // 40 % cold starts of 2.5–3.5 s at 1 s spacing: every cold start
+    // overruns two planned sends.
+    let mut plan = quick_plan(vec![target(&mock, Protocol::OpenAi, "bimodal@40")], 8);
+    plan.spacing_s = 1.0;
+    let plan_path = write_plan(&dir, &plan);
+    let results = dir.join("results.json");
+    let output = run(firsttoken()
+        .arg("run")
+        .arg(&plan_path)
+        .arg("-o")
+        .arg(&results));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let truth = mock.ground_truth();
+    assert!(
+        truth.requests.iter().any(|r| r.cold == Some(true)),
+        "the mock's seeded script gave no cold start"
+    );
+    let mut sent: Vec<f64> = doc.samples.iter().map(|s| s.sent_at_ms).collect();
+    sent.sort_by(f64::total_cmp);
+    for pair in sent.windows(2) {
+        // Spacing 1 s, no jitter: never closer, whatever overran.
+        assert!(
+            pair[1] - pair[0] >= 999.0,
+            "sends {:.0} ms apart",
+            pair[1] - pair[0]
+        );
+    }
+    let shift = doc.environment.schedule_shift_ms.unwrap();
+    assert!(
+        shift >= 1000.0,
+        "a cold start of 2.5 s or more moved the schedule: {shift} ms"
+    );
+}
