@@ -13,6 +13,7 @@ pub mod demo;
 pub mod dependence;
 pub mod document;
 pub mod measure;
+pub mod origin;
 pub mod plan;
 pub mod presets;
 pub mod protocol;

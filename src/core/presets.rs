@@ -8,6 +8,7 @@
 //! and what to do when it is blocked. They describe the providers as publicly
 //! reported; **Test connection** is the final word for any one setup.
 
+use super::origin::Origin;
 use super::plan::Protocol;
 
 /// Whether a provider answers browser (CORS) requests from any origin.
@@ -56,7 +57,37 @@ impl Preset {
         self.base_url.starts_with("http://localhost:")
             || self.base_url.starts_with("http://127.0.0.1:")
     }
+
+    /// The origins this preset's key belongs to: its base URL's origin and
+    /// any other host the provider documents for the same keys (see
+    /// [`ALSO_OWNS`]). Empty for "Custom" and the demo, which own no host.
+    pub fn origins(&self) -> Vec<Origin> {
+        let others = ALSO_OWNS
+            .iter()
+            .filter(|(id, _)| *id == self.id)
+            .map(|(_, url)| *url);
+        std::iter::once(self.base_url)
+            .chain(others)
+            .filter_map(Origin::parse)
+            .collect()
+    }
+
+    /// Whether `origin` is one of this preset's own hosts, where a key given
+    /// for the preset (`FIRSTTOKEN_KEY_<PROVIDER>`, a key remembered for it)
+    /// may go.
+    pub fn owns(&self, origin: &Origin) -> bool {
+        self.origins().contains(origin)
+    }
 }
+
+/// Hosts a preset owns besides its base URL's, as `(preset id, origin)`:
+/// only hosts the provider itself documents for the same account's keys.
+/// A host added here receives that provider's key, so each needs its source.
+pub const ALSO_OWNS: &[(&str, &str)] = &[
+    // SiliconFlow's international accounts use api.siliconflow.com (its docs
+    // hint above); the preset defaults to the .cn host.
+    ("siliconflow", "https://api.siliconflow.com"),
+];
 
 const UNKNOWN_EN: &str =
     "unknown — try Test connection; if blocked, use a proxy base URL you control";

@@ -1,0 +1,463 @@
+//! Origins (scheme, host, port): what a key is bound to.
+//!
+//! A plan names a provider and a base URL, and both come from whoever wrote
+//! the plan — possibly a stranger who shared a link. A key therefore cannot be
+//! chosen by the provider id alone: a plan saying `"provider": "openai"` with
+//! a base URL on another host would carry the user's OpenAI key there. Both
+//! the page and the runner bind each key to the origin it was given for and
+//! compare origins, never provider names, before a key leaves the machine.
+//!
+//! The parser here is deliberately strict and small: it accepts the base URLs
+//! the plan accepts (`http`/`https`, a host, an optional port) and answers
+//! `None` for anything else, so an odd URL never matches a key's origin.
+
+use std::fmt;
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use super::plan::{Protocol, Target};
+use super::presets::{Preset, preset_by_id};
+
+/// The scheme of an origin a key can be sent to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scheme {
+    /// `http://`, default port 80: a server on the user's machine or network.
+    Http,
+    /// `https://`, default port 443.
+    Https,
+}
+
+impl Scheme {
+    /// `"http"` or `"https"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Http => "http",
+            Self::Https => "https",
+        }
+    }
+
+    /// The port used when a URL names none.
+    pub fn default_port(self) -> u16 {
+        match self {
+            Self::Http => 80,
+            Self::Https => 443,
+        }
+    }
+}
+
+/// Scheme, host and port of a URL, normalised so that two spellings of the
+/// same origin compare equal (`HTTPS://API.OpenAI.com:443/v1` and
+/// `https://api.openai.com` are one origin).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Origin {
+    /// `http` or `https`.
+    pub scheme: Scheme,
+    /// Lowercased host name or IP address; an IPv6 address without its
+    /// brackets, in its canonical form (`::1`); no trailing dot.
+    pub host: String,
+    /// The port, with the scheme's default filled in.
+    pub port: u16,
+}
+
+impl Origin {
+    /// The origin of a URL such as a target's base URL.
+    ///
+    /// `None` when the URL has no `http://` or `https://` scheme, carries a
+    /// user name or password (`user:pass@host`), has an empty or malformed
+    /// host, or a port outside 1–65535. Host names are lowercased and may hold
+    /// ASCII letters, digits, `-`, `_` and `.` only (an internationalised name
+    /// must be given in its `xn--` form), so no two spellings of one host can
+    /// tell two different stories.
+    pub fn parse(url: &str) -> Option<Self> {
+        let url = url.trim();
+        let (scheme_text, rest) = url.split_once("://")?;
+        let scheme = if scheme_text.eq_ignore_ascii_case("https") {
+            Scheme::Https
+        } else if scheme_text.eq_ignore_ascii_case("http") {
+            Scheme::Http
+        } else {
+            return None;
+        };
+        let authority_end = rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len());
+        let authority = &rest[..authority_end];
+        if authority.contains('@') {
+            return None;
+        }
+        let (host, port_text) = if let Some(bracketed) = authority.strip_prefix('[') {
+            let (v6, tail) = bracketed.split_once(']')?;
+            let address: Ipv6Addr = v6.parse().ok()?;
+            let port_text = match tail {
+                "" => None,
+                _ => Some(tail.strip_prefix(':')?),
+            };
+            (address.to_string(), port_text)
+        } else {
+            let (name, port_text) = match authority.split_once(':') {
+                Some((name, port)) => (name, Some(port)),
+                None => (authority, None),
+            };
+            (normalise_host_name(name)?, port_text)
+        };
+        let port = match port_text {
+            None | Some("") => scheme.default_port(),
+            Some(text) if text.bytes().all(|b| b.is_ascii_digit()) => match text.parse::<u16>() {
+                Ok(0) | Err(_) => return None,
+                Ok(port) => port,
+            },
+            Some(_) => return None,
+        };
+        Some(Self { scheme, host, port })
+    }
+
+    /// The origin's host as a person types it: `api.openai.com`,
+    /// `localhost:8000`, `[::1]:8787` (the port only when it is not the
+    /// scheme's default).
+    pub fn host_port(&self) -> String {
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        if self.port == self.scheme.default_port() {
+            host
+        } else {
+            format!("{host}:{}", self.port)
+        }
+    }
+
+    /// The host is this machine: `localhost` (or a name under it), any
+    /// address in 127.0.0.0/8, or `::1`. A key never goes there unasked, and
+    /// a server there usually needs none.
+    pub fn is_loopback(&self) -> bool {
+        if self.host == "localhost" || self.host.ends_with(".localhost") {
+            return true;
+        }
+        if let Ok(v4) = self.host.parse::<Ipv4Addr>() {
+            return v4.is_loopback();
+        }
+        if let Ok(v6) = self.host.parse::<Ipv6Addr>() {
+            return v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback());
+        }
+        false
+    }
+}
+
+impl fmt::Display for Origin {
+    /// `https://api.openai.com`, `http://localhost:8000`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}", self.scheme.as_str(), self.host_port())
+    }
+}
+
+/// A host name lowercased, with one trailing dot removed; `None` when it is
+/// empty or holds anything but ASCII letters, digits, `-`, `_` and `.`
+/// (percent escapes, spaces, non-ASCII letters that could imitate another
+/// host).
+fn normalise_host_name(name: &str) -> Option<String> {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    let valid = !name.is_empty()
+        && !name.starts_with('.')
+        && !name.contains("..")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    valid.then(|| name.to_ascii_lowercase())
+}
+
+/// The origin a key for this target would be sent to: its base URL's origin.
+///
+/// `None` for the demo protocol (it runs in the page and sends nothing) and
+/// for a base URL that has no origin (see [`Origin::parse`]): such a target
+/// gets no key.
+pub fn key_origin(target: &Target) -> Option<Origin> {
+    if target.protocol == Protocol::Demo {
+        return None;
+    }
+    Origin::parse(&target.base_url)
+}
+
+/// The preset a target names, when it is one with hosts of its own (not
+/// "custom", not the demo).
+pub fn named_preset(target: &Target) -> Option<&'static Preset> {
+    target
+        .provider
+        .as_deref()
+        .and_then(preset_by_id)
+        .filter(|preset| !preset.origins().is_empty())
+}
+
+/// The target names a provider preset but its base URL is not one of that
+/// preset's own hosts — the shape of a shared plan that would carry the
+/// provider's key elsewhere. Such a target is shown as a custom host, and no
+/// key remembered or set for the provider goes to it.
+///
+/// `false` for a target that names no preset, "custom" or the demo.
+pub fn is_custom_host(target: &Target) -> bool {
+    named_preset(target)
+        .is_some_and(|preset| !key_origin(target).is_some_and(|origin| preset.owns(&origin)))
+}
+
+/// Whether the target expects a key at all: not for the demo, a base URL on
+/// this machine (loopback), or a preset that needs none (a local server's
+/// preset) — unless the user ties a key to such a host explicitly.
+pub fn wants_key(target: &Target) -> bool {
+    let Some(origin) = key_origin(target) else {
+        return false;
+    };
+    if origin.is_loopback() {
+        return false;
+    }
+    target
+        .provider
+        .as_deref()
+        .and_then(preset_by_id)
+        .is_none_or(|preset| preset.needs_key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::presets::PRESETS;
+
+    fn origin(url: &str) -> Origin {
+        Origin::parse(url).unwrap_or_else(|| panic!("no origin in {url}"))
+    }
+
+    fn target(provider: Option<&str>, protocol: Protocol, base_url: &str) -> Target {
+        Target {
+            label: "t".to_owned(),
+            protocol,
+            base_url: base_url.to_owned(),
+            model: "m".to_owned(),
+            provider: provider.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn parses_scheme_host_and_port_with_defaults() {
+        let o = origin("https://api.openai.com/v1");
+        assert_eq!(o.scheme, Scheme::Https);
+        assert_eq!(o.host, "api.openai.com");
+        assert_eq!(o.port, 443);
+        assert_eq!(origin("http://example.com").port, 80);
+        assert_eq!(origin("http://localhost:8000/v1").port, 8000);
+        assert_eq!(origin("https://example.com:8443").port, 8443);
+    }
+
+    #[test]
+    fn spellings_of_one_origin_compare_equal() {
+        let canonical = origin("https://api.openai.com");
+        for url in [
+            "HTTPS://API.OpenAI.com/v1",
+            "https://api.openai.com:443/v1/",
+            "https://api.openai.com.",
+            "  https://api.openai.com?x#y  ",
+            "https://api.openai.com:/v1",
+        ] {
+            assert_eq!(origin(url), canonical, "{url}");
+        }
+        assert_ne!(origin("http://api.openai.com"), canonical);
+        assert_ne!(origin("https://api.openai.com:8443"), canonical);
+        assert_ne!(origin("https://api.openai.com.evil.example"), canonical);
+    }
+
+    #[test]
+    fn ipv6_literals_are_canonical_and_shown_in_brackets() {
+        let o = origin("http://[0:0:0:0:0:0:0:1]:8787/v1");
+        assert_eq!(o.host, "::1");
+        assert_eq!(o.port, 8787);
+        assert_eq!(o.to_string(), "http://[::1]:8787");
+        assert_eq!(o.host_port(), "[::1]:8787");
+        assert_eq!(
+            origin("https://[2001:DB8::1]").to_string(),
+            "https://[2001:db8::1]"
+        );
+        assert_eq!(Origin::parse("http://[::1"), None);
+        assert_eq!(Origin::parse("http://[not-v6]:80"), None);
+        assert_eq!(Origin::parse("http://[::1]x"), None);
+    }
+
+    #[test]
+    fn refuses_userinfo_missing_schemes_and_bad_hosts_or_ports() {
+        for url in [
+            "api.openai.com/v1",
+            "//api.openai.com",
+            "ftp://example.com",
+            "demo://steady",
+            "https://user:pass@api.openai.com",
+            "https://api.openai.com@evil.example",
+            "https://",
+            "https:///v1",
+            "https://:443",
+            "https://exa mple.com",
+            "https://exa%6dple.com",
+            "https://exämple.com",
+            "https://a..b",
+            "https://.example.com",
+            "https://example.com:0",
+            "https://example.com:65536",
+            "https://example.com:+80",
+            "https://example.com:8a",
+            "",
+        ] {
+            assert_eq!(Origin::parse(url), None, "{url}");
+        }
+        // A backslash ends the authority, as browsers read it.
+        assert_eq!(
+            origin("https://example.com\\@evil.test").host,
+            "example.com"
+        );
+    }
+
+    #[test]
+    fn display_shows_the_port_only_when_not_the_default() {
+        assert_eq!(
+            origin("https://api.openai.com/v1").to_string(),
+            "https://api.openai.com"
+        );
+        assert_eq!(
+            origin("http://localhost:80").to_string(),
+            "http://localhost"
+        );
+        assert_eq!(
+            origin("http://127.0.0.1:8787/v1").to_string(),
+            "http://127.0.0.1:8787"
+        );
+        assert_eq!(
+            origin("https://h.example:80").to_string(),
+            "https://h.example:80"
+        );
+        assert_eq!(origin("https://h.example:80").host_port(), "h.example:80");
+    }
+
+    #[test]
+    fn loopback_is_localhost_127_8_and_ipv6_one() {
+        for url in [
+            "http://localhost:8000",
+            "http://LOCALHOST",
+            "http://api.localhost",
+            "http://127.0.0.1:8787",
+            "http://127.1.2.3",
+            "http://[::1]:9",
+            "http://[::ffff:127.0.0.1]",
+        ] {
+            assert!(origin(url).is_loopback(), "{url}");
+        }
+        for url in [
+            "http://10.0.0.1",
+            "http://128.0.0.1",
+            "http://[::2]",
+            "http://localhost.example.com",
+            "http://mylocalhost",
+            "https://api.openai.com",
+            "http://0.0.0.0",
+        ] {
+            assert!(!origin(url).is_loopback(), "{url}");
+        }
+    }
+
+    #[test]
+    fn every_preset_with_a_host_owns_its_base_url_origin() {
+        for preset in PRESETS {
+            match Origin::parse(preset.base_url) {
+                Some(o) => {
+                    assert!(preset.owns(&o), "{}", preset.id);
+                    assert!(preset.origins().contains(&o), "{}", preset.id);
+                }
+                None => assert!(preset.origins().is_empty(), "{}", preset.id),
+            }
+        }
+        let openai = preset_by_id("openai").unwrap();
+        assert!(!openai.owns(&origin("https://api.openai.com.evil.example")));
+        assert!(!openai.owns(&origin("http://api.openai.com")));
+        assert!(!openai.owns(&origin("https://api.deepseek.com")));
+        // A preset may own more than one host.
+        let siliconflow = preset_by_id("siliconflow").unwrap();
+        assert!(siliconflow.owns(&origin("https://api.siliconflow.cn/v1")));
+        assert!(siliconflow.owns(&origin("https://api.siliconflow.com/v1")));
+        assert!(preset_by_id("custom").unwrap().origins().is_empty());
+        assert!(preset_by_id("demo").unwrap().origins().is_empty());
+    }
+
+    #[test]
+    fn key_origin_is_the_base_urls_origin_and_none_for_the_demo() {
+        let t = target(
+            Some("openai"),
+            Protocol::OpenAi,
+            "https://API.openai.com/v1",
+        );
+        assert_eq!(key_origin(&t), Some(origin("https://api.openai.com")));
+        let demo = target(Some("demo"), Protocol::Demo, "demo://steady");
+        assert_eq!(key_origin(&demo), None);
+        // Even a demo-protocol target that names an http URL sends nothing.
+        let odd = target(None, Protocol::Demo, "https://api.openai.com");
+        assert_eq!(key_origin(&odd), None);
+    }
+
+    #[test]
+    fn a_preset_on_another_host_is_a_custom_host() {
+        let own = target(
+            Some("openai"),
+            Protocol::OpenAi,
+            "https://api.openai.com/v1",
+        );
+        assert!(!is_custom_host(&own));
+        let elsewhere = target(Some("openai"), Protocol::OpenAi, "https://evil.example/v1");
+        assert!(is_custom_host(&elsewhere));
+        let lookalike = target(
+            Some("deepseek"),
+            Protocol::OpenAi,
+            "https://api.deepseek.com.evil.example",
+        );
+        assert!(is_custom_host(&lookalike));
+        let http = target(
+            Some("deepseek"),
+            Protocol::OpenAi,
+            "http://api.deepseek.com",
+        );
+        assert!(is_custom_host(&http));
+        let unparsable = target(
+            Some("openai"),
+            Protocol::OpenAi,
+            "https://user@api.openai.com",
+        );
+        assert!(is_custom_host(&unparsable));
+        let remote_vllm = target(Some("vllm"), Protocol::OpenAi, "http://gpu-box:8000/v1");
+        assert!(is_custom_host(&remote_vllm));
+        // No preset, "custom", an unknown id or the demo: not a preset's custom host.
+        for provider in [None, Some("custom"), Some("no-such-preset")] {
+            let t = target(provider, Protocol::OpenAi, "https://llm.example.com/v1");
+            assert!(!is_custom_host(&t), "{provider:?}");
+        }
+        let demo = target(Some("demo"), Protocol::Demo, "demo://cold-tail");
+        assert!(!is_custom_host(&demo));
+    }
+
+    #[test]
+    fn loopback_keyless_presets_and_the_demo_want_no_key() {
+        let wants = |provider, protocol, url| wants_key(&target(provider, protocol, url));
+        assert!(wants(
+            Some("openai"),
+            Protocol::OpenAi,
+            "https://api.openai.com/v1"
+        ));
+        assert!(wants(None, Protocol::OpenAi, "https://llm.example.com/v1"));
+        assert!(wants(
+            Some("openai"),
+            Protocol::OpenAi,
+            "https://evil.example/v1"
+        ));
+        assert!(!wants(None, Protocol::OpenAi, "http://127.0.0.1:8787/v1"));
+        assert!(!wants(
+            Some("openai"),
+            Protocol::OpenAi,
+            "http://localhost:8787/v1"
+        ));
+        assert!(!wants(
+            Some("vllm"),
+            Protocol::OpenAi,
+            "http://gpu-box:8000/v1"
+        ));
+        assert!(!wants(Some("demo"), Protocol::Demo, "demo://steady"));
+        assert!(!wants(None, Protocol::OpenAi, "not a url"));
+    }
+}
