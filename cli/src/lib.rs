@@ -45,10 +45,12 @@ written, or `check` found a target that does not answer); 2 bad input, refused b
 was sent (arguments, plan, results file, missing key); 130 stopped with Ctrl-C (the results file \
 is still written).";
 
-const KEYS_HELP: &str = "Keys come from the environment: FIRSTTOKEN_KEY_<PROVIDER> (the target's \
-provider id uppercased, '-' as '_', e.g. FIRSTTOKEN_KEY_DEEPSEEK), else FIRSTTOKEN_KEY. A target \
-without a key is refused before the run starts, except local servers. Keys are never written to \
-any file or printed.";
+const KEYS_HELP: &str = "Keys come from the environment and each goes only to the host it is tied \
+to: --key HOST=VARIABLE or FIRSTTOKEN_KEY_FOR_<HOST> (e.g. FIRSTTOKEN_KEY_FOR_LLM_EXAMPLE_COM) for \
+any host; FIRSTTOKEN_KEY_<PROVIDER> (e.g. FIRSTTOKEN_KEY_DEEPSEEK) only for that provider's own \
+hosts; FIRSTTOKEN_KEY only when every target needing a key has the same origin. Local servers get \
+no key unless one is tied to them. A plan that would send a key anywhere else is refused (exit 2) \
+before anything is sent. Keys are never written to any file or printed.";
 
 /// Measure time-to-first-token of LLM providers: the same plan,
 /// measurement and statistics as the FirstToken page.
@@ -91,6 +93,11 @@ enum Command {
         /// run left behind; the plan must be the same.
         #[arg(long)]
         resume: bool,
+        /// Tie the key in environment variable VARIABLE to HOST (`host`,
+        /// `host:port` or `https://host:port`): it goes there and nowhere
+        /// else. Repeatable.
+        #[arg(long = "key", value_name = "HOST=VARIABLE")]
+        keys: Vec<keys::KeyBinding>,
     },
     /// Print the summary of one or more results files (several are merged
     /// as the page's import merges them).
@@ -109,6 +116,9 @@ enum Command {
     Check {
         /// The plan: a file, `-` for standard input, or a page link.
         plan: String,
+        /// Tie the key in environment variable VARIABLE to HOST, as for `run`.
+        #[arg(long = "key", value_name = "HOST=VARIABLE")]
+        keys: Vec<keys::KeyBinding>,
     },
     /// Add a run to a directory of published results and rewrite its
     /// index.json, which the page opens as a dashboard
@@ -148,6 +158,14 @@ fn stop_on_ctrl_c(stop: tokio::sync::watch::Sender<bool>) {
     });
 }
 
+/// Says, before anything is sent, which key goes to which host (on
+/// standard error: standard output carries the measurements).
+fn say_key_routes(routes: &[keys::KeyRoute]) {
+    for route in routes {
+        eprintln!("{route}");
+    }
+}
+
 fn env_lookup(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
@@ -161,13 +179,15 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             vantage,
             fresh_connections,
             resume,
+            keys,
         } => {
             if vantage.as_deref().is_some_and(|v| v.trim().is_empty()) {
                 return Err(CliError::Input(
                     "--vantage needs a name, e.g. --vantage fra1".to_owned(),
                 ));
             }
-            let prepared = run::prepare(&plan, env_lookup)?;
+            let prepared = run::prepare(&plan, &keys, env_lookup)?;
+            say_key_routes(&prepared.routes);
             let options = RunOptions {
                 plan,
                 output,
@@ -198,8 +218,9 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             }
             Ok(0)
         }
-        Command::Check { plan } => {
-            let prepared = run::prepare(&plan, env_lookup)?;
+        Command::Check { plan, keys } => {
+            let prepared = run::prepare(&plan, &keys, env_lookup)?;
+            say_key_routes(&prepared.routes);
             let lines = runtime()?.block_on(async {
                 let (stop, mut stopped) = run::stop_signal();
                 stop_on_ctrl_c(stop);

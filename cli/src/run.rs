@@ -21,7 +21,7 @@ use crate::clock::Clock;
 use crate::environment::environment;
 use crate::error::CliError;
 use crate::journal::{self, Journal, JournalError, RunHeader};
-use crate::keys::{Key, keys_for, redact};
+use crate::keys::{Key, KeyBinding, KeyRoute, keys_for, redact};
 use crate::measure::{MeasureOptions, Stop, measure};
 use crate::net::Client;
 use crate::plan_input::load_plan;
@@ -59,6 +59,8 @@ pub struct Prepared {
     pub plan: Plan,
     /// Each target's key, in plan order.
     pub keys: Vec<Option<Key>>,
+    /// Where each key goes, said before anything is sent.
+    pub routes: Vec<KeyRoute>,
 }
 
 /// Reads the plan and looks up its keys through `lookup`.
@@ -68,6 +70,7 @@ pub struct Prepared {
 /// all before anything is sent.
 pub fn prepare(
     plan_argument: &str,
+    bindings: &[KeyBinding],
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<Prepared, CliError> {
     let plan = load_plan(plan_argument).map_err(|e| CliError::Input(e.to_string()))?;
@@ -87,7 +90,7 @@ pub fn prepare(
                 .join(", ")
         )));
     }
-    let keys = keys_for(&plan, lookup).map_err(|missing| {
+    let keys = keys_for(&plan, bindings, lookup).map_err(|missing| {
         CliError::Input(
             missing
                 .iter()
@@ -96,7 +99,11 @@ pub fn prepare(
                 .join("\n"),
         )
     })?;
-    Ok(Prepared { plan, keys })
+    Ok(Prepared {
+        plan,
+        keys: keys.keys,
+        routes: keys.routes,
+    })
 }
 
 /// A stop signal and the handle that raises it.
@@ -114,7 +121,7 @@ pub async fn run(
     options: &RunOptions,
     mut stop: Stop,
 ) -> Result<RunEnd, CliError> {
-    let Prepared { plan, keys } = prepared;
+    let Prepared { plan, keys, .. } = prepared;
     let clock = Clock::start();
     let journal_path = journal::path_for(&options.output);
     let (mut journal, header, mut samples) = if options.resume {

@@ -213,7 +213,9 @@ test("the monitor workflow passes actionlint, runs hourly per vantage and never 
   assert.match(text, /cron: "\d+ \* \* \* \*"/, "hourly by default");
   assert.match(text, /--vantage "\$VANTAGE"/);
   assert.match(text, /matrix:\s+include:\s+- vantage:/);
-  assert.match(text, /startswith\("FIRSTTOKEN_KEY"\)/);
+  // Named secrets, each passed to the one step that runs the plan; never the whole set.
+  assert.match(text, /FIRSTTOKEN_KEY_OPENAI: \$\{\{ secrets\.FIRSTTOKEN_KEY_OPENAI \}\}/);
+  assert.ok(!/toJSON\(secrets\)/.test(text), "no toJSON(secrets)");
   assert.match(text, /firsttoken publish published\/data/);
   assert.match(text, /uses: \.\/\.github\/workflows\/pages\.yml/);
   assert.ok(!/set -x|echo "\$\{?FIRSTTOKEN_KEY|printenv|env\s*$/m.test(text), "nothing prints the environment");

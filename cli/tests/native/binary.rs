@@ -343,19 +343,27 @@ fn a_key_reaches_the_provider_and_nothing_else() {
         base_url: format!("{}/v1", key_echoing_server()),
         ..target(&mock, Protocol::OpenAi, "fixed")
     });
+    let echo_host = plan_host(&targets[4]);
+    let mock_variable = host_variable_of(&targets[0]);
     let mut plan = quick_plan(targets, 2);
     plan.timeout_s = 0.3;
     let results = dir.join("results.json");
     let csv = dir.join("results.csv");
+    // Tied to their hosts: the mock's by its variable, the echoing
+    // server's by --key. The provider's own variable, also set, never goes
+    // to either.
     let output = run(firsttoken()
-        .env("FIRSTTOKEN_KEY_OPENAI", KEY)
-        .env("FIRSTTOKEN_KEY", KEY)
+        .env("FIRSTTOKEN_KEY_OPENAI", "sk-openai-must-not-travel")
+        .env(&mock_variable, KEY)
+        .env("ECHO_KEY", KEY)
         .arg("run")
         .arg(write_plan(&dir, &plan))
         .arg("-o")
         .arg(&results)
         .arg("--csv")
-        .arg(&csv));
+        .arg(&csv)
+        .arg("--key")
+        .arg(format!("{echo_host}=ECHO_KEY")));
     let (stdout, stderr) = texts(&output);
     assert!(output.status.success(), "{stderr}");
     let truth = mock.settled_ground_truth(Duration::from_secs(2));
@@ -383,9 +391,12 @@ fn a_key_reaches_the_provider_and_nothing_else() {
             .all(|r| r.auth != "none" && !r.key_in_query)
     );
     let check = run(firsttoken()
-        .env("FIRSTTOKEN_KEY", KEY)
+        .env(&mock_variable, KEY)
+        .env("ECHO_KEY", KEY)
         .arg("check")
-        .arg(dir.join("plan.json")));
+        .arg(dir.join("plan.json"))
+        .arg("--key")
+        .arg(format!("{echo_host}=ECHO_KEY")));
     let (check_out, check_err) = texts(&check);
     assert_eq!(
         check.status.code(),
@@ -484,15 +495,18 @@ fn ctrl_c_records_the_request_in_flight_as_aborted_and_writes_the_results() {
         base_url: format!("{}/v1", key_echoing_server()),
         ..target(&mock, Protocol::OpenAi, "fixed")
     };
+    let echo_host = plan_host(&echo);
     let mut plan = quick_plan(vec![echo, target(&mock, Protocol::Gemini, "stall")], 3);
     plan.timeout_s = 60.0;
     let results = dir.join("results.json");
     let child = firsttoken()
-        .env("FIRSTTOKEN_KEY", KEY)
+        .env("ECHO_KEY", KEY)
         .arg("run")
         .arg(write_plan(&dir, &plan))
         .arg("-o")
         .arg(&results)
+        .arg("--key")
+        .arg(format!("{echo_host}=ECHO_KEY"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -687,4 +701,148 @@ fn a_slow_request_shifts_the_schedule_instead_of_bunching_the_next_sends() {
         shift >= 1000.0,
         "a cold start of 2.5 s or more moved the schedule: {shift} ms"
     );
+}
+
+/// `host:port` of a target's base URL.
+fn plan_host(target: &Target) -> String {
+    firsttoken::core::origin::Origin::parse(&target.base_url)
+        .unwrap()
+        .host_port()
+}
+
+/// The `FIRSTTOKEN_KEY_FOR_<HOST>` variable of a target's host.
+fn host_variable_of(target: &Target) -> String {
+    let origin = firsttoken::core::origin::Origin::parse(&target.base_url).unwrap();
+    firsttoken_cli::keys::host_variable(&origin).unwrap()
+}
+
+/// Runs `plan` with `env` and `args`, expecting a refusal before anything
+/// is sent: exit 2, and no request at the mock.
+fn refused(
+    mock: &firsttoken_mock::MockHandle,
+    name: &str,
+    plan: &Plan,
+    env: &[(&str, &str)],
+    args: &[String],
+) -> String {
+    let dir = scratch(name);
+    let mut command = firsttoken();
+    for (variable, value) in env {
+        command.env(variable, value);
+    }
+    let output = run(command
+        .arg("run")
+        .arg(write_plan(&dir, plan))
+        .arg("-o")
+        .arg(dir.join("results.json"))
+        .args(args));
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(2), "{name}: {stdout}\n{stderr}");
+    assert!(
+        mock.ground_truth().requests.is_empty(),
+        "{name}: something was sent"
+    );
+    assert!(!dir.join("results.json").exists());
+    stderr
+}
+
+#[test]
+fn a_key_goes_only_to_the_host_it_was_tied_to() {
+    const KEY: &str = "sk-firsttoken-bound-0123456789";
+    let mock = mock();
+    let mock_host = plan_host(&target(&mock, Protocol::OpenAi, "fixed"));
+    // 1. A preset's key never follows the plan to another host.
+    let hijack = quick_plan(
+        vec![Target {
+            label: "looks like OpenAI".to_owned(),
+            provider: Some("openai".to_owned()),
+            ..target(&mock, Protocol::OpenAi, "fixed")
+        }],
+        1,
+    );
+    let message = refused(
+        &mock,
+        "hijack",
+        &hijack,
+        &[("FIRSTTOKEN_KEY_OPENAI", KEY)],
+        &[],
+    );
+    assert!(message.contains("target 'looks like OpenAI'"), "{message}");
+    assert!(message.contains(&mock_host), "names the host: {message}");
+    assert!(message.contains("--key"), "says how to allow it: {message}");
+    assert!(!message.contains(KEY));
+
+    // 2. FIRSTTOKEN_KEY is refused when the keyed targets have two origins.
+    let two_hosts = quick_plan(
+        vec![
+            Target {
+                label: "remote a".to_owned(),
+                base_url: "https://a.example/v1".to_owned(),
+                ..target(&mock, Protocol::OpenAi, "fixed")
+            },
+            Target {
+                label: "remote b".to_owned(),
+                base_url: "https://b.example/v1".to_owned(),
+                ..target(&mock, Protocol::OpenAi, "fixed")
+            },
+        ],
+        1,
+    );
+    let message = refused(
+        &mock,
+        "fallback",
+        &two_hosts,
+        &[("FIRSTTOKEN_KEY", KEY)],
+        &[],
+    );
+    assert!(message.contains("FIRSTTOKEN_KEY"), "{message}");
+    assert!(
+        message.contains("a.example") && message.contains("b.example"),
+        "{message}"
+    );
+
+    // 3. A --key naming a variable that is not set is refused too.
+    let local = quick_plan(vec![target(&mock, Protocol::OpenAi, "fixed")], 1);
+    let message = refused(
+        &mock,
+        "unset",
+        &local,
+        &[],
+        &[format!("--key={mock_host}=NOT_SET_ANYWHERE")],
+    );
+    assert!(message.contains("NOT_SET_ANYWHERE"), "{message}");
+
+    // 4. A loopback server needs no key and gets none, whatever is set.
+    let dir = scratch("loopback");
+    let output = run(firsttoken()
+        .env("FIRSTTOKEN_KEY", KEY)
+        .env("FIRSTTOKEN_KEY_OPENAI", KEY)
+        .arg("run")
+        .arg(write_plan(&dir, &local))
+        .arg("-o")
+        .arg(dir.join("results.json")));
+    assert!(output.status.success(), "{}", texts(&output).1);
+    let truth = mock.settled_ground_truth(Duration::from_secs(2));
+    assert_eq!(truth.requests.len(), 1);
+    assert_eq!(truth.requests[0].auth, "none");
+
+    // 5. Tied explicitly, it arrives, and the runner says where it goes.
+    let output = run(firsttoken()
+        .env("LOCAL_KEY", KEY)
+        .arg("run")
+        .arg(write_plan(&dir, &local))
+        .arg("-o")
+        .arg(dir.join("results.json"))
+        .arg("--key")
+        .arg(format!("{mock_host}=LOCAL_KEY")));
+    let (_, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("key LOCAL_KEY goes to http://{mock_host}")),
+        "{stderr}"
+    );
+    let truth = mock.settled_ground_truth(Duration::from_secs(2));
+    assert_eq!(truth.requests.len(), 2);
+    assert_eq!(truth.requests[1].auth, "authorization");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
