@@ -31,6 +31,7 @@ build: setup-build fetch
 
 lint:
 	node scripts/lint-workflows.mjs
+	zizmor --offline .github/workflows/
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings

@@ -43,6 +43,15 @@ if ! npm ls --prefix tools --depth=0 >/dev/null 2>&1; then
   npm ci --prefix tools --no-audit --no-fund --silent
 fi
 
+# zizmor, the GitHub Actions security linter that `make lint` runs over
+# .github/workflows/ (its settings and every suppression, with the reason,
+# are in .github/zizmor.yml). From PyPI, pinned.
+ZIZMOR_VERSION=1.33.1
+if [[ "$(zizmor --version 2>/dev/null || true)" != "zizmor $ZIZMOR_VERSION" ]]; then
+  log "installing zizmor $ZIZMOR_VERSION (PyPI)"
+  python3 -m pip install --quiet --disable-pip-version-check "zizmor==$ZIZMOR_VERSION"
+fi
+
 # The browser for the tests, and a CJK font so the Chinese UI renders in
 # headless screenshots instead of empty boxes.
 browser_packages=(chromium chromium-driver fonts-noto-cjk)
@@ -59,4 +68,4 @@ if [[ $want_browser == 1 ]]; then
   fi
 fi
 
-log "ready: $(trunk --version), $(wasm-bindgen --version), $(tools/node_modules/.bin/wasm-opt --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"
+log "ready: $(trunk --version), $(wasm-bindgen --version), $(zizmor --version), $(tools/node_modules/.bin/wasm-opt --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"
