@@ -838,6 +838,18 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
 /// RFC 4180: quote a field containing a comma, quote, CR or LF, doubling
 /// inner quotes.
 fn quote(field: &str) -> String {
+    // A text cell that a spreadsheet would read as a formula (OWASP's CSV
+    // injection: `=`, `+`, `-`, `@`, tab, carriage return) gets a leading
+    // `'`, so it shows as text. Provider error messages and labels end up in
+    // these cells, and a stranger writes both. Numbers never pass through
+    // here, so a negative number stays a number.
+    let guarded;
+    let field = if field.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        guarded = format!("'{field}");
+        guarded.as_str()
+    } else {
+        field
+    };
     if field.contains([',', '"', '\r', '\n']) {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {
@@ -1284,6 +1296,36 @@ mod tests {
             "no cache figure, no connection: empty"
         );
         assert_eq!(csv.matches("\r\n").count(), 3);
+    }
+
+    #[test]
+    fn csv_text_cells_never_start_a_formula() {
+        let mut hostile = plan();
+        hostile.targets[0].label = "=HYPERLINK(\"http://evil.example\",\"x\")".to_owned();
+        hostile.targets[1].label = "@SUM(A1)".to_owned();
+        let mut negative = sample(0, 0, 400.0);
+        negative.headers_ms = Some(-0.0);
+        let samples = vec![
+            negative,
+            failed(1, 1, "-2+3 from the provider"),
+            failed(1, 2, "\tcmd"),
+        ];
+        let csv = export_csv(&hostile, &samples);
+        let lines: Vec<&str> = csv.split("\r\n").collect();
+        assert!(
+            lines[1].starts_with("0,\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\","),
+            "{}",
+            lines[1]
+        );
+        assert!(lines[2].starts_with("1,'@SUM(A1),"), "{}", lines[2]);
+        assert!(
+            lines[2].contains(",'-2+3 from the provider,"),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[3].contains(",'\tcmd,"), "{}", lines[3]);
+        // A number is not a text cell: `-0` stays a number.
+        assert!(lines[1].contains(",-0,"), "{}", lines[1]);
     }
 
     fn timing() -> impl Strategy<Value = Option<f64>> {
