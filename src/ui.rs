@@ -4,6 +4,7 @@
 pub mod dashboard;
 pub mod form;
 pub mod i18n;
+pub mod keys;
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]

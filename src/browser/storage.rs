@@ -262,9 +262,43 @@ pub fn remember_keys(json: &str) -> Result<(), BrowserError> {
         .map_err(|e| BrowserError::from_js("remember keys", &e))
 }
 
+/// Origins this device has sent a key to before (`firsttoken.key-origins`,
+/// a JSON list): a link whose keyed hosts are all here starts without
+/// asking. Holds host names only, never a key.
+const USED_ORIGINS_ITEM: &str = "firsttoken.key-origins";
+
+/// The origins keys were sent to from this device; empty when none or
+/// when localStorage is unavailable.
+pub fn used_key_origins() -> Vec<String> {
+    local_storage()
+        .and_then(|storage| storage.get_item(USED_ORIGINS_ITEM).ok().flatten())
+        .and_then(|json| crate::core::document::from_str::<Vec<String>>(&json).ok())
+        .unwrap_or_default()
+}
+
+/// Adds `origins` to the used list.
+///
+/// # Errors
+/// When localStorage is unavailable or full.
+pub fn add_used_key_origins(origins: &[String]) -> Result<(), BrowserError> {
+    let mut used = used_key_origins();
+    for origin in origins {
+        if !used.contains(origin) {
+            used.push(origin.clone());
+        }
+    }
+    let storage = local_storage().ok_or_else(|| {
+        BrowserError::missing("remember key hosts", "localStorage is not available")
+    })?;
+    storage
+        .set_item(USED_ORIGINS_ITEM, &crate::core::document::to_string(&used))
+        .map_err(|e| BrowserError::from_js("remember key hosts", &e))
+}
+
 /// Forgets every remembered key.
 pub fn forget_keys() {
     if let Some(storage) = local_storage() {
         let _ = storage.remove_item(KEYS_ITEM);
+        let _ = storage.remove_item(USED_ORIGINS_ITEM);
     }
 }

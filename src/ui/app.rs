@@ -46,7 +46,10 @@ fn App() -> Html {
             let fragment = fragment();
             if fragment.starts_with("plan=") {
                 match Plan::from_link_fragment(&fragment) {
-                    Ok(plan) => dispatch.emit(Action::SetForm(PlanForm::from_plan(&plan))),
+                    Ok(plan) => {
+                        dispatch.emit(Action::SetForm(PlanForm::from_plan(&plan)));
+                        dispatch.emit(Action::PlanFromLink(true));
+                    }
                     Err(error) => dispatch.emit(Action::Notice(format!(
                         "the plan link was not used: {error}"
                     ))),

@@ -55,13 +55,9 @@ impl PartialEq for Driver {
     }
 }
 
-/// The key a target uses: keys are kept per provider preset, or per base
-/// URL for custom endpoints.
+/// The key a target uses: keys are kept per origin (see [`crate::ui::keys`]).
 pub fn key_slot(target: &Target) -> String {
-    target
-        .provider
-        .clone()
-        .unwrap_or_else(|| target.base_url.clone())
+    crate::ui::keys::key_slot(target)
 }
 
 /// The provider's note on browser access, for a blocked request.
@@ -151,24 +147,10 @@ impl Driver {
         self.launch(record, Vec::new(), keys, dispatch);
     }
 
-    /// Providers of `plan` whose key is needed but not in `keys` (keys are
+    /// Hosts of `plan` whose key is needed but not in `keys` (keys are
     /// not stored unless remembered, so a resumed run asks again).
     pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String> {
-        let mut missing: Vec<String> = plan
-            .targets
-            .iter()
-            .filter(|t| {
-                let needs_key = match t.provider.as_deref().and_then(preset_by_id) {
-                    Some(preset) => preset.needs_key,
-                    // A custom endpoint may or may not need one; do not block on it.
-                    None => false,
-                };
-                needs_key && !keys.contains_key(&key_slot(t))
-            })
-            .map(|t| t.provider.clone().unwrap_or_default())
-            .collect();
-        missing.dedup();
-        missing
+        crate::ui::keys::missing_keys(plan, keys)
     }
 
     /// Resumes a stored run where it stopped.

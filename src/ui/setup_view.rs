@@ -8,7 +8,9 @@ use yew::prelude::*;
 
 use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
 use crate::browser::spawn;
-use crate::browser::storage::{forget_keys, remember_keys};
+use crate::browser::storage::{
+    add_used_key_origins, forget_keys, remember_keys, remembered_keys, used_key_origins,
+};
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
@@ -184,11 +186,17 @@ fn keys_section(props: &PageProps) -> Html {
         .filter_map(|f| {
             let target = to_target(f);
             let slot = key_slot(&target);
-            // A custom endpoint is known by its address: two custom rows would
-            // otherwise both read "Custom OpenAI-compatible".
-            let name = preset_by_id(&f.preset)
-                .filter(|p| p.id != "custom")
-                .map_or_else(|| f.base_url.clone(), |p| p.name.to_owned());
+            // The field names the host the key goes to, in plain sight; the
+            // provider only when the host is its own, and a warning when a
+            // preset's target points elsewhere.
+            let key_for = crate::ui::keys::key_for(&target);
+            let name = match (&key_for.provider, &key_for.custom_host_of) {
+                (Some(provider), _) => format!("{} ({provider})", key_for.host),
+                (None, Some(preset)) => {
+                    format!("{} ({} {preset})", key_for.host, t.custom_host_of)
+                }
+                (None, None) => key_for.host.clone(),
+            };
             if seen.contains(&slot) {
                 return None;
             }
@@ -354,18 +362,54 @@ pub fn SetupPage(props: &PageProps) -> Html {
             state.dispatch(Action::SetForm(form));
         })
     };
-    let on_start = {
+    // Start sends keys only to hosts the person has seen named: a plan from
+    // a link whose keyed targets point at hosts this device never sent a
+    // key to waits for a confirmation that lists them.
+    let start_run = {
         let state = state.clone();
         let driver = props.driver.clone();
         let dispatch = props.dispatcher();
         let validated = Rc::clone(&validated);
-        Callback::from(move |_| {
-            if let Ok(plan) = validated.as_ref()
-                && !driver.is_active()
-            {
-                driver.start(plan.clone(), state.keys.clone(), dispatch.clone());
+        Rc::new(move |confirmed: bool| {
+            let Ok(plan) = validated.as_ref() else { return };
+            if driver.is_active() {
+                return;
             }
+            if state.plan_from_link && !confirmed {
+                let mut used = used_key_origins();
+                if let Some(json) = remembered_keys()
+                    && let Ok(remembered) = crate::core::document::from_str::<
+                        std::collections::BTreeMap<String, String>,
+                    >(&json)
+                {
+                    used.extend(crate::ui::keys::migrate_keys(remembered).into_keys());
+                }
+                let hosts = crate::ui::keys::hosts_to_confirm(plan, &state.keys, &used);
+                if !hosts.is_empty() {
+                    state.dispatch(Action::ConfirmKeyHosts(Some(hosts)));
+                    return;
+                }
+            }
+            let origins = crate::ui::keys::keyed_origins(plan, &state.keys);
+            if !origins.is_empty() {
+                // Best effort: a device that keeps nothing asks again next time.
+                let _ = add_used_key_origins(&origins);
+            }
+            state.dispatch(Action::PlanFromLink(false));
+            driver.start(plan.clone(), state.keys.clone(), dispatch.clone());
         })
+    };
+    let on_start = {
+        let start_run = Rc::clone(&start_run);
+        Callback::from(move |_| start_run(false))
+    };
+    let on_confirm_hosts = {
+        let start_run = Rc::clone(&start_run);
+        Callback::from(move |_| start_run(true))
+    };
+    let on_cancel_hosts = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::ConfirmKeyHosts(None)))
     };
     let on_copy_link = {
         let state = state.clone();
@@ -524,6 +568,21 @@ pub fn SetupPage(props: &PageProps) -> Html {
                     </div>
                 }
             </section>
+            if let Some(hosts) = &state.key_hosts_to_confirm {
+                <section class="card confirm-hosts" id="confirm-key-hosts" role="alertdialog" aria-labelledby="confirm-key-hosts-title">
+                    <h2 id="confirm-key-hosts-title">{t.confirm_hosts_title}</h2>
+                    <p>{t.confirm_hosts_intro}</p>
+                    <ul>
+                        { for hosts.iter().map(|host| html! {
+                            <li data-origin={host.origin.clone()}><strong>{host.origin.clone()}</strong>{format!(" ← {}", host.targets.join(", "))}</li>
+                        }) }
+                    </ul>
+                    <div class="actions">
+                        <button type="button" class="primary" id="confirm-key-hosts-send" onclick={on_confirm_hosts}>{t.confirm_hosts_send}</button>
+                        <button type="button" id="confirm-key-hosts-cancel" onclick={on_cancel_hosts}>{t.cancel}</button>
+                    </div>
+                </section>
+            }
             <div class="actions sticky">
                 <button type="button" class="primary" id="start" onclick={on_start} disabled={validated.is_err() || running}>{t.start}</button>
                 <button type="button" onclick={on_copy_link} disabled={validated.is_err()}>{t.copy_plan_link}</button>

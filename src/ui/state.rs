@@ -176,8 +176,15 @@ pub struct State {
     pub view: View,
     /// The setup form.
     pub form: PlanForm,
-    /// Keys by provider id, in memory only (see `remember_keys`).
+    /// Keys by origin (`https://api.openai.com`, see `ui::keys`), in
+    /// memory only (see `remember_keys`).
     pub keys: BTreeMap<String, String>,
+    /// The plan in the form came from a `#plan=` link: before a key goes
+    /// to a host this device has not sent one to, Start asks first.
+    pub plan_from_link: bool,
+    /// Hosts waiting for the person's confirmation before Start sends them
+    /// a key; `None` when nothing is asked.
+    pub key_hosts_to_confirm: Option<Vec<crate::ui::keys::KeyHost>>,
     /// The person opted in to keeping keys in localStorage.
     pub remember_keys: bool,
     /// "Test connection" results by provider id.
@@ -206,6 +213,8 @@ impl State {
             view: View::Setup,
             form: PlanForm::from_plan(&demo_plan()),
             keys: BTreeMap::new(),
+            plan_from_link: false,
+            key_hosts_to_confirm: None,
             remember_keys: false,
             connections: BTreeMap::new(),
             listed_models: BTreeMap::new(),
@@ -236,6 +245,11 @@ pub enum Action {
     SetKey { provider: String, key: String },
     /// Keys were loaded from this device.
     KeysRemembered(BTreeMap<String, String>),
+    /// A plan arrived from a link (`true`), or its hosts were confirmed.
+    PlanFromLink(bool),
+    /// Ask the person to confirm these hosts before their keys are sent
+    /// (`None`: close the question).
+    ConfirmKeyHosts(Option<Vec<crate::ui::keys::KeyHost>>),
     /// Opt in or out of remembering keys.
     SetRememberKeys(bool),
     /// Forget every key, in memory and on the device.
@@ -301,8 +315,14 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         }
         Action::KeysRemembered(keys) => {
             next.remember_keys = !keys.is_empty();
-            next.keys.extend(keys);
+            // Remembered before keys were bound to origins: by provider id.
+            next.keys.extend(crate::ui::keys::migrate_keys(keys));
         }
+        Action::PlanFromLink(from_link) => {
+            next.plan_from_link = from_link;
+            next.key_hosts_to_confirm = None;
+        }
+        Action::ConfirmKeyHosts(hosts) => next.key_hosts_to_confirm = hosts,
         Action::SetRememberKeys(on) => next.remember_keys = on,
         Action::ForgetKeys => {
             next.keys.clear();
