@@ -69,9 +69,12 @@ fn App() -> Html {
         // Remembering is a standing choice: while it is on, the stored copy
         // follows every key edit, not only the keys present when it was ticked.
         let remembered = state.remember_keys.then(|| state.keys.clone());
-        use_effect_with(remembered, |remembered| {
-            if let Some(json) = remembered.as_ref().map(crate::core::document::to_string) {
-                let _ = remember_keys(&json);
+        let failed = state.clone();
+        use_effect_with(remembered, move |remembered| {
+            if let Some(json) = remembered.as_ref().map(crate::core::document::to_string)
+                && let Err(error) = remember_keys(&json)
+            {
+                failed.dispatch(Action::StorageFailed(format!("remembering keys: {error}")));
             }
         });
     }

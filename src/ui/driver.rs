@@ -226,7 +226,22 @@ impl Driver {
     }
 
     async fn run_loop(&self, dispatch: Callback<Action>) {
-        let store = Store::open().await.ok();
+        // Storage that fails says so, once: the run goes on in memory, and
+        // the person learns that a reload would now lose it.
+        let mut storage_failed = false;
+        let mut say_storage_failed = |what: &str, error: &dyn std::fmt::Display| {
+            if !storage_failed {
+                storage_failed = true;
+                dispatch.emit(Action::StorageFailed(format!("{what}: {error}")));
+            }
+        };
+        let store = match Store::open().await {
+            Ok(store) => Some(store),
+            Err(error) => {
+                say_storage_failed("opening the browser's database", &error);
+                None
+            }
+        };
         let mut wake_lock = WakeLock::acquire().await;
         let mut hidden_while_waiting = false;
         // The status the stored record has. The record holds the whole
@@ -299,12 +314,17 @@ impl Driver {
                     if let Some(store) = &store {
                         {
                             let json = document::to_string(&sample);
-                            let _ = store
+                            if let Err(error) = store
                                 .put_sample(&run_id, sample.target, sample.seq, &json)
-                                .await;
+                                .await
+                            {
+                                say_storage_failed("saving a sample", &error);
+                            }
                         }
-                        if let Some(json) = record_json {
-                            let _ = store.put_run(&run_id, &json).await;
+                        if let Some(json) = record_json
+                            && let Err(error) = store.put_run(&run_id, &json).await
+                        {
+                            say_storage_failed("saving the run", &error);
                         }
                     }
                     dispatch.emit(Action::SampleDone {
@@ -324,7 +344,9 @@ impl Driver {
             }
             if let Some(store) = &store {
                 let json = document::to_string(&active.record);
-                let _ = store.put_run(&active.record.run_id, &json).await;
+                if let Err(error) = store.put_run(&active.record.run_id, &json).await {
+                    say_storage_failed("saving the run", &error);
+                }
             }
             dispatch.emit(Action::SetStatus(active.record.status));
         }

@@ -211,7 +211,9 @@ fn keys_section(props: &PageProps) -> Html {
             if on {
                 {
                     let json = crate::core::document::to_string(&state.keys);
-                    let _ = remember_keys(&json);
+                    if let Err(error) = remember_keys(&json) {
+                        state.dispatch(Action::StorageFailed(format!("remembering keys: {error}")));
+                    }
                 }
             } else {
                 forget_keys();
@@ -451,7 +453,17 @@ pub fn SetupPage(props: &PageProps) -> Html {
             input.set_value("");
             let state = state.clone();
             spawn(async move {
-                let text = read_text(&file).await.unwrap_or_default();
+                let text = match read_text(&file).await {
+                    Ok(text) => text,
+                    Err(error) => {
+                        let unreadable = state.lang.texts().file_unreadable;
+                        state.dispatch(Action::Notice(format!(
+                            "{}: {unreadable} ({error})",
+                            file.name()
+                        )));
+                        return;
+                    }
+                };
                 match Plan::from_json(&text) {
                     Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
                     Err(error) => {
@@ -473,7 +485,17 @@ pub fn SetupPage(props: &PageProps) -> Html {
             spawn(async move {
                 let mut docs = Vec::new();
                 for file in files {
-                    let text = read_text(&file).await.unwrap_or_default();
+                    let text = match read_text(&file).await {
+                        Ok(text) => text,
+                        Err(error) => {
+                            let unreadable = state.lang.texts().file_unreadable;
+                            state.dispatch(Action::Notice(format!(
+                                "{}: {unreadable} ({error})",
+                                file.name()
+                            )));
+                            return;
+                        }
+                    };
                     match import_json(&text) {
                         Ok(doc) => docs.push(doc),
                         Err(error) => {

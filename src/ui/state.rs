@@ -185,6 +185,9 @@ pub struct State {
     /// Hosts waiting for the person's confirmation before Start sends them
     /// a key; `None` when nothing is asked.
     pub key_hosts_to_confirm: Option<Vec<crate::ui::keys::KeyHost>>,
+    /// Browser storage failed this session (said once, see
+    /// [`Action::StorageFailed`]).
+    pub storage_failed: bool,
     /// The person opted in to keeping keys in localStorage.
     pub remember_keys: bool,
     /// "Test connection" results by provider id.
@@ -215,6 +218,7 @@ impl State {
             keys: BTreeMap::new(),
             plan_from_link: false,
             key_hosts_to_confirm: None,
+            storage_failed: false,
             remember_keys: false,
             connections: BTreeMap::new(),
             listed_models: BTreeMap::new(),
@@ -247,6 +251,9 @@ pub enum Action {
     KeysRemembered(BTreeMap<String, String>),
     /// A plan arrived from a link (`true`), or its hosts were confirmed.
     PlanFromLink(bool),
+    /// Browser storage failed (what, and the browser's words): from now on
+    /// the run lives in memory only, and the person is told once.
+    StorageFailed(String),
     /// Ask the person to confirm these hosts before their keys are sent
     /// (`None`: close the question).
     ConfirmKeyHosts(Option<Vec<crate::ui::keys::KeyHost>>),
@@ -323,6 +330,11 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             next.key_hosts_to_confirm = None;
         }
         Action::ConfirmKeyHosts(hosts) => next.key_hosts_to_confirm = hosts,
+        Action::StorageFailed(_) if state.storage_failed => return None,
+        Action::StorageFailed(detail) => {
+            next.storage_failed = true;
+            next.notice = Some(format!("{} ({detail})", state.lang.texts().storage_failed));
+        }
         Action::SetRememberKeys(on) => next.remember_keys = on,
         Action::ForgetKeys => {
             next.keys.clear();
@@ -620,5 +632,20 @@ mod tests {
         assert!(state.remember_keys);
         let state = reduce(&state, Action::ForgetKeys).unwrap();
         assert!(state.keys.is_empty() && !state.remember_keys);
+    }
+
+    #[test]
+    fn a_storage_failure_is_said_once() {
+        let state = State::new(Lang::En);
+        let failed = reduce(
+            &state,
+            Action::StorageFailed("saving a sample: quota".to_owned()),
+        )
+        .unwrap();
+        assert!(failed.storage_failed);
+        let notice = failed.notice.clone().unwrap();
+        assert!(notice.contains("no longer keeping this run"), "{notice}");
+        assert!(notice.contains("saving a sample: quota"), "{notice}");
+        assert!(reduce(&failed, Action::StorageFailed("again".to_owned())).is_none());
     }
 }
