@@ -28,14 +28,19 @@ use super::publish::{
     INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, RunEntry,
 };
 use super::results::RESULTS_VERSION;
+use super::sample::{ErrorKind, Phase, TtftRank, rank_of};
 
 /// One measured request: everything a dashboard view needs of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
     /// When it was sent, Unix epoch ms.
     pub at_ms: f64,
-    /// Time to first token, ms; `None` for a failed request.
+    /// Time to first token, ms; `None` for a failed request, the plan's
+    /// timeout for a censored one.
     pub ttft_ms: Option<f64>,
+    /// No first token within the timeout: a failed request that ranks at
+    /// the timeout (right-censored).
+    pub censored: bool,
     /// Index into [`Dataset::targets`].
     pub target: u32,
     /// Index into [`Dataset::vantages`].
@@ -68,16 +73,23 @@ struct PublishedRun {
 
 impl PublishedRun {
     fn into_points(self) -> PointsDoc {
+        let timeout_ms = self.plan.timeout_s * 1000.0;
         PointsDoc::build(
             self.environment.vantage.as_deref().unwrap_or_default(),
             self.plan.reasoning_counts_as_first_token,
             self.plan.targets,
-            self.samples.into_iter().map(|s| PointSample {
-                target: s.target,
-                warmup: s.warmup,
-                sent_at_ms: s.sent_at_ms,
-                ttft_ms: s.ttft_ms,
-                failed: s.error.is_some(),
+            self.plan.timeout_s * 1000.0,
+            self.samples.into_iter().map(|s| {
+                let error = s.error.as_ref().map(|e| (e.kind, e.phase));
+                let rank = rank_of(s.warmup, s.ttft_ms, s.total_ms, error, timeout_ms);
+                PointSample {
+                    target: s.target,
+                    warmup: s.warmup,
+                    sent_at_ms: s.sent_at_ms,
+                    ttft_ms: s.ttft_ms,
+                    failed: s.error.is_some(),
+                    censored: rank == TtftRank::Censored,
+                }
             }),
         )
     }
@@ -88,6 +100,13 @@ struct RunPlan {
     targets: Vec<PointsTarget>,
     #[serde(default)]
     reasoning_counts_as_first_token: bool,
+    /// Where timeouts rank; a file without it ranks none.
+    #[serde(default = "no_timeout")]
+    timeout_s: f64,
+}
+
+fn no_timeout() -> f64 {
+    f64::INFINITY
 }
 
 #[derive(Debug, Deserialize)]
@@ -102,7 +121,16 @@ struct RunSample {
     warmup: bool,
     sent_at_ms: f64,
     ttft_ms: Option<f64>,
-    error: Option<IgnoredAny>,
+    #[serde(default)]
+    total_ms: Option<f64>,
+    error: Option<RunError>,
+}
+
+/// What the dashboard reads of a sample's error: enough to rank it.
+#[derive(Debug, Deserialize)]
+struct RunError {
+    kind: ErrorKind,
+    phase: Phase,
 }
 
 /// Every member either kind of file has, so one pass reads either.
@@ -122,6 +150,8 @@ struct AnyDoc {
     targets: Option<Vec<PointsTarget>>,
     warmups: Option<usize>,
     without_ttft: Option<usize>,
+    timeout_ms: Option<f64>,
+    censored: Option<Vec<u32>>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,
@@ -314,6 +344,8 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 target: doc.target.ok_or_else(|| missing("target"))?,
                 sent_at_ms: doc.sent_at_ms.ok_or_else(|| missing("sent_at_ms"))?,
                 ttft_ms: doc.ttft_ms.ok_or_else(|| missing("ttft_ms"))?,
+                timeout_ms: doc.timeout_ms,
+                censored: doc.censored.unwrap_or_default(),
             };
             validate_points(&points)?;
             Ok(Published::Points(points))
@@ -329,6 +361,22 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
             points.sent_at_ms.len(),
             points.ttft_ms.len()
         )));
+    }
+    for &index in &points.censored {
+        if index as usize >= n {
+            return Err(LoadError::BadSample(format!(
+                "censored names request {index} but the file has only {n}"
+            )));
+        }
+    }
+    if !points.censored.is_empty()
+        && !points
+            .timeout_ms
+            .is_some_and(|ms| ms.is_finite() && ms > 0.0)
+    {
+        return Err(LoadError::BadSample(
+            "censored requests need a positive, finite timeout_ms".to_owned(),
+        ));
     }
     let targets = points.targets.len();
     for index in 0..n {
@@ -439,15 +487,26 @@ impl Dataset {
         self.warmups += points.warmups;
         self.without_ttft += points.without_ttft;
         self.points.reserve(points.len());
-        for ((&target, &at_ms), &ttft_ms) in points
+        let mut censored = points.censored.clone();
+        censored.sort_unstable();
+        for (index, ((&target, &at_ms), &ttft_ms)) in points
             .target
             .iter()
             .zip(&points.sent_at_ms)
             .zip(&points.ttft_ms)
+            .enumerate()
         {
+            let is_censored = censored
+                .binary_search(&u32::try_from(index).unwrap_or(u32::MAX))
+                .is_ok();
             self.points.push(Point {
                 at_ms,
-                ttft_ms,
+                ttft_ms: if is_censored {
+                    points.timeout_ms
+                } else {
+                    ttft_ms
+                },
+                censored: is_censored,
                 // A validated file's targets index its plan.
                 target: remap.get(target as usize).copied().unwrap_or(0),
                 vantage: vantage_index,
@@ -558,12 +617,69 @@ mod tests {
     use super::test_support::*;
     use super::*;
     use crate::core::results::{import_json, merge};
+    use crate::core::sample::{Sample, SampleError};
 
     fn read_run(text: &str) -> PointsDoc {
         match read_published(text.as_bytes()) {
             Ok(Published::Points(run)) => run,
             other => panic!("not a results file: {other:?}"),
         }
+    }
+
+    #[test]
+    fn timeouts_rank_at_the_timeout_in_published_files_and_points() {
+        let a = target("A", "https://a.example/v1", "m");
+        let mut samples: Vec<Sample> = (0..20)
+            .map(|i| sample(0, i, 1000.0 + f64::from(i), Some(400.0), false))
+            .collect();
+        let mut timed_out = sample(0, 20, 2000.0, None, false);
+        timed_out.error = Some(SampleError {
+            kind: ErrorKind::Timeout,
+            phase: Phase::BeforeFirstToken,
+            message: "no first token within 120 s".into(),
+        });
+        samples.push(timed_out);
+        // A 503 stays a plain error.
+        samples.push(sample(0, 21, 2001.0, None, false));
+        let text = results_file(vec![a], &samples);
+        let from_results = read_run(&text);
+        assert_eq!(from_results.censored, vec![20]);
+        assert_eq!(from_results.timeout_ms, Some(120_000.0));
+        assert_eq!(
+            from_results.ttft_ms[20], None,
+            "older readers see a failure"
+        );
+        // The points file carries it, and reads back the same.
+        let points = read_run(&from_results.to_json());
+        assert_eq!(points, from_results);
+        let mut data = Dataset::default();
+        data.add(&points, "").unwrap();
+        data.finish();
+        let cell = &super::figures::by_vantage(&data.points)[0].cell;
+        assert_eq!((cell.requests, cell.errors), (22, 2));
+        let ttft = cell.ttft.unwrap();
+        assert_eq!((ttft.n, ttft.censored), (21, 1));
+        // An older points file without the members reads as before.
+        let older = from_results
+            .to_json()
+            .replace(",\"timeout_ms\":120000.0,\"censored\":[20]", "");
+        assert_ne!(older, from_results.to_json());
+        assert!(read_run(&older).censored.is_empty());
+        // Indices out of range, or censoring without a timeout, are refused.
+        let bad = from_results
+            .to_json()
+            .replace("\"censored\":[20]", "\"censored\":[99]");
+        assert!(matches!(
+            read_published(bad.as_bytes()),
+            Err(LoadError::BadSample(_))
+        ));
+        let no_timeout = from_results
+            .to_json()
+            .replace("\"timeout_ms\":120000.0,", "");
+        assert!(matches!(
+            read_published(no_timeout.as_bytes()),
+            Err(LoadError::BadSample(_))
+        ));
     }
 
     #[test]

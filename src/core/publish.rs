@@ -40,6 +40,7 @@ use std::fmt;
 
 use super::plan::Plan;
 use super::results::ResultsDoc;
+use super::sample::TtftRank;
 
 /// The points document's version this build reads and writes.
 pub const POINTS_VERSION: u32 = 1;
@@ -167,6 +168,15 @@ pub struct PointsDoc {
     pub sent_at_ms: Vec<f64>,
     /// Per request: TTFT in ms, `None` (`null`) for a failed request.
     pub ttft_ms: Vec<Option<f64>>,
+    /// The plan's timeout, ms, when some request timed out (see `censored`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<f64>,
+    /// Indices (into the per-request lists) of the requests that saw no
+    /// first token within the timeout: they failed (their `ttft_ms` stays
+    /// `null`, as older readers expect) and rank at `timeout_ms` as
+    /// right-censored TTFTs. Missing in files written before it: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub censored: Vec<u32>,
 }
 
 /// One sample as [`PointsDoc::build`] needs it.
@@ -182,6 +192,9 @@ pub struct PointSample {
     pub ttft_ms: Option<f64>,
     /// It failed.
     pub failed: bool,
+    /// It failed with no first token within the timeout: ranked at the
+    /// timeout ([`crate::core::sample::TtftRank::Censored`]).
+    pub censored: bool,
 }
 
 impl PointsDoc {
@@ -191,6 +204,7 @@ impl PointsDoc {
         vantage: &str,
         reasoning_counts_as_first_token: bool,
         targets: Vec<PointsTarget>,
+        timeout_ms: f64,
         samples: impl IntoIterator<Item = PointSample>,
     ) -> Self {
         let mut doc = Self {
@@ -203,6 +217,8 @@ impl PointsDoc {
             target: Vec::new(),
             sent_at_ms: Vec::new(),
             ttft_ms: Vec::new(),
+            timeout_ms: None,
+            censored: Vec::new(),
         };
         for sample in samples {
             if sample.warmup {
@@ -217,6 +233,11 @@ impl PointsDoc {
                     continue;
                 }
             };
+            if sample.censored && timeout_ms.is_finite() {
+                doc.censored
+                    .push(u32::try_from(doc.target.len()).unwrap_or(u32::MAX));
+                doc.timeout_ms = Some(timeout_ms);
+            }
             doc.target.push(sample.target);
             doc.sent_at_ms.push(sample.sent_at_ms);
             doc.ttft_ms.push(ttft_ms);
@@ -230,12 +251,14 @@ impl PointsDoc {
             vantage,
             doc.plan.reasoning_counts_as_first_token,
             points_targets(&doc.plan),
+            doc.plan.timeout_s * 1000.0,
             doc.samples.iter().map(|s| PointSample {
                 target: s.target,
                 warmup: s.warmup,
                 sent_at_ms: s.sent_at_ms,
                 ttft_ms: s.ttft_ms,
                 failed: s.error.is_some(),
+                censored: s.rank(doc.plan.timeout_s * 1000.0) == TtftRank::Censored,
             }),
         )
     }

@@ -134,24 +134,13 @@ impl Sample {
     /// status, CORS, a malformed stream, a stop by the user) says nothing
     /// about latency and stays out of the ranks; it counts in the error rate.
     pub fn rank(&self, timeout_ms: f64) -> TtftRank {
-        if self.warmup {
-            return TtftRank::Excluded;
-        }
-        if let Some(ms) = self.counted_ttft_ms().filter(|v| v.is_finite()) {
-            return TtftRank::Measured(ms);
-        }
-        let Some(error) = &self.error else {
-            return TtftRank::Excluded;
-        };
-        let lasted_past_timeout = self
-            .total_ms
-            .is_some_and(|ms| timeout_ms.is_finite() && ms >= timeout_ms);
-        match error.kind {
-            ErrorKind::Timeout => TtftRank::Censored,
-            ErrorKind::Aborted => TtftRank::Excluded,
-            _ if error.phase != Phase::AfterFirstToken && lasted_past_timeout => TtftRank::Censored,
-            _ => TtftRank::Excluded,
-        }
+        rank_of(
+            self.warmup,
+            self.ttft_ms,
+            self.total_ms,
+            self.error.as_ref().map(|e| (e.kind, e.phase)),
+            timeout_ms,
+        )
     }
 
     /// Decode rate in tokens per second after the first token, when known:
@@ -160,6 +149,37 @@ impl Sample {
         let (ttft, total, tokens) = (self.ttft_ms?, self.total_ms?, self.output_tokens?);
         let span_ms = total - ttft;
         (tokens > 1 && span_ms > 0.0).then(|| f64::from(tokens - 1) * 1000.0 / span_ms)
+    }
+}
+
+/// [`Sample::rank`] from the members it reads, for readers that keep only
+/// those (the dashboard's published files): the one ranking rule.
+pub fn rank_of(
+    warmup: bool,
+    ttft_ms: Option<f64>,
+    total_ms: Option<f64>,
+    error: Option<(ErrorKind, Phase)>,
+    timeout_ms: f64,
+) -> TtftRank {
+    if warmup {
+        return TtftRank::Excluded;
+    }
+    let measured = match error {
+        None | Some((_, Phase::AfterFirstToken)) => ttft_ms,
+        Some(_) => None,
+    };
+    if let Some(ms) = measured.filter(|v| v.is_finite()) {
+        return TtftRank::Measured(ms);
+    }
+    let Some((kind, phase)) = error else {
+        return TtftRank::Excluded;
+    };
+    let lasted_past_timeout = total_ms.is_some_and(|ms| timeout_ms.is_finite() && ms >= timeout_ms);
+    match kind {
+        ErrorKind::Timeout => TtftRank::Censored,
+        ErrorKind::Aborted => TtftRank::Excluded,
+        _ if phase != Phase::AfterFirstToken && lasted_past_timeout => TtftRank::Censored,
+        _ => TtftRank::Excluded,
     }
 }
 

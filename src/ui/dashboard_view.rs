@@ -14,11 +14,13 @@ use yew::prelude::*;
 
 use crate::chart::{DailyInput, DayPoint, DaySeriesInput, HourBucket, HourlyInput};
 use crate::core::dashboard::figures::{
-    Cell, DayCell, DaySeries, HourSeries, VantageRow, WindowRow, by_vantage, daily, hour_of_day,
-    is_stale, overview, rolling_windows,
+    Cell, DayCell, DaySeries, HourSeries, Percentiles, VantageRow, WindowRow, by_vantage, daily,
+    hour_of_day, is_stale, overview, rolling_windows,
 };
 use crate::core::dashboard::{Dataset, vantage_name};
 use crate::core::publish::utc_day;
+use crate::core::report::percentile_reaches_censored;
+use crate::core::text::at_least;
 use crate::ui::charts::{ChartGrid, ChartItem, ChartSpec};
 use crate::ui::dashboard::{DashboardAction, DashboardState, Range, SourceReport};
 use crate::ui::i18n::{Lang, format_duration, format_epoch, format_ms, format_pct};
@@ -180,14 +182,21 @@ struct BodyProps {
     on_range: Callback<Range>,
 }
 
-/// A cell of milliseconds with its raw value for tests.
-fn ms_cell(lang: Lang, label: &'static str, value: Option<f64>) -> Html {
+/// A cell of milliseconds, with its raw value in `data-value`; "≥ x" (and
+/// `data-lower-bound`) for a percentile that timeouts reach.
+fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
     match value {
         Some(v) => {
-            html! { <td class="num" data-label={label} data-value={v.to_string()}>{format_ms(lang, v)}</td> }
+            let bound = lower_bound.then_some("true");
+            html! { <td class="num" data-label={label} data-value={v.to_string()} data-lower-bound={bound}>{format!("{}{}", at_least(lower_bound), format_ms(lang, v))}</td> }
         }
         None => html! { <td class="num" data-label={label}>{"–"}</td> },
     }
+}
+
+/// Whether the `p`-th percentile of `percentiles` reaches a timeout's rank.
+fn reaches_timeouts(percentiles: Option<&Percentiles>, p: f64) -> bool {
+    percentiles.is_some_and(|q| percentile_reaches_censored(q.n, q.censored, p))
 }
 
 fn count_cell(label: &'static str, value: usize) -> Html {
@@ -212,9 +221,11 @@ fn window_cell(lang: Lang, window: usize, label: &'static str, cell: &Cell) -> H
         || "–".to_owned(),
         |p| {
             format!(
-                "{} · {} {}",
+                "{}{} · {} {}{}",
+                at_least(reaches_timeouts(Some(&p), 50.0)),
                 format_ms(lang, p.p50_ms),
                 t.p95,
+                at_least(reaches_timeouts(Some(&p), 95.0)),
                 format_ms(lang, p.p95_ms)
             )
         },
@@ -358,8 +369,8 @@ fn DashboardBody(props: &BodyProps) -> Html {
                             <td data-label={d.vantage}>{vantage_name(&vantage).to_owned()}</td>
                             { count_cell(d.requests, row.cell.requests) }
                             { count_cell("n", row.cell.ttft.map_or(0, |p| p.n)) }
-                            { ms_cell(lang, t.median, row.cell.ttft.map(|p| p.p50_ms)) }
-                            { ms_cell(lang, t.p95, row.cell.ttft.map(|p| p.p95_ms)) }
+                            { bounded_ms_cell(lang, t.median, row.cell.ttft.map(|p| p.p50_ms), reaches_timeouts(row.cell.ttft.as_ref(), 50.0)) }
+                            { bounded_ms_cell(lang, t.p95, row.cell.ttft.map(|p| p.p95_ms), reaches_timeouts(row.cell.ttft.as_ref(), 95.0)) }
                             { count_cell(t.errors, row.cell.errors) }
                             { rate_cell(t.error_rate, &row.cell) }
                         </tr>

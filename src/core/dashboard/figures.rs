@@ -21,11 +21,15 @@ pub const MS_PER_HOUR: f64 = 3_600_000.0;
 /// The rolling windows the dashboard shows, in hours: 24 h, 72 h, 7 days.
 pub const WINDOW_HOURS: [u32; 3] = [24, 72, 168];
 
-/// TTFT percentiles of a group's successful requests.
+/// TTFT percentiles of a group's ranked requests: successes, and timeouts
+/// ranked at the timeout.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Percentiles {
-    /// Successful requests.
+    /// Ranked requests.
     pub n: usize,
+    /// Of them, timeouts ranked at the timeout: a percentile that reaches
+    /// them is a lower bound (`crate::core::report::percentile_reaches_censored`).
+    pub censored: usize,
     /// Median, ms.
     pub p50_ms: f64,
     /// 95th percentile, ms.
@@ -55,6 +59,7 @@ impl Cell {
 struct Acc {
     requests: usize,
     errors: usize,
+    censored: usize,
     ttft_ms: Vec<f64>,
     /// Bit h set: some request in UTC hour h (daily groups only).
     hours_tried: u32,
@@ -68,6 +73,12 @@ impl Acc {
         let hour = 1u32 << utc_hour(point.at_ms);
         self.hours_tried |= hour;
         match point.ttft_ms {
+            // A timeout failed, and ranks at the timeout all the same.
+            Some(timeout) if point.censored => {
+                self.errors += 1;
+                self.censored += 1;
+                self.ttft_ms.push(timeout);
+            }
             Some(ttft) => {
                 self.ttft_ms.push(ttft);
                 self.hours_answered |= hour;
@@ -84,6 +95,7 @@ impl Acc {
                 .zip(percentile(sorted, 95.0))
                 .map(|(p50_ms, p95_ms)| Percentiles {
                     n: sorted.len(),
+                    censored: self.censored,
                     p50_ms,
                     p95_ms,
                 });
@@ -124,7 +136,11 @@ pub struct Overview {
 pub fn overview(data: &Dataset) -> Overview {
     Overview {
         requests: data.points.len(),
-        errors: data.points.iter().filter(|p| p.ttft_ms.is_none()).count(),
+        errors: data
+            .points
+            .iter()
+            .filter(|p| p.ttft_ms.is_none() || p.censored)
+            .count(),
         range: data.time_range(),
     }
 }
@@ -379,6 +395,7 @@ mod tests {
 
     fn point(at_ms: f64, ttft_ms: Option<f64>, target: u32, vantage: u32) -> Point {
         Point {
+            censored: false,
             at_ms,
             ttft_ms,
             target,
