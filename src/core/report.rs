@@ -481,9 +481,22 @@ pub fn live_row<'a>(
         errors += usize::from(sample.error.is_some());
         own.push(sample);
     }
-    let ranked = ranked_ttft(&own, timeout_ms);
-    let ttft_ms = &ranked.sorted_ms;
-    let judged = judge_ranked(ttft_ms, ranked.censored);
+    // No interval here, so no send order: one sort, as before censoring.
+    let mut censored = 0;
+    let mut sorted_ms: Vec<f64> = Vec::with_capacity(own.len());
+    for sample in &own {
+        match sample.rank(timeout_ms) {
+            TtftRank::Measured(ms) => sorted_ms.push(ms),
+            TtftRank::Censored if timeout_ms.is_finite() => {
+                censored += 1;
+                sorted_ms.push(timeout_ms);
+            }
+            TtftRank::Censored | TtftRank::Excluded => {}
+        }
+    }
+    sorted_ms.sort_unstable_by(f64::total_cmp);
+    let ttft_ms = &sorted_ms;
+    let judged = judge_ranked(ttft_ms, censored);
     LiveRow {
         done,
         errors,
@@ -491,7 +504,7 @@ pub fn live_row<'a>(
         p95_ms: percentile(ttft_ms, 95.0),
         cv_pct: judged.ttft.map(|s| s.cv_pct),
         ranked: ttft_ms.len(),
-        censored: ranked.censored,
+        censored,
         judgement: Judgement::of(ttft_ms.len(), judged.verdict, requests_per_target),
     }
 }

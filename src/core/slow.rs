@@ -181,7 +181,9 @@ fn bisect(f: impl Fn(f64) -> f64) -> f64 {
     0.5 * (low + high)
 }
 
-/// P(X ≤ k) for X ~ Binomial(n, p), summing from the cheaper end.
+/// P(X ≤ k) for X ~ Binomial(n, p), summing from the cheaper end, each
+/// term from the last by the ratio of consecutive probabilities (in log
+/// space, so n in the tens of thousands stays finite). Cost: O(min(k, n − k)).
 pub fn binomial_cdf(k: usize, n: usize, p: f64) -> f64 {
     if k >= n || p <= 0.0 {
         return 1.0;
@@ -189,25 +191,27 @@ pub fn binomial_cdf(k: usize, n: usize, p: f64) -> f64 {
     if p >= 1.0 {
         return 0.0;
     }
+    let (ln_p, ln_q) = (p.ln(), (1.0 - p).ln());
     if k <= n - k {
-        (0..=k).map(|i| binomial_pmf(i, n, p)).sum::<f64>().min(1.0)
+        // P(X = 0), then P(X = i) = P(X = i − 1) · (n − i + 1) / i · p / q.
+        let mut ln_pmf = n as f64 * ln_q;
+        let mut sum = ln_pmf.exp();
+        for i in 1..=k {
+            ln_pmf += ((n - i + 1) as f64).ln() - (i as f64).ln() + ln_p - ln_q;
+            sum += ln_pmf.exp();
+        }
+        sum.min(1.0)
     } else {
-        (1.0 - ((k + 1)..=n).map(|i| binomial_pmf(i, n, p)).sum::<f64>()).max(0.0)
+        // 1 − P(X > k), summed down from P(X = n).
+        let mut ln_pmf = n as f64 * ln_p;
+        let mut upper = ln_pmf.exp();
+        for i in (k + 1..n).rev() {
+            // P(X = i) = P(X = i + 1) · (i + 1) / (n − i) · q / p.
+            ln_pmf += ((i + 1) as f64).ln() - ((n - i) as f64).ln() + ln_q - ln_p;
+            upper += ln_pmf.exp();
+        }
+        (1.0 - upper).max(0.0)
     }
-}
-
-/// P(X = i) for X ~ Binomial(n, p), 0 < p < 1, through logarithms.
-fn binomial_pmf(i: usize, n: usize, p: f64) -> f64 {
-    (ln_choose(n, i) + i as f64 * p.ln() + (n - i) as f64 * (1.0 - p).ln()).exp()
-}
-
-/// ln C(n, k), summed term by term from the smaller side: exact enough and
-/// O(min(k, n − k)).
-fn ln_choose(n: usize, k: usize) -> f64 {
-    let k = k.min(n - k);
-    (0..k)
-        .map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln())
-        .sum()
 }
 
 /// "1 in 8": a share as one request in N, N rounded; `None` for a zero share.
