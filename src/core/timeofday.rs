@@ -235,13 +235,11 @@ pub struct TimeOfDay {
 /// `sorted` (see [`Period::p95_low_ms`]); `None` for fewer than two
 /// values, where even the smallest is above the p95 too often.
 fn p95_lower_bound(sorted: &[f64]) -> Option<f64> {
-    let n = sorted.len();
-    // P(B ≤ l − 1) for B ~ Binomial(n, 0.95) grows with l: the largest l
-    // with P(B ≤ l − 1) ≤ 0.025 makes x₍ₗ₎ ≤ p95 with 97.5 % confidence.
-    let l = (1..=n)
-        .take_while(|&l| super::slow::binomial_cdf(l - 1, n, 0.95) <= 0.025)
-        .last()?;
-    sorted.get(l - 1).copied()
+    // The largest l with P(B ≤ l − 1) ≤ 0.025, B ~ Binomial(n, 0.95),
+    // makes x₍ₗ₎ ≤ p95 with 97.5 % confidence: the lower rank of the
+    // order-statistic interval, found in one O(n) pass.
+    let (l, _) = super::quantile::order_statistic_ranks(sorted.len(), 0.95);
+    sorted.get(l? - 1).copied()
 }
 
 /// Split one target's samples by local hour and by peak window.
