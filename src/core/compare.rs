@@ -26,9 +26,9 @@
 //! # Ties
 //!
 //! The best is **distinguishable** from another eligible target when
-//! either their slow shares differ by Fisher's exact test (two-sided,
-//! p < 0.05), or the slow shares do not and their p95 intervals
-//! (distribution-free, see [`super::quantile`]) do not overlap. Otherwise
+//! their slow shares differ by Fisher's exact test (two-sided, p < 0.05),
+//! or their p95 intervals or their median intervals (distribution-free,
+//! see [`super::quantile`]) do not overlap. Otherwise
 //! the two cannot be told apart with these requests, and the route says so
 //! (`indistinguishable_from_best`).
 
@@ -79,6 +79,9 @@ pub struct TargetFigures {
     pub ttft_sorted_ms: Vec<f64>,
     /// The p95's 95 % interval, for telling targets apart.
     pub p95_interval: Option<Interval>,
+    /// The median's 95 % interval, likewise (bounded from 8 requests on,
+    /// where a p95 needs 72).
+    pub median_interval: Option<Interval>,
 }
 
 impl TargetFigures {
@@ -241,10 +244,12 @@ fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
     if n_a > 0 && n_b > 0 && fisher_exact(a.slow, n_a, b.slow, n_b) < 0.05 {
         return true;
     }
-    match (a.figures.p95_interval, b.figures.p95_interval) {
+    let apart = |x: Option<Interval>, y: Option<Interval>| match (x, y) {
         (Some(x), Some(y)) => !x.overlaps(&y),
         _ => false,
-    }
+    };
+    apart(a.figures.p95_interval, b.figures.p95_interval)
+        || apart(a.figures.median_interval, b.figures.median_interval)
 }
 
 fn compare_one(
@@ -554,6 +559,7 @@ mod tests {
                 low: p95 * 0.99,
                 high: p95 * 1.01,
             }),
+            median_interval: None,
         }
     }
 
@@ -572,6 +578,7 @@ mod tests {
             error_rate: 0.0,
             judgement: Judgement::Final(Verdict::from_cv_pct(summary.cv_pct)),
             p95_interval: crate::core::quantile::order_statistic_interval(&values, 0.95, None),
+            median_interval: crate::core::quantile::order_statistic_interval(&values, 0.5, None),
             ttft_sorted_ms: values,
         }
     }

@@ -171,6 +171,7 @@ pub fn build_report_with(
                 judgement: t.judgement,
                 ttft_sorted_ms: t.ranked_ms.clone(),
                 p95_interval: t.intervals.map(|i| i.p95_ms),
+                median_interval: t.intervals.map(|i| i.median_ms),
             })
         })
         .collect();

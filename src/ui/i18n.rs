@@ -510,7 +510,7 @@ pub static EN: Texts = Texts {
     footer: "Keys stay in this browser and go only to their own provider. Nothing is sent anywhere else.",
     demo_note: "The Demo provider runs inside the page: no key, no network. Press Start to see a real run.",
     keys_needed: "Enter the key for",
-    p95_interval: "p95, 95 % bootstrap intervals:",
+    p95_interval: "p95, 95 % intervals:",
     resume_after_keys: "then resume the run from History.",
     imported: "Imported",
     seconds: "s",
@@ -662,7 +662,7 @@ pub static ZH_CN: Texts = Texts {
     footer: "密钥只保存在本浏览器中，只发送给对应的供应商，不会发往任何其他地方。",
     demo_note: "演示供应商在页面内运行：无需密钥，也不联网。点击“开始”即可看到一次真实的运行。",
     keys_needed: "请输入密钥：",
-    p95_interval: "p95 的 95% 自助法置信区间：",
+    p95_interval: "p95 的 95% 置信区间：",
     resume_after_keys: "然后在“历史”中继续这次运行。",
     imported: "已导入",
     seconds: "秒",
@@ -691,12 +691,14 @@ pub fn verdict_short(lang: Lang, verdict: crate::core::verdict::Verdict) -> &'st
 pub fn resampling_text(lang: Lang, method: crate::core::dependence::Resampling) -> String {
     use crate::core::dependence::Resampling;
     match (lang, method) {
-        (Lang::En, Resampling::Iid) => "resampling single requests".into(),
+        (Lang::En, Resampling::Iid) => "order statistics of independent requests".into(),
         (Lang::En, Resampling::Block { length }) => {
-            format!("resampling blocks of {length} consecutive requests")
+            format!("batch means of consecutive requests, blocks of {length}")
         }
-        (Lang::ZhCn, Resampling::Iid) => "逐个请求重抽样".into(),
-        (Lang::ZhCn, Resampling::Block { length }) => format!("按连续 {length} 个请求分块重抽样"),
+        (Lang::ZhCn, Resampling::Iid) => "按独立请求的次序统计量".into(),
+        (Lang::ZhCn, Resampling::Block { length }) => {
+            format!("按连续请求的批均值（每块 {length} 个）")
+        }
     }
 }
 
@@ -1081,11 +1083,11 @@ mod tests {
         use crate::core::dependence::Resampling;
         assert_eq!(
             resampling_text(Lang::En, Resampling::Block { length: 28 }),
-            "resampling blocks of 28 consecutive requests"
+            "batch means of consecutive requests, blocks of 28"
         );
         assert_eq!(
             resampling_text(Lang::ZhCn, Resampling::Iid),
-            "逐个请求重抽样"
+            "按独立请求的次序统计量"
         );
     }
 
