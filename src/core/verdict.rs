@@ -206,9 +206,10 @@ pub enum Caveat {
         /// Errors / measured requests, 0–1.
         error_rate: f64,
     },
-    /// Fewer than [`MIN_SAMPLES`] successful measured samples.
+    /// Fewer than [`MIN_SAMPLES`] ranked samples (first tokens measured,
+    /// and timeouts ranked at the timeout).
     TooFewSamples {
-        /// Successful measured samples.
+        /// Ranked samples.
         n: usize,
     },
 }
@@ -227,10 +228,12 @@ impl Caveat {
                 error_rate * 100.0
             ),
             (Self::TooFewSamples { n }, Lang::En) => format!(
-                "only {n} successful samples (fewer than {MIN_SAMPLES}): the p95 and the tail are not yet reliable"
+                "only {n} measured samples (fewer than {MIN_SAMPLES}; timeouts included): the p95 and the tail are not yet reliable"
             ),
             (Self::TooFewSamples { n }, Lang::ZhCn) => {
-                format!("只有 {n} 个成功样本（少于 {MIN_SAMPLES} 个）：p95 和长尾还不可靠")
+                format!(
+                    "只有 {n} 个计入的样本（少于 {MIN_SAMPLES} 个，含超时）：p95 和长尾还不可靠"
+                )
             }
             (Self::Censored { count, timeout_ms }, Lang::En) => {
                 let timeout_s = timeout_ms / 1000.0;
@@ -402,11 +405,7 @@ mod tests {
             both[0].text(Lang::En),
             "20.0 % of requests failed (more than 5 %): the timings cover only the ones that worked"
         );
-        assert!(
-            both[1]
-                .text(Lang::En)
-                .contains("only 10 successful samples")
-        );
+        assert!(both[1].text(Lang::En).contains("only 10 measured samples"));
         assert!(both[1].text(Lang::ZhCn).contains("10"));
     }
 }
