@@ -22,6 +22,8 @@ fn main() {
                 base_url: format!("https://host{index}.example/v1"),
                 model: models[index as usize % models.len()].to_owned(),
                 provider: None,
+                price: None,
+                openrouter_provider: None,
             })
             .collect(),
         ..Plan::default()

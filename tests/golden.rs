@@ -76,6 +76,8 @@ fn target(label: &str, protocol: Protocol, base_url: &str, provider: Option<&str
         base_url: base_url.to_owned(),
         model: format!("model-{}", label.len()),
         provider: provider.map(str::to_owned),
+        price: None,
+        openrouter_provider: None,
     }
 }
 
@@ -167,6 +169,10 @@ fn sample(target: u32, seq: u32, x: f64) -> Sample {
             _ => Some(seq * 1024),
         },
         connection: None,
+        http_status: None,
+        input_tokens: None,
+        rate_limit: None,
+        stream: None,
     }
 }
 
@@ -444,6 +450,10 @@ fn stored_run_sample_outcome_and_keys() {
             message: AWKWARD.to_owned(),
         }),
         cached_tokens: Some(u32::MAX),
+        http_status: None,
+        input_tokens: None,
+        rate_limit: None,
+        stream: None,
     };
     golden("outcome.json", &format!("{}\n", compact(&outcome)));
 

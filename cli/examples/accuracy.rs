@@ -77,6 +77,8 @@ fn bench() -> Result<std::process::ExitCode, String> {
         base_url: format!("{}/v1", mock.base_url()),
         model: SCRIPT.to_owned(),
         provider: None,
+        price: None,
+        openrouter_provider: None,
     };
     let plan = Plan {
         targets: vec![target.clone()],

@@ -362,6 +362,8 @@ mod tests {
                     base_url: "http://127.0.0.1:8000/v1".to_owned(),
                     model: "m".to_owned(),
                     provider: None,
+                    price: None,
+                    openrouter_provider: None,
                 }],
                 ..Plan::default()
             },
@@ -391,6 +393,10 @@ mod tests {
             }),
             cached_tokens: None,
             connection: None,
+            http_status: None,
+            input_tokens: None,
+            rate_limit: None,
+            stream: None,
         }
     }
 

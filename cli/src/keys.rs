@@ -595,6 +595,8 @@ mod tests {
             base_url: base_url.to_owned(),
             model: "m".to_owned(),
             provider: provider.map(str::to_owned),
+            price: None,
+            openrouter_provider: None,
         }
     }
 

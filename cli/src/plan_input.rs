@@ -103,6 +103,8 @@ mod tests {
                 base_url: "https://api.deepseek.com".to_owned(),
                 model: "deepseek-chat".to_owned(),
                 provider: Some("deepseek".to_owned()),
+                price: None,
+                openrouter_provider: None,
             }],
             ..Plan::default()
         };

@@ -327,6 +327,8 @@ mod tests {
                 base_url: "https://api.deepseek.com".to_owned(),
                 model: "deepseek-v4-pro".to_owned(),
                 provider: Some("deepseek".to_owned()),
+                price: None,
+                openrouter_provider: None,
             }],
             warmup_per_target: 2,
             ..Plan::default()
@@ -352,6 +354,10 @@ mod tests {
             error: None,
             connection: None,
             cached_tokens: None,
+            http_status: None,
+            input_tokens: None,
+            rate_limit: None,
+            stream: None,
         }
     }
 

@@ -567,6 +567,8 @@ pub(crate) mod test_support {
             base_url: base_url.into(),
             model: model.into(),
             provider: None,
+            price: None,
+            openrouter_provider: None,
         }
     }
 
@@ -594,6 +596,10 @@ pub(crate) mod test_support {
                 message: "the provider answered HTTP 503".into(),
             }),
             connection: None,
+            http_status: None,
+            input_tokens: None,
+            rate_limit: None,
+            stream: None,
         }
     }
 

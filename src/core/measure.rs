@@ -27,8 +27,10 @@ use crate::core::protocol::{
     EventDecoder, StreamEvent, body_message, clean_provider_message, http_error_message,
     protocol_name, snippet, status_hint,
 };
+use crate::core::ratelimit::RateLimitHeaders;
 use crate::core::sample::{ErrorKind, Phase, SampleError};
 use crate::core::sse::{SseDecoder, SseEvent};
+use crate::core::stream_shape::{GapRecorder, StreamShape};
 use serde::{Deserialize, Serialize};
 
 /// How many bytes of the body start to keep for messages about a body that
@@ -103,6 +105,19 @@ pub struct Outcome {
     /// and read as `None` when absent, as in [`Sample`](crate::core::sample::Sample).
     #[serde(default)]
     pub cached_tokens: Option<u32>,
+    /// The response's HTTP status, when headers arrived.
+    #[serde(default)]
+    pub http_status: Option<u16>,
+    /// The provider's count of prompt tokens, cached ones included.
+    #[serde(default)]
+    pub input_tokens: Option<u32>,
+    /// The rate-limit headers of a non-2xx answer, as the adapter read them
+    /// ([`Measurement::on_rate_limit`]).
+    #[serde(default)]
+    pub rate_limit: Option<RateLimitHeaders>,
+    /// Gaps, stalls and buffering after the first token.
+    #[serde(default)]
+    pub stream: Option<StreamShape>,
 }
 
 /// The state of one request being measured.
@@ -136,6 +151,9 @@ pub struct Measurement {
     second_token_seen: bool,
     usage_tokens: Option<u32>,
     cached_tokens: Option<u32>,
+    prompt_tokens: Option<u32>,
+    rate_limit: Option<RateLimitHeaders>,
+    gaps: GapRecorder,
     token_deltas: u32,
     reasoning_deltas: u32,
     /// The outcome is decided (success or error): later calls are ignored.
@@ -171,6 +189,9 @@ impl Measurement {
             second_token_seen: false,
             usage_tokens: None,
             cached_tokens: None,
+            prompt_tokens: None,
+            rate_limit: None,
+            gaps: GapRecorder::default(),
             token_deltas: 0,
             reasoning_deltas: 0,
             settled: false,
@@ -304,6 +325,7 @@ impl Measurement {
                 StreamEvent::Content(_) | StreamEvent::Reasoning(_) => {}
                 StreamEvent::Usage { output_tokens } => self.usage_tokens = Some(output_tokens),
                 StreamEvent::CachedPrompt { tokens } => self.cached_tokens = Some(tokens),
+                StreamEvent::PromptTokens { tokens } => self.prompt_tokens = Some(tokens),
                 StreamEvent::ProviderError(message) => {
                     self.fail(
                         t_ms,
@@ -340,6 +362,18 @@ impl Measurement {
             self.second_token_seen = true;
             self.second_token_ms = t_ms;
         }
+        if self.first_token_seen
+            && let Some(t_ms) = t_ms
+        {
+            self.gaps.token(t_ms);
+        }
+    }
+
+    /// The rate-limit headers the adapter read from the response
+    /// ([`crate::core::ratelimit::read_rate_limit`]); kept on the sample
+    /// only when the status was not 2xx.
+    pub fn on_rate_limit(&mut self, headers: RateLimitHeaders) {
+        self.rate_limit = Some(headers);
     }
 
     /// The reader reported the end of the body at `t_ms`.
@@ -536,6 +570,13 @@ impl Measurement {
             output_tokens,
             tokens_estimated,
             cached_tokens: self.cached_tokens,
+            http_status: self.status,
+            input_tokens: self.prompt_tokens,
+            rate_limit: self.rate_limit.filter(|_| {
+                self.status
+                    .is_some_and(|status| !(200..300).contains(&status))
+            }),
+            stream: self.gaps.finish(output_tokens),
             error: self.error,
         }
     }
@@ -692,6 +733,16 @@ mod tests {
                 tokens_estimated: false,
                 cached_tokens: None,
                 error: None,
+                http_status: Some(200),
+                input_tokens: Some(5),
+                rate_limit: None,
+                stream: Some(StreamShape {
+                    gaps: 1,
+                    max_gap_ms: Some(12.5),
+                    p95_gap_ms: Some(12.5),
+                    stalls: 0,
+                    buffered: false,
+                }),
             }
         );
     }

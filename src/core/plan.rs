@@ -5,6 +5,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::cost::Price;
 use super::document;
 use super::timeofday::{is_peak, parse_peak_tz};
 
@@ -45,6 +46,17 @@ pub struct Target {
     /// links stay short.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// What the provider charges for this model, per million tokens
+    /// ([`Price`]); left out of the document when none is set. Presets carry
+    /// no prices: they change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<Price>,
+    /// For an OpenRouter endpoint, the one upstream provider to measure (an
+    /// OpenRouter provider slug such as `"deepinfra"`): each request then
+    /// asks OpenRouter for that provider only, without fallbacks, so the
+    /// target measures it and not OpenRouter's choice. Left out when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openrouter_provider: Option<String>,
 }
 
 /// A whole measurement plan.
@@ -305,7 +317,15 @@ const PLAN_FIELDS: &[&str] = &[
 ];
 
 /// Every member of a target.
-const TARGET_FIELDS: &[&str] = &["label", "protocol", "base_url", "model", "provider"];
+const TARGET_FIELDS: &[&str] = &[
+    "label",
+    "protocol",
+    "base_url",
+    "model",
+    "provider",
+    "price",
+    "openrouter_provider",
+];
 
 /// `#plan=` payloads: base64url, written without padding, read either way.
 const LINK_ENGINE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
@@ -521,6 +541,25 @@ impl Plan {
                     &format!("targets[{i}].model"),
                     "name the model as the provider spells it".to_owned(),
                 );
+            }
+            if let Some(price) = &target.price {
+                for (member, message) in price.problems() {
+                    bad(&format!("targets[{i}].price.{member}"), message);
+                }
+            }
+            if let Some(slug) = &target.openrouter_provider {
+                if target.protocol != Protocol::OpenAi {
+                    bad(
+                        &format!("targets[{i}].openrouter_provider"),
+                        "applies only to an OpenRouter endpoint, which speaks the openai protocol"
+                            .to_owned(),
+                    );
+                } else if !is_provider_slug(slug) {
+                    bad(
+                        &format!("targets[{i}].openrouter_provider"),
+                        "must be an OpenRouter provider slug such as \"deepinfra\" or \"google-vertex/us\" (letters, digits, - _ . /, at most 64)".to_owned(),
+                    );
+                }
             }
         }
         if self.requests_per_target < 1 {
@@ -929,6 +968,8 @@ impl FieldReader {
             base_url: String::new(),
             model: String::new(),
             provider: None,
+            price: None,
+            openrouter_provider: None,
         };
         let Value::Object(members) = value else {
             self.errors.push(FieldError::new(
@@ -950,6 +991,10 @@ impl FieldReader {
                 "base_url" => self.read(&field, value, &mut target.base_url),
                 "model" => self.read(&field, value, &mut target.model),
                 "provider" => self.read(&field, value, &mut target.provider),
+                "price" => self.read(&field, value, &mut target.price),
+                "openrouter_provider" => {
+                    self.read(&field, value, &mut target.openrouter_provider);
+                }
                 "protocol" => match Protocol::deserialize(value) {
                     Ok(p) => target.protocol = p,
                     Err(_) => self.errors.push(FieldError::new(
@@ -1057,6 +1102,9 @@ impl Expected for String {
 impl Expected for Option<String> {
     const EXPECTED: &'static str = "a string or null";
 }
+impl Expected for Option<Price> {
+    const EXPECTED: &'static str = "a price object {\"input_per_mtok\": …, \"output_per_mtok\": …, \"cached_input_per_mtok\": … (optional)} in US dollars per million tokens, or null";
+}
 impl Expected for bool {
     const EXPECTED: &'static str = "true or false";
 }
@@ -1077,6 +1125,15 @@ impl Protocol {
             Self::Demo => "demo",
         }
     }
+}
+
+/// An OpenRouter provider slug: lower-case letters, digits and `-_./`, 1–64
+/// characters.
+pub fn is_provider_slug(slug: &str) -> bool {
+    (1..=64).contains(&slug.len())
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_./".contains(&b))
 }
 
 /// How a JSON value looks, for "expected X, found Y" messages.
@@ -1107,6 +1164,8 @@ mod tests {
             base_url: base_url.to_owned(),
             model: "m".to_owned(),
             provider: None,
+            price: None,
+            openrouter_provider: None,
         }
     }
 

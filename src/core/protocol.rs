@@ -56,6 +56,12 @@ pub enum StreamEvent {
         /// Output (completion) tokens.
         output_tokens: u32,
     },
+    /// The provider's count of the prompt's tokens, cached ones included
+    /// (the last one wins).
+    PromptTokens {
+        /// Prompt (input) tokens.
+        tokens: u32,
+    },
     /// The provider's count of prompt tokens it served from its prompt
     /// cache (the last one wins; 0 is a reported miss).
     CachedPrompt {
@@ -469,6 +475,8 @@ mod tests {
             base_url: base_url.to_owned(),
             model: model.to_owned(),
             provider: None,
+            price: None,
+            openrouter_provider: None,
         }
     }
 

@@ -566,10 +566,31 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
                     message: "503 service unavailable".to_owned(),
                 }),
                 connection: None,
+                http_status: None,
+                input_tokens: None,
+                rate_limit: None,
+                stream: None,
             });
         }
     }
     samples
+}
+
+/// `n` successful measured requests of target 0, each with a 400 ms first
+/// token and an HTTP 200, for tests that then change a few.
+#[cfg(test)]
+pub(crate) fn plain_samples(n: u32) -> Vec<Sample> {
+    synthetic_samples(1, n, 0, 7)
+        .into_iter()
+        .map(|mut sample| {
+            sample.error = None;
+            sample.ttft_ms = Some(400.0);
+            sample.total_ms = Some(1_000.0);
+            sample.output_tokens = Some(40);
+            sample.http_status = Some(200);
+            sample
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -589,6 +610,8 @@ mod tests {
                     base_url: format!("https://host{index}.example/v1"),
                     model: (*model).to_owned(),
                     provider: None,
+                    price: None,
+                    openrouter_provider: None,
                 })
                 .collect(),
             ..Plan::default()

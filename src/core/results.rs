@@ -871,6 +871,8 @@ mod tests {
             base_url: base_url.to_owned(),
             model: model.to_owned(),
             provider: None,
+            price: None,
+            openrouter_provider: None,
         }
     }
 
@@ -911,6 +913,10 @@ mod tests {
             cached_tokens: None,
             error: None,
             connection: None,
+            http_status: None,
+            input_tokens: None,
+            rate_limit: None,
+            stream: None,
         }
     }
 
@@ -1359,8 +1365,7 @@ mod tests {
                     tokens_estimated: !warmup,
                     cached_tokens: tokens.filter(|t| t % 3 == 0).map(|t| t / 3),
                     error: None,
-                    connection: None,
-                })
+                    connection: None, http_status: None, input_tokens: None, rate_limit: None, stream: None, })
                 .collect();
             let doc = import_json(&export_json(&plan(), &environment(), &samples)).unwrap();
             prop_assert_eq!(doc.samples.len(), samples.len());

@@ -7,7 +7,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::measure::Outcome;
+use crate::core::ratelimit::RateLimitHeaders;
 use crate::core::schedule::PlannedRequest;
+use crate::core::stream_shape::StreamShape;
 
 /// One measured request.
 ///
@@ -61,6 +63,25 @@ pub struct Sample {
     /// `None`.
     #[serde(default)]
     pub connection: Option<ConnectionPhases>,
+    /// The response's HTTP status, when headers arrived; `None` for a
+    /// request that failed before them, and in older files.
+    #[serde(default)]
+    pub http_status: Option<u16>,
+    /// Prompt tokens as the provider counted them, cached ones included
+    /// (for Anthropic: `input_tokens` + cache reads + cache writes); `None`
+    /// when its usage did not say, and in older files.
+    #[serde(default)]
+    pub input_tokens: Option<u32>,
+    /// The rate-limit headers of a refused request (a non-2xx status):
+    /// `Retry-After`, `x-ratelimit-*`, `anthropic-ratelimit-*`
+    /// ([`RateLimitHeaders`]). `None` for a 2xx answer, a request without
+    /// headers, and in older files.
+    #[serde(default)]
+    pub rate_limit: Option<RateLimitHeaders>,
+    /// Gaps, stalls and buffering after the first token
+    /// ([`StreamShape`]); `None` without a first token, and in older files.
+    #[serde(default)]
+    pub stream: Option<StreamShape>,
 }
 
 /// The steps of opening a connection, each in milliseconds on the monotonic
@@ -107,6 +128,10 @@ impl Sample {
             cached_tokens: outcome.cached_tokens,
             error: outcome.error,
             connection: None,
+            http_status: outcome.http_status,
+            input_tokens: outcome.input_tokens,
+            rate_limit: outcome.rate_limit,
+            stream: outcome.stream,
         }
     }
 
@@ -328,6 +353,10 @@ mod tests {
                 connect_ms: 0.25,
                 tls_ms: Some(3.5),
             }),
+            http_status: None,
+            input_tokens: None,
+            rate_limit: None,
+            stream: None,
         };
         let text = json::to_string(&sample);
         assert_eq!(
@@ -338,7 +367,8 @@ mod tests {
              \"second_token_ms\":160.0,\"total_ms\":900.0,\"output_tokens\":42,\
              \"tokens_estimated\":true,\"error\":{\"kind\":\"stream_cut\",\
              \"phase\":\"after_first_token\",\"message\":\"the connection was closed early\"},\
-             \"cached_tokens\":1024,\"connection\":{\"dns_ms\":null,\"connect_ms\":0.25,\"tls_ms\":3.5}}"
+             \"cached_tokens\":1024,\"connection\":{\"dns_ms\":null,\"connect_ms\":0.25,\"tls_ms\":3.5},\
+             \"http_status\":null,\"input_tokens\":null,\"rate_limit\":null,\"stream\":null}"
         );
         assert_eq!(json::from_str::<Sample>(&text).unwrap(), sample);
         // Written before `cached_tokens` existed: read as "the provider did not say".

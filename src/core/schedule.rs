@@ -475,6 +475,8 @@ mod tests {
                     base_url: "demo://local".to_owned(),
                     model: "m".to_owned(),
                     provider: None,
+                    price: None,
+                    openrouter_provider: None,
                 })
                 .collect(),
             requests_per_target: requests,

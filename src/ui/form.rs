@@ -60,6 +60,8 @@ pub fn demo_plan() -> Plan {
         base_url: format!("demo://{behaviour}"),
         model: "demo-llm".to_owned(),
         provider: Some("demo".to_owned()),
+        price: None,
+        openrouter_provider: None,
     };
     Plan {
         targets: vec![
@@ -166,6 +168,8 @@ impl PlanForm {
                 base_url: t.base_url.trim().to_owned(),
                 model: t.model.trim().to_owned(),
                 provider: (t.preset != "custom").then(|| t.preset.clone()),
+                price: None,
+                openrouter_provider: None,
             })
             .collect();
         let document = json!({

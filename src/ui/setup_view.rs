@@ -170,6 +170,8 @@ fn to_target(form: &TargetForm) -> Target {
         base_url: form.base_url.trim().trim_end_matches('/').to_owned(),
         model: form.model.trim().to_owned(),
         provider: (form.preset != "custom").then(|| form.preset.clone()),
+        price: None,
+        openrouter_provider: None,
     }
 }
 

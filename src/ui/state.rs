@@ -482,6 +482,10 @@ mod tests {
             cached_tokens: None,
             error: None,
             connection: None,
+            http_status: None,
+            input_tokens: None,
+            rate_limit: None,
+            stream: None,
         }
     }
 

@@ -303,6 +303,8 @@ fn a_target_without_a_key_is_refused_before_anything_is_sent() {
                 base_url: "https://api.deepseek.com".to_owned(),
                 model: "deepseek-chat".to_owned(),
                 provider: Some("deepseek".to_owned()),
+                price: None,
+                openrouter_provider: None,
             },
         ],
         1,

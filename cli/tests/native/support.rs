@@ -27,6 +27,8 @@ pub fn target(mock: &MockHandle, protocol: Protocol, script: &str) -> Target {
         base_url: base_url(mock, protocol),
         model: script.to_owned(),
         provider: None,
+        price: None,
+        openrouter_provider: None,
     }
 }
 

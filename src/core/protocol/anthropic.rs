@@ -173,8 +173,21 @@ pub(crate) fn decode_event(
 }
 
 /// `usage.cache_read_input_tokens`, in `message_start` or `message_delta`:
-/// the prompt tokens read from the cache.
+/// the prompt tokens read from the cache; and the whole prompt's count,
+/// which Anthropic splits into `input_tokens` (uncached), cache reads and
+/// cache writes, when `input_tokens` is there.
 fn push_cached(usage: Option<&Value>, out: &mut Vec<StreamEvent>) {
+    let count = |name: &str| {
+        usage
+            .and_then(|usage| usage.get(name))
+            .and_then(token_count)
+    };
+    if let Some(input) = count("input_tokens") {
+        let tokens = input
+            .saturating_add(count("cache_read_input_tokens").unwrap_or(0))
+            .saturating_add(count("cache_creation_input_tokens").unwrap_or(0));
+        out.push(StreamEvent::PromptTokens { tokens });
+    }
     if let Some(tokens) = usage
         .and_then(|usage| usage.get("cache_read_input_tokens"))
         .and_then(token_count)
@@ -241,7 +254,15 @@ mod tests {
             "message_start",
             r#"{"type":"message_start","message":{"id":"m","usage":{"input_tokens":4,"cache_creation_input_tokens":0,"cache_read_input_tokens":2048,"output_tokens":1}}}"#,
         )]);
-        assert_eq!(events, [StreamEvent::CachedPrompt { tokens: 2048 }]);
+        // Anthropic's `input_tokens` leaves out cache reads and writes: the
+        // prompt is their sum.
+        assert_eq!(
+            events,
+            [
+                StreamEvent::PromptTokens { tokens: 2052 },
+                StreamEvent::CachedPrompt { tokens: 2048 }
+            ]
+        );
         let (events, _) = decode(&[(
             "message_delta",
             r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9,"cache_read_input_tokens":0}}"#,
@@ -295,6 +316,7 @@ mod tests {
         assert_eq!(
             events,
             vec![
+                StreamEvent::PromptTokens { tokens: 10 },
                 StreamEvent::Reasoning("Let me".to_owned()),
                 StreamEvent::Content("Paris".to_owned()),
                 StreamEvent::Usage { output_tokens: 15 },

@@ -214,6 +214,13 @@ pub(crate) fn decode_event(
     }
     if let Some(tokens) = value
         .get("usageMetadata")
+        .and_then(|usage| usage.get("promptTokenCount"))
+        .and_then(token_count)
+    {
+        out.push(StreamEvent::PromptTokens { tokens });
+    }
+    if let Some(tokens) = value
+        .get("usageMetadata")
         .and_then(|usage| usage.get("cachedContentTokenCount"))
         .and_then(token_count)
     {
@@ -305,6 +312,7 @@ mod tests {
             vec![
                 StreamEvent::Reasoning("Thinking...".to_owned()),
                 StreamEvent::Usage { output_tokens: 0 },
+                StreamEvent::PromptTokens { tokens: 9 },
                 StreamEvent::Content("The capital".to_owned()),
                 StreamEvent::Usage { output_tokens: 2 },
             ]

@@ -49,6 +49,17 @@ struct RequestBody<'a> {
     stream_options: StreamOptions,
     max_tokens: u32,
     temperature: f64,
+    /// OpenRouter's provider preferences, when the target names one upstream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider: Option<ProviderPreferences<'a>>,
+}
+
+/// `{"only": [slug], "allow_fallbacks": false}`: OpenRouter sends the
+/// request to that provider or fails, so the target measures one upstream.
+#[derive(Serialize)]
+struct ProviderPreferences<'a> {
+    only: [&'a str; 1],
+    allow_fallbacks: bool,
 }
 
 #[derive(Serialize)]
@@ -71,6 +82,13 @@ pub(crate) fn request_body(target: &Target, plan: &Plan, nonce: Option<&str>) ->
         },
         max_tokens: plan.max_tokens,
         temperature: plan.temperature,
+        provider: target
+            .openrouter_provider
+            .as_deref()
+            .map(|slug| ProviderPreferences {
+                only: [slug],
+                allow_fallbacks: false,
+            }),
     })
 }
 
@@ -169,6 +187,12 @@ pub(crate) fn decode_event(
         out.push(StreamEvent::Usage {
             output_tokens: tokens,
         });
+    }
+    if let Some(tokens) = usage
+        .and_then(|usage| usage.get("prompt_tokens"))
+        .and_then(token_count)
+    {
+        out.push(StreamEvent::PromptTokens { tokens });
     }
     // OpenAI and most compatible servers: `prompt_tokens_details.cached_tokens`;
     // DeepSeek: `prompt_cache_hit_tokens`.
@@ -288,7 +312,13 @@ mod tests {
             r#"{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":12,"total_tokens":21}}"#,
             "",
         ]);
-        assert_eq!(events, vec![StreamEvent::Usage { output_tokens: 12 }]);
+        assert_eq!(
+            events,
+            vec![
+                StreamEvent::Usage { output_tokens: 12 },
+                StreamEvent::PromptTokens { tokens: 9 }
+            ]
+        );
         assert!(!completed);
     }
 
@@ -302,13 +332,14 @@ mod tests {
             events[1..],
             [
                 StreamEvent::Usage { output_tokens: 300 },
+                StreamEvent::PromptTokens { tokens: 2006 },
                 StreamEvent::CachedPrompt { tokens: 1920 }
             ]
         );
         let (deepseek, _) = decode(&[
             r#"{"choices":[],"usage":{"prompt_tokens":64,"completion_tokens":5,"prompt_cache_hit_tokens":64,"prompt_cache_miss_tokens":0}}"#,
         ]);
-        assert_eq!(deepseek[1], StreamEvent::CachedPrompt { tokens: 64 });
+        assert_eq!(deepseek[2], StreamEvent::CachedPrompt { tokens: 64 });
         let (silent, _) = decode(&[r#"{"choices":[],"usage":{"completion_tokens":5}}"#]);
         assert!(
             !silent

@@ -1,0 +1,263 @@
+//! What a run costs, at prices the user states.
+//!
+//! Prices change, so no preset carries any: a target's optional `price`
+//! says what its provider charges per million input, output and
+//! cached-input tokens, in US dollars. Costs come from the providers' own
+//! usage counts (`input_tokens`, `output_tokens`, `cached_tokens` on each
+//! sample). When a count is missing it is estimated (input: the prompt's
+//! characters / 4, rounded up; output: the counted deltas) and the figure
+//! says so.
+//!
+//! - A request is charged when the provider answered it with a 2xx status;
+//!   a refused request (429, 5xx) or one that never reached the provider
+//!   costs nothing.
+//! - **Run cost**: every charged request, warm-ups included (they are paid
+//!   for).
+//! - **Cost per successful request**: the cost of the measured requests
+//!   (warm-ups left out) divided by the measured requests that succeeded:
+//!   what one useful answer costs, failures' tokens included.
+//! - **Before a run**: requests × (estimated prompt tokens × input price +
+//!   `max_tokens` × output price). Output at `max_tokens` is an upper
+//!   bound, so the estimate says "at most".
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::Plan;
+use super::sample::Sample;
+
+/// The most a price may be, US dollars per million tokens: a typo guard.
+pub const MAX_PRICE_PER_MTOK: f64 = 100_000.0;
+
+/// What a provider charges for one target's model, US dollars per million
+/// tokens. Part of the plan (`targets[i].price`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    /// Per million input (prompt) tokens.
+    pub input_per_mtok: f64,
+    /// Per million output tokens.
+    pub output_per_mtok: f64,
+    /// Per million prompt tokens served from the provider's cache; `None`
+    /// (left out) to charge them as input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_input_per_mtok: Option<f64>,
+}
+
+impl Price {
+    /// The fields that are not a price: (member, message).
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let check = |value: f64| value.is_finite() && (0.0..=MAX_PRICE_PER_MTOK).contains(&value);
+        let mut problems = Vec::new();
+        let message = || {
+            format!("must be a price from 0 to {MAX_PRICE_PER_MTOK} US dollars per million tokens")
+        };
+        if !check(self.input_per_mtok) {
+            problems.push(("input_per_mtok", message()));
+        }
+        if !check(self.output_per_mtok) {
+            problems.push(("output_per_mtok", message()));
+        }
+        if self.cached_input_per_mtok.is_some_and(|v| !check(v)) {
+            problems.push(("cached_input_per_mtok", message()));
+        }
+        problems
+    }
+
+    /// The cost in US dollars of `input` prompt tokens (`cached` of them
+    /// from the cache) and `output` tokens.
+    pub fn cost_usd(&self, input: u32, cached: u32, output: u32) -> f64 {
+        let cached = cached.min(input);
+        let cached_price = self.cached_input_per_mtok.unwrap_or(self.input_per_mtok);
+        (f64::from(input - cached) * self.input_per_mtok
+            + f64::from(cached) * cached_price
+            + f64::from(output) * self.output_per_mtok)
+            / 1e6
+    }
+}
+
+/// A rough count of a prompt's tokens, for when the provider sent none:
+/// characters / 4, rounded up.
+pub fn estimate_prompt_tokens(prompt: &str) -> u32 {
+    u32::try_from(prompt.chars().count().div_ceil(4)).unwrap_or(u32::MAX)
+}
+
+/// One target's cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CostFigures {
+    /// The whole run's cost for this target, warm-ups included, US dollars.
+    pub run_usd: f64,
+    /// Measured requests' cost / measured successes; `None` without a
+    /// success.
+    pub per_success_usd: Option<f64>,
+    /// Charged requests (a 2xx answer), warm-ups included.
+    pub charged: usize,
+    /// Measured requests that succeeded.
+    pub successes: usize,
+    /// Some count was estimated, not the provider's.
+    pub estimated: bool,
+}
+
+/// The cost of one target's `samples` at `price`; `prompt` is the plan's,
+/// for estimating a missing input count.
+pub fn cost_figures<'a>(
+    samples: impl IntoIterator<Item = &'a Sample>,
+    price: &Price,
+    prompt: &str,
+) -> CostFigures {
+    let prompt_estimate = estimate_prompt_tokens(prompt);
+    let (mut run, mut measured, mut charged, mut successes) = (0.0, 0.0, 0, 0);
+    let mut estimated = false;
+    for sample in samples {
+        if !sample.warmup && sample.error.is_none() {
+            successes += 1;
+        }
+        let answered = match sample.http_status {
+            Some(status) => (200..300).contains(&status),
+            // Older files: a request that reached its headers without an
+            // HTTP error was answered.
+            None => {
+                sample.headers_ms.is_some()
+                    && !sample
+                        .error
+                        .as_ref()
+                        .is_some_and(|e| e.kind == super::sample::ErrorKind::HttpStatus)
+            }
+        };
+        if !answered {
+            continue;
+        }
+        charged += 1;
+        let input = sample.input_tokens.unwrap_or_else(|| {
+            estimated = true;
+            prompt_estimate
+        });
+        let output = sample.output_tokens.unwrap_or(0);
+        estimated |= sample.tokens_estimated;
+        let cost = price.cost_usd(input, sample.cached_tokens.unwrap_or(0), output);
+        run += cost;
+        if !sample.warmup {
+            measured += cost;
+        }
+    }
+    CostFigures {
+        run_usd: run,
+        per_success_usd: (successes > 0).then(|| measured / successes as f64),
+        charged,
+        successes,
+        estimated,
+    }
+}
+
+/// What a plan will cost before it runs, at the prices it carries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanCost {
+    /// At most this much, US dollars (every reply at `max_tokens`).
+    pub at_most_usd: f64,
+    /// Requests of the priced targets, warm-ups included.
+    pub requests: u64,
+    /// Targets without a price (left out of the sum).
+    pub unpriced_targets: usize,
+}
+
+/// The cost of running `plan`, `None` when no target has a price.
+pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
+    let per_target = u64::from(plan.requests_per_target) + u64::from(plan.warmup_per_target);
+    let input = estimate_prompt_tokens(&plan.prompt);
+    let mut total = 0.0;
+    let (mut requests, mut unpriced) = (0, 0);
+    for target in &plan.targets {
+        match &target.price {
+            Some(price) => {
+                requests += per_target;
+                total += per_target as f64 * price.cost_usd(input, 0, plan.max_tokens);
+            }
+            None => unpriced += 1,
+        }
+    }
+    (requests > 0).then_some(PlanCost {
+        at_most_usd: total,
+        requests,
+        unpriced_targets: unpriced,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::report::plain_samples;
+    use crate::core::sample::{ErrorKind, Phase, SampleError};
+
+    const PRICE: Price = Price {
+        input_per_mtok: 1.0,
+        output_per_mtok: 4.0,
+        cached_input_per_mtok: Some(0.25),
+    };
+
+    #[test]
+    fn a_request_costs_its_uncached_cached_and_output_tokens() {
+        let usd = PRICE.cost_usd(1_000, 600, 500);
+        assert!((usd - (400.0 * 1.0 + 600.0 * 0.25 + 500.0 * 4.0) / 1e6).abs() < 1e-15);
+        let uncached_price = Price {
+            cached_input_per_mtok: None,
+            ..PRICE
+        };
+        assert!((uncached_price.cost_usd(1_000, 600, 0) - 0.001).abs() < 1e-15);
+        assert!(PRICE.problems().is_empty());
+        let bad = Price {
+            input_per_mtok: -1.0,
+            output_per_mtok: f64::NAN,
+            cached_input_per_mtok: Some(1e9),
+        };
+        assert_eq!(bad.problems().len(), 3);
+    }
+
+    #[test]
+    fn run_cost_counts_warmups_and_per_success_divides_measured_cost() {
+        let mut samples = plain_samples(4);
+        for s in &mut samples {
+            s.http_status = Some(200);
+            s.input_tokens = Some(100);
+            s.output_tokens = Some(50);
+            s.tokens_estimated = false;
+        }
+        samples[0].warmup = true;
+        samples[3].http_status = Some(429);
+        samples[3].error = Some(SampleError {
+            kind: ErrorKind::HttpStatus,
+            phase: Phase::Request,
+            message: "429".to_owned(),
+        });
+        let figures = cost_figures(&samples, &PRICE, "prompt");
+        let one = PRICE.cost_usd(100, 0, 50);
+        assert_eq!(figures.charged, 3);
+        assert_eq!(figures.successes, 2);
+        assert!((figures.run_usd - 3.0 * one).abs() < 1e-15);
+        assert!((figures.per_success_usd.unwrap() - one).abs() < 1e-15);
+        assert!(!figures.estimated);
+
+        samples[1].input_tokens = None;
+        assert!(cost_figures(&samples, &PRICE, "prompt").estimated);
+    }
+
+    #[test]
+    fn a_plan_costs_at_most_its_max_tokens() {
+        let mut plan = Plan::default();
+        plan.targets.push(crate::core::plan::Target {
+            label: "a".to_owned(),
+            protocol: crate::core::plan::Protocol::OpenAi,
+            base_url: "https://api.example.com/v1".to_owned(),
+            model: "m".to_owned(),
+            provider: None,
+            price: None,
+            openrouter_provider: None,
+        });
+        assert_eq!(plan_cost(&plan), None);
+        plan.targets[0].price = Some(PRICE);
+        let cost = plan_cost(&plan).unwrap();
+        let per = u64::from(plan.requests_per_target + plan.warmup_per_target);
+        assert_eq!(cost.requests, per);
+        let one = PRICE.cost_usd(estimate_prompt_tokens(&plan.prompt), 0, plan.max_tokens);
+        assert!((cost.at_most_usd - per as f64 * one).abs() < 1e-12);
+        assert_eq!(estimate_prompt_tokens("abcde"), 2);
+    }
+}

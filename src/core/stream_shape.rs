@@ -1,0 +1,256 @@
+//! Inside the stream, after the first token: gaps, stalls and buffering.
+//!
+//! The tail of the gap distribution is the only place a decode stall shows:
+//! a reply can start fast and still stop for seconds halfway. Each request
+//! keeps a summary of its own gaps ([`StreamShape`]), never every chunk, and
+//! nothing here enters TTFT.
+//!
+//! Definitions (also in docs/statistics.md):
+//! - A **gap** is the time between two consecutive arrivals of token-bearing
+//!   data after the first token's arrival. Tokens that arrive in one read
+//!   (one network chunk) are one arrival: their gap is not a gap.
+//! - A **stall** is a gap longer than [`STALL_MS`].
+//! - A reply is **buffered** when more than [`BUFFERED_TOKENS`] tokens
+//!   arrived within [`BUFFERED_WINDOW_MS`] of the first: the signature of a
+//!   provider that generates the whole reply and then sends it at once. A
+//!   delta counts as one token, except when the whole reply arrived within
+//!   the window, where the provider's own output count is used (a buffered
+//!   reply may come as one large delta).
+
+use serde::{Deserialize, Serialize};
+
+use super::sample::{ErrorKind, Sample};
+use super::settings::wilson;
+use super::stats::percentile;
+
+/// A gap longer than this is a stall, ms.
+pub const STALL_MS: f64 = 2_000.0;
+
+/// The window after the first token in which a buffered reply arrives, ms.
+pub const BUFFERED_WINDOW_MS: f64 = 5.0;
+
+/// More tokens than this within [`BUFFERED_WINDOW_MS`] of the first make a
+/// reply buffered.
+pub const BUFFERED_TOKENS: u32 = 20;
+
+/// At most this many gaps of one request are kept for its p95 (the count,
+/// maximum and stalls stay exact past it): 512 KiB, whatever a server sends.
+pub const MAX_KEPT_GAPS: usize = 65_536;
+
+/// One request's stream after its first token, as its sample stores it
+/// (`stream`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StreamShape {
+    /// Gaps measured (arrivals after the first).
+    pub gaps: u32,
+    /// The longest gap, ms; `None` without a gap.
+    pub max_gap_ms: Option<f64>,
+    /// The p95 of this request's gaps, ms; `None` without a gap.
+    pub p95_gap_ms: Option<f64>,
+    /// Gaps longer than [`STALL_MS`].
+    pub stalls: u32,
+    /// The reply came all at once ([`BUFFERED_TOKENS`] within
+    /// [`BUFFERED_WINDOW_MS`] of the first token).
+    pub buffered: bool,
+}
+
+/// Records the arrivals of one request's tokens.
+#[derive(Clone, Debug, Default)]
+pub struct GapRecorder {
+    first_ms: Option<f64>,
+    last_ms: Option<f64>,
+    gaps: Vec<f64>,
+    count: u32,
+    max_ms: Option<f64>,
+    stalls: u32,
+    in_window: u32,
+}
+
+impl GapRecorder {
+    /// A token-bearing delta arrived at `t_ms` (after or with the first
+    /// token). Deltas of one arrival share its time.
+    pub fn token(&mut self, t_ms: f64) {
+        if !t_ms.is_finite() {
+            return;
+        }
+        let Some(first) = self.first_ms else {
+            self.first_ms = Some(t_ms);
+            self.last_ms = Some(t_ms);
+            self.in_window = 1;
+            return;
+        };
+        if t_ms - first <= BUFFERED_WINDOW_MS {
+            self.in_window = self.in_window.saturating_add(1);
+        }
+        let last = self.last_ms.unwrap_or(first);
+        if t_ms > last {
+            let gap = t_ms - last;
+            self.count = self.count.saturating_add(1);
+            if gap > STALL_MS {
+                self.stalls = self.stalls.saturating_add(1);
+            }
+            self.max_ms = Some(self.max_ms.map_or(gap, |max: f64| max.max(gap)));
+            if self.gaps.len() < MAX_KEPT_GAPS {
+                self.gaps.push(gap);
+            }
+            self.last_ms = Some(t_ms);
+        }
+    }
+
+    /// The shape, once the stream is over; `output_tokens` is the reply's
+    /// count (the provider's, else counted deltas). `None` when no token
+    /// came.
+    pub fn finish(mut self, output_tokens: Option<u32>) -> Option<StreamShape> {
+        let first = self.first_ms?;
+        let all_in_window = self
+            .last_ms
+            .is_none_or(|last| last - first <= BUFFERED_WINDOW_MS);
+        let in_window = if all_in_window {
+            output_tokens.unwrap_or(0).max(self.in_window)
+        } else {
+            self.in_window
+        };
+        self.gaps.sort_by(f64::total_cmp);
+        Some(StreamShape {
+            gaps: self.count,
+            max_gap_ms: self.max_ms,
+            p95_gap_ms: percentile(&self.gaps, 95.0),
+            stalls: self.stalls,
+            buffered: in_window > BUFFERED_TOKENS,
+        })
+    }
+}
+
+/// What one target's streams looked like.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StreamFigures {
+    /// Measured requests with a stream summary.
+    pub requests: usize,
+    /// Those with at least one stall.
+    pub stalled: usize,
+    /// Wilson 95 % interval of the stall rate, 0–1.
+    pub stall_interval: (f64, f64),
+    /// Median of the per-request p95 gap, ms.
+    pub gap_p95_median_ms: Option<f64>,
+    /// p95 of the per-request p95 gap, ms.
+    pub gap_p95_p95_ms: Option<f64>,
+    /// The longest gap of the run, ms.
+    pub max_gap_ms: Option<f64>,
+    /// Buffered replies.
+    pub buffered: usize,
+}
+
+/// The stream figures of one target's `samples`: measured requests (no
+/// warm-ups, none the user stopped) that carry a [`StreamShape`]. `None`
+/// when none does (older files, or no first token at all).
+pub fn stream_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<StreamFigures> {
+    let shapes: Vec<StreamShape> = samples
+        .into_iter()
+        .filter(|s| !s.warmup)
+        .filter(|s| {
+            !s.error
+                .as_ref()
+                .is_some_and(|e| e.kind == ErrorKind::Aborted)
+        })
+        .filter_map(|s| s.stream)
+        .collect();
+    if shapes.is_empty() {
+        return None;
+    }
+    let stalled = shapes.iter().filter(|s| s.stalls > 0).count();
+    let mut p95s: Vec<f64> = shapes.iter().filter_map(|s| s.p95_gap_ms).collect();
+    p95s.sort_by(f64::total_cmp);
+    Some(StreamFigures {
+        requests: shapes.len(),
+        stalled,
+        stall_interval: wilson(stalled, shapes.len()),
+        gap_p95_median_ms: percentile(&p95s, 50.0),
+        gap_p95_p95_ms: percentile(&p95s, 95.0),
+        max_gap_ms: shapes
+            .iter()
+            .filter_map(|s| s.max_gap_ms)
+            .max_by(f64::total_cmp),
+        buffered: shapes.iter().filter(|s| s.buffered).count(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::report::plain_samples;
+
+    fn shape(times: &[f64], output_tokens: Option<u32>) -> StreamShape {
+        let mut recorder = GapRecorder::default();
+        for &t in times {
+            recorder.token(t);
+        }
+        recorder.finish(output_tokens).unwrap()
+    }
+
+    #[test]
+    fn a_steady_stream_has_its_gaps_and_no_stall() {
+        let times: Vec<f64> = (0..50).map(|i| 300.0 + 20.0 * f64::from(i)).collect();
+        let s = shape(&times, Some(50));
+        assert_eq!(s.gaps, 49);
+        assert_eq!(s.max_gap_ms, Some(20.0));
+        assert!((s.p95_gap_ms.unwrap() - 20.0).abs() < 1e-9);
+        assert_eq!(s.stalls, 0);
+        assert!(!s.buffered);
+    }
+
+    #[test]
+    fn a_stall_mid_stream_is_counted_and_is_the_max_gap() {
+        let mut times: Vec<f64> = (0..20).map(|i| 300.0 + 10.0 * f64::from(i)).collect();
+        times.extend((0..20).map(|i| 3_000.0 + 10.0 * f64::from(i)));
+        let s = shape(&times, Some(40));
+        assert_eq!(s.stalls, 1);
+        assert!((s.max_gap_ms.unwrap() - 2_510.0).abs() < 1e-9);
+        assert!(!s.buffered);
+    }
+
+    #[test]
+    fn tokens_of_one_arrival_are_not_gaps_and_a_reply_at_once_is_buffered() {
+        // 40 deltas in one read, after a long first-token wait.
+        let s = shape(&[4_000.0; 40], Some(40));
+        assert_eq!(s.gaps, 0);
+        assert_eq!(s.max_gap_ms, None);
+        assert!(s.buffered);
+        // One large delta carrying a 300-token reply: the provider's count.
+        assert!(shape(&[4_000.0], Some(300)).buffered);
+        // A short reply at once is too short to tell.
+        assert!(!shape(&[4_000.0; 5], Some(5)).buffered);
+        // A fast provider (1 000 tokens/s) is not buffered.
+        let fast: Vec<f64> = (0..100).map(|i| 100.0 + f64::from(i)).collect();
+        assert!(!shape(&fast, Some(100)).buffered);
+    }
+
+    #[test]
+    fn non_finite_times_are_ignored_and_no_token_is_no_shape() {
+        let mut recorder = GapRecorder::default();
+        recorder.token(f64::NAN);
+        assert_eq!(recorder.finish(Some(3)), None);
+    }
+
+    #[test]
+    fn a_target_reports_stall_rate_gap_percentiles_and_buffered_share() {
+        let mut samples = plain_samples(10);
+        for (i, sample) in samples.iter_mut().enumerate() {
+            let stalls = u32::from(i < 2);
+            sample.stream = Some(StreamShape {
+                gaps: 30,
+                max_gap_ms: Some(if stalls > 0 { 2_500.0 } else { 40.0 }),
+                p95_gap_ms: Some(10.0 * (i as f64 + 1.0)),
+                stalls,
+                buffered: i == 9,
+            });
+        }
+        samples[0].warmup = true;
+        let figures = stream_figures(&samples).unwrap();
+        assert_eq!(figures.requests, 9);
+        assert_eq!(figures.stalled, 1);
+        assert_eq!(figures.buffered, 1);
+        assert_eq!(figures.gap_p95_median_ms, Some(60.0));
+        assert_eq!(figures.max_gap_ms, Some(2_500.0));
+        assert_eq!(stream_figures(&plain_samples(1)), None);
+    }
+}
