@@ -16,6 +16,7 @@ use std::time::Instant;
 use firsttoken::core::measure::{BodyMode, ConnectFailure, Flow, Measurement, Outcome};
 use firsttoken::core::plan::Protocol;
 use firsttoken::core::protocol::HttpRequest;
+use firsttoken::core::ratelimit::read_rate_limit;
 use http_body_util::BodyExt;
 use tokio::sync::watch;
 use tokio::time::Instant as TokioInstant;
@@ -136,6 +137,17 @@ pub async fn measure(
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
     let mode = measurement.on_headers(ms(headers_at), status, content_type.as_deref());
+    if !(200..300).contains(&status) {
+        // A refusal: keep what its headers say about rate limits. The
+        // runner sees every header.
+        let headers = exchange.response.headers();
+        measurement.on_rate_limit(read_rate_limit(
+            headers
+                .iter()
+                .filter_map(|(name, value)| Some((name.as_str(), value.to_str().ok()?))),
+            true,
+        ));
+    }
     let body = exchange.response.body_mut();
     let mut error_body: Vec<u8> = Vec::new();
     loop {

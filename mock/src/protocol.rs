@@ -52,6 +52,8 @@ pub struct ReplyContext {
     pub reasoning_field: ReasoningField,
     /// Cached prompt tokens to report in usage (`cached` script); `None` reports no cache field.
     pub cached_tokens: Option<u32>,
+    /// Content deltas in the reply: Gemini marks the last one with its finish reason.
+    pub content_tokens: usize,
 }
 
 /// What an event carries, so the sender knows when the first token left.

@@ -191,6 +191,11 @@ impl Provider {
                 ReasoningField::ReasoningContent
             },
             cached_tokens,
+            content_tokens: if script.kind == ScriptKind::Buffered {
+                crate::script::BUFFERED_REPLY_TOKENS
+            } else {
+                crate::script::CONTENT_TOKENS.len()
+            },
         };
         let sender = ReplySender {
             stream,

@@ -76,7 +76,19 @@ impl ReplySender<'_> {
                 let mut headers = common_headers(Some(self.request_id));
                 headers.push(("Content-Type", "application/json".into()));
                 if status == 429 {
-                    headers.push(("Retry-After", "7".into()));
+                    // What OpenAI sends with a 429, exposed to scripts so the page can read it.
+                    headers.retain(|(name, _)| *name != "Access-Control-Expose-Headers");
+                    headers.extend([
+                        (
+                            "Access-Control-Expose-Headers",
+                            "x-mock-request-id, retry-after, x-ratelimit-remaining-requests, \
+                             x-ratelimit-reset-requests"
+                                .into(),
+                        ),
+                        ("Retry-After", "7".into()),
+                        ("x-ratelimit-remaining-requests", "0".into()),
+                        ("x-ratelimit-reset-requests", "7s".into()),
+                    ]);
                 }
                 self.send_full(status, &headers, body.as_bytes(), None)
             }
@@ -162,8 +174,44 @@ impl ReplySender<'_> {
             LineEnd::Lf
         };
         let mut first_byte_sent = false;
-        for timed in beats {
+        // Under `batch`, the events of beats due at one time, and what they carry.
+        let mut batch: (Vec<u8>, Vec<Carries>) = (Vec::new(), Vec::new());
+        for (position, timed) in beats.iter().enumerate() {
             self.sleep_until_offset(timed.at_ms);
+            if framing.batch {
+                for rendered in renderer.render(timed.beat) {
+                    batch.0.extend(rendered.event.to_bytes(line_end));
+                    batch.1.push(rendered.carries);
+                }
+                let last_of_time = beats
+                    .get(position + 1)
+                    .is_none_or(|next| next.at_ms != timed.at_ms);
+                if last_of_time {
+                    let (bytes, carries) = std::mem::take(&mut batch);
+                    if http::write_chunk(self.stream, &bytes).is_err() {
+                        return self.client_gone();
+                    }
+                    let sent_ms = self.now_ms();
+                    self.recorder.update(self.request_id, |record| {
+                        record.first_byte_ms.get_or_insert(sent_ms);
+                        for carried in carries {
+                            match carried {
+                                Carries::Content => {
+                                    record.first_token_ms.get_or_insert(sent_ms);
+                                    record.content_deltas += 1;
+                                }
+                                Carries::Reasoning => {
+                                    record.first_reasoning_ms.get_or_insert(sent_ms);
+                                    record.reasoning_deltas += 1;
+                                }
+                                Carries::Nothing => {}
+                            }
+                        }
+                    });
+                    first_byte_sent = true;
+                }
+                continue;
+            }
             for rendered in renderer.render(timed.beat) {
                 let bytes = rendered.event.to_bytes(line_end);
                 let offsets = if framing.split {

@@ -60,7 +60,19 @@ pub enum ScriptKind {
     /// reports [`CACHED_PROMPT_TOKENS`] cached prompt tokens and whose first token comes at a
     /// quarter of the delay; the others report 0 cached tokens (Gemini: no field).
     Cached,
+    /// Four tokens, a [`MID_STALL_PAUSE_MS`] pause mid-stream, then the other four: a decode
+    /// stall after a fast first token.
+    MidStall,
+    /// A long wait, then a [`BUFFERED_REPLY_TOKENS`]-token reply in one write: a provider that
+    /// generates the whole reply before sending any of it.
+    Buffered,
 }
+
+/// The pause inside a `mid-stall` reply, ms: longer than the 2 s a stall needs.
+pub const MID_STALL_PAUSE_MS: u64 = 2_500;
+
+/// Content deltas of a `buffered` reply: more than the 20 that mark a reply buffered.
+pub const BUFFERED_REPLY_TOKENS: usize = 32;
 
 /// Prompt tokens a `cached` cache hit reports as served from the cache (of
 /// [`crate::protocol::PROMPT_TOKENS`]).
@@ -68,7 +80,7 @@ pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
     /// All scripts, in the order they are listed to users.
-    pub const ALL: [ScriptKind; 16] = [
+    pub const ALL: [ScriptKind; 18] = [
         ScriptKind::Fixed,
         ScriptKind::Bimodal,
         ScriptKind::Reasoning,
@@ -85,6 +97,8 @@ impl ScriptKind {
         ScriptKind::Stall,
         ScriptKind::NotSse,
         ScriptKind::Cached,
+        ScriptKind::MidStall,
+        ScriptKind::Buffered,
     ];
 
     /// The name used as a model name.
@@ -106,6 +120,8 @@ impl ScriptKind {
             ScriptKind::Stall => "stall",
             ScriptKind::NotSse => "not-sse",
             ScriptKind::Cached => "cached",
+            ScriptKind::MidStall => "mid-stall",
+            ScriptKind::Buffered => "buffered",
         }
     }
 
@@ -114,7 +130,8 @@ impl ScriptKind {
     pub fn default_parameter(self) -> u64 {
         match self {
             ScriptKind::Fixed | ScriptKind::Split | ScriptKind::Crlf | ScriptKind::NotSse => 150,
-            ScriptKind::Cut => 150,
+            ScriptKind::Cut | ScriptKind::MidStall => 150,
+            ScriptKind::Buffered => 1_500,
             ScriptKind::Cached => 200,
             ScriptKind::Bimodal => 10,
             ScriptKind::Reasoning | ScriptKind::ReasoningOr => 250,
@@ -284,6 +301,32 @@ impl Script {
                 }
                 plan
             }
+            ScriptKind::MidStall => {
+                let mut beats = vec![TimedBeat::new(delay_ms, Beat::Start)];
+                let half = CONTENT_TOKENS.len() / 2;
+                beats.extend(content_beats(delay_ms, half));
+                let resume_ms =
+                    delay_ms + (half as u64 - 1) * TOKEN_INTERVAL_MS + MID_STALL_PAUSE_MS;
+                beats.extend((half..CONTENT_TOKENS.len()).map(|index| {
+                    TimedBeat::new(
+                        resume_ms + (index - half) as u64 * TOKEN_INTERVAL_MS,
+                        Beat::Content(index),
+                    )
+                }));
+                let end_ms =
+                    resume_ms + (CONTENT_TOKENS.len() - half - 1) as u64 * TOKEN_INTERVAL_MS;
+                beats.push(TimedBeat::new(end_ms, Beat::Finish));
+                ReplyPlan::stream(beats, Ending::Complete, Framing::PLAIN, Some(delay_ms))
+            }
+            ScriptKind::Buffered => {
+                let mut beats = vec![TimedBeat::new(delay_ms, Beat::Start)];
+                beats.extend(
+                    (0..BUFFERED_REPLY_TOKENS)
+                        .map(|index| TimedBeat::new(delay_ms, Beat::Content(index))),
+                );
+                beats.push(TimedBeat::new(delay_ms, Beat::Finish));
+                ReplyPlan::stream(beats, Ending::Complete, Framing::BATCHED, Some(delay_ms))
+            }
             ScriptKind::Http401 => ReplyPlan::HttpError {
                 status: 401,
                 delay_ms,
@@ -311,7 +354,7 @@ pub enum Beat {
     Empty,
     /// The reasoning delta `REASONING_TOKENS[i]`.
     Reasoning(usize),
-    /// The content delta `CONTENT_TOKENS[i]`.
+    /// The content delta `CONTENT_TOKENS[i % CONTENT_TOKENS.len()]` (long replies repeat them).
     Content(usize),
     /// The closing events: finish reason, usage, `[DONE]` / `message_stop`.
     Finish,
@@ -355,21 +398,31 @@ pub struct Framing {
     pub crlf: bool,
     /// Each event cut into several writes at awkward offsets.
     pub split: bool,
+    /// Every event of beats due at the same time goes out in one write.
+    pub batch: bool,
 }
 
 impl Framing {
     const PLAIN: Framing = Framing {
         crlf: false,
         split: false,
+        batch: false,
     };
     const CRLF: Framing = Framing {
         crlf: true,
         split: false,
+        batch: false,
     };
     // CRLF so that one cut can fall between a `\r` and its `\n`.
     const SPLIT: Framing = Framing {
         crlf: true,
         split: true,
+        batch: false,
+    };
+    const BATCHED: Framing = Framing {
+        crlf: false,
+        split: false,
+        batch: true,
     };
 }
 

@@ -24,6 +24,7 @@ use super::{demo, timer};
 use crate::core::measure::{Flow, Measurement, Outcome};
 use crate::core::plan::Protocol;
 use crate::core::protocol::HttpRequest;
+use crate::core::ratelimit::read_rate_limit;
 
 /// Why a request was aborted, so a rejection can be told apart from a
 /// network failure (the browser reports all three as a rejected promise).
@@ -128,6 +129,27 @@ pub async fn measure(request: &HttpRequest, options: &MeasureOptions, abort: &Ab
     // most `ERROR_BODY_LIMIT_BYTES` of it and stops the read there, where
     // `response.text()` would hold whatever a server chose to send.
     measurement.on_headers(headers_ms, response.status(), content_type.as_deref());
+    if !(200..300).contains(&response.status()) {
+        // A refusal: keep what its headers say about rate limits, as far as
+        // the provider lets scripts read them (core judges that from the
+        // names it can see).
+        let visible: Vec<(String, String)> = js_sys::try_iter(response.headers().as_ref())
+            .ok()
+            .flatten()
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| {
+                let pair = js_sys::Array::from(&entry.ok()?);
+                Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+            })
+            .collect();
+        measurement.on_rate_limit(read_rate_limit(
+            visible
+                .iter()
+                .map(|(name, value)| (name.as_str(), value.as_str())),
+            false,
+        ));
+    }
     read_stream(&response, &mut measurement, t0, options, abort).await;
     measurement.finish()
 }

@@ -128,7 +128,47 @@ fn every_fault_is_a_typed_error_sample() {
         }
     }
     let outcome = one(&target(&mock, Protocol::OpenAi, "http-429"), 5.0);
+    assert_eq!(outcome.http_status, Some(429));
+    let headers = outcome
+        .rate_limit
+        .clone()
+        .expect("a 429 keeps its rate-limit headers");
+    assert_eq!(headers.retry_after_s, Some(7.0));
+    assert_eq!(headers.remaining_requests.as_deref(), Some("0"));
+    assert_eq!(headers.reset_requests.as_deref(), Some("7s"));
+    assert!(headers.headers_visible);
     assert!(outcome.error.unwrap().message.contains("429"));
+}
+
+#[test]
+fn a_mid_stream_stall_and_a_buffered_reply_show_in_the_stream_shape() {
+    let mock = mock();
+    for protocol in PROTOCOLS {
+        let stalled = one(&target(&mock, protocol, "mid-stall@50"), 10.0);
+        let context = format!("{} mid-stall: {stalled:?}", protocol_id(protocol));
+        assert!(stalled.error.is_none(), "{context}");
+        let shape = stalled.stream.expect(&context);
+        assert_eq!(shape.stalls, 1, "{context}");
+        // The pause: 2 500 ms between the fourth and the fifth token.
+        let max = shape.max_gap_ms.unwrap();
+        assert!((2_450.0..2_700.0).contains(&max), "{context}");
+        assert!(!shape.buffered, "{context}");
+
+        let buffered = one(&target(&mock, protocol, "buffered@200"), 10.0);
+        let context = format!("{} buffered: {buffered:?}", protocol_id(protocol));
+        assert!(buffered.error.is_none(), "{context}");
+        let shape = buffered.stream.expect(&context);
+        assert!(shape.buffered, "{context}");
+        assert_eq!(shape.stalls, 0, "{context}");
+        assert_eq!(buffered.output_tokens, Some(32), "{context}");
+
+        let steady = one(&target(&mock, protocol, "fixed@30"), 10.0);
+        let shape = steady.stream.unwrap();
+        assert!(!shape.buffered && shape.stalls == 0, "{steady:?}");
+        assert_eq!(steady.http_status, Some(200));
+        assert!(steady.input_tokens.is_some(), "{steady:?}");
+        assert_eq!(steady.rate_limit, None);
+    }
 }
 
 #[test]

@@ -145,7 +145,7 @@ impl EventStream {
             }
             Beat::Content(index) => {
                 let block = self.ensure_block(BlockKind::Text, &mut events);
-                let text = CONTENT_TOKENS.get(index).copied().unwrap_or_default();
+                let text = CONTENT_TOKENS[index % CONTENT_TOKENS.len()];
                 self.content_deltas += 1;
                 events.push(RenderedEvent {
                     event: SseEvent::named(
@@ -222,6 +222,7 @@ mod tests {
             include_usage: false,
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
+            content_tokens: CONTENT_TOKENS.len(),
         })
     }
 

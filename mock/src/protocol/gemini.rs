@@ -85,9 +85,9 @@ impl ChunkStream {
                 }]
             }
             Beat::Content(index) => {
-                let text = CONTENT_TOKENS.get(index).copied().unwrap_or_default();
+                let text = CONTENT_TOKENS[index % CONTENT_TOKENS.len()];
                 self.content_deltas += 1;
-                let last = index + 1 == CONTENT_TOKENS.len();
+                let last = index + 1 == self.context.content_tokens;
                 if last {
                     self.reported_output_tokens = Some(self.content_deltas);
                     self.reported_cached_tokens = self.cached_tokens_to_report();
@@ -162,6 +162,7 @@ mod tests {
             include_usage: false,
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
+            content_tokens: CONTENT_TOKENS.len(),
         });
         assert!(stream.render(Beat::Start).is_empty());
         let thought = data_json(&stream.render(Beat::Reasoning(0))[0]);

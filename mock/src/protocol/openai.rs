@@ -86,7 +86,7 @@ impl ChunkStream {
                 }]
             }
             Beat::Content(index) => {
-                let text = CONTENT_TOKENS.get(index).copied().unwrap_or_default();
+                let text = CONTENT_TOKENS[index % CONTENT_TOKENS.len()];
                 self.content_deltas += 1;
                 vec![RenderedEvent {
                     event: SseEvent::data(self.delta_chunk(json!({ "content": text }))),
@@ -177,6 +177,7 @@ mod tests {
             include_usage,
             reasoning_field,
             cached_tokens: None,
+            content_tokens: CONTENT_TOKENS.len(),
         }
     }
 
@@ -225,6 +226,7 @@ mod tests {
     fn a_cache_hit_reports_cached_prompt_tokens_in_usage() {
         let mut stream = ChunkStream::new(ReplyContext {
             cached_tokens: Some(8),
+            content_tokens: CONTENT_TOKENS.len(),
             ..context(true, ReasoningField::ReasoningContent)
         });
         let usage = data_json(&stream.render(Beat::Finish)[1]);
