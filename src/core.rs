@@ -23,6 +23,7 @@ pub mod quantile;
 pub mod ratelimit;
 pub mod report;
 pub mod results;
+pub mod routing_config;
 pub mod run;
 pub mod sample;
 pub mod schedule;

@@ -32,10 +32,9 @@ use firsttoken::core::plan::{Plan, Target};
 use firsttoken::core::presets::preset_by_id;
 
 /// The variable every target of a one-origin run falls back to.
-pub const FALLBACK_VARIABLE: &str = "FIRSTTOKEN_KEY";
-
-/// The prefix of a variable that ties a key to a host.
-pub const HOST_VARIABLE_PREFIX: &str = "FIRSTTOKEN_KEY_FOR_";
+pub use firsttoken::core::origin::{
+    FALLBACK_VARIABLE, HOST_VARIABLE_PREFIX, host_variable, provider_variable,
+};
 
 /// An API key; its `Debug` says only that there is one.
 #[derive(Clone, PartialEq, Eq)]
@@ -52,47 +51,6 @@ impl fmt::Debug for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Key(…)")
     }
-}
-
-/// `FIRSTTOKEN_KEY_<PROVIDER>`: the provider id uppercased, `-` as `_`.
-pub fn provider_variable(provider: &str) -> String {
-    let id: String = provider
-        .chars()
-        .map(|c| {
-            if c == '-' {
-                '_'
-            } else {
-                c.to_ascii_uppercase()
-            }
-        })
-        .collect();
-    format!("{FALLBACK_VARIABLE}_{id}")
-}
-
-/// `FIRSTTOKEN_KEY_FOR_<HOST>` for an origin: its host (and port when not the
-/// scheme's default) uppercased, every character but letters and digits as
-/// `_` (`api.example.com` → `FIRSTTOKEN_KEY_FOR_API_EXAMPLE_COM`,
-/// `localhost:8000` → `FIRSTTOKEN_KEY_FOR_LOCALHOST_8000`).
-///
-/// `None` for plain HTTP to another machine: a variable names no scheme, and
-/// a key sent over plain HTTP crosses the network readable, so it takes an
-/// explicit `--key http://HOST:PORT=VARIABLE`.
-pub fn host_variable(origin: &Origin) -> Option<String> {
-    if origin.scheme == Scheme::Http && !origin.is_loopback() {
-        return None;
-    }
-    let host: String = origin
-        .host_port()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    Some(format!("{HOST_VARIABLE_PREFIX}{host}"))
 }
 
 /// The host a `--key` option names.

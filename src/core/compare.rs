@@ -375,6 +375,64 @@ pub struct Route {
     /// apart from (empty when it stands alone).
     #[serde(default)]
     pub indistinguishable_from_best: Vec<String>,
+    /// Every compared target in the ranking's order (the recommended one
+    /// first): what a fallback list follows. Empty in older documents.
+    #[serde(default)]
+    pub order: Vec<RouteStep>,
+}
+
+/// One target in a route's ranking.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RouteStep {
+    /// The target's index in the plan.
+    pub target: u32,
+    /// Its label.
+    pub label: String,
+    /// 1 for the recommended one.
+    pub rank: usize,
+    /// Enough successful requests and an error rate under the threshold.
+    pub eligible: bool,
+    /// The recommended target, or one it cannot be told apart from.
+    pub tied_with_best: bool,
+    /// Median TTFT, ms.
+    pub median_ms: f64,
+    /// p95 TTFT, ms.
+    pub p95_ms: f64,
+    /// Error rate, 0–1.
+    pub error_rate: f64,
+    /// Ranked requests slower than the model's slow threshold.
+    pub slow: usize,
+    /// Ranked requests.
+    pub n: usize,
+}
+
+/// The ranking of `comparison` as route steps.
+fn route_steps(comparison: &ModelComparison) -> Vec<RouteStep> {
+    let best = comparison
+        .rows
+        .first()
+        .filter(|row| row.eligible)
+        .map(|row| row.figures.target);
+    comparison
+        .rows
+        .iter()
+        .map(|row| RouteStep {
+            target: row.figures.target,
+            label: row.figures.label.clone(),
+            rank: row.rank,
+            eligible: row.eligible,
+            tied_with_best: best == Some(row.figures.target)
+                || (best.is_some()
+                    && comparison
+                        .indistinguishable_from_best
+                        .contains(&row.figures.target)),
+            median_ms: row.figures.median_ms,
+            p95_ms: row.figures.p95_ms,
+            error_rate: row.figures.error_rate,
+            slow: row.slow,
+            n: row.figures.n,
+        })
+        .collect()
 }
 
 fn distinguishable_by_default() -> bool {
@@ -449,6 +507,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             candidates,
             distinguishable: true,
             indistinguishable_from_best: Vec::new(),
+            order: route_steps(comparison),
         };
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
@@ -527,6 +586,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         candidates,
         distinguishable: comparison.distinguishable,
         indistinguishable_from_best: tied,
+        order: route_steps(comparison),
     }
 }
 

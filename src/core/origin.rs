@@ -213,6 +213,70 @@ pub fn wants_key(target: &Target) -> bool {
         .is_none_or(|preset| preset.needs_key)
 }
 
+/// The variable a key for any target may come from, when the plan's
+/// targets that need one share a single origin (the runner's rule).
+pub const FALLBACK_VARIABLE: &str = "FIRSTTOKEN_KEY";
+
+/// The prefix of a variable that ties a key to a host.
+pub const HOST_VARIABLE_PREFIX: &str = "FIRSTTOKEN_KEY_FOR_";
+
+/// `FIRSTTOKEN_KEY_<PROVIDER>`: the provider id uppercased, `-` as `_`.
+pub fn provider_variable(provider: &str) -> String {
+    let id: String = provider
+        .chars()
+        .map(|c| {
+            if c == '-' {
+                '_'
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect();
+    format!("{FALLBACK_VARIABLE}_{id}")
+}
+
+/// `FIRSTTOKEN_KEY_FOR_<HOST>` for an origin: its host (and port when not the
+/// scheme's default) uppercased, every character but letters and digits as
+/// `_` (`api.example.com` → `FIRSTTOKEN_KEY_FOR_API_EXAMPLE_COM`,
+/// `localhost:8000` → `FIRSTTOKEN_KEY_FOR_LOCALHOST_8000`).
+///
+/// `None` for plain HTTP to another machine: a variable names no scheme, and
+/// a key sent over plain HTTP crosses the network readable, so it takes an
+/// explicit `--key http://HOST:PORT=VARIABLE`.
+pub fn host_variable(origin: &Origin) -> Option<String> {
+    if origin.scheme == Scheme::Http && !origin.is_loopback() {
+        return None;
+    }
+    let host: String = origin
+        .host_port()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Some(format!("{HOST_VARIABLE_PREFIX}{host}"))
+}
+
+/// The environment variable the runner reads this target's key from
+/// without a `--key` option: `FIRSTTOKEN_KEY_<PROVIDER>` for a preset's own
+/// host, else `FIRSTTOKEN_KEY_FOR_<HOST>`; `None` for a target that takes
+/// no key (the demo, a local server) or a plain-HTTP remote host. Exports
+/// that name a key (the LiteLLM config) name this variable, never a key.
+pub fn key_variable(target: &Target) -> Option<String> {
+    if !wants_key(target) {
+        return None;
+    }
+    let origin = key_origin(target)?;
+    match named_preset(target) {
+        Some(preset) if preset.owns(&origin) => Some(provider_variable(preset.id)),
+        _ => host_variable(&origin),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -503,6 +503,19 @@ pub fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
     )
 }
 
+/// An epoch-ms time as RFC 3339 UTC to the second: `2026-12-03T05:07:09Z`.
+pub fn iso_time(epoch_ms: f64) -> String {
+    let day = utc_day(epoch_ms);
+    let second_of_day = ((epoch_ms - day as f64 * MS_PER_DAY) / 1000.0).floor() as i64;
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        iso_date(day),
+        second_of_day / 3600,
+        (second_of_day / 60) % 60,
+        second_of_day % 60
+    )
+}
+
 /// Where the compacted runs of one vantage and day go.
 pub fn day_file_name(day: i64, vantage: &str) -> String {
     format!("days/{}.{}.json", iso_date(day), file_safe(vantage))
@@ -578,6 +591,7 @@ mod tests {
         assert_eq!(iso_date(11_016), "2000-02-29");
         // 2026-12-03T05:07:09.5Z
         let at = 1_796_274_429_500.0;
+        assert_eq!(iso_time(at), "2026-12-03T05:07:09Z");
         assert_eq!(
             run_file_name(at, "fra1"),
             "runs/2026-12-03T05-07-09Z.fra1.json"

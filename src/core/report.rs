@@ -13,11 +13,14 @@ use super::cache::{CacheSplit, cache_split};
 use super::compare::{
     ModelComparison, RoutingTable, TargetFigures, compare_models_with_budget, routing_table,
 };
+use super::cost::{CostFigures, cost_figures};
 use super::plan::Plan;
+use super::ratelimit::{StatusFigures, status_figures};
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
+use super::stream_shape::{StreamFigures, stream_figures};
 use super::tail::{ColdTail, detect_cold_tail};
 use super::timeofday::{TimeOfDay, time_of_day};
 use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
@@ -68,6 +71,14 @@ pub struct TargetReport {
     pub recommended_timeout: Option<TimeoutAdvice>,
     /// The share of requests within the plan's TTFT budget, when it sets one.
     pub goodput: Option<Goodput>,
+    /// Status classes, first-try success and rate-limit headers; `None`
+    /// without a measured request.
+    pub status: Option<StatusFigures>,
+    /// Gaps, stalls and buffering after the first token; `None` when no
+    /// request carries a stream summary.
+    pub stream: Option<StreamFigures>,
+    /// What the run cost at the target's price; `None` without a price.
+    pub cost: Option<CostFigures>,
     /// Response headers received, ms.
     pub headers: Option<Summary>,
     /// Whole stream, ms.
@@ -149,6 +160,9 @@ pub fn build_report_with(
                 target_seed(seed, index),
                 resamples,
             );
+            report.cost = target
+                .price
+                .map(|price| cost_figures(own.iter().copied(), &price, &plan.prompt));
             report.target = index;
             report.label.clone_from(&target.label);
             report.model.clone_from(&target.model);
@@ -314,6 +328,9 @@ fn target_report(
         recommended_timeout: (!ttft_sorted.is_empty())
             .then(|| recommended_timeout(ttft_sorted, ranked.censored, timeout_ms)),
         goodput: ttft_budget_ms.and_then(|budget| goodput(samples.iter().copied(), budget)),
+        status: status_figures(samples.iter().copied()),
+        stream: stream_figures(samples.iter().copied()),
+        cost: None,
         cache: cache_split(counted.iter().copied()),
         time_of_day: time_of_day(
             samples.iter().copied(),

@@ -19,6 +19,7 @@ use super::bootstrap::EXPORT_RESAMPLES;
 use super::dependence::Resampling;
 use super::document;
 use super::plan::{Plan, Protocol};
+use super::ratelimit::{RateLimitHeaders, StatusCounts};
 use super::report::{REPORT_SEED, build_report_with};
 use super::sample::Sample;
 use super::settings::{TIMEOUT_CONFIDENCE, TIMEOUT_MARGIN, TimeoutAdvice};
@@ -236,6 +237,78 @@ pub struct TargetSummary {
     /// without a budget.
     #[serde(default)]
     pub goodput: Option<GoodputSummary>,
+    /// Status classes, first-try success and what the rate-limit headers
+    /// said; `None` without a measured request, and in older files.
+    #[serde(default)]
+    pub status: Option<StatusSummary>,
+    /// Gaps, stalls and buffering after the first token; `None` when no
+    /// request carries them (older files).
+    #[serde(default)]
+    pub stream: Option<StreamSummary>,
+    /// What the run cost at the target's `price`; `None` without a price.
+    #[serde(default)]
+    pub cost: Option<CostSummary>,
+}
+
+/// Status classes and rate limits of one target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatusSummary {
+    /// Measured requests (warm-ups and stopped ones left out).
+    pub requests: usize,
+    /// Those requests by status class.
+    pub counts: StatusCounts,
+    /// Requests that succeeded on their only try (a measurement never
+    /// retries).
+    pub first_try_success: usize,
+    /// Wilson 95 % interval of the first-try success share, 0–1.
+    pub first_try_interval: [f64; 2],
+    /// Wilson 95 % interval of the 429 share, 0–1.
+    pub rate_limited_interval: [f64; 2],
+    /// 429s whose `Retry-After` could be read.
+    pub retry_after_count: usize,
+    /// Median `Retry-After` of those, seconds.
+    pub retry_after_median_s: Option<f64>,
+    /// Longest `Retry-After`, seconds.
+    pub retry_after_max_s: Option<f64>,
+    /// 429s whose headers the client could not read (the page, when the
+    /// provider exposes none to scripts).
+    pub rate_limit_hidden: usize,
+    /// The rate-limit headers of the last 429 that carried any.
+    pub last_rate_limit: Option<RateLimitHeaders>,
+}
+
+/// The stream after the first token, for one target.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StreamSummary {
+    /// Measured requests with a stream summary.
+    pub requests: usize,
+    /// Those with a gap over 2 s.
+    pub stalled: usize,
+    /// Wilson 95 % interval of the stall rate, 0–1.
+    pub stall_interval: [f64; 2],
+    /// Median of the per-request p95 gap, ms.
+    pub gap_p95_median_ms: Option<f64>,
+    /// p95 of the per-request p95 gap, ms.
+    pub gap_p95_p95_ms: Option<f64>,
+    /// The longest gap, ms.
+    pub max_gap_ms: Option<f64>,
+    /// Replies that came all at once.
+    pub buffered: usize,
+}
+
+/// What one target cost, US dollars.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostSummary {
+    /// The whole run, warm-ups included.
+    pub run_usd: f64,
+    /// Measured requests' cost / measured successes.
+    pub per_success_usd: Option<f64>,
+    /// Requests the provider answered with a 2xx (charged).
+    pub charged: usize,
+    /// Measured successes.
+    pub successes: usize,
+    /// Some token count was estimated rather than the provider's.
+    pub estimated: bool,
 }
 
 /// How `recommended_timeout_ms` was found, or why it could not be.
@@ -350,6 +423,34 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
                     within: g.within,
                     of: g.of,
                     interval: [g.interval.0, g.interval.1],
+                }),
+                status: target.status.as_ref().map(|s| StatusSummary {
+                    requests: s.requests,
+                    counts: s.counts,
+                    first_try_success: s.first_try_success,
+                    first_try_interval: [s.first_try_interval.0, s.first_try_interval.1],
+                    rate_limited_interval: [s.rate_limited_interval.0, s.rate_limited_interval.1],
+                    retry_after_count: s.retry_after_count,
+                    retry_after_median_s: s.retry_after_median_s,
+                    retry_after_max_s: s.retry_after_max_s,
+                    rate_limit_hidden: s.rate_limit_hidden,
+                    last_rate_limit: s.last_rate_limit.clone(),
+                }),
+                stream: target.stream.map(|s| StreamSummary {
+                    requests: s.requests,
+                    stalled: s.stalled,
+                    stall_interval: [s.stall_interval.0, s.stall_interval.1],
+                    gap_p95_median_ms: s.gap_p95_median_ms,
+                    gap_p95_p95_ms: s.gap_p95_p95_ms,
+                    max_gap_ms: s.max_gap_ms,
+                    buffered: s.buffered,
+                }),
+                cost: target.cost.map(|c| CostSummary {
+                    run_usd: c.run_usd,
+                    per_success_usd: c.per_success_usd,
+                    charged: c.charged,
+                    successes: c.successes,
+                    estimated: c.estimated,
                 }),
                 verdict_status: Some(match target.judgement {
                     Judgement::Collecting { .. } => VerdictStatus::Collecting,

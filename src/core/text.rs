@@ -6,8 +6,11 @@
 //! by one.
 
 use super::bootstrap::Interval;
+use super::cost::{CostFigures, PlanCost};
+use super::ratelimit::{RateLimitHeaders, StatusFigures};
 use super::settings::{Goodput, TIMEOUT_MARGIN, TimeoutAdvice};
 use super::slow::{SLOW_MULTIPLE, SlowShare, one_in};
+use super::stream_shape::{STALL_MS, StreamFigures};
 use super::timeofday::PeriodComparison;
 use super::verdict::Lang;
 
@@ -267,6 +270,215 @@ pub fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
     }
 }
 
+/// A whole-percent share and its interval: ("96", "90", "98").
+fn share_parts(k: usize, n: usize, interval: (f64, f64)) -> (String, String, String) {
+    let pct = |share: f64| format!("{:.0}", share * 100.0);
+    let share = if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    (pct(share), pct(interval.0), pct(interval.1))
+}
+
+/// Seconds as a `Retry-After` says them: "7 s", "0.5 s".
+fn format_seconds(lang: Lang, seconds: f64) -> String {
+    format_ms(lang, seconds * 1000.0)
+}
+
+/// First-try success, the 429 share and what `Retry-After` said, as one
+/// sentence: "72 of 75 succeeded on the first try (96 %, 89–99 %), without
+/// retries; 429 (rate limited): 3 (4 %, 1–11 %), Retry-After 7.00 s
+/// (median), at most 7.00 s; other 4xx 0, 5xx 0, no status 0."
+pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
+    let n = status.requests;
+    let (ok, ok_low, ok_high) = share_parts(status.first_try_success, n, status.first_try_interval);
+    let counts = &status.counts;
+    let (limited, limited_low, limited_high) =
+        share_parts(counts.rate_limited, n, status.rate_limited_interval);
+    let retry = match (status.retry_after_median_s, status.retry_after_max_s) {
+        (Some(median), Some(max)) => match lang {
+            Lang::En => format!(
+                ", Retry-After {} (median of {}), at most {}",
+                format_seconds(lang, median),
+                status.retry_after_count,
+                format_seconds(lang, max)
+            ),
+            Lang::ZhCn => format!(
+                "，Retry-After 中位数 {}（{} 次），最长 {}",
+                format_seconds(lang, median),
+                status.retry_after_count,
+                format_seconds(lang, max)
+            ),
+        },
+        _ => String::new(),
+    };
+    let hidden = if status.rate_limit_hidden > 0 {
+        match lang {
+            Lang::En => format!(
+                " {} 429s: the provider does not let scripts read its rate-limit headers, so the \
+                 page cannot show Retry-After (the firsttoken runner reads them).",
+                status.rate_limit_hidden
+            ),
+            Lang::ZhCn => format!(
+                " {} 次 429：服务商不允许网页脚本读取限流响应头，页面无法显示 Retry-After（firsttoken 命令行可以读取）。",
+                status.rate_limit_hidden
+            ),
+        }
+    } else {
+        String::new()
+    };
+    let first = status.first_try_success;
+    let (client, server, none) = (counts.client_error, counts.server_error, counts.no_status);
+    match lang {
+        Lang::En => format!(
+            "{first} of {n} succeeded on the first try ({ok} %, {ok_low}–{ok_high} %), without \
+             retries; 429 (rate limited): {} ({limited} %, {limited_low}–{limited_high} %){retry}; \
+             other 4xx {client}, 5xx {server}, no status {none}.{hidden}",
+            counts.rate_limited
+        ),
+        Lang::ZhCn => format!(
+            "{n} 个请求中 {first} 个首次即成功（{ok}%，{ok_low}–{ok_high}%），不重试；429（限流）：{} 个\
+             （{limited}%，{limited_low}–{limited_high}%）{retry}；其他 4xx {client} 个，5xx {server} 个，\
+             无状态码 {none} 个。{hidden}",
+            counts.rate_limited
+        ),
+    }
+}
+
+/// What the last 429's rate-limit headers said: "requests left 0, resets
+/// 7s; tokens left 0"; `None` when they said nothing.
+pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
+    let (left, resets, requests, tokens, date) = match lang {
+        Lang::En => ("left", "resets", "requests", "tokens", "Retry-After"),
+        Lang::ZhCn => ("剩余", "重置", "请求", "令牌", "Retry-After"),
+    };
+    let mut parts = Vec::new();
+    for (what, remaining, reset) in [
+        (
+            requests,
+            &headers.remaining_requests,
+            &headers.reset_requests,
+        ),
+        (tokens, &headers.remaining_tokens, &headers.reset_tokens),
+    ] {
+        let mut part = Vec::new();
+        if let Some(remaining) = remaining {
+            part.push(format!("{what} {left} {remaining}"));
+        }
+        if let Some(reset) = reset {
+            part.push(format!("{what} {resets} {reset}"));
+        }
+        if !part.is_empty() {
+            parts.push(part.join(", "));
+        }
+    }
+    if let Some(at) = &headers.retry_after_date {
+        parts.push(format!("{date} {at}"));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// Gaps and stalls after the first token: "stalls (a gap over 2 s) in 1 of
+/// 75 replies (1 %, 0–7 %); per-reply p95 gap: median 21 ms, p95 42 ms;
+/// longest gap 2.52 s; 0 replies came all at once."
+pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
+    let n = stream.requests;
+    let (stalled, low, high) = share_parts(stream.stalled, n, stream.stall_interval);
+    let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
+    let stall = format_ms(lang, STALL_MS);
+    let buffered = stream.buffered;
+    match lang {
+        Lang::En => format!(
+            "stalls (a gap over {stall}) in {} of {n} replies ({stalled} %, {low}–{high} %); \
+             per-reply p95 gap: median {}, p95 {}; longest gap {}; {buffered} of {n} replies came \
+             all at once (buffered).",
+            stream.stalled,
+            ms(stream.gap_p95_median_ms),
+            ms(stream.gap_p95_p95_ms),
+            ms(stream.max_gap_ms)
+        ),
+        Lang::ZhCn => format!(
+            "{n} 个回复中 {} 个出现停顿（间隔超过 {stall}）（{stalled}%，{low}–{high}%）；\
+             每个回复的 p95 间隔：中位数 {}，p95 {}；最长间隔 {}；{n} 个回复中 {buffered} 个一次性到达（缓冲）。",
+            stream.stalled,
+            ms(stream.gap_p95_median_ms),
+            ms(stream.gap_p95_p95_ms),
+            ms(stream.max_gap_ms)
+        ),
+    }
+}
+
+/// US dollars: "$1.23", "$0.042", "$0.00041" (two significant digits
+/// below a dollar), "$0" for nothing.
+pub fn format_usd(usd: f64) -> String {
+    if !usd.is_finite() {
+        return "–".to_owned();
+    }
+    if usd == 0.0 {
+        return "$0".to_owned();
+    }
+    if usd >= 1.0 {
+        return format!("${usd:.2}");
+    }
+    // Two significant digits: one more decimal than the first non-zero one.
+    let decimals = (-usd.log10()).floor() as usize + 2;
+    format!("${usd:.decimals$}", decimals = decimals.min(12))
+}
+
+/// A target's cost: "$0.00041 per successful request; $0.031 for the run
+/// (77 charged requests)", with "some token counts were estimated" when
+/// they were.
+pub fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
+    let per = cost
+        .per_success_usd
+        .map_or_else(|| "–".to_owned(), format_usd);
+    let run = format_usd(cost.run_usd);
+    let charged = cost.charged;
+    match (lang, cost.estimated) {
+        (Lang::En, estimated) => format!(
+            "{per} per successful request; {run} for the run ({charged} charged requests, \
+             warm-ups included){}",
+            if estimated {
+                "; some token counts were estimated, not the provider's"
+            } else {
+                ""
+            }
+        ),
+        (Lang::ZhCn, estimated) => format!(
+            "每个成功请求 {per}；整次运行 {run}（{charged} 个计费请求，含预热）{}",
+            if estimated {
+                "；部分令牌数为估算，并非服务商报告"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// What a plan will cost before Start: "At most about $0.04 for 300
+/// requests at the prices in the plan (every reply at max tokens)."
+pub fn plan_cost_sentence(lang: Lang, cost: &PlanCost) -> String {
+    let usd = format_usd(cost.at_most_usd);
+    let requests = cost.requests;
+    let unpriced = cost.unpriced_targets;
+    match lang {
+        Lang::En => format!(
+            "At most about {usd} for {requests} requests at the prices in the plan (every reply \
+             at max tokens){}.",
+            if unpriced > 0 {
+                format!("; {unpriced} targets without a price are not counted")
+            } else {
+                String::new()
+            }
+        ),
+        Lang::ZhCn => format!(
+            "按计划中的价格，{requests} 个请求最多约 {usd}（按每个回复都达到最大令牌数计）{}。",
+            if unpriced > 0 {
+                format!("；{unpriced} 个没有价格的目标未计入")
+            } else {
+                String::new()
+            }
+        ),
+    }
+}
+
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
 fn format_p(p: f64) -> String {
     if p < 0.001 {
@@ -284,6 +496,15 @@ fn format_p(p: f64) -> String {
 mod tests {
     use super::*;
     use crate::core::slow::slow_share;
+
+    #[test]
+    fn dollars_have_two_significant_digits_below_one() {
+        assert_eq!(format_usd(0.0), "$0");
+        assert_eq!(format_usd(1.234), "$1.23");
+        assert_eq!(format_usd(0.0423), "$0.042");
+        assert_eq!(format_usd(0.000_414), "$0.00041");
+        assert_eq!(format_usd(0.5), "$0.50");
+    }
 
     #[test]
     fn durations_percentages_and_ratios() {
