@@ -39,6 +39,8 @@ lint:
 test-native:
 	@echo "== native tests (cargo test)"
 	cargo test --workspace
+	@echo "== LiteLLM loads the exported router config (offline)"
+	bash scripts/test-litellm.sh
 
 # Browser tests of the `browser` layer: wasm-bindgen-test in headless
 # Chromium through chromedriver (flags in webdriver.json), against a mock

@@ -52,6 +52,18 @@ if [[ "$(zizmor --version 2>/dev/null || true)" != "zizmor $ZIZMOR_VERSION" ]]; 
   python3 -m pip install --quiet --disable-pip-version-check "zizmor==$ZIZMOR_VERSION"
 fi
 
+# LiteLLM, for the test that loads FirstToken's LiteLLM router config into
+# LiteLLM's own Router (scripts/test-litellm.sh). From PyPI, pinned, in its own
+# virtual environment so its many dependencies touch nothing else. 1.108.7 is
+# well past the compromised 1.107.0.
+LITELLM_VERSION=1.108.7
+LITELLM_PYTHON=tools/.venv-litellm/bin/python
+if [[ "$("$LITELLM_PYTHON" -c 'import importlib.metadata as m; print(m.version("litellm"))' 2>/dev/null || true)" != "$LITELLM_VERSION" ]]; then
+  log "installing litellm $LITELLM_VERSION (PyPI) in tools/.venv-litellm"
+  python3 -m venv tools/.venv-litellm
+  "$LITELLM_PYTHON" -m pip install --quiet --disable-pip-version-check "litellm==$LITELLM_VERSION" "pyyaml==6.0.4"
+fi
+
 # The browser for the tests, and a CJK font so the Chinese UI renders in
 # headless screenshots instead of empty boxes.
 browser_packages=(chromium chromium-driver fonts-noto-cjk)

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use firsttoken::core::compare::{ROUTING_VERSION, Route, RoutingTable};
+use firsttoken::core::compare::{ROUTING_VERSION, Route, RouteStep, RoutingTable};
 use firsttoken::core::measure::Outcome;
 use firsttoken::core::plan::{Plan, Protocol, Target};
 use firsttoken::core::results::{
@@ -375,6 +375,18 @@ fn routing_table() {
                 candidates: 3,
                 distinguishable: false,
                 indistinguishable_from_best: vec![AWKWARD.to_owned()],
+                order: vec![RouteStep {
+                    target: 2,
+                    label: AWKWARD.to_owned(),
+                    rank: 1,
+                    eligible: true,
+                    tied_with_best: true,
+                    median_ms: 0.1 + 0.2,
+                    p95_ms: 1e21,
+                    error_rate: 0.0,
+                    slow: 0,
+                    n: 75,
+                }],
             },
             Route {
                 model: "none".to_owned(),
@@ -389,6 +401,7 @@ fn routing_table() {
                 candidates: 0,
                 distinguishable: true,
                 indistinguishable_from_best: Vec::new(),
+                order: Vec::new(),
             },
         ],
     };
@@ -586,4 +599,114 @@ fn error_messages() {
         writeln!(out, "{shown}\n  -> {err}").unwrap();
     }
     golden("errors.txt", &out);
+}
+
+/// A plan of two models measured at several providers, with 320 requests a
+/// target so the first-token timeouts are bounded: the routing configs'
+/// fixture. Two targets are OpenRouter endpoints measuring one upstream
+/// each; one target of the second model has a price.
+fn routing_fixture() -> (Plan, Vec<Sample>, Environment) {
+    let or_target = |label: &str, slug: &str| Target {
+        label: label.to_owned(),
+        protocol: Protocol::OpenAi,
+        base_url: "https://openrouter.ai/api/v1".to_owned(),
+        model: "meta-llama/llama-3.3-70b-instruct".to_owned(),
+        provider: Some("openrouter".to_owned()),
+        price: None,
+        openrouter_provider: Some(slug.to_owned()),
+    };
+    let mut plan = Plan::default();
+    plan.targets = vec![
+        or_target("OR · DeepInfra", "deepinfra"),
+        or_target("OR · Together", "together"),
+        Target {
+            label: "Together direct".to_owned(),
+            protocol: Protocol::OpenAi,
+            base_url: "https://api.together.xyz/v1".to_owned(),
+            model: "meta-llama/Llama-3.3-70B-Instruct".to_owned(),
+            provider: Some("together".to_owned()),
+            price: None,
+            openrouter_provider: None,
+        },
+        Target {
+            label: "DeepSeek".to_owned(),
+            protocol: Protocol::OpenAi,
+            base_url: "https://api.deepseek.com/v1".to_owned(),
+            model: "deepseek-chat".to_owned(),
+            provider: Some("deepseek".to_owned()),
+            price: Some(firsttoken::core::cost::Price {
+                input_per_mtok: 0.27,
+                output_per_mtok: 1.1,
+                cached_input_per_mtok: Some(0.07),
+            }),
+            openrouter_provider: None,
+        },
+        Target {
+            label: "Anthropic-style proxy".to_owned(),
+            protocol: Protocol::Anthropic,
+            base_url: "https://llm.example.com".to_owned(),
+            model: "deepseek-chat".to_owned(),
+            provider: None,
+            price: None,
+            openrouter_provider: None,
+        },
+    ];
+    plan.requests_per_target = 320;
+    let samples = firsttoken::core::report::synthetic_samples(5, 320, 2, 2026);
+    let environment = Environment {
+        user_agent: "firsttoken/0.1.0 (linux; x86_64)".to_owned(),
+        time_zone: "UTC".to_owned(),
+        started_at_ms: 1_796_274_429_500.0,
+        runner: RunnerKind::Cli,
+        vantage: Some("fra1".to_owned()),
+        ..Environment::default()
+    };
+    (plan, samples, environment)
+}
+
+#[test]
+fn routing_configs() {
+    use firsttoken::core::report::{REPORT_SEED, build_report};
+    use firsttoken::core::routing_config::{
+        RunSource, litellm_yaml, openrouter_json, routing_json,
+    };
+    let (plan, samples, environment) = routing_fixture();
+    let report = build_report(&plan, &samples, 0, REPORT_SEED);
+    let source = RunSource::of(&environment);
+    let yaml = litellm_yaml(&plan, &report, &source);
+    golden("litellm-router.yaml", &yaml);
+    golden(
+        "openrouter.json",
+        &format!("{}\n", openrouter_json(&plan, &report, &source, false)),
+    );
+    golden(
+        "openrouter-pinned.json",
+        &format!("{}\n", openrouter_json(&plan, &report, &source, true)),
+    );
+    golden(
+        "routing-export.json",
+        &format!("{}\n", routing_json(&report.routing, &source)),
+    );
+    // The fixture as a results file, for the LiteLLM load test and the CLI.
+    golden(
+        "routing-results.json",
+        &format!("{}\n", export_json(&plan, &environment, &samples)),
+    );
+    // No export carries a key, and each names its source run.
+    for text in [
+        yaml.clone(),
+        openrouter_json(&plan, &report, &source, false),
+        routing_json(&report.routing, &source),
+    ] {
+        assert!(text.contains("2026-12-03T05-07-09Z.fra1"), "{text}");
+        assert!(!text.contains("sk-"), "{text}");
+    }
+    assert!(
+        yaml.contains("os.environ/FIRSTTOKEN_KEY_DEEPSEEK"),
+        "{yaml}"
+    );
+    assert!(
+        yaml.contains("os.environ/FIRSTTOKEN_KEY_FOR_LLM_EXAMPLE_COM"),
+        "{yaml}"
+    );
 }

@@ -109,6 +109,15 @@ enum Command {
         /// Print the figures as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Print a routing config from the routing table instead: a LiteLLM
+        /// router config (YAML), OpenRouter provider preferences (JSON), or
+        /// the routing table with its reasons and order (JSON). It names its
+        /// source run and never a key.
+        #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "json")]
+        config: Option<report::ConfigFormat>,
+        /// With `--config openrouter`: pin the order (`allow_fallbacks: false`).
+        #[arg(long, requires = "config")]
+        pin: bool,
     },
     /// Send one request per target and say what came back, as the page's
     /// "Test connection".
@@ -188,6 +197,15 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             }
             let prepared = run::prepare(&plan, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
+            if let Some(cost) = firsttoken::core::cost::plan_cost(&prepared.plan) {
+                eprintln!(
+                    "{}",
+                    firsttoken::core::text::plan_cost_sentence(
+                        firsttoken::core::verdict::Lang::En,
+                        &cost
+                    )
+                );
+            }
             let options = RunOptions {
                 plan,
                 output,
@@ -206,10 +224,17 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 RunEnd::Stopped => EXIT_STOPPED,
             })
         }
-        Command::Report { results, json } => {
+        Command::Report {
+            results,
+            json,
+            config,
+            pin,
+        } => {
             let doc = report::load(&results)?;
             let figures = report::report_of(&doc);
-            if json {
+            if let Some(format) = config {
+                print!("{}", report::config_text(&doc, &figures, format, pin));
+            } else if json {
                 let text = serde_json::to_string_pretty(&report::to_json(&doc, &figures))
                     .map_err(|e| CliError::Failed(format!("cannot write the report: {e}")))?;
                 println!("{text}");

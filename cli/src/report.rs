@@ -13,11 +13,12 @@ use firsttoken::core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken::core::compare::format_ms;
 use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
 use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
+use firsttoken::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
 use firsttoken::core::text::{
-    at_least, best_provider_text, goodput_sentence, period_sentence, slow_sentence,
-    timeout_sentence,
+    at_least, best_provider_text, cost_sentence, goodput_sentence, period_sentence,
+    rate_limit_text, slow_sentence, status_sentence, stream_sentence, timeout_sentence,
 };
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
@@ -281,6 +282,28 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
     })
 }
 
+/// A routing config to print instead of the report (`report --config`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConfigFormat {
+    /// A LiteLLM router config (YAML).
+    Litellm,
+    /// OpenRouter `provider` preferences per model (JSON).
+    Openrouter,
+    /// The routing table with reasons, ties and order (JSON).
+    Routing,
+}
+
+/// The routing config of `doc` in `format`; `pin` for OpenRouter's
+/// `allow_fallbacks: false`.
+pub fn config_text(doc: &ResultsDoc, report: &Report, format: ConfigFormat, pin: bool) -> String {
+    let source = RunSource::of(&doc.environment);
+    match format {
+        ConfigFormat::Litellm => litellm_yaml(&doc.plan, report, &source),
+        ConfigFormat::Openrouter => openrouter_json(&doc.plan, report, &source, pin) + "\n",
+        ConfigFormat::Routing => routing_json(&report.routing, &source) + "\n",
+    }
+}
+
 fn ms_or_dash(value: Option<f64>) -> String {
     value.map_or_else(|| "–".to_owned(), format_ms)
 }
@@ -450,6 +473,39 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
             }
         }
         for target in &members {
+            if let Some(status) = &target.status {
+                let _ = writeln!(
+                    out,
+                    "  first try: {}: {}",
+                    target.label,
+                    status_sentence(Lang::En, status)
+                );
+                if let Some(headers) = status
+                    .last_rate_limit
+                    .as_ref()
+                    .and_then(|headers| rate_limit_text(Lang::En, headers))
+                {
+                    let _ = writeln!(out, "  rate-limit headers: {}: {headers}", target.label);
+                }
+            }
+            if let Some(stream) = &target.stream {
+                let _ = writeln!(
+                    out,
+                    "  inside the stream: {}: {}",
+                    target.label,
+                    stream_sentence(Lang::En, stream)
+                );
+            }
+            if let Some(cost) = &target.cost {
+                let _ = writeln!(
+                    out,
+                    "  cost: {}: {}",
+                    target.label,
+                    cost_sentence(Lang::En, cost)
+                );
+            }
+        }
+        for target in &members {
             if let Some(comparison) = target.time_of_day.compare_periods() {
                 let _ = writeln!(
                     out,
@@ -489,6 +545,16 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 kinds.join(", ")
             }
         );
+        if let Some(status) = &target.status {
+            let _ = writeln!(out, "  first try: {}", status_sentence(Lang::En, status));
+            if let Some(headers) = status
+                .last_rate_limit
+                .as_ref()
+                .and_then(|headers| rate_limit_text(Lang::En, headers))
+            {
+                let _ = writeln!(out, "  rate-limit headers: {headers}");
+            }
+        }
     }
     if !report.routing.routes.is_empty() {
         let _ = writeln!(out, "\nRouting");

@@ -318,7 +318,7 @@ fn cutoff_s(report: &Report, index: u32, p: f64) -> Option<f64> {
     if target.percentile_is_lower_bound(p) {
         return None;
     }
-    percentile(&target.ranked_ms, p).map(|ms| (ms / 10.0).round() / 100.0)
+    percentile(&target.ranked_ms, p).map(|ms| (ms).round() / 1000.0)
 }
 
 /// OpenRouter provider preferences (JSON), per model; `pin` writes
