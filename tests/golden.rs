@@ -615,8 +615,7 @@ fn routing_fixture() -> (Plan, Vec<Sample>, Environment) {
         price: None,
         openrouter_provider: Some(slug.to_owned()),
     };
-    let mut plan = Plan::default();
-    plan.targets = vec![
+    let targets = vec![
         or_target("OR · DeepInfra", "deepinfra"),
         or_target("OR · Together", "together"),
         Target {
@@ -651,7 +650,11 @@ fn routing_fixture() -> (Plan, Vec<Sample>, Environment) {
             openrouter_provider: None,
         },
     ];
-    plan.requests_per_target = 320;
+    let plan = Plan {
+        targets,
+        requests_per_target: 320,
+        ..Plan::default()
+    };
     let samples = firsttoken::core::report::synthetic_samples(5, 320, 2, 2026);
     let environment = Environment {
         user_agent: "firsttoken/0.1.0 (linux; x86_64)".to_owned(),
