@@ -7,6 +7,7 @@
 //! same code and can never disagree.
 
 use crate::core::plan::{Plan, Protocol, Target};
+
 use serde_json::{Value, json};
 
 /// One target row of the form.
@@ -22,6 +23,31 @@ pub struct TargetForm {
     pub model: String,
     /// Wire protocol.
     pub protocol: Protocol,
+    /// `price.input_per_mtok`; all three price fields empty for no price.
+    pub price_input: String,
+    /// `price.output_per_mtok`.
+    pub price_output: String,
+    /// `price.cached_input_per_mtok`; empty to charge cached input as input.
+    pub price_cached: String,
+    /// `openrouter_provider`; empty for none.
+    pub openrouter_provider: String,
+}
+
+impl TargetForm {
+    /// An empty row of the custom preset.
+    pub fn empty() -> Self {
+        Self {
+            preset: "custom".to_owned(),
+            label: String::new(),
+            base_url: String::new(),
+            model: String::new(),
+            protocol: Protocol::OpenAi,
+            price_input: String::new(),
+            price_output: String::new(),
+            price_cached: String::new(),
+            openrouter_provider: String::new(),
+        }
+    }
 }
 
 /// The plan form, every number still as typed.
@@ -96,6 +122,20 @@ impl PlanForm {
                     base_url: t.base_url.clone(),
                     model: t.model.clone(),
                     protocol: t.protocol,
+                    price_input: t
+                        .price
+                        .map(|p| number(p.input_per_mtok))
+                        .unwrap_or_default(),
+                    price_output: t
+                        .price
+                        .map(|p| number(p.output_per_mtok))
+                        .unwrap_or_default(),
+                    price_cached: t
+                        .price
+                        .and_then(|p| p.cached_input_per_mtok)
+                        .map(number)
+                        .unwrap_or_default(),
+                    openrouter_provider: t.openrouter_provider.clone().unwrap_or_default(),
                 })
                 .collect(),
             requests_per_target: plan.requests_per_target.to_string(),
@@ -156,20 +196,57 @@ impl PlanForm {
         } else {
             num("ttft_budget_ms", &self.ttft_budget_ms, false)
         };
+        let mut prices = Vec::with_capacity(self.targets.len());
+        for (i, t) in self.targets.iter().enumerate() {
+            let fields = [&t.price_input, &t.price_output, &t.price_cached];
+            if fields.iter().all(|f| f.trim().is_empty()) {
+                prices.push(Value::Null);
+                continue;
+            }
+            let input = num(
+                &format!("targets[{i}].price.input_per_mtok"),
+                &t.price_input,
+                false,
+            );
+            let output = num(
+                &format!("targets[{i}].price.output_per_mtok"),
+                &t.price_output,
+                false,
+            );
+            let mut price = json!({ "input_per_mtok": input, "output_per_mtok": output });
+            if !t.price_cached.trim().is_empty() {
+                price["cached_input_per_mtok"] = num(
+                    &format!("targets[{i}].price.cached_input_per_mtok"),
+                    &t.price_cached,
+                    false,
+                );
+            }
+            prices.push(price);
+        }
         if !errors.is_empty() {
             return Err(errors);
         }
-        let targets: Vec<Target> = self
+        let targets: Vec<Value> = self
             .targets
             .iter()
-            .map(|t| Target {
-                label: t.label.trim().to_owned(),
-                protocol: t.protocol,
-                base_url: t.base_url.trim().to_owned(),
-                model: t.model.trim().to_owned(),
-                provider: (t.preset != "custom").then(|| t.preset.clone()),
-                price: None,
-                openrouter_provider: None,
+            .zip(prices)
+            .map(|(t, price)| {
+                let mut target = json!({
+                    "label": t.label.trim(),
+                    "protocol": t.protocol,
+                    "base_url": t.base_url.trim(),
+                    "model": t.model.trim(),
+                });
+                if t.preset != "custom" {
+                    target["provider"] = Value::from(t.preset.clone());
+                }
+                if !price.is_null() {
+                    target["price"] = price;
+                }
+                if !t.openrouter_provider.trim().is_empty() {
+                    target["openrouter_provider"] = Value::from(t.openrouter_provider.trim());
+                }
+                target
             })
             .collect();
         let document = json!({
@@ -197,6 +274,45 @@ impl PlanForm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prices_and_an_openrouter_upstream_round_trip_and_half_a_price_is_an_error() {
+        let mut form = PlanForm::from_plan(&demo_plan());
+        form.targets[0].price_input = "0.27".to_owned();
+        form.targets[0].price_output = "1.1".to_owned();
+        form.targets[1].protocol = Protocol::OpenAi;
+        form.targets[1].preset = "openrouter".to_owned();
+        form.targets[1].base_url = "https://openrouter.ai/api/v1".to_owned();
+        form.targets[1].openrouter_provider = " deepinfra ".to_owned();
+        let plan = form.to_plan().unwrap();
+        let price = plan.targets[0].price.unwrap();
+        assert_eq!((price.input_per_mtok, price.output_per_mtok), (0.27, 1.1));
+        assert_eq!(price.cached_input_per_mtok, None);
+        assert_eq!(
+            plan.targets[1].openrouter_provider.as_deref(),
+            Some("deepinfra")
+        );
+        assert_eq!(PlanForm::from_plan(&plan), {
+            let mut expected = form.clone();
+            expected.targets[1].openrouter_provider = "deepinfra".to_owned();
+            expected
+        });
+
+        form.targets[0].price_output = String::new();
+        let errors = form.to_plan().unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.contains("targets[0].price.output_per_mtok")),
+            "{errors:?}"
+        );
+        form.targets[0].price_output = "-1".to_owned();
+        let errors = form.to_plan().unwrap_err();
+        assert!(
+            errors.iter().any(|e| e.contains("output_per_mtok")),
+            "{errors:?}"
+        );
+    }
 
     #[test]
     fn the_demo_plan_round_trips_through_the_form() {

@@ -15,10 +15,11 @@ use crate::core::bootstrap::Distinction;
 use crate::core::compare::routing_table;
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
+use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use crate::core::stats::Summary;
 use crate::core::text::{
-    at_least, best_provider_text, goodput_sentence, interval_ms, period_sentence, slow_sentence,
-    timeout_sentence,
+    at_least, best_provider_text, cost_sentence, goodput_sentence, interval_ms, period_sentence,
+    rate_limit_text, slow_sentence, status_sentence, stream_sentence, timeout_sentence,
 };
 use crate::ui::charts::ChartsSection;
 use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
@@ -260,13 +261,50 @@ fn interval_sentences(
     }
 }
 
-fn routing_section(lang: Lang, report: &Report) -> Html {
+#[derive(Properties, PartialEq)]
+struct RoutingProps {
+    lang: Lang,
+    report: Rc<Report>,
+    results: ResultsView,
+}
+
+/// The routing table and the configs made from it: plain JSON, a LiteLLM
+/// router config and OpenRouter provider preferences (pinned or not), each
+/// naming its source run.
+#[function_component(RoutingSection)]
+fn routing_section(props: &RoutingProps) -> Html {
+    let (lang, report) = (props.lang, &props.report);
     let t = lang.texts();
+    let pin = use_state(|| false);
     let table = routing_table(&report.models, lang.core());
-    let json = table.to_json();
-    let on_export = Callback::from(move |_| {
-        let _ = download_text("firsttoken-routing.json", "application/json", &json);
-    });
+    let source = RunSource::of(&props.results.environment);
+    let download = |name: &'static str, mime: &'static str, text: String| {
+        Callback::from(move |_| {
+            let _ = download_text(name, mime, &text);
+        })
+    };
+    let on_export = download(
+        "firsttoken-routing.json",
+        "application/json",
+        routing_json(&table, &source),
+    );
+    let on_litellm = download(
+        "firsttoken-litellm-router.yaml",
+        "application/yaml",
+        litellm_yaml(&props.results.plan, report, &source),
+    );
+    let on_openrouter = download(
+        "firsttoken-openrouter.json",
+        "application/json",
+        openrouter_json(&props.results.plan, report, &source, *pin),
+    );
+    let on_pin = {
+        let pin = pin.clone();
+        Callback::from(move |event: Event| {
+            let input: web_sys::HtmlInputElement = event.target_unchecked_into();
+            pin.set(input.checked());
+        })
+    };
     html! {
         <section class="card">
             <h2>{t.routing}</h2>
@@ -280,7 +318,58 @@ fn routing_section(lang: Lang, report: &Report) -> Html {
                 </tbody>
             </table>
             </div>
-            <div class="actions"><button type="button" onclick={on_export}>{t.export_routing}</button></div>
+            <div class="actions">
+                <button type="button" id="export-routing" onclick={on_export}>{t.export_routing}</button>
+                <button type="button" id="export-litellm" onclick={on_litellm}>{t.export_litellm}</button>
+                <button type="button" id="export-openrouter" onclick={on_openrouter}>{t.export_openrouter}</button>
+                <label class="check"><input type="checkbox" id="pin-openrouter" checked={*pin} onchange={on_pin} />{t.pin_openrouter}</label>
+            </div>
+        </section>
+    }
+}
+
+/// Per target: first-try success and rate limits, the stream after the
+/// first token, and the cost at the plan's prices; every sentence is core's.
+fn deploy_section(lang: Lang, report: &Report) -> Html {
+    let t = lang.texts();
+    let core_lang = lang.core();
+    let colon = match lang {
+        Lang::En => ": ",
+        Lang::ZhCn => "：",
+    };
+    html! {
+        <section class="card" id="deploy-figures">
+            <h2>{t.first_try}</h2>
+            <ul class="notes first-try">
+                { for report.targets.iter().filter_map(|target| target.status.as_ref().map(|status| html! {
+                    <li data-target={target.target.to_string()} data-first-try={status.first_try_success.to_string()} data-requests={status.requests.to_string()} data-rate-limited={status.counts.rate_limited.to_string()} data-retry-after-median={status.retry_after_median_s.map(|v| v.to_string())} data-rate-limit-hidden={status.rate_limit_hidden.to_string()}>
+                        <strong>{target.label.clone()}</strong>{colon}{status_sentence(core_lang, status)}
+                        if let Some(headers) = status.last_rate_limit.as_ref().and_then(|h| rate_limit_text(core_lang, h)) {
+                            <span class="rate-limit-headers">{" "}{headers}</span>
+                        }
+                    </li>
+                })) }
+            </ul>
+            if report.targets.iter().any(|target| target.stream.is_some()) {
+                <h3>{t.inside_stream}</h3>
+                <ul class="notes stream-shape">
+                    { for report.targets.iter().filter_map(|target| target.stream.map(|stream| html! {
+                        <li data-target={target.target.to_string()} data-stalled={stream.stalled.to_string()} data-requests={stream.requests.to_string()} data-buffered={stream.buffered.to_string()} data-max-gap={stream.max_gap_ms.map(|v| v.to_string())} data-gap-p95-median={stream.gap_p95_median_ms.map(|v| v.to_string())}>
+                            <strong>{target.label.clone()}</strong>{colon}{stream_sentence(core_lang, &stream)}
+                        </li>
+                    })) }
+                </ul>
+            }
+            if report.targets.iter().any(|target| target.cost.is_some()) {
+                <h3>{t.cost}</h3>
+                <ul class="notes costs">
+                    { for report.targets.iter().filter_map(|target| target.cost.map(|cost| html! {
+                        <li data-target={target.target.to_string()} data-run-usd={cost.run_usd.to_string()} data-per-success-usd={cost.per_success_usd.map(|v| v.to_string())}>
+                            <strong>{target.label.clone()}</strong>{colon}{cost_sentence(core_lang, &cost)}
+                        </li>
+                    })) }
+                </ul>
+            }
         </section>
     }
 }
@@ -434,7 +523,8 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             </div>
             { comparison_tables(lang, &report) }
             { cache_section(lang, &report) }
-            { routing_section(lang, &report) }
+            { deploy_section(lang, &report) }
+            <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
             { time_of_day_section(lang, &report) }
         </div>

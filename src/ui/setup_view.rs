@@ -92,6 +92,36 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
             t.model = v;
         }
     });
+    let on_price_input = edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            t.price_input = v;
+        }
+    });
+    let on_price_output = edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            t.price_output = v;
+        }
+    });
+    let on_price_cached = edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            t.price_cached = v;
+        }
+    });
+    let on_openrouter = edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            t.openrouter_provider = v;
+        }
+    });
+    let via_openrouter = target.preset == "openrouter"
+        || target.base_url.contains("openrouter.ai")
+        || !target.openrouter_provider.is_empty();
+    let priced = [
+        &target.price_input,
+        &target.price_output,
+        &target.price_cached,
+    ]
+    .iter()
+    .any(|f| !f.trim().is_empty());
     let on_remove = {
         let state = state.clone();
         Callback::from(move |_| {
@@ -154,6 +184,30 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
                 <input id={id("model")} value={target.model.clone()} oninput={on_model} list={list_id.clone()} spellcheck="false" />
                 <datalist id={list_id}>{ for models.iter().map(|m| html! { <option value={m.clone()} /> }) }</datalist>
             </div>
+            if via_openrouter {
+                <div class="field">
+                    <label for={id("openrouter")}>{t.openrouter_provider}</label>
+                    <input id={id("openrouter")} value={target.openrouter_provider.clone()} oninput={on_openrouter} spellcheck="false" placeholder="deepinfra" />
+                </div>
+            }
+            <details class="price wide" open={priced}>
+                <summary>{t.cost}</summary>
+                <div class="price-fields">
+                    <div class="field">
+                        <label for={id("price-input")}>{t.price_input}</label>
+                        <input id={id("price-input")} inputmode="decimal" value={target.price_input.clone()} oninput={on_price_input} />
+                    </div>
+                    <div class="field">
+                        <label for={id("price-output")}>{t.price_output}</label>
+                        <input id={id("price-output")} inputmode="decimal" value={target.price_output.clone()} oninput={on_price_output} />
+                    </div>
+                    <div class="field">
+                        <label for={id("price-cached")}>{t.price_cached}</label>
+                        <input id={id("price-cached")} inputmode="decimal" value={target.price_cached.clone()} oninput={on_price_cached} />
+                    </div>
+                </div>
+                <p class="hint">{t.price_hint}</p>
+            </details>
             <div class="row-actions">
                 if lists_models { <button type="button" onclick={on_list}>{t.list_models}</button> }
                 <button type="button" class="secondary" onclick={on_remove}>{t.remove}</button>
@@ -356,13 +410,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
         Callback::from(move |_| {
             let mut form = state.form.clone();
             let last = form.targets.last().cloned();
-            form.targets.push(last.unwrap_or(TargetForm {
-                preset: "custom".to_owned(),
-                label: String::new(),
-                base_url: String::new(),
-                model: String::new(),
-                protocol: Protocol::OpenAi,
-            }));
+            form.targets.push(last.unwrap_or_else(TargetForm::empty));
             state.dispatch(Action::SetForm(form));
         })
     };
@@ -530,6 +578,12 @@ pub fn SetupPage(props: &PageProps) -> Html {
         Ok(_) => &[],
         Err(errors) => errors,
     };
+    let plan_cost = validated
+        .as_ref()
+        .as_ref()
+        .ok()
+        .and_then(crate::core::cost::plan_cost)
+        .map(|cost| crate::core::text::plan_cost_sentence(state.lang.core(), &cost));
 
     html! {
         <div class="setup">
@@ -606,6 +660,9 @@ pub fn SetupPage(props: &PageProps) -> Html {
                         <button type="button" id="confirm-key-hosts-cancel" onclick={on_cancel_hosts}>{t.cancel}</button>
                     </div>
                 </section>
+            }
+            if let Some(sentence) = plan_cost {
+                <p class="sentence plan-cost" id="plan-cost">{sentence}</p>
             }
             <div class="actions sticky">
                 <button type="button" class="primary" id="start" onclick={on_start} disabled={validated.is_err() || running}>{t.start}</button>
