@@ -342,12 +342,13 @@ pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
     }
 }
 
-/// What the last 429's rate-limit headers said: "requests left 0, resets
-/// 7s; tokens left 0"; `None` when they said nothing.
+/// What the last 429's rate-limit headers said, values as the provider
+/// sent them: "requests: 0 left, reset 7s; tokens: 0 left"; `None` when
+/// they said nothing.
 pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
-    let (left, resets, requests, tokens, date) = match lang {
-        Lang::En => ("left", "resets", "requests", "tokens", "Retry-After"),
-        Lang::ZhCn => ("剩余", "重置", "请求", "令牌", "Retry-After"),
+    let (requests, tokens, reset_word, separator, colon) = match lang {
+        Lang::En => ("requests", "tokens", "reset", ", ", ": "),
+        Lang::ZhCn => ("请求", "令牌", "重置", "，", "："),
     };
     let mut parts = Vec::new();
     for (what, remaining, reset) in [
@@ -360,17 +361,20 @@ pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String>
     ] {
         let mut part = Vec::new();
         if let Some(remaining) = remaining {
-            part.push(format!("{what} {left} {remaining}"));
+            part.push(match lang {
+                Lang::En => format!("{remaining} left"),
+                Lang::ZhCn => format!("剩余 {remaining}"),
+            });
         }
         if let Some(reset) = reset {
-            part.push(format!("{what} {resets} {reset}"));
+            part.push(format!("{reset_word} {reset}"));
         }
         if !part.is_empty() {
-            parts.push(part.join(", "));
+            parts.push(format!("{what}{colon}{}", part.join(separator)));
         }
     }
     if let Some(at) = &headers.retry_after_date {
-        parts.push(format!("{date} {at}"));
+        parts.push(format!("Retry-After {at}"));
     }
     (!parts.is_empty()).then(|| parts.join("; "))
 }
