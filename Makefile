@@ -107,3 +107,4 @@ bench-dashboard: mock e2e-deps build
 screenshots: mock e2e-deps build
 	cd e2e && node bench/screenshots.mjs
 	cd e2e && node bench/dashboard-screenshots.mjs
+	cd e2e && node bench/settings-screenshots.mjs

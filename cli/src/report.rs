@@ -485,7 +485,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                     .as_ref()
                     .and_then(|headers| rate_limit_text(Lang::En, headers))
                 {
-                    let _ = writeln!(out, "  rate-limit headers: {}: {headers}", target.label);
+                    let _ = writeln!(out, "  rate limits: {}: {headers}", target.label);
                 }
             }
             if let Some(stream) = &target.stream {
@@ -552,7 +552,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 .as_ref()
                 .and_then(|headers| rate_limit_text(Lang::En, headers))
             {
-                let _ = writeln!(out, "  rate-limit headers: {headers}");
+                let _ = writeln!(out, "  rate limits: {headers}");
             }
         }
     }

@@ -376,7 +376,13 @@ pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String>
     if let Some(at) = &headers.retry_after_date {
         parts.push(format!("Retry-After {at}"));
     }
-    (!parts.is_empty()).then(|| parts.join("; "))
+    (!parts.is_empty()).then(|| {
+        let said = parts.join("; ");
+        match lang {
+            Lang::En => format!("The last 429's headers: {said}."),
+            Lang::ZhCn => format!("最后一次 429 的响应头：{said}。"),
+        }
+    })
 }
 
 /// Gaps and stalls after the first token: "stalls (a gap over 2 s) in 1 of
@@ -500,6 +506,97 @@ fn format_p(p: f64) -> String {
 mod tests {
     use super::*;
     use crate::core::slow::slow_share;
+
+    #[test]
+    fn status_stream_and_cost_sentences_in_both_languages() {
+        use crate::core::ratelimit::{RateLimitHeaders, StatusCounts};
+        let status = StatusFigures {
+            requests: 75,
+            counts: StatusCounts {
+                ok: 72,
+                rate_limited: 3,
+                ..StatusCounts::default()
+            },
+            first_try_success: 72,
+            first_try_interval: (0.89, 0.99),
+            rate_limited_interval: (0.01, 0.11),
+            retry_after_count: 3,
+            retry_after_median_s: Some(7.0),
+            retry_after_max_s: Some(20.0),
+            rate_limit_hidden: 0,
+            last_rate_limit: Some(RateLimitHeaders {
+                remaining_requests: Some("0".to_owned()),
+                reset_requests: Some("6m0s".to_owned()),
+                headers_visible: true,
+                ..RateLimitHeaders::default()
+            }),
+        };
+        assert_eq!(
+            status_sentence(Lang::En, &status),
+            "72 of 75 succeeded on the first try (96 %, 89–99 %), without retries; 429 (rate \
+             limited): 3 (4 %, 1–11 %), Retry-After 7.00 s (median of 3), at most 20.0 s; other \
+             4xx 0, 5xx 0, no status 0."
+        );
+        assert!(status_sentence(Lang::ZhCn, &status).starts_with("75 个请求中 72 个首次即成功"));
+        let headers = status.last_rate_limit.as_ref().unwrap();
+        assert_eq!(
+            rate_limit_text(Lang::En, headers).unwrap(),
+            "The last 429's headers: requests: 0 left, reset 6m0s."
+        );
+        assert_eq!(
+            rate_limit_text(Lang::ZhCn, headers).unwrap(),
+            "最后一次 429 的响应头：请求：剩余 0，重置 6m0s。"
+        );
+        let hidden = StatusFigures {
+            rate_limit_hidden: 2,
+            ..status
+        };
+        assert!(
+            status_sentence(Lang::En, &hidden)
+                .contains("2 429s: the provider does not let scripts read")
+        );
+
+        let stream = StreamFigures {
+            requests: 75,
+            stalled: 1,
+            stall_interval: (0.002, 0.072),
+            gap_p95_median_ms: Some(21.0),
+            gap_p95_p95_ms: Some(42.0),
+            max_gap_ms: Some(2_520.0),
+            buffered: 0,
+        };
+        assert_eq!(
+            stream_sentence(Lang::En, &stream),
+            "stalls (a gap over 2.00 s) in 1 of 75 replies (1 %, 0–7 %); per-reply p95 gap: \
+             median 21 ms, p95 42 ms; longest gap 2.52 s; 0 of 75 replies came all at once \
+             (buffered)."
+        );
+        assert!(stream_sentence(Lang::ZhCn, &stream).contains("最长间隔 2.52 秒"));
+
+        let cost = CostFigures {
+            run_usd: 0.0312,
+            per_success_usd: Some(0.000_41),
+            charged: 77,
+            successes: 75,
+            estimated: true,
+        };
+        assert_eq!(
+            cost_sentence(Lang::En, &cost),
+            "$0.00041 per successful request; $0.031 for the run (77 charged requests, warm-ups \
+             included); some token counts were estimated, not the provider's"
+        );
+        assert!(cost_sentence(Lang::ZhCn, &cost).starts_with("每个成功请求 $0.00041"));
+        let plan = PlanCost {
+            at_most_usd: 0.04,
+            requests: 300,
+            unpriced_targets: 0,
+        };
+        assert_eq!(
+            plan_cost_sentence(Lang::En, &plan),
+            "At most about $0.040 for 300 requests at the prices in the plan (every reply at max \
+             tokens)."
+        );
+    }
 
     #[test]
     fn dollars_have_two_significant_digits_below_one() {
