@@ -61,11 +61,12 @@ test("a run with the caching script exports cached_tokens as the mock sent them"
   const reported = samples.map((s) => s.cached_tokens);
   assert.ok(reported.includes(8) && reported.includes(0) && reported.includes(null), JSON.stringify(reported));
 
-  // The CSV's last column is the same figure.
+  // The CSV's `cached_tokens` column is the same figure.
   const csv = (await downloadText(page, "#export-csv")).text.trim().split("\r\n");
   const header = csv[0].split(",");
-  assert.equal(header.at(-1), "cached_tokens");
-  const fromCsv = csv.slice(1).map((line) => line.split(",").at(-1));
+  const column = header.indexOf("cached_tokens");
+  assert.equal(column, header.length - 7, "cached_tokens, then the status, token and stream columns");
+  const fromCsv = csv.slice(1).map((line) => line.split(",").at(column - header.length));
   const bySeq = (a, b) => a.target - b.target || a.seq - b.seq;
   const inCsvOrder = [...doc.samples].sort(bySeq).map((s) => (s.cached_tokens === null ? "" : String(s.cached_tokens)));
   assert.deepEqual([...fromCsv].sort(), [...inCsvOrder].sort());

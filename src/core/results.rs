@@ -846,7 +846,7 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
 }
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 27] = [
+pub const CSV_COLUMNS: [&str; 33] = [
     "target",
     "label",
     "model",
@@ -874,6 +874,12 @@ pub const CSV_COLUMNS: [&str; 27] = [
     "connect_ms",
     "tls_ms",
     "cached_tokens",
+    "http_status",
+    "input_tokens",
+    "retry_after_s",
+    "max_gap_ms",
+    "stalls",
+    "buffered",
 ];
 
 /// One row per request, with a header row; fields are separated by commas,
@@ -928,6 +934,24 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
             sample
                 .cached_tokens
                 .map(|t| t.to_string())
+                .unwrap_or_default(),
+            sample
+                .http_status
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
+            sample
+                .input_tokens
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            number(sample.rate_limit.as_ref().and_then(|r| r.retry_after_s)),
+            number(sample.stream.and_then(|s| s.max_gap_ms)),
+            sample
+                .stream
+                .map(|s| s.stalls.to_string())
+                .unwrap_or_default(),
+            sample
+                .stream
+                .map(|s| s.buffered.to_string())
                 .unwrap_or_default(),
         ];
         out.push_str(&fields.join(","));
@@ -1234,7 +1258,7 @@ mod tests {
         let csv = export_csv(&plan(), &samples);
         let rows: Vec<Vec<&str>> = csv
             .lines()
-            .map(|line| line.rsplitn(5, ',').skip(1).collect::<Vec<_>>())
+            .map(|line| line.rsplitn(11, ',').skip(7).collect::<Vec<_>>())
             .collect();
         assert_eq!(rows[0][..3], ["tls_ms", "connect_ms", "dns_ms"]);
         assert_eq!(rows[1][..3], ["12.75", "0.25", "1.5"]);
@@ -1392,15 +1416,15 @@ mod tests {
         assert_eq!(
             lines[1],
             "0,\"DO, \"\"fast\"\"\",deepseek-v3,https://inference.do-ai.run/v1,0,false,1717200000000,1717200000003.25,false,\
-             240,360,,400,420,900,11,false,20,,,,openai,,,,,1024"
+             240,360,,400,420,900,11,false,20,,,,openai,,,,,1024,,,,,,"
         );
         assert!(lines[2].starts_with("1,Together,deepseek-ai/DeepSeek-V3,"));
         assert!(lines[2].contains(
             ",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,,"
         ));
         assert!(
-            lines[2].ends_with(",openai,,,,,"),
-            "no cache figure, no connection: empty"
+            lines[2].ends_with(",openai,,,,,,,,,,,"),
+            "no cache figure, no connection, no status or stream: empty"
         );
         assert_eq!(csv.matches("\r\n").count(), 3);
     }
