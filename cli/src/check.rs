@@ -2,9 +2,9 @@
 //! connection" diagnosis (minus CORS, which does not apply outside a
 //! browser).
 
-use firsttoken::core::compare::format_ms;
 use firsttoken::core::plan::Plan;
 use firsttoken::core::protocol::build_request;
+use firsttoken::core::text::{Lang, format_ms};
 
 use crate::keys::{Key, redact};
 use crate::measure::{MeasureOptions, Stop, measure};
@@ -59,7 +59,7 @@ pub fn line_text(line: &CheckLine) -> String {
         Ok(ttft_ms) => format!(
             "{}: Connected: first token after {}",
             line.label,
-            format_ms(*ttft_ms)
+            format_ms(Lang::En, *ttft_ms)
         ),
         Err(message) => format!("{}: {message}", line.label),
     }

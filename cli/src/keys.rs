@@ -27,12 +27,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use firsttoken::core::origin::{Origin, Scheme, is_custom_host, key_origin, wants_key};
+use firsttoken::core::key_rules::{is_custom_host, key_origin, wants_key};
+use firsttoken::core::origin::{Origin, Scheme};
 use firsttoken::core::plan::{Plan, Target};
 use firsttoken::core::presets::preset_by_id;
 
 /// The variable every target of a one-origin run falls back to.
-pub use firsttoken::core::origin::{
+pub use firsttoken::core::key_rules::{
     FALLBACK_VARIABLE, HOST_VARIABLE_PREFIX, host_variable, provider_variable,
 };
 

@@ -36,6 +36,7 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 use crate::run::{RunEnd, RunOptions};
+use firsttoken::core::text::Lang;
 
 /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
 pub const EXIT_STOPPED: u8 = 130;
@@ -118,6 +119,10 @@ enum Command {
         /// With `--config openrouter`: pin the order (`allow_fallbacks: false`).
         #[arg(long, requires = "config")]
         pin: bool,
+        /// The language of the report's sentences: `en` (default) or `zh-CN`,
+        /// the page's own Chinese.
+        #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+        lang: Lang,
     },
     /// Send one request per target and say what came back, as the page's
     /// "Test connection".
@@ -175,6 +180,12 @@ fn say_key_routes(routes: &[keys::KeyRoute]) {
     }
 }
 
+/// `--lang`: a BCP 47 tag the page speaks.
+fn parse_lang(tag: &str) -> Result<Lang, String> {
+    Lang::from_tag(tag)
+        .ok_or_else(|| format!("{tag:?} is not a language of the report: use en or zh-CN"))
+}
+
 fn env_lookup(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
@@ -229,6 +240,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             json,
             config,
             pin,
+            lang,
         } => {
             let doc = report::load(&results)?;
             let figures = report::report_of(&doc);
@@ -239,7 +251,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                     .map_err(|e| CliError::Failed(format!("cannot write the report: {e}")))?;
                 println!("{text}");
             } else {
-                print!("{}", report::to_text(&doc, &figures));
+                print!("{}", report::to_text(&doc, &figures, lang));
             }
             Ok(0)
         }

@@ -10,16 +10,13 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use firsttoken::core::bootstrap::EXPORT_RESAMPLES;
-use firsttoken::core::compare::format_ms;
 use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
 use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
-use firsttoken::core::text::{
-    at_least, best_provider_text, cost_sentence, goodput_sentence, period_sentence,
-    rate_limit_text, slow_sentence, status_sentence, stream_sentence, timeout_sentence,
-};
+use firsttoken::core::text::format_ms;
+use firsttoken::core::text::{Said, at_least, labelled, report_sentences};
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 
@@ -160,7 +157,7 @@ fn connections_text(c: &Connections) -> String {
     let mut parts = Vec::new();
     for (name, summary) in [("DNS", &c.dns), ("connect", &c.connect), ("TLS", &c.tls)] {
         if let Some(summary) = summary {
-            parts.push(format!("{name} {}", format_ms(summary.median)));
+            parts.push(format!("{name} {}", format_ms(Lang::En, summary.median)));
         }
     }
     format!("{} opened; median {}", c.opened, parts.join(", "))
@@ -304,39 +301,15 @@ pub fn config_text(doc: &ResultsDoc, report: &Report, format: ConfigFormat, pin:
     }
 }
 
-fn ms_or_dash(value: Option<f64>) -> String {
-    value.map_or_else(|| "–".to_owned(), format_ms)
+fn ms_or_dash(lang: Lang, value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), |ms| format_ms(lang, ms))
 }
 
 /// "4 of 75 requests, about 1 in 19, took 5.10–7.00 s; without them the
 /// median is 390 ms and the p95 570 ms."
-fn tail_sentence(target: &TargetReport) -> String {
-    match (&target.cold_tail, &target.ttft) {
-        (Some(tail), _) if tail.count == 1 => format!(
-            "1 of {} requests took {}; without it the median is {} and the p95 {}",
-            tail.of,
-            format_ms(tail.max_ms),
-            format_ms(tail.warm.median),
-            format_ms(tail.warm.p95)
-        ),
-        (Some(tail), _) => format!(
-            "{} of {} requests, about 1 in {}, took {}–{}; without them the median is {} and the p95 {}",
-            tail.count,
-            tail.of,
-            tail.one_in,
-            format_ms(tail.min_ms),
-            format_ms(tail.max_ms),
-            format_ms(tail.warm.median),
-            format_ms(tail.warm.p95)
-        ),
-        (None, Some(_)) => "no separate slow tail".to_owned(),
-        (None, None) => "no successful samples".to_owned(),
-    }
-}
-
 /// The report as text: per model, the providers' table, consistency, best
 /// provider and tails; then the routing table.
-pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
+pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     let environment = &doc.environment;
     let _ = writeln!(
@@ -360,7 +333,9 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
         .max()
         .unwrap_or(6)
         .clamp(6, 40);
-    for model in &report.models {
+    // Every sentence is core's, the same list the page shows.
+    let sentences = report_sentences(report, lang);
+    for (model_index, model) in report.models.iter().enumerate() {
         let _ = writeln!(out, "\nModel: {}", model.names.join(" / "));
         let _ = writeln!(
             out,
@@ -376,7 +351,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 format!(
                     "{}{}",
                     at_least(value.is_some() && target.percentile_is_lower_bound(p)),
-                    ms_or_dash(value)
+                    ms_or_dash(lang, value)
                 )
             };
             let _ = writeln!(
@@ -397,130 +372,49 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 judgement_text(row.figures.judgement, false)
             );
         }
-        let label_of = |index: u32| {
-            report
-                .targets
-                .get(index as usize)
-                .map_or("?", |t| t.label.as_str())
+        let said = &sentences.models[model_index];
+        let line = |out: &mut String, heading: &str, list: &[Said]| {
+            for s in list {
+                let _ = writeln!(out, "  {heading}: {}", labelled(lang, &s.label, &s.text));
+            }
         };
-        let members: Vec<&TargetReport> = model
-            .rows
-            .iter()
-            .filter_map(|row| report.targets.get(row.figures.target as usize))
-            .collect();
-        for target in &members {
-            for caveat in &target.caveats {
-                let _ = writeln!(out, "  note: {}: {}", target.label, caveat.text(Lang::En));
-            }
+        for (labels, text) in &said.caveats {
+            let _ = writeln!(out, "  note: {}", labelled(lang, &labels.join(", "), text));
         }
-        if let Some(consistency) = &model.consistency {
-            let _ = writeln!(
-                out,
-                "  consistency: {}",
-                consistency.text(
-                    label_of(consistency.most_consistent),
-                    label_of(consistency.least_consistent),
-                    Lang::En
-                )
-            );
+        if let Some(consistency) = &said.consistency {
+            let _ = writeln!(out, "  consistency: {consistency}");
         }
-        if let Some(best) = model.best {
-            let tied: Vec<String> = model
-                .indistinguishable_from_best
-                .iter()
-                .map(|&target| label_of(target).to_owned())
-                .collect();
-            let _ = writeln!(
-                out,
-                "  best provider: {}",
-                best_provider_text(Lang::En, label_of(best), &tied)
-            );
+        if let Some(best) = &said.best_provider {
+            let _ = writeln!(out, "  best provider: {best}");
         }
-        for target in &members {
-            let _ = writeln!(
-                out,
-                "  cold-start tail: {}: {}",
-                target.label,
-                tail_sentence(target)
-            );
+        for distinction in &said.distinctions {
+            let _ = writeln!(out, "  intervals: {distinction}");
         }
-        for target in &members {
-            if let Some(slow) = &target.slow {
-                let _ = writeln!(
-                    out,
-                    "  slow requests: {}: {}",
-                    target.label,
-                    slow_sentence(Lang::En, slow, target.p95_median_ratio)
-                );
-            }
-        }
-        for target in &members {
-            if let Some(advice) = &target.recommended_timeout {
-                let _ = writeln!(
-                    out,
-                    "  first-token timeout: {}: {}",
-                    target.label,
-                    timeout_sentence(Lang::En, advice)
-                );
-            }
-            if let Some(goodput) = &target.goodput {
-                let _ = writeln!(
-                    out,
-                    "  within budget: {}: {}",
-                    target.label,
-                    goodput_sentence(Lang::En, goodput)
-                );
-            }
-        }
-        for target in &members {
-            if let Some(status) = &target.status {
-                let _ = writeln!(
-                    out,
-                    "  first try: {}: {}",
-                    target.label,
-                    status_sentence(Lang::En, status)
-                );
-                if let Some(headers) = status
-                    .last_rate_limit
-                    .as_ref()
-                    .and_then(|headers| rate_limit_text(Lang::En, headers))
-                {
-                    let _ = writeln!(out, "  rate limits: {}: {headers}", target.label);
-                }
-            }
-            if let Some(stream) = &target.stream {
-                let _ = writeln!(
-                    out,
-                    "  inside the stream: {}: {}",
-                    target.label,
-                    stream_sentence(Lang::En, stream)
-                );
-            }
-            if let Some(cost) = &target.cost {
-                let _ = writeln!(
-                    out,
-                    "  cost: {}: {}",
-                    target.label,
-                    cost_sentence(Lang::En, cost)
-                );
-            }
-        }
-        for target in &members {
-            if let Some(comparison) = target.time_of_day.compare_periods() {
-                let _ = writeln!(
-                    out,
-                    "  peak vs off-peak: {}: {}",
-                    target.label,
-                    period_sentence(Lang::En, &comparison)
-                );
-            }
-        }
-        for target in &members {
-            if let Some(c) = connections(doc, target.target) {
+        line(&mut out, "cold-start tail", &said.tails);
+        line(&mut out, "slow requests", &said.slow);
+        line(&mut out, "first-token timeout", &said.timeouts);
+        line(&mut out, "within budget", &said.goodput);
+        let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
+        let of_model = |list: &[Said]| -> Vec<Said> {
+            list.iter()
+                .filter(|s| members.contains(&s.target))
+                .cloned()
+                .collect()
+        };
+        line(&mut out, "first try", &of_model(&sentences.first_try));
+        line(&mut out, "rate limits", &of_model(&sentences.rate_limits));
+        line(&mut out, "inside the stream", &of_model(&sentences.streams));
+        line(&mut out, "cost", &of_model(&sentences.costs));
+        line(&mut out, "peak vs off-peak", &of_model(&sentences.periods));
+        for &target in &members {
+            if let (Some(c), Some(report_target)) = (
+                connections(doc, target),
+                report.targets.get(target as usize),
+            ) {
                 let _ = writeln!(
                     out,
                     "  connections: {}: {}",
-                    target.label,
+                    report_target.label,
                     connections_text(&c)
                 );
             }
@@ -545,27 +439,19 @@ pub fn to_text(doc: &ResultsDoc, report: &Report) -> String {
                 kinds.join(", ")
             }
         );
-        if let Some(status) = &target.status {
-            let _ = writeln!(out, "  first try: {}", status_sentence(Lang::En, status));
-            if let Some(headers) = status
-                .last_rate_limit
-                .as_ref()
-                .and_then(|headers| rate_limit_text(Lang::En, headers))
-            {
-                let _ = writeln!(out, "  rate limits: {headers}");
+        for (heading, list) in [
+            ("first try", &sentences.first_try),
+            ("rate limits", &sentences.rate_limits),
+        ] {
+            for s in list.iter().filter(|s| s.target == target.target) {
+                let _ = writeln!(out, "  {heading}: {}", labelled(lang, &s.label, &s.text));
             }
         }
     }
-    if !report.routing.routes.is_empty() {
+    if !sentences.routing.is_empty() {
         let _ = writeln!(out, "\nRouting");
-        for route in &report.routing.routes {
-            let _ = writeln!(
-                out,
-                "  {} → {}: {}",
-                route.model,
-                route.label.as_deref().unwrap_or("–"),
-                route.reason
-            );
+        for (model, label, reason) in &sentences.routing {
+            let _ = writeln!(out, "  {model} → {label}: {reason}");
         }
     }
     out

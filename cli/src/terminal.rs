@@ -9,10 +9,10 @@
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-use firsttoken::core::compare::format_ms;
 use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
 use firsttoken::core::sample::Sample;
+use firsttoken::core::text::format_ms;
 use firsttoken::core::verdict::{Judgement, Lang, Verdict};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -204,9 +204,9 @@ pub fn live_line<'a>(
         line.push_str(&format!(
             " · median {}{} · p95 {}{} · CV {}{cv:.0} %",
             at_least(row.percentile_is_lower_bound(50.0)),
-            format_ms(median),
+            format_ms(Lang::En, median),
             at_least(row.percentile_is_lower_bound(95.0)),
-            format_ms(p95),
+            format_ms(Lang::En, p95),
             at_least(row.censored > 0),
         ));
     }

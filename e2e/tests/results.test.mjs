@@ -141,6 +141,8 @@ async function checkResults(page) {
  */
 const ALLOWED_LATIN = new Set([
   "FirstToken", "English", "TTFT", "Token", "p95", "p99", "CV", "JSON", "CSV", "PNG", "API", "URL", "n", "ms", "s",
+  // HTTP status classes, said as codes in every language.
+  "4xx", "5xx",
 ]);
 
 /**
@@ -148,7 +150,11 @@ const ALLOWED_LATIN = new Set([
  * them up verbatim: a browser storage API, a hosting service, an endpoint
  * name, and HTTP headers (`name: value`, removed by pattern below).
  */
-const ALLOWED_VERBATIM = ["localStorage", "GitHub Pages", "streamGenerateContent"];
+const ALLOWED_VERBATIM = [
+  "localStorage", "GitHub Pages", "streamGenerateContent",
+  // The products whose configs the routing exports write, and the header a 429 carries.
+  "LiteLLM", "OpenRouter", "Retry-After",
+];
 const HEADER = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+:\s*[a-z0-9]+/g;
 
 /**

@@ -17,31 +17,16 @@ pub const MIN_LOG_MS: f64 = 0.01;
 /// the ticks fit.
 const LOG_MANTISSAS: [&[f64]; 3] = [&[1.0, 2.0, 5.0], &[1.0, 3.0], &[1.0]];
 
-/// Formats a duration in ms for a tick or marker label: three significant
-/// digits, "ms" below one second, "s" from one second up
-/// (`412.3` → "412 ms", `1234.0` → "1.23 s", `0.5` → "0.5 ms").
+/// Formats a duration in ms for a tick or marker label: core's one
+/// duration formatter ([`crate::core::text::tick_ms`]), with the SI units
+/// the axes use in every language (`412.3` → "412 ms", `1234.0` → "1.23 s",
+/// `0.5` → "0.5 ms").
 #[must_use]
-pub fn format_ms(ms: f64) -> String {
-    if !ms.is_finite() {
-        return "–".into();
-    }
-    if ms.abs() >= 1000.0 {
-        format!("{} s", significant(ms / 1000.0))
-    } else {
-        format!("{} ms", significant(ms))
-    }
+pub fn tick_ms(ms: f64) -> String {
+    crate::core::text::format_ms(crate::core::text::Lang::En, ms)
 }
 
-/// `value` with three significant digits, trailing zeros dropped.
-#[must_use]
-pub fn significant(value: f64) -> String {
-    if value == 0.0 || !value.is_finite() {
-        return "0".into();
-    }
-    let magnitude = value.abs().log10().floor() as i32;
-    let decimals = usize::try_from((2 - magnitude).max(0)).unwrap_or(0);
-    trim_zeros(format!("{value:.decimals$}"))
-}
+pub use crate::core::text::significant;
 
 /// Formats a plain number with at most `max_decimals` decimals, trailing
 /// zeros dropped (`2.50` → "2.5", `3.0` → "3").
@@ -50,18 +35,7 @@ pub fn format_plain(value: f64, max_decimals: usize) -> String {
     trim_zeros(format!("{value:.max_decimals$}"))
 }
 
-fn trim_zeros(text: String) -> String {
-    if text.contains('.') {
-        let trimmed = text.trim_end_matches('0').trim_end_matches('.');
-        if trimmed == "-0" {
-            "0".into()
-        } else {
-            trimmed.into()
-        }
-    } else {
-        text
-    }
-}
+use crate::core::text::trim_zeros;
 
 /// Ticks for a log axis from `lo_ms` to `hi_ms`: at most `max_ticks` values
 /// of the form m × 10^k with m from the densest of {1, 2, 5}, {1, 3}, {1}
@@ -324,14 +298,14 @@ mod tests {
 
     #[test]
     fn format_ms_uses_ms_below_a_second_and_s_above() {
-        assert_eq!(format_ms(100.0), "100 ms");
-        assert_eq!(format_ms(412.3), "412 ms");
-        assert_eq!(format_ms(56.78), "56.8 ms");
-        assert_eq!(format_ms(0.5), "0.5 ms");
-        assert_eq!(format_ms(1000.0), "1 s");
-        assert_eq!(format_ms(1234.0), "1.23 s");
-        assert_eq!(format_ms(20_000.0), "20 s");
-        assert_eq!(format_ms(120_000.0), "120 s");
+        assert_eq!(tick_ms(100.0), "100 ms");
+        assert_eq!(tick_ms(412.3), "412 ms");
+        assert_eq!(tick_ms(56.78), "56.8 ms");
+        assert_eq!(tick_ms(0.5), "0.5 ms");
+        assert_eq!(tick_ms(1000.0), "1 s");
+        assert_eq!(tick_ms(1234.0), "1.23 s");
+        assert_eq!(tick_ms(20_000.0), "20 s");
+        assert_eq!(tick_ms(120_000.0), "120 s");
     }
 
     #[test]

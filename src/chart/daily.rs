@@ -8,7 +8,7 @@
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::axis::{TickAxis, format_ms, format_plain, linear_ticks, log_range};
+use super::axis::{TickAxis, format_plain, linear_ticks, log_range, tick_ms};
 use super::layout::{
     AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis,
     labels_fit, split_legend,
@@ -256,7 +256,7 @@ pub fn draw_daily<DB: DrawingBackend>(
     let (lo, hi) = log_range(min, max);
     let with_year = years_differ(span);
     let x_format = |v: &f64| day_label(v.round() as i64, with_year);
-    let y_format = |v: &f64| format_ms(*v);
+    let y_format = |v: &f64| tick_ms(*v);
     let chart = build_plot(
         &plot_area,
         &ink,

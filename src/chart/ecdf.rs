@@ -6,7 +6,7 @@
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::axis::{TickAxis, format_ms, format_plain, linear_ticks, log_range};
+use super::axis::{TickAxis, format_plain, linear_ticks, log_range, tick_ms};
 use super::layout::{
     AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis,
     split_legend,
@@ -60,7 +60,7 @@ pub fn draw_ecdf<DB: DrawingBackend>(
     let plot_area = split_legend(&body, &ink, &legend)?;
 
     let (lo, hi) = log_range(min, max);
-    let x_format = |v: &f64| format_ms(*v);
+    let x_format = |v: &f64| tick_ms(*v);
     let y_format = |v: &f64| format!("{} %", format_plain(*v, 0));
     let chart = build_plot(
         &plot_area,

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{
-    TickAxis, bin_index, format_ms, format_plain, linear_ticks, log_bin_edges, log_range,
+    TickAxis, bin_index, format_plain, linear_ticks, log_bin_edges, log_range, tick_ms,
 };
 use super::layout::{
     AxisPlan, Ink, build_plot, draw_frame, draw_no_data, fitted_log_axis, labels_fit, text_size,
@@ -84,7 +84,7 @@ pub fn draw_histogram<DB: DrawingBackend>(
         .ceil()
         .max(f64::from(max_count) + 1.0);
 
-    let x_format = |v: &f64| format_ms(*v);
+    let x_format = |v: &f64| tick_ms(*v);
     let y_format = |v: &f64| format_plain(*v, 0);
     let chart = build_plot(
         &body,
@@ -207,7 +207,7 @@ fn draw_markers<DB: DrawingBackend>(
                 .draw(&PathElement::new(points, line_style))?;
         }
 
-        let text = format!("{name} {}", format_ms(value));
+        let text = format!("{name} {}", tick_ms(value));
         let font = ink.small_font(colour);
         let text_w = f64::from(text_size(&strip, &text, &font).0);
         let x = x_spec.fraction(value) * f64::from(width);

@@ -6,7 +6,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axis::{TickAxis, format_ms, log_range};
+use super::axis::{TickAxis, log_range, tick_ms};
 use super::layout::{
     AxisPlan, Ink, LegendItem, Swatch, build_plot, diamond, draw_frame, draw_no_data,
     fitted_log_axis, labels_fit, split_legend, text_size,
@@ -103,7 +103,7 @@ pub fn draw_hourly<DB: DrawingBackend>(
     // Room under the data for the per-hour sample counts.
     let y_lo = lo / (hi / lo).powf(0.12);
     let x_format = |v: &f64| format!("{:02}", (*v).round() as i64);
-    let y_format = |v: &f64| format_ms(*v);
+    let y_format = |v: &f64| tick_ms(*v);
     let chart = build_plot(
         &plot_area,
         &ink,

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontFamily, FontStyle, TextStyle};
 
-use super::axis::{TickAxis, format_ms, log_ticks};
+use super::axis::{TickAxis, log_ticks, tick_ms};
 use super::palette::{Theme, theme};
 use super::{Area, ChartError, ChartStyle};
 
@@ -402,7 +402,7 @@ pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
     for max_ticks in (2..=12).rev() {
         let ticks = log_ticks(lo, hi, max_ticks);
         let axis = TickAxis::log(lo, hi, ticks);
-        if labels_fit(area, &font, &axis, length, horizontal, &format_ms) {
+        if labels_fit(area, &font, &axis, length, horizontal, &tick_ms) {
             return axis;
         }
     }

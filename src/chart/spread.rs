@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axis::{TickAxis, format_ms, log_range, percentile};
+use super::axis::{TickAxis, log_range, percentile, tick_ms};
 use super::layout::{
     AxisPlan, Ink, LegendItem, Swatch, build_plot, diamond, draw_frame, draw_no_data, fit_text,
     fitted_log_axis, split_legend, text_size,
@@ -126,7 +126,7 @@ pub fn draw_spread<DB: DrawingBackend>(
     let row_of = |value: f64| count.checked_sub((value + 0.5).floor() as usize);
 
     let (lo, hi) = log_range(min, max);
-    let x_format = |v: &f64| format_ms(*v);
+    let x_format = |v: &f64| tick_ms(*v);
     let y_format = |v: &f64| {
         row_of(*v)
             .and_then(|row| row_labels.get(row))

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use plotters::prelude::*;
 
-use super::axis::{TickAxis, format_ms, format_plain, linear_ticks, log_range};
+use super::axis::{TickAxis, format_plain, linear_ticks, log_range, tick_ms};
 use super::layout::{
     AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis,
     labels_fit, split_legend,
@@ -252,7 +252,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
         * 1.02;
 
     let x_format = |v: &f64| format_plain(*v, 2);
-    let y_format = |v: &f64| format_ms(*v);
+    let y_format = |v: &f64| tick_ms(*v);
     let x_title = if in_hours {
         &labels.elapsed_hours_axis
     } else {

@@ -19,7 +19,7 @@
 use super::dependence::{Resampling, choose_resampling};
 use super::quantile::{batch_means_interval, order_statistic_interval};
 use super::stats::{cv_pct, lerp, percentile};
-use super::verdict::Lang;
+use super::text::lang::Lang;
 
 /// Default number of resamples.
 ///
@@ -42,34 +42,7 @@ pub const EXPORT_RESAMPLES: usize = 2000;
 /// Confidence level of the intervals, in percent.
 pub const CONFIDENCE_PCT: f64 = 95.0;
 
-/// A two-sided confidence interval `[low, high]`, in the statistic's unit.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Interval {
-    /// Lower bound.
-    pub low: f64,
-    /// Upper bound; ∞ when the data bound the statistic only from below
-    /// (a p95 of fewer than 72 requests, or one that reaches a timeout):
-    /// exported as `null`, shown as "≥ low".
-    pub high: f64,
-}
-
-impl Interval {
-    /// Whether the two intervals share at least one point.
-    pub fn overlaps(&self, other: &Interval) -> bool {
-        self.low <= other.high && other.low <= self.high
-    }
-
-    /// Whether the interval has a finite upper end.
-    pub fn is_bounded(&self) -> bool {
-        self.high.is_finite()
-    }
-
-    /// `[low, high]` as the results document writes it: `high` is `None`
-    /// (`null`) when unbounded.
-    pub fn pair(&self) -> [Option<f64>; 2] {
-        [Some(self.low), self.is_bounded().then_some(self.high)]
-    }
-}
+pub use super::quantile::Interval;
 
 /// 95 % intervals for one target's TTFT.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -38,7 +38,7 @@ use std::cmp::Ordering;
 use super::bootstrap::Interval;
 use super::slow::SLOW_MULTIPLE;
 use super::stats::percentile;
-use super::text::format_ms as format_ms_in;
+use super::text::format::format_ms;
 use super::timeofday::fisher_exact;
 use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
 
@@ -447,15 +447,6 @@ impl RoutingTable {
     }
 }
 
-/// A duration for a sentence: "570 ms" below a second, "6.30 s" above.
-pub fn format_ms(ms: f64) -> String {
-    if ms < 1000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.2} s", ms / 1000.0)
-    }
-}
-
 /// Build the routing table from the comparisons, with reasons in `lang`.
 pub fn routing_table(comparisons: &[ModelComparison], lang: Lang) -> RoutingTable {
     let routes = comparisons
@@ -511,7 +502,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         };
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
-    let (p95, cv) = (format_ms(best.p95_ms), format!("{:.0}", best.cv_pct));
+    let (p95, cv) = (format_ms(lang, best.p95_ms), format!("{:.0}", best.cv_pct));
     let verdict_text = match (lang, best.judgement.is_provisional()) {
         (_, false) => verdict.text(lang).to_owned(),
         (Lang::En, true) => format!("{} (provisional)", verdict.text(lang)),
@@ -535,7 +526,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         (Some(row), Some(threshold)) if !row.figures.ttft_sorted_ms.is_empty() => Some((
             row.slow,
             row.figures.ttft_sorted_ms.len(),
-            format_ms_in(lang, threshold),
+            format_ms(lang, threshold),
         )),
         _ => None,
     };
@@ -904,7 +895,7 @@ mod tests {
             routes[1]["reason"]
                 .as_str()
                 .unwrap()
-                .starts_with("lowest p95 (1.90 s) of 3")
+                .starts_with("lowest p95 (1.9 s) of 3")
         );
         assert_eq!(
             routes[2]["reason"],

@@ -27,7 +27,7 @@ use std::fmt;
 use super::publish::{
     INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, RunEntry,
 };
-use super::results::RESULTS_VERSION;
+use super::results::{RESULTS_VERSION, vantage_name};
 use super::sample::{ErrorKind, Phase, TtftRank, rank_of};
 
 /// One measured request: everything a dashboard view needs of a sample.
@@ -545,11 +545,6 @@ impl Dataset {
             None => label.to_owned(),
         }
     }
-}
-
-/// How a vantage is shown: its name, or "(none)" for files that named none.
-pub fn vantage_name(name: &str) -> &str {
-    if name.is_empty() { "(none)" } else { name }
 }
 
 #[cfg(test)]

@@ -22,13 +22,13 @@
 //!   completes without any first token is an error too, because a sample
 //!   without a TTFT would otherwise vanish silently from the statistics.
 
+use crate::core::failure::{ErrorKind, Phase, SampleError};
 use crate::core::plan::Protocol;
 use crate::core::protocol::{
     EventDecoder, StreamEvent, body_message, clean_provider_message, http_error_message,
     protocol_name, snippet, status_hint,
 };
 use crate::core::ratelimit::RateLimitHeaders;
-use crate::core::sample::{ErrorKind, Phase, SampleError};
 use crate::core::sse::{SseDecoder, SseEvent};
 use crate::core::stream_shape::{GapRecorder, StreamShape};
 use serde::{Deserialize, Serialize};

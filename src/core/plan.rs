@@ -5,9 +5,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::cost::Price;
 use super::document;
-use super::timeofday::{is_peak, parse_peak_tz};
+use super::peak::{is_peak, parse_peak_tz};
+use super::price::Price;
 
 /// The plan document's version this build reads and writes.
 pub const PLAN_VERSION: u32 = 1;

@@ -457,11 +457,44 @@ pub(crate) fn parse_object(data: &str) -> Result<Value, MalformedEvent> {
     }
 }
 
-/// A JSON number as a token count, saturating at `u32::MAX`.
-pub(crate) fn token_count(value: &Value) -> Option<u32> {
-    value
-        .as_u64()
-        .map(|count| u32::try_from(count).unwrap_or(u32::MAX))
+/// Reads an event's data into the typed members its decoder needs (text
+/// borrowed, every other member skipped). When the data does not fit, the
+/// reason names the member: `` member `delta.text`: invalid type: integer
+/// `5`, expected a string ``. The fast path is serde_json alone; only a
+/// failing event is read a second time to find the member's path.
+pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
+    data: &'a str,
+) -> Result<T, MalformedEvent> {
+    serde_json::from_str(data).map_err(|error| match parse_object(data) {
+        Err(malformed) => malformed,
+        Ok(_) => {
+            let mut deserializer = serde_json::Deserializer::from_str(data);
+            match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+                Err(with_path) => MalformedEvent::new(
+                    format!(
+                        "member `{}` does not fit: {}",
+                        with_path.path(),
+                        with_path.inner()
+                    ),
+                    data,
+                ),
+                Ok(_) => MalformedEvent::new(format!("the event does not fit ({error})"), data),
+            }
+        }
+    })
+}
+
+/// A token count in a usage block: a whole number (saturating at
+/// `u32::MAX`), `null` or absent. Anything else is a wrong-typed member,
+/// and the event is malformed in every protocol alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TokenCount(pub Option<u32>);
+
+impl<'de> serde::Deserialize<'de> for TokenCount {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let count = Option::<u64>::deserialize(deserializer)?;
+        Ok(Self(count.map(|c| u32::try_from(c).unwrap_or(u32::MAX))))
+    }
 }
 
 #[cfg(test)]

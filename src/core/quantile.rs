@@ -29,8 +29,36 @@
 //! [`super::sample::Sample::rank`]). An upper end that lands on one is
 //! unbounded: the true value is only known to be above the timeout.
 
-use super::bootstrap::Interval;
 use super::stats::percentile;
+
+/// A two-sided confidence interval `[low, high]`, in the statistic's unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound; ∞ when the data bound the statistic only from below
+    /// (a p95 of fewer than 72 requests, or one that reaches a timeout):
+    /// exported as `null`, shown as "≥ low".
+    pub high: f64,
+}
+
+impl Interval {
+    /// Whether the two intervals share at least one point.
+    pub fn overlaps(&self, other: &Interval) -> bool {
+        self.low <= other.high && other.low <= self.high
+    }
+
+    /// Whether the interval has a finite upper end.
+    pub fn is_bounded(&self) -> bool {
+        self.high.is_finite()
+    }
+
+    /// `[low, high]` as the results document writes it: `high` is `None`
+    /// (`null`) when unbounded.
+    pub fn pair(&self) -> [Option<f64>; 2] {
+        [Some(self.low), self.is_bounded().then_some(self.high)]
+    }
+}
 
 /// Two-sided confidence of every interval here.
 pub const QUANTILE_CONFIDENCE: f64 = 0.95;

@@ -18,9 +18,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sample::{ErrorKind, Sample};
-use super::settings::wilson;
-
 /// A header value longer than this, or holding anything but visible ASCII,
 /// is not kept: a hostile server decides what its headers say.
 pub const MAX_HEADER_VALUE_CHARS: usize = 64;
@@ -154,35 +151,6 @@ fn clean(value: &str) -> Option<String> {
     .then(|| value.to_owned())
 }
 
-/// The class of a request's HTTP status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatusClass {
-    /// 2xx.
-    Success,
-    /// 429 Too Many Requests.
-    RateLimited,
-    /// Another 4xx.
-    ClientError,
-    /// 5xx (and any other non-2xx code).
-    ServerError,
-    /// No status: the request failed before headers (network, CORS, a
-    /// timeout), or the file predates the member.
-    NoStatus,
-}
-
-/// The class of `sample`'s response.
-pub fn status_class(sample: &Sample) -> StatusClass {
-    match sample.http_status {
-        Some(200..=299) => StatusClass::Success,
-        Some(429) => StatusClass::RateLimited,
-        Some(400..=499) => StatusClass::ClientError,
-        Some(_) => StatusClass::ServerError,
-        // A file written before `http_status`: a success had a 2xx.
-        None if sample.error.is_none() => StatusClass::Success,
-        None => StatusClass::NoStatus,
-    }
-}
-
 /// Requests per status class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatusCounts {
@@ -198,94 +166,9 @@ pub struct StatusCounts {
     pub no_status: usize,
 }
 
-/// What one target's statuses and rate-limit headers say.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StatusFigures {
-    /// Measured requests, warm-ups and requests the user stopped left out.
-    pub requests: usize,
-    /// Those requests by status class.
-    pub counts: StatusCounts,
-    /// Requests that succeeded on their one and only try.
-    pub first_try_success: usize,
-    /// Wilson 95 % interval of the first-try success share, 0–1.
-    pub first_try_interval: (f64, f64),
-    /// Wilson 95 % interval of the 429 share, 0–1.
-    pub rate_limited_interval: (f64, f64),
-    /// 429s whose `Retry-After` could be read.
-    pub retry_after_count: usize,
-    /// Median `Retry-After` of those, seconds.
-    pub retry_after_median_s: Option<f64>,
-    /// Longest `Retry-After`, seconds.
-    pub retry_after_max_s: Option<f64>,
-    /// 429s whose headers the client could not read (a page, when the
-    /// provider exposes no header to scripts).
-    pub rate_limit_hidden: usize,
-    /// The rate-limit headers of the last 429 that carried any.
-    pub last_rate_limit: Option<RateLimitHeaders>,
-}
-
-/// The status figures of one target's `samples` (warm-ups and stopped
-/// requests skipped here); `None` without a measured request.
-pub fn status_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<StatusFigures> {
-    let mut counts = StatusCounts::default();
-    let (mut requests, mut first_try_success, mut hidden) = (0, 0, 0);
-    let mut retry_after = Vec::new();
-    let mut last_rate_limit = None;
-    for sample in samples {
-        let stopped = sample
-            .error
-            .as_ref()
-            .is_some_and(|e| e.kind == ErrorKind::Aborted);
-        if sample.warmup || stopped {
-            continue;
-        }
-        requests += 1;
-        if sample.error.is_none() {
-            first_try_success += 1;
-        }
-        match status_class(sample) {
-            StatusClass::Success => counts.ok += 1,
-            StatusClass::RateLimited => {
-                counts.rate_limited += 1;
-                match &sample.rate_limit {
-                    Some(headers) if !headers.headers_visible => hidden += 1,
-                    Some(headers) => {
-                        retry_after.extend(headers.retry_after_s);
-                        if headers.any() {
-                            last_rate_limit = Some(headers.clone());
-                        }
-                    }
-                    None => {}
-                }
-            }
-            StatusClass::ClientError => counts.client_error += 1,
-            StatusClass::ServerError => counts.server_error += 1,
-            StatusClass::NoStatus => counts.no_status += 1,
-        }
-    }
-    if requests == 0 {
-        return None;
-    }
-    retry_after.sort_by(f64::total_cmp);
-    Some(StatusFigures {
-        requests,
-        counts,
-        first_try_success,
-        first_try_interval: wilson(first_try_success, requests),
-        rate_limited_interval: wilson(counts.rate_limited, requests),
-        retry_after_count: retry_after.len(),
-        retry_after_median_s: super::stats::percentile(&retry_after, 50.0),
-        retry_after_max_s: retry_after.last().copied(),
-        rate_limit_hidden: hidden,
-        last_rate_limit,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::report::plain_samples;
-    use crate::core::sample::{Phase, SampleError};
 
     #[test]
     fn reads_openai_and_anthropic_headers_and_keeps_only_clean_values() {
@@ -343,75 +226,5 @@ mod tests {
         );
         assert!(!read.headers_visible);
         assert!(!read.any());
-    }
-
-    fn refused(mut sample: Sample, status: u16, retry_after_s: Option<f64>) -> Sample {
-        sample.http_status = Some(status);
-        sample.ttft_ms = None;
-        sample.error = Some(SampleError {
-            kind: ErrorKind::HttpStatus,
-            phase: Phase::Request,
-            message: format!("HTTP {status}"),
-        });
-        sample.rate_limit = Some(RateLimitHeaders {
-            retry_after_s,
-            headers_visible: true,
-            ..RateLimitHeaders::default()
-        });
-        sample
-    }
-
-    #[test]
-    fn counts_classes_first_try_success_and_retry_after() {
-        let mut samples = plain_samples(20);
-        for s in &mut samples {
-            s.http_status = Some(200);
-        }
-        samples[0] = refused(samples[0].clone(), 429, Some(20.0));
-        samples[1] = refused(samples[1].clone(), 429, Some(2.0));
-        samples[2] = refused(samples[2].clone(), 429, None);
-        samples[3] = refused(samples[3].clone(), 503, None);
-        samples[4] = refused(samples[4].clone(), 401, None);
-        samples[5].http_status = None;
-        samples[5].error = Some(SampleError {
-            kind: ErrorKind::Timeout,
-            phase: Phase::Request,
-            message: "timeout".to_owned(),
-        });
-        samples[6].error = Some(SampleError {
-            kind: ErrorKind::Aborted,
-            phase: Phase::BeforeFirstToken,
-            message: "stopped".to_owned(),
-        });
-        samples[7].warmup = true;
-        let figures = status_figures(&samples).unwrap();
-        assert_eq!(figures.requests, 18);
-        assert_eq!(
-            figures.counts,
-            StatusCounts {
-                ok: 12,
-                rate_limited: 3,
-                client_error: 1,
-                server_error: 1,
-                no_status: 1
-            }
-        );
-        assert_eq!(figures.first_try_success, 12);
-        assert_eq!(figures.retry_after_count, 2);
-        assert_eq!(figures.retry_after_median_s, Some(11.0));
-        assert_eq!(figures.retry_after_max_s, Some(20.0));
-        let (low, high) = figures.first_try_interval;
-        assert!(low < 12.0 / 18.0 && 12.0 / 18.0 < high);
-    }
-
-    #[test]
-    fn a_429_the_page_could_not_read_is_counted_as_hidden() {
-        let mut samples = plain_samples(3);
-        samples[0] = refused(samples[0].clone(), 429, None);
-        samples[0].rate_limit = Some(RateLimitHeaders::default());
-        let figures = status_figures(&samples).unwrap();
-        assert_eq!(figures.rate_limit_hidden, 1);
-        assert_eq!(figures.retry_after_count, 0);
-        assert_eq!(figures.last_rate_limit, None);
     }
 }

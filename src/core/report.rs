@@ -14,13 +14,12 @@ use super::compare::{
     ModelComparison, RoutingTable, TargetFigures, compare_models_with_budget, routing_table,
 };
 use super::cost::{CostFigures, cost_figures};
+use super::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
 use super::plan::Plan;
-use super::ratelimit::{StatusFigures, status_figures};
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
-use super::stream_shape::{StreamFigures, stream_figures};
 use super::tail::{ColdTail, detect_cold_tail};
 use super::timeofday::{TimeOfDay, time_of_day};
 use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};

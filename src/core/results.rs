@@ -344,6 +344,11 @@ pub struct GoodputSummary {
     pub interval: [f64; 2],
 }
 
+/// How a vantage is shown: its name, or "(none)" for files that named none.
+pub fn vantage_name(name: &str) -> &str {
+    if name.is_empty() { "(none)" } else { name }
+}
+
 /// The results document, `firsttoken_results` version 1.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsDoc {
@@ -809,7 +814,7 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
                         target.label = format!(
                             "{} · {}",
                             target.label,
-                            super::dashboard::vantage_name(vantage.unwrap_or_default())
+                            vantage_name(vantage.unwrap_or_default())
                         );
                     }
                     plan.targets.push(target);

@@ -33,7 +33,8 @@ use serde::Serialize;
 
 use super::compare::{Route, RouteStep, RoutingTable};
 use super::document;
-use super::origin::{Origin, key_variable};
+use super::key_rules::key_variable;
+use super::origin::Origin;
 use super::plan::{Plan, Protocol, Target};
 use super::publish::{iso_time, run_file_name};
 use super::report::Report;

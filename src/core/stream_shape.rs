@@ -19,8 +19,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sample::{ErrorKind, Sample};
-use super::settings::wilson;
 use super::stats::percentile;
 
 /// A gap longer than this is a stall, ms.
@@ -121,63 +119,9 @@ impl GapRecorder {
     }
 }
 
-/// What one target's streams looked like.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StreamFigures {
-    /// Measured requests with a stream summary.
-    pub requests: usize,
-    /// Those with at least one stall.
-    pub stalled: usize,
-    /// Wilson 95 % interval of the stall rate, 0–1.
-    pub stall_interval: (f64, f64),
-    /// Median of the per-request p95 gap, ms.
-    pub gap_p95_median_ms: Option<f64>,
-    /// p95 of the per-request p95 gap, ms.
-    pub gap_p95_p95_ms: Option<f64>,
-    /// The longest gap of the run, ms.
-    pub max_gap_ms: Option<f64>,
-    /// Buffered replies.
-    pub buffered: usize,
-}
-
-/// The stream figures of one target's `samples`: measured requests (no
-/// warm-ups, none the user stopped) that carry a [`StreamShape`]. `None`
-/// when none does (older files, or no first token at all).
-pub fn stream_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<StreamFigures> {
-    let shapes: Vec<StreamShape> = samples
-        .into_iter()
-        .filter(|s| !s.warmup)
-        .filter(|s| {
-            !s.error
-                .as_ref()
-                .is_some_and(|e| e.kind == ErrorKind::Aborted)
-        })
-        .filter_map(|s| s.stream)
-        .collect();
-    if shapes.is_empty() {
-        return None;
-    }
-    let stalled = shapes.iter().filter(|s| s.stalls > 0).count();
-    let mut p95s: Vec<f64> = shapes.iter().filter_map(|s| s.p95_gap_ms).collect();
-    p95s.sort_by(f64::total_cmp);
-    Some(StreamFigures {
-        requests: shapes.len(),
-        stalled,
-        stall_interval: wilson(stalled, shapes.len()),
-        gap_p95_median_ms: percentile(&p95s, 50.0),
-        gap_p95_p95_ms: percentile(&p95s, 95.0),
-        max_gap_ms: shapes
-            .iter()
-            .filter_map(|s| s.max_gap_ms)
-            .max_by(f64::total_cmp),
-        buffered: shapes.iter().filter(|s| s.buffered).count(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::report::plain_samples;
 
     fn shape(times: &[f64], output_tokens: Option<u32>) -> StreamShape {
         let mut recorder = GapRecorder::default();
@@ -229,28 +173,5 @@ mod tests {
         let mut recorder = GapRecorder::default();
         recorder.token(f64::NAN);
         assert_eq!(recorder.finish(Some(3)), None);
-    }
-
-    #[test]
-    fn a_target_reports_stall_rate_gap_percentiles_and_buffered_share() {
-        let mut samples = plain_samples(10);
-        for (i, sample) in samples.iter_mut().enumerate() {
-            let stalls = u32::from(i < 2);
-            sample.stream = Some(StreamShape {
-                gaps: 30,
-                max_gap_ms: Some(if stalls > 0 { 2_500.0 } else { 40.0 }),
-                p95_gap_ms: Some(10.0 * (i as f64 + 1.0)),
-                stalls,
-                buffered: i == 9,
-            });
-        }
-        samples[0].warmup = true;
-        let figures = stream_figures(&samples).unwrap();
-        assert_eq!(figures.requests, 9);
-        assert_eq!(figures.stalled, 1);
-        assert_eq!(figures.buffered, 1);
-        assert_eq!(figures.gap_p95_median_ms, Some(60.0));
-        assert_eq!(figures.max_gap_ms, Some(2_500.0));
-        assert_eq!(stream_figures(&plain_samples(1)), None);
     }
 }

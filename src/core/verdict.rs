@@ -29,15 +29,7 @@ pub const VERDICT_MIN_SAMPLES: usize = 20;
 /// it cannot be the recommended provider: 5 %, one request in twenty.
 pub const ERROR_RATE_THRESHOLD: f64 = 0.05;
 
-/// Language of the short texts shown with a verdict or caveat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Simplified Chinese.
-    ZhCn,
-}
+pub use super::text::lang::Lang;
 
 /// How consistent a target's TTFT is, by CV% band.
 ///

@@ -13,13 +13,14 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::chart::{DailyInput, DayPoint, DaySeriesInput, HourBucket, HourlyInput};
+use crate::core::dashboard::Dataset;
 use crate::core::dashboard::figures::{
     Cell, DayCell, DaySeries, HourSeries, Percentiles, VantageRow, WindowRow, by_vantage, daily,
     hour_of_day, is_stale, overview, rolling_windows,
 };
-use crate::core::dashboard::{Dataset, vantage_name};
 use crate::core::publish::utc_day;
 use crate::core::report::percentile_reaches_censored;
+use crate::core::results::vantage_name;
 use crate::core::text::at_least;
 use crate::ui::charts::{ChartGrid, ChartItem, ChartSpec};
 use crate::ui::dashboard::{DashboardAction, DashboardState, Range, SourceReport};

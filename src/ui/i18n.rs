@@ -4,34 +4,11 @@
 //! compile; there is no fallback that could leave English in the Chinese UI.
 //! Numbers and dates are formatted here too, per language.
 
-/// A language of the page.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// Simplified Chinese.
-    ZhCn,
-}
+pub use crate::core::text::Lang;
 
+/// The page's texts for each language (inherent methods of core's one
+/// [`Lang`]: the words are the page's, the language type is shared).
 impl Lang {
-    /// The page language for a browser's preferred languages: Chinese for
-    /// any `zh` tag (Traditional readers still read the numbers), else English.
-    pub fn from_browser(languages: &[String]) -> Self {
-        match languages.first() {
-            Some(tag) if tag.to_ascii_lowercase().starts_with("zh") => Self::ZhCn,
-            _ => Self::En,
-        }
-    }
-
-    /// The BCP 47 tag for `<html lang>`.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Self::En => "en",
-            Self::ZhCn => "zh-CN",
-        }
-    }
-
     /// This language's texts.
     pub fn texts(self) -> &'static Texts {
         match self {
@@ -45,14 +22,6 @@ impl Lang {
         match self {
             Self::En => &DASHBOARD_EN,
             Self::ZhCn => &DASHBOARD_ZH_CN,
-        }
-    }
-
-    /// The same language for the statistics' verdict texts.
-    pub fn core(self) -> crate::core::verdict::Lang {
-        match self {
-            Self::En => crate::core::verdict::Lang::En,
-            Self::ZhCn => crate::core::verdict::Lang::ZhCn,
         }
     }
 }
@@ -730,21 +699,7 @@ pub fn verdict_short(lang: Lang, verdict: crate::core::verdict::Verdict) -> &'st
     }
 }
 
-/// How a bootstrap interval was resampled, said beside the interval:
-/// "single requests" or "blocks of 28 consecutive requests".
-pub fn resampling_text(lang: Lang, method: crate::core::dependence::Resampling) -> String {
-    use crate::core::dependence::Resampling;
-    match (lang, method) {
-        (Lang::En, Resampling::Iid) => "order statistics of independent requests".into(),
-        (Lang::En, Resampling::Block { length }) => {
-            format!("batch means of consecutive requests, blocks of {length}")
-        }
-        (Lang::ZhCn, Resampling::Iid) => "按独立请求的次序统计量".into(),
-        (Lang::ZhCn, Resampling::Block { length }) => {
-            format!("按连续请求的批均值（每块 {length} 个）")
-        }
-    }
-}
+pub use crate::core::text::resampling_text;
 
 /// A plan warning in the page's language. The English text is the plan
 /// validator's own (with its figures); the Chinese one is said per kind.
@@ -807,16 +762,7 @@ pub fn warning_text(
     }
 }
 
-/// Milliseconds for people: "850 ms", "1.24 s", "12.3 s" (core's
-/// [`crate::core::text::format_ms`], so the page and the terminal agree).
-pub fn format_ms(lang: Lang, ms: f64) -> String {
-    crate::core::text::format_ms(lang.core(), ms)
-}
-
-/// A percentage with no decimals above 10 and one below ("541 %", "4.2 %").
-pub fn format_pct(value: f64) -> String {
-    crate::core::text::format_pct(value)
-}
+pub use crate::core::text::{format_ms, format_pct};
 
 /// A duration for the ETA: "45 s", "12 min", "3 h 20 min".
 pub fn format_duration(lang: Lang, ms: f64) -> String {
@@ -838,7 +784,7 @@ pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
     let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
     let days = local_s.div_euclid(86_400);
     let secs = local_s.rem_euclid(86_400);
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day) = crate::core::publish::civil_from_days(days);
     format!(
         "{year:04}-{month:02}-{day:02} {:02}:{:02}",
         secs / 3600,
@@ -856,21 +802,6 @@ pub fn format_clock(epoch_ms: f64, tz_offset_min: i32) -> String {
         (secs % 3600) / 60,
         secs % 60
     )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    // Howard Hinnant's days-to-civil algorithm, in eras of 400 years.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 /// The dashboard's words (`?results=`).
@@ -1138,7 +1069,9 @@ mod tests {
     #[test]
     fn milliseconds_read_naturally() {
         assert_eq!(format_ms(Lang::En, 387.4), "387 ms");
-        assert_eq!(format_ms(Lang::En, 6300.0), "6.30 s");
+        assert_eq!(format_ms(Lang::En, 6300.0), "6.3 s");
+        assert_eq!(format_ms(Lang::En, 56.78), "56.8 ms");
+        assert_eq!(format_ms(Lang::En, 999.7), "1 s");
         assert_eq!(format_ms(Lang::En, 12_345.0), "12.3 s");
         assert_eq!(format_ms(Lang::ZhCn, 387.4), "387 毫秒");
         assert_eq!(format_ms(Lang::En, f64::NAN), "–");

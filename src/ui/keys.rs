@@ -10,7 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::origin::{Origin, is_custom_host, key_origin, named_preset};
+use crate::core::key_rules::{is_custom_host, key_origin, named_preset};
+use crate::core::origin::Origin;
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::presets::preset_by_id;
 

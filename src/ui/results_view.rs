@@ -11,18 +11,14 @@ use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
-use crate::core::bootstrap::Distinction;
 use crate::core::compare::routing_table;
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use crate::core::stats::Summary;
-use crate::core::text::{
-    at_least, best_provider_text, cost_sentence, goodput_sentence, interval_ms, period_sentence,
-    rate_limit_text, slow_sentence, status_sentence, stream_sentence, timeout_sentence,
-};
+use crate::core::text::{ReportSentences, Said, at_least, labelled, report_sentences};
 use crate::ui::charts::ChartsSection;
-use crate::ui::i18n::{Lang, format_ms, format_pct, resampling_text};
+use crate::ui::i18n::{Lang, format_ms, format_pct};
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView};
 use crate::ui::verdict_badge::judgement_badge;
@@ -46,103 +42,27 @@ fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bo
     }
 }
 
-/// "5.2 s–6.8 s", or one figure when the tail is one request (or all equal).
-fn tail_range(lang: Lang, tail: &crate::core::tail::ColdTail) -> String {
-    let (min, max) = (format_ms(lang, tail.min_ms), format_ms(lang, tail.max_ms));
-    if min == max {
-        min
-    } else {
-        format!("{min}–{max}")
-    }
-}
-
-fn tail_sentence(lang: Lang, target: &TargetReport) -> String {
-    let t = lang.texts();
-    match (&target.cold_tail, &target.ttft) {
-        // One slow request has no range and no median of its own.
-        (Some(tail), _) if tail.count == 1 => match lang {
-            Lang::En => format!(
-                "{}: 1 of {} requests took {}; without it the median is {} and the p95 {}.",
-                target.label,
-                tail.of,
-                format_ms(lang, tail.max_ms),
-                format_ms(lang, tail.warm.median),
-                format_ms(lang, tail.warm.p95),
-            ),
-            Lang::ZhCn => format!(
-                "{}：{} 个请求中有 1 个用时 {}；去掉它后中位数为 {}，p95 为 {}。",
-                target.label,
-                tail.of,
-                format_ms(lang, tail.max_ms),
-                format_ms(lang, tail.warm.median),
-                format_ms(lang, tail.warm.p95),
-            ),
-        },
-        (Some(tail), _) => match lang {
-            Lang::En => format!(
-                "{}: {} of {} requests, about 1 in {}, took {}{}; without them the median is {} and the p95 {}.",
-                target.label,
-                tail.count,
-                tail.of,
-                tail.one_in,
-                tail_range(lang, tail),
-                if tail.count > 1 {
-                    format!(" (median {})", format_ms(lang, tail.median_ms))
-                } else {
-                    String::new()
-                },
-                format_ms(lang, tail.warm.median),
-                format_ms(lang, tail.warm.p95),
-            ),
-            Lang::ZhCn => format!(
-                "{}：{} 个请求中有 {} 个（约每 {} 个中 1 个）用时 {}{}；去掉它们后中位数为 {}，p95 为 {}。",
-                target.label,
-                tail.of,
-                tail.count,
-                tail.one_in,
-                tail_range(lang, tail),
-                if tail.count > 1 {
-                    format!("（中位数 {}）", format_ms(lang, tail.median_ms))
-                } else {
-                    String::new()
-                },
-                format_ms(lang, tail.warm.median),
-                format_ms(lang, tail.warm.p95),
-            ),
-        },
-        (None, Some(_)) => format!("{}: {}", target.label, t.no_tail),
-        (None, None) => format!("{}: {}", target.label, t.no_data),
-    }
-}
-
-/// The caveats of `targets`, each text once with the labels it applies to
-/// (three targets with too few samples make one line, not three).
-fn shared_caveats(
-    targets: &[&TargetReport],
-    lang: crate::core::verdict::Lang,
-) -> Vec<(String, Vec<String>)> {
-    let mut shared: Vec<(String, Vec<String>)> = Vec::new();
-    for target in targets {
-        for caveat in &target.caveats {
-            let text = caveat.text(lang);
-            match shared.iter_mut().find(|(existing, _)| *existing == text) {
-                Some((_, labels)) => labels.push(target.label.clone()),
-                None => shared.push((text, vec![target.label.clone()])),
-            }
-        }
-    }
-    shared
-}
-
-fn comparison_tables(lang: Lang, report: &Report) -> Html {
-    let t = lang.texts();
-    let core_lang = lang.core();
+/// "Label: sentence" items of a list, each with its target's index.
+fn said_items(lang: Lang, said: &[Said]) -> Html {
     html! {
-        { for report.models.iter().map(|model| {
-            let label_of = |target: u32| report.targets.get(target as usize).map(|r| r.label.clone()).unwrap_or_default();
-            let best = model.best.map(&label_of);
-            let members: Vec<&TargetReport> =
-                model.rows.iter().filter_map(|row| report.targets.get(row.figures.target as usize)).collect();
+        { for said.iter().map(|s| html! {
+            <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
+        }) }
+    }
+}
+
+/// ": " in English, "：" in Chinese.
+fn colon(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => ": ",
+        Lang::ZhCn => "：",
+    }
+}
+
+fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
+    let t = lang.texts();
+    html! {
+        { for report.models.iter().zip(&sentences.models).map(|(model, said)| {
             html! {
                 <section class="card model-block" data-model={model.model.clone()}>
                     <h2>{format!("{}: {}", t.results_for_model, model.names.join(" / "))}</h2>
@@ -176,88 +96,39 @@ fn comparison_tables(lang: Lang, report: &Report) -> Html {
                         </tbody>
                     </table>
                     </div>
-                    <ul class="notes">
-                        { for members.iter().filter_map(|target| target.verdict.map(|v| html! {
-                            <li><strong>{target.label.clone()}</strong>{": "}{v.text(core_lang)}</li>
-                        })) }
-                    </ul>
-                    { for shared_caveats(&members, core_lang).into_iter().map(|(text, labels)| html! {
-                        <p class="sentence warn-line">{format!("{}: {}", labels.join(", "), text)}</p>
+                    <ul class="notes">{ said_items(lang, &said.verdicts) }</ul>
+                    { for said.caveats.iter().map(|(labels, text)| html! {
+                        <p class="sentence warn-line">{format!("{}{}{}", labels.join(", "), colon(lang), text)}</p>
                     }) }
-                    if let Some(consistency) = &model.consistency {
-                        <p class="sentence"><strong>{t.consistency}{": "}</strong>{consistency.text(&label_of(consistency.most_consistent), &label_of(consistency.least_consistent), core_lang)}</p>
+                    if let Some(consistency) = &said.consistency {
+                        <p class="sentence"><strong>{t.consistency}{colon(lang)}</strong>{consistency.clone()}</p>
                     }
-                    if let Some(best) = best {
-                        <p class="sentence best-provider" data-distinguishable={model.distinguishable.to_string()}><strong>{t.best_provider}{": "}</strong>{best_provider_text(core_lang, &best, &model.indistinguishable_from_best.iter().map(|&i| label_of(i)).collect::<Vec<_>>())}</p>
+                    if let Some(best) = &said.best_provider {
+                        <p class="sentence best-provider" data-distinguishable={model.distinguishable.to_string()}><strong>{t.best_provider}{colon(lang)}</strong>{best.clone()}</p>
                     }
-                    { interval_sentences(lang, report, model) }
+                    { for said.distinctions.iter().map(|line| html! { <p class="sentence interval">{line.clone()}</p> }) }
                     <p class="hint">{t.best_rule}</p>
                     <h3>{t.cold_tail}</h3>
                     <ul class="tails">
-                        { for members.iter().map(|target| html! { <li>{tail_sentence(lang, target)}</li> }) }
+                        { for said.tails.iter().map(|s| html! { <li>{labelled(lang, &s.label, &s.text)}</li> }) }
                     </ul>
                     <h3>{t.recommended_timeout}</h3>
-                    <ul class="notes recommended-timeouts">
-                        { for members.iter().filter_map(|target| target.recommended_timeout.map(|advice| html! {
-                            <li data-target={target.target.to_string()}><strong>{target.label.clone()}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{timeout_sentence(core_lang, &advice)}</li>
-                        })) }
-                    </ul>
-                    if members.iter().any(|target| target.goodput.is_some()) {
+                    <ul class="notes recommended-timeouts">{ said_items(lang, &said.timeouts) }</ul>
+                    if !said.goodput.is_empty() {
                         <h3>{t.goodput}</h3>
                         <ul class="notes goodput">
-                            { for members.iter().filter_map(|target| target.goodput.map(|goodput| html! {
-                                <li data-target={target.target.to_string()} data-within={goodput.within.to_string()} data-of={goodput.of.to_string()}><strong>{target.label.clone()}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{goodput_sentence(core_lang, &goodput)}</li>
-                            })) }
+                            { for said.goodput.iter().map(|s| {
+                                let goodput = report.targets.get(s.target as usize).and_then(|t| t.goodput);
+                                html! {
+                                    <li data-target={s.target.to_string()} data-within={goodput.map(|g| g.within.to_string())} data-of={goodput.map(|g| g.of.to_string())}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
+                                }
+                            }) }
                         </ul>
                     }
-                    <ul class="tails slow-shares">
-                        { for members.iter().filter_map(|target| target.slow.map(|slow| html! {
-                            <li data-target={target.target.to_string()}><strong>{target.label.clone()}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{slow_sentence(core_lang, &slow, target.p95_median_ratio)}</li>
-                        })) }
-                    </ul>
+                    <ul class="tails slow-shares">{ said_items(lang, &said.slow) }</ul>
                 </section>
             }
         }) }
-    }
-}
-
-/// The best target against each other one on p95, said only as far as the
-/// bootstrap intervals allow: "A is better than B" needs intervals that do
-/// not overlap, otherwise "not distinguishable with this many samples".
-fn interval_sentences(
-    lang: Lang,
-    report: &Report,
-    model: &crate::core::compare::ModelComparison,
-) -> Html {
-    let t = lang.texts();
-    let target = |i: u32| report.targets.get(i as usize);
-    let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else {
-        return html! {};
-    };
-    let Some(first_ci) = first.intervals.as_ref() else {
-        return html! {};
-    };
-    let lines: Vec<String> = model
-        .rows
-        .iter()
-        .skip(1)
-        .filter_map(|row| target(row.figures.target))
-        .filter_map(|other| {
-            let other_ci = other.intervals.as_ref()?;
-            let verdict = Distinction::lower_is_better(&first_ci.p95_ms, &other_ci.p95_ms);
-            Some(format!(
-                "{} ({} {}, {} / {}, {})",
-                verdict.text(&first.label, &other.label, lang.core()),
-                t.p95_interval,
-                interval_ms(lang.core(), &first_ci.p95_ms),
-                resampling_text(lang, first_ci.method),
-                interval_ms(lang.core(), &other_ci.p95_ms),
-                resampling_text(lang, other_ci.method),
-            ))
-        })
-        .collect();
-    html! {
-        { for lines.into_iter().map(|line| html! { <p class="sentence interval">{line}</p> }) }
     }
 }
 
@@ -276,7 +147,7 @@ fn routing_section(props: &RoutingProps) -> Html {
     let (lang, report) = (props.lang, &props.report);
     let t = lang.texts();
     let pin = use_state(|| false);
-    let table = routing_table(&report.models, lang.core());
+    let table = routing_table(&report.models, lang);
     let source = RunSource::of(&props.results.environment);
     let download = |name: &'static str, mime: &'static str, text: String| {
         Callback::from(move |_| {
@@ -330,44 +201,56 @@ fn routing_section(props: &RoutingProps) -> Html {
 
 /// Per target: first-try success and rate limits, the stream after the
 /// first token, and the cost at the plan's prices; every sentence is core's.
-fn deploy_section(lang: Lang, report: &Report) -> Html {
+fn deploy_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
     let t = lang.texts();
-    let core_lang = lang.core();
-    let colon = match lang {
-        Lang::En => ": ",
-        Lang::ZhCn => "：",
+    let target_of = |s: &Said| report.targets.get(s.target as usize);
+    let headers_of = |target: u32| {
+        sentences
+            .rate_limits
+            .iter()
+            .find(|s| s.target == target)
+            .map(|s| s.text.clone())
     };
     html! {
         <section class="card" id="deploy-figures">
             <h2>{t.first_try}</h2>
             <ul class="notes first-try">
-                { for report.targets.iter().filter_map(|target| target.status.as_ref().map(|status| html! {
-                    <li data-target={target.target.to_string()} data-first-try={status.first_try_success.to_string()} data-requests={status.requests.to_string()} data-rate-limited={status.counts.rate_limited.to_string()} data-retry-after-median={status.retry_after_median_s.map(|v| v.to_string())} data-rate-limit-hidden={status.rate_limit_hidden.to_string()}>
-                        <strong>{target.label.clone()}</strong>{colon}{status_sentence(core_lang, status)}
-                        if let Some(headers) = status.last_rate_limit.as_ref().and_then(|h| rate_limit_text(core_lang, h)) {
-                            <span class="rate-limit-headers">{" "}{headers}</span>
-                        }
-                    </li>
-                })) }
+                { for sentences.first_try.iter().filter_map(|s| {
+                    let status = target_of(s)?.status.as_ref()?;
+                    Some(html! {
+                        <li data-target={s.target.to_string()} data-first-try={status.first_try_success.to_string()} data-requests={status.requests.to_string()} data-rate-limited={status.counts.rate_limited.to_string()} data-retry-after-median={status.retry_after_median_s.map(|v| v.to_string())} data-rate-limit-hidden={status.rate_limit_hidden.to_string()}>
+                            <strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}
+                            if let Some(headers) = headers_of(s.target) {
+                                <span class="rate-limit-headers">{" "}{headers}</span>
+                            }
+                        </li>
+                    })
+                }) }
             </ul>
-            if report.targets.iter().any(|target| target.stream.is_some()) {
+            if !sentences.streams.is_empty() {
                 <h3>{t.inside_stream}</h3>
                 <ul class="notes stream-shape">
-                    { for report.targets.iter().filter_map(|target| target.stream.map(|stream| html! {
-                        <li data-target={target.target.to_string()} data-stalled={stream.stalled.to_string()} data-requests={stream.requests.to_string()} data-buffered={stream.buffered.to_string()} data-max-gap={stream.max_gap_ms.map(|v| v.to_string())} data-gap-p95-median={stream.gap_p95_median_ms.map(|v| v.to_string())}>
-                            <strong>{target.label.clone()}</strong>{colon}{stream_sentence(core_lang, &stream)}
-                        </li>
-                    })) }
+                    { for sentences.streams.iter().filter_map(|s| {
+                        let stream = target_of(s)?.stream?;
+                        Some(html! {
+                            <li data-target={s.target.to_string()} data-stalled={stream.stalled.to_string()} data-requests={stream.requests.to_string()} data-buffered={stream.buffered.to_string()} data-max-gap={stream.max_gap_ms.map(|v| v.to_string())} data-gap-p95-median={stream.gap_p95_median_ms.map(|v| v.to_string())}>
+                                <strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}
+                            </li>
+                        })
+                    }) }
                 </ul>
             }
-            if report.targets.iter().any(|target| target.cost.is_some()) {
+            if !sentences.costs.is_empty() {
                 <h3>{t.cost}</h3>
                 <ul class="notes costs">
-                    { for report.targets.iter().filter_map(|target| target.cost.map(|cost| html! {
-                        <li data-target={target.target.to_string()} data-run-usd={cost.run_usd.to_string()} data-per-success-usd={cost.per_success_usd.map(|v| v.to_string())}>
-                            <strong>{target.label.clone()}</strong>{colon}{cost_sentence(core_lang, &cost)}
-                        </li>
-                    })) }
+                    { for sentences.costs.iter().filter_map(|s| {
+                        let cost = target_of(s)?.cost?;
+                        Some(html! {
+                            <li data-target={s.target.to_string()} data-run-usd={cost.run_usd.to_string()} data-per-success-usd={cost.per_success_usd.map(|v| v.to_string())}>
+                                <strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}
+                            </li>
+                        })
+                    }) }
                 </ul>
             }
         </section>
@@ -414,7 +297,7 @@ fn cache_section(lang: Lang, report: &Report) -> Html {
     }
 }
 
-fn time_of_day_section(lang: Lang, report: &Report) -> Html {
+fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
     let t = lang.texts();
     let period = |p: &crate::core::timeofday::Period| {
         // Below 72 requests a p95 has no upper confidence bound: say only
@@ -432,18 +315,6 @@ fn time_of_day_section(lang: Lang, report: &Report) -> Html {
             </>
         }
     };
-    let core_lang = lang.core();
-    let sentences: Vec<(String, String)> = report
-        .targets
-        .iter()
-        .filter_map(|target| {
-            let comparison = target.time_of_day.compare_periods()?;
-            Some((
-                target.label.clone(),
-                period_sentence(core_lang, &comparison),
-            ))
-        })
-        .collect();
     html! {
         <section class="card">
             <h2>{t.time_of_day}</h2>
@@ -463,11 +334,7 @@ fn time_of_day_section(lang: Lang, report: &Report) -> Html {
                 </tbody>
             </table>
             </div>
-            <ul class="notes period-tests">
-                { for sentences.into_iter().map(|(label, sentence)| html! {
-                    <li><strong>{label}</strong>{match lang { Lang::En => ": ", Lang::ZhCn => "：" }}{sentence}</li>
-                }) }
-            </ul>
+            <ul class="notes period-tests">{ said_items(lang, &sentences.periods) }</ul>
         </section>
     }
 }
@@ -515,18 +382,21 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             }
         })
     };
+    // Every sentence of the results, made by core for this language: the
+    // same list `firsttoken report` prints.
+    let sentences = report_sentences(&report, lang);
     html! {
         <div class="results">
             <div class="actions">
                 <button type="button" id="export-json" onclick={exporter("json", &results)}>{t.export_json}</button>
                 <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
             </div>
-            { comparison_tables(lang, &report) }
+            { comparison_tables(lang, &report, &sentences) }
             { cache_section(lang, &report) }
-            { deploy_section(lang, &report) }
+            { deploy_section(lang, &report, &sentences) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
-            { time_of_day_section(lang, &report) }
+            { time_of_day_section(lang, &report, &sentences) }
         </div>
     }
 }

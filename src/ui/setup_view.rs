@@ -583,7 +583,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
         .as_ref()
         .ok()
         .and_then(crate::core::cost::plan_cost)
-        .map(|cost| crate::core::text::plan_cost_sentence(state.lang.core(), &cost));
+        .map(|cost| crate::core::text::plan_cost_sentence(state.lang, &cost));
 
     html! {
         <div class="setup">

@@ -15,16 +15,16 @@ pub fn judgement_badge(lang: Lang, judgement: Judgement) -> Html {
     match judgement {
         Judgement::Collecting { .. } => html! {
             <span class="verdict collecting" data-verdict="collecting" title={t.collecting_hint}>
-                {judgement.collecting_text(lang.core()).unwrap_or_default()}
+                {judgement.collecting_text(lang).unwrap_or_default()}
             </span>
         },
         Judgement::Provisional(verdict) => html! {
-            <span class={classes!("verdict", verdict.as_str(), "provisional")} data-verdict={verdict.as_str()} data-provisional="true" title={format!("{} — {}", verdict.text(lang.core()), t.provisional_hint)}>
+            <span class={classes!("verdict", verdict.as_str(), "provisional")} data-verdict={verdict.as_str()} data-provisional="true" title={format!("{} — {}", verdict.text(lang), t.provisional_hint)}>
                 {verdict_short(lang, verdict)}<small>{format!(" · {}", t.provisional)}</small>
             </span>
         },
         Judgement::Final(verdict) => html! {
-            <span class={classes!("verdict", verdict.as_str())} data-verdict={verdict.as_str()} title={verdict.text(lang.core())}>
+            <span class={classes!("verdict", verdict.as_str())} data-verdict={verdict.as_str()} title={verdict.text(lang)}>
                 {verdict_short(lang, verdict)}
             </span>
         },

@@ -7,12 +7,14 @@
 //! reports a failure inside a 200 stream. Only text and thinking deltas are
 //! tokens.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, base_url, body_text,
-    error_value_message, parse_object, prompt_text, token_count,
+    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount, base_url,
+    body_text, error_value_message, prompt_text, typed_event,
 };
 use crate::core::plan::{Plan, Target};
 use crate::core::sse::SseEvent;
@@ -109,91 +111,125 @@ pub(crate) fn decode_event(
     if data.is_empty() {
         return Ok(());
     }
-    let value = parse_object(data)?;
+    let typed: Event = typed_event(data)?;
     // The data's own `type` is authoritative; the SSE event name repeats it.
-    let kind = value
-        .get("type")
-        .and_then(Value::as_str)
+    let kind = typed
+        .kind
+        .as_deref()
         .or(event.event.as_deref())
         .unwrap_or_default();
     match kind {
-        "message_start" => push_cached(
-            value
-                .get("message")
-                .and_then(|message| message.get("usage")),
-            out,
-        ),
+        "message_start" => {
+            if let Some(usage) = typed.message.and_then(|message| message.usage) {
+                push_usage(&usage, false, out);
+            }
+        }
         "content_block_delta" => {
-            let delta = value.get("delta");
-            let field = |name: &str| {
-                delta
-                    .and_then(|delta| delta.get(name))
-                    .and_then(Value::as_str)
-                    .filter(|text| !text.is_empty())
-                    .map(str::to_owned)
+            let Some(delta) = typed.delta else {
+                return Ok(());
             };
-            match delta
-                .and_then(|delta| delta.get("type"))
-                .and_then(Value::as_str)
-            {
-                Some("text_delta") => out.extend(field("text").map(StreamEvent::Content)),
-                Some("thinking_delta") => out.extend(field("thinking").map(StreamEvent::Reasoning)),
+            let text = |field: Option<Cow<'_, str>>| {
+                field.filter(|text| !text.is_empty()).map(Cow::into_owned)
+            };
+            match delta.kind.as_deref() {
+                Some("text_delta") => out.extend(text(delta.text).map(StreamEvent::Content)),
+                Some("thinking_delta") => {
+                    out.extend(text(delta.thinking).map(StreamEvent::Reasoning));
+                }
                 // `signature_delta`, `input_json_delta`, `citations_delta`.
                 _ => {}
             }
         }
         "message_delta" => {
-            if let Some(tokens) = value
-                .get("usage")
-                .and_then(|usage| usage.get("output_tokens"))
-                .and_then(token_count)
-            {
-                out.push(StreamEvent::Usage {
-                    output_tokens: tokens,
-                });
+            if let Some(usage) = &typed.usage {
+                push_usage(usage, true, out);
             }
-            push_cached(value.get("usage"), out);
         }
         "message_stop" => {
             *completed = true;
             out.push(StreamEvent::End);
         }
         "error" => {
-            let message = value
-                .get("error")
+            let message = typed
+                .error
+                .as_ref()
                 .and_then(error_value_message)
                 .unwrap_or_else(|| "the provider sent an error event without a message".to_owned());
             out.push(StreamEvent::ProviderError(message));
         }
-        // `message_start`, `content_block_start`, `content_block_stop`,
-        // `ping`, and any event type added later: not tokens.
+        // `content_block_start`, `content_block_stop`, `ping`, and any event
+        // type added later: not tokens.
         _ => {}
     }
     Ok(())
 }
 
-/// `usage.cache_read_input_tokens`, in `message_start` or `message_delta`:
-/// the prompt tokens read from the cache; and the whole prompt's count,
-/// which Anthropic splits into `input_tokens` (uncached), cache reads and
-/// cache writes, when `input_tokens` is there.
-fn push_cached(usage: Option<&Value>, out: &mut Vec<StreamEvent>) {
-    let count = |name: &str| {
-        usage
-            .and_then(|usage| usage.get(name))
-            .and_then(token_count)
-    };
-    if let Some(input) = count("input_tokens") {
+/// The counts of a `usage` block: output tokens (in `message_delta`, where
+/// `output` says the count is the reply's), the prompt (Anthropic splits it
+/// into `input_tokens`, uncached, plus cache reads and writes: the prompt is
+/// their sum) and the cache reads.
+fn push_usage(usage: &Usage, output: bool, out: &mut Vec<StreamEvent>) {
+    if output && let Some(tokens) = usage.output_tokens.0 {
+        out.push(StreamEvent::Usage {
+            output_tokens: tokens,
+        });
+    }
+    if let Some(input) = usage.input_tokens.0 {
         let tokens = input
-            .saturating_add(count("cache_read_input_tokens").unwrap_or(0))
-            .saturating_add(count("cache_creation_input_tokens").unwrap_or(0));
+            .saturating_add(usage.cache_read_input_tokens.0.unwrap_or(0))
+            .saturating_add(usage.cache_creation_input_tokens.0.unwrap_or(0));
         out.push(StreamEvent::PromptTokens { tokens });
     }
-    if let Some(tokens) = usage
-        .and_then(|usage| usage.get("cache_read_input_tokens"))
-        .and_then(token_count)
-    {
+    if let Some(tokens) = usage.cache_read_input_tokens.0 {
         out.push(StreamEvent::CachedPrompt { tokens });
     }
+}
+
+/// What an event's decoding reads; serde skips every other member. `error`
+/// varies between servers, so it stays a tree.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    #[serde(default)]
+    message: Option<MessageStart>,
+    #[serde(default)]
+    usage: Option<Usage>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+/// `content_block_delta.delta` (and `message_delta.delta`, read for nothing).
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    thinking: Option<Cow<'a, str>>,
+}
+
+/// `message_start.message`.
+#[derive(Deserialize)]
+struct MessageStart {
+    #[serde(default)]
+    usage: Option<Usage>,
+}
+
+/// A `usage` block.
+#[derive(Deserialize)]
+struct Usage {
+    #[serde(default)]
+    input_tokens: TokenCount,
+    #[serde(default)]
+    output_tokens: TokenCount,
+    #[serde(default)]
+    cache_read_input_tokens: TokenCount,
+    #[serde(default)]
+    cache_creation_input_tokens: TokenCount,
 }
 
 #[cfg(test)]

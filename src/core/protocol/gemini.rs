@@ -9,12 +9,14 @@
 //! The key goes in the `x-goog-api-key` header, never in the URL: URLs end
 //! up in logs, history and error messages.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, base_url, body_text,
-    error_value_message, parse_object, prompt_text, token_count,
+    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, TokenCount, base_url, body_text,
+    error_value_message, prompt_text, typed_event,
 };
 use crate::core::plan::{Plan, Target};
 use crate::core::sse::SseEvent;
@@ -150,52 +152,33 @@ pub(crate) fn decode_event(
     if data.is_empty() {
         return Ok(());
     }
-    let value = parse_object(data)?;
-    if let Some(error) = value.get("error").filter(|error| !error.is_null()) {
+    let chunk: Chunk = typed_event(data)?;
+    if let Some(error) = chunk.error.as_ref().filter(|error| !error.is_null()) {
         let message = error_value_message(error)
             .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
         out.push(StreamEvent::ProviderError(message));
         return Ok(());
     }
-    let candidate = value
-        .get("candidates")
-        .and_then(Value::as_array)
-        .and_then(|candidates| candidates.first());
-    match candidate {
+    match chunk.candidates.unwrap_or_default().into_iter().next() {
         Some(candidate) => {
-            let parts = candidate
-                .get("content")
-                .and_then(|content| content.get("parts"))
-                .and_then(Value::as_array);
+            let parts = candidate.content.and_then(|content| content.parts);
             for part in parts.into_iter().flatten() {
-                let Some(text) = part
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .filter(|t| !t.is_empty())
-                else {
+                let Some(text) = part.text.filter(|t| !t.is_empty()) else {
                     continue;
                 };
-                if part.get("thought").and_then(Value::as_bool) == Some(true) {
-                    out.push(StreamEvent::Reasoning(text.to_owned()));
+                if part.thought == Some(true) {
+                    out.push(StreamEvent::Reasoning(text.into_owned()));
                 } else {
-                    out.push(StreamEvent::Content(text.to_owned()));
+                    out.push(StreamEvent::Content(text.into_owned()));
                 }
             }
-            if candidate
-                .get("finishReason")
-                .and_then(Value::as_str)
-                .is_some()
-            {
+            if candidate.finish_reason.is_some() {
                 *completed = true;
             }
         }
         None => {
             // A blocked prompt comes back as feedback with no candidate.
-            if let Some(reason) = value
-                .get("promptFeedback")
-                .and_then(|feedback| feedback.get("blockReason"))
-                .and_then(Value::as_str)
-            {
+            if let Some(reason) = chunk.prompt_feedback.and_then(|f| f.block_reason) {
                 out.push(StreamEvent::ProviderError(format!(
                     "the prompt was blocked ({reason})"
                 )));
@@ -203,30 +186,76 @@ pub(crate) fn decode_event(
             }
         }
     }
-    if let Some(tokens) = value
-        .get("usageMetadata")
-        .and_then(|usage| usage.get("candidatesTokenCount"))
-        .and_then(token_count)
-    {
-        out.push(StreamEvent::Usage {
-            output_tokens: tokens,
-        });
-    }
-    if let Some(tokens) = value
-        .get("usageMetadata")
-        .and_then(|usage| usage.get("promptTokenCount"))
-        .and_then(token_count)
-    {
-        out.push(StreamEvent::PromptTokens { tokens });
-    }
-    if let Some(tokens) = value
-        .get("usageMetadata")
-        .and_then(|usage| usage.get("cachedContentTokenCount"))
-        .and_then(token_count)
-    {
-        out.push(StreamEvent::CachedPrompt { tokens });
+    if let Some(usage) = chunk.usage_metadata {
+        if let Some(tokens) = usage.candidates_token_count.0 {
+            out.push(StreamEvent::Usage {
+                output_tokens: tokens,
+            });
+        }
+        if let Some(tokens) = usage.prompt_token_count.0 {
+            out.push(StreamEvent::PromptTokens { tokens });
+        }
+        if let Some(tokens) = usage.cached_content_token_count.0 {
+            out.push(StreamEvent::CachedPrompt { tokens });
+        }
     }
     Ok(())
+}
+
+/// What a chunk's decoding reads (`GenerateContentResponse`); serde skips
+/// every other member. `error` varies between servers, so it stays a tree.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Chunk<'a> {
+    #[serde(borrow, default)]
+    candidates: Option<Vec<Candidate<'a>>>,
+    #[serde(default)]
+    usage_metadata: Option<UsageMetadata>,
+    #[serde(borrow, default)]
+    prompt_feedback: Option<PromptFeedback<'a>>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Candidate<'a> {
+    #[serde(borrow, default)]
+    content: Option<ChunkContent<'a>>,
+    #[serde(borrow, default)]
+    finish_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct ChunkContent<'a> {
+    #[serde(borrow, default)]
+    parts: Option<Vec<ChunkPart<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct ChunkPart<'a> {
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default)]
+    thought: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PromptFeedback<'a> {
+    #[serde(borrow, default)]
+    block_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UsageMetadata {
+    #[serde(default)]
+    candidates_token_count: TokenCount,
+    #[serde(default)]
+    prompt_token_count: TokenCount,
+    #[serde(default)]
+    cached_content_token_count: TokenCount,
 }
 
 #[cfg(test)]

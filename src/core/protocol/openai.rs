@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, base_url, body_text,
-    error_value_message, parse_object, prompt_text, token_count,
+    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount, base_url,
+    body_text, error_value_message, prompt_text, typed_event,
 };
 use crate::core::plan::{Plan, Target};
 use crate::core::sse::SseEvent;
@@ -146,10 +146,7 @@ pub(crate) fn decode_event(
     }
     // The members a chunk's decoding needs, read straight into borrowed
     // text; a chunk that does not fit is looked at as a tree for the reason.
-    let chunk: Chunk = serde_json::from_str(data).map_err(|error| match parse_object(data) {
-        Ok(_) => MalformedEvent::new(format!("the chunk does not fit ({error})"), data),
-        Err(malformed) => malformed,
-    })?;
+    let chunk: Chunk = typed_event(data)?;
     if let Some(error) = chunk.error.as_ref().filter(|error| !error.is_null()) {
         let message = error_value_message(error)
             .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
@@ -179,43 +176,56 @@ pub(crate) fn decode_event(
             None => {}
         }
     }
-    let usage = chunk.usage.as_ref();
-    if let Some(tokens) = usage
-        .and_then(|usage| usage.get("completion_tokens"))
-        .and_then(token_count)
-    {
-        out.push(StreamEvent::Usage {
-            output_tokens: tokens,
-        });
-    }
-    if let Some(tokens) = usage
-        .and_then(|usage| usage.get("prompt_tokens"))
-        .and_then(token_count)
-    {
-        out.push(StreamEvent::PromptTokens { tokens });
-    }
-    // OpenAI and most compatible servers: `prompt_tokens_details.cached_tokens`;
-    // DeepSeek: `prompt_cache_hit_tokens`.
-    let cached = usage
-        .and_then(|usage| usage.get("prompt_tokens_details"))
-        .and_then(|details| details.get("cached_tokens"))
-        .or_else(|| usage.and_then(|usage| usage.get("prompt_cache_hit_tokens")))
-        .and_then(token_count);
-    if let Some(tokens) = cached {
-        out.push(StreamEvent::CachedPrompt { tokens });
+    if let Some(usage) = chunk.usage {
+        if let Some(tokens) = usage.completion_tokens.0 {
+            out.push(StreamEvent::Usage {
+                output_tokens: tokens,
+            });
+        }
+        if let Some(tokens) = usage.prompt_tokens.0 {
+            out.push(StreamEvent::PromptTokens { tokens });
+        }
+        // OpenAI and most compatible servers: `prompt_tokens_details.cached_tokens`;
+        // DeepSeek: `prompt_cache_hit_tokens`.
+        let cached = usage
+            .prompt_tokens_details
+            .and_then(|details| details.cached_tokens.0)
+            .or(usage.prompt_cache_hit_tokens.0);
+        if let Some(tokens) = cached {
+            out.push(StreamEvent::CachedPrompt { tokens });
+        }
     }
     Ok(())
 }
 
 /// What a chunk event's decoding reads (`chat.completion.chunk`); serde
-/// skips every other member. `usage` and `error` vary between providers and
-/// appear once a stream, so they stay trees.
+/// skips every other member. `error` varies between providers, so it stays
+/// a tree.
 #[derive(Deserialize)]
 struct Chunk<'a> {
     #[serde(borrow)]
     choices: Option<Vec<Choice<'a>>>,
-    usage: Option<Value>,
+    usage: Option<Usage>,
     error: Option<Value>,
+}
+
+/// A `usage` block: OpenAI's members and DeepSeek's cache count.
+#[derive(Deserialize)]
+struct Usage {
+    #[serde(default)]
+    prompt_tokens: TokenCount,
+    #[serde(default)]
+    completion_tokens: TokenCount,
+    #[serde(default)]
+    prompt_tokens_details: Option<PromptTokensDetails>,
+    #[serde(default)]
+    prompt_cache_hit_tokens: TokenCount,
+}
+
+#[derive(Deserialize)]
+struct PromptTokensDetails {
+    #[serde(default)]
+    cached_tokens: TokenCount,
 }
 
 #[derive(Deserialize)]

@@ -1,81 +1,34 @@
 //! Words and formatted numbers that both adapters print, made once so the
 //! page and `firsttoken report` say the same thing about the same file.
 //!
-//! Durations, percentages and the sentences that come with the censoring
-//! and tail-band rules live here; the older sentences are moving here one
-//! by one.
+//! - [`lang`]: the one [`Lang`] (a leaf: every module may name it);
+//! - [`format`]: one way to format a duration, a share, a ratio, an
+//!   interval and dollars (a leaf too, so the routing reasons in
+//!   `compare` can use it without a circle);
+//! - this module: the sentences (tail, slow share, intervals and
+//!   distinctions, timeouts, goodput, periods, first try and rate limits,
+//!   stream, cost), which read the report's types.
 
-use super::bootstrap::Interval;
-use super::cost::{CostFigures, PlanCost};
-use super::ratelimit::{RateLimitHeaders, StatusFigures};
-use super::settings::{Goodput, TIMEOUT_MARGIN, TimeoutAdvice};
-use super::slow::{SLOW_MULTIPLE, SlowShare, one_in};
-use super::stream_shape::{STALL_MS, StreamFigures};
-use super::timeofday::PeriodComparison;
-use super::verdict::Lang;
+pub mod format;
+pub mod lang;
 
-/// Milliseconds for people: "850 ms", "1.24 s", "12.3 s" (毫秒 / 秒 in
-/// Chinese); "–" for a value that is not finite.
-pub fn format_ms(lang: Lang, ms: f64) -> String {
-    let (seconds, unit_ms) = match lang {
-        Lang::En => ("s", "ms"),
-        Lang::ZhCn => ("秒", "毫秒"),
-    };
-    if !ms.is_finite() {
-        return "–".to_owned();
-    }
-    if ms < 1000.0 {
-        format!("{ms:.0} {unit_ms}")
-    } else if ms < 10_000.0 {
-        format!("{:.2} {seconds}", ms / 1000.0)
-    } else {
-        format!("{:.1} {seconds}", ms / 1000.0)
-    }
-}
+pub use format::{
+    at_least, format_ms, format_pct, format_ratio, format_usd, interval_ms, significant, trim_zeros,
+};
+pub use lang::Lang;
 
-/// A percentage with no decimals from 10 up and one below ("541 %",
-/// "4.2 %"); "–" for a value that is not finite.
-pub fn format_pct(value: f64) -> String {
-    if !value.is_finite() {
-        "–".to_owned()
-    } else if value.abs() >= 10.0 {
-        format!("{value:.0} %")
-    } else {
-        format!("{value:.1} %")
-    }
-}
-
-/// A duration interval: "420 ms–560 ms", or "≥ 420 ms" when the data
-/// bound it only from below (an infinite `high`).
-pub fn interval_ms(lang: Lang, interval: &Interval) -> String {
-    if interval.is_bounded() {
-        format!(
-            "{}–{}",
-            format_ms(lang, interval.low),
-            format_ms(lang, interval.high)
-        )
-    } else {
-        format!("≥ {}", format_ms(lang, interval.low))
-    }
-}
-
-/// "≥ " before a figure that is only a lower bound (a censored timeout
-/// reaches it), nothing otherwise.
-pub fn at_least(lower_bound: bool) -> &'static str {
-    if lower_bound { "≥ " } else { "" }
-}
-
-/// A ratio as people say it: whole numbers from 10× up, one decimal below
-/// ("34×", "2.5×").
-pub fn format_ratio(ratio: f64) -> String {
-    if !ratio.is_finite() {
-        "–".to_owned()
-    } else if ratio >= 9.95 {
-        format!("{ratio:.0}×")
-    } else {
-        format!("{ratio:.1}×")
-    }
-}
+use crate::core::bootstrap::Distinction;
+use crate::core::compare::{ModelComparison, routing_table};
+use crate::core::cost::{CostFigures, PlanCost};
+use crate::core::delivery::{StatusFigures, StreamFigures};
+use crate::core::dependence::Resampling;
+use crate::core::ratelimit::RateLimitHeaders;
+use crate::core::report::{Report, TargetReport};
+use crate::core::settings::{Goodput, TIMEOUT_MARGIN, TimeoutAdvice};
+use crate::core::slow::{SLOW_MULTIPLE, SlowShare, one_in};
+use crate::core::stream_shape::STALL_MS;
+use crate::core::tail::ColdTail;
+use crate::core::timeofday::PeriodComparison;
 
 /// The slow-request sentence of one target: how many requests were slower
 /// than 3× the warm median, the exact interval of that share as "1 in N",
@@ -235,7 +188,127 @@ pub fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
     }
 }
 
-/// Goodput as one sentence: "97 % within 1.00 s (92–99 %), 97 of 100
+/// "5.2 s–6.8 s", or one figure when the tail's requests round alike.
+fn tail_range(lang: Lang, tail: &ColdTail) -> String {
+    let (min, max) = (format_ms(lang, tail.min_ms), format_ms(lang, tail.max_ms));
+    if min == max {
+        min
+    } else {
+        format!("{min}–{max}")
+    }
+}
+
+/// The cold-start tail of a target as both adapters say it: "4 of 75
+/// requests, about 1 in 19, took 5.2 s–6.8 s (median 6.1 s); without them
+/// the median is 412 ms and the p95 650 ms." `has_ttft` says whether the
+/// target has any ranked request (else "no data").
+pub fn tail_sentence(lang: Lang, tail: Option<&ColdTail>, has_ttft: bool) -> String {
+    match (tail, lang) {
+        // One slow request has no range and no median of its own.
+        (Some(tail), Lang::En) if tail.count == 1 => format!(
+            "1 of {} requests took {}; without it the median is {} and the p95 {}.",
+            tail.of,
+            format_ms(lang, tail.max_ms),
+            format_ms(lang, tail.warm.median),
+            format_ms(lang, tail.warm.p95),
+        ),
+        (Some(tail), Lang::ZhCn) if tail.count == 1 => format!(
+            "{} 个请求中有 1 个用时 {}；去掉它后中位数为 {}，p95 为 {}。",
+            tail.of,
+            format_ms(lang, tail.max_ms),
+            format_ms(lang, tail.warm.median),
+            format_ms(lang, tail.warm.p95),
+        ),
+        (Some(tail), Lang::En) => format!(
+            "{} of {} requests, about 1 in {}, took {} (median {}); without them the median is {} \
+             and the p95 {}.",
+            tail.count,
+            tail.of,
+            tail.one_in,
+            tail_range(lang, tail),
+            format_ms(lang, tail.median_ms),
+            format_ms(lang, tail.warm.median),
+            format_ms(lang, tail.warm.p95),
+        ),
+        (Some(tail), Lang::ZhCn) => format!(
+            "{} 个请求中有 {} 个（约每 {} 个中 1 个）用时 {}（中位数 {}）；去掉它们后中位数为 {}，p95 为 {}。",
+            tail.of,
+            tail.count,
+            tail.one_in,
+            tail_range(lang, tail),
+            format_ms(lang, tail.median_ms),
+            format_ms(lang, tail.warm.median),
+            format_ms(lang, tail.warm.p95),
+        ),
+        (None, Lang::En) if has_ttft => "no separate slow tail".to_owned(),
+        (None, Lang::ZhCn) if has_ttft => "没有单独的慢速长尾".to_owned(),
+        (None, Lang::En) => "no data".to_owned(),
+        (None, Lang::ZhCn) => "无数据".to_owned(),
+    }
+}
+
+/// How an interval was found, in words: "order statistics of independent
+/// requests" or "batch means of consecutive requests, blocks of 28".
+pub fn resampling_text(lang: Lang, method: Resampling) -> String {
+    match (lang, method) {
+        (Lang::En, Resampling::Iid) => "order statistics of independent requests".into(),
+        (Lang::En, Resampling::Block { length }) => {
+            format!("batch means of consecutive requests, blocks of {length}")
+        }
+        (Lang::ZhCn, Resampling::Iid) => "按独立请求的次序统计量".into(),
+        (Lang::ZhCn, Resampling::Block { length }) => {
+            format!("按连续请求的批均值（每块 {length} 个）")
+        }
+    }
+}
+
+/// The best target of `model` against each other one on p95, said only as
+/// far as the intervals allow: "A is better than B (p95, 95 % intervals:
+/// 412 ms–455 ms, order statistics of independent requests / …)", or "A and
+/// B are not distinguishable with this many samples (…)". Both adapters
+/// print these lines under each model.
+pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelComparison) -> Vec<String> {
+    let target = |i: u32| report.targets.get(i as usize);
+    let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else {
+        return Vec::new();
+    };
+    let Some(first_ci) = first.intervals.as_ref() else {
+        return Vec::new();
+    };
+    let heading = match lang {
+        Lang::En => "p95, 95 % intervals:",
+        Lang::ZhCn => "p95 的 95% 置信区间：",
+    };
+    model
+        .rows
+        .iter()
+        .skip(1)
+        .filter_map(|row| target(row.figures.target))
+        .filter_map(|other| {
+            let other_ci = other.intervals.as_ref()?;
+            let verdict = Distinction::lower_is_better(&first_ci.p95_ms, &other_ci.p95_ms);
+            Some(format!(
+                "{} ({} {}, {} / {}, {})",
+                verdict.text(&first.label, &other.label, lang),
+                heading,
+                interval_ms(lang, &first_ci.p95_ms),
+                resampling_text(lang, first_ci.method),
+                interval_ms(lang, &other_ci.p95_ms),
+                resampling_text(lang, other_ci.method),
+            ))
+        })
+        .collect()
+}
+
+/// "Label: sentence" in English, "Label：sentence" in Chinese.
+pub fn labelled(lang: Lang, label: &str, sentence: &str) -> String {
+    match lang {
+        Lang::En => format!("{label}: {sentence}"),
+        Lang::ZhCn => format!("{label}：{sentence}"),
+    }
+}
+
+/// Goodput as one sentence: "97 % within 1 s (92–99 %), 97 of 100
 /// requests".
 pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
     let pct = |share: f64| format!("{:.0}", share * 100.0);
@@ -284,8 +357,8 @@ fn format_seconds(lang: Lang, seconds: f64) -> String {
 
 /// First-try success, the 429 share and what `Retry-After` said, as one
 /// sentence: "72 of 75 succeeded on the first try (96 %, 89–99 %), without
-/// retries; 429 (rate limited): 3 (4 %, 1–11 %), Retry-After 7.00 s
-/// (median), at most 7.00 s; other 4xx 0, 5xx 0, no status 0."
+/// retries; 429 (rate limited): 3 (4 %, 1–11 %), Retry-After 7 s
+/// (median), at most 7 s; other 4xx 0, 5xx 0, no status 0."
 pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
     let n = status.requests;
     let (ok, ok_low, ok_high) = share_parts(status.first_try_success, n, status.first_try_interval);
@@ -415,23 +488,6 @@ pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
     }
 }
 
-/// US dollars: "$1.23", "$0.042", "$0.00041" (two significant digits
-/// below a dollar), "$0" for nothing.
-pub fn format_usd(usd: f64) -> String {
-    if !usd.is_finite() {
-        return "–".to_owned();
-    }
-    if usd == 0.0 {
-        return "$0".to_owned();
-    }
-    if usd >= 1.0 {
-        return format!("${usd:.2}");
-    }
-    // Two significant digits: one more decimal than the first non-zero one.
-    let decimals = (-usd.log10()).floor() as usize + 2;
-    format!("${usd:.decimals$}", decimals = decimals.min(12))
-}
-
 /// A target's cost: "$0.00041 per successful request; $0.031 for the run
 /// (77 charged requests)", with "some token counts were estimated" when
 /// they were.
@@ -489,6 +545,191 @@ pub fn plan_cost_sentence(lang: Lang, cost: &PlanCost) -> String {
     }
 }
 
+/// One sentence about one target: which target, and what is said.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Said {
+    /// The target's index in the plan.
+    pub target: u32,
+    /// Its label.
+    pub label: String,
+    /// The sentence, without the label.
+    pub text: String,
+}
+
+/// Every sentence said under one model's comparison table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelSentences {
+    /// The model's grouping key.
+    pub model: String,
+    /// Each target's verdict in words.
+    pub verdicts: Vec<Said>,
+    /// Each caveat once, with the labels of the targets it applies to.
+    pub caveats: Vec<(Vec<String>, String)>,
+    /// Most against least consistent target.
+    pub consistency: Option<String>,
+    /// The best provider, and the ones it cannot be told apart from.
+    pub best_provider: Option<String>,
+    /// The best against each other target, as far as the intervals allow.
+    pub distinctions: Vec<String>,
+    /// Each target's cold-start tail.
+    pub tails: Vec<Said>,
+    /// Each target's slow share.
+    pub slow: Vec<Said>,
+    /// Each target's recommended first-token timeout.
+    pub timeouts: Vec<Said>,
+    /// Each target's goodput at the plan's budget.
+    pub goodput: Vec<Said>,
+}
+
+/// Every sentence the results say, in one language: what the page shows and
+/// `firsttoken report` prints, made here once so the two cannot drift.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReportSentences {
+    /// Per model, in the comparisons' order.
+    pub models: Vec<ModelSentences>,
+    /// Peak against off-peak, per target that has both.
+    pub periods: Vec<Said>,
+    /// First try and rate limits, per target with a measured request.
+    pub first_try: Vec<Said>,
+    /// What the last 429's headers said, per target that got one.
+    pub rate_limits: Vec<Said>,
+    /// Gaps, stalls and buffering, per target with streams.
+    pub streams: Vec<Said>,
+    /// Cost, per target with a price.
+    pub costs: Vec<Said>,
+    /// The routing reasons: (model, recommended label or "–", reason).
+    pub routing: Vec<(String, String, String)>,
+}
+
+/// The sentences of `report` in `lang`.
+pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
+    let said = |target: &TargetReport, text: String| Said {
+        target: target.target,
+        label: target.label.clone(),
+        text,
+    };
+    let label_of = |index: u32| {
+        report
+            .targets
+            .get(index as usize)
+            .map(|t| t.label.clone())
+            .unwrap_or_default()
+    };
+    let models = report
+        .models
+        .iter()
+        .map(|model| {
+            let members: Vec<&TargetReport> = model
+                .rows
+                .iter()
+                .filter_map(|row| report.targets.get(row.figures.target as usize))
+                .collect();
+            let mut caveats: Vec<(Vec<String>, String)> = Vec::new();
+            for target in &members {
+                for caveat in &target.caveats {
+                    let text = caveat.text(lang);
+                    match caveats.iter_mut().find(|(_, existing)| *existing == text) {
+                        Some((labels, _)) => labels.push(target.label.clone()),
+                        None => caveats.push((vec![target.label.clone()], text)),
+                    }
+                }
+            }
+            ModelSentences {
+                model: model.model.clone(),
+                verdicts: members
+                    .iter()
+                    .filter_map(|t| t.verdict.map(|v| said(t, v.text(lang).to_owned())))
+                    .collect(),
+                caveats,
+                consistency: model.consistency.as_ref().map(|c| {
+                    c.text(
+                        &label_of(c.most_consistent),
+                        &label_of(c.least_consistent),
+                        lang,
+                    )
+                }),
+                best_provider: model.best.map(|best| {
+                    let tied: Vec<String> = model
+                        .indistinguishable_from_best
+                        .iter()
+                        .map(|&i| label_of(i))
+                        .collect();
+                    best_provider_text(lang, &label_of(best), &tied)
+                }),
+                distinctions: distinction_sentences(lang, report, model),
+                tails: members
+                    .iter()
+                    .map(|t| {
+                        said(
+                            t,
+                            tail_sentence(lang, t.cold_tail.as_ref(), t.ttft.is_some()),
+                        )
+                    })
+                    .collect(),
+                slow: members
+                    .iter()
+                    .filter_map(|t| {
+                        t.slow
+                            .map(|slow| said(t, slow_sentence(lang, &slow, t.p95_median_ratio)))
+                    })
+                    .collect(),
+                timeouts: members
+                    .iter()
+                    .filter_map(|t| {
+                        t.recommended_timeout
+                            .map(|advice| said(t, timeout_sentence(lang, &advice)))
+                    })
+                    .collect(),
+                goodput: members
+                    .iter()
+                    .filter_map(|t| t.goodput.map(|g| said(t, goodput_sentence(lang, &g))))
+                    .collect(),
+            }
+        })
+        .collect();
+    let targets = &report.targets;
+    ReportSentences {
+        models,
+        periods: targets
+            .iter()
+            .filter_map(|t| {
+                let comparison = t.time_of_day.compare_periods()?;
+                Some(said(t, period_sentence(lang, &comparison)))
+            })
+            .collect(),
+        first_try: targets
+            .iter()
+            .filter_map(|t| t.status.as_ref().map(|s| said(t, status_sentence(lang, s))))
+            .collect(),
+        rate_limits: targets
+            .iter()
+            .filter_map(|t| {
+                let headers = t.status.as_ref()?.last_rate_limit.as_ref()?;
+                Some(said(t, rate_limit_text(lang, headers)?))
+            })
+            .collect(),
+        streams: targets
+            .iter()
+            .filter_map(|t| t.stream.map(|s| said(t, stream_sentence(lang, &s))))
+            .collect(),
+        costs: targets
+            .iter()
+            .filter_map(|t| t.cost.map(|c| said(t, cost_sentence(lang, &c))))
+            .collect(),
+        routing: routing_table(&report.models, lang)
+            .routes
+            .into_iter()
+            .map(|route| {
+                (
+                    route.model,
+                    route.label.unwrap_or_else(|| "–".to_owned()),
+                    route.reason,
+                )
+            })
+            .collect(),
+    }
+}
+
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
 fn format_p(p: f64) -> String {
     if p < 0.001 {
@@ -505,6 +746,7 @@ fn format_p(p: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::bootstrap::Interval;
     use crate::core::slow::slow_share;
 
     #[test]
@@ -534,7 +776,7 @@ mod tests {
         assert_eq!(
             status_sentence(Lang::En, &status),
             "72 of 75 succeeded on the first try (96 %, 89–99 %), without retries; 429 (rate \
-             limited): 3 (4 %, 1–11 %), Retry-After 7.00 s (median of 3), at most 20.0 s; other \
+             limited): 3 (4 %, 1–11 %), Retry-After 7 s (median of 3), at most 20 s; other \
              4xx 0, 5xx 0, no status 0."
         );
         assert!(status_sentence(Lang::ZhCn, &status).starts_with("75 个请求中 72 个首次即成功"));
@@ -567,7 +809,7 @@ mod tests {
         };
         assert_eq!(
             stream_sentence(Lang::En, &stream),
-            "stalls (a gap over 2.00 s) in 1 of 75 replies (1 %, 0–7 %); per-reply p95 gap: \
+            "stalls (a gap over 2 s) in 1 of 75 replies (1 %, 0–7 %); per-reply p95 gap: \
              median 21 ms, p95 42 ms; longest gap 2.52 s; 0 of 75 replies came all at once \
              (buffered)."
         );
@@ -687,7 +929,7 @@ mod tests {
         };
         assert_eq!(
             timeout_sentence(Lang::En, &advice),
-            "4.20 s (the 95 % upper bound of the p99, 2.80 s, × 1.5); it would have cut 0 of this run's 300 requests"
+            "4.2 s (the 95 % upper bound of the p99, 2.8 s, × 1.5); it would have cut 0 of this run's 300 requests"
         );
         assert_eq!(
             timeout_sentence(
@@ -708,7 +950,7 @@ mod tests {
         };
         assert_eq!(
             goodput_sentence(Lang::En, &goodput),
-            "97 % within 1.00 s (92–99 %), 97 of 100 requests"
+            "97 % within 1 s (92–99 %), 97 of 100 requests"
         );
     }
 }

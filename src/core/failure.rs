@@ -1,0 +1,104 @@
+//! The vocabulary of a failed request: what went wrong ([`ErrorKind`]), how
+//! far the request got ([`Phase`]) and the message ([`SampleError`]). A
+//! leaf module: the measurement, the samples, the dashboard's records and
+//! the adapters all name failures, and none of them is needed to say one.
+
+use serde::{Deserialize, Serialize};
+
+/// A classified failure, with a message a person can act on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// How far the request got.
+    pub phase: Phase,
+    /// Plain words: what happened and what to do. Never contains a key.
+    pub message: String,
+}
+
+/// What went wrong with a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// `fetch()` rejected with a TypeError: CORS blocked it, or the network
+    /// failed. The browser does not say which.
+    CorsOrNetwork,
+    /// The provider answered with a non-2xx status.
+    HttpStatus,
+    /// No first token before the plan's timeout.
+    Timeout,
+    /// The connection closed before the stream's proper end.
+    StreamCut,
+    /// The body was SSE but its events could not be understood.
+    MalformedStream,
+    /// The provider sent an error event inside a 200 stream.
+    ProviderError,
+    /// A 2xx body that is not an event stream (e.g. a JSON or HTML page).
+    NotSse,
+    /// The user stopped the run while this request was in flight.
+    Aborted,
+    /// The provider's host name did not resolve. Only a native client can
+    /// tell this apart; the page reports it as `CorsOrNetwork`.
+    Dns,
+    /// The TLS handshake failed. Only a native client can tell this apart;
+    /// the page reports it as `CorsOrNetwork`.
+    Tls,
+}
+
+impl ErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Self; 10] = [
+        Self::CorsOrNetwork,
+        Self::HttpStatus,
+        Self::Timeout,
+        Self::StreamCut,
+        Self::MalformedStream,
+        Self::ProviderError,
+        Self::NotSse,
+        Self::Aborted,
+        Self::Dns,
+        Self::Tls,
+    ];
+
+    /// The name used in exported documents (serde's name for the variant).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::CorsOrNetwork => "cors_or_network",
+            Self::HttpStatus => "http_status",
+            Self::Timeout => "timeout",
+            Self::StreamCut => "stream_cut",
+            Self::MalformedStream => "malformed_stream",
+            Self::ProviderError => "provider_error",
+            Self::NotSse => "not_sse",
+            Self::Aborted => "aborted",
+            Self::Dns => "dns",
+            Self::Tls => "tls",
+        }
+    }
+}
+
+/// How far a request got before it failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Before the response headers arrived (connect, CORS, send).
+    Request,
+    /// Headers arrived; no content token yet.
+    BeforeFirstToken,
+    /// At least one content token had arrived.
+    AfterFirstToken,
+}
+
+impl Phase {
+    /// Every phase, in order.
+    pub const ALL: [Self; 3] = [Self::Request, Self::BeforeFirstToken, Self::AfterFirstToken];
+
+    /// The name used in exported documents (serde's name for the variant).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Request => "request",
+            Self::BeforeFirstToken => "before_first_token",
+            Self::AfterFirstToken => "after_first_token",
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The house rules of `core` that a compiler does not check: no import
+//! circle between its modules (DESIGN.md section 8: data flows one way).
+//!
+//! Every `super::…` and `crate::core::…` path in a module's non-test code is
+//! an edge to the module it names (the longest prefix that is a file). Edges
+//! between a module and its own submodules are left out: a submodule using
+//! its parent's types is how Rust nests, not a circle between concerns.
+
+#![cfg(not(target_arch = "wasm32"))]
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// `core`'s modules: module path → file.
+fn modules(root: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+                continue;
+            }
+            let relative = path.strip_prefix(root).unwrap();
+            let mut parts: Vec<String> = relative
+                .iter()
+                .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_owned())
+                .collect();
+            if parts.last().is_some_and(|last| last == "mod") {
+                parts.pop();
+            }
+            out.insert(parts, path);
+        }
+    }
+    out
+}
+
+/// The code before the file's unit tests, without comments (a doc link
+/// names a module without depending on it).
+fn non_test_code(text: &str) -> String {
+    let code = text
+        .find("#[cfg(test)]\nmod tests")
+        .or_else(|| text.find("#[cfg(test)]\nmod test_support"))
+        .map_or(text, |end| &text[..end]);
+    code.lines()
+        .map(|line| match line.find("//") {
+            Some(at) => &line[..at],
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths a module's code names, each as segments after `super` /
+/// `crate::core`, with braces of grouped imports expanded one level.
+fn named_paths(code: &str) -> Vec<(bool, Vec<String>)> {
+    let mut out = Vec::new();
+    for (prefix, is_super) in [("super::", true), ("crate::core::", false)] {
+        let mut rest = code;
+        while let Some(at) = rest.find(prefix) {
+            let before = rest[..at].chars().last();
+            rest = &rest[at + prefix.len()..];
+            // `crate::core::` inside a longer path (`firsttoken::core::`) or
+            // `super::` preceded by an identifier character is not a root.
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            if let Some(group) = rest.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                for item in group[..end].split(',') {
+                    let segments = segments_of(item.trim());
+                    if !segments.is_empty() {
+                        out.push((is_super, segments));
+                    }
+                }
+            } else {
+                let segments = segments_of(rest);
+                if !segments.is_empty() {
+                    out.push((is_super, segments));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn segments_of(text: &str) -> Vec<String> {
+    let path: String = text
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+        .collect();
+    path.split("::")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn is_within(a: &[String], b: &[String]) -> bool {
+    a.len() >= b.len() && a[..b.len()] == *b
+}
+
+#[test]
+fn core_has_no_import_circle() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/core");
+    let modules = modules(&root);
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, path) in &modules {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (is_super, segments) in named_paths(&non_test_code(&text)) {
+            let mut full = if is_super {
+                module[..module.len().saturating_sub(1)].to_vec()
+            } else {
+                Vec::new()
+            };
+            full.extend(segments);
+            // The longest prefix that is a module.
+            let target = (1..=full.len())
+                .rev()
+                .map(|n| full[..n].to_vec())
+                .find(|prefix| modules.contains_key(prefix));
+            let Some(target) = target else { continue };
+            if is_within(&target, module) || is_within(module, &target) {
+                continue;
+            }
+            edges.entry(module.clone()).or_default().insert(target);
+        }
+    }
+    // Depth-first search for a back edge, reporting the circle it closes.
+    fn visit(
+        node: &Vec<String>,
+        edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        state: &mut BTreeMap<Vec<String>, u8>,
+        path: &mut Vec<Vec<String>>,
+        circles: &mut Vec<String>,
+    ) {
+        state.insert(node.clone(), 1);
+        path.push(node.clone());
+        for next in edges.get(node).into_iter().flatten() {
+            match state.get(next).copied().unwrap_or(0) {
+                0 => visit(next, edges, state, path, circles),
+                1 => {
+                    let start = path.iter().position(|n| n == next).unwrap();
+                    let mut names: Vec<String> =
+                        path[start..].iter().map(|n| n.join("::")).collect();
+                    names.push(next.join("::"));
+                    circles.push(names.join(" → "));
+                }
+                _ => {}
+            }
+        }
+        path.pop();
+        state.insert(node.clone(), 2);
+    }
+    let mut state = BTreeMap::new();
+    let mut circles = Vec::new();
+    for module in modules.keys() {
+        if state.get(module).copied().unwrap_or(0) == 0 {
+            visit(module, &edges, &mut state, &mut Vec::new(), &mut circles);
+        }
+    }
+    assert!(
+        edges.values().map(BTreeSet::len).sum::<usize>() > 50,
+        "the scan found too few imports to be reading the code"
+    );
+    assert!(
+        circles.is_empty(),
+        "import circles in core:\n{}",
+        circles.join("\n")
+    );
+}
