@@ -1,7 +1,9 @@
-//! Throughput of the SSE decoder on realistic OpenAI-shaped streams, in MB/s.
+//! Throughput of the SSE decoder and each protocol's event decoder on
+//! realistic streams, in MB/s.
 //!
-//! A plain timed loop (no benchmark framework): build one long stream of
-//! `chat.completion.chunk` events, feed it in chunks of several sizes, take
+//! A plain timed loop (no benchmark framework): build one long stream per
+//! protocol (OpenAI `chat.completion.chunk` events, Anthropic Messages
+//! events, Gemini `streamGenerateContent` chunks), feed it in chunks, take
 //! the best of a few rounds, and print megabytes (10^6 bytes) per second.
 //! Run with `cargo bench --bench sse`.
 
@@ -63,6 +65,68 @@ fn openai_stream(target_bytes: usize) -> Vec<u8> {
     body
 }
 
+/// An Anthropic Messages stream of about `target_bytes` bytes: `message_start`,
+/// `content_block_start`, text deltas with a `ping` now and then,
+/// `content_block_stop`, `message_delta` with usage and `message_stop`.
+fn anthropic_stream(target_bytes: usize) -> Vec<u8> {
+    let mut body = Vec::with_capacity(target_bytes + 1024);
+    body.extend_from_slice(
+        br#"event: message_start
+data: {"type":"message_start","message":{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":25,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+"#,
+    );
+    let mut index = 0_usize;
+    while body.len() < target_bytes {
+        let word = WORDS[index % WORDS.len()];
+        let event = format!(
+            "event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"text_delta\",\"text\":\"{word}\"}}}}\n\n"
+        );
+        body.extend_from_slice(event.as_bytes());
+        if index % 50 == 49 {
+            body.extend_from_slice(b"event: ping\ndata: {\"type\": \"ping\"}\n\n");
+        }
+        index += 1;
+    }
+    body.extend_from_slice(
+        br#"event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":4242}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+"#,
+    );
+    body
+}
+
+/// A Gemini `streamGenerateContent?alt=sse` stream of about `target_bytes`
+/// bytes: one chunk per word with its usage so far, the last with a finish
+/// reason.
+fn gemini_stream(target_bytes: usize) -> Vec<u8> {
+    let mut body = Vec::with_capacity(target_bytes + 1024);
+    let mut index = 0_usize;
+    while body.len() < target_bytes {
+        let word = WORDS[index % WORDS.len()];
+        let chunk = format!(
+            "data: {{\"candidates\": [{{\"content\": {{\"parts\": [{{\"text\": \"{word}\"}}],\"role\": \"model\"}},\"index\": 0}}],\"usageMetadata\": {{\"promptTokenCount\": 9,\"candidatesTokenCount\": {index},\"totalTokenCount\": {}}},\"modelVersion\": \"gemini-2.0-flash\"}}\r\n\r\n",
+            index + 9
+        );
+        body.extend_from_slice(chunk.as_bytes());
+        index += 1;
+    }
+    body.extend_from_slice(
+        b"data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \".\"}],\"role\": \"model\"},\"finishReason\": \"STOP\",\"index\": 0}],\"usageMetadata\": {\"promptTokenCount\": 9,\"candidatesTokenCount\": 4242,\"totalTokenCount\": 4251},\"modelVersion\": \"gemini-2.0-flash\"}\r\n\r\n",
+    );
+    body
+}
+
 /// Feeds `body` in `chunk_bytes` pieces; returns the number of events.
 fn decode(body: &[u8], chunk_bytes: usize, events: &mut Vec<SseEvent>) -> usize {
     let mut decoder = SseDecoder::new();
@@ -76,10 +140,10 @@ fn decode(body: &[u8], chunk_bytes: usize, events: &mut Vec<SseEvent>) -> usize 
     count
 }
 
-/// SSE decoding plus the OpenAI event decoder (JSON parsing included).
-fn decode_with_protocol(body: &[u8], chunk_bytes: usize) -> usize {
+/// SSE decoding plus `protocol`'s event decoder (JSON parsing included).
+fn decode_with_protocol(protocol: Protocol, body: &[u8], chunk_bytes: usize) -> usize {
     let mut decoder = SseDecoder::new();
-    let mut protocol = EventDecoder::new(Protocol::OpenAi);
+    let mut protocol = EventDecoder::new(protocol);
     let (mut events, mut stream_events) = (Vec::new(), Vec::new());
     let mut content = 0;
     for chunk in body.chunks(chunk_bytes) {
@@ -118,6 +182,20 @@ fn main() {
         let (mb_s, count) = throughput_mb_s(body.len(), || decode(&body, chunk_bytes, &mut events));
         println!("sse decode, {chunk_bytes:>6}-byte chunks: {mb_s:8.1} MB/s ({count} events)");
     }
-    let (mb_s, count) = throughput_mb_s(body.len(), || decode_with_protocol(&body, 16 * 1024));
-    println!("sse + openai JSON, 16384-byte chunks: {mb_s:8.1} MB/s ({count} content deltas)");
+    for (name, protocol, body) in [
+        ("openai", Protocol::OpenAi, body.clone()),
+        (
+            "anthropic",
+            Protocol::Anthropic,
+            anthropic_stream(8 * 1024 * 1024),
+        ),
+        ("gemini", Protocol::Gemini, gemini_stream(8 * 1024 * 1024)),
+    ] {
+        let (mb_s, count) = throughput_mb_s(body.len(), || {
+            decode_with_protocol(protocol, &body, 16 * 1024)
+        });
+        println!(
+            "sse + {name:<9} JSON, 16384-byte chunks: {mb_s:8.1} MB/s ({count} content deltas)"
+        );
+    }
 }

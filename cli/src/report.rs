@@ -21,7 +21,6 @@ use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 
 use crate::error::CliError;
-use crate::terminal::judgement_text;
 
 /// Version of the `report --json` document.
 pub const REPORT_JSON_VERSION: u32 = 1;
@@ -369,7 +368,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                     row.figures.cv_pct
                 ),
                 format!("{:.1} %", row.figures.error_rate * 100.0),
-                judgement_text(row.figures.judgement, false)
+                row.figures.judgement.label(lang, false)
             );
         }
         let said = &sentences.models[model_index];
@@ -469,5 +468,105 @@ fn started_text(epoch_ms: f64, tz_offset_min: i32) -> String {
             offset
         ),
         Err(_) => "at an unknown time".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The golden routing fixture (five targets, 320 requests each, a cold
+    /// tail, prices, timeouts) and the same file with a TTFT budget.
+    fn fixtures() -> Vec<ResultsDoc> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/golden/routing-results.json"
+        );
+        let doc = import_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut budget = doc.clone();
+        budget.plan.ttft_budget_ms = Some(600.0);
+        vec![doc, budget]
+    }
+
+    #[test]
+    fn the_page_and_the_terminal_say_the_same_sentences_in_both_languages() {
+        for doc in fixtures() {
+            let report = report_of(&doc);
+            for lang in Lang::ALL {
+                // What the page shows: core's list, which its results view
+                // renders item by item (`ui/results_view.rs`).
+                let said = report_sentences(&report, lang);
+                let text = to_text(&doc, &report, lang);
+                let mut expected: Vec<String> = Vec::new();
+                for model in &said.models {
+                    for list in [
+                        &model.verdicts,
+                        &model.tails,
+                        &model.slow,
+                        &model.timeouts,
+                        &model.goodput,
+                    ] {
+                        expected.extend(list.iter().map(|s| labelled(lang, &s.label, &s.text)));
+                    }
+                    expected.extend(
+                        model
+                            .caveats
+                            .iter()
+                            .map(|(labels, text)| labelled(lang, &labels.join(", "), text)),
+                    );
+                    expected.extend(model.consistency.clone());
+                    expected.extend(model.best_provider.clone());
+                    expected.extend(model.distinctions.clone());
+                }
+                for list in [
+                    &said.periods,
+                    &said.first_try,
+                    &said.rate_limits,
+                    &said.streams,
+                    &said.costs,
+                ] {
+                    expected.extend(list.iter().map(|s| labelled(lang, &s.label, &s.text)));
+                }
+                expected.extend(said.routing.iter().map(|(_, _, reason)| reason.clone()));
+                // Verdicts are said in the terminal's table, in the
+                // verdict column: the text without the label.
+                let verdicts: Vec<String> = said
+                    .models
+                    .iter()
+                    .flat_map(|m| m.verdicts.iter().map(|s| labelled(lang, &s.label, &s.text)))
+                    .collect();
+                let mut missing: Vec<&String> = expected
+                    .iter()
+                    .filter(|sentence| !verdicts.contains(sentence))
+                    .filter(|sentence| !text.contains(sentence.as_str()))
+                    .collect();
+                let verdict_texts: Vec<&String> = said
+                    .models
+                    .iter()
+                    .flat_map(|m| m.verdicts.iter().map(|s| &s.text))
+                    .collect();
+                missing.extend(
+                    verdict_texts
+                        .into_iter()
+                        .filter(|v| !text.contains(v.as_str())),
+                );
+                assert!(
+                    missing.is_empty(),
+                    "{lang:?}: the terminal does not say {missing:#?}\n{text}"
+                );
+                assert!(
+                    expected.len() > 20,
+                    "the fixture says too little to test: {expected:?}"
+                );
+                let distinctions: usize = said.models.iter().map(|m| m.distinctions.len()).sum();
+                assert!(
+                    distinctions > 0,
+                    "the fixture has interval distinctions to print"
+                );
+                if lang == Lang::ZhCn {
+                    assert!(text.contains("个请求"), "{text}");
+                }
+            }
+        }
     }
 }

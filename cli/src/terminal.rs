@@ -13,7 +13,7 @@ use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
 use firsttoken::core::sample::Sample;
 use firsttoken::core::text::format_ms;
-use firsttoken::core::verdict::{Judgement, Lang, Verdict};
+use firsttoken::core::verdict::{Judgement, Lang};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::net::ConnectionPhases;
@@ -219,18 +219,7 @@ pub fn live_line<'a>(
 /// provisional. `short` gives the verdict's name ("cold starts") rather
 /// than its sentence, for a line that must fit a terminal.
 pub fn judgement_text(judgement: Judgement, short: bool) -> String {
-    let name = |verdict: Verdict| {
-        if short {
-            verdict.as_str().replace('_', " ")
-        } else {
-            verdict.text(Lang::En).to_owned()
-        }
-    };
-    match judgement {
-        Judgement::Final(verdict) => name(verdict),
-        Judgement::Provisional(verdict) => format!("{} (provisional)", name(verdict)),
-        Judgement::Collecting { .. } => judgement.collecting_text(Lang::En).unwrap_or_default(),
-    }
+    judgement.label(Lang::En, short)
 }
 
 fn format_eta(eta: Duration) -> String {

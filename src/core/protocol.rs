@@ -532,6 +532,75 @@ mod tests {
         (out, decoder.completed())
     }
 
+    /// The reason `protocol` gives for an event whose data is `data`.
+    fn malformed(protocol: Protocol, name: Option<&str>, data: &str) -> String {
+        let mut decoder = EventDecoder::new(protocol);
+        let event = SseEvent {
+            event: name.map(str::to_owned),
+            data: data.to_owned(),
+            id: None,
+        };
+        decoder
+            .on_event(&event, &mut Vec::new())
+            .expect_err(data)
+            .reason
+    }
+
+    #[test]
+    fn a_wrong_typed_member_is_malformed_naming_the_member_in_every_protocol() {
+        let cases = [
+            (
+                Protocol::OpenAi,
+                None,
+                r#"{"choices":[{"delta":{"content":5}}]}"#,
+                "choices[0].delta.content",
+            ),
+            (
+                Protocol::OpenAi,
+                None,
+                r#"{"choices":[],"usage":{"completion_tokens":"12"}}"#,
+                "usage.completion_tokens",
+            ),
+            (
+                Protocol::Anthropic,
+                Some("content_block_delta"),
+                r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}"#,
+                "delta.text",
+            ),
+            (
+                Protocol::Anthropic,
+                Some("message_delta"),
+                r#"{"type":"message_delta","usage":{"output_tokens":"9"}}"#,
+                "usage.output_tokens",
+            ),
+            (
+                Protocol::Gemini,
+                None,
+                r#"{"candidates":[{"content":{"parts":[{"text":5}]}}]}"#,
+                "candidates[0].content.parts[0].text",
+            ),
+            (
+                Protocol::Gemini,
+                None,
+                r#"{"candidates":[],"usageMetadata":{"candidatesTokenCount":-1}}"#,
+                "usageMetadata.candidatesTokenCount",
+            ),
+        ];
+        for (protocol, name, data, member) in cases {
+            let reason = malformed(protocol, name, data);
+            assert!(
+                reason.contains(&format!("member `{member}`")),
+                "{}: {reason}",
+                protocol.as_str()
+            );
+        }
+        // Not JSON, or JSON but not an object, says so in every protocol.
+        for protocol in [Protocol::OpenAi, Protocol::Anthropic, Protocol::Gemini] {
+            assert!(malformed(protocol, None, "{oops").contains("not valid JSON"));
+            assert!(malformed(protocol, None, "[1]").contains("not an object"));
+        }
+    }
+
     #[test]
     fn demo_request_has_demo_url_and_no_key() {
         let request = build_request(

@@ -63,7 +63,21 @@ impl Verdict {
         }
     }
 
-    /// A short sentence for the results table.
+    /// The verdict in a word or two, for a table cell or a badge.
+    pub fn short(self, lang: Lang) -> &'static str {
+        match (lang, self) {
+            (Lang::En, Self::Solid) => "solid",
+            (Lang::En, Self::SomeVariance) => "some variance",
+            (Lang::En, Self::ColdStarts) => "cold starts",
+            (Lang::En, Self::NotReady) => "not ready",
+            (Lang::ZhCn, Self::Solid) => "稳定",
+            (Lang::ZhCn, Self::SomeVariance) => "有波动",
+            (Lang::ZhCn, Self::ColdStarts) => "冷启动",
+            (Lang::ZhCn, Self::NotReady) => "未就绪",
+        }
+    }
+
+    /// The verdict in a sentence, with what to do about it.
     pub fn text(self, lang: Lang) -> &'static str {
         match (self, lang) {
             (Self::Solid, Lang::En) => "solid",
@@ -148,6 +162,25 @@ impl Judgement {
             Lang::En => format!("collecting ({n} of {VERDICT_MIN_SAMPLES})"),
             Lang::ZhCn => format!("收集中（{n} / {VERDICT_MIN_SAMPLES}）"),
         })
+    }
+
+    /// The judgement in words, as a table cell says it: the verdict's short
+    /// name (`short`) or its full text, "(provisional)" / "（暂定）" while it
+    /// may change, or "collecting (12 of 20)".
+    pub fn label(self, lang: Lang, short: bool) -> String {
+        let name = |verdict: Verdict| {
+            if short {
+                verdict.short(lang).to_owned()
+            } else {
+                verdict.text(lang).to_owned()
+            }
+        };
+        match (self, lang) {
+            (Self::Final(verdict), _) => name(verdict),
+            (Self::Provisional(verdict), Lang::En) => format!("{} (provisional)", name(verdict)),
+            (Self::Provisional(verdict), Lang::ZhCn) => format!("{}（暂定）", name(verdict)),
+            (Self::Collecting { .. }, _) => self.collecting_text(lang).unwrap_or_default(),
+        }
     }
 }
 

@@ -683,22 +683,6 @@ pub static ZH_CN: Texts = Texts {
     hours: "小时",
 };
 
-/// The verdict as a short badge ("cold starts"); the full sentence comes
-/// from [`crate::core::verdict::Verdict::text`].
-pub fn verdict_short(lang: Lang, verdict: crate::core::verdict::Verdict) -> &'static str {
-    use crate::core::verdict::Verdict;
-    match (lang, verdict) {
-        (Lang::En, Verdict::Solid) => "solid",
-        (Lang::En, Verdict::SomeVariance) => "some variance",
-        (Lang::En, Verdict::ColdStarts) => "cold starts",
-        (Lang::En, Verdict::NotReady) => "not ready",
-        (Lang::ZhCn, Verdict::Solid) => "稳定",
-        (Lang::ZhCn, Verdict::SomeVariance) => "有波动",
-        (Lang::ZhCn, Verdict::ColdStarts) => "冷启动",
-        (Lang::ZhCn, Verdict::NotReady) => "未就绪",
-    }
-}
-
 pub use crate::core::text::resampling_text;
 
 /// A plan warning in the page's language. The English text is the plan

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::core::verdict::Judgement;
-use crate::ui::i18n::{Lang, verdict_short};
+use crate::ui::i18n::Lang;
 
 /// The badge for `judgement`. `data-verdict` carries the machine name
 /// (`collecting` or the verdict's JSON name) and `data-provisional` is set
@@ -20,12 +20,12 @@ pub fn judgement_badge(lang: Lang, judgement: Judgement) -> Html {
         },
         Judgement::Provisional(verdict) => html! {
             <span class={classes!("verdict", verdict.as_str(), "provisional")} data-verdict={verdict.as_str()} data-provisional="true" title={format!("{} — {}", verdict.text(lang), t.provisional_hint)}>
-                {verdict_short(lang, verdict)}<small>{format!(" · {}", t.provisional)}</small>
+                {verdict.short(lang)}<small>{format!(" · {}", t.provisional)}</small>
             </span>
         },
         Judgement::Final(verdict) => html! {
             <span class={classes!("verdict", verdict.as_str())} data-verdict={verdict.as_str()} title={verdict.text(lang)}>
-                {verdict_short(lang, verdict)}
+                {verdict.short(lang)}
             </span>
         },
     }
