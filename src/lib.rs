@@ -3,17 +3,22 @@
 //! the few numbers that decide where to route a model: median, p95, CV% and
 //! the cold-start tail.
 //!
-//! One crate, data flowing one way (see `DESIGN.md` section 8):
+//! One pure core and two adapters, data flowing one way (see `DESIGN.md`
+//! section 8). This crate holds the core and the page; the native runner,
+//! `firsttoken` (the `cli/` crate), is the second adapter over the same core,
+//! and `mock/` is the provider the tests measure:
 //!
 //! ```text
 //! ui (Yew components, reducer) ──> browser (fetch stream, clock, timers, storage, canvas)
 //!        │                                 │
-//!        └─────────> core (pure Rust)  <───┘
+//!        └─────────> core (pure Rust)  <───┘  <── cli: firsttoken run / report / check / publish
 //!                    chart (pure: draws data onto any plotters backend)
 //! ```
 //!
 //! `core` and `chart` know nothing of the web and are tested natively; only
-//! `browser` touches `web_sys`, `js_sys` and `JsValue`.
+//! `browser` touches `web_sys`, `js_sys` and `JsValue`. Every sentence and
+//! formatted number either adapter prints is made in `core::text`, and
+//! `core` has no import circle (`tests/architecture.rs`).
 
 pub mod chart;
 pub mod core;

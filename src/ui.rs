@@ -1,6 +1,7 @@
 //! The page: a pure state reducer and the bilingual texts (both tested
 //! natively) and, on wasm32, the Yew components that wire them to the DOM.
 
+pub mod chart_items;
 pub mod dashboard;
 pub mod form;
 pub mod i18n;

@@ -299,7 +299,7 @@ fn journal_error(error: JournalError) -> CliError {
 }
 
 /// Sends one planned request and makes its sample.
-#[allow(
+#[expect(
     clippy::too_many_arguments,
     reason = "one call site; the run loop's state, borrowed"
 )]

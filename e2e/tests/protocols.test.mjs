@@ -46,7 +46,15 @@ import {
 } from "./harness.mjs";
 
 const KEY = "sk-e2e-key-7f3a9c";
-const MEDIAN_TOLERANCE_MS = [0, 5];
+// Page TTFT − the mock's ground truth, median over every successful request.
+// The page's own overhead is measured precisely by `make bench-accuracy`
+// (0.10 ms median over a plain fetch-stream loop in the same page); this
+// bound catches a gross error, such as a timestamp taken after decoding
+// (tens of ms). The median is the browser's loopback delivery on the host:
+// 3.3 ms on a Xeon, 4.7 ms on an AMD EPYC, and 5.1–6.2 ms there with the
+// whole suite running on two cores, where a 5 ms bound failed runs that had
+// no change to the timing path (docs/accuracy.md).
+const MEDIAN_TOLERANCE_MS = [0, 8];
 const PER_REQUEST_TOLERANCE_MS = [-10, 25];
 const TRIES = 3;
 const STALL_TIMEOUT_S = 1.5;
@@ -271,9 +279,9 @@ test("a run in the page goes on after faults and counts them", async () => {
         ["Unreachable", "2 / 2", "2"],
       ],
     );
-    assert.match(rows[0][3], /^\d+ ms$/, `the good target has a median: ${rows[0]}`);
+    assert.match(rows[0][3], /^\d+(\.\d+)? ms$/, `the good target has a median: ${rows[0]}`);
     // A stream cut after its first token still timed that token: it counts.
-    assert.match(rows[2][3], /^\d+ ms$/, `a cut after the first token keeps its TTFT: ${rows[2]}`);
+    assert.match(rows[2][3], /^\d+(\.\d+)? ms$/, `a cut after the first token keeps its TTFT: ${rows[2]}`);
     for (const row of [rows[1], rows[3]]) assert.equal(row[3], "–", `no median from failures before a first token: ${row}`);
 
     // Six errors, the latest five listed, each under its target with its kind.

@@ -141,8 +141,9 @@ async function checkResults(page) {
  */
 const ALLOWED_LATIN = new Set([
   "FirstToken", "English", "TTFT", "Token", "p95", "p99", "CV", "JSON", "CSV", "PNG", "API", "URL", "n", "ms", "s",
-  // HTTP status classes, said as codes in every language.
-  "4xx", "5xx",
+  // HTTP status classes (4xx, 5xx: the word match starts at the letters),
+  // said as codes in every language.
+  "xx",
 ]);
 
 /**

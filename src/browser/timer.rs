@@ -74,11 +74,6 @@ fn start_worker() -> Option<WorkerTimer> {
     })
 }
 
-/// True when waits run in the worker (false: page timers, throttled when hidden).
-pub fn uses_worker() -> bool {
-    !WORKER_FAILED.with(std::cell::Cell::get) && WORKER.with(|w| w.borrow().is_some())
-}
-
 /// Resolves after `ms` milliseconds.
 pub async fn sleep_ms(ms: f64) {
     let promise = Promise::new(&mut |resolve, _reject| schedule(ms.max(0.0), resolve));

@@ -50,10 +50,6 @@ pub struct Point {
 /// A target as the dashboard names and matches it.
 pub type DashTarget = PointsTarget;
 
-fn identity(target: &DashTarget) -> (&str, &str, &str) {
-    (&target.protocol, &target.base_url, &target.model)
-}
-
 /// What a fetched file turned out to be.
 #[derive(Debug)]
 pub enum Published {
@@ -475,7 +471,7 @@ impl Dataset {
                 .targets
                 .iter()
                 .enumerate()
-                .position(|(i, t)| !claimed[i] && identity(t) == identity(target));
+                .position(|(i, t)| !claimed[i] && t.identity() == target.identity());
             let index = found.unwrap_or_else(|| {
                 self.targets.push(target.clone());
                 claimed.push(false);

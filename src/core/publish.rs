@@ -143,6 +143,18 @@ pub struct PointsTarget {
     pub model: String,
 }
 
+impl PointsTarget {
+    /// What makes this target the same as another: the plan's one rule
+    /// ([`crate::core::plan::TargetIdentity`]).
+    pub fn identity(&self) -> crate::core::plan::TargetIdentity<'_> {
+        crate::core::plan::TargetIdentity {
+            protocol: &self.protocol,
+            base_url: &self.base_url,
+            model: &self.model,
+        }
+    }
+}
+
 /// A results file's measured requests, column by column
 /// (`firsttoken_points` version 1). Warm-ups are counted and left out, as
 /// the statistics leave them out; so are successes without a TTFT (none in a

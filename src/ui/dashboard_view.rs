@@ -12,17 +12,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::chart::{DailyInput, DayPoint, DaySeriesInput, HourBucket, HourlyInput};
-use crate::core::dashboard::Dataset;
-use crate::core::dashboard::figures::{
-    Cell, DayCell, DaySeries, HourSeries, Percentiles, VantageRow, WindowRow, by_vantage, daily,
-    hour_of_day, is_stale, overview, rolling_windows,
-};
-use crate::core::publish::utc_day;
+use crate::core::dashboard::figures::{Cell, Percentiles, is_stale, overview};
 use crate::core::report::percentile_reaches_censored;
 use crate::core::results::vantage_name;
 use crate::core::text::at_least;
-use crate::ui::charts::{ChartGrid, ChartItem, ChartSpec};
+use crate::ui::chart_items::{Figures, Ranged, dashboard_chart_items};
+use crate::ui::charts::ChartGrid;
 use crate::ui::dashboard::{DashboardAction, DashboardState, Range, SourceReport};
 use crate::ui::i18n::{Lang, format_duration, format_epoch, format_ms, format_pct};
 use crate::ui::state::Action;
@@ -245,20 +240,6 @@ fn window_cell(lang: Lang, window: usize, label: &'static str, cell: &Cell) -> H
     }
 }
 
-/// The figures of one data set and time range, computed once.
-struct Figures {
-    windows: Vec<WindowRow>,
-    daily: Vec<DaySeries>,
-    daily_by_vantage: Vec<DaySeries>,
-}
-
-/// The figures of the chosen time range.
-struct Ranged {
-    hours: Vec<HourSeries>,
-    vantages: Vec<VantageRow>,
-    from_day: i64,
-}
-
 #[component]
 fn DashboardBody(props: &BodyProps) -> Html {
     let lang = props.lang;
@@ -269,15 +250,7 @@ fn DashboardBody(props: &BodyProps) -> Html {
     let range = props.dashboard.range;
     let figures = use_memo(key, {
         let data = Rc::clone(&data);
-        move |_| Figures {
-            windows: rolling_windows(&data),
-            daily: daily(&data, false),
-            daily_by_vantage: if data.vantages.len() > 1 {
-                daily(&data, true)
-            } else {
-                Vec::new()
-            },
-        }
+        move |_| Figures::of(&data)
     });
     // Every range's figures at once, when the data arrives: the smaller
     // ranges are subsets of "all", so this costs about a third more than
@@ -286,19 +259,7 @@ fn DashboardBody(props: &BodyProps) -> Html {
         let data = Rc::clone(&data);
         move |_| {
             let end = data.time_range().map_or(0.0, |(_, last)| last);
-            Range::ALL.map(|range| {
-                let from = range.from_ms(end);
-                let points = data.since(from);
-                Rc::new(Ranged {
-                    hours: hour_of_day(points),
-                    vantages: by_vantage(points),
-                    from_day: if from.is_finite() {
-                        utc_day(from)
-                    } else {
-                        i64::MIN
-                    },
-                })
-            })
+            Range::ALL.map(|range| Rc::new(Ranged::of(&data, range.from_ms(end))))
         }
     });
     let ranged = by_range
@@ -311,7 +272,7 @@ fn DashboardBody(props: &BodyProps) -> Html {
         let data = Rc::clone(&data);
         let figures = Rc::clone(&figures);
         let ranged = Rc::clone(&ranged);
-        move |_| chart_items(lang, &data, &figures, &ranged)
+        move |_| dashboard_chart_items(lang, &data, &figures, &ranged)
     });
 
     let range_button = |choice: Range, label: &'static str| {
@@ -384,224 +345,4 @@ fn DashboardBody(props: &BodyProps) -> Html {
         <ChartGrid {lang} {items} layout={key} title={d.charts} mark="firsttoken:dashboard-drawn" />
         </>
     }
-}
-
-/// What a day chart plots of a day: (median or percentage, p95).
-type DayValue = dyn Fn(&DayCell) -> (Option<f64>, Option<f64>);
-
-/// A day series cut to the time range, with `value` per day.
-fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoint> {
-    series
-        .days
-        .iter()
-        .filter(|day| day.day >= from_day)
-        .map(|day| {
-            let (median_ms, p95_ms) = value(day);
-            DayPoint {
-                day: day.day,
-                median_ms,
-                p95_ms,
-            }
-        })
-        .collect()
-}
-
-/// Columns and rows of a day chart's number table: per series, the days
-/// shown, requests, errors and the range's newest day.
-fn day_table(
-    lang: Lang,
-    series: &[(String, &DaySeries)],
-    from_day: i64,
-) -> (Vec<String>, Vec<Vec<String>>) {
-    let t = lang.texts();
-    let d = lang.dashboard_texts();
-    let columns = vec![
-        t.target.into(),
-        d.days.into(),
-        d.requests.into(),
-        t.errors.into(),
-        d.availability.into(),
-    ];
-    let rows = series
-        .iter()
-        .map(|(label, s)| {
-            let days: Vec<_> = s.days.iter().filter(|day| day.day >= from_day).collect();
-            let requests: usize = days.iter().map(|day| day.cell.requests).sum();
-            let errors: usize = days.iter().map(|day| day.cell.errors).sum();
-            let tried: u32 = days.iter().map(|day| day.hours_tried).sum();
-            let answered: u32 = days.iter().map(|day| day.hours_answered).sum();
-            vec![
-                label.clone(),
-                days.len().to_string(),
-                requests.to_string(),
-                errors.to_string(),
-                if tried > 0 {
-                    format_pct(f64::from(answered) * 100.0 / f64::from(tried))
-                } else {
-                    "–".into()
-                },
-            ]
-        })
-        .collect();
-    (columns, rows)
-}
-
-/// Every chart of the dashboard, in display order.
-fn chart_items(lang: Lang, data: &Dataset, figures: &Figures, ranged: &Ranged) -> Vec<ChartItem> {
-    let t = lang.texts();
-    let d = lang.dashboard_texts();
-    let from_day = ranged.from_day;
-    let mut items = Vec::new();
-    let labelled: Vec<(String, &DaySeries)> = figures
-        .daily
-        .iter()
-        .map(|s| (data.label(s.target, None), s))
-        .collect();
-    let day_series = |value: &DayValue| {
-        labelled
-            .iter()
-            .map(|(label, s)| DaySeriesInput {
-                label: label.clone(),
-                days: day_points(s, from_day, value),
-            })
-            .collect::<Vec<_>>()
-    };
-    let (columns, rows) = day_table(lang, &labelled, from_day);
-    let height = |series: usize| 330.0 + 18.0 * (series as f64 / 3.0).ceil();
-    items.push(ChartItem {
-        id: "chart-daily".into(),
-        title: d.chart_daily.into(),
-        height_px: height(labelled.len()),
-        spec: ChartSpec::Daily(DailyInput {
-            title: String::new(),
-            value_axis: String::new(),
-            series: day_series(&|day| {
-                (
-                    day.cell.ttft.map(|p| p.p50_ms),
-                    day.cell.ttft.map(|p| p.p95_ms),
-                )
-            }),
-        }),
-        columns: columns.clone(),
-        rows: rows.clone(),
-    });
-    items.push(ChartItem {
-        id: "chart-errors".into(),
-        title: d.chart_errors.into(),
-        height_px: height(labelled.len()) - 30.0,
-        spec: ChartSpec::DailyRates(DailyInput {
-            title: String::new(),
-            value_axis: d.axis_error_rate.into(),
-            series: day_series(&|day| (day.cell.error_rate_pct(), None)),
-        }),
-        columns: columns.clone(),
-        rows: rows.clone(),
-    });
-    items.push(ChartItem {
-        id: "chart-availability".into(),
-        title: d.chart_availability.into(),
-        height_px: height(labelled.len()) - 30.0,
-        spec: ChartSpec::DailyRates(DailyInput {
-            title: String::new(),
-            value_axis: d.axis_availability.into(),
-            series: day_series(&|day| (day.availability_pct(), None)),
-        }),
-        columns,
-        rows,
-    });
-
-    // The same target from each vantage.
-    for target in 0..data.targets.len() {
-        let target = u32::try_from(target).unwrap_or(u32::MAX);
-        let of_target: Vec<(String, &DaySeries)> = figures
-            .daily_by_vantage
-            .iter()
-            .filter(|s| s.target == target)
-            .map(|s| {
-                let vantage = s.vantage.and_then(|v| data.vantages.get(v as usize));
-                (
-                    vantage_name(vantage.map_or("", String::as_str)).to_owned(),
-                    s,
-                )
-            })
-            .collect();
-        if of_target.len() < 2 {
-            continue;
-        }
-        let (columns, rows) = day_table(lang, &of_target, from_day);
-        items.push(ChartItem {
-            id: format!("chart-vantages-{target}"),
-            title: format!("{} — {}", d.chart_vantages, data.label(target, None)),
-            height_px: 320.0,
-            spec: ChartSpec::Daily(DailyInput {
-                title: String::new(),
-                value_axis: String::new(),
-                series: of_target
-                    .iter()
-                    .map(|(label, s)| DaySeriesInput {
-                        label: label.clone(),
-                        days: day_points(s, from_day, &|day| {
-                            (
-                                day.cell.ttft.map(|p| p.p50_ms),
-                                day.cell.ttft.map(|p| p.p95_ms),
-                            )
-                        }),
-                    })
-                    .collect(),
-            }),
-            columns,
-            rows,
-        });
-    }
-
-    for series in &ranged.hours {
-        let hours: Vec<HourBucket> = series
-            .hours
-            .iter()
-            .map(|(hour, cell)| HourBucket {
-                hour: *hour,
-                n: cell.ttft.map_or(0, |p| p.n),
-                median_ms: cell.ttft.map(|p| p.p50_ms),
-                p95_ms: cell.ttft.map(|p| p.p95_ms),
-            })
-            .collect();
-        let label = if data.vantages.len() > 1 {
-            data.label(series.target, Some(series.vantage))
-        } else {
-            data.label(series.target, None)
-        };
-        items.push(ChartItem {
-            id: format!("chart-hour-{}-{}", series.target, series.vantage),
-            title: format!("{} — {label}", d.chart_hour),
-            height_px: 280.0,
-            columns: vec![
-                t.hour.into(),
-                "n".into(),
-                t.median.into(),
-                t.p95.into(),
-                t.error_rate.into(),
-            ],
-            rows: series
-                .hours
-                .iter()
-                .map(|(hour, cell)| {
-                    vec![
-                        format!("{hour:02}:00"),
-                        cell.ttft.map_or(0, |p| p.n).to_string(),
-                        cell.ttft
-                            .map_or_else(|| "–".into(), |p| format_ms(lang, p.p50_ms)),
-                        cell.ttft
-                            .map_or_else(|| "–".into(), |p| format_ms(lang, p.p95_ms)),
-                        cell.error_rate_pct().map_or_else(|| "–".into(), format_pct),
-                    ]
-                })
-                .collect(),
-            spec: ChartSpec::HourlyUtc(HourlyInput {
-                title: String::new(),
-                hours,
-                peak: [0, 0],
-            }),
-        });
-    }
-    items
 }

@@ -24,7 +24,6 @@ use crate::browser::wake_lock::WakeLock;
 use crate::core::document;
 use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
-use crate::core::presets::preset_by_id;
 use crate::core::protocol::build_request;
 use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
@@ -53,24 +52,6 @@ impl PartialEq for Driver {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.active, &other.active)
     }
-}
-
-/// The key a target uses: keys are kept per origin (see [`crate::ui::keys`]).
-pub fn key_slot(target: &Target) -> String {
-    crate::ui::keys::key_slot(target)
-}
-
-/// The provider's note on browser access, for a blocked request.
-pub fn cors_hint(target: &Target) -> String {
-    target
-        .provider
-        .as_deref()
-        .and_then(preset_by_id)
-        .map(|p| p.cors_note_en.to_owned())
-        .unwrap_or_else(|| {
-            "if the provider does not allow browser calls (CORS), use a proxy base URL you control"
-                .to_owned()
-        })
 }
 
 fn environment(started_at_ms: f64, plan: &Plan) -> Environment {
@@ -107,7 +88,7 @@ pub async fn measure_once(
         protocol: target.protocol,
         reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
         timeout_s: plan.timeout_s,
-        cors_hint: cors_hint(target),
+        cors_hint: crate::ui::keys::cors_hint(target),
         seq,
         seed,
     };
@@ -145,12 +126,6 @@ impl Driver {
             seed,
         };
         self.launch(record, Vec::new(), keys, dispatch);
-    }
-
-    /// Hosts of `plan` whose key is needed but not in `keys` (keys are
-    /// not stored unless remembered, so a resumed run asks again).
-    pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String> {
-        crate::ui::keys::missing_keys(plan, keys)
     }
 
     /// Resumes a stored run where it stopped.
@@ -358,7 +333,10 @@ impl Driver {
             let active = guard.as_mut()?;
             let plan = &active.record.plan;
             let target = plan.targets.get(planned.target as usize)?;
-            let key = active.keys.get(&key_slot(target)).map(String::as_str);
+            let key = active
+                .keys
+                .get(&crate::ui::keys::key_slot(target))
+                .map(String::as_str);
             let nonce = plan.nonce.then(|| {
                 format!(
                     "{}-{}-{}",
@@ -370,7 +348,7 @@ impl Driver {
                 protocol: target.protocol,
                 reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
                 timeout_s: plan.timeout_s,
-                cors_hint: cors_hint(target),
+                cors_hint: crate::ui::keys::cors_hint(target),
                 seq: planned.seq,
                 seed: active.record.seed ^ u64::from(planned.target),
             };

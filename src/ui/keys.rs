@@ -152,9 +152,41 @@ pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String>
     missing
 }
 
+/// The provider's note on browser access, for a request the browser
+/// blocked (CORS or the network): the preset's own note, or how to get past
+/// a provider that allows no browser calls.
+pub fn cors_hint(target: &Target) -> String {
+    target
+        .provider
+        .as_deref()
+        .and_then(crate::core::presets::preset_by_id)
+        .map(|p| p.cors_note_en.to_owned())
+        .unwrap_or_else(|| {
+            "if the provider does not allow browser calls (CORS), use a proxy base URL you control"
+                .to_owned()
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_blocked_request_gets_the_presets_note_or_the_proxy_advice() {
+        let mut target = Target {
+            label: "t".into(),
+            protocol: crate::core::plan::Protocol::OpenAi,
+            base_url: "https://api.deepseek.com/v1".into(),
+            model: "m".into(),
+            provider: Some("deepseek".into()),
+            price: None,
+            openrouter_provider: None,
+        };
+        let preset = crate::core::presets::preset_by_id("deepseek").unwrap();
+        assert_eq!(cors_hint(&target), preset.cors_note_en);
+        target.provider = None;
+        assert!(cors_hint(&target).contains("proxy base URL you control"));
+    }
 
     fn target(label: &str, provider: Option<&str>, base_url: &str) -> Target {
         Target {

@@ -185,7 +185,7 @@ fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
             let Some((record, samples)) = load_run(&run_id).await else {
                 return;
             };
-            let missing = crate::ui::driver::Driver::missing_keys(&record.plan, &keys);
+            let missing = crate::ui::keys::missing_keys(&record.plan, &keys);
             if missing.is_empty() {
                 driver.resume(record, samples, keys, dispatch);
             } else {

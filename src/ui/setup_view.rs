@@ -15,9 +15,10 @@ use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
 use crate::core::results::{import_json, merge};
-use crate::ui::driver::{key_slot, measure_once};
+use crate::ui::driver::measure_once;
 use crate::ui::form::{PlanForm, TargetForm};
 use crate::ui::i18n::{Lang, format_ms, warning_text};
+use crate::ui::keys::key_slot;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, Connection, ResultsView, State};
 

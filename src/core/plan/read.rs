@@ -1,0 +1,397 @@
+//! Reading a plan: the document and the `#plan=` link, every member checked
+//! once at the boundary with one message per bad field (a stranger may have
+//! written it), unknown members named with the nearest known one.
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::{FieldError, PLAN_VERSION, Plan, PlanError, Protocol, Target};
+use crate::core::document;
+use crate::core::price::Price;
+
+/// Every top-level member of plan version 1.
+const PLAN_FIELDS: &[&str] = &[
+    "firsttoken_plan",
+    "targets",
+    "requests_per_target",
+    "warmup_per_target",
+    "spacing_s",
+    "jitter_s",
+    "spread_hours",
+    "timeout_s",
+    "prompt",
+    "nonce",
+    "max_tokens",
+    "temperature",
+    "reasoning_counts_as_first_token",
+    "peak_hours",
+    "peak_tz",
+    "ttft_budget_ms",
+];
+
+/// Every member of a target.
+const TARGET_FIELDS: &[&str] = &[
+    "label",
+    "protocol",
+    "base_url",
+    "model",
+    "provider",
+    "price",
+    "openrouter_provider",
+];
+
+/// `#plan=` payloads: base64url, written without padding, read either way.
+pub(super) const LINK_ENGINE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+    &base64::alphabet::URL_SAFE,
+    base64::engine::GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+);
+
+impl Plan {
+    /// Reads a plan document, checking every field once, here at the boundary.
+    ///
+    /// Missing optional members take their [`Plan::default`] values; text
+    /// fields are trimmed and base URLs lose trailing slashes. The result has
+    /// passed [`Plan::validate`].
+    ///
+    /// # Errors
+    /// [`PlanError::Json`] for malformed JSON (with line and column),
+    /// [`PlanError::NotAPlan`] for a foreign document,
+    /// [`PlanError::NewerVersion`] / [`PlanError::BadVersion`] for versions
+    /// this page cannot read, and [`PlanError::Invalid`] with one message per
+    /// bad field. Nothing is half-applied.
+    pub fn from_json(text: &str) -> Result<Self, PlanError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            // serde_json's message ends with the position, given separately here.
+            let full = e.to_string();
+            let position = format!(" at line {} column {}", e.line(), e.column());
+            PlanError::Json {
+                line: e.line().max(1),
+                column: e.column().max(1),
+                message: full.strip_suffix(&position).unwrap_or(&full).to_owned(),
+            }
+        })?;
+        let Value::Object(members) = value else {
+            return Err(PlanError::NotAPlan);
+        };
+        let version = members.get("firsttoken_plan").ok_or(PlanError::NotAPlan)?;
+        match version.as_u64() {
+            Some(v) if v == u64::from(PLAN_VERSION) => {}
+            Some(v) if v > u64::from(PLAN_VERSION) => {
+                return Err(PlanError::NewerVersion { found: v });
+            }
+            _ => {
+                return Err(PlanError::BadVersion {
+                    found: document::to_string(version),
+                });
+            }
+        }
+
+        let mut reader = FieldReader::default();
+        let mut plan = Self::default();
+        for (name, value) in &members {
+            let field = name.as_str();
+            match field {
+                "firsttoken_plan" => {}
+                "targets" => plan.targets = reader.targets(value),
+                "requests_per_target" => reader.read(field, value, &mut plan.requests_per_target),
+                "warmup_per_target" => reader.read(field, value, &mut plan.warmup_per_target),
+                "spacing_s" => reader.read(field, value, &mut plan.spacing_s),
+                "jitter_s" => reader.read(field, value, &mut plan.jitter_s),
+                "spread_hours" => reader.read(field, value, &mut plan.spread_hours),
+                "timeout_s" => reader.read(field, value, &mut plan.timeout_s),
+                "prompt" => reader.read(field, value, &mut plan.prompt),
+                "nonce" => reader.read(field, value, &mut plan.nonce),
+                "max_tokens" => reader.read(field, value, &mut plan.max_tokens),
+                "temperature" => reader.read(field, value, &mut plan.temperature),
+                "reasoning_counts_as_first_token" => {
+                    reader.read(field, value, &mut plan.reasoning_counts_as_first_token);
+                }
+                "peak_hours" => reader.read(field, value, &mut plan.peak_hours),
+                "peak_tz" => reader.read(field, value, &mut plan.peak_tz),
+                "ttft_budget_ms" => reader.read(field, value, &mut plan.ttft_budget_ms),
+                unknown => reader.unknown(unknown, PLAN_FIELDS),
+            }
+        }
+        plan.normalise();
+        let mut errors = reader.errors;
+        if let Err(range_errors) = plan.validate() {
+            // A field that could not be read holds a stand-in value; a range
+            // message about it would be about something the person never wrote.
+            let mut unread: Vec<String> = errors.iter().map(|e| e.field.clone()).collect();
+            // A base URL is checked against its protocol; without a readable
+            // protocol that check would be against a guess.
+            let protocol_unread: Vec<String> = unread
+                .iter()
+                .filter_map(|f| f.strip_suffix(".protocol").map(|t| format!("{t}.base_url")))
+                .collect();
+            unread.extend(protocol_unread);
+            errors.extend(range_errors.into_iter().filter(|e| {
+                !unread.iter().any(|u| {
+                    e.field == *u
+                        || e.field
+                            .strip_prefix(u.as_str())
+                            .is_some_and(|tail| tail.starts_with('.'))
+                })
+            }));
+        }
+        if errors.is_empty() {
+            Ok(plan)
+        } else {
+            errors.sort_by_cached_key(|e| field_order(&e.field));
+            Err(PlanError::Invalid(errors))
+        }
+    }
+
+    /// The plan as a URL fragment payload: `plan=` followed by the compact
+    /// JSON in base64url without padding. Put a `#` in front to make a link.
+    /// Plans carry no keys, so neither does the link.
+    pub fn to_link_fragment(&self) -> String {
+        let json = document::to_string(self);
+        format!(
+            "plan={}",
+            base64::Engine::encode(&LINK_ENGINE, json.as_bytes())
+        )
+    }
+
+    /// Reads a plan from a link fragment made by [`Plan::to_link_fragment`],
+    /// with or without the leading `#`. Other `&`-separated parameters are
+    /// ignored.
+    ///
+    /// # Errors
+    /// [`PlanError::Link`] when there is no `plan=` parameter or its payload
+    /// is not base64url UTF-8; otherwise whatever [`Plan::from_json`] says.
+    pub fn from_link_fragment(fragment: &str) -> Result<Self, PlanError> {
+        let fragment = fragment.trim();
+        let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+        let payload = fragment
+            .split('&')
+            .find_map(|part| part.strip_prefix("plan="))
+            .ok_or_else(|| {
+                PlanError::Link("the link has no plan in it (expected #plan=…)".to_owned())
+            })?;
+        let bytes = base64::Engine::decode(&LINK_ENGINE, payload.trim()).map_err(|e| {
+            PlanError::Link(format!(
+                "the plan link is damaged: its payload is not valid base64url ({e}); \
+                 copy the whole link again"
+            ))
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            PlanError::Link(
+                "the plan link is damaged: its payload is not UTF-8 text; copy the whole link again"
+                    .to_owned(),
+            )
+        })?;
+        Self::from_json(&text)
+    }
+}
+
+/// Reads members one by one, collecting one error per bad member.
+#[derive(Default)]
+struct FieldReader {
+    errors: Vec<FieldError>,
+}
+
+impl FieldReader {
+    /// Reads `value` into `slot` when it has the right shape; otherwise
+    /// records an error and leaves the default in place.
+    fn read<T: DeserializeOwned + Expected>(&mut self, field: &str, value: &Value, slot: &mut T) {
+        match T::deserialize(value) {
+            Ok(v) => *slot = v,
+            Err(_) => self.errors.push(FieldError::new(
+                field,
+                format!("expected {}, found {}", T::EXPECTED, describe(value)),
+            )),
+        }
+    }
+
+    fn unknown(&mut self, field: &str, known: &[&str]) {
+        self.errors.push(unknown_field(field, field, known));
+    }
+
+    fn targets(&mut self, value: &Value) -> Vec<Target> {
+        let Value::Array(items) = value else {
+            self.errors.push(FieldError::new(
+                "targets",
+                format!("expected a list of targets, found {}", describe(value)),
+            ));
+            return Vec::new();
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.target(i, item))
+            .collect()
+    }
+
+    /// Reads one target; a bad one still yields a stand-in so later targets
+    /// keep their indexes in messages.
+    fn target(&mut self, i: usize, value: &Value) -> Target {
+        let path = format!("targets[{i}]");
+        let mut target = Target {
+            label: String::new(),
+            protocol: Protocol::OpenAi,
+            base_url: String::new(),
+            model: String::new(),
+            provider: None,
+            price: None,
+            openrouter_provider: None,
+        };
+        let Value::Object(members) = value else {
+            self.errors.push(FieldError::new(
+                path,
+                format!("expected a target object, found {}", describe(value)),
+            ));
+            return target;
+        };
+        for name in ["label", "protocol", "base_url", "model"] {
+            if !members.contains_key(name) {
+                self.errors
+                    .push(FieldError::new(format!("{path}.{name}"), "is missing"));
+            }
+        }
+        for (name, value) in members {
+            let field = format!("{path}.{name}");
+            match name.as_str() {
+                "label" => self.read(&field, value, &mut target.label),
+                "base_url" => self.read(&field, value, &mut target.base_url),
+                "model" => self.read(&field, value, &mut target.model),
+                "provider" => self.read(&field, value, &mut target.provider),
+                "price" => self.read(&field, value, &mut target.price),
+                "openrouter_provider" => {
+                    self.read(&field, value, &mut target.openrouter_provider);
+                }
+                "protocol" => match Protocol::deserialize(value) {
+                    Ok(p) => target.protocol = p,
+                    Err(_) => self.errors.push(FieldError::new(
+                        field,
+                        format!(
+                            "expected one of {}, found {}",
+                            Protocol::ALL
+                                .map(|p| format!("\"{}\"", p.as_str()))
+                                .join(", "),
+                            describe(value)
+                        ),
+                    )),
+                },
+                other => self
+                    .errors
+                    .push(unknown_field(&field, other, TARGET_FIELDS)),
+            }
+        }
+        target
+    }
+}
+
+/// Sort key putting field errors in document-schema order:
+/// top-level fields as listed in `PLAN_FIELDS`, targets by index then member.
+fn field_order(field: &str) -> (usize, usize, usize, String) {
+    let (head, tail) = match field.find(['[', '.']) {
+        Some(i) => field.split_at(i),
+        None => (field, ""),
+    };
+    let top = PLAN_FIELDS
+        .iter()
+        .position(|f| *f == head)
+        .unwrap_or(PLAN_FIELDS.len());
+    let index = tail
+        .strip_prefix('[')
+        .and_then(|t| t.split(']').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let member = tail.rsplit('.').next().unwrap_or_default();
+    let sub = if tail.contains('.') {
+        TARGET_FIELDS
+            .iter()
+            .position(|f| *f == member)
+            .unwrap_or(TARGET_FIELDS.len())
+    } else {
+        0
+    };
+    (top, index, sub, field.to_owned())
+}
+
+/// An unknown member: key-like names get a pointed refusal, typos a hint.
+fn unknown_field(path: &str, name: &str, known: &[&str]) -> FieldError {
+    let lower = name.to_ascii_lowercase();
+    if ["key", "token", "secret", "authorization", "password"]
+        .iter()
+        .any(|word| lower.contains(word))
+    {
+        return FieldError::new(
+            path,
+            "plans never carry keys; remove this field and enter the key in the page",
+        );
+    }
+    let nearest = known
+        .iter()
+        .map(|k| (edit_distance(&lower, k), *k))
+        .min()
+        .filter(|(d, _)| *d <= 3);
+    match nearest {
+        Some((_, k)) => FieldError::new(path, format!("unknown field; did you mean \"{k}\"?")),
+        None => FieldError::new(path, "unknown field in plan version 1"),
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints on short field names.
+pub(super) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// What a field's type accepts, in words.
+trait Expected {
+    const EXPECTED: &'static str;
+}
+impl Expected for u32 {
+    const EXPECTED: &'static str = "a whole number from 0 to 4294967295";
+}
+impl Expected for f64 {
+    const EXPECTED: &'static str = "a number";
+}
+impl Expected for Option<f64> {
+    const EXPECTED: &'static str = "a number or null";
+}
+impl Expected for String {
+    const EXPECTED: &'static str = "a string";
+}
+impl Expected for Option<String> {
+    const EXPECTED: &'static str = "a string or null";
+}
+impl Expected for Option<Price> {
+    const EXPECTED: &'static str = "a price object {\"input_per_mtok\": …, \"output_per_mtok\": …, \"cached_input_per_mtok\": … (optional)} in US dollars per million tokens, or null";
+}
+impl Expected for bool {
+    const EXPECTED: &'static str = "true or false";
+}
+impl Expected for [u8; 2] {
+    const EXPECTED: &'static str = "two hours [start, end], each from 0 to 24";
+}
+
+/// How a JSON value looks, for "expected X, found Y" messages.
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if !n.is_u64() && !n.is_i64() => document::Number(x).to_string(),
+            _ => n.to_string(),
+        },
+        Value::String(s) if s.chars().count() > 40 => "a long string".to_owned(),
+        Value::String(s) => format!("\"{s}\""),
+        Value::Array(_) => "a list".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
