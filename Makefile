@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock cli lint bench bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-dashboard screenshots
+.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock cli lint bench bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-phone bench-dashboard screenshots
 
 ## Serve the page at http://127.0.0.1:8080 (opens on the built-in demo provider: no key needed).
 serve: setup-build fetch
@@ -72,7 +72,7 @@ test-e2e: mock cli e2e-deps
 	trunk build --release --public-url /firsttoken/ --dist dist-subpath
 	cd e2e && node --test --test-concurrency=1 tests/
 
-bench: bench-sse bench-report bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-dashboard
+bench: bench-sse bench-report bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-phone bench-dashboard
 
 bench-sse:
 	cargo bench --bench sse
@@ -98,6 +98,10 @@ bench-render: mock e2e-deps build
 # Time to first render in headless Chromium from a local server (docs/size.md).
 bench-first-render: mock e2e-deps build
 	cd e2e && node bench/first-render.mjs
+
+# A phone's wait until Start can be pressed: DevTools mobile throttling, gzip.
+bench-phone: e2e-deps build
+	cd e2e && node bench/phone.mjs
 
 # The dashboard with 500 000 published requests: load, first draw, re-render, memory (docs/render.md).
 bench-dashboard: mock e2e-deps build

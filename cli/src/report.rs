@@ -62,36 +62,20 @@ pub fn report_of(doc: &ResultsDoc) -> Report {
     )
 }
 
-fn stats_json(summary: Option<&Summary>) -> Value {
-    summary.map_or(Value::Null, |s| {
-        json!({
-            "n": s.n,
-            "median": s.median,
-            "p90": s.p90,
-            "p95": s.p95,
-            "p99": s.p99,
-            "mean": s.mean,
-            "stddev": s.stddev,
-            "cv_pct": s.cv_pct,
-            "min": s.min,
-            "max": s.max,
-            "iqr": s.iqr,
-        })
+/// A core figure as JSON, by its own `Serialize`: the exported names have
+/// one source, the struct. Non-finite numbers become `null`.
+fn value_of<T: serde::Serialize>(figure: Option<&T>) -> Value {
+    figure.map_or(Value::Null, |figure| {
+        serde_json::to_value(figure).unwrap_or(Value::Null)
     })
 }
 
+fn stats_json(summary: Option<&Summary>) -> Value {
+    value_of(summary)
+}
+
 fn tail_json(tail: Option<&ColdTail>) -> Value {
-    tail.map_or(Value::Null, |t| {
-        json!({
-            "count": t.count,
-            "of": t.of,
-            "one_in": t.one_in,
-            "median_ms": t.median_ms,
-            "min_ms": t.min_ms,
-            "max_ms": t.max_ms,
-            "warm": stats_json(Some(&t.warm)),
-        })
-    })
+    value_of(tail)
 }
 
 /// `{"state": "provisional", "verdict": "solid"}`; no verdict while
@@ -254,11 +238,10 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         })
         .collect();
     // The routing table's own document, as the page exports it.
-    let routing: Value = serde_json::from_str(&report.routing.to_json()).unwrap_or(Value::Null);
+    let routing = value_of(Some(&report.routing));
     // The rows the page's export writes into the results file's `summary`
     // (figures, intervals, verdicts), from core's one writer.
-    let summary: Value = serde_json::from_str(&results::summary_json(&doc.plan, &doc.samples))
-        .unwrap_or(Value::Null);
+    let summary = value_of(Some(&results::summary_rows(&doc.plan, &doc.samples)));
     json!({
         "firsttoken_report": REPORT_JSON_VERSION,
         "environment": {

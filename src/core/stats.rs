@@ -11,7 +11,7 @@
 
 /// Descriptive statistics of a set of values, in the values' own unit
 /// (milliseconds for timings, tokens per second for decode rate).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Summary {
     /// Number of finite values summarised.
     pub n: usize,

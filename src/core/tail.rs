@@ -85,7 +85,7 @@ pub const MIN_GAP_RATIO: f64 = 1.5;
 const MIN_SPREAD: f64 = 0.01;
 
 /// A detected cold-start tail.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ColdTail {
     /// Requests in the tail.
     pub count: usize,
