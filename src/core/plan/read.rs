@@ -2,7 +2,6 @@
 //! once at the boundary with one message per bad field (a stranger may have
 //! written it), unknown members named with the nearest known one.
 
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -10,36 +9,61 @@ use super::{FieldError, PLAN_VERSION, Plan, PlanError, Protocol, Target};
 use crate::core::document;
 use crate::core::price::Price;
 
-/// Every top-level member of plan version 1.
-const PLAN_FIELDS: &[&str] = &[
-    "firsttoken_plan",
-    "targets",
-    "requests_per_target",
-    "warmup_per_target",
-    "spacing_s",
-    "jitter_s",
-    "spread_hours",
-    "timeout_s",
-    "prompt",
-    "nonce",
-    "max_tokens",
-    "temperature",
-    "reasoning_counts_as_first_token",
-    "peak_hours",
-    "peak_tz",
-    "ttft_budget_ms",
-];
+/// Declares, from one ordered list, a document's member names (for
+/// "unknown member" suggestions and error order) and the function that reads
+/// each plain member into its struct field of the same name: a member cannot
+/// be listed without being read, or read without being listed. Members a
+/// reader handles itself come first, as `special`.
+macro_rules! members {
+    (
+        $(#[doc = $doc:expr])*
+        $list:ident, $reader:ident, $ty:ty,
+        special: [$($special:literal),* $(,)?],
+        plain: [$($member:ident),* $(,)?] $(,)?
+    ) => {
+        $(#[doc = $doc])*
+        const $list: &[&str] = &[$($special,)* $(stringify!($member)),*];
 
-/// Every member of a target.
-const TARGET_FIELDS: &[&str] = &[
-    "label",
-    "protocol",
-    "base_url",
-    "model",
-    "provider",
-    "price",
-    "openrouter_provider",
-];
+        /// Reads plain member `name` (at `path`) of `value` into `into`;
+        /// `false` when `name` is not a plain member.
+        fn $reader(reader: &mut FieldReader, path: &str, name: &str, value: &Value, into: &mut $ty) -> bool {
+            match name {
+                $(stringify!($member) => reader.read(path, value, &mut into.$member),)*
+                _ => return false,
+            }
+            true
+        }
+    };
+}
+
+members! {
+    /// Every top-level member of plan version 1, in document order.
+    PLAN_FIELDS, read_plan_member, Plan,
+    special: ["firsttoken_plan", "targets"],
+    plain: [
+        requests_per_target,
+        warmup_per_target,
+        spacing_s,
+        jitter_s,
+        spread_hours,
+        timeout_s,
+        prompt,
+        nonce,
+        max_tokens,
+        temperature,
+        reasoning_counts_as_first_token,
+        peak_hours,
+        peak_tz,
+        ttft_budget_ms,
+    ],
+}
+
+members! {
+    /// Every member of a target, in document order.
+    TARGET_FIELDS, read_target_member, Target,
+    special: [],
+    plain: [label, protocol, base_url, model, provider, price, openrouter_provider],
+}
 
 /// `#plan=` payloads: base64url, written without padding, read either way.
 pub(super) const LINK_ENGINE: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
@@ -96,23 +120,11 @@ impl Plan {
             match field {
                 "firsttoken_plan" => {}
                 "targets" => plan.targets = reader.targets(value),
-                "requests_per_target" => reader.read(field, value, &mut plan.requests_per_target),
-                "warmup_per_target" => reader.read(field, value, &mut plan.warmup_per_target),
-                "spacing_s" => reader.read(field, value, &mut plan.spacing_s),
-                "jitter_s" => reader.read(field, value, &mut plan.jitter_s),
-                "spread_hours" => reader.read(field, value, &mut plan.spread_hours),
-                "timeout_s" => reader.read(field, value, &mut plan.timeout_s),
-                "prompt" => reader.read(field, value, &mut plan.prompt),
-                "nonce" => reader.read(field, value, &mut plan.nonce),
-                "max_tokens" => reader.read(field, value, &mut plan.max_tokens),
-                "temperature" => reader.read(field, value, &mut plan.temperature),
-                "reasoning_counts_as_first_token" => {
-                    reader.read(field, value, &mut plan.reasoning_counts_as_first_token);
+                _ => {
+                    if !read_plan_member(&mut reader, field, field, value, &mut plan) {
+                        reader.unknown(field, PLAN_FIELDS);
+                    }
                 }
-                "peak_hours" => reader.read(field, value, &mut plan.peak_hours),
-                "peak_tz" => reader.read(field, value, &mut plan.peak_tz),
-                "ttft_budget_ms" => reader.read(field, value, &mut plan.ttft_budget_ms),
-                unknown => reader.unknown(unknown, PLAN_FIELDS),
             }
         }
         plan.normalise();
@@ -254,31 +266,8 @@ impl FieldReader {
         }
         for (name, value) in members {
             let field = format!("{path}.{name}");
-            match name.as_str() {
-                "label" => self.read(&field, value, &mut target.label),
-                "base_url" => self.read(&field, value, &mut target.base_url),
-                "model" => self.read(&field, value, &mut target.model),
-                "provider" => self.read(&field, value, &mut target.provider),
-                "price" => self.read(&field, value, &mut target.price),
-                "openrouter_provider" => {
-                    self.read(&field, value, &mut target.openrouter_provider);
-                }
-                "protocol" => match Protocol::deserialize(value) {
-                    Ok(p) => target.protocol = p,
-                    Err(_) => self.errors.push(FieldError::new(
-                        field,
-                        format!(
-                            "expected one of {}, found {}",
-                            Protocol::ALL
-                                .map(|p| format!("\"{}\"", p.as_str()))
-                                .join(", "),
-                            describe(value)
-                        ),
-                    )),
-                },
-                other => self
-                    .errors
-                    .push(unknown_field(&field, other, TARGET_FIELDS)),
+            if !read_target_member(self, &field, name, value, &mut target) {
+                self.errors.push(unknown_field(&field, name, TARGET_FIELDS));
             }
         }
         target
@@ -373,6 +362,9 @@ impl Expected for Option<String> {
 impl Expected for Option<Price> {
     const EXPECTED: &'static str = "a price object {\"input_per_mtok\": …, \"output_per_mtok\": …, \"cached_input_per_mtok\": … (optional)} in US dollars per million tokens, or null";
 }
+impl Expected for Protocol {
+    const EXPECTED: &'static str = "one of \"openai\", \"anthropic\", \"gemini\", \"demo\"";
+}
 impl Expected for bool {
     const EXPECTED: &'static str = "true or false";
 }
@@ -393,5 +385,74 @@ fn describe(value: &Value) -> String {
         Value::String(s) => format!("\"{s}\""),
         Value::Array(_) => "a list".to_owned(),
         Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::price::Price;
+
+    /// The member names a fully filled document has, in its order.
+    fn written_members<T: serde::Serialize>(value: &T) -> Vec<String> {
+        let Value::Object(members) = serde_json::to_value(value).unwrap() else {
+            panic!("not an object");
+        };
+        members.keys().cloned().collect()
+    }
+
+    #[test]
+    fn the_member_lists_are_the_structs_members() {
+        let target = Target {
+            label: "a".into(),
+            protocol: Protocol::OpenAi,
+            base_url: "https://openrouter.ai/api/v1".into(),
+            model: "m".into(),
+            provider: Some("openrouter".into()),
+            price: Some(Price {
+                input_per_mtok: 1.0,
+                output_per_mtok: 2.0,
+                cached_input_per_mtok: None,
+            }),
+            openrouter_provider: Some("deepinfra".into()),
+        };
+        let plan = Plan {
+            targets: vec![target.clone()],
+            spread_hours: Some(1.0),
+            peak_tz: Some("+08:00".into()),
+            ttft_budget_ms: Some(800.0),
+            ..Plan::default()
+        };
+        let mut plan_members = written_members(&plan);
+        let mut listed: Vec<String> = PLAN_FIELDS.iter().map(|f| (*f).to_owned()).collect();
+        plan_members.sort();
+        listed.sort();
+        assert_eq!(
+            plan_members, listed,
+            "a plan member is missing from PLAN_FIELDS"
+        );
+        let mut target_members = written_members(&target);
+        let mut listed: Vec<String> = TARGET_FIELDS.iter().map(|f| (*f).to_owned()).collect();
+        target_members.sort();
+        listed.sort();
+        assert_eq!(
+            target_members, listed,
+            "a target member is missing from TARGET_FIELDS"
+        );
+        // And every listed member reads back what was written.
+        let read = Plan::from_json(&plan.to_json_pretty()).unwrap();
+        assert_eq!(read, plan);
+    }
+
+    #[test]
+    fn the_protocol_message_names_every_protocol() {
+        let names: Vec<String> = Protocol::ALL
+            .iter()
+            .map(|p| format!("\"{}\"", p.as_str()))
+            .collect();
+        assert_eq!(
+            <Protocol as Expected>::EXPECTED,
+            format!("one of {}", names.join(", "))
+        );
     }
 }
