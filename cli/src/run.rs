@@ -155,7 +155,9 @@ pub async fn run(
     let (done, total) = runner.progress();
     let mut progress = Progress::for_stdout(&plan, total, done);
     for warning in plan.warnings() {
-        progress.note(&format!("warning: {}", warning.message));
+        let text =
+            firsttoken::core::text::warning_text(firsttoken::core::text::Lang::En, &plan, &warning);
+        progress.note(&format!("warning: {text}"));
     }
     progress.note(&format!(
         "running {} requests over {} target{}; results to {}",

@@ -730,6 +730,67 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
     }
 }
 
+/// A plan warning in the page's language. The English text is the plan
+/// validator's own (with its figures); the Chinese one is said per kind.
+pub fn warning_text(
+    lang: Lang,
+    plan: &crate::core::plan::Plan,
+    warning: &crate::core::plan::Warning,
+) -> String {
+    use crate::core::plan::WarningKind;
+    if lang == Lang::En {
+        return warning.message.clone();
+    }
+    match warning.kind {
+        WarningKind::FewRequests => format!(
+            "每个目标少于 75 个请求时，冷启动长尾常常显示不出来（{} 个请求时，约每 20 个中 1 个的长尾有 {:.0}% 的概率一个样本都没有）",
+            plan.requests_per_target,
+            0.95_f64.powf(f64::from(plan.requests_per_target)) * 100.0
+        ),
+        WarningKind::NoWarmup => {
+            "没有预热请求：首次请求的 DNS、TLS 和跨域预检时间会计入统计".to_owned()
+        }
+        WarningKind::TightSpacing => format!(
+            "请求间隔只有 {} 秒：服务一直保持热状态，冷启动被掩盖，部分供应商还会限制突发请求",
+            plan.effective_spacing_s()
+        ),
+        WarningKind::ShortTimeout => {
+            format!(
+                "冷启动可能持续 10–90 秒；{} 秒的超时会把慢请求记为错误而不是测量它们",
+                plan.timeout_s
+            )
+        }
+        WarningKind::NonZeroTemperature => {
+            "温度为 0 时每次请求的负载相同；其他取值会让回复和耗时随之变化".to_owned()
+        }
+        WarningKind::SpreadOverridesSpacing => {
+            "同时设置了分散小时数和请求间隔：以分散小时数为准".to_owned()
+        }
+        WarningKind::DuplicateLabel => "有目标名称重复，结果中将难以区分".to_owned(),
+        WarningKind::MissesAPeriod => {
+            let [start, end] = plan.peak_hours;
+            let peak = (0..24u8)
+                .filter(|&h| crate::core::timeofday::is_peak(h, plan.peak_hours))
+                .count();
+            let longer = peak.max(24 - peak);
+            let hours = plan.total_requests() as f64 * plan.effective_spacing_s() / 3600.0;
+            let length = if hours < 1.0 {
+                format!("{:.0} 分钟", (hours * 60.0).max(1.0))
+            } else {
+                format!("{hours:.1} 小时")
+            };
+            format!(
+                "这次运行约 {length}，可能完全错过高峰（{start}:00–{end}:00）或非高峰时段，无法比较两者；\
+                 请把运行分散到至少 {longer} 小时，才能同时覆盖两者"
+            )
+        }
+        WarningKind::FixedPromptMayBeCached => "每次请求都用同一个提示词，可能会命中供应商的提示词缓存，\
+             而命中缓存的请求首个词元到达的时间不同；开启“每个提示词附加随机串”后，每个请求的提示词末尾会加上一段随机字符，\
+             任何请求都不会命中缓存（结果中每个样本的缓存词元数会显示哪些命中了）"
+            .to_owned(),
+    }
+}
+
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
 fn format_p(p: f64) -> String {
     if p < 0.001 {
