@@ -40,6 +40,8 @@ fn target(protocol: Protocol, model: &str) -> Target {
         base_url,
         model: model.to_owned(),
         provider: None,
+        price: None,
+        openrouter_provider: None,
     }
 }
 
@@ -83,6 +85,38 @@ async fn http_errors_carry_the_provider_message() {
     assert_eq!(error.kind, ErrorKind::HttpStatus);
     assert!(error.message.contains("401"), "{}", error.message);
     assert_eq!(outcome.ttft_ms, None);
+}
+
+#[wasm_bindgen_test]
+async fn a_429_keeps_the_rate_limit_headers_the_provider_exposes() {
+    let outcome = run(&target(Protocol::OpenAi, "http-429"), 10.0).await;
+    assert_eq!(outcome.http_status, Some(429));
+    let headers = outcome
+        .rate_limit
+        .expect("a 429 keeps its rate-limit headers");
+    // The mock exposes them to scripts (Access-Control-Expose-Headers).
+    assert!(headers.headers_visible);
+    assert_eq!(headers.retry_after_s, Some(7.0));
+    assert_eq!(headers.remaining_requests.as_deref(), Some("0"));
+    assert_eq!(headers.reset_requests.as_deref(), Some("7s"));
+    // A 401 exposes nothing beyond the safelisted headers and the request id.
+    let refused = run(&target(Protocol::OpenAi, "http-401"), 10.0).await;
+    let headers = refused
+        .rate_limit
+        .expect("a refusal records what could be read");
+    assert_eq!(headers.retry_after_s, None);
+}
+
+#[wasm_bindgen_test]
+async fn a_stall_mid_stream_and_a_buffered_reply_are_told_apart() {
+    let stalled = run(&target(Protocol::OpenAi, "mid-stall@50"), 10.0).await;
+    let shape = stalled.stream.expect("a stream shape");
+    assert_eq!(shape.stalls, 1, "{shape:?}");
+    assert!(!shape.buffered);
+    let buffered = run(&target(Protocol::OpenAi, "buffered@100"), 10.0).await;
+    let shape = buffered.stream.expect("a stream shape");
+    assert!(shape.buffered, "{shape:?}");
+    assert_eq!(shape.stalls, 0);
 }
 
 #[wasm_bindgen_test]
