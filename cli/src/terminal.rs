@@ -13,6 +13,7 @@ use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
 use firsttoken::core::sample::Sample;
 use firsttoken::core::text::format_ms;
+use firsttoken::core::text::{format_duration, schedule_shift_text};
 use firsttoken::core::verdict::{Judgement, Lang};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -152,14 +153,11 @@ impl Live {
         // The schedule's estimate, or the pace so far when requests take
         // longer than the spacing (indicatif's estimate), whichever is later.
         let eta = Duration::from_secs_f64(eta_ms.max(0.0) / 1000.0).max(self.bar.eta());
-        let mut message = format_eta(eta);
-        if shift_ms >= 1000.0 {
-            // Slow requests moved the rest of the schedule to keep its
-            // spacing: the run ends this much later than planned.
-            message.push_str(&format!(
-                " ({} later than planned)",
-                format_eta(Duration::from_secs_f64(shift_ms / 1000.0))
-            ));
+        let mut message = format_duration(Lang::En, eta.as_secs_f64() * 1000.0);
+        // Slow requests moved the rest of the schedule to keep its spacing:
+        // the run ends this much later than planned (core's words).
+        if let Some(late) = schedule_shift_text(Lang::En, shift_ms) {
+            message.push_str(&format!(" ({late})"));
         }
         self.bar.set_message(message);
         let index = sample.target as usize;
@@ -220,15 +218,6 @@ pub fn live_line<'a>(
 /// than its sentence, for a line that must fit a terminal.
 pub fn judgement_text(judgement: Judgement, short: bool) -> String {
     judgement.label(Lang::En, short)
-}
-
-fn format_eta(eta: Duration) -> String {
-    let seconds = eta.as_secs();
-    match seconds {
-        0..60 => format!("{seconds} s"),
-        60..3600 => format!("{} min {:02} s", seconds / 60, seconds % 60),
-        _ => format!("{} h {:02} min", seconds / 3600, (seconds % 3600) / 60),
-    }
 }
 
 fn ms(value: f64) -> String {
@@ -402,6 +391,6 @@ mod tests {
             .collect();
         let line = live_line("DeepSeek", 8, &samples, 100, 120_000.0);
         assert!(line.ends_with("· solid (provisional)"), "{line}");
-        assert_eq!(format_eta(Duration::from_secs(3725)), "1 h 02 min");
+        assert_eq!(format_duration(Lang::En, 3_725_000.0), "1 h 2 min");
     }
 }

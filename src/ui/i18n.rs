@@ -92,7 +92,6 @@ texts! {
         peak_end,
         peak_tz,
         peak_tz_hint,
-        later_than_planned,
         confirm_hosts_title,
         confirm_hosts_intro,
         confirm_hosts_send,
@@ -256,7 +255,6 @@ pub static EN: Texts = Texts {
     peak_end: "Peak hours until",
     peak_tz: "Peak hours' time zone",
     peak_tz_hint: "empty: this browser's; or Asia/Shanghai, +08:00",
-    later_than_planned: "later than planned: slow requests moved the schedule, keeping the spacing",
     confirm_hosts_title: "Send your keys to these hosts?",
     confirm_hosts_intro: "This plan came from a link. Before anything is sent: the keys you entered will go to these hosts, which this device has not sent a key to before. Start only if each host is the one you gave that key for.",
     confirm_hosts_send: "Send keys and start",
@@ -419,7 +417,6 @@ pub static ZH_CN: Texts = Texts {
     peak_end: "高峰时段止",
     peak_tz: "高峰时段所在时区",
     peak_tz_hint: "留空则用本浏览器的；或 Asia/Shanghai、+08:00",
-    later_than_planned: "晚于计划：慢请求推迟了后续安排，以保持请求间隔",
     confirm_hosts_title: "要把密钥发送到这些主机吗？",
     confirm_hosts_intro: "这个计划来自一个链接。发送任何请求之前请确认：你填写的密钥将发往下列主机，本设备此前从未向它们发送过密钥。只有当每个主机都正是你申请该密钥的那一家时，才开始运行。",
     confirm_hosts_send: "发送密钥并开始",
@@ -544,20 +541,7 @@ pub use crate::core::text::warning_text;
 
 pub use crate::core::text::{format_ms, format_pct};
 
-/// A duration for the ETA: "45 s", "12 min", "3 h 20 min".
-pub fn format_duration(lang: Lang, ms: f64) -> String {
-    let t = lang.texts();
-    let total_s = (ms / 1000.0).max(0.0).round();
-    if total_s < 60.0 {
-        format!("{total_s:.0} {}", t.seconds)
-    } else if total_s < 3600.0 {
-        format!("{:.0} {}", (total_s / 60.0).round(), t.minutes)
-    } else {
-        let hours = (total_s / 3600.0).floor();
-        let minutes = ((total_s - hours * 3600.0) / 60.0).round();
-        format!("{hours:.0} {} {minutes:.0} {}", t.hours, t.minutes)
-    }
-}
+pub use crate::core::text::format_duration;
 
 /// An epoch time as local "YYYY-MM-DD HH:MM", given the local UTC offset.
 pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {

@@ -86,15 +86,9 @@ pub fn RunPage(props: &PageProps) -> Html {
             </li>
         }
     };
-    let late = if run.schedule_shift_ms >= 1000.0 {
-        format!(
-            " ({} {})",
-            format_duration(lang, run.schedule_shift_ms),
-            t.later_than_planned
-        )
-    } else {
-        String::new()
-    };
+    let late = crate::core::text::schedule_shift_text(lang, run.schedule_shift_ms)
+        .map(|text| format!(" ({text})"))
+        .unwrap_or_default();
     let eta = run
         .eta_ms
         .map(|ms| format!(" · {} {}{late}", t.eta, format_duration(lang, ms)))

@@ -112,3 +112,26 @@ pub fn format_usd(usd: f64) -> String {
     let decimals = (-usd.log10()).floor() as usize + 2;
     format!("${usd:.decimals$}", decimals = decimals.min(12))
 }
+
+/// A duration for an ETA or a delay: "45 s", "12 min", "3 h 20 min" (秒 /
+/// 分钟 / 小时 in Chinese). The page's run view and the terminal's progress
+/// line both say durations this way.
+pub fn format_duration(lang: Lang, ms: f64) -> String {
+    let (seconds, minutes, hours) = match lang {
+        Lang::En => ("s", "min", "h"),
+        Lang::ZhCn => ("秒", "分钟", "小时"),
+    };
+    let total_s = (ms / 1000.0).max(0.0).round();
+    if !total_s.is_finite() {
+        return "–".to_owned();
+    }
+    if total_s < 60.0 {
+        format!("{total_s:.0} {seconds}")
+    } else if total_s < 3600.0 {
+        format!("{:.0} {minutes}", (total_s / 60.0).round())
+    } else {
+        let whole_hours = (total_s / 3600.0).floor();
+        let rest = ((total_s - whole_hours * 3600.0) / 60.0).round();
+        format!("{whole_hours:.0} {hours} {rest:.0} {minutes}")
+    }
+}

@@ -13,7 +13,8 @@ pub mod format;
 pub mod lang;
 
 pub use format::{
-    at_least, format_ms, format_pct, format_ratio, format_usd, interval_ms, significant, trim_zeros,
+    at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
+    significant, trim_zeros,
 };
 pub use lang::Lang;
 
@@ -789,6 +790,21 @@ pub fn warning_text(
              任何请求都不会命中缓存（结果中每个样本的缓存词元数会显示哪些命中了）"
             .to_owned(),
     }
+}
+
+/// How much later than planned a run ends, when slow requests moved its
+/// schedule by a second or more: "4 s later than planned: slow requests
+/// moved the schedule, keeping the spacing"; `None` below a second.
+pub fn schedule_shift_text(lang: Lang, shift_ms: f64) -> Option<String> {
+    (shift_ms >= 1000.0).then(|| {
+        let by = format_duration(lang, shift_ms);
+        match lang {
+            Lang::En => format!(
+                "{by} later than planned: slow requests moved the schedule, keeping the spacing"
+            ),
+            Lang::ZhCn => format!("{by} 晚于计划：慢请求推迟了后续安排，以保持请求间隔"),
+        }
+    })
 }
 
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
