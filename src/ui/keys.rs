@@ -173,15 +173,7 @@ mod tests {
 
     #[test]
     fn a_blocked_request_gets_the_presets_note_or_the_proxy_advice() {
-        let mut target = Target {
-            label: "t".into(),
-            protocol: crate::core::plan::Protocol::OpenAi,
-            base_url: "https://api.deepseek.com/v1".into(),
-            model: "m".into(),
-            provider: Some("deepseek".into()),
-            price: None,
-            openrouter_provider: None,
-        };
+        let mut target = target("t", Some("deepseek"), "https://api.deepseek.com/v1");
         let preset = crate::core::presets::preset_by_id("deepseek").unwrap();
         assert_eq!(cors_hint(&target), preset.cors_note_en);
         target.provider = None;

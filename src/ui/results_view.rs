@@ -148,26 +148,33 @@ fn routing_section(props: &RoutingProps) -> Html {
     let t = lang.texts();
     let pin = use_state(|| false);
     let table = routing_table(&report.models, lang);
-    let source = RunSource::of(&props.results.environment);
-    let download = |name: &'static str, mime: &'static str, text: String| {
+    // Each export is written when its button is pressed, not on every render.
+    type Write = fn(&Report, &ResultsView, Lang, bool) -> String;
+    let download = |name: &'static str, mime: &'static str, write: Write| {
+        let (report, results, pin) = (Rc::clone(report), props.results.clone(), *pin);
         Callback::from(move |_| {
-            let _ = download_text(name, mime, &text);
+            let _ = download_text(name, mime, &write(&report, &results, lang, pin));
         })
     };
     let on_export = download(
         "firsttoken-routing.json",
         "application/json",
-        routing_json(&table, &source),
+        |r, v, lang, _| {
+            routing_json(
+                &routing_table(&r.models, lang),
+                &RunSource::of(&v.environment),
+            )
+        },
     );
     let on_litellm = download(
         "firsttoken-litellm-router.yaml",
         "application/yaml",
-        litellm_yaml(&props.results.plan, report, &source),
+        |r, v, _, _| litellm_yaml(&v.plan, r, &RunSource::of(&v.environment)),
     );
     let on_openrouter = download(
         "firsttoken-openrouter.json",
         "application/json",
-        openrouter_json(&props.results.plan, report, &source, *pin),
+        |r, v, _, pin| openrouter_json(&v.plan, r, &RunSource::of(&v.environment), pin),
     );
     let on_pin = {
         let pin = pin.clone();
@@ -362,7 +369,24 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             })
         }
     });
-    let (Some(results), Some(report)) = (results, report.as_ref().clone()) else {
+    // Every sentence of the results, made by core for this language: the
+    // same list `firsttoken report` prints. Made once per report and
+    // language, not on every render.
+    let sentences = use_memo(
+        (
+            report.as_ref().as_ref().map(|r| Rc::as_ptr(r) as usize),
+            lang,
+        ),
+        {
+            let report = report.clone();
+            move |_| report.as_ref().as_ref().map(|r| report_sentences(r, lang))
+        },
+    );
+    let (Some(results), Some(report), Some(sentences)) = (
+        results,
+        report.as_ref().clone(),
+        sentences.as_ref().as_ref(),
+    ) else {
         return html! { <section class="card"><p>{t.no_results}</p></section> };
     };
     let dispatch = props.dispatcher();
@@ -382,21 +406,18 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             }
         })
     };
-    // Every sentence of the results, made by core for this language: the
-    // same list `firsttoken report` prints.
-    let sentences = report_sentences(&report, lang);
     html! {
         <div class="results">
             <div class="actions">
                 <button type="button" id="export-json" onclick={exporter("json", &results)}>{t.export_json}</button>
                 <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
             </div>
-            { comparison_tables(lang, &report, &sentences) }
+            { comparison_tables(lang, &report, sentences) }
             { cache_section(lang, &report) }
-            { deploy_section(lang, &report, &sentences) }
+            { deploy_section(lang, &report, sentences) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
-            { time_of_day_section(lang, &report, &sentences) }
+            { time_of_day_section(lang, &report, sentences) }
         </div>
     }
 }

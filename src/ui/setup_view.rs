@@ -39,6 +39,36 @@ fn edit(
     })
 }
 
+/// [`edit`] for one member of target row `row`: `apply` sets it from the
+/// typed text.
+fn edit_target(
+    state: &UseReducerHandle<State>,
+    row: usize,
+    apply: impl Fn(&mut TargetForm, String) + 'static,
+) -> Callback<InputEvent> {
+    edit(state, move |f, v| {
+        if let Some(t) = f.targets.get_mut(row) {
+            apply(t, v);
+        }
+    })
+}
+
+/// The text of a chosen file, or `None` after saying, in a notice, that it
+/// could not be read and why.
+async fn read_or_say(state: &UseReducerHandle<State>, file: &web_sys::File) -> Option<String> {
+    match read_text(file).await {
+        Ok(text) => Some(text),
+        Err(error) => {
+            let unreadable = state.lang.texts().file_unreadable;
+            state.dispatch(Action::Notice(format!(
+                "{}: {unreadable} ({error})",
+                file.name()
+            )));
+            None
+        }
+    }
+}
+
 fn toggle(
     state: &UseReducerHandle<State>,
     apply: impl Fn(&mut PlanForm, bool) + 'static,
@@ -78,41 +108,13 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
             state.dispatch(Action::SetForm(form));
         })
     };
-    let on_label = edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            t.label = v;
-        }
-    });
-    let on_base = edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            t.base_url = v;
-        }
-    });
-    let on_model = edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            t.model = v;
-        }
-    });
-    let on_price_input = edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            t.price_input = v;
-        }
-    });
-    let on_price_output = edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            t.price_output = v;
-        }
-    });
-    let on_price_cached = edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            t.price_cached = v;
-        }
-    });
-    let on_openrouter = edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            t.openrouter_provider = v;
-        }
-    });
+    let on_label = edit_target(state, row, |t, v| t.label = v);
+    let on_base = edit_target(state, row, |t, v| t.base_url = v);
+    let on_model = edit_target(state, row, |t, v| t.model = v);
+    let on_price_input = edit_target(state, row, |t, v| t.price_input = v);
+    let on_price_output = edit_target(state, row, |t, v| t.price_output = v);
+    let on_price_cached = edit_target(state, row, |t, v| t.price_cached = v);
+    let on_openrouter = edit_target(state, row, |t, v| t.openrouter_provider = v);
     let via_openrouter = target.preset == "openrouter"
         || target.base_url.contains("openrouter.ai")
         || !target.openrouter_provider.is_empty();
@@ -504,16 +506,8 @@ pub fn SetupPage(props: &PageProps) -> Html {
             input.set_value("");
             let state = state.clone();
             spawn(async move {
-                let text = match read_text(&file).await {
-                    Ok(text) => text,
-                    Err(error) => {
-                        let unreadable = state.lang.texts().file_unreadable;
-                        state.dispatch(Action::Notice(format!(
-                            "{}: {unreadable} ({error})",
-                            file.name()
-                        )));
-                        return;
-                    }
+                let Some(text) = read_or_say(&state, &file).await else {
+                    return;
                 };
                 match Plan::from_json(&text) {
                     Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
@@ -536,16 +530,8 @@ pub fn SetupPage(props: &PageProps) -> Html {
             spawn(async move {
                 let mut docs = Vec::new();
                 for file in files {
-                    let text = match read_text(&file).await {
-                        Ok(text) => text,
-                        Err(error) => {
-                            let unreadable = state.lang.texts().file_unreadable;
-                            state.dispatch(Action::Notice(format!(
-                                "{}: {unreadable} ({error})",
-                                file.name()
-                            )));
-                            return;
-                        }
+                    let Some(text) = read_or_say(&state, &file).await else {
+                        return;
                     };
                     match import_json(&text) {
                         Ok(doc) => docs.push(doc),
