@@ -156,7 +156,7 @@ impl Live {
         let mut message = format_duration(Lang::En, eta.as_secs_f64() * 1000.0);
         // Slow requests moved the rest of the schedule to keep its spacing:
         // the run ends this much later than planned (core's words).
-        if let Some(late) = schedule_shift_text(Lang::En, shift_ms) {
+        if let Some(late) = schedule_shift_text(Lang::En, shift_ms, true) {
             message.push_str(&format!(" ({late})"));
         }
         self.bar.set_message(message);

@@ -86,7 +86,7 @@ pub fn RunPage(props: &PageProps) -> Html {
             </li>
         }
     };
-    let late = crate::core::text::schedule_shift_text(lang, run.schedule_shift_ms)
+    let late = crate::core::text::schedule_shift_text(lang, run.schedule_shift_ms, false)
         .map(|text| format!(" ({text})"))
         .unwrap_or_default();
     let eta = run

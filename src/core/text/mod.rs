@@ -794,15 +794,19 @@ pub fn warning_text(
 
 /// How much later than planned a run ends, when slow requests moved its
 /// schedule by a second or more: "4 s later than planned: slow requests
-/// moved the schedule, keeping the spacing"; `None` below a second.
-pub fn schedule_shift_text(lang: Lang, shift_ms: f64) -> Option<String> {
+/// moved the schedule, keeping the spacing", or only "4 s later than
+/// planned" when `brief` (a terminal's progress line must fit one line);
+/// `None` below a second.
+pub fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<String> {
     (shift_ms >= 1000.0).then(|| {
         let by = format_duration(lang, shift_ms);
-        match lang {
-            Lang::En => format!(
+        match (lang, brief) {
+            (Lang::En, true) => format!("{by} later than planned"),
+            (Lang::En, false) => format!(
                 "{by} later than planned: slow requests moved the schedule, keeping the spacing"
             ),
-            Lang::ZhCn => format!("{by} 晚于计划：慢请求推迟了后续安排，以保持请求间隔"),
+            (Lang::ZhCn, true) => format!("{by} 晚于计划"),
+            (Lang::ZhCn, false) => format!("{by} 晚于计划：慢请求推迟了后续安排，以保持请求间隔"),
         }
     })
 }
