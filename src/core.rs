@@ -15,6 +15,7 @@ pub mod demo;
 pub mod dependence;
 pub mod document;
 pub mod failure;
+pub mod fidelity;
 pub mod key_rules;
 pub mod measure;
 pub mod origin;

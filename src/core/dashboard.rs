@@ -591,6 +591,11 @@ pub(crate) mod test_support {
             input_tokens: None,
             rate_limit: None,
             stream: None,
+            probe: None,
+            answer: None,
+            tool_calls: None,
+            finish_reason: None,
+            check: None,
         }
     }
 

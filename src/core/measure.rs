@@ -23,6 +23,7 @@
 //!   without a TTFT would otherwise vanish silently from the statistics.
 
 use crate::core::failure::{ErrorKind, Phase, SampleError};
+use crate::core::fidelity::reply::{Reply, Transcript};
 use crate::core::plan::Protocol;
 use crate::core::protocol::{
     EventDecoder, StreamEvent, body_message, clean_provider_message, http_error_message,
@@ -118,6 +119,10 @@ pub struct Outcome {
     /// Gaps, stalls and buffering after the first token.
     #[serde(default)]
     pub stream: Option<StreamShape>,
+    /// What the reply said (answer, function calls, finish reason); a
+    /// probe's sample keeps it, a latency sample drops it.
+    #[serde(default)]
+    pub reply: Option<Reply>,
 }
 
 /// The state of one request being measured.
@@ -156,6 +161,7 @@ pub struct Measurement {
     gaps: GapRecorder,
     token_deltas: u32,
     reasoning_deltas: u32,
+    transcript: Transcript,
     /// The outcome is decided (success or error): later calls are ignored.
     settled: bool,
     error: Option<SampleError>,
@@ -194,6 +200,7 @@ impl Measurement {
             gaps: GapRecorder::default(),
             token_deltas: 0,
             reasoning_deltas: 0,
+            transcript: Transcript::default(),
             settled: false,
             error: None,
         }
@@ -312,7 +319,24 @@ impl Measurement {
                 StreamEvent::Content(text) if !text.is_empty() => {
                     self.token_deltas = self.token_deltas.saturating_add(1);
                     self.on_token_delta(t_ms, true);
+                    self.transcript.content(&text);
                 }
+                // A function call is the reply's first output when the
+                // model answers with one (a fidelity probe): it counts as a
+                // token, or a reply made only of a call would read as empty.
+                StreamEvent::ToolCallStart { index, name } => {
+                    self.token_deltas = self.token_deltas.saturating_add(1);
+                    self.on_token_delta(t_ms, true);
+                    self.transcript.call_start(index, &name);
+                }
+                StreamEvent::ToolCallArguments { index, fragment } => {
+                    if !fragment.is_empty() {
+                        self.token_deltas = self.token_deltas.saturating_add(1);
+                        self.on_token_delta(t_ms, true);
+                    }
+                    self.transcript.call_arguments(index, &fragment);
+                }
+                StreamEvent::Finish(reason) => self.transcript.finish(&reason),
                 StreamEvent::Reasoning(text) if !text.is_empty() => {
                     self.token_deltas = self.token_deltas.saturating_add(1);
                     self.reasoning_deltas = self.reasoning_deltas.saturating_add(1);
@@ -578,6 +602,7 @@ impl Measurement {
             }),
             stream: self.gaps.finish(output_tokens),
             error: self.error,
+            reply: Some(self.transcript.into_reply()),
         }
     }
 
@@ -742,6 +767,11 @@ mod tests {
                     p95_gap_ms: Some(12.5),
                     stalls: 0,
                     buffered: false,
+                }),
+                reply: Some(Reply {
+                    answer: "Hello ☃".to_owned(),
+                    tool_calls: Vec::new(),
+                    finish_reason: Some("stop".to_owned()),
                 }),
             }
         );

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::document;
+use super::fidelity::suite::Suite;
 use super::price::Price;
 
 mod read;
@@ -132,7 +133,48 @@ pub struct Plan {
     /// document) for no budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttft_budget_ms: Option<f64>,
+    /// The fidelity check: probes sent on the same schedule, scored against
+    /// a reference target ([`FidelityPlan`]). `None` (left out of the
+    /// document) for latency only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<FidelityPlan>,
 }
+
+/// The plan's `fidelity` member: which probe suite, how many times each
+/// probe goes to each target, and the target the others are judged
+/// against.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FidelityPlan {
+    /// The versioned suite (`"basic-1"`).
+    pub suite: Suite,
+    /// Times each probe is sent to each target, 1 to [`MAX_FIDELITY_REPEATS`].
+    pub repeats: u32,
+    /// The label of the reference target; `null` for absolute rates only.
+    #[serde(default)]
+    pub reference: Option<String>,
+}
+
+impl FidelityPlan {
+    /// `basic-1`, twice, against `reference`.
+    pub fn basic(reference: Option<String>) -> Self {
+        Self {
+            suite: Suite::Basic1,
+            repeats: 2,
+            reference,
+        }
+    }
+
+    /// Probe requests per target.
+    pub fn requests_per_target(&self) -> u32 {
+        u32::try_from(self.suite.probes().len())
+            .unwrap_or(u32::MAX)
+            .saturating_mul(self.repeats)
+    }
+}
+
+/// Upper bound on `fidelity.repeats`.
+pub const MAX_FIDELITY_REPEATS: u32 = 10;
 
 impl Default for Plan {
     fn default() -> Self {
@@ -153,6 +195,7 @@ impl Default for Plan {
             peak_hours: [9, 18],
             peak_tz: None,
             ttft_budget_ms: None,
+            fidelity: None,
         }
     }
 }

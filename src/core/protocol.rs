@@ -18,8 +18,12 @@ pub mod openai;
 
 use std::fmt;
 
+use std::borrow::Cow;
+
 use crate::core::demo::DEMO_MODELS;
+use crate::core::fidelity::suite::{Probe, Tool, ToolChoice};
 use crate::core::plan::{Plan, Protocol, Target};
+use crate::core::schedule::PlannedRequest;
 use crate::core::sse::SseEvent;
 use serde::Serialize;
 use serde_json::Value;
@@ -71,6 +75,25 @@ pub enum StreamEvent {
     /// The provider reported an error inside the stream; the message is
     /// the provider's own words.
     ProviderError(String),
+    /// A function call starts at the stream's index `index` (OpenAI's
+    /// `tool_calls[].index`, Anthropic's content block, Gemini's part).
+    ToolCallStart {
+        /// Which call.
+        index: u32,
+        /// The function's name.
+        name: String,
+    },
+    /// A fragment of a call's JSON arguments (fragments join in order;
+    /// Gemini sends them whole).
+    ToolCallArguments {
+        /// Which call.
+        index: u32,
+        /// The fragment.
+        fragment: String,
+    },
+    /// Why the reply ended, as the protocol says it (`finish_reason`,
+    /// `stop_reason`, `finishReason`).
+    Finish(String),
     /// The protocol's end-of-stream marker (`[DONE]`, `message_stop`).
     End,
 }
@@ -107,7 +130,16 @@ impl std::error::Error for MalformedEvent {}
 #[derive(Clone, Debug)]
 pub struct EventDecoder {
     protocol: Protocol,
-    completed: bool,
+    state: DecodeState,
+}
+
+/// What a protocol's decoder remembers between events.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DecodeState {
+    /// The stream said it is complete.
+    pub completed: bool,
+    /// Function calls seen so far (Gemini numbers its calls by order).
+    pub calls: u32,
 }
 
 impl EventDecoder {
@@ -116,7 +148,7 @@ impl EventDecoder {
     pub fn new(protocol: Protocol) -> Self {
         Self {
             protocol,
-            completed: false,
+            state: DecodeState::default(),
         }
     }
 
@@ -132,10 +164,10 @@ impl EventDecoder {
     ) -> Result<(), MalformedEvent> {
         match self.protocol {
             Protocol::OpenAi | Protocol::Demo => {
-                openai::decode_event(event, out, &mut self.completed)
+                openai::decode_event(event, out, &mut self.state)
             }
-            Protocol::Anthropic => anthropic::decode_event(event, out, &mut self.completed),
-            Protocol::Gemini => gemini::decode_event(event, out, &mut self.completed),
+            Protocol::Anthropic => anthropic::decode_event(event, out, &mut self.state),
+            Protocol::Gemini => gemini::decode_event(event, out, &mut self.state),
         }
     }
 
@@ -143,7 +175,7 @@ impl EventDecoder {
     /// `finish_reason`, Anthropic `message_stop`, Gemini a `finishReason`.
     /// A body that ends before this is a cut stream.
     pub fn completed(&self) -> bool {
-        self.completed
+        self.state.completed
     }
 
     /// The marker a complete stream of this protocol ends with, for messages.
@@ -185,6 +217,52 @@ pub(crate) fn prompt_text(plan: &Plan, nonce: Option<&str>) -> String {
     }
 }
 
+/// What one request asks, in protocol-neutral terms: each protocol module
+/// writes it in its own JSON.
+#[derive(Clone, Debug)]
+pub(crate) struct Ask<'a> {
+    /// The one user message.
+    pub prompt: Cow<'a, str>,
+    /// The reply's token limit.
+    pub max_tokens: u32,
+    /// Sampling temperature.
+    pub temperature: f64,
+    /// Functions offered, and how they may be used; `None` offers none.
+    pub tools: Option<(&'static [Tool], ToolChoice)>,
+}
+
+impl<'a> Ask<'a> {
+    /// The plan's latency request.
+    pub fn of_plan(plan: &'a Plan, nonce: Option<&str>) -> Self {
+        Self {
+            prompt: match nonce {
+                Some(_) => Cow::Owned(prompt_text(plan, nonce)),
+                None => Cow::Borrowed(&plan.prompt),
+            },
+            max_tokens: plan.max_tokens,
+            temperature: plan.temperature,
+            tools: None,
+        }
+    }
+
+    /// A fidelity probe: its own prompt and limit, temperature 0, never a
+    /// nonce (identical requests are what `prompt_tokens` compares).
+    pub fn of_probe(probe: &Probe) -> Self {
+        Self {
+            prompt: probe.prompt(),
+            max_tokens: probe.max_tokens,
+            temperature: 0.0,
+            tools: probe.tool_choice.map(|choice| (probe.tools(), choice)),
+        }
+    }
+}
+
+/// A function's JSON schema as a tree (the suite's schemas are tested to
+/// parse).
+pub(crate) fn tool_schema(tool: &Tool) -> Value {
+    serde_json::from_str(tool.parameters).unwrap_or(Value::Null)
+}
+
 /// One chat message of a request body (OpenAI and Anthropic share the shape).
 #[derive(Serialize)]
 pub(crate) struct Message<'a> {
@@ -218,11 +296,31 @@ pub fn build_request(
     key: Option<&str>,
     nonce: Option<&str>,
 ) -> HttpRequest {
+    build_ask(target, &Ask::of_plan(plan, nonce), key)
+}
+
+/// Builds the request of `planned`: a fidelity probe's when it sends one
+/// (its own prompt, limit and functions, no nonce), else the plan's latency
+/// request as [`build_request`]. Both adapters send what this returns.
+pub fn build_planned_request(
+    target: &Target,
+    plan: &Plan,
+    planned: &PlannedRequest,
+    key: Option<&str>,
+    nonce: Option<&str>,
+) -> HttpRequest {
+    match planned.probe.and_then(|probe| probe.probe()) {
+        Some(probe) => build_ask(target, &Ask::of_probe(probe), key),
+        None => build_request(target, plan, key, nonce),
+    }
+}
+
+fn build_ask(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let key = usable_key(key);
     match target.protocol {
-        Protocol::OpenAi => openai::build_request(target, plan, key, nonce),
-        Protocol::Anthropic => anthropic::build_request(target, plan, key, nonce),
-        Protocol::Gemini => gemini::build_request(target, plan, key, nonce),
+        Protocol::OpenAi => openai::build_request(target, ask, key),
+        Protocol::Anthropic => anthropic::build_request(target, ask, key),
+        Protocol::Gemini => gemini::build_request(target, ask, key),
         Protocol::Demo => HttpRequest {
             // `demo://{behaviour}/{model}`: the host picks the simulated
             // provider (steady, cold-tail, reasoning), the model is the name.
@@ -232,7 +330,7 @@ pub fn build_request(
                 target.model.trim()
             ),
             headers: vec![("Content-Type".to_owned(), "application/json".to_owned())],
-            body: openai::request_body(target, plan, nonce),
+            body: openai::request_body(target, ask),
         },
     }
 }

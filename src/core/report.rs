@@ -586,6 +586,11 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
                 input_tokens: None,
                 rate_limit: None,
                 stream: None,
+                probe: None,
+                answer: None,
+                tool_calls: None,
+                finish_reason: None,
+                check: None,
             });
         }
     }

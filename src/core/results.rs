@@ -595,6 +595,11 @@ mod tests {
             input_tokens: None,
             rate_limit: None,
             stream: None,
+            probe: None,
+            answer: None,
+            tool_calls: None,
+            finish_reason: None,
+            check: None,
         }
     }
 
@@ -1043,7 +1048,7 @@ mod tests {
                     tokens_estimated: !warmup,
                     cached_tokens: tokens.filter(|t| t % 3 == 0).map(|t| t / 3),
                     error: None,
-                    connection: None, http_status: None, input_tokens: None, rate_limit: None, stream: None, })
+                    connection: None, http_status: None, input_tokens: None, rate_limit: None, stream: None, probe: None, answer: None, tool_calls: None, finish_reason: None, check: None, })
                 .collect();
             let doc = import_json(&export_json(&plan(), &environment(), &samples)).unwrap();
             prop_assert_eq!(doc.samples.len(), samples.len());

@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::core::failure::{ErrorKind, Phase, SampleError};
+use crate::core::fidelity::reply::ToolCall;
+use crate::core::fidelity::verify::{ProbeCheck, ProbeReply, verify};
 use crate::core::measure::Outcome;
 use crate::core::ratelimit::RateLimitHeaders;
 use crate::core::schedule::PlannedRequest;
@@ -83,6 +85,27 @@ pub struct Sample {
     /// ([`StreamShape`]); `None` without a first token, and in older files.
     #[serde(default)]
     pub stream: Option<StreamShape>,
+    /// The fidelity probe this request sent (its id in the plan's suite);
+    /// `None` for a latency request. A probe's prompt is not the plan's, so
+    /// probe samples stay out of every latency figure. The probe members
+    /// below are left out of the document when `None`, so a latency-only
+    /// file reads and writes as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<String>,
+    /// A probe's answer text, at most
+    /// [`crate::core::fidelity::reply::MAX_ANSWER_CHARS`] characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// A probe's function calls, arguments as streamed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<ToolCall>>,
+    /// A probe reply's finish or stop reason, as the provider sent it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// The verifier's outcome for a probe reply, as it was when measured
+    /// (readers verify again from the members above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<ProbeCheck>,
 }
 
 /// The steps of opening a connection, each in milliseconds on the monotonic
@@ -111,6 +134,23 @@ impl Sample {
         hidden: bool,
         outcome: Outcome,
     ) -> Self {
+        let probe = planned.probe.and_then(|planned| planned.probe());
+        let reply = probe.and(outcome.reply.as_ref());
+        let check = probe
+            .zip(reply)
+            .filter(|_| outcome.error.is_none())
+            .map(|(probe, reply)| {
+                verify(
+                    probe,
+                    &ProbeReply {
+                        answer: &reply.answer,
+                        tool_calls: &reply.tool_calls,
+                        finish_reason: reply.finish_reason.as_deref(),
+                        output_tokens: outcome.output_tokens.filter(|_| !outcome.tokens_estimated),
+                    },
+                )
+            });
+        let reply = reply.cloned();
         Self {
             target: planned.target,
             seq: planned.seq,
@@ -133,7 +173,20 @@ impl Sample {
             input_tokens: outcome.input_tokens,
             rate_limit: outcome.rate_limit,
             stream: outcome.stream,
+            probe: probe.map(|probe| probe.id.to_owned()),
+            answer: reply.as_ref().map(|reply| reply.answer.clone()),
+            tool_calls: reply
+                .as_ref()
+                .map(|reply| reply.tool_calls.clone())
+                .filter(|calls| !calls.is_empty()),
+            finish_reason: reply.and_then(|reply| reply.finish_reason),
+            check,
         }
+    }
+
+    /// A fidelity probe's request: not a latency figure.
+    pub fn is_probe(&self) -> bool {
+        self.probe.is_some()
     }
 
     /// The measured TTFT of a non-warm-up sample whose first token came: a
@@ -260,6 +313,11 @@ mod tests {
             input_tokens: None,
             rate_limit: None,
             stream: None,
+            probe: None,
+            answer: None,
+            tool_calls: None,
+            finish_reason: None,
+            check: None,
         };
         let text = json::to_string(&sample);
         assert_eq!(

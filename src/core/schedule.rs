@@ -15,6 +15,7 @@
 //! Targets are interleaved round-robin so every target sees the same hours of
 //! the day. Pure: times are epoch milliseconds passed in by the caller.
 
+use super::fidelity::suite::{Probe, Suite};
 use super::plan::Plan;
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,27 @@ pub struct PlannedRequest {
     pub warmup: bool,
     /// When to send it (epoch ms).
     pub planned_at_ms: f64,
+    /// The fidelity probe it sends instead of the plan's prompt; `None` for
+    /// a latency request (and in run records written before probes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<PlannedProbe>,
+}
+
+/// Which probe a planned request sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedProbe {
+    /// The suite.
+    pub suite: Suite,
+    /// The probe's place in the suite.
+    pub index: u16,
+}
+
+impl PlannedProbe {
+    /// The probe itself; `None` for an index past the suite (a run record
+    /// edited by hand).
+    pub fn probe(self) -> Option<&'static Probe> {
+        self.suite.probes().get(usize::from(self.index))
+    }
 }
 
 /// Every request of a run with its planned send time.
@@ -67,9 +89,14 @@ impl Schedule {
         let jitter_cap_ms = spacing_ms * 0.499;
         let jitter_max_ms = (finite_non_negative(plan.jitter_s) * 1000.0).min(jitter_cap_ms);
 
+        let probes = plan
+            .fidelity
+            .as_ref()
+            .map_or(0, |fidelity| fidelity.requests_per_target());
         let rounds = plan
             .warmup_per_target
-            .saturating_add(plan.requests_per_target);
+            .saturating_add(plan.requests_per_target)
+            .saturating_add(probes);
         let total = usize::try_from(u64::from(rounds) * u64::from(targets)).unwrap_or(usize::MAX);
         let mut rng = fastrand::Rng::with_seed(seed);
         // Capacity capped: an unvalidated plan must not reserve gigabytes up front.
@@ -77,7 +104,30 @@ impl Schedule {
         let mut requests = Vec::with_capacity(capacity);
         let mut jitters = Vec::with_capacity(capacity);
         let mut index: u32 = 0;
+        let suite = plan.fidelity.as_ref().map(|fidelity| fidelity.suite);
+        let suite_len = suite.map_or(1, |suite| suite.probes().len().max(1));
+        let mut probes_sent: u32 = 0;
         for seq in 0..rounds {
+            // After the warm-ups, probe rounds are spread evenly among the
+            // measured rounds, every target sending the same probe in the
+            // same round; the suite goes round once before any repeat, so
+            // the repeats fall hours apart on a long run.
+            let probe = suite.filter(|_| {
+                seq >= plan.warmup_per_target
+                    && is_probe_round(
+                        seq - plan.warmup_per_target,
+                        rounds - plan.warmup_per_target,
+                        probes,
+                    )
+            });
+            let probe = probe.map(|suite| {
+                let index = probes_sent as usize % suite_len;
+                probes_sent += 1;
+                PlannedProbe {
+                    suite,
+                    index: u16::try_from(index).unwrap_or(u16::MAX),
+                }
+            });
             for target in 0..targets {
                 // Draw for every request, the first included, so a request's
                 // jitter depends only on its index and the seed.
@@ -89,6 +139,7 @@ impl Schedule {
                     seq,
                     warmup: seq < plan.warmup_per_target,
                     planned_at_ms: start_ms + f64::from(index) * spacing_ms + jitter,
+                    probe,
                 });
                 jitters.push(jitter);
                 index = index.saturating_add(1);
@@ -108,6 +159,17 @@ impl Schedule {
             .last()
             .map_or(self.start_ms, |r| r.planned_at_ms)
     }
+}
+
+/// Whether round `slot` of the `slots` rounds after the warm-ups sends a
+/// probe, when `probes` of them do: the rounds where `slot × probes /
+/// slots` steps up, which spreads them evenly and places exactly `probes`.
+fn is_probe_round(slot: u32, slots: u32, probes: u32) -> bool {
+    if probes == 0 || slots == 0 {
+        return false;
+    }
+    let step = |s: u32| u64::from(s) * u64::from(probes) / u64::from(slots);
+    step(slot + 1) > step(slot)
 }
 
 fn finite_non_negative(x: f64) -> f64 {

@@ -5,7 +5,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{FieldError, PLAN_VERSION, Plan, PlanError, Protocol, Target};
+use super::{FidelityPlan, FieldError, PLAN_VERSION, Plan, PlanError, Protocol, Target};
 use crate::core::document;
 use crate::core::price::Price;
 
@@ -55,6 +55,7 @@ members! {
         peak_hours,
         peak_tz,
         ttft_budget_ms,
+        fidelity,
     ],
 }
 
@@ -362,6 +363,9 @@ impl Expected for Option<String> {
 impl Expected for Option<Price> {
     const EXPECTED: &'static str = "a price object {\"input_per_mtok\": …, \"output_per_mtok\": …, \"cached_input_per_mtok\": … (optional)} in US dollars per million tokens, or null";
 }
+impl Expected for Option<FidelityPlan> {
+    const EXPECTED: &'static str = "a fidelity object {\"suite\": \"basic-1\", \"repeats\": 2, \"reference\": a target's label or null}, or null";
+}
 impl Expected for Protocol {
     const EXPECTED: &'static str = "one of \"openai\", \"anthropic\", \"gemini\", \"demo\"";
 }
@@ -421,6 +425,7 @@ mod tests {
             spread_hours: Some(1.0),
             peak_tz: Some("+08:00".into()),
             ttft_budget_ms: Some(800.0),
+            fidelity: Some(crate::core::plan::FidelityPlan::basic(None)),
             ..Plan::default()
         };
         let mut plan_members = written_members(&plan);

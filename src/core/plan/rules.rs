@@ -3,8 +3,8 @@
 
 use super::url::check_base_url;
 use super::{
-    FieldError, MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET, MAX_WARMUP_PER_TARGET,
-    MIN_REQUESTS_FOR_TAIL, Plan, Protocol, Warning, WarningKind,
+    FieldError, MAX_FIDELITY_REPEATS, MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET,
+    MAX_WARMUP_PER_TARGET, MIN_REQUESTS_FOR_TAIL, Plan, Protocol, Warning, WarningKind,
 };
 use crate::core::peak::{is_peak, parse_peak_tz};
 
@@ -160,9 +160,33 @@ impl Plan {
         {
             bad(
                 "peak_tz",
-                "must be an IANA time zone name such as Asia/Shanghai, or a UTC offset such as                  +08:00, or null for the zone of whoever runs the plan"
+                "must be an IANA time zone name such as Asia/Shanghai, or a UTC offset such as \
+                 +08:00, or null for the zone of whoever runs the plan"
                     .to_owned(),
             );
+        }
+        if let Some(fidelity) = &self.fidelity {
+            if !(1..=MAX_FIDELITY_REPEATS).contains(&fidelity.repeats) {
+                bad(
+                    "fidelity.repeats",
+                    format!("must be between 1 and {MAX_FIDELITY_REPEATS}"),
+                );
+            }
+            if let Some(reference) = &fidelity.reference
+                && !self
+                    .targets
+                    .iter()
+                    .any(|t| t.label.trim() == reference.trim())
+            {
+                bad(
+                    "fidelity.reference",
+                    format!(
+                        "names no target: \"{}\" is not a target's label; use one of the \
+                         labels, or null for no reference",
+                        reference.chars().take(60).collect::<String>()
+                    ),
+                );
+            }
         }
         if errors.is_empty() {
             Ok(())

@@ -13,10 +13,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount, base_url,
-    body_text, error_value_message, prompt_text, typed_event,
+    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent,
+    TokenCount, base_url, body_text, error_value_message, tool_schema, typed_event,
 };
-use crate::core::plan::{Plan, Target};
+use crate::core::fidelity::suite::ToolChoice;
+use crate::core::plan::Target;
 use crate::core::sse::SseEvent;
 
 /// The API version every request names.
@@ -46,27 +47,50 @@ struct RequestBody<'a> {
     temperature: f64,
     stream: bool,
     messages: [Message<'a>; 1],
+    /// Functions offered (a fidelity probe's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<ToolSpec<'a>>,
+    /// `{"type":"auto"|"any"}` or `{"type":"tool","name"}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<Value>,
+}
+
+/// `{name, description, input_schema}`.
+#[derive(Serialize)]
+struct ToolSpec<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: Value,
 }
 
 /// `POST {base}/v1/messages`, streamed.
-pub(crate) fn build_request(
-    target: &Target,
-    plan: &Plan,
-    key: Option<&str>,
-    nonce: Option<&str>,
-) -> HttpRequest {
+pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let mut headers = common_headers(key);
     headers.push(("content-type".to_owned(), "application/json".to_owned()));
-    let prompt = prompt_text(plan, nonce);
+    let (tools, choice) = ask.tools.unzip();
     let body = RequestBody {
         model: target.model.trim(),
-        max_tokens: plan.max_tokens,
-        temperature: plan.temperature,
+        max_tokens: ask.max_tokens,
+        temperature: ask.temperature,
         stream: true,
         messages: [Message {
             role: "user",
-            content: &prompt,
+            content: &ask.prompt,
         }],
+        tools: tools
+            .unwrap_or_default()
+            .iter()
+            .map(|tool| ToolSpec {
+                name: tool.name,
+                description: tool.description,
+                input_schema: tool_schema(tool),
+            })
+            .collect(),
+        tool_choice: choice.map(|choice| match choice {
+            ToolChoice::Auto => serde_json::json!({"type": "auto"}),
+            ToolChoice::Required => serde_json::json!({"type": "any"}),
+            ToolChoice::Named(name) => serde_json::json!({"type": "tool", "name": name}),
+        }),
     };
     HttpRequest {
         url: format!("{}/v1/messages", base_url(target)),
@@ -105,7 +129,7 @@ pub(crate) fn error_body_message(body: &str) -> Option<String> {
 pub(crate) fn decode_event(
     event: &SseEvent,
     out: &mut Vec<StreamEvent>,
-    completed: &mut bool,
+    state: &mut DecodeState,
 ) -> Result<(), MalformedEvent> {
     let data = event.data.trim();
     if data.is_empty() {
@@ -136,17 +160,43 @@ pub(crate) fn decode_event(
                 Some("thinking_delta") => {
                     out.extend(text(delta.thinking).map(StreamEvent::Reasoning));
                 }
-                // `signature_delta`, `input_json_delta`, `citations_delta`.
+                // A `tool_use` block's input streams as JSON fragments.
+                Some("input_json_delta") => {
+                    if let Some(fragment) = text(delta.partial_json) {
+                        out.push(StreamEvent::ToolCallArguments {
+                            index: typed.index.unwrap_or(0),
+                            fragment,
+                        });
+                    }
+                }
+                // `signature_delta`, `citations_delta`.
                 _ => {}
             }
         }
+        "content_block_start" => {
+            if let Some(block) = typed.content_block
+                && block.kind.as_deref() == Some("tool_use")
+            {
+                out.push(StreamEvent::ToolCallStart {
+                    index: typed.index.unwrap_or(0),
+                    name: block.name.map(Cow::into_owned).unwrap_or_default(),
+                });
+            }
+        }
         "message_delta" => {
+            if let Some(reason) = typed
+                .delta
+                .and_then(|delta| delta.stop_reason)
+                .filter(|reason| !reason.is_empty())
+            {
+                out.push(StreamEvent::Finish(reason.into_owned()));
+            }
             if let Some(usage) = &typed.usage {
                 push_usage(usage, true, out);
             }
         }
         "message_stop" => {
-            *completed = true;
+            state.completed = true;
             out.push(StreamEvent::End);
         }
         "error" => {
@@ -157,7 +207,7 @@ pub(crate) fn decode_event(
                 .unwrap_or_else(|| "the provider sent an error event without a message".to_owned());
             out.push(StreamEvent::ProviderError(message));
         }
-        // `content_block_start`, `content_block_stop`, `ping`, and any event
+        // `content_block_stop`, `ping`, and any event
         // type added later: not tokens.
         _ => {}
     }
@@ -193,6 +243,11 @@ struct Event<'a> {
     kind: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     delta: Option<Delta<'a>>,
+    /// The content block an event belongs to.
+    #[serde(default)]
+    index: Option<u32>,
+    #[serde(borrow, default)]
+    content_block: Option<ContentBlock<'a>>,
     #[serde(default)]
     message: Option<MessageStart>,
     #[serde(default)]
@@ -210,6 +265,20 @@ struct Delta<'a> {
     text: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     thinking: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    partial_json: Option<Cow<'a, str>>,
+    /// `message_delta.delta.stop_reason`.
+    #[serde(borrow, default)]
+    stop_reason: Option<Cow<'a, str>>,
+}
+
+/// `content_block_start.content_block`.
+#[derive(Deserialize)]
+struct ContentBlock<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
 }
 
 /// `message_start.message`.
@@ -235,6 +304,7 @@ struct Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::plan::Plan;
     use crate::core::plan::Protocol;
     use crate::core::protocol::{
         build_request as build, http_error_message, models_request, parse_models as parse, tests,
@@ -306,6 +376,7 @@ mod tests {
         assert_eq!(
             events,
             [
+                StreamEvent::Finish("end_turn".to_owned()),
                 StreamEvent::Usage { output_tokens: 9 },
                 StreamEvent::CachedPrompt { tokens: 0 }
             ]
@@ -355,6 +426,7 @@ mod tests {
                 StreamEvent::PromptTokens { tokens: 10 },
                 StreamEvent::Reasoning("Let me".to_owned()),
                 StreamEvent::Content("Paris".to_owned()),
+                StreamEvent::Finish("end_turn".to_owned()),
                 StreamEvent::Usage { output_tokens: 15 },
             ]
         );

@@ -15,10 +15,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, TokenCount, base_url, body_text,
-    error_value_message, prompt_text, typed_event,
+    Ask, DecodeState, HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, TokenCount,
+    base_url, body_text, error_value_message, tool_schema, typed_event,
 };
-use crate::core::plan::{Plan, Target};
+use crate::core::fidelity::suite::ToolChoice;
+use crate::core::plan::Target;
 use crate::core::sse::SseEvent;
 
 /// The model name as it goes in the URL path: users may paste it with the
@@ -40,6 +41,39 @@ fn key_headers(key: Option<&str>) -> Vec<(String, String)> {
 struct RequestBody<'a> {
     contents: [Content<'a>; 1],
     generation_config: GenerationConfig,
+    /// Functions offered (a fidelity probe's), in one tool.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<FunctionTools<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_config: Option<ToolConfig<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FunctionTools<'a> {
+    function_declarations: Vec<FunctionDeclaration<'a>>,
+}
+
+#[derive(Serialize)]
+struct FunctionDeclaration<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: Value,
+}
+
+/// `{"functionCallingConfig": {"mode": "AUTO"|"ANY", "allowedFunctionNames"}}`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolConfig<'a> {
+    function_calling_config: FunctionCallingConfig<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FunctionCallingConfig<'a> {
+    mode: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed_function_names: Option<[&'a str; 1]>,
 }
 
 #[derive(Serialize)]
@@ -61,24 +95,50 @@ struct GenerationConfig {
 }
 
 /// `POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse`.
-pub(crate) fn build_request(
-    target: &Target,
-    plan: &Plan,
-    key: Option<&str>,
-    nonce: Option<&str>,
-) -> HttpRequest {
+pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let mut headers = key_headers(key);
     headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
-    let prompt = prompt_text(plan, nonce);
+    let (tools, choice) = ask.tools.unzip();
+    let tools = tools.unwrap_or_default();
     let body = RequestBody {
         contents: [Content {
             role: "user",
-            parts: [Part { text: &prompt }],
+            parts: [Part { text: &ask.prompt }],
         }],
         generation_config: GenerationConfig {
-            max_output_tokens: plan.max_tokens,
-            temperature: plan.temperature,
+            max_output_tokens: ask.max_tokens,
+            temperature: ask.temperature,
         },
+        tools: if tools.is_empty() {
+            Vec::new()
+        } else {
+            vec![FunctionTools {
+                function_declarations: tools
+                    .iter()
+                    .map(|tool| FunctionDeclaration {
+                        name: tool.name,
+                        description: tool.description,
+                        parameters: tool_schema(tool),
+                    })
+                    .collect(),
+            }]
+        },
+        tool_config: choice.map(|choice| ToolConfig {
+            function_calling_config: match choice {
+                ToolChoice::Auto => FunctionCallingConfig {
+                    mode: "AUTO",
+                    allowed_function_names: None,
+                },
+                ToolChoice::Required => FunctionCallingConfig {
+                    mode: "ANY",
+                    allowed_function_names: None,
+                },
+                ToolChoice::Named(name) => FunctionCallingConfig {
+                    mode: "ANY",
+                    allowed_function_names: Some([name]),
+                },
+            },
+        }),
     };
     HttpRequest {
         url: format!(
@@ -146,7 +206,7 @@ pub(crate) fn error_body_message(body: &str) -> Option<String> {
 pub(crate) fn decode_event(
     event: &SseEvent,
     out: &mut Vec<StreamEvent>,
-    completed: &mut bool,
+    state: &mut DecodeState,
 ) -> Result<(), MalformedEvent> {
     let data = event.data.trim();
     if data.is_empty() {
@@ -163,6 +223,23 @@ pub(crate) fn decode_event(
         Some(candidate) => {
             let parts = candidate.content.and_then(|content| content.parts);
             for part in parts.into_iter().flatten() {
+                // A call comes whole, arguments as an object: numbered by
+                // order, its arguments written back as JSON text.
+                if let Some(call) = part.function_call {
+                    let index = state.calls;
+                    state.calls = state.calls.saturating_add(1);
+                    out.push(StreamEvent::ToolCallStart {
+                        index,
+                        name: call.name.map(Cow::into_owned).unwrap_or_default(),
+                    });
+                    out.push(StreamEvent::ToolCallArguments {
+                        index,
+                        fragment: call
+                            .args
+                            .map_or_else(|| "{}".to_owned(), |args| args.to_string()),
+                    });
+                    continue;
+                }
                 let Some(text) = part.text.filter(|t| !t.is_empty()) else {
                     continue;
                 };
@@ -172,8 +249,11 @@ pub(crate) fn decode_event(
                     out.push(StreamEvent::Content(text.into_owned()));
                 }
             }
-            if candidate.finish_reason.is_some() {
-                *completed = true;
+            if let Some(reason) = candidate.finish_reason {
+                if !reason.is_empty() {
+                    out.push(StreamEvent::Finish(reason.into_owned()));
+                }
+                state.completed = true;
             }
         }
         None => {
@@ -238,6 +318,17 @@ struct ChunkPart<'a> {
     text: Option<Cow<'a, str>>,
     #[serde(default)]
     thought: Option<bool>,
+    #[serde(rename = "functionCall", borrow, default)]
+    function_call: Option<FunctionCall<'a>>,
+}
+
+/// A part's `functionCall`.
+#[derive(Deserialize)]
+struct FunctionCall<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default)]
+    args: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -261,6 +352,7 @@ struct UsageMetadata {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::plan::Plan;
     use crate::core::plan::Protocol;
     use crate::core::protocol::{
         build_request as build, http_error_message, models_request, parse_models as parse, tests,
@@ -350,7 +442,8 @@ mod tests {
         let (events, completed) = decode(&[
             r#"{"candidates":[{"content":{"parts":[{"text":" is Paris."}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"candidatesTokenCount":6}}"#,
         ]);
-        assert_eq!(events.len(), 2);
+        assert_eq!(events.len(), 3);
+        assert_eq!(events[1], StreamEvent::Finish("STOP".to_owned()));
         assert!(completed);
     }
 

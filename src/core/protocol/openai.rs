@@ -13,21 +13,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount, base_url,
-    body_text, error_value_message, prompt_text, typed_event,
+    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent,
+    TokenCount, base_url, body_text, error_value_message, tool_schema, typed_event,
 };
-use crate::core::plan::{Plan, Target};
+use crate::core::fidelity::suite::ToolChoice;
+use crate::core::plan::Target;
 use crate::core::sse::SseEvent;
 
 /// `POST {base}/chat/completions`, with `Authorization` only when a key is
 /// given (local servers take none, and an unneeded `Authorization` header
 /// would force a CORS preflight).
-pub(crate) fn build_request(
-    target: &Target,
-    plan: &Plan,
-    key: Option<&str>,
-    nonce: Option<&str>,
-) -> HttpRequest {
+pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let mut headers = Vec::with_capacity(2);
     if let Some(key) = key {
         headers.push(("Authorization".to_owned(), format!("Bearer {key}")));
@@ -36,7 +32,7 @@ pub(crate) fn build_request(
     HttpRequest {
         url: format!("{}/chat/completions", base_url(target)),
         headers,
-        body: request_body(target, plan, nonce),
+        body: request_body(target, ask),
     }
 }
 
@@ -52,6 +48,27 @@ struct RequestBody<'a> {
     /// OpenRouter's provider preferences, when the target names one upstream.
     #[serde(skip_serializing_if = "Option::is_none")]
     provider: Option<ProviderPreferences<'a>>,
+    /// Functions offered (a fidelity probe's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<FunctionTool<'a>>,
+    /// `"auto"`, `"required"` or `{"type":"function","function":{"name"}}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<Value>,
+}
+
+/// `{"type":"function","function":{name, description, parameters}}`.
+#[derive(Serialize)]
+struct FunctionTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    function: FunctionSpec<'a>,
+}
+
+#[derive(Serialize)]
+struct FunctionSpec<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: Value,
 }
 
 /// `{"only": [slug], "allow_fallbacks": false}`: OpenRouter sends the
@@ -68,20 +85,39 @@ struct StreamOptions {
 }
 
 /// The chat completions body: one user message, streamed, usage included.
-pub(crate) fn request_body(target: &Target, plan: &Plan, nonce: Option<&str>) -> String {
-    let prompt = prompt_text(plan, nonce);
+pub(crate) fn request_body(target: &Target, ask: &Ask<'_>) -> String {
+    let (tools, choice) = ask.tools.unzip();
     body_text(&RequestBody {
         model: target.model.trim(),
         messages: [Message {
             role: "user",
-            content: &prompt,
+            content: &ask.prompt,
         }],
         stream: true,
         stream_options: StreamOptions {
             include_usage: true,
         },
-        max_tokens: plan.max_tokens,
-        temperature: plan.temperature,
+        max_tokens: ask.max_tokens,
+        temperature: ask.temperature,
+        tools: tools
+            .unwrap_or_default()
+            .iter()
+            .map(|tool| FunctionTool {
+                kind: "function",
+                function: FunctionSpec {
+                    name: tool.name,
+                    description: tool.description,
+                    parameters: tool_schema(tool),
+                },
+            })
+            .collect(),
+        tool_choice: choice.map(|choice| match choice {
+            ToolChoice::Auto => Value::from("auto"),
+            ToolChoice::Required => Value::from("required"),
+            ToolChoice::Named(name) => {
+                serde_json::json!({"type": "function", "function": {"name": name}})
+            }
+        }),
         provider: target
             .openrouter_provider
             .as_deref()
@@ -128,14 +164,14 @@ pub(crate) fn error_body_message(body: &str) -> Option<String> {
 pub(crate) fn decode_event(
     event: &SseEvent,
     out: &mut Vec<StreamEvent>,
-    completed: &mut bool,
+    state: &mut DecodeState,
 ) -> Result<(), MalformedEvent> {
     let data = event.data.trim();
     if data.is_empty() {
         return Ok(());
     }
     if data == "[DONE]" {
-        *completed = true;
+        state.completed = true;
         out.push(StreamEvent::End);
         return Ok(());
     }
@@ -167,12 +203,37 @@ pub(crate) fn decode_event(
             if let Some(content) = delta.content.filter(|text| !text.is_empty()) {
                 out.push(StreamEvent::Content(content.into_owned()));
             }
+            // Calls stream as `tool_calls` deltas: the first of a call names
+            // it, later ones carry argument fragments cut anywhere.
+            for (position, call) in delta.tool_calls.unwrap_or_default().into_iter().enumerate() {
+                let index = call
+                    .index
+                    .unwrap_or_else(|| u32::try_from(position).unwrap_or(u32::MAX));
+                let Some(function) = call.function else {
+                    continue;
+                };
+                if let Some(name) = function.name.filter(|name| !name.is_empty()) {
+                    out.push(StreamEvent::ToolCallStart {
+                        index,
+                        name: name.into_owned(),
+                    });
+                }
+                if let Some(fragment) = function.arguments.filter(|text| !text.is_empty()) {
+                    out.push(StreamEvent::ToolCallArguments {
+                        index,
+                        fragment: fragment.into_owned(),
+                    });
+                }
+            }
         }
         match choice.finish_reason.as_deref() {
             Some("error") => out.push(StreamEvent::ProviderError(
                 "the provider ended the stream with finish_reason \"error\"".to_owned(),
             )),
-            Some(_) => *completed = true,
+            Some(reason) => {
+                out.push(StreamEvent::Finish(reason.to_owned()));
+                state.completed = true;
+            }
             None => {}
         }
     }
@@ -244,11 +305,31 @@ struct Delta<'a> {
     reasoning_content: Option<Cow<'a, str>>,
     #[serde(borrow)]
     reasoning: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tool_calls: Option<Vec<ToolCallDelta<'a>>>,
+}
+
+/// One entry of `delta.tool_calls`.
+#[derive(Deserialize)]
+struct ToolCallDelta<'a> {
+    #[serde(default)]
+    index: Option<u32>,
+    #[serde(borrow, default)]
+    function: Option<FunctionDelta<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FunctionDelta<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    arguments: Option<Cow<'a, str>>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::plan::Plan;
     use crate::core::plan::Protocol;
     use crate::core::protocol::{
         EventDecoder, build_request as build, models_request, parse_models as parse, tests,
@@ -373,6 +454,7 @@ mod tests {
                 StreamEvent::Reasoning("hmm".to_owned()),
                 StreamEvent::Reasoning("so".to_owned()),
                 StreamEvent::Content("Paris".to_owned()),
+                StreamEvent::Finish("stop".to_owned()),
                 StreamEvent::End,
             ]
         );
