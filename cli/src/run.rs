@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use firsttoken::core::plan::{Plan, Protocol};
-use firsttoken::core::protocol::build_request;
+use firsttoken::core::protocol::build_planned_request;
 use firsttoken::core::results::{Environment, export_csv, export_json};
 use firsttoken::core::sample::Sample;
 use firsttoken::core::schedule::{Next, PlannedRequest, Runner, Schedule};
@@ -322,7 +322,7 @@ async fn send(
         .then(|| format!("{run_id}-{}-{}", planned.target, planned.seq));
     let options = plan.targets.get(index).map(|target| {
         (
-            build_request(target, plan, key, nonce.as_deref()),
+            build_planned_request(target, plan, planned, key, nonce.as_deref()),
             MeasureOptions {
                 protocol: target.protocol,
                 reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
@@ -355,6 +355,14 @@ async fn send(
     sample.connection = note.opened;
     if let Some(error) = &mut sample.error {
         error.message = redact(&error.message, keys);
+    }
+    // A provider's reply is a stranger's text: a key it echoes never
+    // reaches the results.
+    if let Some(answer) = &mut sample.answer {
+        *answer = redact(answer, keys);
+    }
+    for call in sample.tool_calls.iter_mut().flatten() {
+        call.arguments = redact(&call.arguments, keys);
     }
     (sample, note)
 }

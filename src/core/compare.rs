@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 use super::bootstrap::Interval;
+use super::fidelity::score::FidelityVerdict;
 use super::slow::SLOW_MULTIPLE;
 use super::stats::percentile;
 use super::text::format::format_ms;
@@ -379,6 +380,10 @@ pub struct Route {
     /// first): what a fallback list follows. Empty in older documents.
     #[serde(default)]
     pub order: Vec<RouteStep>,
+    /// The recommended target's fidelity verdict, when the run checked
+    /// fidelity against a reference; left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<FidelityVerdict>,
 }
 
 /// One target in a route's ranking.
@@ -404,6 +409,10 @@ pub struct RouteStep {
     pub slow: usize,
     /// Ranked requests.
     pub n: usize,
+    /// Its fidelity verdict, when the run checked fidelity against a
+    /// reference; left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<FidelityVerdict>,
 }
 
 /// The ranking of `comparison` as route steps.
@@ -431,6 +440,7 @@ fn route_steps(comparison: &ModelComparison) -> Vec<RouteStep> {
             error_rate: row.figures.error_rate,
             slow: row.slow,
             n: row.figures.n,
+            fidelity: None,
         })
         .collect()
 }
@@ -499,6 +509,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             distinguishable: true,
             indistinguishable_from_best: Vec::new(),
             order: route_steps(comparison),
+            fidelity: None,
         };
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
@@ -578,6 +589,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         distinguishable: comparison.distinguishable,
         indistinguishable_from_best: tied,
         order: route_steps(comparison),
+        fidelity: None,
     }
 }
 

@@ -75,18 +75,21 @@ impl PublishedRun {
             self.plan.reasoning_counts_as_first_token,
             self.plan.targets,
             self.plan.timeout_s * 1000.0,
-            self.samples.into_iter().map(|s| {
-                let error = s.error.as_ref().map(|e| (e.kind, e.phase));
-                let rank = rank_of(s.warmup, s.ttft_ms, s.total_ms, error, timeout_ms);
-                PointSample {
-                    target: s.target,
-                    warmup: s.warmup,
-                    sent_at_ms: s.sent_at_ms,
-                    ttft_ms: s.ttft_ms,
-                    failed: s.error.is_some(),
-                    censored: rank == TtftRank::Censored,
-                }
-            }),
+            self.samples
+                .into_iter()
+                .filter(|s| s.probe.is_none())
+                .map(|s| {
+                    let error = s.error.as_ref().map(|e| (e.kind, e.phase));
+                    let rank = rank_of(s.warmup, s.ttft_ms, s.total_ms, error, timeout_ms);
+                    PointSample {
+                        target: s.target,
+                        warmup: s.warmup,
+                        sent_at_ms: s.sent_at_ms,
+                        ttft_ms: s.ttft_ms,
+                        failed: s.error.is_some(),
+                        censored: rank == TtftRank::Censored,
+                    }
+                }),
         )
     }
 }
@@ -120,6 +123,9 @@ struct RunSample {
     #[serde(default)]
     total_ms: Option<f64>,
     error: Option<RunError>,
+    /// A fidelity probe's id: not a latency point.
+    #[serde(default)]
+    probe: Option<IgnoredAny>,
 }
 
 /// What the dashboard reads of a sample's error: enough to rank it.

@@ -163,9 +163,7 @@ impl EventDecoder {
         out: &mut Vec<StreamEvent>,
     ) -> Result<(), MalformedEvent> {
         match self.protocol {
-            Protocol::OpenAi | Protocol::Demo => {
-                openai::decode_event(event, out, &mut self.state)
-            }
+            Protocol::OpenAi | Protocol::Demo => openai::decode_event(event, out, &mut self.state),
             Protocol::Anthropic => anthropic::decode_event(event, out, &mut self.state),
             Protocol::Gemini => gemini::decode_event(event, out, &mut self.state),
         }

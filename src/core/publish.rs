@@ -264,14 +264,17 @@ impl PointsDoc {
             doc.plan.reasoning_counts_as_first_token,
             points_targets(&doc.plan),
             doc.plan.timeout_s * 1000.0,
-            doc.samples.iter().map(|s| PointSample {
-                target: s.target,
-                warmup: s.warmup,
-                sent_at_ms: s.sent_at_ms,
-                ttft_ms: s.ttft_ms,
-                failed: s.error.is_some(),
-                censored: s.rank(doc.plan.timeout_s * 1000.0) == TtftRank::Censored,
-            }),
+            doc.samples
+                .iter()
+                .filter(|s| !s.is_probe())
+                .map(|s| PointSample {
+                    target: s.target,
+                    warmup: s.warmup,
+                    sent_at_ms: s.sent_at_ms,
+                    ttft_ms: s.ttft_ms,
+                    failed: s.error.is_some(),
+                    censored: s.rank(doc.plan.timeout_s * 1000.0) == TtftRank::Censored,
+                }),
         )
     }
 

@@ -15,12 +15,14 @@ use super::compare::{
 };
 use super::cost::{CostFigures, cost_figures};
 use super::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
+use super::fidelity::score::{Fidelity, score as score_fidelity};
 use super::plan::Plan;
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
 use super::tail::{ColdTail, detect_cold_tail};
+use super::text::fidelity::route_note;
 use super::timeofday::{TimeOfDay, time_of_day};
 use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
 
@@ -115,6 +117,46 @@ pub struct Report {
     pub tz_offset_min: i32,
     /// The bootstrap seed, so the intervals can be reproduced.
     pub seed: u64,
+    /// The fidelity check's scores, when the plan has one.
+    pub fidelity: Option<Fidelity>,
+}
+
+impl Report {
+    /// The routing table in `lang`, each pick and ranked target with its
+    /// fidelity verdict when the run checked fidelity against a reference,
+    /// and a pick whose answers differ said to differ in its reason.
+    pub fn routing_in(&self, lang: Lang) -> RoutingTable {
+        let mut table = routing_table(&self.models, lang);
+        let Some(fidelity) = &self.fidelity else {
+            return table;
+        };
+        let Some(reference) = fidelity
+            .reference
+            .and_then(|r| self.targets.get(r as usize))
+            .map(|t| t.label.as_str())
+        else {
+            return table;
+        };
+        let verdict_of = |target: u32| {
+            fidelity
+                .targets
+                .get(target as usize)
+                .map(|figures| figures.verdict)
+        };
+        for route in &mut table.routes {
+            for step in &mut route.order {
+                step.fidelity = verdict_of(step.target);
+            }
+            route.fidelity = route.target.and_then(verdict_of);
+            if let Some(note) = route
+                .fidelity
+                .and_then(|verdict| route_note(lang, verdict, reference))
+            {
+                route.reason.push_str(&note);
+            }
+        }
+        table
+    }
 }
 
 /// The bootstrap seed of the results view, the exported summary and the
@@ -139,18 +181,26 @@ pub fn build_report_with(
     seed: u64,
     resamples: usize,
 ) -> Report {
+    // Probe replies answer other prompts: they count toward the cost and
+    // the fidelity check, never toward a latency figure.
     let mut by_target: Vec<Vec<&Sample>> = vec![Vec::new(); plan.targets.len()];
+    let mut spent_by_target: Vec<Vec<&Sample>> = vec![Vec::new(); plan.targets.len()];
     for sample in samples {
-        if let Some(own) = by_target.get_mut(sample.target as usize) {
+        if let Some(own) = by_target.get_mut(sample.target as usize)
+            && !sample.is_probe()
+        {
             own.push(sample);
+        }
+        if let Some(spent) = spent_by_target.get_mut(sample.target as usize) {
+            spent.push(sample);
         }
     }
     let targets: Vec<TargetReport> = plan
         .targets
         .iter()
-        .zip(&by_target)
+        .zip(by_target.iter().zip(&spent_by_target))
         .enumerate()
-        .map(|(index, (target, own))| {
+        .map(|(index, (target, (own, spent)))| {
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             let mut report = target_report(
                 own,
@@ -161,7 +211,7 @@ pub fn build_report_with(
             );
             report.cost = target
                 .price
-                .map(|price| cost_figures(own.iter().copied(), &price, &plan.prompt));
+                .map(|price| cost_figures(spent.iter().copied(), &price, &plan.prompt));
             report.target = index;
             report.label.clone_from(&target.label);
             report.model.clone_from(&target.model);
@@ -189,14 +239,19 @@ pub fn build_report_with(
         })
         .collect();
     let models = compare_models_with_budget(&figures, plan.ttft_budget_ms);
-    let routing = routing_table(&models, Lang::En);
-    Report {
+    let mut report = Report {
         targets,
         models,
-        routing,
+        routing: RoutingTable {
+            firsttoken_routing: 0,
+            routes: Vec::new(),
+        },
         tz_offset_min,
         seed,
-    }
+        fidelity: score_fidelity(plan, samples),
+    };
+    report.routing = report.routing_in(Lang::En);
+    report
 }
 
 /// A per-target seed: SplitMix64's mixing of seed + index, so neighbouring
@@ -493,7 +548,10 @@ pub fn live_row<'a>(
 ) -> LiveRow {
     let (mut done, mut errors) = (0, 0);
     let mut own = Vec::new();
-    for sample in samples_of_one_target.into_iter().filter(|s| !s.warmup) {
+    for sample in samples_of_one_target
+        .into_iter()
+        .filter(|s| !s.warmup && !s.is_probe())
+    {
         done += 1;
         errors += usize::from(sample.error.is_some());
         own.push(sample);

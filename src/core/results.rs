@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 use super::bootstrap::EXPORT_RESAMPLES;
 use super::dependence::Resampling;
 use super::document;
+use super::fidelity::score::{FidelityFigures, FidelityReason, FidelityVerdict};
+use super::fidelity::suite::Category;
 use super::plan::Plan;
 use super::ratelimit::{RateLimitHeaders, StatusCounts};
 use super::report::{REPORT_SEED, build_report_with};
@@ -254,6 +256,81 @@ pub struct TargetSummary {
     /// What the run cost at the target's `price`; `None` without a price.
     #[serde(default)]
     pub cost: Option<CostSummary>,
+    /// The fidelity check's figures and verdict; left out when the plan
+    /// has no check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<FidelitySummary>,
+}
+
+/// One target's fidelity check, as the results file's summary carries it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FidelitySummary {
+    /// `reference`, `consistent`, `differs`, `inconclusive` or `no_reference`.
+    pub verdict: FidelityVerdict,
+    /// Why, in order of weight.
+    pub reasons: Vec<FidelityReason>,
+    /// Probe replies that passed.
+    pub passed: usize,
+    /// Probe replies verified.
+    pub replies: usize,
+    /// Wilson 95 % interval of the pass rate, 0–1.
+    pub pass_interval: [f64; 2],
+    /// Per category: passed, replies.
+    pub categories: Vec<CategorySummary>,
+    /// Probe requests that failed (no reply).
+    pub failed_requests: usize,
+    /// Replies that called a function.
+    pub tool_calls: usize,
+    /// Of those, replies whose every call fit its schema.
+    pub tool_calls_valid: usize,
+    /// Tool-call trigger F1 (against the reference, else the suite).
+    pub trigger_f1: Option<f64>,
+    /// Probes whose `prompt_tokens` equal the reference's, of those compared.
+    pub prompt_tokens_equal: Option<[usize; 2]>,
+    /// Median `prompt_tokens` difference against the reference.
+    pub prompt_tokens_median_difference: Option<i64>,
+    /// Replies whose pass or fail differs from the reference's, of pairs compared.
+    pub differing: Option<[usize; 2]>,
+}
+
+/// One category's pass count.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CategorySummary {
+    /// The category.
+    pub category: Category,
+    /// Replies that passed.
+    pub passed: usize,
+    /// Replies verified.
+    pub replies: usize,
+}
+
+impl FidelitySummary {
+    /// The summary of `figures`.
+    pub fn of(figures: &FidelityFigures) -> Self {
+        Self {
+            verdict: figures.verdict,
+            reasons: figures.reasons.clone(),
+            passed: figures.pass.passed,
+            replies: figures.pass.replies,
+            pass_interval: [figures.pass.low, figures.pass.high],
+            categories: figures
+                .categories
+                .iter()
+                .map(|(category, pass)| CategorySummary {
+                    category: *category,
+                    passed: pass.passed,
+                    replies: pass.replies,
+                })
+                .collect(),
+            failed_requests: figures.failed_requests,
+            tool_calls: figures.tool_calls,
+            tool_calls_valid: figures.tool_calls_valid,
+            trigger_f1: figures.trigger.and_then(|t| t.f1),
+            prompt_tokens_equal: figures.prompt_tokens.map(|t| [t.equal, t.compared]),
+            prompt_tokens_median_difference: figures.prompt_tokens.map(|t| t.median_difference),
+            differing: figures.differing.map(|(d, of)| [d, of]),
+        }
+    }
 }
 
 /// Status classes and rate limits of one target.
@@ -463,6 +540,11 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
                     successes: c.successes,
                     estimated: c.estimated,
                 }),
+                fidelity: report
+                    .fidelity
+                    .as_ref()
+                    .and_then(|f| f.targets.get(target.target as usize))
+                    .map(FidelitySummary::of),
                 verdict_status: Some(match target.judgement {
                     Judgement::Collecting { .. } => VerdictStatus::Collecting,
                     Judgement::Provisional(_) => VerdictStatus::Provisional,

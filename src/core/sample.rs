@@ -184,6 +184,34 @@ impl Sample {
         }
     }
 
+    /// Replaces `key` (when 4 characters or longer) with `[key]` wherever
+    /// the provider's words are kept: the error message, a probe's answer
+    /// and its call arguments. A reply is a stranger's text, and a server
+    /// that echoes the key must not put it in an exported file.
+    pub fn redact_key(&mut self, key: &str) {
+        let key = key.trim();
+        if key.chars().count() < 4 {
+            return;
+        }
+        let texts = self
+            .error
+            .as_mut()
+            .map(|error| &mut error.message)
+            .into_iter()
+            .chain(self.answer.as_mut())
+            .chain(
+                self.tool_calls
+                    .iter_mut()
+                    .flatten()
+                    .map(|call| &mut call.arguments),
+            );
+        for text in texts {
+            if text.contains(key) {
+                *text = text.replace(key, "[key]");
+            }
+        }
+    }
+
     /// A fidelity probe's request: not a latency figure.
     pub fn is_probe(&self) -> bool {
         self.probe.is_some()

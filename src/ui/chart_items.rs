@@ -194,7 +194,7 @@ pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -
     let points: Vec<TimelinePoint> = results
         .samples
         .iter()
-        .filter(|s| !s.warmup)
+        .filter(|s| !s.warmup && !s.is_probe())
         .map(|s| {
             let tail_min = tail_from.get(s.target as usize).copied().flatten();
             TimelinePoint {

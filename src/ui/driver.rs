@@ -24,7 +24,7 @@ use crate::browser::wake_lock::WakeLock;
 use crate::core::document;
 use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
-use crate::core::protocol::build_request;
+use crate::core::protocol::{build_planned_request, build_request};
 use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
 use crate::core::sample::Sample;
@@ -328,7 +328,7 @@ impl Driver {
     }
 
     async fn send(&self, planned: &PlannedRequest, hidden: bool) -> Option<Sample> {
-        let (request, options, abort) = {
+        let (request, options, abort, key) = {
             let mut guard = self.active.borrow_mut();
             let active = guard.as_mut()?;
             let plan = &active.record.plan;
@@ -343,7 +343,7 @@ impl Driver {
                     active.record.run_id, planned.target, planned.seq
                 )
             });
-            let request = build_request(target, plan, key, nonce.as_deref());
+            let request = build_planned_request(target, plan, planned, key, nonce.as_deref());
             let options = MeasureOptions {
                 protocol: target.protocol,
                 reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
@@ -355,7 +355,7 @@ impl Driver {
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());
             let _ = active.record.runner.mark_sent(planned.index, epoch_ms());
-            (request, options, abort)
+            (request, options, abort, key.map(str::to_owned))
         };
         let sent_at_ms = epoch_ms();
         let outcome = measure(&request, &options, &abort).await;
@@ -366,7 +366,11 @@ impl Driver {
                 Some(active.record.runner.schedule_shift_ms());
             active.abort = None;
         }
-        Some(Sample::from_outcome(planned, sent_at_ms, hidden, outcome))
+        let mut sample = Sample::from_outcome(planned, sent_at_ms, hidden, outcome);
+        if let Some(key) = &key {
+            sample.redact_key(key);
+        }
+        Some(sample)
     }
 }
 

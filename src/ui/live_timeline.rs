@@ -71,7 +71,7 @@ struct Drawn {
 }
 
 fn point(sample: &Sample) -> Option<TimelinePoint> {
-    (!sample.warmup).then(|| TimelinePoint {
+    (!sample.warmup && !sample.is_probe()).then(|| TimelinePoint {
         at_ms: sample.sent_at_ms,
         series: sample.target as usize,
         ttft_ms: if sample.error.is_some() {

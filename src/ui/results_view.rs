@@ -11,7 +11,6 @@ use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
-use crate::core::compare::routing_table;
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
@@ -147,7 +146,7 @@ fn routing_section(props: &RoutingProps) -> Html {
     let (lang, report) = (props.lang, &props.report);
     let t = lang.texts();
     let pin = use_state(|| false);
-    let table = routing_table(&report.models, lang);
+    let table = report.routing_in(lang);
     // Each export is written when its button is pressed, not on every render.
     type Write = fn(&Report, &ResultsView, Lang, bool) -> String;
     let download = |name: &'static str, mime: &'static str, write: Write| {
@@ -159,12 +158,7 @@ fn routing_section(props: &RoutingProps) -> Html {
     let on_export = download(
         "firsttoken-routing.json",
         "application/json",
-        |r, v, lang, _| {
-            routing_json(
-                &routing_table(&r.models, lang),
-                &RunSource::of(&v.environment),
-            )
-        },
+        |r, v, lang, _| routing_json(&r.routing_in(lang), &RunSource::of(&v.environment)),
     );
     let on_litellm = download(
         "firsttoken-litellm-router.yaml",

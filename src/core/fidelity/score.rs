@@ -18,7 +18,7 @@
 //!   overlap;
 //! - **consistent**: otherwise.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::suite::{Category, Expect, Suite};
 use super::verify::{ProbeCheck, ProbeFailure, ProbeReply, verify};
@@ -27,7 +27,7 @@ use crate::core::sample::Sample;
 use crate::core::settings::wilson;
 
 /// The verdict of one target against the reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FidelityVerdict {
     /// This target is the reference.
@@ -56,7 +56,7 @@ impl FidelityVerdict {
 }
 
 /// What set a target apart, or kept its verdict open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FidelityReason {
     /// Its pass-rate interval lies below the reference's.

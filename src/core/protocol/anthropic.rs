@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent,
-    TokenCount, base_url, body_text, error_value_message, tool_schema, typed_event,
+    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount,
+    base_url, body_text, error_value_message, tool_schema, typed_event,
 };
 use crate::core::fidelity::suite::ToolChoice;
 use crate::core::plan::Target;

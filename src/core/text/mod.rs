@@ -9,6 +9,7 @@
 //!   distinctions, timeouts, goodput, periods, first try and rate limits,
 //!   stream, cost), which read the report's types.
 
+pub mod fidelity;
 pub mod format;
 pub mod lang;
 
@@ -19,7 +20,7 @@ pub use format::{
 pub use lang::Lang;
 
 use crate::core::bootstrap::Distinction;
-use crate::core::compare::{ModelComparison, routing_table};
+use crate::core::compare::ModelComparison;
 use crate::core::cost::{CostFigures, PlanCost};
 use crate::core::delivery::{StatusFigures, StreamFigures};
 use crate::core::dependence::Resampling;
@@ -600,6 +601,8 @@ pub struct ReportSentences {
     pub costs: Vec<Said>,
     /// The routing reasons: (model, recommended label or "–", reason).
     pub routing: Vec<(String, String, String)>,
+    /// The fidelity check, per target, when the plan has one.
+    pub fidelity: Vec<Said>,
 }
 
 /// The sentences of `report` in `lang`.
@@ -717,7 +720,22 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
             .iter()
             .filter_map(|t| t.cost.map(|c| said(t, cost_sentence(lang, &c))))
             .collect(),
-        routing: routing_table(&report.models, lang)
+        fidelity: report
+            .fidelity
+            .iter()
+            .flat_map(|fidelity| {
+                let reference = fidelity.reference.map(label_of);
+                fidelity.targets.iter().filter_map(move |figures| {
+                    let target = targets.get(figures.target as usize)?;
+                    Some(said(
+                        target,
+                        fidelity::fidelity_sentence(lang, figures, reference.as_deref()),
+                    ))
+                })
+            })
+            .collect(),
+        routing: report
+            .routing_in(lang)
             .routes
             .into_iter()
             .map(|route| {
