@@ -10,11 +10,13 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use firsttoken::core::bootstrap::EXPORT_RESAMPLES;
+use firsttoken::core::fidelity::score::Fidelity;
 use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
 use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
+use firsttoken::core::text::fidelity::{failure_text, pass_rate_text, verdict_word};
 use firsttoken::core::text::format_ms;
 use firsttoken::core::text::{Said, at_least, labelled, report_sentences};
 use firsttoken::core::verdict::{Judgement, Lang};
@@ -258,6 +260,7 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         "targets": report.targets.iter().map(|t| target_json(doc, t)).collect::<Vec<_>>(),
         "models": models,
         "routing": routing,
+        "fidelity": value_of(report.fidelity.as_ref()),
     })
 }
 
@@ -430,6 +433,16 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             }
         }
     }
+    if let Some(fidelity) = &report.fidelity {
+        fidelity_text(
+            &mut out,
+            report,
+            fidelity,
+            &sentences.fidelity,
+            lang,
+            label_width,
+        );
+    }
     if !sentences.routing.is_empty() {
         let _ = writeln!(out, "\nRouting");
         for (model, label, reason) in &sentences.routing {
@@ -437,6 +450,94 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         }
     }
     out
+}
+
+/// The fidelity check: a row per target, core's sentence per target, and
+/// the probes each target failed.
+fn fidelity_text(
+    out: &mut String,
+    report: &Report,
+    fidelity: &Fidelity,
+    sentences: &[Said],
+    lang: Lang,
+    label_width: usize,
+) {
+    let reference = fidelity
+        .reference
+        .and_then(|r| report.targets.get(r as usize))
+        .map_or("none", |t| t.label.as_str());
+    let _ = writeln!(
+        out,
+        "\nFidelity ({} × {}, reference: {reference})",
+        fidelity.suite.as_str(),
+        fidelity.repeats
+    );
+    let _ = writeln!(
+        out,
+        "  {:label_width$}  {:12}  {:>24}  {:>10}  {:>10}  prompt_tokens",
+        "target", "verdict", "probe replies passed", "tool args", "trigger F1"
+    );
+    for figures in &fidelity.targets {
+        let Some(target) = report.targets.get(figures.target as usize) else {
+            continue;
+        };
+        let tokens = figures.prompt_tokens.map_or_else(
+            || "–".to_owned(),
+            |t| format!("{} of {} equal", t.equal, t.compared),
+        );
+        let _ = writeln!(
+            out,
+            "  {:label_width$}  {:12}  {:>24}  {:>10}  {:>10}  {tokens}",
+            target.label,
+            verdict_word(lang, figures.verdict),
+            pass_rate_text(lang, &figures.pass),
+            format!("{} of {}", figures.tool_calls_valid, figures.tool_calls),
+            figures
+                .trigger
+                .and_then(|t| t.f1)
+                .map_or_else(|| "–".to_owned(), |f1| format!("{f1:.2}")),
+        );
+    }
+    for said in sentences {
+        let _ = writeln!(
+            out,
+            "  fidelity: {}",
+            labelled(lang, &said.label, &said.text)
+        );
+    }
+    for figures in &fidelity.targets {
+        let failed: Vec<String> = figures
+            .cells
+            .iter()
+            .filter(|cell| cell.passed < cell.replies)
+            .map(|cell| {
+                let mut reasons: Vec<&str> = cell
+                    .failures
+                    .iter()
+                    .map(|failure| failure_text(lang, *failure))
+                    .collect();
+                reasons.dedup();
+                format!(
+                    "{} ({}, {} of {})",
+                    cell.probe,
+                    reasons.join(", "),
+                    cell.replies - cell.passed,
+                    cell.replies
+                )
+            })
+            .collect();
+        if let (Some(target), false) = (
+            report.targets.get(figures.target as usize),
+            failed.is_empty(),
+        ) {
+            let _ = writeln!(
+                out,
+                "  failed probes: {}: {}",
+                target.label,
+                failed.join("; ")
+            );
+        }
+    }
 }
 
 /// "2026-12-03 07:01 (UTC+01:00)".

@@ -238,15 +238,21 @@ pub fn plain_line(
         .map_or("?", |t| t.label.as_str());
     // Warm-ups come first in a target's `seq`; measured requests count
     // from 1 after them, as the plan's counts do.
-    let (kind, number) = if sample.warmup {
-        ("warm-up", sample.seq + 1)
-    } else {
-        (
-            "request",
-            (sample.seq + 1).saturating_sub(plan.warmup_per_target),
-        )
+    let number = firsttoken::core::schedule::number_within_kind(plan, sample.seq);
+    let kind = match (&sample.probe, sample.warmup) {
+        (Some(probe), _) => format!("probe {number} ({probe})"),
+        (None, true) => format!("warm-up {number}"),
+        (None, false) => format!("request {number}"),
     };
-    let mut line = format!("[{done}/{total}] {label} {kind} {number}:");
+    let mut line = format!("[{done}/{total}] {label} {kind}:");
+    if let Some(check) = &sample.check {
+        let verdict = match (check.passed, check.failure) {
+            (true, _) => " passed,".to_owned(),
+            (false, Some(failure)) => format!(" failed ({}),", failure.as_str()),
+            (false, None) => " failed,".to_owned(),
+        };
+        line.push_str(&verdict);
+    }
     match &sample.error {
         Some(error) => {
             line.push_str(&format!(

@@ -15,17 +15,19 @@ use web_sys::{
 };
 
 use super::timer::after_ms;
-use crate::core::demo::demo_reply;
+use crate::core::demo::demo_reply_to;
 
 /// A `fetch()` look-alike for `demo://{behaviour}/{model}` URLs; the
-/// behaviour (`steady`, `cold-tail`, `reasoning`) picks the simulated provider.
-pub fn fetch(url: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
+/// behaviour (`steady`, `cold-tail`, `reasoning`, `degraded`) picks the
+/// simulated provider, and the request's `body` tells it which fidelity
+/// probe, if any, it is answering.
+pub fn fetch(url: &str, body: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
     let behaviour = url
         .trim_start_matches("demo://")
         .split('/')
         .next()
         .unwrap_or_default();
-    let reply = demo_reply(behaviour, seq, seed);
+    let reply = demo_reply_to(behaviour, body, seq, seed);
     let headers_ms = reply.headers_at_ms;
     let aborted = Rc::new(Cell::new(false));
 

@@ -102,7 +102,13 @@ pub async fn measure(request: &HttpRequest, options: &MeasureOptions, abort: &Ab
 
     let t0 = now_ms();
     let promise = if options.protocol == Protocol::Demo {
-        demo::fetch(&request.url, options.seq, options.seed, &abort.signal())
+        demo::fetch(
+            &request.url,
+            &request.body,
+            options.seq,
+            options.seed,
+            &abort.signal(),
+        )
     } else {
         fetch(&request.url, &init)
     };

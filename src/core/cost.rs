@@ -107,6 +107,24 @@ pub struct PlanCost {
 pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
     let per_target = u64::from(plan.requests_per_target) + u64::from(plan.warmup_per_target);
     let input = estimate_prompt_tokens(&plan.prompt);
+    // The fidelity probes: each its own prompt and limit, sent `repeats` times.
+    let probes: Vec<(u64, u32)> = plan
+        .fidelity
+        .iter()
+        .flat_map(|fidelity| {
+            fidelity.suite.probes().iter().map(move |probe| {
+                (
+                    u64::from(fidelity.repeats),
+                    estimate_prompt_tokens(&probe.prompt()),
+                )
+            })
+        })
+        .collect();
+    let probe_limits: Vec<u32> = plan
+        .fidelity
+        .iter()
+        .flat_map(|fidelity| fidelity.suite.probes().iter().map(|probe| probe.max_tokens))
+        .collect();
     let mut total = 0.0;
     let (mut requests, mut unpriced) = (0, 0);
     for target in &plan.targets {
@@ -114,6 +132,10 @@ pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
             Some(price) => {
                 requests += per_target;
                 total += per_target as f64 * price.cost_usd(input, 0, plan.max_tokens);
+                for (&(repeats, input), &limit) in probes.iter().zip(&probe_limits) {
+                    requests += repeats;
+                    total += repeats as f64 * price.cost_usd(input, 0, limit);
+                }
             }
             None => unpriced += 1,
         }

@@ -11,6 +11,8 @@
 
 use serde_json::{Value, json};
 
+use crate::core::fidelity::suite::{Expect, Probe, Suite};
+
 /// The demo models: id and what its latency looks like.
 pub const DEMO_MODELS: &[(&str, &str)] = &[
     (
@@ -25,7 +27,17 @@ pub const DEMO_MODELS: &[(&str, &str)] = &[
         "reasoning",
         "thinks first (reasoning deltas from about 0.3 s), then answers at about 1.2 s",
     ),
+    (
+        "degraded",
+        "fast and steady (about 0.25 s), but served differently: 9 of the 30 fidelity probes \
+         answered wrong (tool-call arguments broken among them) and prompt tokens counted 23 \
+         higher",
+    ),
 ];
+
+/// Prompt tokens the `degraded` demo adds to every count: another chat
+/// template's worth.
+const DEGRADED_TEMPLATE_TOKENS: u32 = 23;
 
 /// The answer's content deltas (multi-byte text on purpose).
 const CONTENT_PIECES: &[&str] = &[
@@ -106,6 +118,13 @@ pub fn demo_reply(model: &str, seq: u32, seed: u64) -> DemoReply {
             }
             script.content(&mut rng, ttft_ms, 12.0, 25.0);
         }
+        "degraded" => {
+            let ttft_ms = lognormal(&mut rng, 250.0, 0.12);
+            script.headers_at_ms = ttft_ms * rng_range(&mut rng, 0.2, 0.4);
+            script.role_chunk(script.headers_at_ms);
+            script.content(&mut rng, ttft_ms, 10.0, 20.0);
+            script.prompt_tokens += DEGRADED_TEMPLATE_TOKENS;
+        }
         "reasoning" => {
             let first_reasoning_ms = lognormal(&mut rng, 300.0, 0.15);
             script.headers_at_ms = first_reasoning_ms * rng_range(&mut rng, 0.2, 0.4);
@@ -144,6 +163,120 @@ pub fn demo_reply(model: &str, seq: u32, seed: u64) -> DemoReply {
     script.finish()
 }
 
+/// The demo provider's reply to a request whose JSON body is `body`: a
+/// fidelity probe's answer when the body asks one of the `basic-1` probes
+/// (recognised by its prompt, as a server would see it), else
+/// [`demo_reply`]. Every behaviour answers probes the way a faithful
+/// server would, except `degraded`.
+pub fn demo_reply_to(model: &str, body: &str, seq: u32, seed: u64) -> DemoReply {
+    let prompt = serde_json::from_str::<Value>(body).ok().and_then(|body| {
+        body.pointer("/messages/0/content")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    let probe = prompt.and_then(|prompt| {
+        Suite::Basic1
+            .probes()
+            .iter()
+            .find(|probe| probe.prompt() == prompt.as_str())
+    });
+    match probe {
+        Some(probe) if DEMO_MODELS.iter().any(|(id, _)| *id == model) => {
+            probe_reply(model, probe, seq, seed)
+        }
+        _ => demo_reply(model, seq, seed),
+    }
+}
+
+/// Whether the `degraded` demo answers `probe` wrong: 9 of the 30, chosen
+/// by position so the same probes go wrong every time (the repeats agree,
+/// as a served model's would).
+fn degraded_wrong(probe: &Probe) -> bool {
+    Suite::Basic1
+        .probes()
+        .iter()
+        .position(|p| p.id == probe.id)
+        .is_some_and(|index| index % 10 == 2 || index % 10 == 5 || index % 10 == 8)
+}
+
+/// A probe's answer: text in a few deltas, or a call whose arguments come
+/// in fragments cut at odd places.
+fn probe_reply(model: &str, probe: &Probe, seq: u32, seed: u64) -> DemoReply {
+    let mut rng = fastrand::Rng::with_seed(mix_seed(probe.id, seq, seed));
+    let mut script = Script::new(model, seq);
+    let ttft_ms = lognormal(&mut rng, 300.0, 0.15);
+    script.headers_at_ms = ttft_ms * rng_range(&mut rng, 0.2, 0.4);
+    script.role_chunk(script.headers_at_ms);
+    let prompt_chars = u32::try_from(probe.prompt().chars().count()).unwrap_or(u32::MAX);
+    script.prompt_tokens = prompt_chars.div_ceil(4) + 8;
+    let wrong = model == "degraded" && degraded_wrong(probe);
+    if model == "degraded" {
+        script.prompt_tokens += DEGRADED_TEMPLATE_TOKENS;
+    }
+    let mut at_ms = ttft_ms;
+    match probe
+        .model_answer
+        .split_once('(')
+        .filter(|_| probe.tool_choice.is_some())
+    {
+        Some((name, rest)) if matches!(probe.expect, Expect::Call { .. }) => {
+            let arguments = rest.strip_suffix(')').unwrap_or(rest);
+            let arguments = if wrong {
+                // Cut short half the time, an extra member otherwise.
+                if probe.id.len() % 2 == 0 {
+                    let half = arguments.chars().count() / 2;
+                    arguments.chars().take(half).collect()
+                } else {
+                    arguments.replacen('{', "{\"verbose\": true, ", 1)
+                }
+            } else {
+                arguments.to_owned()
+            };
+            let start = json!([{ "index": 0, "delta": { "tool_calls": [{
+                "index": 0, "id": format!("call_demo_{seq}"), "type": "function",
+                "function": { "name": name, "arguments": "" }
+            }] }, "finish_reason": null }]);
+            script.event(at_ms, start, None);
+            script.token_deltas += 1;
+            let chars: Vec<char> = arguments.chars().collect();
+            for piece in chars.chunks(3) {
+                at_ms += rng_range(&mut rng, 8.0, 16.0);
+                let fragment: String = piece.iter().collect();
+                let delta = json!([{ "index": 0, "delta": { "tool_calls": [{
+                    "index": 0, "function": { "arguments": fragment }
+                }] }, "finish_reason": null }]);
+                script.event(at_ms, delta, None);
+                script.token_deltas += 1;
+            }
+            script.finish_reason = "tool_calls";
+        }
+        _ => {
+            let answer = if wrong {
+                wrong_answer(probe)
+            } else {
+                probe.model_answer.to_owned()
+            };
+            let chars: Vec<char> = answer.chars().collect();
+            for piece in chars.chunks(4) {
+                let text: String = piece.iter().collect();
+                script.delta(at_ms, "content", &text);
+                at_ms += rng_range(&mut rng, 10.0, 20.0);
+            }
+        }
+    }
+    script.finish()
+}
+
+/// A plausible wrong answer that fails `probe`'s rule.
+fn wrong_answer(probe: &Probe) -> String {
+    match probe.expect {
+        Expect::Integer(value) => (value + 1).to_string(),
+        Expect::Json(_) => probe.model_answer.replacen('{', "", 1),
+        Expect::Chinese(_) => "I am not sure.".to_owned(),
+        Expect::Word(_) | Expect::NoCall(_) | Expect::Call { .. } => "Unsure".to_owned(),
+    }
+}
+
 /// Builds a reply's chunks in time order.
 struct Script<'a> {
     model: &'a str,
@@ -151,6 +284,8 @@ struct Script<'a> {
     headers_at_ms: f64,
     chunks: Vec<DemoChunk>,
     token_deltas: u32,
+    prompt_tokens: u32,
+    finish_reason: &'static str,
 }
 
 impl<'a> Script<'a> {
@@ -161,6 +296,8 @@ impl<'a> Script<'a> {
             headers_at_ms: 0.0,
             chunks: Vec::new(),
             token_deltas: 0,
+            prompt_tokens: PROMPT_TOKENS,
+            finish_reason: "stop",
         }
     }
 
@@ -220,12 +357,12 @@ impl<'a> Script<'a> {
             .chunks
             .last()
             .map_or(self.headers_at_ms, |chunk| chunk.at_ms);
-        let choices = json!([{ "index": 0, "delta": {}, "finish_reason": "stop" }]);
+        let choices = json!([{ "index": 0, "delta": {}, "finish_reason": (self.finish_reason) }]);
         self.event(last_ms + 1.0, choices, None);
         let usage = json!({
-            "prompt_tokens": PROMPT_TOKENS,
+            "prompt_tokens": (self.prompt_tokens),
             "completion_tokens": (self.token_deltas),
-            "total_tokens": (PROMPT_TOKENS + self.token_deltas),
+            "total_tokens": (self.prompt_tokens + self.token_deltas),
         });
         self.event(last_ms + 2.0, json!([]), Some(usage));
         self.push(last_ms + 2.0, b"data: [DONE]\n\n".to_vec());
@@ -274,6 +411,59 @@ fn standard_normal(rng: &mut fastrand::Rng) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `reply` read by the real measurement, as the page reads it.
+    fn measured(reply: &DemoReply) -> crate::core::measure::Outcome {
+        let mut measurement =
+            crate::core::measure::Measurement::new(crate::core::plan::Protocol::Demo, false);
+        measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+        for chunk in &reply.chunks {
+            measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+        }
+        measurement.on_body_end(reply.chunks.last().map_or(0.0, |c| c.at_ms));
+        measurement.finish()
+    }
+
+    #[test]
+    fn demo_probes_are_answered_faithfully_except_by_the_degraded_demo() {
+        use crate::core::fidelity::verify::{ProbeReply, verify};
+        for (model, wrong_expected, extra_tokens) in
+            [("steady", 0, 0), ("cold-tail", 0, 0), ("degraded", 9, 23)]
+        {
+            let mut wrong = 0;
+            for (seq, probe) in Suite::Basic1.probes().iter().enumerate() {
+                let body = serde_json::json!({
+                    "model": "demo-llm",
+                    "messages": [{"role": "user", "content": probe.prompt()}],
+                })
+                .to_string();
+                let outcome = measured(&demo_reply_to(model, &body, seq as u32, 7));
+                assert_eq!(outcome.error, None, "{model} {}", probe.id);
+                let reply = outcome.reply.unwrap();
+                let check = verify(
+                    probe,
+                    &ProbeReply {
+                        answer: &reply.answer,
+                        tool_calls: &reply.tool_calls,
+                        finish_reason: reply.finish_reason.as_deref(),
+                        output_tokens: outcome.output_tokens,
+                    },
+                );
+                wrong += usize::from(!check.passed);
+                assert!(check.finish_reason);
+                let chars = u32::try_from(probe.prompt().chars().count()).unwrap();
+                assert_eq!(
+                    outcome.input_tokens,
+                    Some(chars.div_ceil(4) + 8 + extra_tokens)
+                );
+            }
+            assert_eq!(wrong, wrong_expected, "{model}");
+        }
+        // Any other prompt is the latency reply, prompt tokens and all.
+        let latency = measured(&demo_reply_to("degraded", "{\"messages\":[]}", 0, 7));
+        assert_eq!(latency.input_tokens, Some(PROMPT_TOKENS + 23));
+        assert!(latency.error.is_none());
+    }
     use crate::core::plan::Protocol;
     use crate::core::protocol::{EventDecoder, StreamEvent, http_error_message};
     use crate::core::sse::SseDecoder;

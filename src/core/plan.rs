@@ -466,6 +466,34 @@ mod tests {
     }
 
     #[test]
+    fn the_fidelity_member_reads_writes_and_is_checked() {
+        let mut plan = valid_plan();
+        // Left out of the document when there is no check: older readers and
+        // golden files see the plan they always saw.
+        assert!(!plan.to_json_pretty().contains("fidelity"));
+        plan.fidelity = Some(FidelityPlan::basic(Some("A".to_owned())));
+        let text = plan.to_json_pretty();
+        assert!(text.contains("\"suite\": \"basic-1\""), "{text}");
+        assert_eq!(Plan::from_json(&text).unwrap(), plan);
+        assert_eq!(plan.fidelity.as_ref().unwrap().requests_per_target(), 60);
+
+        let errors = invalid(&text.replace("\"reference\": \"A\"", "\"reference\": \"Z\""));
+        assert_eq!(fields(&errors), ["fidelity.reference"]);
+        let errors = invalid(&text.replace("\"repeats\": 2", "\"repeats\": 0"));
+        assert_eq!(fields(&errors), ["fidelity.repeats"]);
+        let errors = invalid(&text.replace("\"basic-1\"", "\"basic-9\""));
+        assert_eq!(fields(&errors), ["fidelity"]);
+        let errors = invalid(&text.replace("\"repeats\": 2", "\"repeats\": 2, \"judge\": \"gpt\""));
+        assert_eq!(fields(&errors), ["fidelity"]);
+        // No reference: absolute rates only.
+        let none = text.replace("\"reference\": \"A\"", "\"reference\": null");
+        assert_eq!(
+            Plan::from_json(&none).unwrap().fidelity.unwrap().reference,
+            None
+        );
+    }
+
+    #[test]
     fn protocols_are_written_by_their_names() {
         for protocol in Protocol::ALL {
             let text = document::to_string(&protocol);

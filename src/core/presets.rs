@@ -458,7 +458,7 @@ pub const PRESETS: &[Preset] = &[
         cors: Cors::Allowed,
         cors_note_en: "runs inside the page; no network, nothing to allow",
         cors_note_zh: "在页面内运行，不联网，无需跨域设置",
-        docs_hint: "simulated providers for trying the page without a key: demo://steady, demo://cold-tail (about 1 in 20 requests takes 5–7 s) and demo://reasoning; any model name",
+        docs_hint: "simulated providers for trying the page without a key: demo://steady, demo://cold-tail (about 1 in 20 requests takes 5–7 s), demo://reasoning and demo://degraded (fast, but some answers differ); any model name",
     },
 ];
 

@@ -830,4 +830,167 @@ mod tests {
         );
         assert!(out.is_empty());
     }
+
+    /// The same function call in each protocol's own stream shape.
+    fn tool_call_streams() -> [(Protocol, String); 3] {
+        let openai = [
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"ci"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"ty\": \"Par"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"is\", \"unit\": \"celsius\"}"}}]},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":80,"completion_tokens":18}}"#,
+            "[DONE]",
+        ]
+        .iter()
+        .map(|data| format!("data: {data}\n\n"))
+        .collect::<String>();
+        let anthropic = [
+            ("message_start", r#"{"type":"message_start","message":{"usage":{"input_tokens":80,"output_tokens":1}}}"#),
+            ("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+            ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Checking."}}"#),
+            ("content_block_stop", r#"{"type":"content_block_stop","index":0}"#),
+            ("content_block_start", r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}"#),
+            ("content_block_delta", r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}"#),
+            ("content_block_delta", r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"Pa"}}"#),
+            ("content_block_delta", r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"ris\", \"unit\": \"celsius\"}"}}"#),
+            ("content_block_stop", r#"{"type":"content_block_stop","index":1}"#),
+            ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":18}}"#),
+            ("message_stop", r#"{"type":"message_stop"}"#),
+        ]
+        .iter()
+        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
+        .collect::<String>();
+        let gemini = [
+            r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris","unit":"celsius"}}}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":80,"candidatesTokenCount":18}}"#,
+        ]
+        .iter()
+        .map(|data| format!("data: {data}\r\n\r\n"))
+        .collect::<String>();
+        [
+            (Protocol::OpenAi, openai),
+            (Protocol::Anthropic, anthropic),
+            (Protocol::Gemini, gemini),
+        ]
+    }
+
+    #[test]
+    fn a_streamed_tool_call_reads_back_whole_in_every_protocol_at_every_split() {
+        use crate::core::measure::Measurement;
+        for (protocol, body) in tool_call_streams() {
+            let bytes = body.as_bytes();
+            for split in 1..=9 {
+                let mut measurement = Measurement::new(protocol, false);
+                measurement.on_headers(1.0, 200, Some("text/event-stream"));
+                for (i, chunk) in bytes.chunks(split).enumerate() {
+                    measurement.on_chunk(2.0 + i as f64, chunk);
+                }
+                measurement.on_body_end(1e6);
+                let outcome = measurement.finish();
+                assert_eq!(outcome.error, None, "{protocol:?} split {split}");
+                assert_eq!(outcome.input_tokens, Some(80));
+                let reply = outcome.reply.unwrap();
+                assert_eq!(reply.tool_calls.len(), 1, "{protocol:?}");
+                assert_eq!(reply.tool_calls[0].name, "get_weather");
+                let arguments: Value =
+                    serde_json::from_str(&reply.tool_calls[0].arguments).unwrap();
+                assert_eq!(
+                    arguments,
+                    serde_json::json!({"city": "Paris", "unit": "celsius"})
+                );
+                let finish = match protocol {
+                    Protocol::Anthropic => "tool_use",
+                    Protocol::Gemini => "STOP",
+                    _ => "tool_calls",
+                };
+                assert_eq!(reply.finish_reason.as_deref(), Some(finish));
+            }
+        }
+    }
+
+    #[test]
+    fn a_probe_request_carries_the_functions_and_the_choice_in_each_protocol() {
+        use crate::core::fidelity::suite::Suite;
+        use crate::core::schedule::{PlannedProbe, PlannedRequest};
+        let suite = Suite::Basic1;
+        let index = |id: &str| {
+            u16::try_from(suite.probes().iter().position(|p| p.id == id).unwrap()).unwrap()
+        };
+        let planned = |id: &str| PlannedRequest {
+            index: 0,
+            target: 0,
+            seq: 0,
+            warmup: false,
+            planned_at_ms: 0.0,
+            probe: Some(PlannedProbe {
+                suite,
+                index: index(id),
+            }),
+        };
+        let plan = Plan::default();
+        let body = |protocol, id: &str| -> Value {
+            let target = target(protocol, "https://example.test", "m");
+            let request =
+                build_planned_request(&target, &plan, &planned(id), Some("k"), Some("nonce"));
+            assert!(
+                !request.body.contains("nonce"),
+                "probes never carry a nonce"
+            );
+            serde_json::from_str(&request.body).unwrap()
+        };
+        let openai = body(Protocol::OpenAi, "tool-currency-named");
+        assert_eq!(openai["tools"][1]["function"]["name"], "convert_currency");
+        assert_eq!(openai["tools"][0]["type"], "function");
+        assert_eq!(
+            openai["tool_choice"]["function"]["name"],
+            "convert_currency"
+        );
+        assert_eq!(openai["temperature"], 0.0);
+        assert_eq!(
+            body(Protocol::OpenAi, "tool-weather-required")["tool_choice"],
+            "required"
+        );
+        assert_eq!(
+            body(Protocol::OpenAi, "tool-weather-auto")["tool_choice"],
+            "auto"
+        );
+        assert!(body(Protocol::OpenAi, "arith-mul").get("tools").is_none());
+        assert_eq!(body(Protocol::OpenAi, "arith-mul")["max_tokens"], 64);
+
+        let anthropic = body(Protocol::Anthropic, "tool-currency-named");
+        assert_eq!(anthropic["tools"][0]["name"], "get_weather");
+        assert_eq!(anthropic["tools"][0]["input_schema"]["type"], "object");
+        assert_eq!(
+            anthropic["tool_choice"],
+            serde_json::json!({"type": "tool", "name": "convert_currency"})
+        );
+        assert_eq!(
+            body(Protocol::Anthropic, "tool-weather-required")["tool_choice"]["type"],
+            "any"
+        );
+
+        let gemini = body(Protocol::Gemini, "tool-currency-named");
+        assert_eq!(
+            gemini["tools"][0]["functionDeclarations"][1]["name"],
+            "convert_currency"
+        );
+        assert_eq!(
+            gemini["toolConfig"]["functionCallingConfig"],
+            serde_json::json!({"mode": "ANY", "allowedFunctionNames": ["convert_currency"]})
+        );
+        assert_eq!(
+            body(Protocol::Gemini, "no-tool-capital")["toolConfig"]["functionCallingConfig"]["mode"],
+            "AUTO"
+        );
+        // A latency request is unchanged: the plan's prompt, with its nonce.
+        let latency = PlannedRequest {
+            probe: None,
+            ..planned("arith-mul")
+        };
+        let target = target(Protocol::OpenAi, "https://example.test", "m");
+        assert_eq!(
+            build_planned_request(&target, &plan, &latency, None, Some("n")),
+            build_request(&target, &plan, None, Some("n"))
+        );
+    }
 }

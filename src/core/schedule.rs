@@ -161,6 +161,31 @@ impl Schedule {
     }
 }
 
+/// The number a person gives a target's request `seq` among its kind:
+/// warm-ups from 1, measured requests from 1 after them (probe rounds not
+/// counted), probes from 1 in the order sent. The terminal's log uses it.
+pub fn number_within_kind(plan: &Plan, seq: u32) -> u32 {
+    let warmups = plan.warmup_per_target;
+    if seq < warmups {
+        return seq + 1;
+    }
+    let probes = plan
+        .fidelity
+        .as_ref()
+        .map_or(0, |fidelity| fidelity.requests_per_target());
+    let slots = plan.requests_per_target.saturating_add(probes);
+    let slot = seq - warmups;
+    let probes_up_to = (0..=slot)
+        .filter(|&s| is_probe_round(s, slots, probes))
+        .count();
+    let probes_up_to = u32::try_from(probes_up_to).unwrap_or(u32::MAX);
+    if is_probe_round(slot, slots, probes) {
+        probes_up_to
+    } else {
+        slot + 1 - probes_up_to
+    }
+}
+
 /// Whether round `slot` of the `slots` rounds after the warm-ups sends a
 /// probe, when `probes` of them do: the rounds where `slot × probes /
 /// slots` steps up, which spreads them evenly and places exactly `probes`.
@@ -976,5 +1001,69 @@ mod tests {
             }
             prop_assert!((runner.schedule_shift_ms() - shift_ms).abs() < 1e-6);
         }
+    }
+
+    #[test]
+    fn probe_rounds_come_after_the_warmups_spread_evenly_and_the_same_for_every_target() {
+        use crate::core::plan::FidelityPlan;
+        let mut with_probes = plan(3, 2, 100, 1.0, 0.2);
+        with_probes.fidelity = Some(FidelityPlan::basic(Some("t0".to_owned())));
+        let schedule = Schedule::new(&with_probes, 0.0, 9);
+        let per_target = 2 + 100 + 60;
+        assert_eq!(schedule.requests.len(), 3 * per_target);
+        let suite = Suite::Basic1.probes().len();
+        for target in 0..3 {
+            let own: Vec<&PlannedRequest> = schedule
+                .requests
+                .iter()
+                .filter(|r| r.target == target)
+                .collect();
+            assert_eq!(own.len(), per_target);
+            assert!(own[..2].iter().all(|r| r.warmup && r.probe.is_none()));
+            let probes: Vec<u16> = own
+                .iter()
+                .filter_map(|r| r.probe.map(|p| p.index))
+                .collect();
+            assert_eq!(probes.len(), 60);
+            // The suite once, in order, then again.
+            let expected: Vec<u16> = (0..2)
+                .flat_map(|_| 0..u16::try_from(suite).unwrap())
+                .collect();
+            assert_eq!(probes, expected);
+            // Spread: never two probe rounds in a row (60 among 160 slots).
+            assert!(
+                own.windows(2)
+                    .all(|w| !(w[0].probe.is_some() && w[1].probe.is_some()))
+            );
+            // The last measured request is not left to the end of the run.
+            assert!(own.last().is_some_and(|r| r.probe.is_some()));
+            // The numbers people see count each kind from 1.
+            let numbers: Vec<(bool, u32)> = own
+                .iter()
+                .filter(|r| !r.warmup)
+                .map(|r| (r.probe.is_some(), number_within_kind(&with_probes, r.seq)))
+                .collect();
+            let measured: Vec<u32> = numbers.iter().filter(|n| !n.0).map(|n| n.1).collect();
+            let probe_numbers: Vec<u32> = numbers.iter().filter(|n| n.0).map(|n| n.1).collect();
+            assert_eq!(measured, (1..=100).collect::<Vec<_>>());
+            assert_eq!(probe_numbers, (1..=60).collect::<Vec<_>>());
+        }
+        // Every round sends one kind to every target.
+        for round in schedule.requests.chunks(3) {
+            assert!(
+                round
+                    .iter()
+                    .all(|r| r.probe == round[0].probe && r.seq == round[0].seq)
+            );
+        }
+        // Without the check, the schedule is exactly as before.
+        let plain = plan(3, 2, 100, 1.0, 0.2);
+        assert!(
+            Schedule::new(&plain, 0.0, 9)
+                .requests
+                .iter()
+                .all(|r| r.probe.is_none())
+        );
+        assert_eq!(Schedule::new(&plain, 0.0, 9).requests.len(), 3 * 102);
     }
 }

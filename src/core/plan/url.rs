@@ -26,7 +26,7 @@ pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), String> {
     let rest = if protocol == Protocol::Demo {
         match lower.strip_prefix("demo://") {
             Some(rest) => rest,
-            None => return Err("the demo protocol runs in the page: use demo://steady, demo://cold-tail or demo://reasoning".to_owned()),
+            None => return Err("the demo protocol runs in the page: use demo://steady, demo://cold-tail, demo://reasoning or demo://degraded".to_owned()),
         }
     } else if let Some(rest) = lower
         .strip_prefix("https://")
