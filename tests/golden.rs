@@ -173,6 +173,11 @@ fn sample(target: u32, seq: u32, x: f64) -> Sample {
         input_tokens: None,
         rate_limit: None,
         stream: None,
+        probe: None,
+        answer: None,
+        tool_calls: None,
+        finish_reason: None,
+        check: None,
     }
 }
 
@@ -386,7 +391,9 @@ fn routing_table() {
                     error_rate: 0.0,
                     slow: 0,
                     n: 75,
+                    fidelity: None,
                 }],
+                fidelity: None,
             },
             Route {
                 model: "none".to_owned(),
@@ -402,6 +409,7 @@ fn routing_table() {
                 distinguishable: true,
                 indistinguishable_from_best: Vec::new(),
                 order: Vec::new(),
+                fidelity: None,
             },
         ],
     };
@@ -467,6 +475,7 @@ fn stored_run_sample_outcome_and_keys() {
         input_tokens: None,
         rate_limit: None,
         stream: None,
+        reply: None,
     };
     golden("outcome.json", &format!("{}\n", compact(&outcome)));
 

@@ -95,7 +95,20 @@ pub struct RequestRecord {
     /// `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini
     /// `cachedContentTokenCount`); `None` when it reported no cache field.
     pub cached_tokens: Option<u32>,
-    /// Content deltas actually sent.
+    /// The prompt token count the reply's usage reported (OpenAI `prompt_tokens`, Anthropic
+    /// `input_tokens` with the cache reads and writes, Gemini `promptTokenCount`); `None` when
+    /// none was sent. Absent from records of older mocks.
+    #[serde(default)]
+    pub prompt_tokens: Option<u32>,
+    /// The fidelity probe the reply answered (`faithful`, `degraded`); `None` for any other
+    /// prompt or script.
+    #[serde(default)]
+    pub probe: Option<String>,
+    /// Whether that probe was answered wrong on purpose (`degraded`); `None` without a probe.
+    #[serde(default)]
+    pub probe_answered_wrong: Option<bool>,
+    /// Content deltas actually sent. A function call's opening and each of its argument
+    /// fragments count as one each: the client counts them as tokens.
     pub content_deltas: u32,
     /// Reasoning deltas actually sent.
     pub reasoning_deltas: u32,
@@ -301,6 +314,9 @@ mod tests {
             cold: None,
             output_tokens: None,
             cached_tokens: None,
+            prompt_tokens: None,
+            probe: None,
+            probe_answered_wrong: None,
             content_deltas: 0,
             reasoning_deltas: 0,
             status: 200,

@@ -5,7 +5,10 @@ pub mod anthropic;
 pub mod gemini;
 pub mod openai;
 
-use crate::script::Beat;
+use serde_json::Value;
+
+use crate::fidelity::{Answer, Call, ProbeAnswer};
+use crate::script::{Beat, CONTENT_TOKENS};
 use crate::sse::SseEvent;
 
 /// Which provider API a request used (decided by its route).
@@ -54,6 +57,42 @@ pub struct ReplyContext {
     pub cached_tokens: Option<u32>,
     /// Content deltas in the reply: Gemini marks the last one with its finish reason.
     pub content_tokens: usize,
+    /// Prompt tokens the usage reports ([`PROMPT_TOKENS`] unless a fidelity script counts them).
+    pub prompt_tokens: u32,
+    /// A fidelity probe's answer, which replaces the scripted content tokens.
+    pub answer: Option<ProbeAnswer>,
+}
+
+impl ReplyContext {
+    /// The text of content delta `index`: piece `index` of a probe's text answer, else the
+    /// scripted token (long replies repeat them).
+    pub fn content_text(&self, index: usize) -> &str {
+        match self.answer.as_ref().map(|answer| &answer.answer) {
+            Some(Answer::Text(pieces)) => pieces.get(index).map_or("", String::as_str),
+            Some(Answer::Call(_)) => "",
+            None => CONTENT_TOKENS[index % CONTENT_TOKENS.len()],
+        }
+    }
+
+    /// The probe answer's function call, if it is one.
+    pub fn call(&self) -> Option<&Call> {
+        self.answer.as_ref().and_then(ProbeAnswer::call)
+    }
+
+    /// Fragment `index` of the call's arguments (`""` past the end or without a call).
+    pub fn argument_fragment(&self, index: usize) -> &str {
+        self.call()
+            .and_then(|call| call.fragments.get(index))
+            .map_or("", String::as_str)
+    }
+
+    /// Output tokens for the usage block: a probe answer's estimate, else the `counted` deltas
+    /// (one token each).
+    pub fn output_tokens(&self, counted: u32) -> u32 {
+        self.answer
+            .as_ref()
+            .map_or(counted, |answer| answer.output_tokens)
+    }
 }
 
 /// What an event carries, so the sender knows when the first token left.
@@ -136,6 +175,49 @@ impl Renderer {
             Renderer::Gemini(stream) => stream.reported_output_tokens,
         }
     }
+
+    /// The prompt token count the stream's usage reported, if it sent one.
+    pub fn reported_prompt_tokens(&self) -> Option<u32> {
+        match self {
+            Renderer::OpenAi(stream) => stream.reported_prompt_tokens,
+            Renderer::Anthropic(stream) => stream.reported_prompt_tokens,
+            Renderer::Gemini(stream) => stream.reported_prompt_tokens,
+        }
+    }
+}
+
+/// The text of the request's user message (the last one, its text parts joined), read from the
+/// body the way `protocol` carries it; `None` when it has none.
+pub fn user_prompt(protocol: Protocol, body: &Value) -> Option<String> {
+    match protocol {
+        Protocol::OpenAi => openai::user_prompt(body),
+        Protocol::Anthropic => anthropic::user_prompt(body),
+        Protocol::Gemini => gemini::user_prompt(body),
+    }
+}
+
+/// The last `"role": "user"` entry of a `messages` list (OpenAI and Anthropic share the shape):
+/// its `content` string, or the `text` of its content parts joined.
+pub(crate) fn last_user_message(body: &Value) -> Option<String> {
+    let message = body
+        .get("messages")?
+        .as_array()?
+        .iter()
+        .rev()
+        .find(|message| message.get("role").and_then(Value::as_str) == Some("user"))?;
+    match message.get("content")? {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => Some(joined_texts(parts)),
+        _ => None,
+    }
+}
+
+/// The `text` members of `parts`, joined.
+pub(crate) fn joined_texts(parts: &[Value]) -> String {
+    parts
+        .iter()
+        .filter_map(|part| part.get("text").and_then(Value::as_str))
+        .collect()
 }
 
 /// The JSON error body `protocol` sends with HTTP `status`, carrying `message`.
@@ -167,10 +249,70 @@ pub fn complete_body(protocol: Protocol, context: &ReplyContext) -> String {
 
 /// All content tokens joined, as the non-streamed bodies carry them.
 pub(crate) fn full_text() -> String {
-    crate::script::CONTENT_TOKENS.concat()
+    CONTENT_TOKENS.concat()
 }
 
 /// `u32` count of a small collection (token lists are at most a few items).
 pub(crate) fn count_u32(count: usize) -> u32 {
     u32::try_from(count).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fidelity::SUITE;
+    use serde_json::json;
+
+    #[test]
+    fn the_user_message_is_read_in_each_protocols_shape() {
+        let chat = json!({ "messages": [
+            { "role": "system", "content": "Be brief." },
+            { "role": "user", "content": "first" },
+            { "role": "assistant", "content": "ok" },
+            { "role": "user", "content": [{ "type": "text", "text": "Say " }, { "type": "text", "text": "hi" }] },
+        ]});
+        assert_eq!(
+            user_prompt(Protocol::OpenAi, &chat).as_deref(),
+            Some("Say hi")
+        );
+        assert_eq!(
+            user_prompt(Protocol::Anthropic, &chat).as_deref(),
+            Some("Say hi")
+        );
+        let gemini = json!({ "contents": [
+            { "role": "user", "parts": [{ "text": "first" }] },
+            { "role": "model", "parts": [{ "text": "ok" }] },
+            { "parts": [{ "text": "Say " }, { "text": "hi" }] },
+        ]});
+        assert_eq!(
+            user_prompt(Protocol::Gemini, &gemini).as_deref(),
+            Some("Say hi")
+        );
+        assert_eq!(user_prompt(Protocol::OpenAi, &Value::Null), None);
+        assert_eq!(
+            user_prompt(Protocol::Gemini, &json!({ "contents": [] })),
+            None
+        );
+    }
+
+    #[test]
+    fn a_probe_answer_replaces_the_scripted_text_and_tokens() {
+        let probe = SUITE.probe("date-weekday").unwrap();
+        let context = ReplyContext {
+            model: "faithful".into(),
+            request_id: 1,
+            include_usage: true,
+            reasoning_field: ReasoningField::ReasoningContent,
+            cached_tokens: None,
+            content_tokens: 4,
+            prompt_tokens: 30,
+            answer: Some(ProbeAnswer::new(probe, false)),
+        };
+        let pieces: Vec<&str> = (0..4).map(|index| context.content_text(index)).collect();
+        assert_eq!(pieces, ["Sa", "tur", "d", "ay"]);
+        assert_eq!(context.content_text(9), "");
+        assert_eq!(context.output_tokens(99), 2);
+        assert!(context.call().is_none());
+        assert_eq!(context.argument_fragment(0), "");
+    }
 }

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use crate::ground_truth::{Outcome, PreflightRecord, Recorder, RequestRecord};
 use crate::http::{self, Request};
 use crate::listener::{Disposition, Handler};
-use crate::protocol::{Protocol, ReasoningField, ReplyContext};
+use crate::protocol::{self, Protocol, ReasoningField, ReplyContext};
 use crate::reply::{self, ReplySender, common_headers};
-use crate::script::{ReplyPlan, Script, ScriptKind, known_script_names};
+use crate::script::{ReplyPlan, Script, ScriptKind, ScriptedReply, known_script_names};
 
 /// The routes listed in "no such route" errors.
 const ROUTES: &str = "POST /v1/chat/completions, POST /v1/messages, \
@@ -139,6 +139,9 @@ impl Provider {
             cold: None,
             output_tokens: None,
             cached_tokens: None,
+            prompt_tokens: None,
+            probe: None,
+            probe_answered_wrong: None,
             content_deltas: 0,
             reasoning_deltas: 0,
             status: 0,
@@ -163,7 +166,12 @@ impl Provider {
         };
         let canonical = script.canonical_name();
         let index = self.recorder.next_script_index(&canonical);
-        let plan = script.plan(self.seed, index);
+        let prompt = protocol::user_prompt(protocol, &body);
+        let ScriptedReply {
+            plan,
+            answer,
+            prompt_tokens,
+        } = script.reply_to(self.seed, index, prompt.as_deref());
         let (scripted_first_token_ms, cold, cached_tokens) = match &plan {
             ReplyPlan::Stream {
                 first_token_at_ms,
@@ -177,6 +185,8 @@ impl Provider {
             record.script = Some(canonical);
             record.scripted_first_token_ms = scripted_first_token_ms;
             record.cold = cold;
+            record.probe = answer.as_ref().map(|answer| answer.probe_id.to_owned());
+            record.probe_answered_wrong = answer.as_ref().map(|answer| answer.wrong);
         });
         let context = ReplyContext {
             model,
@@ -191,11 +201,14 @@ impl Provider {
                 ReasoningField::ReasoningContent
             },
             cached_tokens,
-            content_tokens: if script.kind == ScriptKind::Buffered {
-                crate::script::BUFFERED_REPLY_TOKENS
-            } else {
-                crate::script::CONTENT_TOKENS.len()
+            content_tokens: match answer.as_ref().map(|answer| &answer.answer) {
+                Some(crate::fidelity::Answer::Text(pieces)) => pieces.len(),
+                Some(crate::fidelity::Answer::Call(_)) => 0,
+                None if script.kind == ScriptKind::Buffered => crate::script::BUFFERED_REPLY_TOKENS,
+                None => crate::script::CONTENT_TOKENS.len(),
             },
+            prompt_tokens,
+            answer,
         };
         let sender = ReplySender {
             stream,

@@ -98,6 +98,10 @@ impl ReplySender<'_> {
                 let mut headers = common_headers(Some(self.request_id));
                 headers.push(("Content-Type", "application/json".into()));
                 let output_tokens = protocol::count_u32(crate::script::CONTENT_TOKENS.len());
+                let prompt_tokens = context.prompt_tokens;
+                self.recorder.update(self.request_id, |record| {
+                    record.prompt_tokens = Some(prompt_tokens);
+                });
                 self.send_full(200, &headers, body.as_bytes(), Some(output_tokens))
             }
             ReplyPlan::Stream {
@@ -251,9 +255,11 @@ impl ReplySender<'_> {
         }
         let output_tokens = renderer.reported_output_tokens();
         let cached_tokens = renderer.reported_cached_tokens();
+        let prompt_tokens = renderer.reported_prompt_tokens();
         self.recorder.update(self.request_id, |record| {
             record.output_tokens = output_tokens;
             record.cached_tokens = cached_tokens;
+            record.prompt_tokens = prompt_tokens;
         });
         match ending {
             Ending::Complete => {

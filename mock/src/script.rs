@@ -4,8 +4,15 @@
 //! A script is turned into a [`ReplyPlan`]: protocol-neutral beats at millisecond offsets from the
 //! moment the request was read. Keeping the plan pure (no clock, no socket) lets the timing rules be
 //! unit-tested, and lets each protocol render the same beats in its own JSON.
+//!
+//! Most scripts ignore the prompt. The fidelity scripts (`faithful`, `degraded`) read it: a
+//! prompt of the app's probe suite gets that probe's answer ([`crate::fidelity`]), any other
+//! prompt the `fixed` reply.
 
 use std::fmt;
+
+use crate::fidelity::{self, ProbeAnswer};
+use crate::protocol::PROMPT_TOKENS;
 
 /// The content tokens of every successful reply, in order. They cover 2-, 3- and 4-byte UTF-8
 /// characters so decoders that split characters across reads are caught.
@@ -66,6 +73,14 @@ pub enum ScriptKind {
     /// A long wait, then a [`BUFFERED_REPLY_TOKENS`]-token reply in one write: a provider that
     /// generates the whole reply before sending any of it.
     Buffered,
+    /// Answers the fidelity suite's probes as a perfect model would (text in short deltas,
+    /// calls in the protocol's own streamed shape), with a prompt count derived from the
+    /// prompt; any other prompt gets the `fixed` reply.
+    Faithful,
+    /// As `Faithful`, except that a fixed share of the probes (the parameter, in percent) is
+    /// answered wrong, and every request reports
+    /// [`fidelity::DEGRADED_EXTRA_PROMPT_TOKENS`] more prompt tokens.
+    Degraded,
 }
 
 /// The pause inside a `mid-stall` reply, ms: longer than the 2 s a stall needs.
@@ -80,7 +95,7 @@ pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
     /// All scripts, in the order they are listed to users.
-    pub const ALL: [ScriptKind; 18] = [
+    pub const ALL: [ScriptKind; 20] = [
         ScriptKind::Fixed,
         ScriptKind::Bimodal,
         ScriptKind::Reasoning,
@@ -99,6 +114,8 @@ impl ScriptKind {
         ScriptKind::Cached,
         ScriptKind::MidStall,
         ScriptKind::Buffered,
+        ScriptKind::Faithful,
+        ScriptKind::Degraded,
     ];
 
     /// The name used as a model name.
@@ -122,14 +139,19 @@ impl ScriptKind {
             ScriptKind::Cached => "cached",
             ScriptKind::MidStall => "mid-stall",
             ScriptKind::Buffered => "buffered",
+            ScriptKind::Faithful => "faithful",
+            ScriptKind::Degraded => "degraded",
         }
     }
 
     /// The main parameter when no `@N` is given: the delay to the first content token (or to the
-    /// error, or to the body) in ms; for `bimodal`, the cold share in percent.
+    /// error, or to the body) in ms; for `bimodal`, the cold share in percent; for `degraded`,
+    /// the share of probes answered wrong in percent.
     pub fn default_parameter(self) -> u64 {
         match self {
             ScriptKind::Fixed | ScriptKind::Split | ScriptKind::Crlf | ScriptKind::NotSse => 150,
+            ScriptKind::Faithful => 150,
+            ScriptKind::Degraded => 30,
             ScriptKind::Cut | ScriptKind::MidStall => 150,
             ScriptKind::Buffered => 1_500,
             ScriptKind::Cached => 200,
@@ -149,9 +171,20 @@ impl ScriptKind {
 pub struct Script {
     /// Which script.
     pub kind: ScriptKind,
-    /// Delay in ms, or cold share in percent for `bimodal`; see
-    /// [`ScriptKind::default_parameter`].
+    /// Delay in ms, cold share in percent for `bimodal`, or wrong share in percent for
+    /// `degraded`; see [`ScriptKind::default_parameter`].
     pub parameter: u64,
+}
+
+/// What a script makes of one request: the reply, and what its usage reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptedReply {
+    /// The reply's beats and framing.
+    pub plan: ReplyPlan,
+    /// For the fidelity scripts, the probe the prompt asked and its answer.
+    pub answer: Option<ProbeAnswer>,
+    /// The prompt tokens the usage reports.
+    pub prompt_tokens: u32,
 }
 
 /// Why a model name does not name a script.
@@ -174,7 +207,7 @@ impl fmt::Display for ScriptError {
             ScriptError::BadParameter(name) => write!(
                 formatter,
                 "bad parameter in mock script '{name}': write name@N with N a whole number of \
-                 milliseconds (for bimodal, a cold share in percent from 0 to 100)"
+                 milliseconds (for bimodal and degraded, a share in percent from 0 to 100)"
             ),
         }
     }
@@ -195,7 +228,7 @@ impl Script {
     ///
     /// # Errors
     /// [`ScriptError::Unknown`] for a name no script has, [`ScriptError::BadParameter`] when `N`
-    /// is not a whole number (or above 100 for `bimodal`, or above an hour).
+    /// is not a whole number (or above 100 for `bimodal` and `degraded`, or above an hour).
     pub fn parse(model: &str) -> Result<Script, ScriptError> {
         let (name, parameter) = match model.split_once('@') {
             Some((name, parameter)) => (name, Some(parameter)),
@@ -211,7 +244,7 @@ impl Script {
                 let value: u64 = text
                     .parse()
                     .map_err(|_| ScriptError::BadParameter(model.to_owned()))?;
-                let limit = if kind == ScriptKind::Bimodal {
+                let limit = if matches!(kind, ScriptKind::Bimodal | ScriptKind::Degraded) {
                     100
                 } else {
                     MAX_DELAY_MS
@@ -234,12 +267,85 @@ impl Script {
         }
     }
 
-    /// The reply this script gives to its `request_index`-th request (0-based, counted per
-    /// canonical script name), with `seed` driving `bimodal`'s draws.
-    pub fn plan(&self, seed: u64, request_index: u64) -> ReplyPlan {
-        let delay_ms = self.parameter;
+    /// The delay to the first content token, ms: the parameter, except for `degraded`, whose
+    /// parameter is a share; it keeps `faithful`'s default delay, so the two differ in answers
+    /// and prompt counts only.
+    fn first_token_delay_ms(&self) -> u64 {
         match self.kind {
-            ScriptKind::Fixed => stream_of_tokens(delay_ms, Framing::PLAIN, None),
+            ScriptKind::Degraded => ScriptKind::Faithful.default_parameter(),
+            _ => self.parameter,
+        }
+    }
+
+    /// The reply to a request whose user message is `prompt` (`None` when the body had none):
+    /// a fidelity script answers a probe of the suite with [`Script::plan_answer`], every other
+    /// request gets [`Script::plan`].
+    pub fn reply_to(&self, seed: u64, request_index: u64, prompt: Option<&str>) -> ScriptedReply {
+        let probe = match (self.kind, prompt) {
+            (ScriptKind::Faithful | ScriptKind::Degraded, Some(prompt)) => {
+                fidelity::find_probe(prompt).map(|probe| (probe, prompt))
+            }
+            _ => None,
+        };
+        let extra_prompt_tokens = if self.kind == ScriptKind::Degraded {
+            fidelity::DEGRADED_EXTRA_PROMPT_TOKENS
+        } else {
+            0
+        };
+        match probe {
+            Some((probe, prompt)) => {
+                let wrong = self.kind == ScriptKind::Degraded
+                    && fidelity::wrong_probe_ids(self.parameter).contains(&probe.id);
+                let answer = ProbeAnswer::new(probe, wrong);
+                ScriptedReply {
+                    plan: self.plan_answer(&answer),
+                    prompt_tokens: fidelity::probe_prompt_tokens(prompt)
+                        .saturating_add(extra_prompt_tokens),
+                    answer: Some(answer),
+                }
+            }
+            None => ScriptedReply {
+                plan: self.plan(seed, request_index),
+                answer: None,
+                prompt_tokens: PROMPT_TOKENS + extra_prompt_tokens,
+            },
+        }
+    }
+
+    /// The reply carrying a probe's `answer`: the first piece at the script's delay, the rest
+    /// [`TOKEN_INTERVAL_MS`] apart, then the finish. A call opens with [`Beat::ToolCall`] and
+    /// streams its fragments as [`Beat::ToolArguments`].
+    pub fn plan_answer(&self, answer: &ProbeAnswer) -> ReplyPlan {
+        let first_token_ms = self.first_token_delay_ms();
+        let steps: Vec<Beat> = match &answer.answer {
+            fidelity::Answer::Text(pieces) => (0..pieces.len()).map(Beat::Content).collect(),
+            fidelity::Answer::Call(call) => std::iter::once(Beat::ToolCall)
+                .chain((0..call.fragments.len()).map(Beat::ToolArguments))
+                .collect(),
+        };
+        let last_ms = first_token_ms + steps.len().saturating_sub(1) as u64 * TOKEN_INTERVAL_MS;
+        let mut beats = vec![TimedBeat::new(first_token_ms, Beat::Start)];
+        beats.extend(steps.into_iter().enumerate().map(|(index, beat)| {
+            TimedBeat::new(first_token_ms + index as u64 * TOKEN_INTERVAL_MS, beat)
+        }));
+        beats.push(TimedBeat::new(last_ms, Beat::Finish));
+        ReplyPlan::stream(
+            beats,
+            Ending::Complete,
+            Framing::PLAIN,
+            Some(first_token_ms),
+        )
+    }
+
+    /// The reply this script gives to its `request_index`-th request (0-based, counted per
+    /// canonical script name), with `seed` driving `bimodal`'s draws. The fidelity scripts'
+    /// replies to anything but a probe are `fixed`'s.
+    pub fn plan(&self, seed: u64, request_index: u64) -> ReplyPlan {
+        let delay_ms = self.first_token_delay_ms();
+        match self.kind {
+            ScriptKind::Fixed | ScriptKind::Faithful | ScriptKind::Degraded => {
+                stream_of_tokens(delay_ms, Framing::PLAIN, None)
+            }
             ScriptKind::Crlf => stream_of_tokens(delay_ms, Framing::CRLF, None),
             ScriptKind::Split => stream_of_tokens(delay_ms, Framing::SPLIT, None),
             ScriptKind::Bimodal => {
@@ -354,8 +460,14 @@ pub enum Beat {
     Empty,
     /// The reasoning delta `REASONING_TOKENS[i]`.
     Reasoning(usize),
-    /// The content delta `CONTENT_TOKENS[i % CONTENT_TOKENS.len()]` (long replies repeat them).
+    /// The content delta `CONTENT_TOKENS[i % CONTENT_TOKENS.len()]` (long replies repeat them),
+    /// or piece `i` of a probe's text answer.
     Content(usize),
+    /// A probe's function call opens: OpenAI's first `tool_calls` delta with the name,
+    /// Anthropic's `tool_use` block, Gemini's whole `functionCall` part (its last chunk).
+    ToolCall,
+    /// Fragment `i` of the call's JSON arguments (nothing for Gemini, which sent them whole).
+    ToolArguments(usize),
     /// The closing events: finish reason, usage, `[DONE]` / `message_stop`.
     Finish,
     /// The protocol's in-stream error event.
@@ -538,7 +650,7 @@ pub fn bimodal_draw(seed: u64, request_index: u64, cold_share_percent: u64) -> B
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a tiny, well-mixed hash of a 64-bit counter.
-fn splitmix64(value: u64) -> u64 {
+pub(crate) fn splitmix64(value: u64) -> u64 {
     let mut z = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -596,6 +708,60 @@ mod tests {
             Script::parse("bimodal@101"),
             Err(ScriptError::BadParameter(_))
         ));
+        assert!(matches!(
+            Script::parse("degraded@101"),
+            Err(ScriptError::BadParameter(_))
+        ));
+    }
+
+    #[test]
+    fn fidelity_scripts_answer_probes_and_reply_to_anything_else_like_fixed() {
+        let faithful = Script::parse("faithful").unwrap();
+        let degraded = Script::parse("degraded").unwrap();
+        assert_eq!((faithful.parameter, degraded.parameter), (150, 30));
+        let fixed = Script::parse("fixed").unwrap().plan(1, 0);
+        for script in [faithful, degraded] {
+            let latency = script.reply_to(1, 0, Some("Say hello."));
+            assert_eq!(latency.plan, fixed);
+            assert_eq!(latency.answer, None);
+        }
+        assert_eq!(faithful.reply_to(1, 0, None).prompt_tokens, PROMPT_TOKENS);
+        assert_eq!(
+            degraded.reply_to(1, 0, None).prompt_tokens,
+            PROMPT_TOKENS + fidelity::DEGRADED_EXTRA_PROMPT_TOKENS
+        );
+
+        let probe = fidelity::SUITE.probe("tool-currency-auto").unwrap();
+        let prompt = probe.prompt();
+        let reply = faithful.reply_to(1, 0, Some(&prompt));
+        let answer = reply.answer.clone().unwrap();
+        assert_eq!(answer.probe_id, "tool-currency-auto");
+        assert_eq!(reply.prompt_tokens, fidelity::probe_prompt_tokens(&prompt));
+        let ReplyPlan::Stream {
+            beats,
+            first_token_at_ms,
+            ..
+        } = &reply.plan
+        else {
+            panic!("not a stream: {reply:?}");
+        };
+        assert_eq!(*first_token_at_ms, Some(150));
+        assert_eq!(beats[1], TimedBeat::new(150, Beat::ToolCall));
+        let fragments = answer.call().unwrap().fragments.len();
+        assert_eq!(
+            beats
+                .iter()
+                .filter(|t| matches!(t.beat, Beat::ToolArguments(_)))
+                .count(),
+            fragments
+        );
+        assert_eq!(beats.last().unwrap().beat, Beat::Finish);
+        // The same request gets the same reply, whatever the counter and seed.
+        assert_eq!(faithful.reply_to(9, 7, Some(&prompt)), reply);
+        assert_eq!(
+            degraded.reply_to(1, 0, Some(&prompt)).prompt_tokens,
+            reply.prompt_tokens + fidelity::DEGRADED_EXTRA_PROMPT_TOKENS
+        );
     }
 
     #[test]

@@ -223,7 +223,7 @@ fn probe_reply(model: &str, probe: &Probe, seq: u32, seed: u64) -> DemoReply {
             let arguments = rest.strip_suffix(')').unwrap_or(rest);
             let arguments = if wrong {
                 // Cut short half the time, an extra member otherwise.
-                if probe.id.len() % 2 == 0 {
+                if probe.id.len().is_multiple_of(2) {
                     let half = arguments.chars().count() / 2;
                     arguments.chars().take(half).collect()
                 } else {

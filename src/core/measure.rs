@@ -121,7 +121,7 @@ pub struct Outcome {
     pub stream: Option<StreamShape>,
     /// What the reply said (answer, function calls, finish reason); a
     /// probe's sample keeps it, a latency sample drops it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply: Option<Reply>,
 }
 

@@ -1,10 +1,11 @@
 //! Anthropic Messages streaming: named events (`message_start`, `content_block_start`, `ping`,
 //! `content_block_delta`, `content_block_stop`, `message_delta`, `message_stop`, `error`), with
-//! reasoning in a `thinking` block before the `text` block.
+//! reasoning in a `thinking` block before the `text` block, and a call in a `tool_use` block whose
+//! input streams as `input_json_delta` fragments.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
-use super::{Carries, PROMPT_TOKENS, RenderedEvent, ReplyContext};
+use super::{Carries, RenderedEvent, ReplyContext};
 use crate::script::{Beat, CONTENT_TOKENS, REASONING_TOKENS};
 use crate::sse::SseEvent;
 
@@ -12,6 +13,7 @@ use crate::sse::SseEvent;
 enum BlockKind {
     Thinking,
     Text,
+    ToolUse,
 }
 
 /// Per-reply state of an Anthropic event stream.
@@ -27,6 +29,14 @@ pub struct EventStream {
     pub reported_output_tokens: Option<u32>,
     /// `usage.cache_read_input_tokens` once `message_start` was rendered.
     pub reported_cached_tokens: Option<u32>,
+    /// The prompt count `message_start` reported (`input_tokens` plus the cache reads and
+    /// writes), once rendered.
+    pub reported_prompt_tokens: Option<u32>,
+}
+
+/// The request's user message: the last `messages` entry with role `user`.
+pub fn user_prompt(body: &Value) -> Option<String> {
+    super::last_user_message(body)
 }
 
 fn event(name: &'static str, data: serde_json::Value) -> RenderedEvent {
@@ -45,6 +55,7 @@ impl EventStream {
             reasoning_deltas: 0,
             reported_output_tokens: None,
             reported_cached_tokens: None,
+            reported_prompt_tokens: None,
         }
     }
 
@@ -62,11 +73,25 @@ impl EventStream {
         let block = match kind {
             BlockKind::Thinking => json!({ "type": "thinking", "thinking": "" }),
             BlockKind::Text => json!({ "type": "text", "text": "" }),
+            BlockKind::ToolUse => json!({
+                "type": "tool_use",
+                "id": format!("toolu_mock_{}", self.context.request_id),
+                "name": self.context.call().map_or("", |call| call.name.as_str()),
+                "input": {},
+            }),
         };
-        events.push(event(
-            "content_block_start",
-            json!({ "type": "content_block_start", "index": index, "content_block": block }),
-        ));
+        let start =
+            json!({ "type": "content_block_start", "index": index, "content_block": block });
+        events.push(RenderedEvent {
+            event: SseEvent::named("content_block_start", start.to_string()),
+            // A `tool_use` block's start names the function: the client's first token when
+            // the reply is a call.
+            carries: if kind == BlockKind::ToolUse {
+                Carries::Content
+            } else {
+                Carries::Nothing
+            },
+        });
         // The real API pings once, right after the first block opens.
         if !self.pinged {
             self.pinged = true;
@@ -102,15 +127,17 @@ impl EventStream {
                 )));
             }
             Beat::Start => {
-                let mut usage = json!({ "input_tokens": PROMPT_TOKENS, "output_tokens": 1 });
+                let prompt_tokens = self.context.prompt_tokens;
+                let mut usage = json!({ "input_tokens": prompt_tokens, "output_tokens": 1 });
                 if let Some(cached) = self.context.cached_tokens {
                     // A hit reads from the cache; a miss writes the prompt to it.
-                    usage["input_tokens"] = json!(PROMPT_TOKENS - cached.min(PROMPT_TOKENS));
+                    usage["input_tokens"] = json!(prompt_tokens - cached.min(prompt_tokens));
                     usage["cache_read_input_tokens"] = json!(cached);
                     usage["cache_creation_input_tokens"] =
-                        json!(if cached == 0 { PROMPT_TOKENS } else { 0 });
+                        json!(if cached == 0 { prompt_tokens } else { 0 });
                     self.reported_cached_tokens = Some(cached);
                 }
+                self.reported_prompt_tokens = Some(prompt_tokens);
                 events.push(event(
                     "message_start",
                     json!({ "type": "message_start", "message": {
@@ -145,7 +172,7 @@ impl EventStream {
             }
             Beat::Content(index) => {
                 let block = self.ensure_block(BlockKind::Text, &mut events);
-                let text = CONTENT_TOKENS[index % CONTENT_TOKENS.len()];
+                let text = self.context.content_text(index);
                 self.content_deltas += 1;
                 events.push(RenderedEvent {
                     event: SseEvent::named(
@@ -157,13 +184,36 @@ impl EventStream {
                     carries: Carries::Content,
                 });
             }
+            Beat::ToolCall => {
+                self.ensure_block(BlockKind::ToolUse, &mut events);
+            }
+            Beat::ToolArguments(index) => {
+                let block = self.ensure_block(BlockKind::ToolUse, &mut events);
+                let fragment = self.context.argument_fragment(index);
+                events.push(RenderedEvent {
+                    event: SseEvent::named(
+                        "content_block_delta",
+                        json!({ "type": "content_block_delta", "index": block,
+                                "delta": { "type": "input_json_delta", "partial_json": fragment } })
+                        .to_string(),
+                    ),
+                    carries: Carries::Content,
+                });
+            }
             Beat::Finish => {
                 self.close_block(&mut events);
-                let output_tokens = self.content_deltas + self.reasoning_deltas;
+                let output_tokens = self
+                    .context
+                    .output_tokens(self.content_deltas + self.reasoning_deltas);
+                let stop_reason = if self.context.call().is_some() {
+                    "tool_use"
+                } else {
+                    "end_turn"
+                };
                 events.push(event(
                     "message_delta",
                     json!({ "type": "message_delta",
-                            "delta": { "stop_reason": "end_turn", "stop_sequence": null },
+                            "delta": { "stop_reason": stop_reason, "stop_sequence": null },
                             "usage": { "output_tokens": output_tokens } }),
                 ));
                 events.push(event("message_stop", json!({ "type": "message_stop" })));
@@ -203,7 +253,7 @@ pub fn complete_body(context: &ReplyContext) -> String {
         "stop_reason": "end_turn",
         "stop_sequence": null,
         "usage": {
-            "input_tokens": PROMPT_TOKENS,
+            "input_tokens": context.prompt_tokens,
             "output_tokens": super::count_u32(CONTENT_TOKENS.len()),
         },
     })
@@ -223,6 +273,8 @@ mod tests {
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
             content_tokens: CONTENT_TOKENS.len(),
+            prompt_tokens: crate::protocol::PROMPT_TOKENS,
+            answer: None,
         })
     }
 
@@ -273,6 +325,49 @@ mod tests {
             2
         );
         assert_eq!(stream.reported_output_tokens, Some(4));
+    }
+
+    #[test]
+    fn a_call_is_a_tool_use_block_of_input_json_deltas_stopped_by_tool_use() {
+        let probe = crate::fidelity::SUITE.probe("tool-currency-named").unwrap();
+        let answer = crate::fidelity::ProbeAnswer::new(probe, false);
+        let fragments = answer.call().unwrap().fragments.len();
+        let mut stream = EventStream::new(ReplyContext {
+            prompt_tokens: 40,
+            answer: Some(answer),
+            ..stream().context
+        });
+        let mut all = stream.render(Beat::Start);
+        all.extend(stream.render(Beat::ToolCall));
+        for index in 0..fragments {
+            all.extend(stream.render(Beat::ToolArguments(index)));
+        }
+        all.extend(stream.render(Beat::Finish));
+        let data: Vec<serde_json::Value> = all
+            .iter()
+            .map(|rendered| match &rendered.event {
+                SseEvent::Data { data, .. } => serde_json::from_str(data).unwrap(),
+                SseEvent::Comment(_) => panic!("a comment"),
+            })
+            .collect();
+        assert_eq!(data[0]["message"]["usage"]["input_tokens"], 40);
+        assert_eq!(data[1]["content_block"]["type"], "tool_use");
+        assert_eq!(data[1]["content_block"]["name"], "convert_currency");
+        assert_eq!(data[1]["content_block"]["input"], serde_json::json!({}));
+        assert_eq!(all[1].carries, Carries::Content);
+        let partial: String = data
+            .iter()
+            .filter(|event| event["delta"]["type"] == "input_json_delta")
+            .map(|event| event["delta"]["partial_json"].as_str().unwrap())
+            .collect();
+        assert_eq!(partial, r#"{"amount": 1000, "from": "JPY", "to": "GBP"}"#);
+        let names = names(&all);
+        assert_eq!(
+            names[names.len() - 3..],
+            ["content_block_stop", "message_delta", "message_stop"]
+        );
+        assert_eq!(data[data.len() - 2]["delta"]["stop_reason"], "tool_use");
+        assert_eq!(stream.reported_prompt_tokens, Some(40));
     }
 
     #[test]

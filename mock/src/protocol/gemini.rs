@@ -1,10 +1,11 @@
 //! Gemini `streamGenerateContent?alt=sse`: `data: {GenerateContentResponse}` chunks with text in
 //! `candidates[0].content.parts[].text`, `thought: true` parts for reasoning, `finishReason` and
-//! `usageMetadata` on the last chunk; the stream simply ends with the body.
+//! `usageMetadata` on the last chunk; the stream simply ends with the body. A call is one
+//! `functionCall` part, arguments and all: Gemini never streams a call in pieces.
 
 use serde_json::{Value, json};
 
-use super::{Carries, PROMPT_TOKENS, RenderedEvent, ReplyContext};
+use super::{Carries, RenderedEvent, ReplyContext};
 use crate::script::{Beat, CONTENT_TOKENS, REASONING_TOKENS};
 use crate::sse::SseEvent;
 
@@ -19,6 +20,24 @@ pub struct ChunkStream {
     /// `usageMetadata.cachedContentTokenCount` once the last chunk was rendered (Gemini sends
     /// the field only when something came from the cache).
     pub reported_cached_tokens: Option<u32>,
+    /// `usageMetadata.promptTokenCount` once the last chunk was rendered.
+    pub reported_prompt_tokens: Option<u32>,
+}
+
+/// The request's user turn: the last `contents` entry whose role is `user` (or unset, which
+/// the API reads as the user), its text parts joined.
+pub fn user_prompt(body: &Value) -> Option<String> {
+    let turn = body
+        .get("contents")?
+        .as_array()?
+        .iter()
+        .rev()
+        .find(|turn| {
+            turn.get("role")
+                .and_then(Value::as_str)
+                .is_none_or(|role| role == "user")
+        })?;
+    Some(super::joined_texts(turn.get("parts")?.as_array()?))
 }
 
 impl ChunkStream {
@@ -30,6 +49,7 @@ impl ChunkStream {
             reasoning_deltas: 0,
             reported_output_tokens: None,
             reported_cached_tokens: None,
+            reported_prompt_tokens: None,
         }
     }
 
@@ -46,10 +66,14 @@ impl ChunkStream {
         });
         if finished {
             candidate["finishReason"] = json!("STOP");
+            let prompt_tokens = self.context.prompt_tokens;
+            let candidates_tokens = self.context.output_tokens(self.content_deltas);
             let mut usage = json!({
-                "promptTokenCount": PROMPT_TOKENS,
-                "candidatesTokenCount": self.content_deltas,
-                "totalTokenCount": PROMPT_TOKENS + self.content_deltas + self.reasoning_deltas,
+                "promptTokenCount": prompt_tokens,
+                "candidatesTokenCount": candidates_tokens,
+                "totalTokenCount": prompt_tokens
+                    .saturating_add(candidates_tokens)
+                    .saturating_add(self.reasoning_deltas),
             });
             if self.reasoning_deltas > 0 {
                 usage["thoughtsTokenCount"] = json!(self.reasoning_deltas);
@@ -61,6 +85,13 @@ impl ChunkStream {
         }
         chunk["candidates"] = json!([candidate]);
         chunk.to_string()
+    }
+
+    /// Notes what the last chunk's usage reports, for the ground truth.
+    fn record_usage(&mut self) {
+        self.reported_output_tokens = Some(self.context.output_tokens(self.content_deltas));
+        self.reported_cached_tokens = self.cached_tokens_to_report();
+        self.reported_prompt_tokens = Some(self.context.prompt_tokens);
     }
 
     /// The events for one beat.
@@ -85,18 +116,31 @@ impl ChunkStream {
                 }]
             }
             Beat::Content(index) => {
-                let text = CONTENT_TOKENS[index % CONTENT_TOKENS.len()];
                 self.content_deltas += 1;
                 let last = index + 1 == self.context.content_tokens;
                 if last {
-                    self.reported_output_tokens = Some(self.content_deltas);
-                    self.reported_cached_tokens = self.cached_tokens_to_report();
+                    self.record_usage();
                 }
+                let part = json!({ "text": self.context.content_text(index) });
                 vec![RenderedEvent {
-                    event: SseEvent::data(self.chunk(json!({ "text": text }), last)),
+                    event: SseEvent::data(self.chunk(part, last)),
                     carries: Carries::Content,
                 }]
             }
+            // The whole call in one part, on the reply's last chunk (what Gemini sends for a
+            // call: `finishReason` is `STOP`, as for text).
+            Beat::ToolCall => {
+                let Some(call) = self.context.call() else {
+                    return Vec::new();
+                };
+                let part = json!({ "functionCall": { "name": call.name, "args": call.args } });
+                self.record_usage();
+                vec![RenderedEvent {
+                    event: SseEvent::data(self.chunk(part, true)),
+                    carries: Carries::Content,
+                }]
+            }
+            Beat::ToolArguments(_) => Vec::new(),
             Beat::ErrorEvent => vec![RenderedEvent::framing(SseEvent::data(
                 json!({ "error": {
                     "code": 503,
@@ -133,9 +177,9 @@ pub fn complete_body(context: &ReplyContext) -> String {
             "index": 0,
         }],
         "usageMetadata": {
-            "promptTokenCount": PROMPT_TOKENS,
+            "promptTokenCount": context.prompt_tokens,
             "candidatesTokenCount": candidates_tokens,
-            "totalTokenCount": PROMPT_TOKENS + candidates_tokens,
+            "totalTokenCount": context.prompt_tokens.saturating_add(candidates_tokens),
         },
         "modelVersion": context.model,
     })
@@ -163,6 +207,8 @@ mod tests {
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
             content_tokens: CONTENT_TOKENS.len(),
+            prompt_tokens: crate::protocol::PROMPT_TOKENS,
+            answer: None,
         });
         assert!(stream.render(Beat::Start).is_empty());
         let thought = data_json(&stream.render(Beat::Reasoning(0))[0]);
@@ -184,6 +230,36 @@ mod tests {
         assert_eq!(last["usageMetadata"]["thoughtsTokenCount"], 1);
         assert!(stream.render(Beat::Finish).is_empty());
         assert_eq!(stream.reported_output_tokens, Some(8));
+    }
+
+    #[test]
+    fn a_call_is_one_function_call_part_on_the_last_chunk() {
+        let probe = crate::fidelity::SUITE.probe("tool-weather-zh").unwrap();
+        let mut stream = ChunkStream::new(ReplyContext {
+            model: "faithful".into(),
+            request_id: 2,
+            include_usage: false,
+            reasoning_field: ReasoningField::ReasoningContent,
+            cached_tokens: None,
+            content_tokens: 0,
+            prompt_tokens: 17,
+            answer: Some(crate::fidelity::ProbeAnswer::new(probe, false)),
+        });
+        let events = stream.render(Beat::ToolCall);
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].carries, Carries::Content);
+        let chunk = data_json(&events[0]);
+        let call = &chunk["candidates"][0]["content"]["parts"][0]["functionCall"];
+        assert_eq!(call["name"], "get_weather");
+        assert_eq!(
+            call["args"],
+            json!({ "city": "Beijing", "unit": "celsius" })
+        );
+        assert_eq!(chunk["candidates"][0]["finishReason"], "STOP");
+        assert_eq!(chunk["usageMetadata"]["promptTokenCount"], 17);
+        assert!(stream.render(Beat::ToolArguments(0)).is_empty());
+        assert!(stream.render(Beat::Finish).is_empty());
+        assert_eq!(stream.reported_prompt_tokens, Some(17));
     }
 
     #[test]

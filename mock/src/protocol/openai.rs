@@ -1,9 +1,10 @@
 //! OpenAI-compatible chat completions: `data: {chunk}` events, a role-only first chunk, content in
-//! `choices[0].delta.content`, an optional usage chunk with empty `choices`, then `data: [DONE]`.
+//! `choices[0].delta.content` (a call in `delta.tool_calls`: the name first, then the arguments'
+//! JSON text in fragments), an optional usage chunk with empty `choices`, then `data: [DONE]`.
 
 use serde_json::{Value, json};
 
-use super::{Carries, PROMPT_TOKENS, ReasoningField, RenderedEvent, ReplyContext};
+use super::{Carries, ReasoningField, RenderedEvent, ReplyContext};
 use crate::script::{Beat, CONTENT_TOKENS, REASONING_TOKENS};
 use crate::sse::SseEvent;
 
@@ -21,6 +22,13 @@ pub struct ChunkStream {
     pub reported_output_tokens: Option<u32>,
     /// `usage.prompt_tokens_details.cached_tokens` once the usage chunk was rendered.
     pub reported_cached_tokens: Option<u32>,
+    /// `usage.prompt_tokens` once the usage chunk was rendered.
+    pub reported_prompt_tokens: Option<u32>,
+}
+
+/// The request's user message: the last `messages` entry with role `user`.
+pub fn user_prompt(body: &Value) -> Option<String> {
+    super::last_user_message(body)
 }
 
 impl ChunkStream {
@@ -32,6 +40,7 @@ impl ChunkStream {
             reasoning_deltas: 0,
             reported_output_tokens: None,
             reported_cached_tokens: None,
+            reported_prompt_tokens: None,
         }
     }
 
@@ -86,24 +95,56 @@ impl ChunkStream {
                 }]
             }
             Beat::Content(index) => {
-                let text = CONTENT_TOKENS[index % CONTENT_TOKENS.len()];
                 self.content_deltas += 1;
+                let delta = json!({ "content": self.context.content_text(index) });
                 vec![RenderedEvent {
-                    event: SseEvent::data(self.delta_chunk(json!({ "content": text }))),
+                    event: SseEvent::data(self.delta_chunk(delta)),
+                    carries: Carries::Content,
+                }]
+            }
+            // The first delta of a call names it and brings its id; the arguments follow in
+            // later deltas of the same `index`, as the real API streams them.
+            Beat::ToolCall => {
+                let name = self.context.call().map_or("", |call| call.name.as_str());
+                let delta = json!({ "tool_calls": [{
+                    "index": 0,
+                    "id": format!("call_mock_{}", self.context.request_id),
+                    "type": "function",
+                    "function": { "name": name, "arguments": "" },
+                }]});
+                vec![RenderedEvent {
+                    event: SseEvent::data(self.delta_chunk(delta)),
+                    carries: Carries::Content,
+                }]
+            }
+            Beat::ToolArguments(index) => {
+                let fragment = self.context.argument_fragment(index);
+                let delta =
+                    json!({ "tool_calls": [{ "index": 0, "function": { "arguments": fragment } }] });
+                vec![RenderedEvent {
+                    event: SseEvent::data(self.delta_chunk(delta)),
                     carries: Carries::Content,
                 }]
             }
             Beat::Finish => {
+                let reason = if self.context.call().is_some() {
+                    "tool_calls"
+                } else {
+                    "stop"
+                };
                 let mut events = vec![RenderedEvent::framing(SseEvent::data(self.chunk(
-                    json!([{ "index": 0, "delta": {}, "logprobs": null, "finish_reason": "stop" }]),
+                    json!([{ "index": 0, "delta": {}, "logprobs": null, "finish_reason": reason }]),
                     None,
                 )))];
                 if self.context.include_usage {
-                    let completion_tokens = self.content_deltas + self.reasoning_deltas;
+                    let prompt_tokens = self.context.prompt_tokens;
+                    let completion_tokens = self
+                        .context
+                        .output_tokens(self.content_deltas + self.reasoning_deltas);
                     let mut usage = json!({
-                        "prompt_tokens": PROMPT_TOKENS,
+                        "prompt_tokens": prompt_tokens,
                         "completion_tokens": completion_tokens,
-                        "total_tokens": PROMPT_TOKENS + completion_tokens,
+                        "total_tokens": prompt_tokens.saturating_add(completion_tokens),
                         "completion_tokens_details": { "reasoning_tokens": self.reasoning_deltas },
                     });
                     if let Some(cached) = self.context.cached_tokens {
@@ -114,6 +155,7 @@ impl ChunkStream {
                         self.chunk(json!([]), Some(usage)),
                     )));
                     self.reported_output_tokens = Some(completion_tokens);
+                    self.reported_prompt_tokens = Some(prompt_tokens);
                 }
                 events.push(RenderedEvent::framing(SseEvent::data("[DONE]")));
                 events
@@ -158,9 +200,9 @@ pub fn complete_body(context: &ReplyContext) -> String {
             "finish_reason": "stop",
         }],
         "usage": {
-            "prompt_tokens": PROMPT_TOKENS,
+            "prompt_tokens": context.prompt_tokens,
             "completion_tokens": completion_tokens,
-            "total_tokens": PROMPT_TOKENS + completion_tokens,
+            "total_tokens": context.prompt_tokens.saturating_add(completion_tokens),
         },
     })
     .to_string()
@@ -169,6 +211,7 @@ pub fn complete_body(context: &ReplyContext) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::PROMPT_TOKENS;
 
     fn context(include_usage: bool, reasoning_field: ReasoningField) -> ReplyContext {
         ReplyContext {
@@ -178,6 +221,8 @@ mod tests {
             reasoning_field,
             cached_tokens: None,
             content_tokens: CONTENT_TOKENS.len(),
+            prompt_tokens: PROMPT_TOKENS,
+            answer: None,
         }
     }
 
@@ -236,6 +281,40 @@ mod tests {
         let usage = data_json(&plain.render(Beat::Finish)[1]);
         assert!(usage["usage"].get("prompt_tokens_details").is_none());
         assert_eq!(plain.reported_cached_tokens, None);
+    }
+
+    #[test]
+    fn a_call_streams_its_name_then_argument_fragments_and_ends_with_tool_calls() {
+        let probe = crate::fidelity::SUITE.probe("tool-weather-auto").unwrap();
+        let answer = crate::fidelity::ProbeAnswer::new(probe, false);
+        let fragments = answer.call().unwrap().fragments.len();
+        let mut stream = ChunkStream::new(ReplyContext {
+            prompt_tokens: 21,
+            answer: Some(answer),
+            ..context(true, ReasoningField::ReasoningContent)
+        });
+        let opening = stream.render(Beat::ToolCall);
+        assert_eq!(opening[0].carries, Carries::Content);
+        let call = &data_json(&opening[0])["choices"][0]["delta"]["tool_calls"][0];
+        assert_eq!(call["index"], 0);
+        assert_eq!(call["type"], "function");
+        assert_eq!(call["id"], "call_mock_3");
+        assert_eq!(call["function"]["name"], "get_weather");
+        let mut arguments = String::new();
+        for index in 0..fragments {
+            let events = stream.render(Beat::ToolArguments(index));
+            let delta = &data_json(&events[0])["choices"][0]["delta"]["tool_calls"][0];
+            assert!(delta["function"].get("name").is_none());
+            arguments.push_str(delta["function"]["arguments"].as_str().unwrap());
+        }
+        assert_eq!(arguments, r#"{"city": "Paris", "unit": "celsius"}"#);
+        let finish = stream.render(Beat::Finish);
+        assert_eq!(
+            data_json(&finish[0])["choices"][0]["finish_reason"],
+            "tool_calls"
+        );
+        assert_eq!(data_json(&finish[1])["usage"]["prompt_tokens"], 21);
+        assert_eq!(stream.reported_prompt_tokens, Some(21));
     }
 
     #[test]

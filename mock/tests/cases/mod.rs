@@ -3,6 +3,7 @@
 mod cli;
 mod endpoints;
 mod faults;
+mod fidelity;
 mod static_files;
 mod streams;
 mod support;

@@ -4,7 +4,7 @@
 //! often is it called "differs"?
 //!
 //! Each probe has a base pass rate, the model's own run-to-run noise: 0.99
-//! for most, 0.85 for the five a model gets wrong now and then (letter and
+//! for most, 0.85 for the six a model gets wrong now and then (letter and
 //! vowel counts, reversals, the long-context probes). A corrupted answer is
 //! wrong whatever the base draw. Print the figures with
 //! `cargo test --lib fidelity_simulation -- --nocapture`.
