@@ -722,3 +722,81 @@ fn routing_configs() {
         "{yaml}"
     );
 }
+
+/// A run with the fidelity check: the plan's `fidelity` member, probe
+/// samples with answers, calls (a key-like string and markup among the
+/// arguments), finish reasons and checks, the summary's `fidelity`, and
+/// the CSV's probe columns. Latency-only files above are unchanged by it.
+#[test]
+fn fidelity_results_document_and_csv() {
+    use firsttoken::core::fidelity::reply::ToolCall;
+    use firsttoken::core::fidelity::score::verify_sample;
+    use firsttoken::core::fidelity::suite::Suite;
+    use firsttoken::core::plan::FidelityPlan;
+    let target = |label: &str| Target {
+        label: label.to_owned(),
+        protocol: Protocol::OpenAi,
+        base_url: "https://a.example/v1".to_owned(),
+        model: "m".to_owned(),
+        provider: None,
+        price: None,
+        openrouter_provider: None,
+    };
+    let plan = Plan {
+        targets: vec![target("reference"), target("other, \"quoted\"")],
+        requests_per_target: 2,
+        warmup_per_target: 0,
+        fidelity: Some(FidelityPlan {
+            repeats: 1,
+            ..FidelityPlan::basic(Some("reference".to_owned()))
+        }),
+        ..Plan::default()
+    };
+    let probe_sample =
+        |target: u32, seq: u32, id: &str, answer: &str, calls: Option<Vec<ToolCall>>| {
+            let mut s = sample(target, seq + 1, 10.0 + f64::from(seq));
+            s.warmup = false;
+            s.input_tokens = Some(40 + target * 23);
+            s.probe = Some(id.to_owned());
+            s.answer = Some(answer.to_owned());
+            s.tool_calls = calls;
+            s.finish_reason = Some(
+                if s.tool_calls.is_some() {
+                    "tool_calls"
+                } else {
+                    "stop"
+                }
+                .to_owned(),
+            );
+            let probe = Suite::Basic1.probe(id).unwrap();
+            s.check = Some(verify_sample(probe, &s));
+            s
+        };
+    let call = |arguments: &str| {
+        Some(vec![ToolCall {
+            name: "get_weather".to_owned(),
+            arguments: arguments.to_owned(),
+        }])
+    };
+    let samples = vec![
+        sample(0, 0, 5.0),
+        probe_sample(0, 0, "arith-mul", "391", None),
+        probe_sample(
+            0,
+            1,
+            "tool-weather-auto",
+            "",
+            call(r#"{"city":"Paris","unit":"celsius"}"#),
+        ),
+        probe_sample(0, 2, "zh-capital", "北京。", None),
+        probe_sample(1, 0, "arith-mul", "=HYPERLINK(\"x\") 392", None),
+        probe_sample(1, 1, "tool-weather-auto", "", call(r#"{"city":"Par"#)),
+        probe_sample(1, 2, "zh-capital", "Beijing, \"the capital\"\n", None),
+    ];
+    let text = export_json(&plan, &environment(), &samples);
+    golden("fidelity-results.json", &text);
+    golden("fidelity-results.csv", &export_csv(&plan, &samples));
+    let doc = import_json(&text).unwrap();
+    assert_eq!(doc.plan, plan);
+    assert_eq!(doc.samples, samples);
+}

@@ -474,7 +474,7 @@ fn fidelity_text(
     );
     let _ = writeln!(
         out,
-        "  {:label_width$}  {:12}  {:>24}  {:>10}  {:>10}  prompt_tokens",
+        "  {:label_width$}  {:12}  {:>28}  {:>9}  {:>10}  prompt_tokens",
         "target", "verdict", "probe replies passed", "tool args", "trigger F1"
     );
     for figures in &fidelity.targets {
@@ -487,7 +487,7 @@ fn fidelity_text(
         );
         let _ = writeln!(
             out,
-            "  {:label_width$}  {:12}  {:>24}  {:>10}  {:>10}  {tokens}",
+            "  {:label_width$}  {:12}  {:>28}  {:>9}  {:>10}  {tokens}",
             target.label,
             verdict_word(lang, figures.verdict),
             pass_rate_text(lang, &figures.pass),

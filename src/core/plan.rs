@@ -388,9 +388,16 @@ impl Plan {
         }
     }
 
-    /// Total requests in the run: (warm-ups + measured) × targets.
+    /// Total requests in the run: (warm-ups + measured + fidelity probes)
+    /// × targets.
     pub fn total_requests(&self) -> u64 {
-        let per_target = u64::from(self.requests_per_target) + u64::from(self.warmup_per_target);
+        let probes = self
+            .fidelity
+            .as_ref()
+            .map_or(0, FidelityPlan::requests_per_target);
+        let per_target = u64::from(self.requests_per_target)
+            + u64::from(self.warmup_per_target)
+            + u64::from(probes);
         per_target * self.targets.len() as u64
     }
 

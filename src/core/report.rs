@@ -152,6 +152,10 @@ impl Report {
                 .fidelity
                 .and_then(|verdict| route_note(lang, verdict, reference))
             {
+                let end = if lang == Lang::En { '.' } else { '。' };
+                if !route.reason.ends_with(end) {
+                    route.reason.push(end);
+                }
                 route.reason.push_str(&note);
             }
         }

@@ -898,7 +898,7 @@ mod tests {
         let csv = export_csv(&plan(), &samples);
         let rows: Vec<Vec<&str>> = csv
             .lines()
-            .map(|line| line.rsplitn(11, ',').skip(7).collect::<Vec<_>>())
+            .map(|line| line.rsplitn(13, ',').skip(9).collect::<Vec<_>>())
             .collect();
         assert_eq!(rows[0][..3], ["tls_ms", "connect_ms", "dns_ms"]);
         assert_eq!(rows[1][..3], ["12.75", "0.25", "1.5"]);
@@ -1056,14 +1056,14 @@ mod tests {
         assert_eq!(
             lines[1],
             "0,\"DO, \"\"fast\"\"\",deepseek-v3,https://inference.do-ai.run/v1,0,false,1717200000000,1717200000003.25,false,\
-             240,360,,400,420,900,11,false,20,,,,openai,,,,,1024,,,,,,"
+             240,360,,400,420,900,11,false,20,,,,openai,,,,,1024,,,,,,,,"
         );
         assert!(lines[2].starts_with("1,Together,deepseek-ai/DeepSeek-V3,"));
         assert!(lines[2].contains(
             ",http_status,request,\"rate limited, \"\"slow down\"\"\nretry later\",openai,,"
         ));
         assert!(
-            lines[2].ends_with(",openai,,,,,,,,,,,"),
+            lines[2].ends_with(",openai,,,,,,,,,,,,,"),
             "no cache figure, no connection, no status or stream: empty"
         );
         assert_eq!(csv.matches("\r\n").count(), 3);

@@ -848,3 +848,84 @@ fn a_key_goes_only_to_the_host_it_was_tied_to() {
     assert_eq!(truth.requests[1].auth, "authorization");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_out_of_latency() {
+    use firsttoken::core::fidelity::score::FidelityVerdict;
+    use firsttoken::core::plan::FidelityPlan;
+    let mock = mock();
+    let dir = scratch("fidelity");
+    let mut faithful = target(&mock, Protocol::OpenAi, "faithful@15");
+    faithful.label = "faithful".to_owned();
+    let mut degraded = target(&mock, Protocol::Anthropic, "degraded");
+    degraded.label = "degraded".to_owned();
+    let mut gemini = target(&mock, Protocol::Gemini, "faithful@15");
+    gemini.label = "gemini".to_owned();
+    let mut plan = quick_plan(vec![faithful, degraded, gemini], 3);
+    plan.warmup_per_target = 1;
+    plan.spacing_s = 0.01;
+    plan.fidelity = Some(FidelityPlan {
+        repeats: 1,
+        ..FidelityPlan::basic(Some("faithful".to_owned()))
+    });
+    let plan_path = write_plan(&dir, &plan);
+    let results = dir.join("results.json");
+    let output = run(firsttoken()
+        .arg("run")
+        .arg(&plan_path)
+        .arg("-o")
+        .arg(&results));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("probe 1 (arith-mul): passed"), "{stdout}");
+    assert!(
+        stdout.contains("probe 1 (arith-mul): failed (wrong_answer)"),
+        "{stdout}"
+    );
+
+    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(doc.samples.len(), 3 * (1 + 3 + 30));
+    let report = build_report(&doc.plan, &doc.samples, 0, REPORT_SEED);
+    // Probes answer other prompts: not one is a latency figure.
+    for target in &report.targets {
+        assert_eq!(target.requests, 3, "{}", target.label);
+        assert_eq!(target.ttft.unwrap().n, 3);
+    }
+    let fidelity = report.fidelity.as_ref().unwrap();
+    let verdicts: Vec<FidelityVerdict> = fidelity.targets.iter().map(|t| t.verdict).collect();
+    assert_eq!(
+        verdicts,
+        [
+            FidelityVerdict::Reference,
+            FidelityVerdict::Differs,
+            FidelityVerdict::Consistent
+        ]
+    );
+    assert_eq!(fidelity.targets[1].pass.passed, 21);
+    assert_eq!(
+        fidelity.targets[1].prompt_tokens.unwrap().median_difference,
+        23
+    );
+    assert_eq!(fidelity.targets[2].pass.passed, 30);
+
+    let text = run(firsttoken().arg("report").arg(&results));
+    let (report_text, stderr) = texts(&text);
+    assert!(text.status.success(), "{stderr}");
+    assert!(report_text.contains("Fidelity (basic-1 × 1, reference: faithful)"));
+    assert!(
+        report_text.contains(
+            "Differs against faithful: 21 of 30 (70 %, 52–83 %) probe replies pass; answers differ \
+         from faithful on 9 of 30 probe replies"
+        ),
+        "{report_text}"
+    );
+    assert!(report_text.contains("failed probes: degraded: arith-mul (wrong answer, 1 of 1)"));
+    assert!(!report_text.to_lowercase().contains("quantiz"));
+
+    let json = run(firsttoken().arg("report").arg("--json").arg(&results));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["fidelity"]["targets"][1]["verdict"], "differs");
+    assert_eq!(value["summary"][1]["fidelity"]["verdict"], "differs");
+    assert_eq!(value["summary"][1]["fidelity"]["passed"], 21);
+    assert_eq!(value["summary"][2]["fidelity"]["verdict"], "consistent");
+}

@@ -20,7 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::suite::{Category, Expect, Suite};
+use super::suite::{Category, Expect, Probe, Suite};
 use super::verify::{ProbeCheck, ProbeFailure, ProbeReply, verify};
 use crate::core::plan::Plan;
 use crate::core::sample::Sample;
@@ -250,15 +250,7 @@ pub fn score(plan: &Plan, samples: &[Sample]) -> Option<Fidelity> {
         }
         let occurrence = seen[target][probe];
         seen[target][probe] += 1;
-        let check = verify(
-            &probes[probe],
-            &ProbeReply {
-                answer: sample.answer.as_deref().unwrap_or_default(),
-                tool_calls: sample.tool_calls.as_deref().unwrap_or_default(),
-                finish_reason: sample.finish_reason.as_deref(),
-                output_tokens: sample.output_tokens.filter(|_| !sample.tokens_estimated),
-            },
-        );
+        let check = verify_sample(&probes[probe], sample);
         own.push(Verified {
             sample: index,
             probe,
@@ -296,6 +288,20 @@ pub fn score(plan: &Plan, samples: &[Sample]) -> Option<Fidelity> {
         reference: reference.and_then(|r| u32::try_from(r).ok()),
         targets,
     })
+}
+
+/// `sample`'s reply to `probe` verified from what the sample kept (its
+/// own `check` is never read).
+pub fn verify_sample(probe: &Probe, sample: &Sample) -> ProbeCheck {
+    verify(
+        probe,
+        &ProbeReply {
+            answer: sample.answer.as_deref().unwrap_or_default(),
+            tool_calls: sample.tool_calls.as_deref().unwrap_or_default(),
+            finish_reason: sample.finish_reason.as_deref(),
+            output_tokens: sample.output_tokens.filter(|_| !sample.tokens_estimated),
+        },
+    )
 }
 
 fn figures_of(

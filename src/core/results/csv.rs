@@ -1,10 +1,11 @@
 //! The results as CSV, one row per request, for spreadsheets.
 
+use crate::core::fidelity::score::verify_sample;
 use crate::core::plan::Plan;
 use crate::core::sample::Sample;
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 33] = [
+pub const CSV_COLUMNS: [&str; 35] = [
     "target",
     "label",
     "model",
@@ -38,6 +39,8 @@ pub const CSV_COLUMNS: [&str; 33] = [
     "max_gap_ms",
     "stalls",
     "buffered",
+    "probe",
+    "probe_passed",
 ];
 
 /// One row per request, with a header row; fields are separated by commas,
@@ -110,6 +113,15 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
             sample
                 .stream
                 .map(|s| s.buffered.to_string())
+                .unwrap_or_default(),
+            text(sample.probe.as_deref()),
+            // Verified again from the reply the sample kept, by the plan's suite.
+            sample
+                .probe
+                .as_deref()
+                .zip(plan.fidelity.as_ref())
+                .and_then(|(id, fidelity)| fidelity.suite.probe(id))
+                .map(|probe| verify_sample(probe, sample).passed.to_string())
                 .unwrap_or_default(),
         ];
         out.push_str(&fields.join(","));
