@@ -3,6 +3,7 @@
 
 pub mod chart_items;
 pub mod dashboard;
+pub mod fidelity_items;
 pub mod form;
 pub mod i18n;
 pub mod keys;
@@ -20,6 +21,8 @@ mod dashboard_view;
 pub(crate) mod driver;
 #[cfg(target_arch = "wasm32")]
 mod live_timeline;
+#[cfg(target_arch = "wasm32")]
+mod probe_grid;
 #[cfg(target_arch = "wasm32")]
 mod results_view;
 #[cfg(target_arch = "wasm32")]

@@ -15,7 +15,7 @@ test("the first screen is the setup with the demo provider, and needs no key", a
   const page = await openPage(browser, servers.site);
   await page.waitForSelector("#start");
   const labels = await page.$$eval("fieldset.target-row input[id$='-label']", (els) => els.map((e) => e.value));
-  assert.deepEqual(labels, ["Demo A · steady", "Demo B · cold starts"]);
+  assert.deepEqual(labels, ["Demo A · steady", "Demo B · cold starts", "Demo C · fast, answers differ"]);
   assert.equal(await page.isDisabled("#start"), false, "Start is enabled with no key");
   await page.screenshot({ path: resolve(repo, "docs/screenshot.png"), fullPage: false });
   assert.deepEqual(page.problems, []);

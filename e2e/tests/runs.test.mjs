@@ -32,7 +32,7 @@ withServersAndBrowser((started, launched) => {
   browser = launched;
 });
 
-const DEMO_LABELS = ["Demo A · steady", "Demo B · cold starts"];
+const DEMO_LABELS = ["Demo A · steady", "Demo B · cold starts", "Demo C · fast, answers differ"];
 
 /** The three protocols, one target each, all with the same mock script. */
 function threeTargets(mock, model = "fixed@30") {

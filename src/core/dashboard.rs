@@ -24,8 +24,12 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use std::fmt;
 
+use super::fidelity::reply::ToolCall;
+use super::fidelity::verify::{ProbeReply, verify};
+use super::plan::FidelityPlan;
 use super::publish::{
-    INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, RunEntry,
+    INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, ProbePoints,
+    RunEntry,
 };
 use super::results::{RESULTS_VERSION, vantage_name};
 use super::sample::{ErrorKind, Phase, TtftRank, rank_of};
@@ -70,6 +74,7 @@ struct PublishedRun {
 impl PublishedRun {
     fn into_points(self) -> PointsDoc {
         let timeout_ms = self.plan.timeout_s * 1000.0;
+        let suite = self.plan.fidelity.as_ref().map(|fidelity| fidelity.suite);
         PointsDoc::build(
             self.environment.vantage.as_deref().unwrap_or_default(),
             self.plan.reasoning_counts_as_first_token,
@@ -77,18 +82,33 @@ impl PublishedRun {
             self.plan.timeout_s * 1000.0,
             self.samples
                 .into_iter()
-                .filter(|s| s.probe.is_none())
-                .map(|s| {
+                .filter(|s| s.probe.is_none() || s.error.is_none())
+                .filter_map(|s| {
+                    // A probe's reply is verified again, by the plan's suite.
+                    let probe_passed = match s.probe.as_deref() {
+                        None => None,
+                        Some(id) => {
+                            let probe = suite?.probe(id)?;
+                            let reply = ProbeReply {
+                                answer: s.answer.as_deref().unwrap_or_default(),
+                                tool_calls: s.tool_calls.as_deref().unwrap_or_default(),
+                                finish_reason: s.finish_reason.as_deref(),
+                                output_tokens: s.output_tokens.filter(|_| !s.tokens_estimated),
+                            };
+                            Some(verify(probe, &reply).passed)
+                        }
+                    };
                     let error = s.error.as_ref().map(|e| (e.kind, e.phase));
                     let rank = rank_of(s.warmup, s.ttft_ms, s.total_ms, error, timeout_ms);
-                    PointSample {
+                    Some(PointSample {
                         target: s.target,
                         warmup: s.warmup,
                         sent_at_ms: s.sent_at_ms,
                         ttft_ms: s.ttft_ms,
                         failed: s.error.is_some(),
                         censored: rank == TtftRank::Censored,
-                    }
+                        probe_passed,
+                    })
                 }),
         )
     }
@@ -102,6 +122,9 @@ struct RunPlan {
     /// Where timeouts rank; a file without it ranks none.
     #[serde(default = "no_timeout")]
     timeout_s: f64,
+    /// The fidelity check, whose suite verifies the probe replies.
+    #[serde(default)]
+    fidelity: Option<FidelityPlan>,
 }
 
 fn no_timeout() -> f64 {
@@ -125,7 +148,17 @@ struct RunSample {
     error: Option<RunError>,
     /// A fidelity probe's id: not a latency point.
     #[serde(default)]
-    probe: Option<IgnoredAny>,
+    probe: Option<String>,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<Vec<ToolCall>>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+    #[serde(default)]
+    output_tokens: Option<u32>,
+    #[serde(default)]
+    tokens_estimated: bool,
 }
 
 /// What the dashboard reads of a sample's error: enough to rank it.
@@ -154,6 +187,8 @@ struct AnyDoc {
     without_ttft: Option<usize>,
     timeout_ms: Option<f64>,
     censored: Option<Vec<u32>>,
+    #[serde(default)]
+    probes: Option<ProbePoints>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,
@@ -348,6 +383,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 ttft_ms: doc.ttft_ms.ok_or_else(|| missing("ttft_ms"))?,
                 timeout_ms: doc.timeout_ms,
                 censored: doc.censored.unwrap_or_default(),
+                probes: doc.probes,
             };
             validate_points(&points)?;
             Ok(Published::Points(points))
@@ -356,6 +392,29 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
 }
 
 fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
+    if let Some(probes) = &points.probes {
+        let n = probes.target.len();
+        if probes.sent_at_ms.len() != n || probes.passed.len() != n {
+            return Err(LoadError::Shape(format!(
+                "probes.target, probes.sent_at_ms and probes.passed must be as long as each \
+                 other ({n}, {}, {})",
+                probes.sent_at_ms.len(),
+                probes.passed.len()
+            )));
+        }
+        let targets = points.targets.len();
+        if let Some(index) = probes.target.iter().position(|&t| t as usize >= targets) {
+            return Err(LoadError::BadSample(format!(
+                "probes.target[{index}] is {} but the file has only {targets} targets",
+                probes.target[index]
+            )));
+        }
+        if let Some(index) = probes.sent_at_ms.iter().position(|ms| !ms.is_finite()) {
+            return Err(LoadError::BadSample(format!(
+                "probes.sent_at_ms[{index}] is not a finite time"
+            )));
+        }
+    }
     let n = points.target.len();
     if points.sent_at_ms.len() != n || points.ttft_ms.len() != n {
         return Err(LoadError::Shape(format!(
@@ -440,7 +499,20 @@ pub struct Dataset {
     /// Successful requests without a TTFT (none in a well-formed file), left
     /// out as the statistics leave them out.
     pub without_ttft: usize,
+    /// Fidelity probe replies, when the monitor's plan checks fidelity.
+    pub probes: Vec<ProbePoint>,
     reasoning_counts: Option<bool>,
+}
+
+/// One fidelity probe reply: when, who, and whether it passed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbePoint {
+    /// When it was sent, Unix epoch ms.
+    pub at_ms: f64,
+    /// Index into [`Dataset::targets`].
+    pub target: u32,
+    /// It passed its rule.
+    pub passed: bool,
 }
 
 impl Dataset {
@@ -488,6 +560,20 @@ impl Dataset {
         }
         self.warmups += points.warmups;
         self.without_ttft += points.without_ttft;
+        if let Some(probes) = &points.probes {
+            for ((&target, &at_ms), &passed) in probes
+                .target
+                .iter()
+                .zip(&probes.sent_at_ms)
+                .zip(&probes.passed)
+            {
+                self.probes.push(ProbePoint {
+                    at_ms,
+                    target: remap.get(target as usize).copied().unwrap_or(0),
+                    passed,
+                });
+            }
+        }
         self.points.reserve(points.len());
         let mut censored = points.censored.clone();
         censored.sort_unstable();
@@ -632,6 +718,61 @@ mod tests {
             Ok(Published::Points(run)) => run,
             other => panic!("not a results file: {other:?}"),
         }
+    }
+
+    #[test]
+    fn probe_replies_are_published_apart_and_read_back_as_a_daily_pass_rate() {
+        use crate::core::fidelity::suite::Suite;
+        use crate::core::plan::{FidelityPlan, Plan};
+        use crate::core::results::{Environment, export_json};
+        const DAY_MS: f64 = 86_400_000.0;
+        let plan = Plan {
+            targets: vec![target("A", "https://a.example/v1", "m")],
+            fidelity: Some(FidelityPlan::basic(None)),
+            ..Plan::default()
+        };
+        let probe = Suite::Basic1.probe("arith-mul").unwrap();
+        let reply = |at_ms: f64, answer: &str| {
+            let mut s = sample(0, 1, at_ms, Some(300.0), false);
+            s.probe = Some(probe.id.to_owned());
+            s.answer = Some(answer.to_owned());
+            s.finish_reason = Some("stop".to_owned());
+            // A forged check is never read: the reply is verified again.
+            s.check = None;
+            s
+        };
+        let samples = vec![
+            sample(0, 0, DAY_MS, Some(400.0), false),
+            reply(DAY_MS + 1.0, "391"),
+            reply(DAY_MS + 2.0, "392"),
+            reply(2.0 * DAY_MS + 1.0, "391"),
+        ];
+        let text = export_json(&plan, &Environment::default(), &samples);
+        let run = read_run(&text);
+        assert_eq!(run.target.len(), 1, "a probe is not a latency point");
+        let probes = run.probes.clone().unwrap();
+        assert_eq!(probes.passed, [true, false, true]);
+        // Points files carry them and read back the same; bad shapes are refused.
+        assert_eq!(read_run(&run.to_json()), run);
+        let broken = run
+            .to_json()
+            .replace("\"passed\":[true,false,true]", "\"passed\":[true]");
+        assert!(matches!(
+            read_published(broken.as_bytes()),
+            Err(LoadError::Shape(_))
+        ));
+        let mut data = Dataset::default();
+        data.add(&run, "").unwrap();
+        let days = super::figures::fidelity_daily(&data);
+        assert_eq!(
+            days.iter()
+                .map(|d| (d.day, d.passed, d.replies))
+                .collect::<Vec<_>>(),
+            [(1, 1, 2), (2, 1, 1)]
+        );
+        // A latency-only file has none, and its points file no member.
+        let plain = read_run(&results_file(plan.targets.clone(), &samples[..1]));
+        assert!(plain.probes.is_none() && !plain.to_json().contains("probes"));
     }
 
     #[test]

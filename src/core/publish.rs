@@ -35,6 +35,7 @@
 
 pub mod directory;
 
+use crate::core::fidelity::score::verify_sample;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -189,6 +190,22 @@ pub struct PointsDoc {
     /// right-censored TTFTs. Missing in files written before it: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub censored: Vec<u32>,
+    /// The fidelity probes' outcomes, when the plan checks fidelity: not
+    /// latency points, so they have their own lists. Left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probes: Option<ProbePoints>,
+}
+
+/// Each probe reply of a published run: who answered, when, and whether
+/// the reply passed its rule (verified when the points were made).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProbePoints {
+    /// Per reply: index into the file's `targets`.
+    pub target: Vec<u32>,
+    /// Per reply: send time, Unix epoch ms.
+    pub sent_at_ms: Vec<f64>,
+    /// Per reply: it passed.
+    pub passed: Vec<bool>,
 }
 
 /// One sample as [`PointsDoc::build`] needs it.
@@ -207,6 +224,9 @@ pub struct PointSample {
     /// It failed with no first token within the timeout: ranked at the
     /// timeout ([`crate::core::sample::TtftRank::Censored`]).
     pub censored: bool,
+    /// A fidelity probe's reply: whether it passed (a failed request is
+    /// `None` and a probe that failed as a request is left out).
+    pub probe_passed: Option<bool>,
 }
 
 impl PointsDoc {
@@ -231,8 +251,16 @@ impl PointsDoc {
             ttft_ms: Vec::new(),
             timeout_ms: None,
             censored: Vec::new(),
+            probes: None,
         };
         for sample in samples {
+            if let Some(passed) = sample.probe_passed {
+                let probes = doc.probes.get_or_insert_with(ProbePoints::default);
+                probes.target.push(sample.target);
+                probes.sent_at_ms.push(sample.sent_at_ms);
+                probes.passed.push(passed);
+                continue;
+            }
             if sample.warmup {
                 doc.warmups += 1;
                 continue;
@@ -266,14 +294,25 @@ impl PointsDoc {
             doc.plan.timeout_s * 1000.0,
             doc.samples
                 .iter()
-                .filter(|s| !s.is_probe())
-                .map(|s| PointSample {
-                    target: s.target,
-                    warmup: s.warmup,
-                    sent_at_ms: s.sent_at_ms,
-                    ttft_ms: s.ttft_ms,
-                    failed: s.error.is_some(),
-                    censored: s.rank(doc.plan.timeout_s * 1000.0) == TtftRank::Censored,
+                .filter(|s| !s.is_probe() || s.error.is_none())
+                .filter_map(|s| {
+                    // A probe's reply is verified again, by the plan's suite.
+                    let probe_passed = match s.probe.as_deref() {
+                        None => None,
+                        Some(id) => {
+                            let suite = doc.plan.fidelity.as_ref()?.suite;
+                            Some(verify_sample(suite.probe(id)?, s).passed)
+                        }
+                    };
+                    Some(PointSample {
+                        target: s.target,
+                        warmup: s.warmup,
+                        sent_at_ms: s.sent_at_ms,
+                        ttft_ms: s.ttft_ms,
+                        failed: s.error.is_some(),
+                        censored: s.rank(doc.plan.timeout_s * 1000.0) == TtftRank::Censored,
+                        probe_passed,
+                    })
                 }),
         )
     }

@@ -8,6 +8,11 @@
 //! per data set and time range), never per render, so a language switch only
 //! re-labels and redraws.
 
+use crate::core::dashboard::Dataset;
+use crate::core::dashboard::figures::fidelity_daily;
+use crate::core::fidelity::score::PassRate;
+use crate::core::publish::iso_date;
+use crate::core::text::fidelity::pass_rate_text;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -180,6 +185,39 @@ struct BodyProps {
 
 /// A cell of milliseconds, with its raw value in `data-value`; "≥ x" (and
 /// `data-lower-bound`) for a percentile that timeouts reach.
+/// Each target's probe pass rate per day, when the monitor checks
+/// fidelity; nothing otherwise.
+fn fidelity_days(lang: Lang, data: &Dataset) -> Html {
+    let days = fidelity_daily(data);
+    if days.is_empty() {
+        return Html::default();
+    }
+    let (t, d) = (lang.texts(), lang.dashboard_texts());
+    html! {
+        <section class="card" id="fidelity-days">
+            <h2>{d.fidelity_days}</h2>
+            <div class="table-wrap">
+            <table class="stack">
+                <thead><tr><th scope="col">{t.target}</th><th scope="col">{d.day}</th><th scope="col" class="num">{t.probe_pass_rate}</th></tr></thead>
+                <tbody>
+                { for days.iter().map(|day| {
+                    let pass = PassRate { passed: day.passed, replies: day.replies, low: day.interval.0, high: day.interval.1 };
+                    html! {
+                        <tr data-target={data.label(day.target, None)} data-day={iso_date(day.day)} data-passed={day.passed.to_string()} data-replies={day.replies.to_string()}>
+                            <th scope="row">{data.label(day.target, None)}</th>
+                            <td data-label={d.day}>{iso_date(day.day)}</td>
+                            <td class="num" data-label={t.probe_pass_rate}>{pass_rate_text(lang, &pass)}</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <p class="hint">{d.fidelity_days_hint}</p>
+        </section>
+    }
+}
+
 fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
     match value {
         Some(v) => {
@@ -342,6 +380,7 @@ fn DashboardBody(props: &BodyProps) -> Html {
             </table>
             </div>
         </section>
+        { fidelity_days(lang, &data) }
         <ChartGrid {lang} {items} layout={key} title={d.charts} mark="firsttoken:dashboard-drawn" />
         </>
     }

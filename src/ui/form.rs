@@ -5,8 +5,13 @@
 //! error yet); [`PlanForm::to_plan`] parses them and hands the result to
 //! [`Plan::from_json`], so the form and a loaded file are validated by the
 //! same code and can never disagree.
+//!
+//! The fidelity check is one box. Ticked on a new form it checks `basic-1`
+//! twice against the first target; a loaded plan's own suite, repeats and
+//! reference are kept in the form, so loading a plan and starting it sends
+//! what the plan says.
 
-use crate::core::plan::{Plan, Protocol, Target};
+use crate::core::plan::{FidelityPlan, Plan, Protocol, Target};
 
 use serde_json::{Value, json};
 
@@ -75,10 +80,18 @@ pub struct PlanForm {
     pub peak_tz: String,
     /// `ttft_budget_ms`; empty for none.
     pub ttft_budget_ms: String,
+    /// The fidelity check is ticked.
+    pub fidelity: bool,
+    /// A loaded plan's fidelity settings (suite, repeats, reference),
+    /// kept while the box is unticked and ticked again; `None` for
+    /// `basic-1` × 2 against the first target ([`PlanForm::fidelity_plan`]).
+    pub fidelity_settings: Option<FidelityPlan>,
 }
 
-/// The plan a newcomer finds: two demo providers serving one model, one
-/// steady and one with cold starts, quick enough to watch to the end.
+/// The plan a newcomer finds: three demo providers serving one model, one
+/// steady, one with cold starts and one fast but served differently, with
+/// the fidelity check once through against the steady one, so the results
+/// show both latency and "still correct" with no key.
 pub fn demo_plan() -> Plan {
     let demo = |label: &str, behaviour: &str| Target {
         label: label.to_owned(),
@@ -93,7 +106,13 @@ pub fn demo_plan() -> Plan {
         targets: vec![
             demo("Demo A · steady", "steady"),
             demo("Demo B · cold starts", "cold-tail"),
+            demo("Demo C · fast, answers differ", "degraded"),
         ],
+        // Once through the suite keeps the demo short; a real check repeats it.
+        fidelity: Some(crate::core::plan::FidelityPlan {
+            repeats: 1,
+            ..crate::core::plan::FidelityPlan::basic(Some("Demo A · steady".to_owned()))
+        }),
         requests_per_target: 75,
         warmup_per_target: 2,
         spacing_s: 0.25,
@@ -153,6 +172,56 @@ impl PlanForm {
             peak_end: plan.peak_hours[1].to_string(),
             peak_tz: plan.peak_tz.clone().unwrap_or_default(),
             ttft_budget_ms: plan.ttft_budget_ms.map(number).unwrap_or_default(),
+            fidelity: plan.fidelity.is_some(),
+            fidelity_settings: plan.fidelity.clone(),
+        }
+    }
+
+    /// The fidelity check the form asks for, `None` when unticked: the
+    /// kept settings, or `basic-1` × 2 against the first target. A kept
+    /// reference that no longer names a target (its row was removed) falls
+    /// back to the first target, so removing a row never leaves a plan that
+    /// cannot start; a kept `null` reference stays `null`.
+    pub fn fidelity_plan(&self) -> Option<FidelityPlan> {
+        if !self.fidelity {
+            return None;
+        }
+        let first = self.targets.first().map(|t| t.label.trim().to_owned());
+        let mut settings = self
+            .fidelity_settings
+            .clone()
+            .unwrap_or_else(|| FidelityPlan::basic(first.clone()));
+        if let Some(reference) = &settings.reference
+            && !self
+                .targets
+                .iter()
+                .any(|t| t.label.trim() == reference.trim())
+        {
+            settings.reference = first;
+        }
+        Some(settings)
+    }
+
+    /// Sets row `row`'s label to `label`. A kept fidelity reference that
+    /// named the row follows the rename, unless another row still carries
+    /// the old label (an added row starts as a copy of the last one).
+    pub fn set_target_label(&mut self, row: usize, label: String) {
+        let Some(old) = self.targets.get(row).map(|t| t.label.trim().to_owned()) else {
+            return;
+        };
+        let still_named = self
+            .targets
+            .iter()
+            .enumerate()
+            .any(|(i, t)| i != row && t.label.trim() == old);
+        if let Some(settings) = self.fidelity_settings.as_mut()
+            && settings.reference.as_deref().map(str::trim) == Some(old.as_str())
+            && !still_named
+        {
+            settings.reference = Some(label.trim().to_owned());
+        }
+        if let Some(target) = self.targets.get_mut(row) {
+            target.label = label;
         }
     }
 
@@ -266,6 +335,7 @@ impl PlanForm {
             "peak_hours": [peak_start, peak_end],
             "peak_tz": (Some(self.peak_tz.trim()).filter(|zone| !zone.is_empty())),
             "ttft_budget_ms": ttft_budget,
+            "fidelity": (self.fidelity_plan()),
         });
         Plan::from_json(&crate::core::document::to_string(&document)).map_err(|e| e.messages())
     }
@@ -320,6 +390,79 @@ mod tests {
         let form = PlanForm::from_plan(&plan);
         assert_eq!(form.spacing_s, "0.25");
         assert_eq!(form.to_plan().unwrap(), plan);
+    }
+
+    #[test]
+    fn a_ticked_fidelity_check_is_basic_1_twice_against_the_first_target() {
+        let mut latency_only = demo_plan();
+        latency_only.fidelity = None;
+        let mut form = PlanForm::from_plan(&latency_only);
+        assert!(!form.fidelity);
+        assert_eq!(form.to_plan().unwrap().fidelity, None);
+        form.fidelity = true;
+        let plan = form.to_plan().unwrap();
+        assert_eq!(
+            plan.fidelity,
+            Some(FidelityPlan::basic(Some("Demo A · steady".to_owned())))
+        );
+        // The plan shows as ticked, and comes back the same.
+        let shown = PlanForm::from_plan(&plan);
+        assert!(shown.fidelity);
+        assert_eq!(shown.to_plan().unwrap(), plan);
+        // Unticked: latency only.
+        form.fidelity = false;
+        assert_eq!(form.to_plan().unwrap().fidelity, None);
+    }
+
+    #[test]
+    fn a_loaded_plans_fidelity_keeps_its_reference_and_repeats() {
+        let mut plan = demo_plan();
+        plan.fidelity = Some(FidelityPlan {
+            repeats: 3,
+            ..FidelityPlan::basic(Some("Demo B · cold starts".to_owned()))
+        });
+        let mut form = PlanForm::from_plan(&plan);
+        assert!(form.fidelity);
+        assert_eq!(form.to_plan().unwrap(), plan);
+
+        // Unticked and ticked again: the same settings.
+        form.fidelity = false;
+        assert_eq!(form.to_plan().unwrap().fidelity, None);
+        form.fidelity = true;
+        assert_eq!(form.to_plan().unwrap(), plan);
+
+        // The reference follows its row's rename.
+        form.set_target_label(1, "Demo B".to_owned());
+        let renamed = form.to_plan().unwrap();
+        let fidelity = renamed.fidelity.unwrap();
+        assert_eq!(fidelity.reference.as_deref(), Some("Demo B"));
+        assert_eq!(fidelity.repeats, 3);
+        assert_eq!(renamed.targets[1].label, "Demo B");
+
+        // Its row removed: the first target becomes the reference.
+        form.targets.remove(1);
+        let fidelity = form.to_plan().unwrap().fidelity.unwrap();
+        assert_eq!(fidelity.reference.as_deref(), Some("Demo A · steady"));
+        assert_eq!(fidelity.repeats, 3);
+
+        // No reference (absolute rates only) stays none.
+        plan.fidelity = Some(FidelityPlan::basic(None));
+        assert_eq!(PlanForm::from_plan(&plan).to_plan().unwrap(), plan);
+    }
+
+    #[test]
+    fn a_rename_leaves_the_reference_while_another_row_keeps_its_label() {
+        let mut plan = demo_plan();
+        plan.fidelity = Some(FidelityPlan::basic(Some("Demo A · steady".to_owned())));
+        let mut form = PlanForm::from_plan(&plan);
+        // "Add target" copies the last row, label included.
+        form.targets.push(form.targets[0].clone());
+        form.set_target_label(2, "Demo C".to_owned());
+        assert_eq!(
+            form.fidelity_plan().unwrap().reference.as_deref(),
+            Some("Demo A · steady")
+        );
+        assert_eq!(form.targets[2].label, "Demo C");
     }
 
     #[test]

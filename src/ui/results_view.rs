@@ -1,6 +1,7 @@
 //! The results screen: per model, the ranked comparison with verdicts, the
 //! consistency ratio and the best provider; the cold-start tail of each
-//! target; the routing table; time of day; charts; exports.
+//! target; the fidelity check and its probe grid; the routing table; time
+//! of day; charts; exports.
 //!
 //! The report is computed once per set of samples (`use_memo`), never per
 //! render: with 10 000 samples it is the expensive part.
@@ -14,10 +15,14 @@ use crate::browser::files::download_text;
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
+use crate::core::sample::Sample;
 use crate::core::stats::Summary;
+use crate::core::text::fidelity::verdict_word;
 use crate::core::text::{ReportSentences, Said, at_least, labelled, report_sentences};
 use crate::ui::charts::ChartsSection;
+use crate::ui::fidelity_items::fidelity_rows;
 use crate::ui::i18n::{Lang, format_ms, format_pct};
+use crate::ui::probe_grid::ProbeGrid;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView};
 use crate::ui::verdict_badge::judgement_badge;
@@ -182,10 +187,19 @@ fn routing_section(props: &RoutingProps) -> Html {
             <h2>{t.routing}</h2>
             <div class="table-wrap">
             <table id="routing-table" class="stack">
-                <thead><tr><th scope="col">{t.model}</th><th scope="col">{t.target}</th><th scope="col">{t.reason}</th></tr></thead>
+                <thead><tr><th scope="col">{t.model}</th><th scope="col">{t.target}</th><th scope="col">{t.fidelity}</th><th scope="col">{t.reason}</th></tr></thead>
                 <tbody>
                 { for table.routes.iter().map(|route| html! {
-                    <tr><td data-label={t.model}>{route.model.clone()}</td><th scope="row">{route.label.clone().unwrap_or_else(|| "–".into())}</th><td class="wrap" data-label={t.reason}>{route.reason.clone()}</td></tr>
+                    <tr>
+                        <td data-label={t.model}>{route.model.clone()}</td>
+                        <th scope="row">{route.label.clone().unwrap_or_else(|| "–".into())}</th>
+                        <td class="fidelity-cell" data-label={t.fidelity} data-fidelity={route.fidelity.map(|v| v.as_str())}>
+                            { route.fidelity.map_or_else(|| html! { {"–"} }, |verdict| html! {
+                                <span class={classes!("fidelity-verdict", verdict.as_str())}>{verdict_word(lang, verdict)}</span>
+                            }) }
+                        </td>
+                        <td class="wrap" data-label={t.reason}>{route.reason.clone()}</td>
+                    </tr>
                 }) }
                 </tbody>
             </table>
@@ -254,6 +268,64 @@ fn deploy_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> H
                     }) }
                 </ul>
             }
+        </section>
+    }
+}
+
+/// The fidelity check, when the plan had one: per target the verdict
+/// against the reference, the pass rate, tool calls and `prompt_tokens`,
+/// then core's sentence per target and the probe grid.
+fn fidelity_section(
+    lang: Lang,
+    report: &Rc<Report>,
+    sentences: &ReportSentences,
+    samples: &Rc<Vec<Sample>>,
+) -> Html {
+    let t = lang.texts();
+    let Some(fidelity) = &report.fidelity else {
+        return html! {};
+    };
+    let reference = fidelity
+        .reference
+        .and_then(|r| report.targets.get(r as usize))
+        .map(|target| target.label.clone());
+    html! {
+        <section class="card" id="fidelity" data-suite={fidelity.suite.as_str()} data-repeats={fidelity.repeats.to_string()} data-reference={fidelity.reference.map(|r| r.to_string())}>
+            <h2>{t.fidelity_title}</h2>
+            if let Some(reference) = reference {
+                <p class="hint fidelity-reference">{t.fidelity_reference}{colon(lang)}<strong>{reference}</strong></p>
+            }
+            <div class="table-wrap">
+            <table class="stack fidelity-table" id="fidelity-table">
+                <thead><tr>
+                    <th scope="col">{t.target}</th><th scope="col">{t.fidelity}</th><th scope="col" class="num">{t.probe_pass_rate}</th>
+                    <th scope="col" class="num">{t.tool_calls_valid}</th><th scope="col" class="num">{t.trigger_f1}</th><th scope="col" class="num">{t.prompt_tokens_equal}</th>
+                </tr></thead>
+                <tbody>
+                { for fidelity_rows(lang, report).into_iter().map(|row| {
+                    let figures = row.figures;
+                    let f1 = figures.trigger.and_then(|trigger| trigger.f1);
+                    html! {
+                        <tr data-target={figures.target.to_string()} data-verdict={figures.verdict.as_str()} data-passed={figures.pass.passed.to_string()} data-replies={figures.pass.replies.to_string()}
+                            data-tool-calls={figures.tool_calls.to_string()} data-tool-calls-valid={figures.tool_calls_valid.to_string()} data-trigger-f1={f1.map(|v| v.to_string())}
+                            data-prompt-tokens-equal={figures.prompt_tokens.map(|p| p.equal.to_string())} data-prompt-tokens-compared={figures.prompt_tokens.map(|p| p.compared.to_string())}>
+                            <th scope="row">{row.label.to_owned()}</th>
+                            <td class="verdict-cell" data-label={t.fidelity}><span class={classes!("fidelity-verdict", figures.verdict.as_str())}>{row.verdict}</span></td>
+                            <td class="num full" data-label={t.probe_pass_rate}>{row.pass_rate}</td>
+                            <td class="num" data-label={t.tool_calls_valid}>{row.tool_calls}</td>
+                            <td class="num" data-label={t.trigger_f1}>{row.trigger_f1}</td>
+                            <td class="num full" data-label={t.prompt_tokens_equal}>{row.prompt_tokens}</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <ul class="notes fidelity-sentences">{ said_items(lang, &sentences.fidelity) }</ul>
+            <p class="hint">{t.fidelity_note}</p>
+            <h3>{t.probe_grid}</h3>
+            <p class="hint">{t.probe_grid_hint}</p>
+            <ProbeGrid lang={lang} report={Rc::clone(report)} samples={Rc::clone(samples)} />
         </section>
     }
 }
@@ -409,6 +481,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { comparison_tables(lang, &report, sentences) }
             { cache_section(lang, &report) }
             { deploy_section(lang, &report, sentences) }
+            { fidelity_section(lang, &report, sentences, &results.samples) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
             { time_of_day_section(lang, &report, sentences) }

@@ -72,16 +72,38 @@ pub fn RunPage(props: &PageProps) -> Html {
             .live
             .get(sample.target as usize)
             .and_then(|row| row.median_ms);
-        let slow = matches!((sample.ttft_ms, median), (Some(v), Some(m)) if sample.error.is_none() && v > 4.0 * m);
-        let result = match (&sample.error, sample.ttft_ms) {
-            (Some(error), _) => html! { <code class="error-kind">{error.kind.as_str()}</code> },
-            (None, Some(ms)) => html! { <span class="num">{format_ms(lang, ms)}</span> },
-            (None, None) => html! { {"–"} },
+        // A probe answers another prompt: its TTFT is no latency figure, so
+        // it shows whether its reply passed instead, and is never "slow".
+        let probe = sample.probe.as_deref();
+        let slow = probe.is_none()
+            && matches!((sample.ttft_ms, median), (Some(v), Some(m)) if sample.error.is_none() && v > 4.0 * m);
+        let passed = sample.check.map(|check| check.passed);
+        let result = match (&sample.error, probe, passed, sample.ttft_ms) {
+            (Some(error), _, _, _) => {
+                html! { <code class="error-kind">{error.kind.as_str()}</code> }
+            }
+            (None, Some(_), Some(passed), _) => {
+                let (mark, word) = if passed {
+                    ("✓", t.reply_passed)
+                } else {
+                    ("✗", t.reply_failed)
+                };
+                html! { <span class="probe-check" role="img" aria-label={word} title={word}>{mark}</span> }
+            }
+            (None, Some(_), None, _) => html! { {"–"} },
+            (None, None, _, Some(ms)) => html! { <span class="num">{format_ms(lang, ms)}</span> },
+            (None, None, _, None) => html! { {"–"} },
+        };
+        let kind = match probe {
+            Some(id) => format!(" · {} {id}", t.probe_short),
+            None if sample.warmup => format!(" · {}", t.warmup_short),
+            None => String::new(),
         };
         html! {
-            <li class={classes!(sample.error.is_some().then_some("failed"), slow.then_some("slow"), sample.warmup.then_some("warmup"))} data-target={sample.target.to_string()}>
+            <li class={classes!(sample.error.is_some().then_some("failed"), slow.then_some("slow"), sample.warmup.then_some("warmup"), probe.map(|_| "probe"), passed.map(|p| if p { "passed" } else { "not-passed" }))}
+                data-target={sample.target.to_string()} data-probe={probe.map(str::to_owned)} data-passed={passed.map(|p| p.to_string())}>
                 <time>{format_clock(sample.sent_at_ms, tz)}</time>
-                <span class="who">{label}{if sample.warmup { format!(" · {}", t.warmup_short) } else { String::new() }}</span>
+                <span class="who">{label}{kind}</span>
                 {result}
             </li>
         }

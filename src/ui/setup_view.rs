@@ -1,5 +1,6 @@
 //! The setup screen: targets, keys with "Test connection", the plan form
-//! with its warnings, and plan files and links.
+//! with its warnings and the fidelity check's box with what it costs, and
+//! plan files and links.
 
 use std::rc::Rc;
 
@@ -11,10 +12,13 @@ use crate::browser::spawn;
 use crate::browser::storage::{
     add_used_key_origins, forget_keys, remember_keys, remembered_keys, used_key_origins,
 };
+use crate::core::fidelity::score::FidelityVerdict;
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
 use crate::core::results::{import_json, merge};
+use crate::core::text::fidelity::{probe_cost_text, verdict_word};
+use crate::core::text::labelled;
 use crate::ui::driver::measure_once;
 use crate::ui::form::{PlanForm, TargetForm};
 use crate::ui::i18n::{Lang, format_ms, warning_text};
@@ -103,12 +107,14 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
                 target.preset = preset.id.to_owned();
                 target.base_url = preset.base_url.to_owned();
                 target.protocol = preset.protocol;
-                target.label = format!("{} · {}", preset.name, target.model);
+                let label = format!("{} · {}", preset.name, target.model);
+                form.set_target_label(row, label);
             }
             state.dispatch(Action::SetForm(form));
         })
     };
-    let on_label = edit_target(state, row, |t, v| t.label = v);
+    // Through the form, so a fidelity reference naming this row follows it.
+    let on_label = edit(state, move |f, v| f.set_target_label(row, v));
     let on_base = edit_target(state, row, |t, v| t.base_url = v);
     let on_model = edit_target(state, row, |t, v| t.model = v);
     let on_price_input = edit_target(state, row, |t, v| t.price_input = v);
@@ -399,6 +405,42 @@ fn number_field(
     }
 }
 
+/// The fidelity check's box and what it is; once ticked, what it adds to
+/// the run (said before Start) and the target the others are judged
+/// against.
+fn fidelity_option(state: &UseReducerHandle<State>) -> Html {
+    let lang = state.lang;
+    let t = lang.texts();
+    let form = &state.form;
+    let ticked = form.fidelity_plan().map(|plan| {
+        let cost = probe_cost_text(
+            lang,
+            plan.requests_per_target(),
+            form.targets.len(),
+            plan.suite.as_str(),
+            plan.repeats,
+        );
+        let reference = plan.reference.unwrap_or_else(|| {
+            // A loaded plan may name none: absolute pass rates only.
+            verdict_word(lang, FidelityVerdict::NoReference).to_owned()
+        });
+        (cost, labelled(lang, t.fidelity_reference, &reference))
+    });
+    html! {
+        <div class="fidelity-option">
+            <div class="field check">
+                <input id="fidelity-check" type="checkbox" checked={form.fidelity} onchange={toggle(state, |f, v| f.fidelity = v)} aria-describedby="fidelity-hint" />
+                <label for="fidelity-check">{t.fidelity_check}</label>
+            </div>
+            if let Some((cost, reference)) = ticked {
+                <p class="hint" id="fidelity-cost">{cost}</p>
+                <p class="hint" id="fidelity-reference">{reference}</p>
+            }
+            <p class="hint" id="fidelity-hint">{t.fidelity_hint}</p>
+        </div>
+    }
+}
+
 /// The setup screen.
 #[component]
 pub fn SetupPage(props: &PageProps) -> Html {
@@ -619,6 +661,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
                     <input id="plan-reasoning" type="checkbox" checked={form.reasoning_counts_as_first_token} onchange={toggle(state, |f, v| f.reasoning_counts_as_first_token = v)} />
                     <label for="plan-reasoning">{t.reasoning_first}</label>
                 </div>
+                { fidelity_option(state) }
                 <p class="hint">{t.warmup_note}</p>
                 if !errors.is_empty() {
                     <div class="errors" role="alert">

@@ -503,7 +503,7 @@ mod tests {
                 plan: demo_plan(),
                 environment: Environment::default(),
                 samples: vec![sample(0, 0, 900.0)],
-                total: 154,
+                total: 321,
             },
         )
         .unwrap()
@@ -529,9 +529,10 @@ mod tests {
         let state = started();
         assert_eq!(state.view, View::Run);
         let run = state.run.as_ref().unwrap();
-        assert_eq!((run.done, run.total), (1, 154));
+        // Three demo targets: 2 warm-ups, 75 requests and 30 probes each.
+        assert_eq!((run.done, run.total), (1, 321));
         assert_eq!(run.samples.len(), 1);
-        assert_eq!(run.live.len(), 2);
+        assert_eq!(run.live.len(), 3);
         assert_eq!(run.live[0].done, 0, "a warm-up is not a measured request");
     }
 
@@ -556,6 +557,40 @@ mod tests {
         assert_eq!(run.live[1].done, 4);
         assert_eq!(run.live[1].median_ms, Some(250.0));
         assert_eq!(run.done, 5);
+    }
+
+    #[test]
+    fn ticking_the_fidelity_check_is_a_form_change_and_probes_leave_live_rows_alone() {
+        let mut state = State::new(Lang::En);
+        state.form.fidelity = false;
+        let mut form = state.form.clone();
+        form.fidelity = true;
+        let ticked = reduce(&state, Action::SetForm(form.clone())).unwrap();
+        assert!(ticked.form.to_plan().unwrap().fidelity.is_some());
+        assert_eq!(reduce(&ticked, Action::SetForm(form)), None);
+
+        let state = started();
+        let mut probe = sample(0, 1, 120.0);
+        probe.probe = Some("arith-mul".to_owned());
+        probe.answer = Some("391".to_owned());
+        let state = reduce(
+            &state,
+            Action::SampleDone {
+                sample: probe,
+                done: 2,
+                eta_ms: None,
+                schedule_shift_ms: 0.0,
+            },
+        )
+        .unwrap();
+        let run = state.run.as_ref().unwrap();
+        assert_eq!(run.samples.len(), 2, "kept, for the fidelity check");
+        assert_eq!(run.revision, 1);
+        assert_eq!(
+            (run.live[0].done, run.live[0].median_ms),
+            (0, None),
+            "a probe is not a latency request"
+        );
     }
 
     #[test]

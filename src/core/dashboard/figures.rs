@@ -191,6 +191,45 @@ pub fn rolling_windows(data: &Dataset) -> Vec<WindowRow> {
     rows
 }
 
+/// One target's fidelity probe replies on one UTC day.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FidelityDay {
+    /// Target index.
+    pub target: u32,
+    /// Days since 1970-01-01.
+    pub day: i64,
+    /// Replies that passed.
+    pub passed: usize,
+    /// Replies.
+    pub replies: usize,
+    /// Wilson 95 % interval of the pass rate, 0–1.
+    pub interval: (f64, f64),
+}
+
+/// Each target's probe pass rate per UTC day, by target then day; empty
+/// when no loaded file checked fidelity.
+pub fn fidelity_daily(data: &Dataset) -> Vec<FidelityDay> {
+    let mut counts: std::collections::BTreeMap<(u32, i64), (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for probe in &data.probes {
+        let entry = counts
+            .entry((probe.target, utc_day(probe.at_ms)))
+            .or_insert((0, 0));
+        entry.0 += usize::from(probe.passed);
+        entry.1 += 1;
+    }
+    counts
+        .into_iter()
+        .map(|((target, day), (passed, replies))| FidelityDay {
+            target,
+            day,
+            passed,
+            replies,
+            interval: crate::core::settings::wilson(passed, replies),
+        })
+        .collect()
+}
+
 /// One UTC day of a series.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DayCell {

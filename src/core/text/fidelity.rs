@@ -5,7 +5,10 @@
 //! from another template or a truncated context, so it names none of them.
 
 use super::lang::Lang;
-use crate::core::fidelity::score::{FidelityFigures, FidelityReason, FidelityVerdict, PassRate};
+use crate::core::fidelity::reply::ToolCall;
+use crate::core::fidelity::score::{
+    FidelityFigures, FidelityReason, FidelityVerdict, PassRate, TokenAgreement,
+};
 use crate::core::fidelity::suite::Category;
 use crate::core::fidelity::verify::ProbeFailure;
 
@@ -291,4 +294,71 @@ fn capitalised(word: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+/// "9 of 10" / "9/10".
+pub fn count_of(lang: Lang, part: usize, whole: usize) -> String {
+    match lang {
+        Lang::En => format!("{part} of {whole}"),
+        Lang::ZhCn => format!("{part}/{whole}"),
+    }
+}
+
+/// A trigger F1 with two decimals ("0.93"), as the sentence writes it.
+pub fn f1_text(f1: f64) -> String {
+    format!("{f1:.2}")
+}
+
+/// "28 of 30 (median +23)": probes counted to the same `prompt_tokens` as
+/// the reference's, and the median difference when it is not 0.
+pub fn token_agreement_text(lang: Lang, tokens: &TokenAgreement) -> String {
+    let equal = count_of(lang, tokens.equal, tokens.compared);
+    match (lang, tokens.median_difference) {
+        (_, 0) => equal,
+        (Lang::En, median) => format!("{equal} (median {median:+})"),
+        (Lang::ZhCn, median) => format!("{equal}（中位差 {median:+}）"),
+    }
+}
+
+/// The mark in a probe-grid cell: ✓ (every reply passed), ✗ (none),
+/// "1/2" (some), "–" (no reply).
+pub fn cell_mark(passed: usize, replies: usize) -> String {
+    match (passed, replies) {
+        (_, 0) => "–".to_owned(),
+        (0, _) => "✗".to_owned(),
+        (p, r) if p == r => "✓".to_owned(),
+        (p, r) => format!("{p}/{r}"),
+    }
+}
+
+/// A grid cell's accessible name: "Demo A, arith-mul: 1 of 2 passed".
+pub fn cell_title(lang: Lang, label: &str, probe: &str, passed: usize, replies: usize) -> String {
+    match lang {
+        Lang::En => format!(
+            "{label}, {probe}: {} passed",
+            count_of(lang, passed, replies)
+        ),
+        Lang::ZhCn => format!("{label}，{probe}：{replies} 个回答中通过 {passed} 个"),
+    }
+}
+
+/// A reply as the grid opens it: the answer, then each call as
+/// `name(arguments)` (the form of a probe's right answer), one a line; a
+/// reply with neither says so.
+pub fn reply_text(lang: Lang, answer: Option<&str>, calls: &[ToolCall]) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(answer) = answer.filter(|a| !a.trim().is_empty()) {
+        lines.push(answer.to_owned());
+    }
+    for call in calls {
+        lines.push(format!("{}({})", call.name, call.arguments));
+    }
+    if lines.is_empty() {
+        match lang {
+            Lang::En => "(an empty reply)".to_owned(),
+            Lang::ZhCn => "（空回答）".to_owned(),
+        }
+    } else {
+        lines.join("\n")
+    }
 }
