@@ -342,6 +342,11 @@ mod tests {
             input_tokens: None,
             rate_limit: None,
             stream: None,
+            probe: None,
+            answer: None,
+            tool_calls: None,
+            finish_reason: None,
+            check: None,
         }
     }
 

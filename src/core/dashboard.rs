@@ -188,7 +188,7 @@ struct AnyDoc {
     timeout_ms: Option<f64>,
     censored: Option<Vec<u32>>,
     #[serde(default)]
-    probes: Option<ProbePoints>,
+    probes: Option<Box<ProbePoints>>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,

@@ -193,7 +193,7 @@ pub struct PointsDoc {
     /// The fidelity probes' outcomes, when the plan checks fidelity: not
     /// latency points, so they have their own lists. Left out otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub probes: Option<ProbePoints>,
+    pub probes: Option<Box<ProbePoints>>,
 }
 
 /// Each probe reply of a published run: who answered, when, and whether
@@ -255,7 +255,7 @@ impl PointsDoc {
         };
         for sample in samples {
             if let Some(passed) = sample.probe_passed {
-                let probes = doc.probes.get_or_insert_with(ProbePoints::default);
+                let probes = doc.probes.get_or_insert_with(Box::default);
                 probes.target.push(sample.target);
                 probes.sent_at_ms.push(sample.sent_at_ms);
                 probes.passed.push(passed);
