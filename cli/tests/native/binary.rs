@@ -90,7 +90,7 @@ fn a_three_protocol_run_writes_every_planned_sample_and_the_report_matches_core(
             .lines()
             .next()
             .unwrap()
-            .ends_with(",dns_ms,connect_ms,tls_ms,cached_tokens,http_status,input_tokens,retry_after_s,max_gap_ms,stalls,buffered")
+            .ends_with(",dns_ms,connect_ms,tls_ms,cached_tokens,http_status,input_tokens,retry_after_s,max_gap_ms,stalls,buffered,probe,probe_passed")
     );
 
     let output = run(firsttoken().arg("report").arg("--json").arg(&results));
