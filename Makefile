@@ -112,3 +112,4 @@ screenshots: mock e2e-deps build
 	cd e2e && node bench/screenshots.mjs
 	cd e2e && node bench/dashboard-screenshots.mjs
 	cd e2e && node bench/settings-screenshots.mjs
+	cd e2e && node bench/fidelity-screenshots.mjs

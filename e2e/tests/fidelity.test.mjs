@@ -141,7 +141,10 @@ test("for one runner file, the page and `firsttoken report` agree on the fidelit
   const routing = await downloadText(page, "#export-routing");
   assert.equal(routing.text + "\n", cli("--config", "routing"));
   const table = JSON.parse(routing.text);
-  for (const route of table.routes) assert.ok(route.fidelity, `route ${route.model} names its verdict`);
+  for (const route of table.routes) {
+    if (route.target !== null) assert.ok(route.fidelity, `route ${route.model} names its pick's verdict`);
+    for (const step of route.order) assert.ok(step.fidelity, `${step.label} has its verdict in the order`);
+  }
   assert.deepEqual(page.problems, []);
 });
 

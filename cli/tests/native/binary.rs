@@ -914,7 +914,7 @@ fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_o
     assert!(report_text.contains("Fidelity (basic-1 × 1, reference: faithful)"));
     assert!(
         report_text.contains(
-            "Differs against faithful: 21 of 30 (70 %, 52–83 %) probe replies pass; answers differ \
+            "Differs from faithful: 21 of 30 (70 %, 52–83 %) probe replies pass; answers differ \
          from faithful on 9 of 30 probe replies"
         ),
         "{report_text}"

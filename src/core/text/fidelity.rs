@@ -116,10 +116,14 @@ pub fn fidelity_sentence(lang: Lang, figures: &FidelityFigures, reference: Optio
         (Lang::En, FidelityVerdict::NoReference) => {
             parts.push(format!("{pass} probe replies pass"));
         }
-        (Lang::En, verdict) => parts.push(format!(
-            "{} against {reference}: {pass} probe replies pass",
-            capitalised(verdict_word(Lang::En, verdict))
-        )),
+        (Lang::En, verdict) => {
+            let relation = match verdict {
+                FidelityVerdict::Consistent => "Consistent with",
+                FidelityVerdict::Differs => "Differs from",
+                _ => "Inconclusive against",
+            };
+            parts.push(format!("{relation} {reference}: {pass} probe replies pass"));
+        }
         (Lang::ZhCn, FidelityVerdict::Reference) => {
             parts.push(format!("参照：探针回答通过 {pass}"))
         }
@@ -286,14 +290,6 @@ pub fn probe_cost_text(
             "保真检查每个目标增加 {per_target} 个短请求（{suite} × {repeats}），共 {total} 个，按同一时间表发送。"
         ),
     }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// "9 of 10" / "9/10".
