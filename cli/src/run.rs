@@ -230,11 +230,12 @@ pub async fn run(
     let mut environment = environment;
     environment.schedule_shift_ms = Some(runner.schedule_shift_ms());
     write_results(&plan, &environment, &samples, options)?;
-    if runner.schedule_shift_ms() >= 1000.0 {
-        progress.note(&format!(
-            "slow requests moved the schedule {:.0} s later in all: each overran the next send, and the rest of the run kept its spacing instead of sending back to back",
-            runner.schedule_shift_ms() / 1000.0
-        ));
+    // The page's sentence, from core: one voice for the same figure.
+    if let Some(note) = firsttoken::core::text::run_end_shift_note(
+        firsttoken::core::verdict::Lang::En,
+        runner.schedule_shift_ms(),
+    ) {
+        progress.note(&note);
     }
     if let Some(error) = journal_failure {
         return Err(CliError::Failed(format!(

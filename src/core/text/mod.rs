@@ -829,6 +829,16 @@ pub fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<Str
     })
 }
 
+/// What the runner says when a run ends late: "the run ended 1 min 17 s
+/// later than planned: slow requests moved the schedule, keeping the
+/// spacing"; `None` under a second.
+pub fn run_end_shift_note(lang: Lang, shift_ms: f64) -> Option<String> {
+    schedule_shift_text(lang, shift_ms, false).map(|shift| match lang {
+        Lang::En => format!("the run ended {shift}"),
+        Lang::ZhCn => format!("运行结束时{shift}"),
+    })
+}
+
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
 fn format_p(p: f64) -> String {
     if p < 0.001 {
