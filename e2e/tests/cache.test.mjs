@@ -65,7 +65,7 @@ test("a run with the caching script exports cached_tokens as the mock sent them"
   const csv = (await downloadText(page, "#export-csv")).text.trim().split("\r\n");
   const header = csv[0].split(",");
   const column = header.indexOf("cached_tokens");
-  assert.equal(column, header.length - 7, "cached_tokens, then the status, token and stream columns");
+  assert.equal(column, header.length - 9, "cached_tokens, then the status, token, stream and probe columns");
   const fromCsv = csv.slice(1).map((line) => line.split(",").at(column - header.length));
   const bySeq = (a, b) => a.target - b.target || a.seq - b.seq;
   const inCsvOrder = [...doc.samples].sort(bySeq).map((s) => (s.cached_tokens === null ? "" : String(s.cached_tokens)));

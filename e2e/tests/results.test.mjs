@@ -195,7 +195,9 @@ test("a mixed plan typed into the form runs against the mock, and its results ma
   const mock = servers.mock;
   await page.waitForSelector("#target-1-provider");
 
-  // Two demo rows to start with: turn them into OpenAI and Anthropic rows.
+  // Three demo rows and the fidelity check to start with: a latency-only
+  // plan here, its first rows turned into OpenAI, Anthropic and Gemini rows.
+  await page.uncheck("#fidelity-check");
   await page.selectOption("#target-0-provider", "openai");
   assert.equal(await page.inputValue("#target-0-base"), "https://api.openai.com/v1", "the preset fills the base URL");
   await typeInto(page, "#target-0-base", `${mock}/v1`);
@@ -206,8 +208,7 @@ test("a mixed plan typed into the form runs against the mock, and its results ma
   await typeInto(page, "#target-1-model", "bimodal");
   await typeInto(page, "#target-1-label", "Anthropic · bimodal");
 
-  // "Add target" copies the last row; make it Gemini, then a failing one.
-  await page.getByRole("button", { name: "Add target" }).click();
+  // The third row becomes Gemini; "Add target" copies the last row, made a failing one.
   await page.selectOption("#target-2-provider", "gemini");
   await typeInto(page, "#target-2-base", mock);
   await typeInto(page, "#target-2-model", "fixed@80");
