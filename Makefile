@@ -108,7 +108,7 @@ bench-dashboard: mock e2e-deps build
 	cd e2e && node bench/dashboard.mjs
 
 ## docs/screenshots/: setup, run and results at 1280 and 400 px, from a demo run; the dashboard.
-screenshots: mock e2e-deps build
+screenshots: mock cli e2e-deps build
 	cd e2e && node bench/screenshots.mjs
 	cd e2e && node bench/dashboard-screenshots.mjs
 	cd e2e && node bench/settings-screenshots.mjs

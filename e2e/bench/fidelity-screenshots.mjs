@@ -2,10 +2,12 @@
 // Setup check with its cost, and the results' Fidelity section (table,
 // sentences, the probe grid with a failed cell opened) and the routing table
 // with its fidelity column, from a run of the mock's faithful and degraded
-// scripts. Written to docs/screenshots/fidelity-*.png. Run with
+// scripts, and the dashboard's daily pass rate from that run, published by
+// `firsttoken publish`. Written to docs/screenshots/fidelity-*.png. Run with
 // `make screenshots` (or `cd e2e && node bench/fidelity-screenshots.mjs` once
 // the page and the mock are built).
-import { mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   anthropicTarget,
@@ -13,6 +15,7 @@ import {
   launch,
   openPage,
   openaiTarget,
+  outDir,
   planFragment,
   quickPlan,
   repo,
@@ -89,6 +92,30 @@ try {
       console.log(`docs/screenshots/fidelity-routing-${lang}-${width}.png`);
     }
     await page.context().close();
+  }
+  // The dashboard: the same plan run by `firsttoken`, published, opened with `?results=`.
+  const cli = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
+  const dir = resolve(outDir, "fidelity-screens");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(resolve(dir, "plan.json"), JSON.stringify(plan));
+  execFileSync(cli, ["run", resolve(dir, "plan.json"), "-o", resolve(dir, "results.json")], { stdio: "ignore" });
+  const site = resolve(dir, "site");
+  cpSync(resolve(repo, "dist"), site, { recursive: true });
+  execFileSync(cli, ["publish", resolve(site, "data"), resolve(dir, "results.json")], { stdio: "ignore" });
+  const published = await startServers({ staticDir: site });
+  try {
+    for (const [lang, locale] of [["en", "en-US"], ["zh", "zh-CN"]]) {
+      for (const width of [1280, 400]) {
+        const page = await openPage(browser, `${published.site}?results=data/index.json`, { width, locale });
+        await page.waitForSelector("#fidelity-days", { timeout: 30_000 });
+        await page.locator("#fidelity-days").screenshot({ path: resolve(docs, `fidelity-dashboard-${lang}-${width}.png`) });
+        console.log(`docs/screenshots/fidelity-dashboard-${lang}-${width}.png`);
+        await page.context().close();
+      }
+    }
+  } finally {
+    published.stop();
   }
 } finally {
   await browser.close();

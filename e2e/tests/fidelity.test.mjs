@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   anthropicTarget,
@@ -19,6 +19,7 @@ import {
   quickPlan,
   repo,
   resetMock,
+  startServers,
   waitForRunEnd,
   withServersAndBrowser,
 } from "./harness.mjs";
@@ -171,4 +172,32 @@ test("the demo's degraded provider differs from the steady one, with no key", as
   const reason = await page.textContent("#routing-table tbody");
   if (routing.includes("differs")) assert.match(reason, /answers differ from Demo A · steady's in the fidelity check/);
   assert.deepEqual(page.problems, []);
+});
+
+test("a published run with the check shows each target's probe pass rate per day on the dashboard", async () => {
+  const results = resolve(outDir, "fidelity", "results.json");
+  assert.ok(existsSync(results), "the runner's file from the test before");
+  const report = JSON.parse(execFileSync(CLI_BIN, ["report", "--json", results], { encoding: "utf8" }));
+  const site = resolve(outDir, "site-fidelity");
+  rmSync(site, { recursive: true, force: true });
+  cpSync(resolve(repo, "dist"), site, { recursive: true });
+  execFileSync(CLI_BIN, ["publish", resolve(site, "data"), results], { stdio: ["ignore", "ignore", "pipe"] });
+  const published = await startServers({ staticDir: site });
+  try {
+    const page = await openPage(browser, `${published.site}?results=data/index.json`);
+    await page.waitForSelector("#fidelity-days", { timeout: 30_000 });
+    const rows = await page.$$eval("#fidelity-days tbody tr", (trs) => trs.map((tr) => ({ ...tr.dataset })));
+    const byLabel = new Map();
+    for (const row of rows) {
+      const sum = byLabel.get(row.target) ?? { passed: 0, replies: 0 };
+      byLabel.set(row.target, { passed: sum.passed + Number(row.passed), replies: sum.replies + Number(row.replies) });
+    }
+    const labels = ["Faithful", "Degraded", "Gemini faithful"];
+    report.fidelity.targets.forEach((figures, i) => {
+      assert.deepEqual(byLabel.get(labels[i]), { passed: figures.pass.passed, replies: figures.pass.replies }, labels[i]);
+    });
+    assert.deepEqual(page.problems, []);
+  } finally {
+    published.stop();
+  }
 });

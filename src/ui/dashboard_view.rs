@@ -205,8 +205,8 @@ fn fidelity_days(lang: Lang, data: &Dataset) -> Html {
                     html! {
                         <tr data-target={data.label(day.target, None)} data-day={iso_date(day.day)} data-passed={day.passed.to_string()} data-replies={day.replies.to_string()}>
                             <th scope="row">{data.label(day.target, None)}</th>
-                            <td data-label={d.day}>{iso_date(day.day)}</td>
-                            <td class="num" data-label={t.probe_pass_rate}>{pass_rate_text(lang, &pass)}</td>
+                            <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
+                            <td class="num full" data-label={t.probe_pass_rate}>{pass_rate_text(lang, &pass)}</td>
                         </tr>
                     }
                 }) }

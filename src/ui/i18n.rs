@@ -704,7 +704,7 @@ pub static DASHBOARD_EN: DashboardTexts = DashboardTexts {
     window_hint: "Each cell: median TTFT · p95, then successful requests (n) of all requests and the error rate, all vantages together.",
     fidelity_days: "Fidelity: probe replies passed per day",
     fidelity_days_hint: "The monitor's plan includes the fidelity check: each row is one target's probe replies of one UTC day that passed their rule, with a Wilson 95 % interval. A fall shows a change in how the provider serves the model; it cannot say why.",
-    day: "day (UTC)",
+    day: "Day (UTC)",
     availability: "availability",
     range: "Charts and tables below cover",
     range_7d: "7 days",

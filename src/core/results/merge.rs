@@ -64,6 +64,12 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
     }
     let mut plan = first.plan.clone();
     plan.targets.clear();
+    // The probe replies of any document are verified by its suite: the
+    // merged plan keeps the first fidelity check found, so a day that began
+    // without one does not orphan the probes of its later runs.
+    if plan.fidelity.is_none() {
+        plan.fidelity = docs.iter().find_map(|d| d.plan.fidelity.clone());
+    }
     let mut environment = first.environment.clone();
     let mut samples: Vec<Sample> = Vec::new();
     let mut next_seq: Vec<u32> = Vec::new();
