@@ -968,6 +968,27 @@ mod tests {
     }
 
     #[test]
+    fn a_merge_keeps_the_fidelity_check_of_any_member() {
+        use crate::core::plan::FidelityPlan;
+        let latency = import_json(&export_json(
+            &plan(),
+            &environment(),
+            &[sample(0, 0, 400.0)],
+        ))
+        .unwrap();
+        let mut checked_plan = plan();
+        checked_plan.fidelity = Some(FidelityPlan::basic(None));
+        let checked = import_json(&export_json(
+            &checked_plan,
+            &environment(),
+            &[sample(0, 0, 410.0)],
+        ))
+        .unwrap();
+        let merged = merge(&[latency, checked]).unwrap();
+        assert_eq!(merged.plan.fidelity, Some(FidelityPlan::basic(None)));
+    }
+
+    #[test]
     fn merge_two_days_by_target_identity() {
         let day_one = import_json(&export_json(
             &plan(),
