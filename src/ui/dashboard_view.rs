@@ -12,6 +12,9 @@ use crate::core::dashboard::Dataset;
 use crate::core::dashboard::figures::fidelity_daily;
 use crate::core::fidelity::score::PassRate;
 use crate::core::publish::iso_date;
+use crate::core::text::dashboard::{
+    requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_latency,
+};
 use crate::core::text::fidelity::pass_rate_text;
 use std::rc::Rc;
 
@@ -24,7 +27,7 @@ use crate::core::text::at_least;
 use crate::ui::chart_items::{Figures, Ranged, dashboard_chart_items};
 use crate::ui::charts::ChartGrid;
 use crate::ui::dashboard::{DashboardAction, DashboardState, Range, SourceReport};
-use crate::ui::i18n::{Lang, format_duration, format_epoch, format_ms, format_pct};
+use crate::ui::i18n::{Lang, format_ms, format_pct};
 use crate::ui::state::Action;
 use crate::ui::state::page::PageProps;
 
@@ -77,24 +80,10 @@ fn DashboardHeader(props: &HeaderProps) -> Html {
     let d = lang.dashboard_texts();
     let data = &props.dashboard.data.0;
     let seen = overview(data);
-    let source_line = |s: &SourceReport| {
-        let kind = if s.index {
-            format!("{}, ", d.index)
-        } else {
-            String::new()
-        };
-        format!(
-            "{} ({kind}{} {}, {} {})",
-            s.url,
-            s.files,
-            d.files,
-            s.requests,
-            d.requests.to_lowercase()
-        )
-    };
+    let source_line = |s: &SourceReport| source_line(lang, &s.url, s.index, s.files, s.requests);
     let range = seen
         .range
-        .map(|(first, last)| format!("{} – {} UTC", format_epoch(first, 0), format_epoch(last, 0)))
+        .map(|(first, last)| utc_range(first, last))
         .unwrap_or_else(|| "–".into());
     let vantages: Vec<&str> = data.vantages.iter().map(|v| vantage_name(v)).collect();
     let stale = seen.range.and_then(|(_, last)| {
@@ -104,20 +93,11 @@ fn DashboardHeader(props: &HeaderProps) -> Html {
             props.dashboard.schedule_minutes,
         )
         .then(|| {
-            d.stale
-                .replace(
-                    "{1}",
-                    &format_duration(lang, props.dashboard.loaded_at_ms - last),
-                )
-                .replace(
-                    "{2}",
-                    &format!(
-                        "{} {} {}",
-                        d.every,
-                        props.dashboard.schedule_minutes,
-                        lang.texts().minutes
-                    ),
-                )
+            stale_warning(
+                lang,
+                props.dashboard.loaded_at_ms - last,
+                props.dashboard.schedule_minutes,
+            )
         })
     });
     html! {
@@ -133,11 +113,11 @@ fn DashboardHeader(props: &HeaderProps) -> Html {
                 <dt>{d.vantages}</dt><dd id="dashboard-vantages">{vantages.join(", ")}</dd>
                 <dt>{d.requests}</dt>
                 <dd id="dashboard-requests" data-value={seen.requests.to_string()} data-errors={seen.errors.to_string()}>
-                    {format!("{} ({} {}) — {}", seen.requests, seen.errors, lang.texts().errors.to_lowercase(), d.requests_note)}
+                    {requests_line(lang, seen.requests, seen.errors)}
                 </dd>
                 <dt>{d.last_sample}</dt>
                 <dd id="dashboard-newest" data-value={seen.range.map(|r| r.1.to_string()).unwrap_or_default()}>
-                    {seen.range.map(|(_, last)| format!("{} UTC", format_epoch(last, 0))).unwrap_or_else(|| "–".into())}
+                    {seen.range.map(|(_, last)| utc_time(last)).unwrap_or_else(|| "–".into())}
                 </dd>
             </dl>
         </section>
@@ -249,26 +229,20 @@ fn rate_cell(label: &'static str, cell: &Cell) -> Html {
 /// One target's rolling window: "median · p95" over "n of requests · error
 /// rate", with the raw figures in data attributes for tests.
 fn window_cell(lang: Lang, window: usize, label: &'static str, cell: &Cell) -> Html {
-    let t = lang.texts();
     let n = cell.ttft.map_or(0, |p| p.n);
     let latency = cell.ttft.map_or_else(
         || "–".to_owned(),
         |p| {
-            format!(
-                "{}{} · {} {}{}",
-                at_least(reaches_timeouts(Some(&p), 50.0)),
-                format_ms(lang, p.p50_ms),
-                t.p95,
-                at_least(reaches_timeouts(Some(&p), 95.0)),
-                format_ms(lang, p.p95_ms)
+            window_latency(
+                lang,
+                p.p50_ms,
+                reaches_timeouts(Some(&p), 50.0),
+                p.p95_ms,
+                reaches_timeouts(Some(&p), 95.0),
             )
         },
     );
-    let counts = format!(
-        "n {n} / {} · {}",
-        cell.requests,
-        cell.error_rate_pct().map_or_else(|| "–".into(), format_pct)
-    );
+    let counts = window_counts(n, cell.requests, cell.error_rate_pct());
     html! {
         <td class="num window" data-label={label} data-window={window.to_string()}
             data-requests={cell.requests.to_string()} data-n={n.to_string()}

@@ -9,6 +9,7 @@
 //!   distinctions, timeouts, goodput, periods, first try and rate limits,
 //!   stream, cost), which read the report's types.
 
+pub mod dashboard;
 pub mod fidelity;
 pub mod format;
 pub mod lang;
