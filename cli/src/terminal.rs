@@ -6,6 +6,7 @@
 //! ([`live_row`]), the page's: no verdict while a target is still
 //! collecting samples, then a provisional one until the plan's count.
 
+use firsttoken::core::text::fidelity::probe_progress;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
@@ -191,7 +192,8 @@ pub fn live_line<'a>(
     requests_per_target: u32,
     timeout_ms: f64,
 ) -> String {
-    let row = live_row(samples, requests_per_target, timeout_ms);
+    let samples: Vec<&Sample> = samples.into_iter().collect();
+    let row = live_row(samples.iter().copied(), requests_per_target, timeout_ms);
     let mut line = format!("{label:width$}  n {}", row.done);
     if row.errors > 0 {
         let s = if row.errors == 1 { "" } else { "s" };
@@ -210,6 +212,19 @@ pub fn live_line<'a>(
     }
     line.push_str(" · ");
     line.push_str(&judgement_text(row.judgement, true));
+    // The fidelity probes so far, as each was checked when it came back.
+    let checks: Vec<bool> = samples
+        .iter()
+        .filter_map(|s| s.check.map(|check| check.passed))
+        .collect();
+    if !checks.is_empty() {
+        line.push_str(" · ");
+        line.push_str(&probe_progress(
+            Lang::En,
+            checks.iter().filter(|passed| **passed).count(),
+            checks.len(),
+        ));
+    }
     line
 }
 
@@ -397,6 +412,31 @@ mod tests {
             "{line}"
         );
         assert!(line.ends_with("collecting (5 of 20)"), "{line}");
+        // Probe replies are not latency: they show as their own count.
+        let mut with_probes = samples.clone();
+        for (seq, passed) in [(7, true), (8, false), (9, true)] {
+            let mut probe = sample(seq, 300.0);
+            probe.probe = Some("arith-mul".to_owned());
+            probe.check = Some(firsttoken::core::fidelity::verify::ProbeCheck {
+                passed,
+                failure: None,
+                called: false,
+                schema_valid: None,
+                finish_reason: true,
+                within_max_tokens: Some(true),
+                reasoning_in_content: false,
+            });
+            with_probes.push(probe);
+        }
+        let line = live_line("DeepSeek", 10, &with_probes, 100, 120_000.0);
+        assert!(
+            line.starts_with("DeepSeek    n 5 · median 404 ms"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("collecting (5 of 20) · probes 2 of 3 passed"),
+            "{line}"
+        );
         let samples: Vec<Sample> = (0..32)
             .map(|seq| sample(seq, 400.0 + f64::from(seq % 3)))
             .collect();

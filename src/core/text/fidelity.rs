@@ -358,3 +358,11 @@ pub fn reply_text(lang: Lang, answer: Option<&str>, calls: &[ToolCall]) -> Strin
         lines.join("\n")
     }
 }
+
+/// A run's probe replies so far, for a live line: "probes 21 of 30 passed".
+pub fn probe_progress(lang: Lang, passed: usize, replies: usize) -> String {
+    match lang {
+        Lang::En => format!("probes {passed} of {replies} passed"),
+        Lang::ZhCn => format!("探针通过 {passed}/{replies}"),
+    }
+}
