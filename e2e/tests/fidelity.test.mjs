@@ -61,6 +61,9 @@ test("the page runs the probes on the latency schedule and finds the degraded pr
   assert.match(await page.textContent("#fidelity-cost"), /30 short requests per target/);
   await page.click("#start");
   await waitForRunEnd(page, 120_000);
+  // The run view counts each target's probe replies passed, beside its latency row.
+  const live = await page.$$eval("#live-table td.probes", (tds) => tds.map((td) => [td.dataset.passed, td.dataset.replies, td.textContent]));
+  assert.deepEqual(live, [["30", "30", "30 of 30"], ["21", "30", "21 of 30"], ["30", "30", "30 of 30"]]);
   await page.click("nav.tabs button:has-text('Results')");
   await page.waitForSelector("#fidelity-table");
   const rows = await fidelityRows(page);

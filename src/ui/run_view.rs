@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
 use crate::core::text::at_least;
+use crate::core::text::fidelity::count_of;
 use crate::ui::driver::{delete_run, load_run, open_run};
 use crate::ui::i18n::{format_clock, format_duration, format_epoch, format_ms, format_pct};
 use crate::ui::live_timeline::LiveTimeline;
@@ -115,6 +116,22 @@ pub fn RunPage(props: &PageProps) -> Html {
         .eta_ms
         .map(|ms| format!(" · {} {}{late}", t.eta, format_duration(lang, ms)))
         .unwrap_or_default();
+    // Each target's probe replies so far (passed, replies), when the plan
+    // checks fidelity: one pass over the log, as each reply was checked.
+    let probes: Option<Vec<(usize, usize)>> = run.plan.fidelity.as_ref().map(|_| {
+        run.samples.read(|samples| {
+            let mut counts = vec![(0, 0); run.plan.targets.len()];
+            for sample in samples {
+                if let (Some(check), Some(count)) =
+                    (sample.check, counts.get_mut(sample.target as usize))
+                {
+                    count.0 += usize::from(check.passed);
+                    count.1 += 1;
+                }
+            }
+            counts
+        })
+    });
     html! {
         <div class="run">
             <section class="card">
@@ -136,9 +153,10 @@ pub fn RunPage(props: &PageProps) -> Html {
                     <thead><tr>
                         <th scope="col">{t.target}</th><th scope="col" class="num">{t.done}</th><th scope="col" class="num">{t.errors}</th>
                         <th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th><th scope="col" class="num">{t.cv}</th><th scope="col">{t.verdict}</th>
+                        if probes.is_some() { <th scope="col" class="num">{t.probe_pass_rate}</th> }
                     </tr></thead>
                     <tbody>
-                    { for run.plan.targets.iter().zip(&run.live).map(|(target, row)| html! {
+                    { for run.plan.targets.iter().zip(&run.live).enumerate().map(|(index, (target, row))| html! {
                         <tr>
                             <th scope="row">{target.label.clone()}</th>
                             // data-label: narrow screens show each row as a labelled list.
@@ -148,6 +166,9 @@ pub fn RunPage(props: &PageProps) -> Html {
                             <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format!("{}{}", at_least(row.percentile_is_lower_bound(95.0)), format_ms(lang, v))).unwrap_or_else(|| "–".into())}</td>
                             <td class="num" data-label={t.cv}>{row.cv_pct.map(|v| format!("{}{}", at_least(row.censored > 0), format_pct(v))).unwrap_or_else(|| "–".into())}</td>
                             <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.judgement)}</td>
+                            if let Some((passed, replies)) = probes.as_ref().and_then(|counts| counts.get(index).copied()) {
+                                <td class="num probes" data-label={t.probe_pass_rate} data-passed={passed.to_string()} data-replies={replies.to_string()}>{count_of(lang, passed, replies)}</td>
+                            }
                         </tr>
                     }) }
                     </tbody>
