@@ -16,7 +16,9 @@ use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use firsttoken::core::stats::{Summary, summarize};
 use firsttoken::core::tail::ColdTail;
-use firsttoken::core::text::fidelity::{failure_text, pass_rate_text, verdict_word};
+use firsttoken::core::text::fidelity::{
+    count_of, f1_text, failure_text, pass_rate_text, verdict_word,
+};
 use firsttoken::core::text::format_ms;
 use firsttoken::core::text::{Said, at_least, labelled, report_sentences};
 use firsttoken::core::verdict::{Judgement, Lang};
@@ -483,7 +485,7 @@ fn fidelity_text(
         };
         let tokens = figures.prompt_tokens.map_or_else(
             || "–".to_owned(),
-            |t| format!("{} of {} equal", t.equal, t.compared),
+            |t| format!("{} equal", count_of(lang, t.equal, t.compared)),
         );
         let _ = writeln!(
             out,
@@ -491,11 +493,11 @@ fn fidelity_text(
             target.label,
             verdict_word(lang, figures.verdict),
             pass_rate_text(lang, &figures.pass),
-            format!("{} of {}", figures.tool_calls_valid, figures.tool_calls),
+            count_of(lang, figures.tool_calls_valid, figures.tool_calls),
             figures
                 .trigger
                 .and_then(|t| t.f1)
-                .map_or_else(|| "–".to_owned(), |f1| format!("{f1:.2}")),
+                .map_or_else(|| "–".to_owned(), f1_text),
         );
     }
     for said in sentences {
