@@ -108,7 +108,8 @@ pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
     let per_target = u64::from(plan.requests_per_target) + u64::from(plan.warmup_per_target);
     let input = estimate_prompt_tokens(&plan.prompt);
     // The fidelity probes: each its own prompt and limit, sent `repeats` times.
-    let probes: Vec<(u64, u32)> = plan
+    // (repeats, prompt tokens, max_tokens), one per probe.
+    let probes: Vec<(u64, u32, u32)> = plan
         .fidelity
         .iter()
         .flat_map(|fidelity| {
@@ -116,14 +117,10 @@ pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
                 (
                     u64::from(fidelity.repeats),
                     estimate_prompt_tokens(&probe.prompt()),
+                    probe.max_tokens,
                 )
             })
         })
-        .collect();
-    let probe_limits: Vec<u32> = plan
-        .fidelity
-        .iter()
-        .flat_map(|fidelity| fidelity.suite.probes().iter().map(|probe| probe.max_tokens))
         .collect();
     let mut total = 0.0;
     let (mut requests, mut unpriced) = (0, 0);
@@ -132,7 +129,7 @@ pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
             Some(price) => {
                 requests += per_target;
                 total += per_target as f64 * price.cost_usd(input, 0, plan.max_tokens);
-                for (&(repeats, input), &limit) in probes.iter().zip(&probe_limits) {
+                for &(repeats, input, limit) in &probes {
                     requests += repeats;
                     total += repeats as f64 * price.cost_usd(input, 0, limit);
                 }
@@ -225,5 +222,17 @@ mod tests {
         let one = PRICE.cost_usd(estimate_prompt_tokens(&plan.prompt), 0, plan.max_tokens);
         assert!((cost.at_most_usd - per as f64 * one).abs() < 1e-12);
         assert_eq!(estimate_prompt_tokens("abcde"), 2);
+
+        // The fidelity check adds each probe, `repeats` times, at its own
+        // prompt and limit.
+        plan.fidelity = Some(crate::core::plan::FidelityPlan::basic(None));
+        let checked = plan_cost(&plan).unwrap();
+        assert_eq!(checked.requests, per + 60);
+        let probes: f64 = crate::core::fidelity::suite::Suite::Basic1
+            .probes()
+            .iter()
+            .map(|p| 2.0 * PRICE.cost_usd(estimate_prompt_tokens(&p.prompt()), 0, p.max_tokens))
+            .sum();
+        assert!((checked.at_most_usd - cost.at_most_usd - probes).abs() < 1e-12);
     }
 }

@@ -89,12 +89,13 @@ impl PublishedRun {
                         None => None,
                         Some(id) => {
                             let probe = suite?.probe(id)?;
-                            let reply = ProbeReply {
-                                answer: s.answer.as_deref().unwrap_or_default(),
-                                tool_calls: s.tool_calls.as_deref().unwrap_or_default(),
-                                finish_reason: s.finish_reason.as_deref(),
-                                output_tokens: s.output_tokens.filter(|_| !s.tokens_estimated),
-                            };
+                            let reply = ProbeReply::kept(
+                                s.answer.as_deref(),
+                                s.tool_calls.as_deref(),
+                                s.finish_reason.as_deref(),
+                                s.output_tokens,
+                                s.tokens_estimated,
+                            );
                             Some(verify(probe, &reply).passed)
                         }
                     };

@@ -142,12 +142,13 @@ impl Sample {
             .map(|(probe, reply)| {
                 verify(
                     probe,
-                    &ProbeReply {
-                        answer: &reply.answer,
-                        tool_calls: &reply.tool_calls,
-                        finish_reason: reply.finish_reason.as_deref(),
-                        output_tokens: outcome.output_tokens.filter(|_| !outcome.tokens_estimated),
-                    },
+                    &ProbeReply::kept(
+                        Some(&reply.answer),
+                        Some(&reply.tool_calls),
+                        reply.finish_reason.as_deref(),
+                        outcome.output_tokens,
+                        outcome.tokens_estimated,
+                    ),
                 )
             });
         let reply = reply.cloned();

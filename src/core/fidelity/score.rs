@@ -295,12 +295,13 @@ pub fn score(plan: &Plan, samples: &[Sample]) -> Option<Fidelity> {
 pub fn verify_sample(probe: &Probe, sample: &Sample) -> ProbeCheck {
     verify(
         probe,
-        &ProbeReply {
-            answer: sample.answer.as_deref().unwrap_or_default(),
-            tool_calls: sample.tool_calls.as_deref().unwrap_or_default(),
-            finish_reason: sample.finish_reason.as_deref(),
-            output_tokens: sample.output_tokens.filter(|_| !sample.tokens_estimated),
-        },
+        &ProbeReply::kept(
+            sample.answer.as_deref(),
+            sample.tool_calls.as_deref(),
+            sample.finish_reason.as_deref(),
+            sample.output_tokens,
+            sample.tokens_estimated,
+        ),
     )
 }
 

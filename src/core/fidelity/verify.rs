@@ -67,6 +67,26 @@ pub struct ProbeReply<'a> {
     pub output_tokens: Option<u32>,
 }
 
+impl<'a> ProbeReply<'a> {
+    /// A reply as a sample keeps it: a missing answer or call list reads as
+    /// empty, and the output count is used only when the provider gave it
+    /// (a count made from deltas says nothing about `max_tokens`).
+    pub fn kept(
+        answer: Option<&'a str>,
+        tool_calls: Option<&'a [ToolCall]>,
+        finish_reason: Option<&'a str>,
+        output_tokens: Option<u32>,
+        tokens_estimated: bool,
+    ) -> Self {
+        Self {
+            answer: answer.unwrap_or_default(),
+            tool_calls: tool_calls.unwrap_or_default(),
+            finish_reason,
+            output_tokens: output_tokens.filter(|_| !tokens_estimated),
+        }
+    }
+}
+
 /// The verifier's outcome for one probe reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProbeCheck {
