@@ -43,6 +43,17 @@ fn event(name: &'static str, data: serde_json::Value) -> RenderedEvent {
     RenderedEvent::framing(SseEvent::named(name, data.to_string()))
 }
 
+/// A `content_block_delta` of block `block` carrying `delta`.
+fn block_delta(block: u32, delta: serde_json::Value, carries: Carries) -> RenderedEvent {
+    RenderedEvent {
+        event: SseEvent::named(
+            "content_block_delta",
+            json!({ "type": "content_block_delta", "index": block, "delta": delta }).to_string(),
+        ),
+        carries,
+    }
+}
+
 impl EventStream {
     /// A stream for one reply.
     pub fn new(context: ReplyContext) -> Self {
@@ -160,29 +171,21 @@ impl EventStream {
                 let block = self.ensure_block(BlockKind::Thinking, &mut events);
                 let text = REASONING_TOKENS.get(index).copied().unwrap_or_default();
                 self.reasoning_deltas += 1;
-                events.push(RenderedEvent {
-                    event: SseEvent::named(
-                        "content_block_delta",
-                        json!({ "type": "content_block_delta", "index": block,
-                                "delta": { "type": "thinking_delta", "thinking": text } })
-                        .to_string(),
-                    ),
-                    carries: Carries::Reasoning,
-                });
+                events.push(block_delta(
+                    block,
+                    json!({ "type": "thinking_delta", "thinking": text }),
+                    Carries::Reasoning,
+                ));
             }
             Beat::Content(index) => {
                 let block = self.ensure_block(BlockKind::Text, &mut events);
                 let text = self.context.content_text(index);
                 self.content_deltas += 1;
-                events.push(RenderedEvent {
-                    event: SseEvent::named(
-                        "content_block_delta",
-                        json!({ "type": "content_block_delta", "index": block,
-                                "delta": { "type": "text_delta", "text": text } })
-                        .to_string(),
-                    ),
-                    carries: Carries::Content,
-                });
+                events.push(block_delta(
+                    block,
+                    json!({ "type": "text_delta", "text": text }),
+                    Carries::Content,
+                ));
             }
             Beat::ToolCall => {
                 self.ensure_block(BlockKind::ToolUse, &mut events);
@@ -190,15 +193,11 @@ impl EventStream {
             Beat::ToolArguments(index) => {
                 let block = self.ensure_block(BlockKind::ToolUse, &mut events);
                 let fragment = self.context.argument_fragment(index);
-                events.push(RenderedEvent {
-                    event: SseEvent::named(
-                        "content_block_delta",
-                        json!({ "type": "content_block_delta", "index": block,
-                                "delta": { "type": "input_json_delta", "partial_json": fragment } })
-                        .to_string(),
-                    ),
-                    carries: Carries::Content,
-                });
+                events.push(block_delta(
+                    block,
+                    json!({ "type": "input_json_delta", "partial_json": fragment }),
+                    Carries::Content,
+                ));
             }
             Beat::Finish => {
                 self.close_block(&mut events);
