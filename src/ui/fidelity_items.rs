@@ -7,7 +7,8 @@
 //! pass rates, failures, categories, the cells' marks and the replies'
 //! text): `core::text::fidelity`, which `firsttoken report` speaks too.
 
-use crate::core::fidelity::score::{Fidelity, FidelityFigures, ProbeCell, verify_sample};
+pub use crate::core::fidelity::score::CellState;
+use crate::core::fidelity::score::{Fidelity, FidelityFigures, verify_sample};
 use crate::core::fidelity::suite::{Category, Probe};
 use crate::core::report::Report;
 use crate::core::sample::Sample;
@@ -73,41 +74,6 @@ fn label_of(report: &Report, target: u32) -> &str {
         .targets
         .get(target as usize)
         .map_or("", |t| t.label.as_str())
-}
-
-/// What a grid cell shows of its replies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellState {
-    /// Every reply passed.
-    Pass,
-    /// No reply passed.
-    Fail,
-    /// Some did, some did not.
-    Mixed,
-    /// No reply came back (every request failed, or none was sent yet).
-    None,
-}
-
-impl CellState {
-    /// The state of `cell`.
-    pub fn of(cell: &ProbeCell) -> Self {
-        match (cell.passed, cell.replies) {
-            (_, 0) => Self::None,
-            (0, _) => Self::Fail,
-            (passed, replies) if passed == replies => Self::Pass,
-            _ => Self::Mixed,
-        }
-    }
-
-    /// Its name in `data-state` and the cell's class.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Pass => "pass",
-            Self::Fail => "fail",
-            Self::Mixed => "mixed",
-            Self::None => "none",
-        }
-    }
 }
 
 /// A run of neighbouring probes of one category: a heading over the grid's
@@ -211,6 +177,7 @@ mod tests {
     use super::*;
     use crate::core::fidelity::reply::ToolCall;
     use crate::core::fidelity::score::FidelityVerdict;
+    use crate::core::fidelity::score::ProbeCell;
     use crate::core::fidelity::score::TokenAgreement;
     use crate::core::fidelity::suite::Suite;
     use crate::core::fidelity::verify::ProbeFailure;

@@ -158,6 +158,46 @@ pub struct ProbeCell {
     pub samples: Vec<usize>,
 }
 
+/// What a grid cell shows of its replies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellState {
+    /// Every reply passed.
+    Pass,
+    /// No reply passed.
+    Fail,
+    /// Some did, some did not.
+    Mixed,
+    /// No reply came back (every request failed, or none was sent yet).
+    None,
+}
+
+impl CellState {
+    /// The state of `cell`.
+    pub fn of(cell: &ProbeCell) -> Self {
+        Self::of_counts(cell.passed, cell.replies)
+    }
+
+    /// The state of a cell where `passed` of `replies` passed.
+    pub fn of_counts(passed: usize, replies: usize) -> Self {
+        match (passed, replies) {
+            (_, 0) => Self::None,
+            (0, _) => Self::Fail,
+            (passed, replies) if passed == replies => Self::Pass,
+            _ => Self::Mixed,
+        }
+    }
+
+    /// Its name in `data-state` and the cell's class.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pass => "pass",
+            Self::Fail => "fail",
+            Self::Mixed => "mixed",
+            Self::None => "none",
+        }
+    }
+}
+
 /// Everything the check says about one target.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FidelityFigures {

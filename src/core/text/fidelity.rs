@@ -7,7 +7,7 @@
 use super::lang::Lang;
 use crate::core::fidelity::reply::ToolCall;
 use crate::core::fidelity::score::{
-    FidelityFigures, FidelityReason, FidelityVerdict, PassRate, TokenAgreement,
+    CellState, FidelityFigures, FidelityReason, FidelityVerdict, PassRate, TokenAgreement,
 };
 use crate::core::fidelity::suite::Category;
 use crate::core::fidelity::verify::ProbeFailure;
@@ -319,11 +319,11 @@ pub fn token_agreement_text(lang: Lang, tokens: &TokenAgreement) -> String {
 /// The mark in a probe-grid cell: ✓ (every reply passed), ✗ (none),
 /// "1/2" (some), "–" (no reply).
 pub fn cell_mark(passed: usize, replies: usize) -> String {
-    match (passed, replies) {
-        (_, 0) => "–".to_owned(),
-        (0, _) => "✗".to_owned(),
-        (p, r) if p == r => "✓".to_owned(),
-        (p, r) => format!("{p}/{r}"),
+    match CellState::of_counts(passed, replies) {
+        CellState::None => "–".to_owned(),
+        CellState::Fail => "✗".to_owned(),
+        CellState::Pass => "✓".to_owned(),
+        CellState::Mixed => format!("{passed}/{replies}"),
     }
 }
 
