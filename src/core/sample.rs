@@ -378,6 +378,36 @@ mod tests {
     }
 
     #[test]
+    fn a_key_echoed_in_a_reply_is_redacted_wherever_the_reply_is_kept() {
+        use crate::core::fidelity::reply::ToolCall;
+        let key = "sk-live-123456";
+        let mut sample: Sample = crate::core::document::from_str(
+            r#"{"target":0,"seq":0,"warmup":false,"planned_at_ms":0,"sent_at_ms":0,"hidden":false,
+                "headers_ms":null,"first_byte_ms":null,"first_reasoning_ms":null,"ttft_ms":null,
+                "second_token_ms":null,"total_ms":null,"output_tokens":null,"tokens_estimated":false,
+                "error":{"kind":"provider_error","phase":"after_first_token","message":"bad key sk-live-123456"}}"#,
+        )
+        .unwrap();
+        sample.answer = Some(format!("your key is {key}."));
+        sample.tool_calls = Some(vec![ToolCall {
+            name: "get_weather".to_owned(),
+            arguments: format!(r#"{{"city":"{key}"}}"#),
+        }]);
+        sample.redact_key(&format!(" {key}\n"));
+        let text = crate::core::document::to_string(&sample);
+        assert!(!text.contains(key), "{text}");
+        assert_eq!(sample.answer.as_deref(), Some("your key is [key]."));
+        assert_eq!(sample.error.as_ref().unwrap().message, "bad key [key]");
+        // Too short to be a key: nothing is touched.
+        let mut short = Sample {
+            answer: Some("abc".to_owned()),
+            ..sample.clone()
+        };
+        short.redact_key("ab");
+        assert_eq!(short.answer.as_deref(), Some("abc"));
+    }
+
+    #[test]
     fn error_kinds_read_back_from_their_exported_names() {
         for kind in ErrorKind::ALL {
             let text = json::to_string(&kind);
