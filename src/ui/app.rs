@@ -13,6 +13,7 @@ use crate::browser::published::query_values;
 use crate::browser::spawn;
 use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
+use crate::core::text::notice::{self, StorageStep};
 use crate::ui::dashboard::DashboardAction;
 use crate::ui::dashboard_loader::load_dashboard;
 use crate::ui::dashboard_view::DashboardPage;
@@ -34,6 +35,7 @@ fn App() -> Html {
     {
         let state = state.clone();
         use_effect_with((), move |_| {
+            let lang = state.lang;
             let dispatch = {
                 let state = state.clone();
                 Callback::from(move |action| state.dispatch(action))
@@ -50,8 +52,9 @@ fn App() -> Html {
                         dispatch.emit(Action::SetForm(PlanForm::from_plan(&plan)));
                         dispatch.emit(Action::PlanFromLink(true));
                     }
-                    Err(error) => dispatch.emit(Action::Notice(format!(
-                        "the plan link was not used: {error}"
+                    Err(error) => dispatch.emit(Action::Notice(notice::plan_link_unused(
+                        lang,
+                        &error.to_string(),
                     ))),
                 }
                 clear_fragment();
@@ -74,7 +77,10 @@ fn App() -> Html {
             if let Some(json) = remembered.as_ref().map(crate::core::document::to_string)
                 && let Err(error) = remember_keys(&json)
             {
-                failed.dispatch(Action::StorageFailed(format!("remembering keys: {error}")));
+                failed.dispatch(Action::StorageFailed(
+                    StorageStep::RememberingKeys,
+                    error.to_string(),
+                ));
             }
         });
     }

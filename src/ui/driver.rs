@@ -29,6 +29,7 @@ use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
 use crate::core::sample::Sample;
 use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
+use crate::core::text::notice::StorageStep;
 use crate::core::timeofday::{PeakZone, parse_peak_tz};
 use crate::ui::state::{Action, HistoryEntry, ResultsView};
 
@@ -204,16 +205,16 @@ impl Driver {
         // Storage that fails says so, once: the run goes on in memory, and
         // the person learns that a reload would now lose it.
         let mut storage_failed = false;
-        let mut say_storage_failed = |what: &str, error: &dyn std::fmt::Display| {
+        let mut say_storage_failed = |step: StorageStep, error: &dyn std::fmt::Display| {
             if !storage_failed {
                 storage_failed = true;
-                dispatch.emit(Action::StorageFailed(format!("{what}: {error}")));
+                dispatch.emit(Action::StorageFailed(step, error.to_string()));
             }
         };
         let store = match Store::open().await {
             Ok(store) => Some(store),
             Err(error) => {
-                say_storage_failed("opening the browser's database", &error);
+                say_storage_failed(StorageStep::OpeningDatabase, &error);
                 None
             }
         };
@@ -293,13 +294,13 @@ impl Driver {
                                 .put_sample(&run_id, sample.target, sample.seq, &json)
                                 .await
                             {
-                                say_storage_failed("saving a sample", &error);
+                                say_storage_failed(StorageStep::SavingSample, &error);
                             }
                         }
                         if let Some(json) = record_json
                             && let Err(error) = store.put_run(&run_id, &json).await
                         {
-                            say_storage_failed("saving the run", &error);
+                            say_storage_failed(StorageStep::SavingRun, &error);
                         }
                     }
                     dispatch.emit(Action::SampleDone {
@@ -320,7 +321,7 @@ impl Driver {
             if let Some(store) = &store {
                 let json = document::to_string(&active.record);
                 if let Err(error) = store.put_run(&active.record.run_id, &json).await {
-                    say_storage_failed("saving the run", &error);
+                    say_storage_failed(StorageStep::SavingRun, &error);
                 }
             }
             dispatch.emit(Action::SetStatus(active.record.status));

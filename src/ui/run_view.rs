@@ -7,6 +7,7 @@ use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
 use crate::core::text::at_least;
 use crate::core::text::fidelity::count_of;
+use crate::core::text::notice;
 use crate::ui::driver::{delete_run, load_run, open_run};
 use crate::ui::i18n::{format_clock, format_duration, format_epoch, format_ms, format_pct};
 use crate::ui::live_timeline::LiveTimeline;
@@ -208,8 +209,7 @@ fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
     let dispatch = props.dispatcher();
     let driver = props.driver.clone();
     let keys = props.state.keys.clone();
-    let t = props.state.lang.texts();
-    let keys_needed = (t.keys_needed, t.resume_after_keys);
+    let lang = props.state.lang;
     Callback::from(move |_| {
         let dispatch = dispatch.clone();
         let driver = driver.clone();
@@ -232,12 +232,7 @@ fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
                     &record.plan,
                 )));
                 dispatch.emit(Action::Show(crate::ui::state::View::Setup));
-                dispatch.emit(Action::Notice(format!(
-                    "{} {}; {}",
-                    keys_needed.0,
-                    missing.join(", "),
-                    keys_needed.1
-                )));
+                dispatch.emit(Action::Notice(notice::keys_needed(lang, &missing)));
             }
         });
     })

@@ -19,6 +19,7 @@ use crate::core::protocol::{models_request, parse_models};
 use crate::core::results::{import_json, merge};
 use crate::core::text::fidelity::{probe_cost_text, verdict_word};
 use crate::core::text::labelled;
+use crate::core::text::notice::{self, StorageStep};
 use crate::ui::driver::measure_once;
 use crate::ui::form::{PlanForm, TargetForm};
 use crate::ui::i18n::{Lang, format_ms, warning_text};
@@ -63,10 +64,10 @@ async fn read_or_say(state: &UseReducerHandle<State>, file: &web_sys::File) -> O
     match read_text(file).await {
         Ok(text) => Some(text),
         Err(error) => {
-            let unreadable = state.lang.texts().file_unreadable;
-            state.dispatch(Action::Notice(format!(
-                "{}: {unreadable} ({error})",
-                file.name()
+            state.dispatch(Action::Notice(notice::file_unreadable(
+                state.lang,
+                &file.name(),
+                &error.to_string(),
             )));
             None
         }
@@ -277,7 +278,10 @@ fn keys_section(props: &PageProps) -> Html {
                 {
                     let json = crate::core::document::to_string(&state.keys);
                     if let Err(error) = remember_keys(&json) {
-                        state.dispatch(Action::StorageFailed(format!("remembering keys: {error}")));
+                        state.dispatch(Action::StorageFailed(
+                            StorageStep::RememberingKeys,
+                            error.to_string(),
+                        ));
                     }
                 }
             } else {
@@ -553,9 +557,11 @@ pub fn SetupPage(props: &PageProps) -> Html {
                 };
                 match Plan::from_json(&text) {
                     Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
-                    Err(error) => {
-                        state.dispatch(Action::Notice(format!("{}: {}", file.name(), error)))
-                    }
+                    Err(error) => state.dispatch(Action::Notice(notice::file_refused(
+                        state.lang,
+                        &file.name(),
+                        &error.to_string(),
+                    ))),
                 }
             });
         })
@@ -578,7 +584,11 @@ pub fn SetupPage(props: &PageProps) -> Html {
                     match import_json(&text) {
                         Ok(doc) => docs.push(doc),
                         Err(error) => {
-                            state.dispatch(Action::Notice(format!("{}: {}", file.name(), error)));
+                            state.dispatch(Action::Notice(notice::file_refused(
+                                state.lang,
+                                &file.name(),
+                                &error.to_string(),
+                            )));
                             return;
                         }
                     }

@@ -17,6 +17,7 @@ use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
 pub use crate::core::run::RunStatus;
 use crate::core::sample::{Sample, SampleError};
+use crate::core::text::notice::{self, StorageStep};
 use crate::ui::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
 use crate::ui::form::{PlanForm, demo_plan};
 use crate::ui::i18n::Lang;
@@ -251,9 +252,10 @@ pub enum Action {
     KeysRemembered(BTreeMap<String, String>),
     /// A plan arrived from a link (`true`), or its hosts were confirmed.
     PlanFromLink(bool),
-    /// Browser storage failed (what, and the browser's words): from now on
-    /// the run lives in memory only, and the person is told once.
-    StorageFailed(String),
+    /// Browser storage failed (what the page was doing, and the browser's
+    /// words): from now on the run lives in memory only, and the person is
+    /// told once.
+    StorageFailed(StorageStep, String),
     /// Ask the person to confirm these hosts before their keys are sent
     /// (`None`: close the question).
     ConfirmKeyHosts(Option<Vec<crate::ui::keys::KeyHost>>),
@@ -330,10 +332,10 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             next.key_hosts_to_confirm = None;
         }
         Action::ConfirmKeyHosts(hosts) => next.key_hosts_to_confirm = hosts,
-        Action::StorageFailed(_) if state.storage_failed => return None,
-        Action::StorageFailed(detail) => {
+        Action::StorageFailed(..) if state.storage_failed => return None,
+        Action::StorageFailed(step, error) => {
             next.storage_failed = true;
-            next.notice = Some(format!("{} ({detail})", state.lang.texts().storage_failed));
+            next.notice = Some(notice::storage_failed(state.lang, step, &error));
         }
         Action::SetRememberKeys(on) => next.remember_keys = on,
         Action::ForgetKeys => {
@@ -683,13 +685,19 @@ mod tests {
         let state = State::new(Lang::En);
         let failed = reduce(
             &state,
-            Action::StorageFailed("saving a sample: quota".to_owned()),
+            Action::StorageFailed(StorageStep::SavingSample, "quota".to_owned()),
         )
         .unwrap();
         assert!(failed.storage_failed);
         let notice = failed.notice.clone().unwrap();
         assert!(notice.contains("no longer keeping this run"), "{notice}");
         assert!(notice.contains("saving a sample: quota"), "{notice}");
-        assert!(reduce(&failed, Action::StorageFailed("again".to_owned())).is_none());
+        assert!(
+            reduce(
+                &failed,
+                Action::StorageFailed(StorageStep::SavingRun, "again".to_owned())
+            )
+            .is_none()
+        );
     }
 }

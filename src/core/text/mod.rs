@@ -5,6 +5,7 @@
 //! - [`format`]: one way to format a duration, a share, a ratio, an
 //!   interval and dollars (a leaf too, so the routing reasons in
 //!   `compare` can use it without a circle);
+//! - [`notice`]: the page's notices about files, storage and links;
 //! - this module: the sentences (tail, slow share, intervals and
 //!   distinctions, timeouts, goodput, periods, first try and rate limits,
 //!   stream, cost), which read the report's types.
@@ -13,6 +14,7 @@ pub mod dashboard;
 pub mod fidelity;
 pub mod format;
 pub mod lang;
+pub mod notice;
 
 pub use format::{
     at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,

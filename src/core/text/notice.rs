@@ -1,0 +1,162 @@
+//! The page's notices: one line that says what went wrong with a file, the
+//! browser's storage or a link, and what to do next. Made here, in both
+//! languages, so no view puts a sentence together on its own; the detail
+//! (`error`) is the browser's or the reader's own words, passed through.
+
+use super::Lang;
+
+/// What the page was doing with the browser's storage when it failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageStep {
+    /// Opening the database that keeps runs across reloads.
+    OpeningDatabase,
+    /// Saving one measured sample of a run.
+    SavingSample,
+    /// Saving the run's record (its plan and status).
+    SavingRun,
+    /// Keeping the keys on this device, as the person asked.
+    RememberingKeys,
+}
+
+impl StorageStep {
+    fn words(self, lang: Lang) -> &'static str {
+        match (lang, self) {
+            (Lang::En, Self::OpeningDatabase) => "opening the browser's database",
+            (Lang::En, Self::SavingSample) => "saving a sample",
+            (Lang::En, Self::SavingRun) => "saving the run",
+            (Lang::En, Self::RememberingKeys) => "remembering keys",
+            (Lang::ZhCn, Self::OpeningDatabase) => "打开浏览器数据库时",
+            (Lang::ZhCn, Self::SavingSample) => "保存样本时",
+            (Lang::ZhCn, Self::SavingRun) => "保存运行记录时",
+            (Lang::ZhCn, Self::RememberingKeys) => "记住密钥时",
+        }
+    }
+}
+
+/// Browser storage failed: from now on the run lives in memory only.
+///
+/// "This browser is no longer keeping this run: … (saving a sample: quota)"
+pub fn storage_failed(lang: Lang, step: StorageStep, error: &str) -> String {
+    let step = step.words(lang);
+    match lang {
+        Lang::En => format!(
+            "This browser is no longer keeping this run: a reload or a crash would lose what is \
+             measured from now on. The run goes on in memory; export the results when it ends \
+             (a private window keeps nothing) ({step}: {error})"
+        ),
+        Lang::ZhCn => format!(
+            "浏览器已无法保存这次运行：从现在起测得的数据在重新加载或崩溃时会丢失。运行会在内存中继续；\
+             结束后请导出结果（隐私窗口不会保存任何内容）（{step}：{error}）"
+        ),
+    }
+}
+
+/// A chosen file could not be read at all: "runs.json: the file could not
+/// be read (NotReadableError)".
+pub fn file_unreadable(lang: Lang, file: &str, error: &str) -> String {
+    match lang {
+        Lang::En => format!("{file}: the file could not be read ({error})"),
+        Lang::ZhCn => format!("{file}：无法读取该文件（{error}）"),
+    }
+}
+
+/// A chosen file was read but refused (not a plan, not a results file):
+/// the file's name, then the reader's reason.
+pub fn file_refused(lang: Lang, file: &str, error: &str) -> String {
+    match lang {
+        Lang::En => format!("{file}: {error}"),
+        Lang::ZhCn => format!("{file}：{error}"),
+    }
+}
+
+/// A `#plan=` link that was not used, and why.
+pub fn plan_link_unused(lang: Lang, error: &str) -> String {
+    match lang {
+        Lang::En => format!("The plan link was not used: {error}"),
+        Lang::ZhCn => format!("未使用该计划链接：{error}"),
+    }
+}
+
+/// Resuming a stored run needs keys this page does not hold: which, and
+/// what to do once they are entered.
+pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
+    match lang {
+        Lang::En => format!(
+            "Enter the key for {}; then resume the run from History.",
+            missing.join(", ")
+        ),
+        Lang::ZhCn => format!(
+            "请输入密钥：{}；然后在“历史”中继续这次运行。",
+            missing.join("、")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LANGS: [Lang; 2] = [Lang::En, Lang::ZhCn];
+
+    #[test]
+    fn every_notice_keeps_its_detail_in_both_languages() {
+        for lang in LANGS {
+            for step in [
+                StorageStep::OpeningDatabase,
+                StorageStep::SavingSample,
+                StorageStep::SavingRun,
+                StorageStep::RememberingKeys,
+            ] {
+                let text = storage_failed(lang, step, "QuotaExceededError");
+                assert!(text.contains("QuotaExceededError"), "{text}");
+                assert!(text.contains(step.words(lang)), "{text}");
+            }
+            for text in [
+                file_unreadable(lang, "plan.json", "NotReadableError"),
+                file_refused(lang, "plan.json", "NotReadableError"),
+            ] {
+                assert!(text.starts_with("plan.json"), "{text}");
+                assert!(text.contains("NotReadableError"), "{text}");
+            }
+            let link = plan_link_unused(lang, "not base64");
+            assert!(link.ends_with("not base64"), "{link}");
+            let keys = keys_needed(lang, &["Groq".to_owned(), "Together".to_owned()]);
+            assert!(keys.contains("Groq") && keys.contains("Together"), "{keys}");
+        }
+    }
+
+    #[test]
+    fn the_chinese_notices_hold_no_english_words_of_their_own() {
+        let texts = [
+            storage_failed(Lang::ZhCn, StorageStep::SavingRun, ""),
+            storage_failed(Lang::ZhCn, StorageStep::OpeningDatabase, ""),
+            storage_failed(Lang::ZhCn, StorageStep::SavingSample, ""),
+            storage_failed(Lang::ZhCn, StorageStep::RememberingKeys, ""),
+            file_unreadable(Lang::ZhCn, "", ""),
+            plan_link_unused(Lang::ZhCn, ""),
+            keys_needed(Lang::ZhCn, &[]),
+        ];
+        for text in texts {
+            assert!(
+                !text.chars().any(|c| c.is_ascii_alphabetic()),
+                "English left in: {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_english_notices_read_as_before() {
+        assert_eq!(
+            keys_needed(Lang::En, &["Groq".to_owned()]),
+            "Enter the key for Groq; then resume the run from History."
+        );
+        assert_eq!(
+            file_unreadable(Lang::En, "a.json", "NotReadableError"),
+            "a.json: the file could not be read (NotReadableError)"
+        );
+        assert!(
+            storage_failed(Lang::En, StorageStep::SavingSample, "quota")
+                .ends_with("(a private window keeps nothing) (saving a sample: quota)")
+        );
+    }
+}
