@@ -730,7 +730,6 @@ fn routing_configs() {
 #[test]
 fn fidelity_results_document_and_csv() {
     use firsttoken::core::fidelity::reply::ToolCall;
-    use firsttoken::core::fidelity::score::verify_sample;
     use firsttoken::core::fidelity::suite::Suite;
     use firsttoken::core::plan::FidelityPlan;
     let target = |label: &str| Target {
@@ -769,7 +768,7 @@ fn fidelity_results_document_and_csv() {
                 .to_owned(),
             );
             let probe = Suite::Basic1.probe(id).unwrap();
-            s.check = Some(verify_sample(probe, &s));
+            s.check = Some(s.verify_probe(probe));
             s
         };
     let call = |arguments: &str| {

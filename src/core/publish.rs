@@ -35,7 +35,6 @@
 
 pub mod directory;
 
-use crate::core::fidelity::score::verify_sample;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -301,7 +300,7 @@ impl PointsDoc {
                         None => None,
                         Some(id) => {
                             let suite = doc.plan.fidelity.as_ref()?.suite;
-                            Some(verify_sample(suite.probe(id)?, s).passed)
+                            Some(s.verify_probe(suite.probe(id)?).passed)
                         }
                     };
                     Some(PointSample {

@@ -252,7 +252,7 @@ pub fn build_report_with(
         },
         tz_offset_min,
         seed,
-        fidelity: score_fidelity(plan, samples),
+        fidelity: score_fidelity(plan, Sample::probe_answers(samples)),
     };
     report.routing = report.routing_in(Lang::En);
     report

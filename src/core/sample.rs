@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::core::failure::{ErrorKind, Phase, SampleError};
 use crate::core::fidelity::reply::ToolCall;
-use crate::core::fidelity::verify::{ProbeCheck, ProbeReply, verify};
+use crate::core::fidelity::suite::Probe;
+use crate::core::fidelity::verify::{ProbeAnswer, ProbeCheck, ProbeReply, verify};
 use crate::core::measure::Outcome;
 use crate::core::ratelimit::RateLimitHeaders;
 use crate::core::schedule::PlannedRequest;
@@ -216,6 +217,37 @@ impl Sample {
     /// A fidelity probe's request: not a latency figure.
     pub fn is_probe(&self) -> bool {
         self.probe.is_some()
+    }
+
+    /// The reply this sample kept, as the verifier reads it.
+    pub fn probe_reply(&self) -> ProbeReply<'_> {
+        ProbeReply::kept(
+            self.answer.as_deref(),
+            self.tool_calls.as_deref(),
+            self.finish_reason.as_deref(),
+            self.output_tokens,
+            self.tokens_estimated,
+        )
+    }
+
+    /// This sample's reply to `probe`, verified again from what it kept
+    /// (its own `check`, which a file could forge, is never read).
+    pub fn verify_probe(&self, probe: &Probe) -> ProbeCheck {
+        verify(probe, &self.probe_reply())
+    }
+
+    /// Every probe request among `samples`, as the fidelity scoring reads
+    /// it (a failed request has no reply).
+    pub fn probe_answers(samples: &[Self]) -> impl Iterator<Item = ProbeAnswer<'_>> {
+        samples.iter().enumerate().filter_map(|(index, sample)| {
+            Some(ProbeAnswer {
+                sample: index,
+                target: sample.target,
+                probe: sample.probe.as_deref()?,
+                reply: sample.error.is_none().then(|| sample.probe_reply()),
+                prompt_tokens: sample.input_tokens,
+            })
+        })
     }
 
     /// The measured TTFT of a non-warm-up sample whose first token came: a

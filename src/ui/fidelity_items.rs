@@ -8,7 +8,7 @@
 //! text): `core::text::fidelity`, which `firsttoken report` speaks too.
 
 pub use crate::core::fidelity::score::CellState;
-use crate::core::fidelity::score::{Fidelity, FidelityFigures, verify_sample};
+use crate::core::fidelity::score::{Fidelity, FidelityFigures};
 use crate::core::fidelity::suite::{Category, Probe};
 use crate::core::report::Report;
 use crate::core::sample::Sample;
@@ -150,7 +150,7 @@ pub fn cell_detail<'a>(
         .filter_map(|&index| {
             let sample = samples.get(index)?;
             // Verified again from what the sample kept, as the scores are.
-            let check = verify_sample(probe, sample);
+            let check = sample.verify_probe(probe);
             Some(ReplyItem {
                 sample: index,
                 text: reply_text(

@@ -20,10 +20,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::suite::{Category, Expect, Probe, Suite};
-use super::verify::{ProbeCheck, ProbeFailure, ProbeReply, verify};
+use super::suite::{Category, Expect, Suite};
+use super::verify::{ProbeAnswer, ProbeCheck, ProbeFailure, verify};
 use crate::core::plan::Plan;
-use crate::core::sample::Sample;
 use crate::core::settings::wilson;
 
 /// The verdict of one target against the reference.
@@ -258,9 +257,12 @@ struct Verified {
     prompt_tokens: Option<u32>,
 }
 
-/// Scores every probe reply in `samples` by the plan's suite; `None` when
+/// Scores every probe reply in `answers` by the plan's suite; `None` when
 /// the plan has no fidelity check.
-pub fn score(plan: &Plan, samples: &[Sample]) -> Option<Fidelity> {
+pub fn score<'a>(
+    plan: &Plan,
+    answers: impl IntoIterator<Item = ProbeAnswer<'a>>,
+) -> Option<Fidelity> {
     let settings = plan.fidelity.as_ref()?;
     let suite = settings.suite;
     let probes = suite.probes();
@@ -273,30 +275,26 @@ pub fn score(plan: &Plan, samples: &[Sample]) -> Option<Fidelity> {
     let mut verified: Vec<Vec<Verified>> = (0..plan.targets.len()).map(|_| Vec::new()).collect();
     let mut failed = vec![0usize; plan.targets.len()];
     let mut seen: Vec<Vec<usize>> = vec![vec![0; probes.len()]; plan.targets.len()];
-    for (index, sample) in samples.iter().enumerate() {
-        let Some(id) = sample.probe.as_deref() else {
-            continue;
-        };
-        let target = sample.target as usize;
+    for answer in answers {
+        let target = answer.target as usize;
         let (Some(own), Some(probe)) = (
             verified.get_mut(target),
-            probes.iter().position(|p| p.id == id),
+            probes.iter().position(|p| p.id == answer.probe),
         ) else {
             continue;
         };
-        if sample.error.is_some() {
+        let Some(reply) = answer.reply else {
             failed[target] += 1;
             continue;
-        }
+        };
         let occurrence = seen[target][probe];
         seen[target][probe] += 1;
-        let check = verify_sample(&probes[probe], sample);
         own.push(Verified {
-            sample: index,
+            sample: answer.sample,
             probe,
             occurrence,
-            check,
-            prompt_tokens: sample.input_tokens,
+            check: verify(&probes[probe], &reply),
+            prompt_tokens: answer.prompt_tokens,
         });
     }
 
@@ -328,21 +326,6 @@ pub fn score(plan: &Plan, samples: &[Sample]) -> Option<Fidelity> {
         reference: reference.and_then(|r| u32::try_from(r).ok()),
         targets,
     })
-}
-
-/// `sample`'s reply to `probe` verified from what the sample kept (its
-/// own `check` is never read).
-pub fn verify_sample(probe: &Probe, sample: &Sample) -> ProbeCheck {
-    verify(
-        probe,
-        &ProbeReply::kept(
-            sample.answer.as_deref(),
-            sample.tool_calls.as_deref(),
-            sample.finish_reason.as_deref(),
-            sample.output_tokens,
-            sample.tokens_estimated,
-        ),
-    )
 }
 
 fn figures_of(

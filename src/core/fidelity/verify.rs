@@ -87,6 +87,24 @@ impl<'a> ProbeReply<'a> {
     }
 }
 
+/// One probe request as the scoring reads it: which target sent which
+/// probe, and what came back. Samples make these
+/// ([`Sample::probe_answers`](crate::core::sample::Sample::probe_answers)),
+/// so the scoring reads no document type of its own.
+#[derive(Clone, Copy, Debug)]
+pub struct ProbeAnswer<'a> {
+    /// Where it sits among the run's samples (the probe grid opens it).
+    pub sample: usize,
+    /// The target's index in the plan.
+    pub target: u32,
+    /// The probe's id in the plan's suite.
+    pub probe: &'a str,
+    /// The reply as kept; `None` when the request failed.
+    pub reply: Option<ProbeReply<'a>>,
+    /// The prompt's tokens as the provider counted them.
+    pub prompt_tokens: Option<u32>,
+}
+
 /// The verifier's outcome for one probe reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProbeCheck {

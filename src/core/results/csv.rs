@@ -1,6 +1,5 @@
 //! The results as CSV, one row per request, for spreadsheets.
 
-use crate::core::fidelity::score::verify_sample;
 use crate::core::plan::Plan;
 use crate::core::sample::Sample;
 
@@ -121,7 +120,7 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
                 .as_deref()
                 .zip(plan.fidelity.as_ref())
                 .and_then(|(id, fidelity)| fidelity.suite.probe(id))
-                .map(|probe| verify_sample(probe, sample).passed.to_string())
+                .map(|probe| sample.verify_probe(probe).passed.to_string())
                 .unwrap_or_default(),
         ];
         out.push_str(&fields.join(","));

@@ -13,6 +13,7 @@ use super::*;
 use crate::core::fidelity::reply::ToolCall;
 use crate::core::fidelity::suite::Probe;
 use crate::core::plan::{FidelityPlan, Protocol, Target};
+use crate::core::sample::Sample;
 
 /// Trials per corruption share.
 const TRIALS: usize = 2_000;
@@ -119,7 +120,8 @@ fn verdict_shares(corrupt: f64, seed: u64) -> (f64, f64) {
                 samples.push(reply_sample(1, probe, right));
             }
         }
-        let fidelity = score(&plan, &samples).unwrap_or_else(|| unreachable!());
+        let fidelity =
+            score(&plan, Sample::probe_answers(&samples)).unwrap_or_else(|| unreachable!());
         match fidelity.targets[1].verdict {
             FidelityVerdict::Differs => differs += 1,
             FidelityVerdict::Inconclusive => inconclusive += 1,
@@ -167,7 +169,7 @@ fn a_contract_break_differs_and_a_faithful_copy_is_consistent() {
             samples.push(copy);
         }
     }
-    let fidelity = score(&plan, &samples).unwrap();
+    let fidelity = score(&plan, Sample::probe_answers(&samples)).unwrap();
     assert_eq!(fidelity.targets[0].verdict, FidelityVerdict::Reference);
     let target = &fidelity.targets[1];
     assert_eq!(target.verdict, FidelityVerdict::Differs);
@@ -181,7 +183,7 @@ fn a_contract_break_differs_and_a_faithful_copy_is_consistent() {
     for sample in samples.iter_mut().filter(|s| s.target == 1) {
         sample.input_tokens = Some(40);
     }
-    let fidelity = score(&plan, &samples).unwrap();
+    let fidelity = score(&plan, Sample::probe_answers(&samples)).unwrap();
     assert_eq!(fidelity.targets[1].verdict, FidelityVerdict::Consistent);
     assert!(fidelity.targets[1].reasons.is_empty());
 
@@ -200,12 +202,12 @@ fn a_contract_break_differs_and_a_faithful_copy_is_consistent() {
             reasoning_in_content: false,
         });
     }
-    let fidelity = score(&plan, &forged).unwrap();
+    let fidelity = score(&plan, Sample::probe_answers(&forged)).unwrap();
     assert_eq!(fidelity.targets[1].pass.passed, 0);
     assert_eq!(fidelity.targets[1].verdict, FidelityVerdict::Differs);
 
     // Too few replies: inconclusive, whatever they said.
     let few: Vec<Sample> = samples.iter().take(20).cloned().collect();
-    let fidelity = score(&plan, &few).unwrap();
+    let fidelity = score(&plan, Sample::probe_answers(&few)).unwrap();
     assert_eq!(fidelity.targets[1].verdict, FidelityVerdict::Inconclusive);
 }
