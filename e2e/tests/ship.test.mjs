@@ -185,6 +185,28 @@ describe("locked down", () => {
     assert.deepEqual(elsewhere, [], `requests only to ${allowed.join(" and ")}`);
   }
 
+  test("a static first screen says what the page is while the wasm loads, and the app replaces it", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route(/_bg\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(servers.site, { waitUntil: "domcontentloaded" });
+    const screen = page.locator("#first-screen");
+    await screen.waitFor({ state: "visible" });
+    assert.match(await screen.locator('p[lang="en"]').textContent(), /time-to-first-token of LLM providers/i);
+    assert.match(await screen.locator('p[lang="zh-CN"]').textContent(), /首 Token 延迟/);
+    assert.equal(await page.locator("#start").count(), 0, "no Start before the app runs");
+    release();
+    await page.waitForSelector("#start");
+    assert.equal(await screen.count(), 0, "the app replaced the first screen");
+    assert.equal(await page.locator("h1").count(), 1, "one heading: the app's");
+    await context.close();
+  });
+
   test("a demo run requests nothing but the page's own files", async () => {
     const { context, page, requests, problems } = await openWatched(browser, `${servers.site}#${planFragment(demoPlan())}`);
     assert.match(await runPlan(page), /^8 \/ 8/);
