@@ -39,7 +39,12 @@ async function shoot(page, name, width, { fullPage = false } = {}) {
   }
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.screenshot({ path: resolve(docs, `${name}-${width}.png`), fullPage });
-  // The whole page in slices a viewer shows at full size.
+  // The whole page in slices a viewer shows at full size. Results cards off
+  // screen skip rendering until scrolled near (content-visibility: auto), so
+  // a whole-page picture renders them all first, as scrolling would.
+  await page.evaluate(() => {
+    for (const card of document.querySelectorAll(".results > *")) card.style.contentVisibility = "visible";
+  });
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0, k = 0; y < height; y += 1000, k++) {
     const clip = { x: 0, y, width, height: Math.min(1000, height - y) };
