@@ -1,4 +1,4 @@
-// The README's pictures: setup, a run in progress and its results, at 1280 px
+// The README's pictures: the first screen while the wasm loads, setup, a run in progress and its results, at 1280 px
 // and 400 px wide, from a demo-provider run (no key, no network), written to
 // docs/screenshots/. The whole pages, in slices for reviewing the
 // layout, go to e2e/out/screens/. Run with `make screenshots`, or `cd e2e && node
@@ -58,6 +58,19 @@ async function shoot(page, name, width, { fullPage = false } = {}) {
 const servers = await startServers();
 const browser = await launch();
 try {
+  // The static first screen of index.html, while the wasm is still on its
+  // way (held back here, as a slow connection would).
+  for (const width of [1280, 400]) {
+    const context = await browser.newContext({ viewport: { width, height: WIDTHS[width] } });
+    const loading = await context.newPage();
+    await loading.route(/_bg\.wasm$/, () => {});
+    await loading.goto(servers.site, { waitUntil: "domcontentloaded" });
+    await loading.waitForSelector("#first-screen");
+    await loading.evaluate(() => document.fonts.ready);
+    await loading.screenshot({ path: resolve(docs, `first-screen-${width}.png`) });
+    console.log(`docs/screenshots/first-screen-${width}.png`);
+    await context.close();
+  }
   const setup = await openPage(browser, servers.site);
   for (const width of [1280, 400]) await shoot(setup, "setup", width);
   await setup.context().close();
