@@ -286,6 +286,14 @@ test("a mixed plan typed into the form runs against the mock, and its results ma
   leftovers.history = await englishLeftovers(page, userData);
   assert.deepEqual(leftovers, { setup: [], run: [], results: [], history: [] });
 
+  // A bad field is explained in Chinese too (core's words for the problem).
+  await page.getByRole("button", { name: "设置" }).click();
+  await typeInto(page, "#plan-requests", "lots");
+  await page.waitForSelector(".errors li");
+  assert.deepEqual(await page.locator(".errors li").allTextContents(), ['requests_per_target："lots" 不是整数']);
+  await typeInto(page, "#plan-requests", 12);
+  await page.waitForSelector(".errors", { state: "detached" });
+
   // The Chinese results show the same figures.
   await page.getByRole("button", { name: "结果" }).first().click();
   const zh = await page.$$eval("table.comparison tbody tr td[data-value]", (tds) => tds.map((td) => td.dataset.value));

@@ -1,6 +1,9 @@
 //! The plan: what to measure and how, as the versioned JSON document users
 //! save, load and share (`firsttoken_plan` version 1, see `docs/plan.md`).
 
+use crate::core::text::lang::Lang;
+use crate::core::text::plan_problem::field_problem;
+pub use crate::core::text::plan_problem::{Found, Problem, Shape, UrlProblem};
 use serde::{Deserialize, Serialize};
 
 use super::document;
@@ -300,34 +303,52 @@ impl std::error::Error for PlanError {}
 impl PlanError {
     /// One line per problem: each bad field on its own, or the one reason.
     pub fn messages(&self) -> Vec<String> {
+        self.messages_in(Lang::En)
+    }
+
+    /// [`Self::messages`] in `lang`: each bad field's problem in that
+    /// language (a document's other faults are said in English).
+    pub fn messages_in(&self, lang: Lang) -> Vec<String> {
         match self {
-            Self::Invalid(errors) => errors.iter().map(ToString::to_string).collect(),
+            Self::Invalid(errors) => errors.iter().map(|e| e.text(lang)).collect(),
             other => vec![other.to_string()],
         }
     }
 }
 
 /// One bad field: where it is (`targets[1].base_url`) and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FieldError {
     /// Path of the field in the plan document, e.g. `targets[1].base_url`.
     pub field: String,
-    /// What is wrong and what would be accepted.
-    pub message: String,
+    /// What is wrong; its words, in each language, are core's text.
+    pub problem: Problem,
 }
 
 impl FieldError {
-    fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+    /// `field` has `problem`.
+    pub fn new(field: impl Into<String>, problem: Problem) -> Self {
         Self {
             field: field.into(),
-            message: message.into(),
+            problem,
         }
+    }
+
+    /// What is wrong and what would be accepted, in English (the runner's
+    /// words and the documents' language).
+    pub fn message(&self) -> String {
+        self.problem.text(Lang::En)
+    }
+
+    /// "field: what is wrong" in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        field_problem(lang, &self.field, &self.problem)
     }
 }
 
 impl std::fmt::Display for FieldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        f.write_str(&self.text(Lang::En))
     }
 }
 
@@ -606,13 +627,13 @@ mod tests {
                 "peak_hours[1]",
             ]
         );
-        let protocol = &errors[3].message;
+        let protocol = &errors[3].message();
         assert!(protocol.contains("\"grpc\""), "{protocol}");
         assert_eq!(
             protocol,
             "expected one of \"openai\", \"anthropic\", \"gemini\", \"demo\", found \"grpc\""
         );
-        assert_eq!(errors[9].message, "expected true or false, found \"yes\"");
+        assert_eq!(errors[9].message(), "expected true or false, found \"yes\"");
     }
 
     #[test]
@@ -630,12 +651,12 @@ mod tests {
                 "targets[1].modle"
             ]
         );
-        assert_eq!(errors[0].message, "is missing");
-        assert!(errors[1].message.contains("never carry keys"));
+        assert_eq!(errors[0].message(), "is missing");
+        assert!(errors[1].message().contains("never carry keys"));
         assert!(
-            errors[3].message.contains("did you mean \"model\""),
+            errors[3].message().contains("did you mean \"model\""),
             "{}",
-            errors[3].message
+            errors[3].message()
         );
     }
 
@@ -648,7 +669,7 @@ mod tests {
         value["request_per_target"] = serde_json::json!(80);
         let errors = invalid(&value.to_string());
         assert_eq!(fields(&errors), vec!["request_per_target"]);
-        assert!(errors[0].message.contains("\"requests_per_target\""));
+        assert!(errors[0].message().contains("\"requests_per_target\""));
     }
 
     #[test]
@@ -657,7 +678,7 @@ mod tests {
         assert_eq!(fields(&errors), vec!["targets"]);
         let errors = invalid(r#"{"firsttoken_plan": 1, "targets": {}}"#);
         assert_eq!(
-            errors[0].message,
+            errors[0].message(),
             "expected a list of targets, found an object"
         );
         assert_eq!(errors.len(), 1);
@@ -681,13 +702,21 @@ mod tests {
         assert!(!ok(OpenAi, "https://x.example:99999"));
         assert!(!ok(OpenAi, "https://x.exa mple"));
         assert!(!ok(OpenAi, "https://x.example/#frag"));
-        let creds = check_base_url(OpenAi, "https://user:sk-1@x.example/v1").unwrap_err();
+        let creds = check_base_url(OpenAi, "https://user:sk-1@x.example/v1")
+            .unwrap_err()
+            .to_string();
         assert!(creds.contains("password"), "{creds}");
-        let key = check_base_url(Gemini, "https://g.example/v1beta?key=AIza1").unwrap_err();
+        let key = check_base_url(Gemini, "https://g.example/v1beta?key=AIza1")
+            .unwrap_err()
+            .to_string();
         assert!(key.contains("key="), "{key}");
-        let key = check_base_url(OpenAi, "https://g.example/v1?a=1&API_KEY=x").unwrap_err();
+        let key = check_base_url(OpenAi, "https://g.example/v1?a=1&API_KEY=x")
+            .unwrap_err()
+            .to_string();
         assert!(key.contains("key="), "{key}");
-        let query = check_base_url(OpenAi, "https://g.example/v1?a=1").unwrap_err();
+        let query = check_base_url(OpenAi, "https://g.example/v1?a=1")
+            .unwrap_err()
+            .to_string();
         assert!(query.contains("query"), "{query}");
     }
 
@@ -699,15 +728,15 @@ mod tests {
         let errors = plan.validate().unwrap_err();
         assert_eq!(fields(&errors), vec!["jitter_s"]);
         assert!(
-            errors[0].message.contains("2 s with a spacing of 4 s"),
+            errors[0].message().contains("2 s with a spacing of 4 s"),
             "{}",
-            errors[0].message
+            errors[0].message()
         );
         plan.jitter_s = 1.999;
         assert!(plan.validate().is_ok());
         plan.spacing_s = 0.0;
         let errors = plan.validate().unwrap_err();
-        assert!(errors[0].message.contains("jitter needs a spacing"));
+        assert!(errors[0].message().contains("jitter needs a spacing"));
         plan.jitter_s = 0.0;
         assert!(plan.validate().is_ok());
     }
@@ -721,7 +750,7 @@ mod tests {
         let errors = plan.validate().unwrap_err();
         assert!(
             errors[0]
-                .message
+                .message()
                 .contains("the spread gives a spacing of 1.765 s")
         );
         plan.jitter_s = 0.5;
@@ -737,7 +766,7 @@ mod tests {
         assert!(plan.validate().is_ok());
         plan.prompt.push('字');
         let errors = plan.validate().unwrap_err();
-        assert!(errors[0].message.starts_with("is 20001 characters"));
+        assert!(errors[0].message().starts_with("is 20001 characters"));
     }
 
     #[test]

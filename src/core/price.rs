@@ -23,21 +23,18 @@ pub struct Price {
 }
 
 impl Price {
-    /// The fields that are not a price: (member, message).
-    pub fn problems(&self) -> Vec<(&'static str, String)> {
+    /// The members that are not a price from 0 to [`MAX_PRICE_PER_MTOK`].
+    pub fn problems(&self) -> Vec<&'static str> {
         let check = |value: f64| value.is_finite() && (0.0..=MAX_PRICE_PER_MTOK).contains(&value);
         let mut problems = Vec::new();
-        let message = || {
-            format!("must be a price from 0 to {MAX_PRICE_PER_MTOK} US dollars per million tokens")
-        };
         if !check(self.input_per_mtok) {
-            problems.push(("input_per_mtok", message()));
+            problems.push("input_per_mtok");
         }
         if !check(self.output_per_mtok) {
-            problems.push(("output_per_mtok", message()));
+            problems.push("output_per_mtok");
         }
         if self.cached_input_per_mtok.is_some_and(|v| !check(v)) {
-            problems.push(("cached_input_per_mtok", message()));
+            problems.push("cached_input_per_mtok");
         }
         problems
     }

@@ -11,7 +11,7 @@
 //! reference are kept in the form, so loading a plan and starting it sends
 //! what the plan says.
 
-use crate::core::plan::{FidelityPlan, Plan, Protocol, Target};
+use crate::core::plan::{FidelityPlan, FieldError, Plan, PlanError, Problem, Protocol, Target};
 
 use serde_json::{Value, json};
 
@@ -229,7 +229,7 @@ impl PlanForm {
     ///
     /// # Errors
     /// One message per field that is not a number or breaks a plan rule.
-    pub fn to_plan(&self) -> Result<Plan, Vec<String>> {
+    pub fn to_plan(&self) -> Result<Plan, PlanError> {
         let mut errors = Vec::new();
         let mut num = |field: &str, text: &str, whole: bool| -> Value {
             let trimmed = text.trim();
@@ -237,11 +237,21 @@ impl PlanForm {
                 if let Ok(v) = trimmed.parse::<u64>() {
                     return Value::from(v);
                 }
-                errors.push(format!("{field}: {text:?} is not a whole number"));
+                errors.push(FieldError::new(
+                    field,
+                    Problem::NotWholeNumber {
+                        text: text.to_owned(),
+                    },
+                ));
             } else {
                 match trimmed.parse::<f64>() {
                     Ok(v) if v.is_finite() => return Value::from(v),
-                    _ => errors.push(format!("{field}: {text:?} is not a number")),
+                    _ => errors.push(FieldError::new(
+                        field,
+                        Problem::NotNumber {
+                            text: text.to_owned(),
+                        },
+                    )),
                 }
             }
             Value::Null
@@ -293,7 +303,7 @@ impl PlanForm {
             prices.push(price);
         }
         if !errors.is_empty() {
-            return Err(errors);
+            return Err(PlanError::Invalid(errors));
         }
         let targets: Vec<Value> = self
             .targets
@@ -337,13 +347,14 @@ impl PlanForm {
             "ttft_budget_ms": ttft_budget,
             "fidelity": (self.fidelity_plan()),
         });
-        Plan::from_json(&crate::core::document::to_string(&document)).map_err(|e| e.messages())
+        Plan::from_json(&crate::core::document::to_string(&document))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::text::Lang;
 
     #[test]
     fn prices_and_an_openrouter_upstream_round_trip_and_half_a_price_is_an_error() {
@@ -369,7 +380,7 @@ mod tests {
         });
 
         form.targets[0].price_output = String::new();
-        let errors = form.to_plan().unwrap_err();
+        let errors = form.to_plan().unwrap_err().messages();
         assert!(
             errors
                 .iter()
@@ -377,7 +388,7 @@ mod tests {
             "{errors:?}"
         );
         form.targets[0].price_output = "-1".to_owned();
-        let errors = form.to_plan().unwrap_err();
+        let errors = form.to_plan().unwrap_err().messages();
         assert!(
             errors.iter().any(|e| e.contains("output_per_mtok")),
             "{errors:?}"
@@ -470,17 +481,29 @@ mod tests {
         let mut form = PlanForm::from_plan(&demo_plan());
         form.requests_per_target = "lots".into();
         form.timeout_s = "".into();
-        let errors = form.to_plan().unwrap_err();
+        let error = form.to_plan().unwrap_err();
+        let errors = error.messages();
         assert_eq!(errors.len(), 2, "{errors:?}");
-        assert!(errors[0].starts_with("requests_per_target"));
+        assert_eq!(
+            errors[0],
+            "requests_per_target: \"lots\" is not a whole number"
+        );
         assert!(errors[1].starts_with("timeout_s"));
+        // The page in Chinese says it in Chinese.
+        assert_eq!(
+            error.messages_in(Lang::ZhCn),
+            [
+                "requests_per_target：\"lots\" 不是整数",
+                "timeout_s：\"\" 不是数字"
+            ]
+        );
     }
 
     #[test]
     fn plan_rules_come_from_the_plan_validator() {
         let mut form = PlanForm::from_plan(&demo_plan());
         form.targets.clear();
-        let errors = form.to_plan().unwrap_err();
+        let errors = form.to_plan().unwrap_err().messages();
         assert!(errors.iter().any(|e| e.contains("targets")), "{errors:?}");
     }
 

@@ -613,9 +613,9 @@ pub fn SetupPage(props: &PageProps) -> Html {
             .collect(),
         Err(_) => Vec::new(),
     };
-    let errors: &[String] = match validated.as_ref() {
-        Ok(_) => &[],
-        Err(errors) => errors,
+    let errors: Vec<String> = match validated.as_ref() {
+        Ok(_) => Vec::new(),
+        Err(error) => error.messages_in(state.lang),
     };
     let plan_cost = validated
         .as_ref()

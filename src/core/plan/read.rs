@@ -5,7 +5,10 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{FidelityPlan, FieldError, PLAN_VERSION, Plan, PlanError, Protocol, Target};
+use super::{
+    FidelityPlan, FieldError, Found, PLAN_VERSION, Plan, PlanError, Problem, Protocol, Shape,
+    Target,
+};
 use crate::core::document;
 use crate::core::price::Price;
 
@@ -215,12 +218,15 @@ impl FieldReader {
             Ok(v) => *slot = v,
             Err(_) => self.errors.push(FieldError::new(
                 field,
-                format!("expected {}, found {}", T::EXPECTED, describe(value)),
+                Problem::Expected {
+                    shape: T::SHAPE,
+                    found: describe(value),
+                },
             )),
         }
     }
 
-    fn unknown(&mut self, field: &str, known: &[&str]) {
+    fn unknown(&mut self, field: &str, known: &[&'static str]) {
         self.errors.push(unknown_field(field, field, known));
     }
 
@@ -228,7 +234,10 @@ impl FieldReader {
         let Value::Array(items) = value else {
             self.errors.push(FieldError::new(
                 "targets",
-                format!("expected a list of targets, found {}", describe(value)),
+                Problem::Expected {
+                    shape: Shape::TargetList,
+                    found: describe(value),
+                },
             ));
             return Vec::new();
         };
@@ -255,14 +264,17 @@ impl FieldReader {
         let Value::Object(members) = value else {
             self.errors.push(FieldError::new(
                 path,
-                format!("expected a target object, found {}", describe(value)),
+                Problem::Expected {
+                    shape: Shape::TargetObject,
+                    found: describe(value),
+                },
             ));
             return target;
         };
         for name in ["label", "protocol", "base_url", "model"] {
             if !members.contains_key(name) {
                 self.errors
-                    .push(FieldError::new(format!("{path}.{name}"), "is missing"));
+                    .push(FieldError::new(format!("{path}.{name}"), Problem::Missing));
             }
         }
         for (name, value) in members {
@@ -304,26 +316,25 @@ fn field_order(field: &str) -> (usize, usize, usize, String) {
 }
 
 /// An unknown member: key-like names get a pointed refusal, typos a hint.
-fn unknown_field(path: &str, name: &str, known: &[&str]) -> FieldError {
+fn unknown_field(path: &str, name: &str, known: &[&'static str]) -> FieldError {
     let lower = name.to_ascii_lowercase();
     if ["key", "token", "secret", "authorization", "password"]
         .iter()
         .any(|word| lower.contains(word))
     {
-        return FieldError::new(
-            path,
-            "plans never carry keys; remove this field and enter the key in the page",
-        );
+        return FieldError::new(path, Problem::KeyLike);
     }
     let nearest = known
         .iter()
         .map(|k| (edit_distance(&lower, k), *k))
         .min()
         .filter(|(d, _)| *d <= 3);
-    match nearest {
-        Some((_, k)) => FieldError::new(path, format!("unknown field; did you mean \"{k}\"?")),
-        None => FieldError::new(path, "unknown field in plan version 1"),
-    }
+    FieldError::new(
+        path,
+        Problem::UnknownField {
+            nearest: nearest.map(|(_, k)| k),
+        },
+    )
 }
 
 /// Levenshtein distance, for "did you mean" hints on short field names.
@@ -341,54 +352,54 @@ pub(super) fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
-/// What a field's type accepts, in words.
+/// What a field's type accepts.
 trait Expected {
-    const EXPECTED: &'static str;
+    const SHAPE: Shape;
 }
 impl Expected for u32 {
-    const EXPECTED: &'static str = "a whole number from 0 to 4294967295";
+    const SHAPE: Shape = Shape::WholeNumber;
 }
 impl Expected for f64 {
-    const EXPECTED: &'static str = "a number";
+    const SHAPE: Shape = Shape::Number;
 }
 impl Expected for Option<f64> {
-    const EXPECTED: &'static str = "a number or null";
+    const SHAPE: Shape = Shape::NumberOrNull;
 }
 impl Expected for String {
-    const EXPECTED: &'static str = "a string";
+    const SHAPE: Shape = Shape::Text;
 }
 impl Expected for Option<String> {
-    const EXPECTED: &'static str = "a string or null";
+    const SHAPE: Shape = Shape::TextOrNull;
 }
 impl Expected for Option<Price> {
-    const EXPECTED: &'static str = "a price object {\"input_per_mtok\": …, \"output_per_mtok\": …, \"cached_input_per_mtok\": … (optional)} in US dollars per million tokens, or null";
+    const SHAPE: Shape = Shape::Price;
 }
 impl Expected for Option<FidelityPlan> {
-    const EXPECTED: &'static str = "a fidelity object {\"suite\": \"basic-1\", \"repeats\": 2, \"reference\": a target's label or null}, or null";
+    const SHAPE: Shape = Shape::Fidelity;
 }
 impl Expected for Protocol {
-    const EXPECTED: &'static str = "one of \"openai\", \"anthropic\", \"gemini\", \"demo\"";
+    const SHAPE: Shape = Shape::Protocol;
 }
 impl Expected for bool {
-    const EXPECTED: &'static str = "true or false";
+    const SHAPE: Shape = Shape::Bool;
 }
 impl Expected for [u8; 2] {
-    const EXPECTED: &'static str = "two hours [start, end], each from 0 to 24";
+    const SHAPE: Shape = Shape::PeakHours;
 }
 
 /// How a JSON value looks, for "expected X, found Y" messages.
-fn describe(value: &Value) -> String {
+fn describe(value: &Value) -> Found {
     match value {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => match n.as_f64() {
+        Value::Null => Found::Literal("null".to_owned()),
+        Value::Bool(b) => Found::Literal(b.to_string()),
+        Value::Number(n) => Found::Literal(match n.as_f64() {
             Some(x) if !n.is_u64() && !n.is_i64() => document::Number(x).to_string(),
             _ => n.to_string(),
-        },
-        Value::String(s) if s.chars().count() > 40 => "a long string".to_owned(),
-        Value::String(s) => format!("\"{s}\""),
-        Value::Array(_) => "a list".to_owned(),
-        Value::Object(_) => "an object".to_owned(),
+        }),
+        Value::String(s) if s.chars().count() > 40 => Found::LongString,
+        Value::String(s) => Found::Literal(format!("\"{s}\"")),
+        Value::Array(_) => Found::List,
+        Value::Object(_) => Found::Object,
     }
 }
 
@@ -456,7 +467,7 @@ mod tests {
             .map(|p| format!("\"{}\"", p.as_str()))
             .collect();
         assert_eq!(
-            <Protocol as Expected>::EXPECTED,
+            <Protocol as Expected>::SHAPE.text(crate::core::text::Lang::En),
             format!("one of {}", names.join(", "))
         );
     }

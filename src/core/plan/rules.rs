@@ -4,9 +4,10 @@
 use super::url::check_base_url;
 use super::{
     FieldError, MAX_FIDELITY_REPEATS, MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET,
-    MAX_WARMUP_PER_TARGET, MIN_REQUESTS_FOR_TAIL, Plan, Protocol, Warning, WarningKind,
+    MAX_WARMUP_PER_TARGET, MIN_REQUESTS_FOR_TAIL, Plan, Problem, Protocol, Warning, WarningKind,
 };
 use crate::core::peak::{is_peak, parse_peak_tz};
+use crate::core::price::MAX_PRICE_PER_MTOK;
 
 impl Plan {
     /// Checks every rule of plan version 1 (see `docs/plan.md`).
@@ -15,65 +16,65 @@ impl Plan {
     /// One [`FieldError`] per bad field, in field order.
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut errors = Vec::new();
-        let mut bad = |field: &str, message: String| errors.push(FieldError::new(field, message));
+        let mut bad = |field: &str, problem: Problem| errors.push(FieldError::new(field, problem));
 
         if self.targets.is_empty() {
-            bad("targets", "add at least one target to measure".to_owned());
+            bad("targets", Problem::NoTargets);
         }
         for (i, target) in self.targets.iter().enumerate() {
             if target.label.trim().is_empty() {
-                bad(
-                    &format!("targets[{i}].label"),
-                    "give the target a name".to_owned(),
-                );
+                bad(&format!("targets[{i}].label"), Problem::NoLabel);
             }
-            if let Err(message) = check_base_url(target.protocol, &target.base_url) {
-                bad(&format!("targets[{i}].base_url"), message);
+            if let Err(problem) = check_base_url(target.protocol, &target.base_url) {
+                bad(&format!("targets[{i}].base_url"), Problem::BaseUrl(problem));
             }
             if target.model.trim().is_empty() {
-                bad(
-                    &format!("targets[{i}].model"),
-                    "name the model as the provider spells it".to_owned(),
-                );
+                bad(&format!("targets[{i}].model"), Problem::NoModel);
             }
             if let Some(price) = &target.price {
-                for (member, message) in price.problems() {
-                    bad(&format!("targets[{i}].price.{member}"), message);
+                for member in price.problems() {
+                    bad(
+                        &format!("targets[{i}].price.{member}"),
+                        Problem::Price {
+                            max: MAX_PRICE_PER_MTOK,
+                        },
+                    );
                 }
             }
             if let Some(slug) = &target.openrouter_provider {
                 if target.protocol != Protocol::OpenAi {
                     bad(
                         &format!("targets[{i}].openrouter_provider"),
-                        "applies only to an OpenRouter endpoint, which speaks the openai protocol"
-                            .to_owned(),
+                        Problem::OpenRouterNeedsOpenAi,
                     );
                 } else if !is_provider_slug(slug) {
                     bad(
                         &format!("targets[{i}].openrouter_provider"),
-                        "must be an OpenRouter provider slug such as \"deepinfra\" or \"google-vertex/us\" (letters, digits, - _ . /, at most 64)".to_owned(),
+                        Problem::OpenRouterSlug,
                     );
                 }
             }
         }
         if self.requests_per_target < 1 {
-            bad("requests_per_target", "must be at least 1".to_owned());
+            bad("requests_per_target", Problem::AtLeastOne);
         } else if self.requests_per_target > MAX_REQUESTS_PER_TARGET {
             bad(
                 "requests_per_target",
-                format!(
-                    "must be at most {MAX_REQUESTS_PER_TARGET}; split a longer study into runs"
-                ),
+                Problem::RequestsAtMost {
+                    max: MAX_REQUESTS_PER_TARGET,
+                },
             );
         }
         if self.warmup_per_target > MAX_WARMUP_PER_TARGET {
             bad(
                 "warmup_per_target",
-                format!("must be at most {MAX_WARMUP_PER_TARGET}"),
+                Problem::AtMost {
+                    max: MAX_WARMUP_PER_TARGET,
+                },
             );
         }
         if !self.spacing_s.is_finite() || self.spacing_s < 0.0 {
-            bad("spacing_s", "must be 0 or more seconds".to_owned());
+            bad("spacing_s", Problem::NotNegativeSeconds);
         }
         let spacing = self.effective_spacing_s();
         // Jitter is judged against a spacing only when that spacing is itself
@@ -82,29 +83,18 @@ impl Plan {
             && self.spacing_s >= 0.0
             && self.spread_hours.is_none_or(|h| h.is_finite() && h > 0.0);
         if !self.jitter_s.is_finite() || self.jitter_s < 0.0 {
-            bad("jitter_s", "must be 0 or more seconds".to_owned());
+            bad("jitter_s", Problem::NotNegativeSeconds);
         } else if self.jitter_s > 0.0 && spacing_valid {
-            let from = if self.spread_hours.is_some() {
-                "the spread gives"
-            } else {
-                "with"
-            };
             if spacing <= 0.0 {
-                bad(
-                    "jitter_s",
-                    "jitter needs a spacing: with spacing 0 requests go back to back; \
-                     set jitter to 0 or add a spacing"
-                        .to_owned(),
-                )
+                bad("jitter_s", Problem::JitterNeedsSpacing)
             } else if self.jitter_s >= spacing / 2.0 {
                 bad(
                     "jitter_s",
-                    format!(
-                        "must stay under half the spacing ({} s {from} a spacing of {} s), \
-                         or consecutive sends could swap order",
-                        round3(spacing / 2.0),
-                        round3(spacing)
-                    ),
+                    Problem::JitterOverHalf {
+                        half_s: round3(spacing / 2.0),
+                        spacing_s: round3(spacing),
+                        from_spread: self.spread_hours.is_some(),
+                    },
                 );
             }
         }
@@ -112,64 +102,65 @@ impl Plan {
             .spread_hours
             .is_some_and(|hours| !hours.is_finite() || hours <= 0.0)
         {
-            bad(
-                "spread_hours",
-                "must be more than 0 hours, or null to use spacing_s".to_owned(),
-            );
+            bad("spread_hours", Problem::SpreadHours);
         }
         if !self.timeout_s.is_finite() || self.timeout_s <= 0.0 {
-            bad("timeout_s", "must be more than 0 seconds".to_owned());
+            bad("timeout_s", Problem::TimeoutPositive);
         }
         let prompt_chars = self.prompt.chars().count();
         if self.prompt.trim().is_empty() {
-            bad("prompt", "must not be empty".to_owned());
+            bad("prompt", Problem::PromptEmpty);
         } else if prompt_chars > MAX_PROMPT_CHARS {
             bad(
                 "prompt",
-                format!("is {prompt_chars} characters; keep it to {MAX_PROMPT_CHARS} at most"),
+                Problem::PromptLong {
+                    chars: prompt_chars,
+                    max: MAX_PROMPT_CHARS,
+                },
             );
         }
         if !(1..=MAX_MAX_TOKENS).contains(&self.max_tokens) {
             bad(
                 "max_tokens",
-                format!("must be between 1 and {MAX_MAX_TOKENS}"),
+                Problem::Between {
+                    low: 1.0,
+                    high: f64::from(MAX_MAX_TOKENS),
+                },
             );
         }
         if !(0.0..=2.0).contains(&self.temperature) {
-            bad("temperature", "must be between 0 and 2".to_owned());
+            bad(
+                "temperature",
+                Problem::Between {
+                    low: 0.0,
+                    high: 2.0,
+                },
+            );
         }
         for (i, hour) in self.peak_hours.iter().enumerate() {
             if *hour > 24 {
-                bad(
-                    &format!("peak_hours[{i}]"),
-                    "must be an hour from 0 to 24".to_owned(),
-                );
+                bad(&format!("peak_hours[{i}]"), Problem::PeakHour);
             }
         }
         if self
             .ttft_budget_ms
             .is_some_and(|ms| !ms.is_finite() || ms <= 0.0)
         {
-            bad(
-                "ttft_budget_ms",
-                "must be more than 0 milliseconds, or null for no budget".to_owned(),
-            );
+            bad("ttft_budget_ms", Problem::TtftBudget);
         }
         if let Some(zone) = &self.peak_tz
             && parse_peak_tz(zone).is_none()
         {
-            bad(
-                "peak_tz",
-                "must be an IANA time zone name such as Asia/Shanghai, or a UTC offset such as \
-                 +08:00, or null for the zone of whoever runs the plan"
-                    .to_owned(),
-            );
+            bad("peak_tz", Problem::PeakTz);
         }
         if let Some(fidelity) = &self.fidelity {
             if !(1..=MAX_FIDELITY_REPEATS).contains(&fidelity.repeats) {
                 bad(
                     "fidelity.repeats",
-                    format!("must be between 1 and {MAX_FIDELITY_REPEATS}"),
+                    Problem::Between {
+                        low: 1.0,
+                        high: f64::from(MAX_FIDELITY_REPEATS),
+                    },
                 );
             }
             if let Some(reference) = &fidelity.reference
@@ -180,11 +171,9 @@ impl Plan {
             {
                 bad(
                     "fidelity.reference",
-                    format!(
-                        "names no target: \"{}\" is not a target's label; use one of the \
-                         labels, or null for no reference",
-                        reference.chars().take(60).collect::<String>()
-                    ),
+                    Problem::UnknownReference {
+                        label: reference.chars().take(60).collect(),
+                    },
                 );
             }
         }

@@ -1,7 +1,7 @@
 //! Base URL rules: what a plan accepts as an endpoint, and its one
 //! spelling (no trailing slash).
 
-use super::Protocol;
+use super::{Protocol, UrlProblem};
 
 /// Trims a base URL and removes trailing slashes.
 pub fn normalise_base_url(url: &str) -> String {
@@ -14,19 +14,19 @@ pub fn normalise_base_url(url: &str) -> String {
 /// no credentials, no key in the query, no fragment, no trailing slash.
 ///
 /// # Errors
-/// A message saying what is wrong and what to write instead.
-pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), String> {
+/// What is wrong (its words say what to write instead).
+pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), UrlProblem> {
     if url.is_empty() {
-        return Err("enter the endpoint's base URL, e.g. https://api.openai.com/v1".to_owned());
+        return Err(UrlProblem::Empty);
     }
     if url.chars().any(char::is_whitespace) {
-        return Err("must not contain spaces".to_owned());
+        return Err(UrlProblem::Spaces);
     }
     let lower = url.to_ascii_lowercase();
     let rest = if protocol == Protocol::Demo {
         match lower.strip_prefix("demo://") {
             Some(rest) => rest,
-            None => return Err("the demo protocol runs in the page: use demo://steady, demo://cold-tail, demo://reasoning or demo://degraded".to_owned()),
+            None => return Err(UrlProblem::DemoNeedsDemoUrl),
         }
     } else if let Some(rest) = lower
         .strip_prefix("https://")
@@ -34,28 +34,22 @@ pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), String> {
     {
         rest
     } else if lower.starts_with("demo://") {
-        return Err("demo:// works only with the demo protocol".to_owned());
+        return Err(UrlProblem::DemoUrlNeedsDemo);
     } else {
-        return Err(
-            "must start with https:// (or http:// for a server on your network)".to_owned(),
-        );
+        return Err(UrlProblem::Scheme);
     };
     if url.ends_with('/') {
-        return Err("must not end with a slash".to_owned());
+        return Err(UrlProblem::TrailingSlash);
     }
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..authority_end];
     if authority.contains('@') {
-        return Err(
-            "must not contain a user name or password (user:pass@); keys go in the key field, \
-             never in the URL"
-                .to_owned(),
-        );
+        return Err(UrlProblem::Credentials);
     }
     check_host_port(authority)?;
     let after = &rest[authority_end..];
     if after.contains('#') {
-        return Err("must not contain a fragment (#…)".to_owned());
+        return Err(UrlProblem::Fragment);
     }
     if let Some((_, query)) = after.split_once('?') {
         let names_a_key = query.split('&').any(|pair| {
@@ -67,23 +61,19 @@ pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), String> {
             )
         });
         if names_a_key {
-            return Err(
-                "must not carry a key in its query (key=…); keys go in the key field, where \
-                 they stay out of links and exports"
-                    .to_owned(),
-            );
+            return Err(UrlProblem::KeyInQuery);
         }
-        return Err("must not contain a query (?…): request paths are appended to it".to_owned());
+        return Err(UrlProblem::Query);
     }
     Ok(())
 }
 
 /// Checks `host` or `host:port` (IPv6 in brackets).
-fn check_host_port(authority: &str) -> Result<(), String> {
+fn check_host_port(authority: &str) -> Result<(), UrlProblem> {
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
         match v6.split_once(']') {
             Some((host, tail)) => (host, tail.strip_prefix(':')),
-            None => return Err("has an unclosed [ in its host".to_owned()),
+            None => return Err(UrlProblem::UnclosedBracket),
         }
     } else {
         match authority.split_once(':') {
@@ -92,12 +82,12 @@ fn check_host_port(authority: &str) -> Result<(), String> {
         }
     };
     if host.is_empty() {
-        return Err("has no host name".to_owned());
+        return Err(UrlProblem::NoHost);
     }
     if let Some(port) = port {
         match port.parse::<u16>() {
             Ok(p) if p > 0 => {}
-            _ => return Err(format!("has a bad port \"{port}\" (1–65535)")),
+            _ => return Err(UrlProblem::BadPort(port.to_owned())),
         }
     }
     Ok(())

@@ -6,6 +6,7 @@
 //!   interval and dollars (a leaf too, so the routing reasons in
 //!   `compare` can use it without a circle);
 //! - [`notice`]: the page's notices about files, storage and links;
+//! - [`plan_problem`]: what is wrong with a field of a plan, in words;
 //! - this module: the sentences (tail, slow share, intervals and
 //!   distinctions, timeouts, goodput, periods, first try and rate limits,
 //!   stream, cost), which read the report's types.
@@ -15,6 +16,7 @@ pub mod fidelity;
 pub mod format;
 pub mod lang;
 pub mod notice;
+pub mod plan_problem;
 
 pub use format::{
     at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
