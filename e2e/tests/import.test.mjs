@@ -69,3 +69,27 @@ test("a plan file, malformed JSON or a newer version is refused with a clear mes
   assert.equal(await page.locator("table.comparison").count(), 0);
   assert.deepEqual(page.problems, []);
 });
+
+test("in Chinese, a refused file is said in Chinese, and runs that measure different things are not merged", async () => {
+  const page = await openPage(browser, servers.site);
+  await page.click("button.lang[lang='zh-CN']");
+  await page.waitForSelector("html[lang='zh-CN']");
+  const good = syntheticResults({ targets: 2, samples: 40, hours: 1, seed: 4, warmup: 0 });
+  const otherMeasure = structuredClone(good);
+  otherMeasure.plan.reasoning_counts_as_first_token = !good.plan.reasoning_counts_as_first_token;
+  const cases = [
+    [[file("plan.json", good.plan)], /^plan\.json：这不是 FirstToken 结果文件：它没有 firsttoken_results 字段/],
+    [[file("broken.json", '{"firsttoken_results": 1, "samples": [')], /^broken\.json：文件不是有效的 JSON：/],
+    [[file("future.json", { ...good, firsttoken_results: 2 })], /^future\.json：不支持 firsttoken_results 版本 2：本页面读取版本 1$/],
+    [[file("bad-sample.json", { ...good, samples: [{ ...good.samples[0], ttft_ms: -5 }] })], /^bad-sample\.json：samples\[0\]\.ttft_ms 为负数（-5）$/],
+    [[file("a.json", good), file("b.json", otherMeasure)], /^无法合并：这些计划的 reasoning_counts_as_first_token 不同/],
+  ];
+  for (const [files, pattern] of cases) {
+    await page.setInputFiles("#import-results", files);
+    await page.waitForSelector(".notice");
+    const notice = await page.textContent(".notice span");
+    assert.match(notice, pattern, notice);
+    await page.click(".notice .close");
+  }
+  assert.deepEqual(page.problems, []);
+});

@@ -4,6 +4,8 @@
 use crate::core::text::lang::Lang;
 use crate::core::text::plan_problem::field_problem;
 pub use crate::core::text::plan_problem::{Found, Problem, Shape, UrlProblem};
+use crate::core::text::refusal;
+pub use crate::core::text::refusal::LinkProblem;
 use serde::{Deserialize, Serialize};
 
 use super::document;
@@ -247,54 +249,14 @@ pub enum PlanError {
     },
     /// One message per bad field, in document order.
     Invalid(Vec<FieldError>),
-    /// A `#plan=` link whose payload is not base64url-encoded UTF-8.
-    Link(String),
+    /// A `#plan=` link with no plan, or whose payload is not
+    /// base64url-encoded UTF-8.
+    Link(LinkProblem),
 }
 
 impl std::fmt::Display for PlanError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Json {
-                line,
-                column,
-                message,
-            } => {
-                write!(
-                    f,
-                    "not valid JSON at line {line}, column {column}: {message}"
-                )
-            }
-            Self::NotAPlan => f.write_str(
-                "this is not a FirstToken plan (it has no \"firsttoken_plan\" member); \
-                 was it a results file?",
-            ),
-            Self::NewerVersion { found } => write!(
-                f,
-                "plan version {found} is newer than this page understands ({PLAN_VERSION}); \
-                 open it with a newer FirstToken"
-            ),
-            Self::BadVersion { found } => write!(
-                f,
-                "\"firsttoken_plan\" is {found}, not a plan version this page knows \
-                 (it understands {PLAN_VERSION})"
-            ),
-            Self::Invalid(errors) => {
-                let n = errors.len();
-                write!(
-                    f,
-                    "the plan has {n} bad field{}: ",
-                    if n == 1 { "" } else { "s" }
-                )?;
-                for (i, e) in errors.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("; ")?;
-                    }
-                    write!(f, "{e}")?;
-                }
-                Ok(())
-            }
-            Self::Link(message) => f.write_str(message),
-        }
+        f.write_str(&self.text(Lang::En))
     }
 }
 
@@ -306,12 +268,31 @@ impl PlanError {
         self.messages_in(Lang::En)
     }
 
-    /// [`Self::messages`] in `lang`: each bad field's problem in that
-    /// language (a document's other faults are said in English).
+    /// [`Self::messages`] in `lang`.
     pub fn messages_in(&self, lang: Lang) -> Vec<String> {
         match self {
             Self::Invalid(errors) => errors.iter().map(|e| e.text(lang)).collect(),
-            other => vec![other.to_string()],
+            other => vec![other.text(lang)],
+        }
+    }
+
+    /// The whole refusal on one line, in `lang` (the English is the
+    /// error's `Display`, the runner's words).
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Self::Json {
+                line,
+                column,
+                message,
+            } => refusal::plan_not_json(lang, *line, *column, message),
+            Self::NotAPlan => refusal::plan_not_a_plan(lang),
+            Self::NewerVersion { found } => refusal::plan_newer(lang, *found, PLAN_VERSION),
+            Self::BadVersion { found } => refusal::plan_bad_version(lang, found, PLAN_VERSION),
+            Self::Invalid(errors) => refusal::plan_bad_fields(
+                lang,
+                &errors.iter().map(|e| e.text(lang)).collect::<Vec<_>>(),
+            ),
+            Self::Link(problem) => problem.text(lang),
         }
     }
 }
@@ -951,18 +932,21 @@ mod tests {
     fn bad_links_are_refused_clearly() {
         let err = Plan::from_link_fragment("#plan=@@not-base64@@").unwrap_err();
         assert!(
-            matches!(&err, PlanError::Link(m) if m.contains("not valid base64url")),
+            matches!(&err, PlanError::Link(LinkProblem::NotBase64(_)))
+                && err.to_string().contains("not valid base64url"),
             "{err}"
         );
         let err = Plan::from_link_fragment("#results=abc").unwrap_err();
         assert!(
-            matches!(&err, PlanError::Link(m) if m.contains("no plan")),
+            matches!(&err, PlanError::Link(LinkProblem::NoPlan))
+                && err.to_string().contains("no plan"),
             "{err}"
         );
         let not_utf8 = base64::Engine::encode(&LINK_ENGINE, [0xff, 0xfe]);
         let err = Plan::from_link_fragment(&format!("plan={not_utf8}")).unwrap_err();
         assert!(
-            matches!(&err, PlanError::Link(m) if m.contains("UTF-8")),
+            matches!(&err, PlanError::Link(LinkProblem::NotUtf8))
+                && err.to_string().contains("UTF-8"),
             "{err}"
         );
         let not_json = base64::Engine::encode(&LINK_ENGINE, "{nope");

@@ -25,6 +25,8 @@ use crate::core::fidelity::suite::{Probe, Tool, ToolChoice};
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::schedule::PlannedRequest;
 use crate::core::sse::SseEvent;
+use crate::core::text::lang::Lang;
+use crate::core::text::notice;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -381,10 +383,13 @@ pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
 /// trimmed snippet of the body. Anything that looks like a key (providers
 /// echo masked keys) is replaced by `[redacted]`.
 pub fn http_error_message(protocol: Protocol, status: u16, body: &str) -> String {
-    format!(
-        "HTTP {status} from provider: {}",
-        body_message(protocol, body)
-    )
+    http_error_text(Lang::En, protocol, status, body)
+}
+
+/// [`http_error_message`] in `lang`: the provider's own message is passed
+/// through as it came.
+pub fn http_error_text(lang: Lang, protocol: Protocol, status: u16, body: &str) -> String {
+    notice::provider_http_error(lang, status, &body_message(protocol, body))
 }
 
 /// What to do about an HTTP status, in a few words, when there is a rule.

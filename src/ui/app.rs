@@ -54,7 +54,7 @@ fn App() -> Html {
                     }
                     Err(error) => dispatch.emit(Action::Notice(notice::plan_link_unused(
                         lang,
-                        &error.to_string(),
+                        &error.text(lang),
                     ))),
                 }
                 clear_fragment();

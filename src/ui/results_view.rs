@@ -18,6 +18,7 @@ use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, rout
 use crate::core::sample::Sample;
 use crate::core::stats::Summary;
 use crate::core::text::fidelity::verdict_word;
+use crate::core::text::notice;
 use crate::core::text::{ReportSentences, Said, at_least, labelled, report_sentences};
 use crate::ui::charts::ChartsSection;
 use crate::ui::fidelity_items::fidelity_rows;
@@ -141,6 +142,20 @@ struct RoutingProps {
     lang: Lang,
     report: Rc<Report>,
     results: ResultsView,
+    /// Where a failed download is said.
+    dispatch: Callback<Action>,
+}
+
+/// Offers `text` as the file `name`; a browser that refuses is said in a
+/// notice.
+fn save(dispatch: &Callback<Action>, lang: Lang, name: &str, mime: &str, text: &str) {
+    if let Err(error) = download_text(name, mime, text) {
+        dispatch.emit(Action::Notice(notice::download_failed(
+            lang,
+            name,
+            &error.to_string(),
+        )));
+    }
 }
 
 /// The routing table and the configs made from it: plain JSON, a LiteLLM
@@ -156,8 +171,15 @@ fn routing_section(props: &RoutingProps) -> Html {
     type Write = fn(&Report, &ResultsView, Lang, bool) -> String;
     let download = |name: &'static str, mime: &'static str, write: Write| {
         let (report, results, pin) = (Rc::clone(report), props.results.clone(), *pin);
+        let dispatch = props.dispatch.clone();
         Callback::from(move |_| {
-            let _ = download_text(name, mime, &write(&report, &results, lang, pin));
+            save(
+                &dispatch,
+                lang,
+                name,
+                mime,
+                &write(&report, &results, lang, pin),
+            );
         })
     };
     let on_export = download(
@@ -460,15 +482,18 @@ pub fn ResultsPage(props: &PageProps) -> Html {
         let results = results.clone();
         let dispatch = dispatch.clone();
         Callback::from(move |_| {
-            let outcome = if kind == "json" {
+            if kind == "json" {
                 let json = export_json(&results.plan, &results.environment, &results.samples);
-                download_text("firsttoken-results.json", "application/json", &json)
+                save(
+                    &dispatch,
+                    lang,
+                    "firsttoken-results.json",
+                    "application/json",
+                    &json,
+                );
             } else {
                 let csv = export_csv(&results.plan, &results.samples);
-                download_text("firsttoken-results.csv", "text/csv", &csv)
-            };
-            if let Err(error) = outcome {
-                dispatch.emit(Action::Notice(error.to_string()));
+                save(&dispatch, lang, "firsttoken-results.csv", "text/csv", &csv);
             }
         })
     };
@@ -482,7 +507,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { cache_section(lang, &report) }
             { deploy_section(lang, &report, sentences) }
             { fidelity_section(lang, &report, sentences, &results.samples) }
-            <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} />
+            <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
             { time_of_day_section(lang, &report, sentences) }
         </div>

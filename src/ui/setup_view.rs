@@ -159,10 +159,18 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
                         row,
                         models: parse_models(target.protocol, &body),
                     }),
-                    Ok((status, body)) => state.dispatch(Action::Notice(
-                        crate::core::protocol::http_error_message(target.protocol, status, &body),
-                    )),
-                    Err(error) => state.dispatch(Action::Notice(error.to_string())),
+                    Ok((status, body)) => {
+                        state.dispatch(Action::Notice(crate::core::protocol::http_error_text(
+                            state.lang,
+                            target.protocol,
+                            status,
+                            &body,
+                        )))
+                    }
+                    Err(error) => state.dispatch(Action::Notice(notice::models_unlisted(
+                        state.lang,
+                        &error.to_string(),
+                    ))),
                 }
             });
         })
@@ -533,12 +541,13 @@ pub fn SetupPage(props: &PageProps) -> Html {
         let state = state.clone();
         Callback::from(move |_| {
             let Ok(plan) = validated.as_ref() else { return };
-            if let Err(error) = download_text(
-                "firsttoken-plan.json",
-                "application/json",
-                &plan.to_json_pretty(),
-            ) {
-                state.dispatch(Action::Notice(error.to_string()));
+            let file = "firsttoken-plan.json";
+            if let Err(error) = download_text(file, "application/json", &plan.to_json_pretty()) {
+                state.dispatch(Action::Notice(notice::download_failed(
+                    state.lang,
+                    file,
+                    &error.to_string(),
+                )));
             }
         })
     };
@@ -560,7 +569,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
                     Err(error) => state.dispatch(Action::Notice(notice::file_refused(
                         state.lang,
                         &file.name(),
-                        &error.to_string(),
+                        &error.text(state.lang),
                     ))),
                 }
             });
@@ -587,7 +596,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
                             state.dispatch(Action::Notice(notice::file_refused(
                                 state.lang,
                                 &file.name(),
-                                &error.to_string(),
+                                &error.text(state.lang),
                             )));
                             return;
                         }
@@ -599,7 +608,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
                         environment: doc.environment,
                         samples: Rc::new(doc.samples),
                     })),
-                    Err(error) => state.dispatch(Action::Notice(error.to_string())),
+                    Err(error) => state.dispatch(Action::Notice(error.text(state.lang))),
                 }
             });
         })

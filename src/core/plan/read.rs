@@ -6,8 +6,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{
-    FidelityPlan, FieldError, Found, PLAN_VERSION, Plan, PlanError, Problem, Protocol, Shape,
-    Target,
+    FidelityPlan, FieldError, Found, LinkProblem, PLAN_VERSION, Plan, PlanError, Problem, Protocol,
+    Shape, Target,
 };
 use crate::core::document;
 use crate::core::price::Price;
@@ -185,21 +185,10 @@ impl Plan {
         let payload = fragment
             .split('&')
             .find_map(|part| part.strip_prefix("plan="))
-            .ok_or_else(|| {
-                PlanError::Link("the link has no plan in it (expected #plan=…)".to_owned())
-            })?;
-        let bytes = base64::Engine::decode(&LINK_ENGINE, payload.trim()).map_err(|e| {
-            PlanError::Link(format!(
-                "the plan link is damaged: its payload is not valid base64url ({e}); \
-                 copy the whole link again"
-            ))
-        })?;
-        let text = String::from_utf8(bytes).map_err(|_| {
-            PlanError::Link(
-                "the plan link is damaged: its payload is not UTF-8 text; copy the whole link again"
-                    .to_owned(),
-            )
-        })?;
+            .ok_or(PlanError::Link(LinkProblem::NoPlan))?;
+        let bytes = base64::Engine::decode(&LINK_ENGINE, payload.trim())
+            .map_err(|e| PlanError::Link(LinkProblem::NotBase64(e.to_string())))?;
+        let text = String::from_utf8(bytes).map_err(|_| PlanError::Link(LinkProblem::NotUtf8))?;
         Self::from_json(&text)
     }
 }

@@ -5,6 +5,8 @@ use std::fmt;
 
 use super::{RESULTS_VERSION, ResultsDoc};
 use crate::core::document;
+use crate::core::text::lang::Lang;
+use crate::core::text::refusal;
 
 /// The largest results file read, in bytes: 128 MiB, about 250 000
 /// samples as the page and the runner write them (about 500 bytes each).
@@ -50,48 +52,36 @@ pub enum ImportError {
 
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+impl ImportError {
+    /// Why the file was refused, in `lang` (the English is the error's
+    /// `Display`, the runner's words).
+    pub fn text(&self, lang: Lang) -> String {
         match self {
-            Self::TooLarge { bytes } => write!(
-                f,
-                "the file is {} MiB; results files of up to {} MiB are read (about 250 000 samples): split the run, or merge fewer files at once",
+            Self::TooLarge { bytes } => refusal::results_too_large(
+                lang,
                 bytes.div_ceil(1024 * 1024),
-                MAX_RESULTS_BYTES / (1024 * 1024)
+                MAX_RESULTS_BYTES / (1024 * 1024),
             ),
-            Self::Malformed(reason) => write!(f, "the file is not valid json: {reason}"),
-            Self::Foreign => write!(
-                f,
-                "this is not a firsttoken results file: it has no firsttoken_results field (a plan file is loaded on the plan page)"
-            ),
-            Self::UnsupportedVersion(found) => write!(
-                f,
-                "firsttoken_results version {found} is not supported: this page reads version {RESULTS_VERSION}"
-            ),
-            Self::Shape(reason) => write!(
-                f,
-                "the results file does not match version {RESULTS_VERSION}: {reason}"
-            ),
+            Self::Malformed(reason) => refusal::results_not_json(lang, reason),
+            Self::Foreign => refusal::results_foreign(lang),
+            Self::UnsupportedVersion(found) => {
+                refusal::results_version(lang, found, RESULTS_VERSION)
+            }
+            Self::Shape(reason) => refusal::results_shape(lang, RESULTS_VERSION, reason),
             Self::BadNumber {
                 sample,
                 field,
                 value,
-            } => {
-                let what = if value.is_finite() {
-                    "negative"
-                } else {
-                    "not a finite number"
-                };
-                write!(f, "samples[{sample}].{field} is {what} ({value})")
-            }
+            } => refusal::results_bad_number(lang, *sample, field, *value),
             Self::TargetOutOfRange {
                 field,
                 target,
                 targets,
-            } => {
-                write!(
-                    f,
-                    "{field} is {target} but the plan has only {targets} targets"
-                )
-            }
+            } => refusal::results_target_out_of_range(lang, field, *target, *targets),
         }
     }
 }

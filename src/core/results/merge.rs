@@ -5,6 +5,8 @@ use std::fmt;
 
 use super::{RESULTS_VERSION, ResultsDoc, summary_rows, vantage_name};
 use crate::core::sample::Sample;
+use crate::core::text::lang::Lang;
+use crate::core::text::refusal;
 
 /// Why documents could not be merged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,12 +19,17 @@ pub enum MergeError {
 
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+impl MergeError {
+    /// Why the runs were not merged, in `lang` (the English is the error's
+    /// `Display`).
+    pub fn text(&self, lang: Lang) -> String {
         match self {
-            Self::Empty => write!(f, "no results to merge: import at least one results file"),
-            Self::DifferentMeasure(field) => write!(
-                f,
-                "cannot merge: the plans differ in {field}, so their ttft_ms measure different things"
-            ),
+            Self::Empty => refusal::merge_empty(lang),
+            Self::DifferentMeasure(field) => refusal::merge_different_measure(lang, field),
         }
     }
 }

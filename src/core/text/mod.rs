@@ -7,6 +7,8 @@
 //!   `compare` can use it without a circle);
 //! - [`notice`]: the page's notices about files, storage and links;
 //! - [`plan_problem`]: what is wrong with a field of a plan, in words;
+//! - [`refusal`]: why a plan, a link or a results file was refused, or
+//!   runs could not be merged;
 //! - this module: the sentences (tail, slow share, intervals and
 //!   distinctions, timeouts, goodput, periods, first try and rate limits,
 //!   stream, cost), which read the report's types.
@@ -17,6 +19,7 @@ pub mod format;
 pub mod lang;
 pub mod notice;
 pub mod plan_problem;
+pub mod refusal;
 
 pub use format::{
     at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,

@@ -77,6 +77,33 @@ pub fn plan_link_unused(lang: Lang, error: &str) -> String {
     }
 }
 
+/// A provider answered the model list with an HTTP error: its status and
+/// its own message ("HTTP 401 from provider: invalid api key"). The runner
+/// keeps the English in a failed sample's message.
+pub fn provider_http_error(lang: Lang, status: u16, message: &str) -> String {
+    match lang {
+        Lang::En => format!("HTTP {status} from provider: {message}"),
+        Lang::ZhCn => format!("提供商返回 HTTP {status}：{message}"),
+    }
+}
+
+/// The model list could not be fetched at all (the browser's reason: no
+/// network, or the provider's CORS).
+pub fn models_unlisted(lang: Lang, error: &str) -> String {
+    match lang {
+        Lang::En => format!("The model list could not be fetched ({error})"),
+        Lang::ZhCn => format!("无法获取模型列表（{error}）"),
+    }
+}
+
+/// A file the page offered could not be saved.
+pub fn download_failed(lang: Lang, file: &str, error: &str) -> String {
+    match lang {
+        Lang::En => format!("{file} could not be saved ({error})"),
+        Lang::ZhCn => format!("无法保存 {file}（{error}）"),
+    }
+}
+
 /// Resuming a stored run needs keys this page does not hold: which, and
 /// what to do once they are entered.
 pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
@@ -120,6 +147,14 @@ mod tests {
             }
             let link = plan_link_unused(lang, "not base64");
             assert!(link.ends_with("not base64"), "{link}");
+            let http = provider_http_error(lang, 401, "invalid api key");
+            assert!(
+                http.contains("401") && http.ends_with("invalid api key"),
+                "{http}"
+            );
+            assert!(models_unlisted(lang, "TypeError").contains("TypeError"));
+            let saved = download_failed(lang, "firsttoken-plan.json", "SecurityError");
+            assert!(saved.contains("firsttoken-plan.json") && saved.contains("SecurityError"));
             let keys = keys_needed(lang, &["Groq".to_owned(), "Together".to_owned()]);
             assert!(keys.contains("Groq") && keys.contains("Together"), "{keys}");
         }
@@ -135,6 +170,9 @@ mod tests {
             file_unreadable(Lang::ZhCn, "", ""),
             plan_link_unused(Lang::ZhCn, ""),
             keys_needed(Lang::ZhCn, &[]),
+            provider_http_error(Lang::ZhCn, 401, "").replace("HTTP", ""),
+            models_unlisted(Lang::ZhCn, ""),
+            download_failed(Lang::ZhCn, "", ""),
         ];
         for text in texts {
             assert!(
