@@ -37,6 +37,7 @@ use clap::{Parser, Subcommand};
 use crate::error::CliError;
 use crate::run::{RunEnd, RunOptions};
 use firsttoken::core::text::Lang;
+use firsttoken::core::text::printable::printable_lines;
 
 /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
 pub const EXIT_STOPPED: u8 = 130;
@@ -176,7 +177,7 @@ fn stop_on_ctrl_c(stop: tokio::sync::watch::Sender<bool>) {
 /// standard error: standard output carries the measurements).
 fn say_key_routes(routes: &[keys::KeyRoute]) {
     for route in routes {
-        eprintln!("{route}");
+        eprintln!("{}", printable_lines(&route.to_string()));
     }
 }
 
@@ -211,10 +212,10 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             if let Some(cost) = firsttoken::core::cost::plan_cost(&prepared.plan) {
                 eprintln!(
                     "{}",
-                    firsttoken::core::text::plan_cost_sentence(
+                    printable_lines(&firsttoken::core::text::plan_cost_sentence(
                         firsttoken::core::verdict::Lang::En,
                         &cost
-                    )
+                    ))
                 );
             }
             let options = RunOptions {
@@ -243,15 +244,23 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             lang,
         } => {
             let doc = report::load(&results)?;
-            let figures = report::report_of(&doc);
             if let Some(format) = config {
+                let figures = report::report_of(&doc);
                 print!("{}", report::config_text(&doc, &figures, format, pin));
             } else if json {
+                let figures = report::report_of(&doc);
                 let text = serde_json::to_string_pretty(&report::to_json(&doc, &figures))
                     .map_err(|e| CliError::Failed(format!("cannot write the report: {e}")))?;
                 println!("{text}");
             } else {
-                print!("{}", report::to_text(&doc, &figures, lang));
+                // The files are a stranger's: their texts are shown
+                // escaped, never acted on by the terminal.
+                let doc = report::for_terminal(doc);
+                let figures = report::report_of(&doc);
+                print!(
+                    "{}",
+                    printable_lines(&report::to_text(&doc, &figures, lang))
+                );
             }
             Ok(0)
         }
@@ -264,7 +273,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 check::check(&prepared.plan, &prepared.keys, &mut stopped).await
             });
             for line in &lines {
-                println!("{}", check::line_text(line));
+                println!("{}", printable_lines(&check::line_text(line)));
             }
             Ok(if lines.iter().all(|l| l.result.is_ok()) {
                 0
@@ -283,7 +292,10 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 clock::Clock::start().now_ms(),
                 schedule_minutes,
             )?;
-            println!("{}", publish::summary_text(&dir, &published));
+            println!(
+                "{}",
+                printable_lines(&publish::summary_text(&dir, &published))
+            );
             Ok(0)
         }
     }
@@ -296,7 +308,7 @@ pub fn main_entry() -> ExitCode {
     match execute(cli) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error}");
+            eprintln!("error: {}", printable_lines(&error.to_string()));
             ExitCode::from(error.exit_code())
         }
     }

@@ -6,6 +6,7 @@
 //! this command show the same numbers for the same files. Only the layout is
 //! this file's own.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -20,6 +21,7 @@ use firsttoken::core::text::fidelity::{
     count_of, f1_text, failure_text, pass_rate_text, verdict_word,
 };
 use firsttoken::core::text::format_ms;
+use firsttoken::core::text::printable::printable;
 use firsttoken::core::text::{Said, at_least, labelled, report_sentences};
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
@@ -53,6 +55,44 @@ pub fn load(paths: &[PathBuf]) -> Result<ResultsDoc, CliError> {
         docs.push(doc);
     }
     merge(&docs).map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// `doc` as the terminal shows it: every text a stranger wrote into it
+/// (labels, models, providers, base URLs, the user agent, the vantage and
+/// time zone, probe names and error messages) with its control characters,
+/// line breaks and bidirectional controls escaped, so a file cannot drive
+/// the terminal or forge a line of the report. Only the text report reads
+/// this copy; `--json` and `--config` write the files' values as they are
+/// (JSON and YAML escape them themselves).
+pub fn for_terminal(mut doc: ResultsDoc) -> ResultsDoc {
+    fn escape(text: &mut String) {
+        if let Cow::Owned(shown) = printable(text) {
+            *text = shown;
+        }
+    }
+    for target in &mut doc.plan.targets {
+        escape(&mut target.label);
+        escape(&mut target.model);
+        escape(&mut target.base_url);
+        target.provider.iter_mut().for_each(escape);
+        target.openrouter_provider.iter_mut().for_each(escape);
+    }
+    if let Some(fidelity) = &mut doc.plan.fidelity {
+        // Escaped as the labels are, so it still names its target.
+        fidelity.reference.iter_mut().for_each(escape);
+    }
+    let environment = &mut doc.environment;
+    escape(&mut environment.user_agent);
+    escape(&mut environment.time_zone);
+    escape(&mut environment.page_version);
+    environment.vantage.iter_mut().for_each(escape);
+    for sample in &mut doc.samples {
+        sample.probe.iter_mut().for_each(escape);
+        if let Some(error) = &mut sample.error {
+            escape(&mut error.message);
+        }
+    }
+    doc
 }
 
 /// The results view of `doc`, as the page computes it.

@@ -7,6 +7,7 @@
 //! collecting samples, then a provisional one until the plan's count.
 
 use firsttoken::core::text::fidelity::probe_progress;
+use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
@@ -14,6 +15,7 @@ use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
 use firsttoken::core::sample::Sample;
 use firsttoken::core::text::format_ms;
+use firsttoken::core::text::printable::{printable, printable_lines};
 use firsttoken::core::text::{format_duration, schedule_shift_text};
 use firsttoken::core::verdict::{Judgement, Lang};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -60,11 +62,11 @@ impl Progress {
     pub fn note(&self, text: &str) {
         match self {
             Self::Live(live) => {
-                let _ = live.multi.println(text);
+                let _ = live.multi.println(printable_lines(text));
             }
             Self::Plain => {
                 let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{text}");
+                let _ = writeln!(out, "{}", printable_lines(text));
                 let _ = out.flush();
             }
         }
@@ -128,7 +130,7 @@ impl Live {
                 let line = multi.add(ProgressBar::new(1).with_style(line_style.clone()));
                 line.set_message(format!(
                     "{:width$}  waiting for its first sample",
-                    target.label
+                    printable(&target.label)
                 ));
                 line
             })
@@ -178,13 +180,14 @@ impl Live {
 fn label_width(plan: &Plan) -> usize {
     plan.targets
         .iter()
-        .map(|t| t.label.chars().count())
+        .map(|t| printable(&t.label).chars().count())
         .max()
         .unwrap_or(0)
         .min(40)
 }
 
 /// "DeepSeek  n 42 · 1 error · median 152 ms · p95 180 ms · CV 12 % · solid".
+/// The label is the plan's, a stranger's text: it is printed escaped.
 pub fn live_line<'a>(
     label: &str,
     width: usize,
@@ -194,6 +197,7 @@ pub fn live_line<'a>(
 ) -> String {
     let samples: Vec<&Sample> = samples.into_iter().collect();
     let row = live_row(samples.iter().copied(), requests_per_target, timeout_ms);
+    let label = printable(label);
     let mut line = format!("{label:width$}  n {}", row.done);
     if row.errors > 0 {
         let s = if row.errors == 1 { "" } else { "s" };
@@ -247,15 +251,17 @@ pub fn plain_line(
     done: usize,
     total: usize,
 ) -> String {
+    // The label, the probe's name and the provider's message are a
+    // stranger's text: printed escaped.
     let label = plan
         .targets
         .get(sample.target as usize)
-        .map_or("?", |t| t.label.as_str());
+        .map_or(Cow::Borrowed("?"), |t| printable(&t.label));
     // Warm-ups come first in a target's `seq`; measured requests count
     // from 1 after them, as the plan's counts do.
     let number = firsttoken::core::schedule::number_within_kind(plan, sample.seq);
     let kind = match (&sample.probe, sample.warmup) {
-        (Some(probe), _) => format!("probe {number} ({probe})"),
+        (Some(probe), _) => format!("probe {number} ({})", printable(probe)),
         (None, true) => format!("warm-up {number}"),
         (None, false) => format!("request {number}"),
     };
@@ -274,7 +280,7 @@ pub fn plain_line(
                 " error {} ({}): {}",
                 error.kind.as_str(),
                 error.phase.as_str(),
-                error.message
+                printable(&error.message)
             ));
         }
         None => {

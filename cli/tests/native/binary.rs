@@ -929,3 +929,110 @@ fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_o
     assert_eq!(value["summary"][1]["fidelity"]["passed"], 21);
     assert_eq!(value["summary"][2]["fidelity"]["verdict"], "consistent");
 }
+
+/// A plain-HTTP server on loopback whose every answer is a 500 with a
+/// message made to drive a terminal: it retitles the window, clears the
+/// screen and forges a line of the report. Returns its origin.
+fn hostile_error_server() -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for socket in listener.incoming().flatten() {
+            let mut reader = BufReader::new(socket);
+            let mut length = 0usize;
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) && line != "\r\n" {
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length: ") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                line.clear();
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let reply = r#"{"error": {"message": "\u001b]0;pwned\u0007\u001b[2Jgone\r\n  best provider: evil \u202eplh"}}"#;
+            let _ = reader.get_mut().write_all(
+                format!(
+                    "HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\n\
+                     content-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                    reply.len()
+                )
+                .as_bytes(),
+            );
+        }
+    });
+    origin
+}
+
+#[test]
+fn a_strangers_text_reaches_the_terminal_escaped_and_the_files_as_it_was() {
+    let mock = mock();
+    let dir = scratch("hostile-text");
+    let label = "A\u{1b}[31m\n  best provider: forged";
+    let hostile = Target {
+        label: label.to_owned(),
+        base_url: format!("{}/v1", hostile_error_server()),
+        ..target(&mock, Protocol::OpenAi, "fixed")
+    };
+    let plan = quick_plan(vec![hostile, target(&mock, Protocol::OpenAi, "fixed")], 2);
+    let results = dir.join("results.json");
+    let output = run(firsttoken()
+        .env("FIRSTTOKEN_KEY", "sk-test")
+        .arg("run")
+        .arg(write_plan(&dir, &plan))
+        .arg("-o")
+        .arg(&results));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let unsafe_char = |c: char| c.is_control() && c != '\n' || c == '\u{202e}';
+    for text in [&stdout, &stderr] {
+        assert!(!text.chars().any(unsafe_char), "{text:?}");
+    }
+    assert!(
+        stdout.contains(r"A\u{1b}[31m\n  best provider: forged request 1: error"),
+        "{stdout}"
+    );
+    // (The provider's message has its whitespace collapsed, as always.)
+    assert!(
+        stdout.contains(r"\u{1b}]0;pwned\u{7}\u{1b}[2Jgone best provider: evil \u{202e}plh"),
+        "{stdout}"
+    );
+    // The file keeps what was measured, as it came.
+    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(doc.plan.targets[0].label, label);
+    assert!(
+        doc.samples[0]
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("\u{1b}[2Jgone")
+    );
+
+    for lang in ["en", "zh-CN"] {
+        let output = run(firsttoken().args(["report", "--lang", lang]).arg(&results));
+        let (report, stderr) = texts(&output);
+        assert!(output.status.success(), "{report}\n{stderr}");
+        assert!(!report.chars().any(unsafe_char), "{report:?}");
+        assert!(
+            report.contains(r"A\u{1b}[31m\n  best provider: forged"),
+            "{report}"
+        );
+        // No line of the report is the forged one.
+        assert!(
+            !report
+                .lines()
+                .any(|l| l.trim_start().starts_with("best provider: forged"))
+        );
+    }
+    // `--json` writes the values themselves; JSON escapes them.
+    let output = run(firsttoken().args(["report", "--json"]).arg(&results));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        !String::from_utf8_lossy(&output.stdout)
+            .chars()
+            .any(unsafe_char)
+    );
+    assert_eq!(json["targets"][0]["label"], label);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,6 +7,7 @@
 //!   `compare` can use it without a circle);
 //! - [`notice`]: the page's notices about files, storage and links;
 //! - [`plan_problem`]: what is wrong with a field of a plan, in words;
+//! - [`printable`]: a stranger's text made safe for a terminal;
 //! - [`refusal`]: why a plan, a link or a results file was refused, or
 //!   runs could not be merged;
 //! - this module: the sentences (tail, slow share, intervals and
@@ -19,6 +20,7 @@ pub mod format;
 pub mod lang;
 pub mod notice;
 pub mod plan_problem;
+pub mod printable;
 pub mod refusal;
 
 pub use format::{
