@@ -22,9 +22,14 @@ use firsttoken::core::text::fidelity::{
 };
 use firsttoken::core::text::format_ms;
 use firsttoken::core::text::printable::printable;
-use firsttoken::core::text::{Said, at_least, labelled, report_sentences};
+use firsttoken::core::text::report_words::{
+    Phase, ReportWords, connections_opened, failed_probe, fidelity_heading, no_successful_samples,
+    prompt_tokens_equal, report_heading, unknown_time,
+};
+use firsttoken::core::text::{Said, at_least, caveat_line, colon, labelled, report_sentences};
 use firsttoken::core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
+use unicode_width::UnicodeWidthStr;
 
 use crate::error::CliError;
 
@@ -179,15 +184,29 @@ fn connections_json(connections: Option<&Connections>) -> Value {
     })
 }
 
-/// "3 opened; median DNS 1.8 ms, connect 21 ms, TLS 45 ms".
-fn connections_text(c: &Connections) -> String {
-    let mut parts = Vec::new();
-    for (name, summary) in [("DNS", &c.dns), ("connect", &c.connect), ("TLS", &c.tls)] {
-        if let Some(summary) = summary {
-            parts.push(format!("{name} {}", format_ms(Lang::En, summary.median)));
-        }
+/// "3 opened; median DNS 1.8 ms, connect 21 ms, TLS 45 ms" (core's words).
+fn connections_text(lang: Lang, c: &Connections) -> String {
+    let phases: Vec<(Phase, String)> = [
+        (Phase::Dns, &c.dns),
+        (Phase::Connect, &c.connect),
+        (Phase::Tls, &c.tls),
+    ]
+    .into_iter()
+    .filter_map(|(phase, summary)| summary.as_ref().map(|s| (phase, format_ms(lang, s.median))))
+    .collect();
+    connections_opened(lang, c.opened, &phases)
+}
+
+/// `text` padded with spaces to `width` terminal columns, on the left when
+/// `right` aligns it right. A Chinese character takes two columns, so a
+/// table of Chinese cells lines up as the English one does.
+fn pad(text: &str, width: usize, right: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(text.width()));
+    if right {
+        format!("{fill}{text}")
+    } else {
+        format!("{text}{fill}")
     }
-    format!("{} opened; median {}", c.opened, parts.join(", "))
 }
 
 fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
@@ -339,35 +358,47 @@ fn ms_or_dash(lang: Lang, value: Option<f64>) -> String {
 pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     let mut out = String::new();
     let environment = &doc.environment;
+    let words = ReportWords::of(lang);
     let _ = writeln!(
         out,
-        "{} samples · {} target{} · started {} · {}{}",
-        doc.samples.len(),
-        report.targets.len(),
-        if report.targets.len() == 1 { "" } else { "s" },
-        started_text(environment.started_at_ms, environment.tz_offset_min),
-        environment.user_agent,
-        environment
-            .vantage
-            .as_ref()
-            .map(|vantage| format!(" · from {vantage}"))
-            .unwrap_or_default()
+        "{}",
+        report_heading(
+            lang,
+            (doc.samples.len(), report.targets.len()),
+            &started_text(lang, environment.started_at_ms, environment.tz_offset_min),
+            &environment.user_agent,
+            environment.vantage.as_deref(),
+        )
     );
     let label_width = report
         .targets
         .iter()
-        .map(|t| t.label.chars().count())
+        .map(|t| t.label.width())
         .max()
         .unwrap_or(6)
         .clamp(6, 40);
     // Every sentence is core's, the same list the page shows.
     let sentences = report_sentences(report, lang);
     for (model_index, model) in report.models.iter().enumerate() {
-        let _ = writeln!(out, "\nModel: {}", model.names.join(" / "));
         let _ = writeln!(
             out,
-            "  {:>4}  {:label_width$}  {:>6}  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  verdict",
-            "rank", "target", "n", "median", "p95", "p99", "CV", "errors"
+            "\n{}{}{}",
+            words.model,
+            colon(lang),
+            model.names.join(" / ")
+        );
+        let _ = writeln!(
+            out,
+            "  {}  {}  {}  {}  {}  {}  {}  {}  {}",
+            pad(words.rank, 4, true),
+            pad(words.target, label_width, false),
+            pad(words.n, 6, true),
+            pad(words.median, 9, true),
+            pad(words.p95, 9, true),
+            pad(words.p99, 9, true),
+            pad(words.cv, 6, true),
+            pad(words.errors, 7, true),
+            words.verdict
         );
         for row in &model.rows {
             let Some(target) = report.targets.get(row.figures.target as usize) else {
@@ -381,46 +412,50 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                     ms_or_dash(lang, value)
                 )
             };
+            let cv = format!(
+                "{}{:.0} %",
+                at_least(target.moments_are_lower_bounds()),
+                row.figures.cv_pct
+            );
             let _ = writeln!(
                 out,
-                "  {:>4}  {:label_width$}  {:>6}  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  {}",
-                row.rank,
-                target.label,
-                row.figures.n,
-                bounded(ttft.map(|s| s.median), 50.0),
-                bounded(ttft.map(|s| s.p95), 95.0),
-                bounded(ttft.map(|s| s.p99), 99.0),
-                format!(
-                    "{}{:.0} %",
-                    at_least(target.moments_are_lower_bounds()),
-                    row.figures.cv_pct
-                ),
-                format!("{:.1} %", row.figures.error_rate * 100.0),
+                "  {}  {}  {}  {}  {}  {}  {}  {}  {}",
+                pad(&row.rank.to_string(), 4, true),
+                pad(&target.label, label_width, false),
+                pad(&row.figures.n.to_string(), 6, true),
+                pad(&bounded(ttft.map(|s| s.median), 50.0), 9, true),
+                pad(&bounded(ttft.map(|s| s.p95), 95.0), 9, true),
+                pad(&bounded(ttft.map(|s| s.p99), 99.0), 9, true),
+                pad(&cv, 6, true),
+                pad(&format!("{:.1} %", row.figures.error_rate * 100.0), 7, true),
                 row.figures.judgement.label(lang, false)
             );
         }
         let said = &sentences.models[model_index];
-        let line = |out: &mut String, heading: &str, list: &[Said]| {
+        let named = |out: &mut String, name: &str, text: &str| {
+            let _ = writeln!(out, "  {name}{}{text}", colon(lang));
+        };
+        let line = |out: &mut String, name: &str, list: &[Said]| {
             for s in list {
-                let _ = writeln!(out, "  {heading}: {}", labelled(lang, &s.label, &s.text));
+                named(out, name, &labelled(lang, &s.label, &s.text));
             }
         };
         for (labels, text) in &said.caveats {
-            let _ = writeln!(out, "  note: {}", labelled(lang, &labels.join(", "), text));
+            named(&mut out, words.note, &caveat_line(lang, labels, text));
         }
         if let Some(consistency) = &said.consistency {
-            let _ = writeln!(out, "  consistency: {consistency}");
+            named(&mut out, words.consistency, consistency);
         }
         if let Some(best) = &said.best_provider {
-            let _ = writeln!(out, "  best provider: {best}");
+            named(&mut out, words.best_provider, best);
         }
         for distinction in &said.distinctions {
-            let _ = writeln!(out, "  intervals: {distinction}");
+            named(&mut out, words.intervals, distinction);
         }
-        line(&mut out, "cold-start tail", &said.tails);
-        line(&mut out, "slow requests", &said.slow);
-        line(&mut out, "first-token timeout", &said.timeouts);
-        line(&mut out, "within budget", &said.goodput);
+        line(&mut out, words.cold_tail, &said.tails);
+        line(&mut out, words.slow, &said.slow);
+        line(&mut out, words.timeout, &said.timeouts);
+        line(&mut out, words.goodput, &said.goodput);
         let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
         let of_model = |list: &[Said]| -> Vec<Said> {
             list.iter()
@@ -428,21 +463,24 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 .cloned()
                 .collect()
         };
-        line(&mut out, "first try", &of_model(&sentences.first_try));
-        line(&mut out, "rate limits", &of_model(&sentences.rate_limits));
-        line(&mut out, "inside the stream", &of_model(&sentences.streams));
-        line(&mut out, "cost", &of_model(&sentences.costs));
-        line(&mut out, "peak vs off-peak", &of_model(&sentences.periods));
+        line(&mut out, words.first_try, &of_model(&sentences.first_try));
+        line(
+            &mut out,
+            words.rate_limits,
+            &of_model(&sentences.rate_limits),
+        );
+        line(&mut out, words.stream, &of_model(&sentences.streams));
+        line(&mut out, words.cost, &of_model(&sentences.costs));
+        line(&mut out, words.periods, &of_model(&sentences.periods));
         for &target in &members {
             if let (Some(c), Some(report_target)) = (
                 connections(doc, target),
                 report.targets.get(target as usize),
             ) {
-                let _ = writeln!(
-                    out,
-                    "  connections: {}: {}",
-                    report_target.label,
-                    connections_text(&c)
+                named(
+                    &mut out,
+                    words.connections,
+                    &labelled(lang, &report_target.label, &connections_text(lang, &c)),
                 );
             }
         }
@@ -457,21 +495,20 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "\n{}: no successful samples ({} requests; {})",
-            target.label,
-            target.requests,
-            if kinds.is_empty() {
-                "none finished".to_owned()
-            } else {
-                kinds.join(", ")
-            }
+            "\n{}",
+            no_successful_samples(lang, &target.label, target.requests, &kinds)
         );
-        for (heading, list) in [
-            ("first try", &sentences.first_try),
-            ("rate limits", &sentences.rate_limits),
+        for (name, list) in [
+            (words.first_try, &sentences.first_try),
+            (words.rate_limits, &sentences.rate_limits),
         ] {
             for s in list.iter().filter(|s| s.target == target.target) {
-                let _ = writeln!(out, "  {heading}: {}", labelled(lang, &s.label, &s.text));
+                let _ = writeln!(
+                    out,
+                    "  {name}{}{}",
+                    colon(lang),
+                    labelled(lang, &s.label, &s.text)
+                );
             }
         }
     }
@@ -486,9 +523,9 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         );
     }
     if !sentences.routing.is_empty() {
-        let _ = writeln!(out, "\nRouting");
+        let _ = writeln!(out, "\n{}", words.routing);
         for (model, label, reason) in &sentences.routing {
-            let _ = writeln!(out, "  {model} → {label}: {reason}");
+            let _ = writeln!(out, "  {model} → {}", labelled(lang, label, reason));
         }
     }
     out
@@ -504,20 +541,25 @@ fn fidelity_text(
     lang: Lang,
     label_width: usize,
 ) {
+    let words = ReportWords::of(lang);
     let reference = fidelity
         .reference
         .and_then(|r| report.targets.get(r as usize))
-        .map_or("none", |t| t.label.as_str());
+        .map(|t| t.label.as_str());
     let _ = writeln!(
         out,
-        "\nFidelity ({} × {}, reference: {reference})",
-        fidelity.suite.as_str(),
-        fidelity.repeats
+        "\n{}",
+        fidelity_heading(lang, fidelity.suite.as_str(), fidelity.repeats, reference)
     );
     let _ = writeln!(
         out,
-        "  {:label_width$}  {:12}  {:>28}  {:>9}  {:>10}  prompt_tokens",
-        "target", "verdict", "probe replies passed", "tool args", "trigger F1"
+        "  {}  {}  {}  {}  {}  {}",
+        pad(words.target, label_width, false),
+        pad(words.verdict, 12, false),
+        pad(words.probe_replies_passed, 28, true),
+        pad(words.tool_args, 9, true),
+        pad(words.trigger_f1, 10, true),
+        words.prompt_tokens
     );
     for figures in &fidelity.targets {
         let Some(target) = report.targets.get(figures.target as usize) else {
@@ -525,25 +567,32 @@ fn fidelity_text(
         };
         let tokens = figures.prompt_tokens.map_or_else(
             || "–".to_owned(),
-            |t| format!("{} equal", count_of(lang, t.equal, t.compared)),
+            |t| prompt_tokens_equal(lang, &count_of(lang, t.equal, t.compared)),
         );
+        let f1 = figures
+            .trigger
+            .and_then(|t| t.f1)
+            .map_or_else(|| "–".to_owned(), f1_text);
         let _ = writeln!(
             out,
-            "  {:label_width$}  {:12}  {:>28}  {:>9}  {:>10}  {tokens}",
-            target.label,
-            verdict_word(lang, figures.verdict),
-            pass_rate_text(lang, &figures.pass),
-            count_of(lang, figures.tool_calls_valid, figures.tool_calls),
-            figures
-                .trigger
-                .and_then(|t| t.f1)
-                .map_or_else(|| "–".to_owned(), f1_text),
+            "  {}  {}  {}  {}  {}  {tokens}",
+            pad(&target.label, label_width, false),
+            pad(verdict_word(lang, figures.verdict), 12, false),
+            pad(&pass_rate_text(lang, &figures.pass), 28, true),
+            pad(
+                &count_of(lang, figures.tool_calls_valid, figures.tool_calls),
+                9,
+                true
+            ),
+            pad(&f1, 10, true),
         );
     }
     for said in sentences {
         let _ = writeln!(
             out,
-            "  fidelity: {}",
+            "  {}{}{}",
+            words.fidelity,
+            colon(lang),
             labelled(lang, &said.label, &said.text)
         );
     }
@@ -559,12 +608,12 @@ fn fidelity_text(
                     .map(|failure| failure_text(lang, *failure))
                     .collect();
                 reasons.dedup();
-                format!(
-                    "{} ({}, {} of {})",
+                failed_probe(
+                    lang,
                     cell.probe,
-                    reasons.join(", "),
+                    &reasons,
                     cell.replies - cell.passed,
-                    cell.replies
+                    cell.replies,
                 )
             })
             .collect();
@@ -572,18 +621,23 @@ fn fidelity_text(
             report.targets.get(figures.target as usize),
             failed.is_empty(),
         ) {
+            let separator = match lang {
+                Lang::En => "; ",
+                Lang::ZhCn => "；",
+            };
             let _ = writeln!(
                 out,
-                "  failed probes: {}: {}",
-                target.label,
-                failed.join("; ")
+                "  {}{}{}",
+                words.failed_probes,
+                colon(lang),
+                labelled(lang, &target.label, &failed.join(separator))
             );
         }
     }
 }
 
 /// "2026-12-03 07:01 (UTC+01:00)".
-fn started_text(epoch_ms: f64, tz_offset_min: i32) -> String {
+fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> String {
     let offset = jiff::tz::Offset::from_seconds(tz_offset_min.saturating_mul(60))
         .unwrap_or(jiff::tz::Offset::UTC);
     match jiff::Timestamp::from_millisecond(epoch_ms as i64) {
@@ -593,7 +647,7 @@ fn started_text(epoch_ms: f64, tz_offset_min: i32) -> String {
                 .strftime("%Y-%m-%d %H:%M"),
             offset
         ),
-        Err(_) => "at an unknown time".to_owned(),
+        Err(_) => unknown_time(lang).to_owned(),
     }
 }
 
@@ -638,7 +692,7 @@ mod tests {
                         model
                             .caveats
                             .iter()
-                            .map(|(labels, text)| labelled(lang, &labels.join(", "), text)),
+                            .map(|(labels, text)| caveat_line(lang, labels, text)),
                     );
                     expected.extend(model.consistency.clone());
                     expected.extend(model.best_provider.clone());
@@ -691,6 +745,26 @@ mod tests {
                 );
                 if lang == Lang::ZhCn {
                     assert!(text.contains("个请求"), "{text}");
+                    // The frame is Chinese too: no English line name,
+                    // heading or column is left around the sentences.
+                    let zh = ReportWords::of(Lang::ZhCn).all();
+                    for word in ReportWords::of(Lang::En).all() {
+                        if zh.contains(&word) {
+                            continue; // "p95", "CV", "prompt_tokens"
+                        }
+                        for framed in [
+                            format!("  {word}: "),
+                            format!("  {word}："),
+                            format!("\n{word}"),
+                            format!("  {word}  "),
+                        ] {
+                            assert!(!text.contains(&framed), "{framed:?} in\n{text}");
+                        }
+                    }
+                    assert!(
+                        text.contains("个样本 · ") && !text.contains(" samples · "),
+                        "{text}"
+                    );
                 }
             }
         }

@@ -752,6 +752,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_page_and_the_terminal_name_the_same_things_alike() {
+        use crate::core::text::report_words::ReportWords;
+        for lang in Lang::ALL {
+            let (page, terminal) = (lang.texts(), ReportWords::of(lang));
+            // The page's headings start with a capital, the terminal's
+            // line names do not; Chinese has no case.
+            for (page, terminal) in [
+                (page.consistency, terminal.consistency),
+                (page.best_provider, terminal.best_provider),
+                (page.cold_tail, terminal.cold_tail),
+                (page.fidelity, terminal.fidelity),
+                (page.verdict, terminal.verdict),
+            ] {
+                assert_eq!(page.to_lowercase(), terminal.to_lowercase(), "{lang:?}");
+            }
+            for (page, terminal) in [
+                (page.routing, terminal.routing),
+                (page.first_try, terminal.first_try),
+            ] {
+                assert!(
+                    page.to_lowercase().starts_with(&terminal.to_lowercase()),
+                    "{lang:?}: {page} / {terminal}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn chinese_is_chosen_for_any_zh_tag() {
         assert_eq!(Lang::from_browser(&["zh-CN".into()]), Lang::ZhCn);
         assert_eq!(

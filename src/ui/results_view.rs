@@ -19,7 +19,9 @@ use crate::core::sample::Sample;
 use crate::core::stats::Summary;
 use crate::core::text::fidelity::verdict_word;
 use crate::core::text::notice;
-use crate::core::text::{ReportSentences, Said, at_least, labelled, report_sentences};
+use crate::core::text::{
+    ReportSentences, Said, at_least, caveat_line, colon, labelled, report_sentences,
+};
 use crate::ui::charts::ChartsSection;
 use crate::ui::fidelity_items::fidelity_rows;
 use crate::ui::i18n::{Lang, format_ms, format_pct};
@@ -53,14 +55,6 @@ fn said_items(lang: Lang, said: &[Said]) -> Html {
         { for said.iter().map(|s| html! {
             <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
         }) }
-    }
-}
-
-/// ": " in English, "：" in Chinese.
-fn colon(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => ": ",
-        Lang::ZhCn => "：",
     }
 }
 
@@ -103,7 +97,7 @@ fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -
                     </div>
                     <ul class="notes">{ said_items(lang, &said.verdicts) }</ul>
                     { for said.caveats.iter().map(|(labels, text)| html! {
-                        <p class="sentence warn-line">{format!("{}{}{}", labels.join(", "), colon(lang), text)}</p>
+                        <p class="sentence warn-line">{caveat_line(lang, labels, text)}</p>
                     }) }
                     if let Some(consistency) = &said.consistency {
                         <p class="sentence"><strong>{t.consistency}{colon(lang)}</strong>{consistency.clone()}</p>

@@ -8,6 +8,8 @@
 //! - [`notice`]: the page's notices about files, storage and links;
 //! - [`plan_problem`]: what is wrong with a field of a plan, in words;
 //! - [`printable`]: a stranger's text made safe for a terminal;
+//! - [`report_words`]: the frame of the results as text (headings,
+//!   columns, line names);
 //! - [`refusal`]: why a plan, a link or a results file was refused, or
 //!   runs could not be merged;
 //! - this module: the sentences (tail, slow share, intervals and
@@ -22,6 +24,7 @@ pub mod notice;
 pub mod plan_problem;
 pub mod printable;
 pub mod refusal;
+pub mod report_words;
 
 pub use format::{
     at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
@@ -314,10 +317,26 @@ pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelCompariso
 
 /// "Label: sentence" in English, "Label：sentence" in Chinese.
 pub fn labelled(lang: Lang, label: &str, sentence: &str) -> String {
+    format!("{label}{}{sentence}", colon(lang))
+}
+
+/// What stands between a name and what is said of it: ": " in English,
+/// a full-width colon in Chinese.
+pub fn colon(lang: Lang) -> &'static str {
     match lang {
-        Lang::En => format!("{label}: {sentence}"),
-        Lang::ZhCn => format!("{label}：{sentence}"),
+        Lang::En => ": ",
+        Lang::ZhCn => "：",
     }
+}
+
+/// A caveat that holds for several targets: their labels, listed, then
+/// the caveat. "A, B: only 13 measured samples …"; "A、B：…".
+pub fn caveat_line(lang: Lang, labels: &[String], caveat: &str) -> String {
+    let separator = match lang {
+        Lang::En => ", ",
+        Lang::ZhCn => "、",
+    };
+    labelled(lang, &labels.join(separator), caveat)
 }
 
 /// Goodput as one sentence: "97 % within 1 s (92–99 %), 97 of 100
