@@ -290,10 +290,6 @@ pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelCompariso
     let Some(first_ci) = first.intervals.as_ref() else {
         return Vec::new();
     };
-    let heading = match lang {
-        Lang::En => "p95, 95 % intervals:",
-        Lang::ZhCn => "p95 的 95% 置信区间：",
-    };
     model
         .rows
         .iter()
@@ -302,15 +298,27 @@ pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelCompariso
         .filter_map(|other| {
             let other_ci = other.intervals.as_ref()?;
             let verdict = Distinction::lower_is_better(&first_ci.p95_ms, &other_ci.p95_ms);
-            Some(format!(
-                "{} ({} {}, {} / {}, {})",
+            let (verdict, first, other) = (
                 verdict.text(&first.label, &other.label, lang),
-                heading,
-                interval_ms(lang, &first_ci.p95_ms),
-                resampling_text(lang, first_ci.method),
-                interval_ms(lang, &other_ci.p95_ms),
-                resampling_text(lang, other_ci.method),
-            ))
+                (
+                    interval_ms(lang, &first_ci.p95_ms),
+                    resampling_text(lang, first_ci.method),
+                ),
+                (
+                    interval_ms(lang, &other_ci.p95_ms),
+                    resampling_text(lang, other_ci.method),
+                ),
+            );
+            Some(match lang {
+                Lang::En => format!(
+                    "{verdict} (p95, 95 % intervals: {}, {} / {}, {})",
+                    first.0, first.1, other.0, other.1
+                ),
+                Lang::ZhCn => format!(
+                    "{verdict}（p95 的 95% 置信区间：{}，{} / {}，{}）",
+                    first.0, first.1, other.0, other.1
+                ),
+            })
         })
         .collect()
 }
