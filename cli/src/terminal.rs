@@ -14,9 +14,9 @@ use std::time::Duration;
 use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
 use firsttoken::core::sample::Sample;
+use firsttoken::core::text::eta_text;
 use firsttoken::core::text::format_ms;
 use firsttoken::core::text::printable::{printable, printable_lines};
-use firsttoken::core::text::{format_duration, schedule_shift_text};
 use firsttoken::core::verdict::{Judgement, Lang};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -156,13 +156,15 @@ impl Live {
         // The schedule's estimate, or the pace so far when requests take
         // longer than the spacing (indicatif's estimate), whichever is later.
         let eta = Duration::from_secs_f64(eta_ms.max(0.0) / 1000.0).max(self.bar.eta());
-        let mut message = format_duration(Lang::En, eta.as_secs_f64() * 1000.0);
         // Slow requests moved the rest of the schedule to keep its spacing:
-        // the run ends this much later than planned (core's words).
-        if let Some(late) = schedule_shift_text(Lang::En, shift_ms, true) {
-            message.push_str(&format!(" ({late})"));
-        }
-        self.bar.set_message(message);
+        // the run ends this much later than planned (core's words, the
+        // page's).
+        self.bar.set_message(eta_text(
+            Lang::En,
+            eta.as_secs_f64() * 1000.0,
+            shift_ms,
+            true,
+        ));
         let index = sample.target as usize;
         if let (Some(line), Some(target)) = (self.targets.get(index), plan.targets.get(index)) {
             let own = samples.iter().filter(|s| s.target == sample.target);

@@ -9,7 +9,7 @@ use crate::core::text::at_least;
 use crate::core::text::fidelity::count_of;
 use crate::core::text::notice;
 use crate::ui::driver::{delete_run, load_run, open_run};
-use crate::ui::i18n::{format_clock, format_duration, format_epoch, format_ms, format_pct};
+use crate::ui::i18n::{format_clock, format_epoch, format_ms, format_pct};
 use crate::ui::live_timeline::LiveTimeline;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, LATEST_SAMPLES, RunStatus};
@@ -110,12 +110,12 @@ pub fn RunPage(props: &PageProps) -> Html {
             </li>
         }
     };
-    let late = crate::core::text::schedule_shift_text(lang, run.schedule_shift_ms, false)
-        .map(|text| format!(" ({text})"))
-        .unwrap_or_default();
     let eta = run
         .eta_ms
-        .map(|ms| format!(" · {} {}{late}", t.eta, format_duration(lang, ms)))
+        .map(|ms| {
+            let left = crate::core::text::eta_text(lang, ms, run.schedule_shift_ms, false);
+            format!(" · {} {left}", t.eta)
+        })
         .unwrap_or_default();
     // Each target's probe replies so far (passed, replies), when the plan
     // checks fidelity: one pass over the log, as each reply was checked.

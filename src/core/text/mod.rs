@@ -866,6 +866,19 @@ pub fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<Str
     })
 }
 
+/// The time a run has left, and how much later than planned it ends when
+/// slow requests moved its schedule: "12 min", "12 min (4 s later than
+/// planned)", "12 分钟（4 秒 晚于计划）". The page's run view and the
+/// terminal's progress bar both show it after their "ETA".
+pub fn eta_text(lang: Lang, eta_ms: f64, shift_ms: f64, brief: bool) -> String {
+    let left = format_duration(lang, eta_ms);
+    match (lang, schedule_shift_text(lang, shift_ms, brief)) {
+        (_, None) => left,
+        (Lang::En, Some(late)) => format!("{left} ({late})"),
+        (Lang::ZhCn, Some(late)) => format!("{left}（{late}）"),
+    }
+}
+
 /// What the runner says when a run ends late: "the run ended 1 min 17 s
 /// later than planned: slow requests moved the schedule, keeping the
 /// spacing"; `None` under a second.
@@ -891,6 +904,18 @@ fn format_p(p: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_time_left_names_a_late_schedule_in_each_language() {
+        assert_eq!(eta_text(Lang::En, 720_000.0, 0.0, true), "12 min");
+        assert_eq!(
+            eta_text(Lang::En, 720_000.0, 4_000.0, true),
+            "12 min (4 s later than planned)"
+        );
+        let zh = eta_text(Lang::ZhCn, 720_000.0, 4_000.0, false);
+        assert!(zh.starts_with("12 分钟（4 秒") && zh.ends_with('）'), "{zh}");
+    }
+
     use super::*;
     use crate::core::bootstrap::Interval;
     use crate::core::slow::slow_share;
