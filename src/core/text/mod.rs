@@ -913,7 +913,10 @@ mod tests {
             "12 min (4 s later than planned)"
         );
         let zh = eta_text(Lang::ZhCn, 720_000.0, 4_000.0, false);
-        assert!(zh.starts_with("12 分钟（4 秒") && zh.ends_with('）'), "{zh}");
+        assert!(
+            zh.starts_with("12 分钟（4 秒") && zh.ends_with('）'),
+            "{zh}"
+        );
     }
 
     use super::*;
