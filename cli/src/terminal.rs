@@ -450,6 +450,6 @@ mod tests {
             .collect();
         let line = live_line("DeepSeek", 8, &samples, 100, 120_000.0);
         assert!(line.ends_with("· solid (provisional)"), "{line}");
-        assert_eq!(format_duration(Lang::En, 3_725_000.0), "1 h 2 min");
+        assert_eq!(eta_text(Lang::En, 3_725_000.0, 0.0, true), "1 h 2 min");
     }
 }
