@@ -263,3 +263,109 @@ fn filled_circles_keep_their_colour_around_other_drawing() {
     assert_eq!(pixel(35.0), (255, 0, 0, 255));
     assert_eq!(pixel(10.0).3, 0, "between the dots stays clear");
 }
+
+/// A canvas of `width` × `height` px and its 2D context.
+fn canvas(
+    width: u32,
+    height: u32,
+) -> (
+    web_sys::HtmlCanvasElement,
+    web_sys::CanvasRenderingContext2d,
+) {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let canvas: web_sys::HtmlCanvasElement = document
+        .create_element("canvas")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    canvas.set_width(width);
+    canvas.set_height(height);
+    let context = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    (canvas, context)
+}
+
+/// Labels in two fonts, three colours and several anchors, turned text,
+/// dots and filled boxes between them: what a chart draws.
+fn draw_labels<DB: DrawingBackend>(backend: &mut DB) {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    use plotters::style::{FontTransform, IntoFont, RGBColor, TextStyle};
+    let small = ("sans-serif", 12).into_font();
+    let bold = ("sans-serif", 15)
+        .into_font()
+        .style(plotters::style::FontStyle::Bold);
+    let colours = [
+        RGBColor(20, 20, 20),
+        RGBColor(200, 30, 30),
+        RGBColor(30, 90, 200),
+    ];
+    let anchors = [
+        Pos::new(HPos::Left, VPos::Top),
+        Pos::new(HPos::Center, VPos::Center),
+        Pos::new(HPos::Right, VPos::Bottom),
+    ];
+    for i in 0..12_i32 {
+        let font = if i % 4 == 3 {
+            bold.clone()
+        } else {
+            small.clone()
+        };
+        let style = TextStyle::from(font)
+            .color(&colours[(i % 3) as usize])
+            .pos(anchors[(i / 2 % 3) as usize]);
+        let style = if i == 7 {
+            style.transform(FontTransform::Rotate270)
+        } else {
+            style
+        };
+        let (x, y) = (20 + (i % 4) * 70, 20 + (i / 4) * 40);
+        backend
+            .draw_text(&format!("{} ms · 毫秒 {i}", i * 125), &style, (x, y))
+            .unwrap();
+        let dot = BackendColor {
+            alpha: 0.75,
+            rgb: (30, 90, 200),
+        };
+        backend.ensure_prepared().unwrap();
+        backend
+            .draw_circle((x + 30, y + 12), 3, &dot, true)
+            .unwrap();
+        if i % 5 == 0 {
+            let grey = BackendColor {
+                alpha: 1.0,
+                rgb: (120, 120, 120),
+            };
+            backend
+                .draw_rect((x, y + 20), (x + 10, y + 25), &grey, true)
+                .unwrap();
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn labels_drawn_with_their_settings_kept_look_as_the_canvas_backend_draws_them() {
+    let (plain_canvas, plain) = canvas(300, 140);
+    let (kept_canvas, kept) = canvas(300, 140);
+    draw_labels(&mut plotters_canvas::CanvasBackend::with_canvas_object(plain_canvas).unwrap());
+    draw_labels(&mut MeasuredCanvas::new(kept_canvas).unwrap());
+    let pixels = |context: &web_sys::CanvasRenderingContext2d| {
+        context
+            .get_image_data(0.0, 0.0, 300.0, 140.0)
+            .unwrap()
+            .data()
+            .0
+    };
+    let (plain, kept) = (pixels(&plain), pixels(&kept));
+    let inked = plain.chunks(4).filter(|p| p[3] > 0).count();
+    assert!(inked > 2_000, "the labels drew something: {inked} px");
+    let differing = plain
+        .chunks(4)
+        .zip(kept.chunks(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(differing, 0, "{differing} of {inked} inked px differ");
+}

@@ -4,8 +4,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+    FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
@@ -108,6 +110,9 @@ pub struct MeasuredCanvas {
     /// dots in a few colours, and each `fillStyle` set is a string built in
     /// wasm, copied out and parsed by the canvas.
     fill: Option<(u8, u8, u8, u64)>,
+    /// The text alignment and baseline this wrapper last set: a chart's
+    /// labels share a few, and each set is a string copied out of wasm.
+    anchor: Option<(&'static str, &'static str)>,
 }
 
 impl MeasuredCanvas {
@@ -120,6 +125,7 @@ impl MeasuredCanvas {
             context,
             font: RefCell::new(String::new()),
             fill: None,
+            anchor: None,
         })
     }
 
@@ -146,6 +152,17 @@ impl MeasuredCanvas {
             sizes.insert(key, size);
         });
         size
+    }
+
+    /// Sets the context's fill colour unless it is already `color`.
+    fn set_fill(&mut self, color: BackendColor) {
+        let (r, g, b) = color.rgb;
+        let key = (r, g, b, color.alpha.to_bits());
+        if self.fill != Some(key) {
+            self.context
+                .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
+            self.fill = Some(key);
+        }
     }
 
     fn measure_uncached(&self, font: &str, text: &str, size_px: f64) -> (u32, u32) {
@@ -180,13 +197,14 @@ impl DrawingBackend for MeasuredCanvas {
         self.inner.get_size()
     }
 
+    // Plotters calls `ensure_prepared` before every element it draws; the
+    // canvas backend's does nothing to the context, so the colour, font and
+    // anchor set last stay set across it.
     fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.fill = None;
         self.inner.ensure_prepared()
     }
 
     fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.fill = None;
         self.inner.present()
     }
 
@@ -242,13 +260,7 @@ impl DrawingBackend for MeasuredCanvas {
             return self.inner.draw_circle(center, radius, style, fill);
         }
         // As the inner backend fills a circle, minus re-setting an unchanged colour.
-        let (r, g, b) = color.rgb;
-        let key = (r, g, b, color.alpha.to_bits());
-        if self.fill != Some(key) {
-            self.context
-                .set_fill_style_str(&format!("rgba({r},{g},{b},{})", color.alpha));
-            self.fill = Some(key);
-        }
+        self.set_fill(color);
         self.context.begin_path();
         let arc = self.context.arc(
             f64::from(center.0),
@@ -282,10 +294,56 @@ impl DrawingBackend for MeasuredCanvas {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        // The inner backend sets its own font and colour; forget ours.
-        self.font.borrow_mut().clear();
-        self.fill = None;
-        self.inner.draw_text(text, style, pos)
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        if !matches!(style.transform(), FontTransform::None) {
+            // Turned text (an axis title) is rare: the inner backend draws
+            // it, setting its own font, colour and anchor; forget ours.
+            self.font.borrow_mut().clear();
+            self.fill = None;
+            self.anchor = None;
+            return self.inner.draw_text(text, style, pos);
+        }
+        // As the inner backend draws level text, minus setting again what
+        // is already set: a chart's labels share a font, a colour and an
+        // anchor or two.
+        let anchor = style.anchor();
+        let anchor = (
+            match anchor.h_pos {
+                HPos::Left => "start",
+                HPos::Right => "end",
+                HPos::Center => "center",
+            },
+            match anchor.v_pos {
+                VPos::Top => "top",
+                VPos::Center => "middle",
+                VPos::Bottom => "bottom",
+            },
+        );
+        if self.anchor != Some(anchor) {
+            self.context.set_text_align(anchor.0);
+            self.context.set_text_baseline(anchor.1);
+            self.anchor = Some(anchor);
+        }
+        self.set_fill(color);
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        );
+        if *self.font.borrow() != font {
+            self.context.set_font(&font);
+            *self.font.borrow_mut() = font;
+        }
+        // Like the inner backend, a failed `fillText` (it throws only for
+        // a detached context) draws nothing and is not an error.
+        let _ = self
+            .context
+            .fill_text(text, f64::from(pos.0), f64::from(pos.1));
+        Ok(())
     }
 
     fn estimate_text_size<S: BackendTextStyle>(
