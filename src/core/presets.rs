@@ -10,6 +10,7 @@
 
 use super::origin::Origin;
 use super::plan::Protocol;
+use super::text::lang::Lang;
 
 /// Whether a provider answers browser (CORS) requests from any origin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -29,8 +30,11 @@ pub enum Cors {
 pub struct Preset {
     /// Stable id, stored in plans as `Target::provider` (`"openai"`, `"ollama"`).
     pub id: &'static str,
-    /// Display name.
+    /// Display name, in English.
     pub name: &'static str,
+    /// The same, as the Chinese page shows it (a brand stays as it is;
+    /// "(local)" and the like are said in Chinese).
+    pub name_zh: &'static str,
     /// Wire protocol.
     pub protocol: Protocol,
     /// Default base URL, without a trailing slash; empty for "Custom".
@@ -52,6 +56,14 @@ pub struct Preset {
 }
 
 impl Preset {
+    /// The name the page shows in `lang`.
+    pub fn name_in(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.name,
+            Lang::ZhCn => self.name_zh,
+        }
+    }
+
     /// The preset points at this machine (localhost), not a hosted service.
     pub fn is_local(&self) -> bool {
         self.base_url.starts_with("http://localhost:")
@@ -106,6 +118,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "digitalocean",
         name: "DigitalOcean Serverless Inference",
+        name_zh: "DigitalOcean Serverless Inference",
         protocol: Protocol::OpenAi,
         base_url: "https://inference.do-ai.run/v1",
         needs_key: true,
@@ -119,6 +132,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "openai",
         name: "OpenAI",
+        name_zh: "OpenAI",
         protocol: Protocol::OpenAi,
         base_url: "https://api.openai.com/v1",
         needs_key: true,
@@ -132,6 +146,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "anthropic",
         name: "Anthropic",
+        name_zh: "Anthropic",
         protocol: Protocol::Anthropic,
         base_url: "https://api.anthropic.com",
         needs_key: true,
@@ -147,6 +162,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "gemini",
         name: "Google Gemini",
+        name_zh: "Google Gemini",
         protocol: Protocol::Gemini,
         base_url: "https://generativelanguage.googleapis.com",
         needs_key: true,
@@ -165,6 +181,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "openrouter",
         name: "OpenRouter",
+        name_zh: "OpenRouter",
         protocol: Protocol::OpenAi,
         base_url: "https://openrouter.ai/api/v1",
         needs_key: true,
@@ -178,6 +195,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "together",
         name: "Together AI",
+        name_zh: "Together AI",
         protocol: Protocol::OpenAi,
         base_url: "https://api.together.xyz/v1",
         needs_key: true,
@@ -191,6 +209,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "fireworks",
         name: "Fireworks AI",
+        name_zh: "Fireworks AI",
         protocol: Protocol::OpenAi,
         base_url: "https://api.fireworks.ai/inference/v1",
         needs_key: true,
@@ -204,6 +223,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "groq",
         name: "Groq",
+        name_zh: "Groq",
         protocol: Protocol::OpenAi,
         base_url: "https://api.groq.com/openai/v1",
         needs_key: true,
@@ -217,6 +237,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "deepseek",
         name: "DeepSeek",
+        name_zh: "DeepSeek",
         protocol: Protocol::OpenAi,
         base_url: "https://api.deepseek.com",
         needs_key: true,
@@ -233,6 +254,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "moonshot-ai",
         name: "Moonshot / Kimi (international, .ai)",
+        name_zh: "Moonshot / Kimi（国际版，.ai）",
         protocol: Protocol::OpenAi,
         base_url: "https://api.moonshot.ai/v1",
         needs_key: true,
@@ -246,6 +268,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "moonshot-cn",
         name: "Moonshot / Kimi (China, .cn)",
+        name_zh: "Moonshot / Kimi（中国，.cn）",
         protocol: Protocol::OpenAi,
         base_url: "https://api.moonshot.cn/v1",
         needs_key: true,
@@ -259,6 +282,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "mistral",
         name: "Mistral AI",
+        name_zh: "Mistral AI",
         protocol: Protocol::OpenAi,
         base_url: "https://api.mistral.ai/v1",
         needs_key: true,
@@ -273,6 +297,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "deepinfra",
         name: "DeepInfra",
+        name_zh: "DeepInfra",
         protocol: Protocol::OpenAi,
         base_url: "https://api.deepinfra.com/v1/openai",
         needs_key: true,
@@ -286,6 +311,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "cerebras",
         name: "Cerebras",
+        name_zh: "Cerebras",
         protocol: Protocol::OpenAi,
         base_url: "https://api.cerebras.ai/v1",
         needs_key: true,
@@ -299,6 +325,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "dashscope-intl",
         name: "Alibaba Cloud Model Studio (international)",
+        name_zh: "阿里云百炼 Model Studio（国际版）",
         protocol: Protocol::OpenAi,
         base_url: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
         needs_key: true,
@@ -312,6 +339,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "dashscope-cn",
         name: "阿里云百炼 DashScope (China)",
+        name_zh: "阿里云百炼 DashScope（中国）",
         protocol: Protocol::OpenAi,
         base_url: "https://dashscope.aliyuncs.com/compatible-mode/v1",
         needs_key: true,
@@ -325,6 +353,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "zhipu",
         name: "智谱 BigModel (Zhipu)",
+        name_zh: "智谱 BigModel",
         protocol: Protocol::OpenAi,
         base_url: "https://open.bigmodel.cn/api/paas/v4",
         needs_key: true,
@@ -338,6 +367,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "siliconflow",
         name: "SiliconFlow 硅基流动",
+        name_zh: "SiliconFlow 硅基流动",
         protocol: Protocol::OpenAi,
         base_url: "https://api.siliconflow.cn/v1",
         needs_key: true,
@@ -351,6 +381,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "volcengine",
         name: "Volcengine Ark 火山方舟",
+        name_zh: "Volcengine Ark 火山方舟",
         protocol: Protocol::OpenAi,
         base_url: "https://ark.cn-beijing.volces.com/api/v3",
         needs_key: true,
@@ -364,6 +395,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "vllm",
         name: "vLLM (local)",
+        name_zh: "vLLM（本地）",
         protocol: Protocol::OpenAi,
         base_url: "http://localhost:8000/v1",
         needs_key: false,
@@ -378,6 +410,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "sglang",
         name: "SGLang (local)",
+        name_zh: "SGLang（本地）",
         protocol: Protocol::OpenAi,
         base_url: "http://localhost:30000/v1",
         needs_key: false,
@@ -391,6 +424,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "llamacpp",
         name: "llama.cpp server (local)",
+        name_zh: "llama.cpp server（本地）",
         protocol: Protocol::OpenAi,
         base_url: "http://localhost:8080/v1",
         needs_key: false,
@@ -406,6 +440,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "ollama",
         name: "Ollama (local)",
+        name_zh: "Ollama（本地）",
         protocol: Protocol::OpenAi,
         base_url: "http://localhost:11434/v1",
         needs_key: false,
@@ -422,6 +457,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "lmstudio",
         name: "LM Studio (local)",
+        name_zh: "LM Studio（本地）",
         protocol: Protocol::OpenAi,
         base_url: "http://localhost:1234/v1",
         needs_key: false,
@@ -437,6 +473,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "custom",
         name: "Custom OpenAI-compatible",
+        name_zh: "自定义（OpenAI 兼容）",
         protocol: Protocol::OpenAi,
         base_url: "",
         needs_key: true,
@@ -450,6 +487,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "demo",
         name: "Demo (built in)",
+        name_zh: "演示（内置）",
         protocol: Protocol::Demo,
         base_url: "demo://steady",
         needs_key: false,
@@ -469,6 +507,28 @@ pub fn preset_by_id(id: &str) -> Option<&'static Preset> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_chinese_names_say_their_qualifiers_in_chinese() {
+        for preset in PRESETS {
+            let zh = preset.name_in(Lang::ZhCn);
+            for english in [
+                "local",
+                "built in",
+                "international",
+                "China",
+                "Custom",
+                "compatible",
+            ] {
+                assert!(!zh.contains(english), "{zh}");
+            }
+            assert!(!zh.contains('('), "{zh}: Chinese brackets in Chinese");
+            assert_eq!(preset.name_in(Lang::En), preset.name);
+        }
+        let demo = preset_by_id("demo").map(|p| p.name_in(Lang::ZhCn));
+        assert_eq!(demo, Some("演示（内置）"));
+    }
+
     use super::*;
     use crate::core::plan::{check_base_url, normalise_base_url};
     use std::collections::BTreeSet;

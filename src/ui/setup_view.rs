@@ -185,7 +185,7 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
                 <label for={id("provider")}>{t.provider}</label>
                 <select id={id("provider")} onchange={on_preset}>
                     { for PRESETS.iter().map(|p| html! {
-                        <option value={p.id} selected={p.id == target.preset}>{p.name}</option>
+                        <option value={p.id} selected={p.id == target.preset}>{p.name_in(state.lang)}</option>
                     }) }
                 </select>
             </div>
