@@ -34,6 +34,15 @@ pub fn significant(value: f64) -> String {
         return "0".into();
     }
     let magnitude = value.abs().log10().floor() as i32;
+    if magnitude >= 7 {
+        // Ten million and up (in seconds, four months) is no figure a
+        // measurement gives but one a hostile file can hold: written as
+        // "1.2e150" rather than 151 digits that break a table or a line.
+        let text = format!("{value:.2e}");
+        if let Some((mantissa, exponent)) = text.split_once('e') {
+            return format!("{}e{exponent}", trim_zeros(mantissa.to_owned()));
+        }
+    }
     let decimals = usize::try_from((2 - magnitude).max(0)).unwrap_or(0);
     trim_zeros(format!("{value:.decimals$}"))
 }
@@ -133,5 +142,19 @@ pub fn format_duration(lang: Lang, ms: f64) -> String {
         let whole_hours = (total_s / 3600.0).floor();
         let rest = ((total_s - whole_hours * 3600.0) / 60.0).round();
         format!("{whole_hours:.0} {hours} {rest:.0} {minutes}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_absurd_figure_is_written_short() {
+        assert_eq!(significant(1.2e150), "1.2e150");
+        assert_eq!(significant(-3.0e9), "-3e9");
+        assert_eq!(significant(9_999_999.0), "9999999");
+        assert_eq!(significant(412.3), "412");
+        assert_eq!(format_ms(Lang::En, 1.2e150), "1.2e147 s");
     }
 }
