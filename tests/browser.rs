@@ -223,20 +223,7 @@ async fn samples_survive_in_indexeddb_and_are_deleted_with_their_run() {
 
 #[wasm_bindgen_test]
 fn filled_circles_keep_their_colour_around_other_drawing() {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let canvas: web_sys::HtmlCanvasElement = document
-        .create_element("canvas")
-        .unwrap()
-        .dyn_into()
-        .unwrap();
-    canvas.set_width(40);
-    canvas.set_height(10);
-    let context: web_sys::CanvasRenderingContext2d = canvas
-        .get_context("2d")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let (canvas, context) = canvas(40, 10);
     let mut backend = MeasuredCanvas::new(canvas).unwrap();
     let red = BackendColor {
         alpha: 1.0,

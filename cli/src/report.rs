@@ -23,8 +23,8 @@ use firsttoken::core::text::fidelity::{
 use firsttoken::core::text::format_ms;
 use firsttoken::core::text::printable::printable;
 use firsttoken::core::text::report_words::{
-    Phase, ReportWords, connections_opened, failed_probe, fidelity_heading, no_successful_samples,
-    prompt_tokens_equal, report_heading, unknown_time,
+    Phase, ReportWords, connections_opened, failed_probe, failed_probes_list, fidelity_heading,
+    no_successful_samples, prompt_tokens_equal, report_heading, unknown_time,
 };
 use firsttoken::core::text::{Said, at_least, caveat_line, colon, labelled, report_sentences};
 use firsttoken::core::verdict::{Judgement, Lang};
@@ -621,16 +621,12 @@ fn fidelity_text(
             report.targets.get(figures.target as usize),
             failed.is_empty(),
         ) {
-            let separator = match lang {
-                Lang::En => "; ",
-                Lang::ZhCn => "；",
-            };
             let _ = writeln!(
                 out,
                 "  {}{}{}",
                 words.failed_probes,
                 colon(lang),
-                labelled(lang, &target.label, &failed.join(separator))
+                labelled(lang, &target.label, &failed_probes_list(lang, &failed))
             );
         }
     }

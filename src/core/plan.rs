@@ -288,10 +288,7 @@ impl PlanError {
             Self::NotAPlan => refusal::plan_not_a_plan(lang),
             Self::NewerVersion { found } => refusal::plan_newer(lang, *found, PLAN_VERSION),
             Self::BadVersion { found } => refusal::plan_bad_version(lang, found, PLAN_VERSION),
-            Self::Invalid(errors) => refusal::plan_bad_fields(
-                lang,
-                &errors.iter().map(|e| e.text(lang)).collect::<Vec<_>>(),
-            ),
+            Self::Invalid(_) => refusal::plan_bad_fields(lang, &self.messages_in(lang)),
             Self::Link(problem) => problem.text(lang),
         }
     }

@@ -4,28 +4,8 @@
 //! compile; there is no fallback that could leave English in the Chinese UI.
 //! Numbers and dates are formatted here too, per language.
 
-/// Declares a texts struct, one `&'static str` per field, and its `all()`
-/// from one list of names: a text cannot be added to the struct without
-/// being walked by the checks that read `all()` (no English leftovers), and
-/// every language's value must fill it or the page does not compile.
-macro_rules! texts {
-    ($(#[doc = $doc:expr])* $name:ident { $($field:ident),* $(,)? }) => {
-        $(#[doc = $doc])*
-        #[expect(missing_docs, reason = "each field is the text its name says")]
-        pub struct $name {
-            $(pub $field: &'static str,)*
-        }
-
-        impl $name {
-            /// Every text, for checks that walk them all.
-            pub fn all(&self) -> Vec<&'static str> {
-                vec![$(self.$field),*]
-            }
-        }
-    };
-}
-
 pub use crate::core::text::Lang;
+use crate::core::text::lang::texts;
 
 /// The page's texts for each language (inherent methods of core's one
 /// [`Lang`]: the words are the page's, the language type is shared).

@@ -45,3 +45,42 @@ impl Lang {
         }
     }
 }
+
+/// Declares a texts struct, one `&'static str` per field, and its `all()`
+/// from one list of names: a text cannot be added to the struct without
+/// being walked by the checks that read `all()` (no English leftovers), and
+/// every language's value must fill it or nothing compiles. The page's
+/// texts (`ui::i18n`) and the terminal's report words are declared with it.
+macro_rules! texts {
+    ($(#[doc = $doc:expr])* $name:ident { $($field:ident),* $(,)? }) => {
+        $(#[doc = $doc])*
+        #[expect(missing_docs, reason = "each field is the text its name says")]
+        pub struct $name {
+            $(pub $field: &'static str,)*
+        }
+
+        impl $name {
+            /// Every text, for checks that walk them all.
+            pub fn all(&self) -> Vec<&'static str> {
+                vec![$(self.$field),*]
+            }
+        }
+    };
+}
+
+pub(crate) use texts;
+
+/// Fails when `text`, a Chinese text, still holds Latin letters once each
+/// of `kept` (what may stay as it is: a member's name, a product's, a
+/// detail passed through) is taken out. The checks of every Chinese text
+/// core makes call it.
+#[cfg(test)]
+pub(crate) fn assert_no_english_left(text: &str, kept: &[&str]) {
+    let rest = kept
+        .iter()
+        .fold(text.to_owned(), |rest, word| rest.replace(word, ""));
+    assert!(
+        !rest.chars().any(|c| c.is_ascii_alphabetic()),
+        "English left in: {text}"
+    );
+}

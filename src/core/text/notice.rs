@@ -122,6 +122,7 @@ pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::text::lang::assert_no_english_left;
 
     const LANGS: [Lang; 2] = [Lang::En, Lang::ZhCn];
 
@@ -175,10 +176,7 @@ mod tests {
             download_failed(Lang::ZhCn, "", ""),
         ];
         for text in texts {
-            assert!(
-                !text.chars().any(|c| c.is_ascii_alphabetic()),
-                "English left in: {text}"
-            );
+            assert_no_english_left(&text, &[]);
         }
     }
 

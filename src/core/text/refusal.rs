@@ -208,6 +208,7 @@ pub fn merge_different_measure(lang: Lang, field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::text::lang::assert_no_english_left;
 
     /// Every refusal in `lang`, with the details filled in.
     fn all(lang: Lang) -> Vec<String> {
@@ -258,14 +259,7 @@ mod tests {
             "inf",
         ];
         for text in all(Lang::ZhCn) {
-            let mut rest = text.clone();
-            for word in kept {
-                rest = rest.replace(word, "");
-            }
-            assert!(
-                !rest.chars().any(|c| c.is_ascii_alphabetic()),
-                "English left in: {text}"
-            );
+            assert_no_english_left(&text, &kept);
         }
     }
 

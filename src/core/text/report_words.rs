@@ -6,43 +6,44 @@
 //!
 //! A leaf: every figure arrives as data.
 
-use super::lang::Lang;
+use super::lang::{Lang, texts};
 
-/// The words around the sentences, one set per language.
-#[expect(missing_docs, reason = "each field is the text its name says")]
-pub struct ReportWords {
-    pub model: &'static str,
-    pub rank: &'static str,
-    pub target: &'static str,
-    pub n: &'static str,
-    pub median: &'static str,
-    pub p95: &'static str,
-    pub p99: &'static str,
-    pub cv: &'static str,
-    pub errors: &'static str,
-    pub verdict: &'static str,
-    pub note: &'static str,
-    pub consistency: &'static str,
-    pub best_provider: &'static str,
-    pub intervals: &'static str,
-    pub cold_tail: &'static str,
-    pub slow: &'static str,
-    pub timeout: &'static str,
-    pub goodput: &'static str,
-    pub first_try: &'static str,
-    pub rate_limits: &'static str,
-    pub stream: &'static str,
-    pub cost: &'static str,
-    pub periods: &'static str,
-    pub connections: &'static str,
-    pub routing: &'static str,
-    pub fidelity: &'static str,
-    pub probe_replies_passed: &'static str,
-    pub tool_args: &'static str,
-    pub trigger_f1: &'static str,
-    pub prompt_tokens: &'static str,
-    pub failed_probes: &'static str,
-    pub none: &'static str,
+texts! {
+    /// The words around the sentences, one set per language.
+    ReportWords {
+        model,
+        rank,
+        target,
+        n,
+        median,
+        p95,
+        p99,
+        cv,
+        errors,
+        verdict,
+        note,
+        consistency,
+        best_provider,
+        intervals,
+        cold_tail,
+        slow,
+        timeout,
+        goodput,
+        first_try,
+        rate_limits,
+        stream,
+        cost,
+        periods,
+        connections,
+        routing,
+        fidelity,
+        probe_replies_passed,
+        tool_args,
+        trigger_f1,
+        prompt_tokens,
+        failed_probes,
+        none,
+    }
 }
 
 const EN: ReportWords = ReportWords {
@@ -122,44 +123,6 @@ impl ReportWords {
             Lang::En => &EN,
             Lang::ZhCn => &ZH_CN,
         }
-    }
-
-    /// Every word, for checks that walk them all.
-    pub fn all(&self) -> [&'static str; 32] {
-        [
-            self.model,
-            self.rank,
-            self.target,
-            self.n,
-            self.median,
-            self.p95,
-            self.p99,
-            self.cv,
-            self.errors,
-            self.verdict,
-            self.note,
-            self.consistency,
-            self.best_provider,
-            self.intervals,
-            self.cold_tail,
-            self.slow,
-            self.timeout,
-            self.goodput,
-            self.first_try,
-            self.rate_limits,
-            self.stream,
-            self.cost,
-            self.periods,
-            self.connections,
-            self.routing,
-            self.fidelity,
-            self.probe_replies_passed,
-            self.tool_args,
-            self.trigger_f1,
-            self.prompt_tokens,
-            self.failed_probes,
-            self.none,
-        ]
     }
 }
 
@@ -261,6 +224,14 @@ pub fn failed_probe(
     }
 }
 
+/// A target's failed probes ([`failed_probe`] each) on one line.
+pub fn failed_probes_list(lang: Lang, probes: &[String]) -> String {
+    match lang {
+        Lang::En => probes.join("; "),
+        Lang::ZhCn => probes.join("；"),
+    }
+}
+
 /// The connection phases of a target's requests that opened one: how many
 /// opened, and the median of each phase timed (`phases`: name and the
 /// duration written out).
@@ -302,6 +273,7 @@ impl Phase {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::text::lang::assert_no_english_left;
 
     #[test]
     fn the_chinese_frame_holds_no_english_words_of_its_own() {
@@ -340,19 +312,21 @@ mod tests {
             ])
             .collect();
         for text in texts {
-            let mut rest = text.clone();
-            for word in kept {
-                rest = rest.replace(word, "");
-            }
-            assert!(
-                !rest.chars().any(|c| c.is_ascii_alphabetic()),
-                "English left in: {text}"
-            );
+            assert_no_english_left(&text, &kept);
         }
     }
 
     #[test]
     fn the_english_frame_reads_as_before() {
+        let two = ["a (x, 1 of 1)".to_owned(), "b (y, 2 of 2)".to_owned()];
+        assert_eq!(
+            failed_probes_list(Lang::En, &two),
+            "a (x, 1 of 1); b (y, 2 of 2)"
+        );
+        assert_eq!(
+            failed_probes_list(Lang::ZhCn, &two),
+            "a (x, 1 of 1)；b (y, 2 of 2)"
+        );
         assert_eq!(
             report_heading(
                 Lang::En,
