@@ -32,6 +32,7 @@ use serde_json::{Value, json};
 use unicode_width::UnicodeWidthStr;
 
 use crate::error::CliError;
+use crate::terminal::pad;
 
 /// Version of the `report --json` document.
 pub const REPORT_JSON_VERSION: u32 = 1;
@@ -195,18 +196,6 @@ fn connections_text(lang: Lang, c: &Connections) -> String {
     .filter_map(|(phase, summary)| summary.as_ref().map(|s| (phase, format_ms(lang, s.median))))
     .collect();
     connections_opened(lang, c.opened, &phases)
-}
-
-/// `text` padded with spaces to `width` terminal columns, on the left when
-/// `right` aligns it right. A Chinese character takes two columns, so a
-/// table of Chinese cells lines up as the English one does.
-fn pad(text: &str, width: usize, right: bool) -> String {
-    let fill = " ".repeat(width.saturating_sub(text.width()));
-    if right {
-        format!("{fill}{text}")
-    } else {
-        format!("{text}{fill}")
-    }
 }
 
 fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {

@@ -10,6 +10,7 @@ use firsttoken::core::text::fidelity::probe_progress;
 use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
+use unicode_width::UnicodeWidthStr;
 
 use firsttoken::core::plan::Plan;
 use firsttoken::core::report::live_row;
@@ -129,8 +130,8 @@ impl Live {
             .map(|target| {
                 let line = multi.add(ProgressBar::new(1).with_style(line_style.clone()));
                 line.set_message(format!(
-                    "{:width$}  waiting for its first sample",
-                    printable(&target.label)
+                    "{}  waiting for its first sample",
+                    pad(&printable(&target.label), width, false)
                 ));
                 line
             })
@@ -179,10 +180,22 @@ impl Live {
     }
 }
 
+/// `text` padded with spaces to `width` terminal columns, on the left when
+/// `right` aligns it right. A Chinese character takes two columns, so
+/// lines and tables of Chinese labels line up as English ones do.
+pub fn pad(text: &str, width: usize, right: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(text.width()));
+    if right {
+        format!("{fill}{text}")
+    } else {
+        format!("{text}{fill}")
+    }
+}
+
 fn label_width(plan: &Plan) -> usize {
     plan.targets
         .iter()
-        .map(|t| printable(&t.label).chars().count())
+        .map(|t| printable(&t.label).width())
         .max()
         .unwrap_or(0)
         .min(40)
@@ -200,7 +213,7 @@ pub fn live_line<'a>(
     let samples: Vec<&Sample> = samples.into_iter().collect();
     let row = live_row(samples.iter().copied(), requests_per_target, timeout_ms);
     let label = printable(label);
-    let mut line = format!("{label:width$}  n {}", row.done);
+    let mut line = format!("{}  n {}", pad(&label, width, false), row.done);
     if row.errors > 0 {
         let s = if row.errors == 1 { "" } else { "s" };
         line.push_str(&format!(" · {} error{s}", row.errors));
@@ -450,6 +463,10 @@ mod tests {
             .collect();
         let line = live_line("DeepSeek", 8, &samples, 100, 120_000.0);
         assert!(line.ends_with("· solid (provisional)"), "{line}");
+        // A Chinese label takes two columns a character: padded to the
+        // same screen width as "DeepSeek".
+        let line = live_line("深度求索", 8, &samples, 100, 120_000.0);
+        assert!(line.starts_with("深度求索  n 30 ·"), "{line}");
         assert_eq!(eta_text(Lang::En, 3_725_000.0, 0.0, true), "1 h 2 min");
     }
 }
