@@ -78,6 +78,9 @@ pub struct TargetFigures {
     /// The ranked TTFTs (ms, ascending; timeouts at the plan's timeout),
     /// for the slow share; empty when not known, which ranks by p95 alone.
     pub ttft_sorted_ms: Vec<f64>,
+    /// How many of `ttft_sorted_ms` are timeouts (the top ranks): each is
+    /// slow whatever the threshold.
+    pub censored: usize,
     /// The p95's 95 % interval, for telling targets apart.
     pub p95_interval: Option<Interval>,
     /// The median's 95 % interval, likewise (bounded from 8 requests on,
@@ -228,12 +231,14 @@ fn slow_threshold(members: &[&TargetFigures], ttft_budget_ms: Option<f64>) -> Op
     percentile(&pooled, 50.0).map(|median| SLOW_MULTIPLE * median)
 }
 
-/// Requests of `figures` over `threshold`.
+/// Requests of `figures` over `threshold`, and every timeout: a request
+/// that timed out is slow even when the timeout is under the threshold.
 fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
-    threshold.map_or(0, |at| {
+    let over = threshold.map_or(0, |at| {
         let kept = figures.ttft_sorted_ms.partition_point(|&ms| ms <= at);
         figures.ttft_sorted_ms.len() - kept
-    })
+    });
+    over.max(figures.censored.min(figures.ttft_sorted_ms.len()))
 }
 
 /// Whether `a` and `b` can be told apart (see the module doc).
@@ -617,6 +622,7 @@ mod tests {
             error_rate: errors,
             judgement: Judgement::Final(Verdict::from_cv_pct(cv)),
             ttft_sorted_ms: Vec::new(),
+            censored: 0,
             // A narrow interval: these hand-made targets differ clearly.
             p95_interval: Some(Interval {
                 low: p95 * 0.99,
@@ -643,6 +649,7 @@ mod tests {
             p95_interval: crate::core::quantile::order_statistic_interval(&values, 0.95, None),
             median_interval: crate::core::quantile::order_statistic_interval(&values, 0.5, None),
             ttft_sorted_ms: values,
+            censored: 0,
         }
     }
 

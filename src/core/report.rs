@@ -237,6 +237,7 @@ pub fn build_report_with(
                 error_rate: t.error_rate,
                 judgement: t.judgement,
                 ttft_sorted_ms: t.ranked_ms.clone(),
+                censored: t.censored,
                 p95_interval: t.intervals.map(|i| i.p95_ms),
                 median_interval: t.intervals.map(|i| i.median_ms),
             })
@@ -412,21 +413,19 @@ struct Judged {
 
 /// The figures behind a verdict, from ranked TTFT `sorted` (ascending, the
 /// top `censored` of them timeouts): summary, cold-start tail, slow share
-/// (over the warm median: the tail's warm cluster when one was found),
-/// tail band and verdict. The results view and the live row both judge
-/// here, so they never disagree. Cost: O(n) after the sort.
+/// (every timeout slow, the threshold from the warm reference of
+/// [`super::slow::warm_reference`]), tail band and verdict. The results
+/// view and the live row both judge here, so they never disagree.
+/// Cost: O(n) after the sort.
 fn judge_ranked(sorted: &[f64], censored: usize) -> Judged {
     let ttft = summarize_sorted(sorted);
     let cold_tail = detect_cold_tail(sorted);
-    let warm_median_ms = cold_tail
-        .map(|tail| tail.warm.median)
-        .or(ttft.map(|t| t.median));
-    let slow = warm_median_ms.and_then(|median| slow_share(sorted, median));
+    let slow = slow_share(sorted, censored);
     let band = slow.map_or(Verdict::Solid, |slow| tail_band(&slow));
     let verdict = judge(
         ttft.map_or(0.0, |t| t.cv_pct),
         band,
-        censored,
+        slow.map_or(censored, |slow| slow.slow),
         cold_tail.is_some(),
     );
     Judged {
@@ -1101,6 +1100,263 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The issue's example: one model on two providers, medians 15 s and
+    /// 16 s, timeout 30 s. A has 3 timeouts in 75 (4 % errors, under the
+    /// 5 % cut); B is clean. The timeouts are slow requests, so A is not
+    /// recommended over B.
+    #[test]
+    fn every_timeout_is_slow_and_the_clean_provider_is_recommended() {
+        let mut plan = plan(&["m", "m"]);
+        plan.timeout_s = 30.0;
+        let mut samples = synthetic_samples(2, 75, 0, 28);
+        let mut rng = fastrand::Rng::with_seed(15);
+        for sample in &mut samples {
+            let median = if sample.target == 0 {
+                15_000.0
+            } else {
+                16_000.0
+            };
+            let ttft = median * (0.05 * normal(&mut rng)).exp();
+            sample.error = None;
+            sample.ttft_ms = Some(ttft);
+            sample.total_ms = Some(ttft + 600.0);
+            if sample.target == 0 && sample.seq % 25 == 7 {
+                sample.ttft_ms = None;
+                sample.total_ms = None;
+                sample.error = Some(SampleError {
+                    kind: ErrorKind::Timeout,
+                    phase: Phase::Request,
+                    message: String::new(),
+                });
+            }
+        }
+        let report = build_report(&plan, &samples, 0, 1);
+        let a = &report.targets[0];
+        assert_eq!((a.censored, a.errors), (3, 3));
+        assert!(a.error_rate < crate::core::verdict::ERROR_RATE_THRESHOLD);
+        let slow = a.slow.unwrap();
+        assert!(
+            slow.threshold_ms > 30_000.0,
+            "3× a 15 s median is over the timeout"
+        );
+        assert_eq!(slow.slow, 3, "every timeout is slow");
+        assert!(a.verdict > Some(Verdict::Solid));
+        let model = &report.models[0];
+        let row_a = model
+            .rows
+            .iter()
+            .find(|row| row.figures.target == 0)
+            .unwrap();
+        assert_eq!(row_a.slow, 3);
+        let route = &report.routing.routes[0];
+        assert_eq!(
+            route.target,
+            Some(1),
+            "A with 3 timeouts must not be recommended over the clean B: {}",
+            route.reason
+        );
+        println!("{}", route.reason);
+        assert_eq!(
+            report.targets[0].time_of_day.peak.slow + report.targets[0].time_of_day.off_peak.slow,
+            3
+        );
+    }
+
+    /// One run for the monotonicity tests: TTFTs in send order, each
+    /// `None` when the request timed out (ranked at `timeout_ms`).
+    #[derive(Clone)]
+    struct Run {
+        ttft: Vec<Option<f64>>,
+        timeout_ms: f64,
+    }
+
+    impl Run {
+        /// A random run: n 40–200, warm median 400 ms with log-spread
+        /// 0.05–0.6, cold starts (0–25 %) at 3–300× with a spread of their
+        /// own, and a timeout either far (120 s) or under 3× the median.
+        fn random(rng: &mut fastrand::Rng) -> Self {
+            let n = [40, 75, 75, 100, 200][rng.usize(..5)];
+            let sigma = 0.05 + 0.55 * rng.f64();
+            let cold_share = if rng.bool() { 0.0 } else { 0.25 * rng.f64() };
+            let magnitude = 3.0 * 100.0_f64.powf(rng.f64());
+            let cold_sigma = 0.5 * rng.f64();
+            let timeout_ms = if rng.u8(..4) == 0 { 1_000.0 } else { 120_000.0 };
+            let ttft = (0..n)
+                .map(|_| {
+                    let mut ms = 400.0 * (sigma * normal(rng)).exp();
+                    if rng.f64() < cold_share {
+                        ms *= magnitude * (cold_sigma * normal(rng)).exp();
+                    }
+                    (ms < timeout_ms).then_some(ms)
+                })
+                .collect();
+            Self { ttft, timeout_ms }
+        }
+
+        /// The run with request `i` made `factor` times slower (a timeout
+        /// when that reaches the timeout).
+        fn slower(&self, i: usize, factor: f64) -> Self {
+            let mut run = self.clone();
+            run.ttft[i] = self.ttft[i]
+                .map(|ms| ms * factor)
+                .filter(|&ms| ms < self.timeout_ms);
+            run
+        }
+
+        fn ranked(&self) -> (Vec<f64>, usize) {
+            let mut sorted: Vec<f64> = self
+                .ttft
+                .iter()
+                .map(|ms| ms.unwrap_or(self.timeout_ms))
+                .collect();
+            sorted.sort_by(f64::total_cmp);
+            (sorted, self.ttft.iter().filter(|ms| ms.is_none()).count())
+        }
+
+        fn judged(&self) -> Judged {
+            let (sorted, censored) = self.ranked();
+            judge_ranked(&sorted, censored)
+        }
+
+        /// Whether request `i` is slow in this run: a timeout, or over the
+        /// slow threshold.
+        fn is_slow(&self, i: usize, judged: &Judged) -> bool {
+            match (self.ttft[i], judged.slow) {
+                (None, _) => true,
+                (Some(ms), Some(slow)) => ms > slow.threshold_ms,
+                (Some(_), None) => false,
+            }
+        }
+    }
+
+    fn normal(rng: &mut fastrand::Rng) -> f64 {
+        let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
+
+    /// The property of docs/statistics.md, "Monotone verdict": over 400
+    /// seeded random runs, every request made slower by 1.5× to 300× (or
+    /// into a timeout) at every position. Where the slowed request ends
+    /// slow (a warm one turned cold, a cold one longer, a success turned
+    /// timeout) the verdict must never improve; where it stays warm no
+    /// scale-free verdict can promise that, and the rate is printed.
+    /// `cargo test --lib core::report::tests::the_verdict_never_improves_when_a_request_turns_slow -- --nocapture`
+    #[test]
+    fn the_verdict_never_improves_when_a_request_turns_slow() {
+        let mut rng = fastrand::Rng::with_seed(0x0A0E_5107);
+        let factors = [1.5, 2.0, 3.0, 5.0, 10.0, 30.0, 100.0, 300.0, f64::INFINITY];
+        let (mut checked, mut warm_moves, mut warm_improved, mut runs_improved) = (0, 0, 0, 0);
+        for _ in 0..400 {
+            let run = Run::random(&mut rng);
+            let before = run.judged().verdict;
+            let mut improved_here = false;
+            for i in 0..run.ttft.len() {
+                for factor in factors {
+                    let after_run = run.slower(i, factor);
+                    let after = after_run.judged();
+                    if after_run.is_slow(i, &after) {
+                        checked += 1;
+                        assert!(
+                            after.verdict >= before,
+                            "request {i} ({:?} ms) × {factor} of {:?}: {before:?} → {:?}",
+                            run.ttft[i],
+                            run.ranked(),
+                            after.verdict
+                        );
+                    } else {
+                        warm_moves += 1;
+                        if after.verdict < before {
+                            warm_improved += 1;
+                            improved_here = true;
+                        }
+                    }
+                }
+            }
+            runs_improved += usize::from(improved_here);
+        }
+        println!(
+            "{checked} slowdowns ending slow: none improved the verdict; \
+             {warm_moves} slowdowns staying warm: {warm_improved} improved it ({:.3} %), in {runs_improved} of 400 runs",
+            warm_improved as f64 * 100.0 / warm_moves.max(1) as f64
+        );
+        assert!(checked > 100_000, "{checked}");
+    }
+
+    /// Cold starts added one at a time, up to 25 % of the run, each at
+    /// 5–300× the median with a spread of its own: the verdict never
+    /// improves at any step (400 seeded walks).
+    /// `cargo test --lib core::report::tests::adding_cold_starts_one_at_a_time_never_improves_the_verdict -- --nocapture`
+    #[test]
+    fn adding_cold_starts_one_at_a_time_never_improves_the_verdict() {
+        let mut rng = fastrand::Rng::with_seed(0xC01D_57A7);
+        let mut steps = 0;
+        for walk in 0..400 {
+            let n = [75, 100, 200][walk % 3];
+            let sigma = 0.05 + 0.45 * rng.f64();
+            let magnitude = 5.0 * 60.0_f64.powf(rng.f64());
+            let cold_sigma = 0.5 * rng.f64();
+            let mut run = Run {
+                ttft: (0..n)
+                    .map(|_| Some(400.0 * (sigma * normal(&mut rng)).exp()))
+                    .collect(),
+                timeout_ms: 120_000.0,
+            };
+            let mut order: Vec<usize> = (0..n).collect();
+            rng.shuffle(&mut order);
+            let mut previous = run.judged().verdict;
+            for &i in order.iter().take(n / 4) {
+                let cold = 400.0 * magnitude * (cold_sigma * normal(&mut rng)).exp();
+                let Some(ms) = run.ttft[i] else { continue };
+                run = run.slower(i, (cold / ms).max(1.0));
+                let judged = run.judged();
+                let verdict = judged.verdict;
+                steps += 1;
+                assert!(
+                    verdict >= previous,
+                    "walk {walk} ({magnitude:.0}×, σ {sigma:.2}): {previous:?} → {verdict:?} at {:?}",
+                    run.ranked()
+                );
+                previous = verdict;
+            }
+        }
+        println!("{steps} cold starts added in 400 walks: the verdict never improved");
+    }
+
+    /// The issue's example: 75 requests at a 400 ms median with 3 cold
+    /// starts of about 18 s read "not ready" (CV 305 %); a fourth, made of
+    /// a 275 ms request, reads CV 293 % and stays "not ready".
+    #[test]
+    fn a_fourth_cold_start_keeps_not_ready() {
+        let mut ttft: Vec<Option<f64>> = (0..72)
+            .map(|i| {
+                Some(
+                    400.0 * (0.2 * 0.551 * ((i as f64 + 0.5) / (72.0 - i as f64 - 0.5)).ln()).exp(),
+                )
+            })
+            .collect();
+        ttft.extend([Some(17_500.0), Some(18_000.0), Some(18_600.0)]);
+        let run = Run {
+            ttft,
+            timeout_ms: 120_000.0,
+        };
+        let before = run.judged();
+        assert_eq!(before.verdict, Verdict::NotReady);
+        let warm = run
+            .ttft
+            .iter()
+            .position(|ms| ms.is_some_and(|ms| (250.0..300.0).contains(&ms)))
+            .unwrap();
+        let after = run.slower(warm, 18_000.0 / run.ttft[warm].unwrap());
+        let judged = after.judged();
+        assert_eq!(
+            Verdict::from_cv_pct(judged.ttft.unwrap().cv_pct),
+            Verdict::ColdStarts,
+            "the CV alone falls: {}",
+            judged.ttft.unwrap().cv_pct
+        );
+        assert_eq!(judged.verdict, Verdict::NotReady);
     }
 
     #[test]

@@ -1,33 +1,57 @@
-//! The slow-request share of one target and the *tail band* it gives the
-//! verdict, so that a verdict never improves as cold starts become more
-//! frequent.
+//! The slow requests of one target and the *tail band* they give the
+//! verdict, built so that **making any request slow never improves the
+//! verdict**: a warm request turned cold, a cold one made longer, a
+//! success turned into a timeout.
 //!
-//! CV mixes how often cold starts happen with how long they last. With
-//! warm requests at 0.4 s and cold starts at 40 s, a 1 % cold share gives a
-//! CV near 480 % ("not ready") and a 20 % share a CV near 190 % ("cold
-//! starts"): past the frequency that maximises it, the CV *falls* as a
-//! provider gets worse. The tail band closes that hole:
+//! # Slow requests
 //!
-//! * a request is **slow** when its TTFT is more than [`SLOW_MULTIPLE`]
-//!   times the warm median (the warm cluster's median when a cold-start
-//!   tail was found, else the median of every ranked request); a timeout is
-//!   always slow;
-//! * the slow share `k / n` gets an exact (Clopper–Pearson) 95 % interval,
-//!   said as "4 of 75, 1 in 8 to 1 in 68";
-//! * the **tail band** is the CV band that slow requests of this magnitude
-//!   (their median over the warm median) reach at the *worst* frequency up
-//!   to the one seen, computed for a two-point mixture:
+//! A request is **slow** when its TTFT is more than [`SLOW_MULTIPLE`] times
+//! the *warm reference*, and **every timeout is slow**, whatever the
+//! threshold. The warm reference is the median of the fastest n − 2k ranked
+//! requests, where k is the number of slow requests (the least k for which
+//! this is self-consistent; see [`slow_share`]). With no slow request it is
+//! the median of the run; with k slow ones it sets aside the k slow ones
+//! and as many of the fastest, so it is the median of the warm requests
+//! taken half a rank low per slow request. Why not the plain median: when a
+//! warm request below the median turns cold, the plain median moves up one
+//! rank, the threshold with it, and a slow request just above the old
+//! threshold could stop counting. The warm reference never rises when a
+//! request turns slow (proof in docs/statistics.md), so the slow set only
+//! grows.
+//!
+//! # The tail band
+//!
+//! CV mixes how often cold starts happen with how long they last: past the
+//! frequency that maximises it, one more cold start *lowers* the CV (3 cold
+//! starts of 18 s in 75 requests at 0.4 s: CV 305 %, "not ready"; a fourth:
+//! 293 %, "cold starts"). The tail band closes that hole on the data
+//! itself, with no model of the tail:
 //!
 //! ```text
-//! CV²(q) = ((1 − q)(1 + c²) + q R²) / (1 − q + q R)² − 1
-//! band   = band( max CV(q′) for 0 < q′ ≤ k / n )
+//! envelope = max over t = 0..=k of CV(the run with only its t slowest
+//!            slow requests kept and the other k − t set to 0 ms)
+//! band     = band(envelope)
 //! ```
 //!
-//! with c the warm CV and R the magnitude. Below the CV-maximising
-//! frequency this is about the CV band itself; above it, the band stays
-//! where the rarer tail put it. The verdict is the worse of the CV band and
-//! the tail band, and never "solid" once a request timed out or a tail was
-//! found (see [`super::verdict::judge`]).
+//! The envelope is the largest CV of any run that could have become this
+//! one by making slow requests slower: every slow request somewhere between
+//! 0 ms and what it took, the rest as they are. That set of runs only grows
+//! when a request turns slow (the slow set grows and each bound rises), so
+//! the envelope never falls. CV is quasi-convex on the positive orthant, so
+//! its largest value over that box is at a corner (each slow request at
+//! 0 or at its own value), and an exchange argument shows the best corner
+//! keeps the largest ones: k + 1 candidates, O(n). With t = k the candidate
+//! is the run itself, so the band is never better than the CV band.
+//!
+//! The verdict is the worse of the CV band and the tail band, and never
+//! "solid" once a request is slow, a request timed out or a cold-start tail
+//! was found (see [`super::verdict::judge`]).
+//!
+//! What it does not promise: a request made slower *within* the warm
+//! cluster (say 300 ms → 450 ms at a 400 ms median) can lower the CV a
+//! little and cross a band edge. No verdict that calls a steady run
+//! "solid" at every scale can avoid that (docs/statistics.md has the
+//! proof and the measured rate).
 
 use super::stats::{percentile, summarize_sorted};
 use super::verdict::Verdict;
@@ -45,9 +69,9 @@ pub const SLOW_SHARE_CONFIDENCE: f64 = 0.95;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlowShare {
     /// Requests slower than this count as slow, ms ([`SLOW_MULTIPLE`] × the
-    /// warm median).
+    /// warm reference).
     pub threshold_ms: f64,
-    /// Slow requests (timeouts included).
+    /// Slow requests (every timeout included).
     pub slow: usize,
     /// Ranked requests examined.
     pub of: usize,
@@ -56,11 +80,14 @@ pub struct SlowShare {
     /// Median of the slow requests over the median of the rest (a lower
     /// bound when timeouts are among them); `None` when nothing was slow.
     pub magnitude: Option<f64>,
-    /// CV% of the requests at or under the threshold.
+    /// CV% of the requests that are not slow.
     pub warm_cv_pct: Option<f64>,
-    /// p95 of the requests at or under the threshold, ms: the provider when
-    /// it is awake.
+    /// p95 of the requests that are not slow, ms: the provider when it is
+    /// awake.
     pub warm_p95_ms: Option<f64>,
+    /// The largest CV% of a run that could have become this one by making
+    /// slow requests slower (see the module doc); at least the run's own CV.
+    pub envelope_cv_pct: f64,
 }
 
 impl SlowShare {
@@ -74,69 +101,107 @@ impl SlowShare {
     }
 }
 
-/// The slow share of `ranked_ms` (ascending; censored timeouts ranked at
-/// the timeout, so they lie at the top) given the warm median, which sets
-/// the threshold. The magnitude and warm CV are then measured on the
-/// requests under the threshold, so that they describe the warm cluster
-/// however many cold starts pulled the overall median up. Returns `None`
-/// when there is nothing to rank or no positive median.
-/// Cost: O(n) plus the interval's O(k · 60).
-pub fn slow_share(ranked_ms: &[f64], warm_median_ms: f64) -> Option<SlowShare> {
-    if ranked_ms.is_empty() || warm_median_ms.is_nan() || warm_median_ms <= 0.0 {
+/// The warm reference of `sorted_ms` (ascending, the top `censored` of them
+/// timeouts) and the number of slow requests it gives: the least k with
+/// `slow(k) ≤ k`, where `slow(k)` counts the requests over
+/// [`SLOW_MULTIPLE`] × the median of the fastest n − 2k (every timeout
+/// counting), that is × the order statistic of rank ⌈n/2⌉ − k.
+///
+/// `slow(k)` never falls as k grows (the reference only falls), so
+/// iterating k ← slow(k) from 0 climbs to the least such k. When more
+/// than about half the run is slow the reference stops at the fastest
+/// request. Returns `None` for an empty run. Cost: O(n log n) at worst,
+/// O(log n) per step.
+pub fn warm_reference(sorted_ms: &[f64], censored: usize) -> Option<(f64, usize)> {
+    let n = sorted_ms.len();
+    if n == 0 {
         return None;
     }
-    let threshold_ms = SLOW_MULTIPLE * warm_median_ms;
-    let warm_count = ranked_ms.partition_point(|&ms| ms <= threshold_ms);
-    let (warm, slow) = ranked_ms.split_at(warm_count);
+    let censored = censored.min(n);
+    let median_index = n.div_ceil(2) - 1;
+    let slow_over = |reference: f64| {
+        let threshold = SLOW_MULTIPLE * reference;
+        let over = n - sorted_ms.partition_point(|&ms| ms <= threshold);
+        over.max(censored)
+    };
+    let mut k = 0;
+    loop {
+        let index = median_index - k.min(median_index);
+        let reference = sorted_ms[index];
+        let slow = slow_over(reference);
+        if slow <= k || index == 0 {
+            return Some((reference, slow));
+        }
+        k = slow;
+    }
+}
+
+/// The slow share of `ranked_ms` (ascending; the top `censored` of them
+/// timeouts ranked at the timeout), with the threshold from
+/// [`warm_reference`]. The magnitude and warm CV are measured on the
+/// requests that are not slow, so that they describe the warm cluster
+/// however many cold starts there were. Returns `None` when there is
+/// nothing to rank or no positive reference.
+/// Cost: O(n) plus the interval's O(k · 60).
+pub fn slow_share(ranked_ms: &[f64], censored: usize) -> Option<SlowShare> {
+    let (reference, slow_count) = warm_reference(ranked_ms, censored)?;
+    if reference.is_nan() || reference <= 0.0 {
+        return None;
+    }
+    let threshold_ms = SLOW_MULTIPLE * reference;
     let of = ranked_ms.len();
+    let (warm, slow) = ranked_ms.split_at(of - slow_count);
     let warm_summary = summarize_sorted(warm);
-    let warm_median = warm_summary.map_or(warm_median_ms, |w| w.median);
+    let warm_median = warm_summary.map_or(reference, |w| w.median);
     Some(SlowShare {
         threshold_ms,
-        slow: slow.len(),
+        slow: slow_count,
         of,
-        share_ci: clopper_pearson(slow.len(), of, SLOW_SHARE_CONFIDENCE),
+        share_ci: clopper_pearson(slow_count, of, SLOW_SHARE_CONFIDENCE),
         magnitude: percentile(slow, 50.0).map(|median| median / warm_median),
         warm_cv_pct: warm_summary.map(|w| w.cv_pct),
         warm_p95_ms: percentile(warm, 95.0),
+        envelope_cv_pct: envelope_cv_pct(ranked_ms, slow_count),
     })
 }
 
-/// The CV band that slow requests of the observed magnitude reach at their
-/// worst frequency up to the observed share, given the warm cluster's CV
-/// (see the module doc). [`Verdict::Solid`] when nothing was slow.
+/// The CV band of the envelope (see the module doc): the verdict is never
+/// better than it. [`Verdict::Solid`] when nothing was slow and the run
+/// itself is solid.
 pub fn tail_band(slow: &SlowShare) -> Verdict {
-    let warm_cv_pct = slow.warm_cv_pct.unwrap_or(0.0);
-    let Some(magnitude) = slow.magnitude.filter(|m| m.is_finite() && *m > 0.0) else {
-        return Verdict::Solid;
-    };
-    if slow.slow == 0 {
-        return Verdict::Solid;
-    }
-    let warm_cv = if warm_cv_pct.is_finite() {
-        (warm_cv_pct / 100.0).max(0.0)
-    } else {
-        0.0
-    };
-    let share = slow.share();
-    // A geometric grid from share / 10⁴ up to the share itself finds the
-    // maximum of the smooth, single-peaked mixture CV closely enough for a
-    // band decision.
-    const STEPS: u32 = 200;
-    let worst = (0..=STEPS)
-        .map(|i| share * 1e-4_f64.powf(1.0 - f64::from(i) / f64::from(STEPS)))
-        .map(|q| mixture_cv_pct(q, magnitude, warm_cv))
-        .fold(0.0_f64, f64::max);
-    Verdict::from_cv_pct(worst)
+    Verdict::from_cv_pct(slow.envelope_cv_pct)
 }
 
-/// CV% of a two-point mixture: share `q` at `magnitude` × the warm mean,
-/// the rest warm with coefficient of variation `warm_cv` (a fraction).
-fn mixture_cv_pct(q: f64, magnitude: f64, warm_cv: f64) -> f64 {
-    let mean = 1.0 - q + q * magnitude;
-    let second_moment = (1.0 - q) * (1.0 + warm_cv * warm_cv) + q * magnitude * magnitude;
-    let variance = second_moment / (mean * mean) - 1.0;
-    variance.max(0.0).sqrt() * 100.0
+/// The largest CV% over the runs that keep the `t` slowest of the top
+/// `slow` values of `sorted_ms` and set the other `slow − t` to 0, for
+/// t = 0..=slow (percent; with `slow` = 0, the run's own CV). Sums are
+/// kept as the slow values are added one by one from the largest, so the
+/// whole envelope costs O(n). 0 for fewer than two values.
+pub fn envelope_cv_pct(sorted_ms: &[f64], slow: usize) -> f64 {
+    let n = sorted_ms.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let slow = slow.min(n);
+    let (warm, tail) = sorted_ms.split_at(n - slow);
+    let count = n as f64;
+    let cv_pct = |sum: f64, sum_sq: f64| {
+        let mean = sum / count;
+        if mean <= 0.0 {
+            return 0.0;
+        }
+        let variance = ((sum_sq - sum * mean) / (count - 1.0)).max(0.0);
+        variance.sqrt() / mean * 100.0
+    };
+    let mut sum: f64 = warm.iter().sum();
+    let mut sum_sq: f64 = warm.iter().map(|ms| ms * ms).sum();
+    let mut worst = cv_pct(sum, sum_sq);
+    for &ms in tail.iter().rev() {
+        sum += ms;
+        sum_sq += ms * ms;
+        worst = worst.max(cv_pct(sum, sum_sq));
+    }
+    worst
 }
 
 /// Exact (Clopper–Pearson) two-sided interval of a binomial share `k / n`
@@ -251,17 +316,90 @@ mod tests {
     }
 
     #[test]
+    fn every_timeout_is_slow_whatever_the_threshold() {
+        // A 15 s median and a 30 s timeout: 3× the median is 45 s, yet the
+        // three timeouts (ranked at 30 s) are slow.
+        let mut ranked: Vec<f64> = (0..72).map(|i| 14_000.0 + 30.0 * f64::from(i)).collect();
+        ranked.extend([30_000.0; 3]);
+        let slow = slow_share(&ranked, 3).unwrap();
+        assert_eq!(slow.slow, 3);
+        assert!(slow.threshold_ms > 30_000.0);
+        assert!(tail_band(&slow) >= Verdict::Solid);
+        let none = slow_share(&ranked, 0).unwrap();
+        assert_eq!(none.slow, 0);
+    }
+
+    #[test]
+    fn the_warm_reference_sets_aside_the_slow_and_as_many_of_the_fastest() {
+        let mut ranked: Vec<f64> = (1..=71).map(f64::from).collect();
+        ranked.extend([1_000.0; 4]);
+        // n 75: the median is the 38th value; with 4 slow, the 34th.
+        assert_eq!(warm_reference(&ranked, 0), Some((34.0, 4)));
+        assert_eq!(warm_reference(&[5.0], 0), Some((5.0, 0)));
+        assert_eq!(warm_reference(&[], 0), None);
+        // Two slow of five: the median of the fastest 5 − 4 is the fastest.
+        assert_eq!(
+            warm_reference(&[1.0, 2.0, 3.0, 50.0, 60.0], 0),
+            Some((1.0, 2))
+        );
+        // A majority three times its own median is no tail of it.
+        assert_eq!(
+            warm_reference(&[1.0, 2.0, 50.0, 60.0, 70.0], 0),
+            Some((50.0, 0))
+        );
+    }
+
+    /// The envelope keeps the largest slow requests: checked against every
+    /// subset of up to 10 slow requests set to 0.
+    #[test]
+    fn the_envelope_is_the_largest_cv_over_every_subset() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        for _ in 0..300 {
+            let warm = 20 + rng.usize(..60);
+            let slow = 1 + rng.usize(..10);
+            let mut values: Vec<f64> = (0..warm).map(|_| 300.0 + 200.0 * rng.f64()).collect();
+            values.extend((0..slow).map(|_| 1_500.0 * 100.0_f64.powf(rng.f64())));
+            values.sort_by(f64::total_cmp);
+            let n = values.len() as f64;
+            let mut best = 0.0_f64;
+            for mask in 0u32..(1 << slow) {
+                let kept = values.iter().enumerate().map(|(i, &ms)| {
+                    let tail_index = i.checked_sub(warm);
+                    match tail_index {
+                        Some(j) if mask & (1 << j) == 0 => 0.0,
+                        _ => ms,
+                    }
+                });
+                let (sum, sum_sq) = kept.fold((0.0, 0.0), |(s, q), ms| (s + ms, q + ms * ms));
+                let mean = sum / n;
+                let sd = ((sum_sq - sum * mean) / (n - 1.0)).sqrt();
+                best = best.max(sd / mean * 100.0);
+            }
+            let envelope = envelope_cv_pct(&values, slow);
+            assert!(
+                (envelope - best).abs() <= 1e-9 * best,
+                "{envelope} against {best}"
+            );
+            let own = crate::core::stats::summarize_sorted(&values)
+                .unwrap()
+                .cv_pct;
+            assert!(envelope >= own - 1e-9);
+        }
+    }
+
+    #[test]
     fn slow_share_counts_above_three_times_the_warm_median() {
         let mut ranked: Vec<f64> = (0..71).map(|i| 380.0 + f64::from(i)).collect();
         ranked.extend([5_000.0, 6_000.0, 7_000.0, 120_000.0]);
-        let slow = slow_share(&ranked, 415.0).unwrap();
+        let slow = slow_share(&ranked, 0).unwrap();
         assert_eq!((slow.slow, slow.of), (4, 75));
-        assert_eq!(slow.threshold_ms, 1245.0);
+        // The median of the fastest 75 − 2·4 = 67: the 34th value, 413 ms.
+        assert_eq!(slow.threshold_ms, 1239.0);
         let magnitude = slow.magnitude.unwrap();
         assert!((magnitude - 6_500.0 / 415.0).abs() < 1e-9, "{magnitude}");
         assert!(slow.warm_p95_ms.unwrap() < 451.0);
-        assert!(slow_share(&[], 400.0).is_none());
-        assert!(slow_share(&[1.0], 0.0).is_none());
+        assert!(slow_share(&[], 0).is_none());
+        assert!(slow_share(&[0.0], 0).is_none());
     }
 
     /// Warm values spread as a lognormal with σ = 0.25 (deterministic
@@ -335,7 +473,7 @@ mod tests {
             let values = mixture(n, cold, 100.0);
             let summary = crate::core::stats::summarize_sorted(&values).unwrap();
             assert_eq!(Verdict::from_cv_pct(summary.cv_pct), expected_cv_band);
-            let slow = slow_share(&values, 400.0).unwrap();
+            let slow = slow_share(&values, 0).unwrap();
             assert_eq!(slow.slow, cold);
             assert_eq!(tail_band(&slow), Verdict::NotReady, "{cold} cold");
         }

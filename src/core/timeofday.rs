@@ -175,7 +175,8 @@ fn p95_lower_bound(sorted: &[f64]) -> Option<f64> {
 /// Split one target's samples by local hour and by peak window.
 /// Warm-ups are left out, as everywhere in the statistics; timeouts rank
 /// at `timeout_ms` ([`Sample::rank`]); a request slower than
-/// `slow_threshold_ms` counts as slow in its period.
+/// `slow_threshold_ms` counts as slow in its period, and so does every
+/// timeout, whatever the threshold.
 pub fn time_of_day<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     tz_offset_min: i32,
@@ -186,30 +187,43 @@ pub fn time_of_day<'a>(
     let mut ttft_by_hour: [Vec<f64>; 24] = std::array::from_fn(|_| Vec::new());
     let mut requests_by_hour = [0usize; 24];
     let mut errors_by_hour = [0usize; 24];
+    let mut timeouts_by_hour = [0usize; 24];
     for sample in samples.into_iter().filter(|s| !s.warmup) {
         let hour = usize::from(local_hour(sample.sent_at_ms, tz_offset_min));
         requests_by_hour[hour] += 1;
         errors_by_hour[hour] += usize::from(sample.error.is_some());
         match sample.rank(timeout_ms) {
             TtftRank::Measured(ms) => ttft_by_hour[hour].push(ms),
-            TtftRank::Censored => ttft_by_hour[hour].push(timeout_ms),
+            TtftRank::Censored => {
+                ttft_by_hour[hour].push(timeout_ms);
+                timeouts_by_hour[hour] += 1;
+            }
             TtftRank::Excluded => {}
         }
     }
     let period = |peak: bool| {
         let hours = (0..24u8).filter(|&hour| is_peak(hour, peak_hours) == peak);
         let mut values = Vec::new();
-        let (mut requests, mut errors) = (0, 0);
+        let (mut requests, mut errors, mut timeouts) = (0, 0, 0);
         for hour in hours.map(usize::from) {
             values.extend_from_slice(&ttft_by_hour[hour]);
             requests += requests_by_hour[hour];
             errors += errors_by_hour[hour];
+            timeouts += timeouts_by_hour[hour];
         }
         values.sort_by(f64::total_cmp);
+        // Timeouts rank at `timeout_ms`: over the threshold they are
+        // already counted; under it they are slow all the same.
+        let over = values.iter().filter(|&&ms| ms > slow_threshold_ms).count();
+        let timeouts_under = if timeout_ms > slow_threshold_ms {
+            0
+        } else {
+            timeouts
+        };
         Period {
             requests,
             errors,
-            slow: values.iter().filter(|&&ms| ms > slow_threshold_ms).count(),
+            slow: over + timeouts_under,
             p95_low_ms: p95_lower_bound(&values),
             ttft: summarize(&values),
         }

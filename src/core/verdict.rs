@@ -186,10 +186,15 @@ impl Judgement {
 
 /// The verdict of one target: the worse of its CV band and its tail band
 /// ([`super::slow::tail_band`]), and never [`Verdict::Solid`] when a
-/// request timed out (`censored` > 0) or a cold-start tail was found.
-pub fn judge(cv_pct: f64, tail_band: Verdict, censored: usize, cold_tail_found: bool) -> Verdict {
+/// request was slow (`slow` > 0; every timeout is slow) or a cold-start
+/// tail was found.
+///
+/// Monotone: with the tail band of [`super::slow`], making any request of a
+/// run slow (a warm one cold, a cold one longer, a success a timeout)
+/// never improves this verdict (docs/statistics.md, "Monotone verdict").
+pub fn judge(cv_pct: f64, tail_band: Verdict, slow: usize, cold_tail_found: bool) -> Verdict {
     let worse = Verdict::from_cv_pct(cv_pct).max(tail_band);
-    if censored > 0 || cold_tail_found {
+    if slow > 0 || cold_tail_found {
         worse.max(Verdict::SomeVariance)
     } else {
         worse

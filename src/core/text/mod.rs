@@ -1052,18 +1052,18 @@ mod tests {
     fn the_slow_sentence_in_both_languages() {
         let mut ranked: Vec<f64> = (0..71).map(|i| 380.0 + f64::from(i)).collect();
         ranked.extend([5_000.0, 6_000.0, 7_000.0, 120_000.0]);
-        let slow = slow_share(&ranked, 415.0).unwrap();
+        let slow = slow_share(&ranked, 0).unwrap();
         assert_eq!(
             slow_sentence(Lang::En, &slow, Some(14.2)),
-            "4 of 75 requests slower than 1.25 s (3× the warm median), 1 in 8 to 1 in 68; \
+            "4 of 75 requests slower than 1.24 s (3× the warm median), 1 in 8 to 1 in 68; \
              p95 is 14× the median; warm-only p95 446 ms."
         );
         assert_eq!(
             slow_sentence(Lang::ZhCn, &slow, None),
-            "75 个请求中有 4 个慢于 1.25 秒（热请求中位数的 3 倍），约每 8 到 68 个中 1 个；\
+            "75 个请求中有 4 个慢于 1.24 秒（热请求中位数的 3 倍），约每 8 到 68 个中 1 个；\
              只看热请求时 p95 为 446 毫秒。"
         );
-        let none = slow_share(&ranked[..71], 415.0).unwrap();
+        let none = slow_share(&ranked[..71], 0).unwrap();
         assert_eq!(
             slow_sentence(Lang::En, &none, Some(1.1)),
             "0 of 71 requests slower than 1.25 s (3× the warm median); at most 1 in 20; \
