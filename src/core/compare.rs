@@ -134,6 +134,22 @@ impl Consistency {
         }
     }
 
+    /// "A and B: CV 21 % and 24 %, not distinguishable with these
+    /// requests": what to say instead of [`Consistency::text`] when the two
+    /// CVs' intervals overlap, so that no ratio is stated that the
+    /// intervals cannot tell from 1×.
+    pub fn indistinct_text(most: (&str, f64), least: (&str, f64), lang: Lang) -> String {
+        let ((most, most_cv), (least, least_cv)) = (most, least);
+        match lang {
+            Lang::En => format!(
+                "{most} and {least}: CV {most_cv:.0} % and {least_cv:.0} %, not distinguishable with these requests"
+            ),
+            Lang::ZhCn => format!(
+                "{most} 与 {least} 的 CV 分别为 {most_cv:.0}% 和 {least_cv:.0}%，以这些请求无法区分"
+            ),
+        }
+    }
+
     /// "A is 34× more consistent than B".
     pub fn text(&self, most: &str, least: &str, lang: Lang) -> String {
         let ratio = self.ratio_text();

@@ -183,7 +183,19 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
     let z2 = Z * Z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At k = 0 (k = n) the low (high) end is exactly 0 (1) in exact
+    // arithmetic; in floating point centre − half leaves about 3e-18.
+    let low = if k == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 #[cfg(test)]
@@ -287,6 +299,10 @@ mod tests {
         assert!((low - 0.9155).abs() < 1e-3, "{low}");
         assert!((high - 0.9897).abs() < 1e-3, "{high}");
         assert_eq!(wilson(0, 0), (0.0, 1.0));
+        // Exact ends are exact: 0 of 75 starts at 0, 75 of 75 ends at 1.
+        assert_eq!(wilson(0, 75).0, 0.0);
+        assert_eq!(wilson(75, 75).1, 1.0);
+        assert!(wilson(0, 75).1 > 0.0 && wilson(75, 75).0 < 1.0);
         let (low, high) = wilson(0, 20);
         assert_eq!(low, 0.0);
         assert!((high - 0.1611).abs() < 1e-3);

@@ -124,12 +124,15 @@ pub fn warm_reference(sorted_ms: &[f64], censored: usize) -> Option<(f64, usize)
         let over = n - sorted_ms.partition_point(|&ms| ms <= threshold);
         over.max(censored)
     };
+    // A 0 ms request cannot be measured (only a hand-made file holds
+    // one): the reference never descends onto it.
+    let lowest = sorted_ms.partition_point(|&ms| ms <= 0.0).min(median_index);
     let mut k = 0;
     loop {
-        let index = median_index - k.min(median_index);
+        let index = median_index - k.min(median_index - lowest);
         let reference = sorted_ms[index];
         let slow = slow_over(reference);
-        if slow <= k || index == 0 {
+        if slow <= k || index == lowest {
             return Some((reference, slow));
         }
         k = slow;

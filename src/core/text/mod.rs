@@ -33,7 +33,7 @@ pub use format::{
 pub use lang::Lang;
 
 use crate::core::bootstrap::Distinction;
-use crate::core::compare::ModelComparison;
+use crate::core::compare::{Consistency, ModelComparison};
 use crate::core::cost::{CostFigures, PlanCost};
 use crate::core::delivery::{StatusFigures, StreamFigures};
 use crate::core::dependence::Resampling;
@@ -106,8 +106,8 @@ pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>
 }
 
 /// Peak against off-peak by their slow shares, with Fisher's exact test:
-/// "peak hours are slower: 6 of 80 requests slow at peak against 0 of 40
-/// off peak (Fisher's exact test, p = 0.032)".
+/// "peak hours are slower: 9 of 80 requests slow at peak against 0 of 40
+/// off peak (Fisher's exact test, p = 0.028)".
 pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
     let ((peak_slow, peak_n), (off_slow, off_n)) = (comparison.peak, comparison.off_peak);
     let p = format_p(comparison.p_value);
@@ -642,6 +642,29 @@ pub struct ReportSentences {
     pub fidelity: Vec<Said>,
 }
 
+/// Most against least consistent target of a model: "A is 34× more
+/// consistent than B" when their CVs' 95 % intervals do not overlap, else
+/// both CVs and that these requests cannot tell them apart (a "1.0×" would
+/// claim a difference the intervals do not show).
+pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consistency) -> String {
+    let target = |i: u32| report.targets.get(i as usize);
+    let (most, least) = (
+        target(consistency.most_consistent),
+        target(consistency.least_consistent),
+    );
+    let label = |t: Option<&TargetReport>| t.map(|t| t.label.clone()).unwrap_or_default();
+    let cv_interval = |t: Option<&TargetReport>| t.and_then(|t| t.intervals).map(|i| i.cv_pct);
+    let apart = match (cv_interval(most), cv_interval(least)) {
+        (Some(a), Some(b)) => !a.overlaps(&b),
+        _ => false,
+    };
+    if apart {
+        return consistency.text(&label(most), &label(least), lang);
+    }
+    let cv = |t: Option<&TargetReport>| t.and_then(|t| t.ttft).map_or(0.0, |s| s.cv_pct);
+    Consistency::indistinct_text((&label(most), cv(most)), (&label(least), cv(least)), lang)
+}
+
 /// The sentences of `report` in `lang`.
 pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
     let said = |target: &TargetReport, text: String| Said {
@@ -682,13 +705,10 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
                     .filter_map(|t| t.verdict.map(|v| said(t, v.text(lang).to_owned())))
                     .collect(),
                 caveats,
-                consistency: model.consistency.as_ref().map(|c| {
-                    c.text(
-                        &label_of(c.most_consistent),
-                        &label_of(c.least_consistent),
-                        lang,
-                    )
-                }),
+                consistency: model
+                    .consistency
+                    .as_ref()
+                    .map(|c| consistency_sentence(lang, report, c)),
                 best_provider: model.best.map(|best| {
                     let tied: Vec<String> = model
                         .indistinguishable_from_best
@@ -1073,16 +1093,30 @@ mod tests {
 
     #[test]
     fn the_period_sentence_says_what_fishers_test_says() {
+        // The worked example of docs/statistics.md, § Time of day, from
+        // the test itself: 6 of 80 against 0 of 40 is no difference
+        // (p = 0.177); 9 of 80 is the fewest that is (p = 0.028).
+        use crate::core::timeofday::fisher_exact;
+        let p_six = fisher_exact(6, 80, 0, 40);
+        assert!((p_six - 0.177).abs() < 5e-4, "{p_six}");
+        let fewest = (0..=80).find(|&a| fisher_exact(a, 80, 0, 40) < 0.05);
+        assert_eq!(fewest, Some(9));
         let slower_at_peak = PeriodComparison {
-            peak: (6, 80),
+            peak: (9, 80),
             off_peak: (0, 40),
-            p_value: 0.0324,
+            p_value: fisher_exact(9, 80, 0, 40),
         };
         assert_eq!(
             period_sentence(Lang::En, &slower_at_peak),
-            "peak hours are slower: 6 of 80 requests slow at peak against 0 of 40 off peak \
-             (Fisher's exact test, p = 0.032)"
+            "peak hours are slower: 9 of 80 requests slow at peak against 0 of 40 off peak \
+             (Fisher's exact test, p = 0.028)"
         );
+        let six = PeriodComparison {
+            peak: (6, 80),
+            off_peak: (0, 40),
+            p_value: p_six,
+        };
+        assert!(period_sentence(Lang::En, &six).contains("no difference these requests can show"));
         let same = PeriodComparison {
             peak: (2, 40),
             off_peak: (1, 40),
