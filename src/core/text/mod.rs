@@ -44,6 +44,7 @@ use crate::core::slow::{SLOW_MULTIPLE, SlowShare, one_in};
 use crate::core::stream_shape::STALL_MS;
 use crate::core::tail::ColdTail;
 use crate::core::timeofday::PeriodComparison;
+use crate::core::verdict::Verdict;
 
 /// The slow-request sentence of one target: how many requests were slower
 /// than 3× the warm median, the exact interval of that share as "1 in N",
@@ -210,6 +211,36 @@ fn tail_range(lang: Lang, tail: &ColdTail) -> String {
         min
     } else {
         format!("{min}–{max}")
+    }
+}
+
+/// [`tail_sentence`] for one target of a report, saying why when the
+/// verdict reads cold starts (or worse) but no separate tail was found, so
+/// that "cold starts" above and "no separate slow tail" below do not read
+/// as a contradiction: "no separate slow tail: the slow requests do not
+/// form a group of their own (1 of 40 over 1.2 s, 3× the warm median)".
+pub fn target_tail_sentence(lang: Lang, target: &TargetReport) -> String {
+    let plain = tail_sentence(lang, target.cold_tail.as_ref(), target.ttft.is_some());
+    let cold_verdict = target.verdict.is_some_and(|v| v >= Verdict::ColdStarts);
+    let (Some(slow), None, true) = (target.slow, target.cold_tail, cold_verdict) else {
+        return plain;
+    };
+    let threshold = format_ms(lang, slow.threshold_ms);
+    let multiple = format!("{SLOW_MULTIPLE:.0}");
+    let (k, n) = (slow.slow, slow.of);
+    match (lang, k) {
+        (Lang::En, 0) => format!(
+            "{plain}: the spread is broad rather than a separate slow group; no request over {threshold} ({multiple}× the warm median)"
+        ),
+        (Lang::En, _) => format!(
+            "{plain}: the slow requests do not form a group of their own ({k} of {n} over {threshold}, {multiple}× the warm median)"
+        ),
+        (Lang::ZhCn, 0) => format!(
+            "{plain}：整体分布较宽，而不是单独的一组慢请求；没有请求超过 {threshold}（热请求中位数的 {multiple} 倍）"
+        ),
+        (Lang::ZhCn, _) => format!(
+            "{plain}：慢请求没有自成一组（{n} 个中 {k} 个超过 {threshold}，即热请求中位数的 {multiple} 倍）"
+        ),
     }
 }
 
@@ -720,12 +751,7 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
                 distinctions: distinction_sentences(lang, report, model),
                 tails: members
                     .iter()
-                    .map(|t| {
-                        said(
-                            t,
-                            tail_sentence(lang, t.cold_tail.as_ref(), t.ttft.is_some()),
-                        )
-                    })
+                    .map(|t| said(t, target_tail_sentence(lang, t)))
                     .collect(),
                 slow: members
                     .iter()
@@ -1088,6 +1114,120 @@ mod tests {
             slow_sentence(Lang::En, &none, Some(1.1)),
             "0 of 71 requests slower than 1.25 s (3× the warm median); at most 1 in 20; \
              p95 is 1.1× the median."
+        );
+    }
+
+    /// The demo's "cold starts" verdict beside "no separate slow tail" is
+    /// explained: one slow request is no group of its own.
+    #[test]
+    fn a_cold_verdict_without_a_tail_says_why() {
+        use crate::core::plan::{Plan, Protocol, Target};
+        use crate::core::report::{build_report, synthetic_samples};
+        let plan = Plan {
+            targets: vec![Target {
+                label: "B".to_owned(),
+                protocol: Protocol::OpenAi,
+                base_url: "https://b.example/v1".to_owned(),
+                model: "m".to_owned(),
+                provider: None,
+                price: None,
+                openrouter_provider: None,
+            }],
+            requests_per_target: 40,
+            ..Plan::default()
+        };
+        let mut samples = synthetic_samples(1, 40, 0, 3);
+        for (i, sample) in samples.iter_mut().enumerate() {
+            sample.error = None;
+            sample.ttft_ms = Some(if i == 17 {
+                20_000.0
+            } else {
+                380.0 + 2.0 * i as f64
+            });
+        }
+        let report = build_report(&plan, &samples, 0, 1);
+        let target = &report.targets[0];
+        assert!(target.cold_tail.is_none());
+        assert!(target.verdict >= Some(Verdict::ColdStarts));
+        let en = target_tail_sentence(Lang::En, target);
+        assert_eq!(
+            en,
+            "no separate slow tail: the slow requests do not form a group of their own (1 of 40 over 1.25 s, 3× the warm median)"
+        );
+        let zh = target_tail_sentence(Lang::ZhCn, target);
+        assert!(
+            zh.starts_with("没有单独的慢速长尾：慢请求没有自成一组（40 个中 1 个超过"),
+            "{zh}"
+        );
+        crate::core::text::lang::assert_no_english_left(&zh, &[]);
+        // A steady target keeps the short sentence.
+        for sample in &mut samples {
+            sample.ttft_ms = Some(400.0);
+        }
+        let steady = build_report(&plan, &samples, 0, 1);
+        assert_eq!(
+            target_tail_sentence(Lang::En, &steady.targets[0]),
+            "no separate slow tail"
+        );
+    }
+
+    /// "1.0× more consistent" is not said when the CVs' intervals overlap;
+    /// a ratio the intervals support still is.
+    #[test]
+    fn consistency_is_a_ratio_only_when_the_intervals_tell() {
+        use crate::core::plan::{Plan, Protocol, Target};
+        use crate::core::report::{build_report, synthetic_samples};
+        let target = |label: &str| Target {
+            label: label.to_owned(),
+            protocol: Protocol::OpenAi,
+            base_url: format!("https://{label}.example/v1"),
+            model: "m".to_owned(),
+            provider: None,
+            price: None,
+            openrouter_provider: None,
+        };
+        let plan = Plan {
+            targets: vec![target("A"), target("B")],
+            ..Plan::default()
+        };
+        let mut rng = fastrand::Rng::with_seed(4);
+        let mut samples = synthetic_samples(2, 100, 0, 9);
+        let spread = |samples: &mut Vec<crate::core::sample::Sample>,
+                      rng: &mut fastrand::Rng,
+                      b_sigma: f64| {
+            for sample in samples.iter_mut() {
+                let sigma = if sample.target == 0 { 0.2 } else { b_sigma };
+                let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+                let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                sample.error = None;
+                sample.ttft_ms = Some(400.0 * (sigma * z).exp());
+            }
+        };
+        spread(&mut samples, &mut rng, 0.21);
+        let same = build_report(&plan, &samples, 0, 1);
+        let said = report_sentences(&same, Lang::En).models[0]
+            .consistency
+            .clone()
+            .unwrap();
+        assert!(
+            said.contains("not distinguishable with these requests"),
+            "{said}"
+        );
+        assert!(!said.contains('×'), "{said}");
+        let zh = report_sentences(&same, Lang::ZhCn).models[0]
+            .consistency
+            .clone()
+            .unwrap();
+        assert!(zh.contains("无法区分"), "{zh}");
+        spread(&mut samples, &mut rng, 1.2);
+        let apart = build_report(&plan, &samples, 0, 1);
+        let said = report_sentences(&apart, Lang::En).models[0]
+            .consistency
+            .clone()
+            .unwrap();
+        assert!(
+            said.starts_with("A is ") && said.ends_with("more consistent than B"),
+            "{said}"
         );
     }
 
