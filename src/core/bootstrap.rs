@@ -305,28 +305,18 @@ fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 
 
 /// How much wider than a normal-theory interval a Student-t one is when the
 /// resample is made of `blocks` blocks: t₀.₉₇₅ with `blocks − 1` degrees of
-/// freedom over z₀.₉₇₅. A run carries about as much information as its
-/// number of blocks, and the spread between a few units understates the
-/// spread of their mean as it does in the method of batch means for
-/// correlated simulation output, which uses the same t. 26 blocks: 1.053;
-/// 10: 1.15; 1 000: 1.001. The t quantile is the Cornish–Fisher expansion
-/// in 1/ν to the third term (error under 0.1 % from ν = 4; below that the
-/// exact values are used).
+/// freedom over z₀.₉₇₅ (the one t of [`super::quantile::student_t_975`]).
+/// A run carries about as much information as its number of blocks, and
+/// the spread between a few units understates the spread of their mean as
+/// it does in the method of batch means for correlated simulation output,
+/// which uses the same t. 26 blocks: 1.053; 10: 1.15; 1 000: 1.001.
+///
+/// One block would give 0 degrees of freedom and an infinite t; the
+/// widening of a zero-width interval by ∞ is NaN, so one block is widened
+/// as two (t₁ = 12.706) and the interval stays a number.
 fn few_units_widening(blocks: usize) -> f64 {
     const Z: f64 = 1.959_963_984_540_054;
-    let t = match blocks.saturating_sub(1) {
-        0 | 1 => 12.706,
-        2 => 4.303,
-        3 => 3.182,
-        df => {
-            let nu = df as f64;
-            let (z3, z5, z7) = (Z.powi(3), Z.powi(5), Z.powi(7));
-            Z + (z3 + Z) / (4.0 * nu)
-                + (5.0 * z5 + 16.0 * z3 + 3.0 * Z) / (96.0 * nu * nu)
-                + (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * Z) / (384.0 * nu * nu * nu)
-        }
-    };
-    t / Z
+    super::quantile::student_t_975(blocks.saturating_sub(1).max(1)) / Z
 }
 
 impl Interval {
