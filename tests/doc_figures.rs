@@ -11,11 +11,13 @@
 // The helpers outside `#[test]` functions are test code too.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use firsttoken::core::compare::Consistency;
+use firsttoken::core::bootstrap::EXPORT_RESAMPLES;
+use firsttoken::core::compare::{Consistency, TargetFigures, compare_models, routing_table};
+use firsttoken::core::dependence::BLOCK_AFTER_SPAN_MS;
 use firsttoken::core::fidelity::score::PassRate;
 use firsttoken::core::plan::{FidelityPlan, Plan, Target};
-use firsttoken::core::quantile::{order_statistic_ranks, student_t_975};
-use firsttoken::core::report::percentile_reaches_censored;
+use firsttoken::core::quantile::{BATCH_BLOCKS, MIN_BATCHES, order_statistic_ranks, student_t_975};
+use firsttoken::core::report::{build_report, percentile_reaches_censored, synthetic_samples};
 use firsttoken::core::settings::{
     Goodput, TimeoutAdvice, recommended_timeout, requests_needed, wilson,
 };
@@ -23,13 +25,19 @@ use firsttoken::core::slow::{
     SlowShare, binomial_cdf, clopper_pearson, one_in, slow_share, tail_band, warm_reference,
 };
 use firsttoken::core::stats::{percentile, summarize_sorted};
-use firsttoken::core::tail::{ColdTail, detect_cold_tail};
+use firsttoken::core::tail::{
+    ColdTail, MAX_TAIL_SHARE, MIN_GAP_OVER_TAIL_SPACING, MIN_GAP_SPREADS, MIN_PAIR_GAP_SPREADS,
+    MIN_SAMPLES_FOR_TAIL, MIN_SPREAD, MIN_TAIL_COUNT, MIN_TAIL_Z, detect_cold_tail,
+};
 use firsttoken::core::text::fidelity::pass_rate_text;
 use firsttoken::core::text::{
-    Lang, goodput_sentence, period_sentence, slow_sentence, tail_sentence,
+    Lang, goodput_sentence, period_sentence, slow_sentence, tail_sentence, target_tail_sentence,
 };
 use firsttoken::core::timeofday::{MIN_FOR_P95_BOUND, PeriodComparison, fisher_exact};
-use firsttoken::core::verdict::{Caveat, Verdict, cv_cap_pct, judge};
+use firsttoken::core::verdict::{
+    Caveat, ERROR_RATE_THRESHOLD, Judgement, MIN_SAMPLES, VERDICT_MIN_SAMPLES, Verdict, cv_cap_pct,
+    judge,
+};
 
 /// The 97.5th percentile of the standard normal.
 const Z: f64 = 1.959_963_984_540_054;
@@ -116,6 +124,10 @@ fn statistics_confidence_intervals() {
     // "Below 72 requests (1 − 0.95ⁿ < 0.975) the p95 has no finite upper bound".
     assert_eq!(order_statistic_ranks(71, 0.95).1, None);
     assert_eq!(order_statistic_ranks(72, 0.95).1, Some(72));
+    // "averaged over consecutive batches of 3 block lengths
+    // (`BATCH_BLOCKS`; at least 5 batches)"; "B = 2 000 in everything
+    // exported (`EXPORT_RESAMPLES`…)".
+    assert_eq!((BATCH_BLOCKS, MIN_BATCHES, EXPORT_RESAMPLES), (3, 5, 2_000));
     // "its exact coverage at n = 75 is P(67 ≤ B ≤ 74) = 96.6 %".
     let coverage = binomial_cdf(74, 75, 0.95) - binomial_cdf(66, 75, 0.95);
     assert_eq!(rounded(coverage * 100.0, 1), 96.6);
@@ -124,6 +136,8 @@ fn statistics_confidence_intervals() {
 /// docs/statistics.md, "Intervals that respect time", Few blocks.
 #[test]
 fn statistics_intervals_that_respect_time() {
+    // "the samples span more than 1 hour (`BLOCK_AFTER_SPAN_MS`)".
+    assert_eq!(BLOCK_AFTER_SPAN_MS, 3_600_000.0);
     // "moved away from the point estimate by t₀.₉₇₅,ₖ₋₁ / z₀.₉₇₅
     // (26 blocks: ×1.051; 10 blocks: ×1.15)".
     assert_eq!(rounded(student_t_975(26 - 1) / Z, 3), 1.051);
@@ -136,7 +150,19 @@ fn statistics_cold_start_tail() {
     // "on a cluster with no spread a request must still be about
     // e^(4 · 0.05) ≈ 1.22× the median to count": a pair just above 1.22×
     // a spread-free body is a tail, a pair just below is not.
-    assert_eq!(rounded((4.0_f64 * 0.05).exp(), 2), 1.22);
+    assert_eq!(rounded((MIN_TAIL_Z * MIN_SPREAD).exp(), 2), 1.22);
+    // The rule's numbers: "between 2 requests and 25 %", "floored at
+    // 0.05", "4 · s", "1 · s wide, or 3 · s when the tail is a pair",
+    // "1.5× the widest spacing", "Fewer than 20 samples: no tail".
+    assert_eq!(
+        (MIN_TAIL_COUNT, MAX_TAIL_SHARE, MIN_SPREAD),
+        (2, 0.25, 0.05)
+    );
+    assert_eq!(
+        (MIN_TAIL_Z, MIN_GAP_SPREADS, MIN_PAIR_GAP_SPREADS),
+        (4.0, 1.0, 3.0)
+    );
+    assert_eq!((MIN_GAP_OVER_TAIL_SPACING, MIN_SAMPLES_FOR_TAIL), (1.5, 20));
     let with_pair_at = |ms: f64| {
         let mut values = vec![1_000.0; 73];
         values.extend([ms, ms]);
@@ -154,6 +180,18 @@ fn statistics_cold_start_tail() {
 /// docs/statistics.md, "The tail band and the monotone verdict".
 #[test]
 fn statistics_tail_band() {
+    // The verdict table (section "Verdict and caveats"): < 40 solid, 40 to
+    // < 100 some variance, 100 to 300 inclusive cold starts, > 300 not
+    // ready; no verdict below 20, caveats above 5 % errors and below 75.
+    assert_eq!(Verdict::from_cv_pct(39.9), Verdict::Solid);
+    assert_eq!(Verdict::from_cv_pct(40.0), Verdict::SomeVariance);
+    assert_eq!(Verdict::from_cv_pct(100.0), Verdict::ColdStarts);
+    assert_eq!(Verdict::from_cv_pct(300.0), Verdict::ColdStarts);
+    assert_eq!(Verdict::from_cv_pct(300.1), Verdict::NotReady);
+    assert_eq!(
+        (VERDICT_MIN_SAMPLES, MIN_SAMPLES, ERROR_RATE_THRESHOLD),
+        (20, 75, 0.05)
+    );
     // "it is capped at √n × 100 % (866 % at n = 75)".
     assert_eq!(cv_cap_pct(75).round(), 866.0);
     // "with 0.4 s warm requests and 40 s cold starts, 1 in 100 reads 497 %
@@ -215,6 +253,30 @@ fn statistics_tail_band() {
         slow_sentence(Lang::En, &slow, Some(14.0)),
         "4 of 75 requests slower than 1.24 s (3× the warm median), 1 in 8 to 1 in 68; \
          p95 is 14× the median; warm-only p95 446 ms."
+    );
+
+    // "no separate slow tail: the slow requests do not form a group of
+    // their own (1 of 40 over 1.25 s, 3× the warm median)": 39 requests at
+    // 417 ms and one at 5 s read "cold starts" (CV 136 %) with no tail.
+    let mut samples = synthetic_samples(1, 40, 0, 1);
+    for (i, sample) in samples.iter_mut().enumerate() {
+        sample.error = None;
+        sample.ttft_ms = Some(if i == 17 { 5_000.0 } else { 1_250.0 / 3.0 });
+        sample.total_ms = sample.ttft_ms.map(|ms| ms + 600.0);
+    }
+    let plan = Plan {
+        targets: vec![target("A")],
+        requests_per_target: 40,
+        ..Plan::default()
+    };
+    let report = build_report(&plan, &samples, 0, 1);
+    let one_slow = &report.targets[0];
+    assert_eq!(one_slow.ttft.unwrap().cv_pct.round(), 136.0);
+    assert_eq!(one_slow.verdict, Some(Verdict::ColdStarts));
+    assert_eq!(
+        target_tail_sentence(Lang::En, one_slow),
+        "no separate slow tail: the slow requests do not form a group of their own \
+         (1 of 40 over 1.25 s, 3× the warm median)"
     );
 
     // "(At 1 %, 45 % of runs of 75 simply saw no cold start: 0.99⁷⁵ = 47 %.)"
@@ -437,6 +499,49 @@ fn methodology_the_routing_rule() {
         consistency.text("A", "B", Lang::ZhCn),
         "A 的稳定性是 B 的 34×"
     );
+
+    // "Routing table: one row per model naming the target to use and why,
+    // for example "fewest slow requests (0 of 75 over 1.26 s), then lowest
+    // p95 (570 ms), of 3 providers with error rate under 5 %; CV 21 %,
+    // solid"" (zh: "在 3 个错误率低于 5% 的服务商中慢请求最少（75 个中 0 个
+    // 超过 1.26 秒），其次 p95 最低（570 毫秒）；CV 21%，稳定"): three
+    // providers of one model at a pooled median of 420 ms, the best with
+    // no slow request, the others with 10 of 75 each.
+    let figures = |index: u32, slow: usize, p95_ms: f64, cv_pct: f64| {
+        let mut ttft_sorted_ms = vec![420.0; 75 - slow];
+        ttft_sorted_ms.extend(std::iter::repeat_n(5_000.0, slow));
+        TargetFigures {
+            target: index,
+            label: format!("T{index}"),
+            model: "m".to_owned(),
+            n: 75,
+            median_ms: 420.0,
+            p95_ms,
+            cv_pct,
+            error_rate: 0.0,
+            judgement: Judgement::Final(Verdict::from_cv_pct(cv_pct)),
+            ttft_sorted_ms,
+            censored: 0,
+            p95_interval: None,
+            median_interval: None,
+        }
+    };
+    let comparisons = compare_models(&[
+        figures(0, 10, 5_000.0, 240.0),
+        figures(1, 0, 570.0, 21.0),
+        figures(2, 10, 5_000.0, 250.0),
+    ]);
+    let reason = |lang: Lang| routing_table(&comparisons, lang).routes[0].reason.clone();
+    assert_eq!(
+        reason(Lang::En),
+        "fewest slow requests (0 of 75 over 1.26 s), then lowest p95 (570 ms), of 3 \
+         providers with error rate under 5 %; CV 21 %, solid"
+    );
+    assert_eq!(
+        reason(Lang::ZhCn),
+        "在 3 个错误率低于 5% 的服务商中慢请求最少（75 个中 0 个超过 1.26 秒），\
+         其次 p95 最低（570 毫秒）；CV 21%，稳定"
+    );
 }
 
 /// docs/methodology.md (and methodology.zh-CN.md), §13 "Fidelity".
@@ -475,6 +580,27 @@ fn worked_example() {
         rounded((p95 - values[70]) / (values[71] - values[70]), 2),
         0.3
     );
+    // "With 3 or fewer cold starts, both are warm and the p95 looks
+    // ordinary. With exactly 4, it falls in the empty gap between the fast
+    // cluster and the 5–7 s group, at a time no request actually took.
+    // With 5 or more, it lies among the cold starts."
+    let p95_with = |cold: usize| {
+        let mut values = vec![560.0; 75 - cold];
+        values.extend(std::iter::repeat_n(6_000.0, cold));
+        percentile(&values, 95.0).unwrap()
+    };
+    assert_eq!(p95_with(3), 560.0);
+    assert!(p95_with(4) > 560.0 && p95_with(4) < 5_000.0);
+    assert_eq!(p95_with(5), 6_000.0);
+    // "p99 TTFT | Demo B's in the 5–7 s range once it has at least 2 cold
+    // starts": the p99 of 75 reads the two slowest requests.
+    let p99_with = |cold: usize| {
+        let mut values = vec![560.0; 75 - cold];
+        values.extend(std::iter::repeat_n(6_000.0, cold));
+        percentile(&values, 99.0).unwrap()
+    };
+    assert!(p99_with(1) < 5_000.0);
+    assert_eq!(p99_with(2), 6_000.0);
     // "In the rare run with none (the chance is 0.95⁷⁵ ≈ 2 %)".
     assert_eq!((binomial_cdf(0, 75, 0.05) * 100.0).round(), 2.0);
     // "4 of 75 requests, about 1 in 19, took 5.63 s–6.65 s (median 6.14 s);
