@@ -13,7 +13,7 @@
 
 use firsttoken::core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken::core::compare::{Consistency, TargetFigures, compare_models, routing_table};
-use firsttoken::core::dependence::BLOCK_AFTER_SPAN_MS;
+use firsttoken::core::dependence::{BLOCK_AFTER_SPAN_MS, Resampling};
 use firsttoken::core::fidelity::score::PassRate;
 use firsttoken::core::plan::{FidelityPlan, Plan, Target};
 use firsttoken::core::quantile::{BATCH_BLOCKS, MIN_BATCHES, order_statistic_ranks, student_t_975};
@@ -31,7 +31,8 @@ use firsttoken::core::tail::{
 };
 use firsttoken::core::text::fidelity::pass_rate_text;
 use firsttoken::core::text::{
-    Lang, goodput_sentence, period_sentence, slow_sentence, tail_sentence, target_tail_sentence,
+    Lang, goodput_sentence, period_sentence, resampling_text, slow_sentence, tail_sentence,
+    target_tail_sentence,
 };
 use firsttoken::core::timeofday::{MIN_FOR_P95_BOUND, PeriodComparison, fisher_exact};
 use firsttoken::core::verdict::{
@@ -136,6 +137,18 @@ fn statistics_confidence_intervals() {
 /// docs/statistics.md, "Intervals that respect time", Few blocks.
 #[test]
 fn statistics_intervals_that_respect_time() {
+    // "The method is named beside each interval in the results ("batch
+    // means of consecutive requests, blocks of 28")" (methodology.md §11
+    // quotes it too; zh: "按连续请求的批均值（每块 28 个）").
+    let blocks = Resampling::Block { length: 28 };
+    assert_eq!(
+        resampling_text(Lang::En, blocks),
+        "batch means of consecutive requests, blocks of 28"
+    );
+    assert_eq!(
+        resampling_text(Lang::ZhCn, blocks),
+        "按连续请求的批均值（每块 28 个）"
+    );
     // "the samples span more than 1 hour (`BLOCK_AFTER_SPAN_MS`)".
     assert_eq!(BLOCK_AFTER_SPAN_MS, 3_600_000.0);
     // "moved away from the point estimate by t₀.₉₇₅,ₖ₋₁ / z₀.₉₇₅
