@@ -309,7 +309,7 @@ fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 
 /// A run carries about as much information as its number of blocks, and
 /// the spread between a few units understates the spread of their mean as
 /// it does in the method of batch means for correlated simulation output,
-/// which uses the same t. 26 blocks: 1.053; 10: 1.15; 1 000: 1.001.
+/// which uses the same t. 26 blocks: 1.051; 10: 1.15; 1 000: 1.001.
 ///
 /// One block would give 0 degrees of freedom and an infinite t; the
 /// widening of a zero-width interval by ∞ is NaN, so one block is widened

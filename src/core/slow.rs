@@ -23,8 +23,8 @@
 //!
 //! CV mixes how often cold starts happen with how long they last: past the
 //! frequency that maximises it, one more cold start *lowers* the CV (3 cold
-//! starts of 18 s in 75 requests at 0.4 s: CV 305 %, "not ready"; a fourth:
-//! 293 %, "cold starts"). The tail band closes that hole on the data
+//! starts of about 18 s in 75 requests at 0.4 s: CV 313 %, "not ready"; a fourth:
+//! 295 %, "cold starts"). The tail band closes that hole on the data
 //! itself, with no model of the tail:
 //!
 //! ```text
