@@ -21,6 +21,7 @@ pub mod measure;
 pub mod origin;
 pub mod peak;
 pub mod plan;
+pub mod plan_flags;
 pub mod presets;
 pub mod price;
 pub mod protocol;

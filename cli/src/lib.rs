@@ -17,8 +17,10 @@
 
 pub mod check;
 pub mod clock;
+pub mod demo;
 pub mod environment;
 pub mod error;
+pub mod flags;
 pub mod journal;
 pub mod keys;
 pub mod measure;
@@ -65,12 +67,18 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a plan and write its results.
+    /// Run a plan and write its results. The plan is a file or link, or
+    /// built from --target flags.
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["plan", "targets"])))]
     #[command(after_help = format!("{KEYS_HELP}\n\n{EXIT_CODES}"))]
     Run {
         /// The plan: a plan v1 file, `-` for standard input, or a page link
-        /// carrying `#plan=`.
-        plan: String,
+        /// carrying `#plan=`. Or none, and --target flags instead.
+        plan: Option<String>,
+        #[command(flatten)]
+        flags: flags::PlanArgs,
+        #[command(flatten)]
+        share: flags::ShareArgs,
         /// The results file (results v1 JSON). Default: firsttoken-results.json.
         #[arg(
             short = 'o',
@@ -127,13 +135,45 @@ enum Command {
     },
     /// Send one request per target and say what came back, as the page's
     /// "Test connection".
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["plan", "targets"])))]
     #[command(after_help = format!("{KEYS_HELP}\n\n{EXIT_CODES}"))]
     Check {
-        /// The plan: a file, `-` for standard input, or a page link.
-        plan: String,
+        /// The plan: a file, `-` for standard input, or a page link. Or
+        /// none, and --target flags instead.
+        plan: Option<String>,
+        #[command(flatten)]
+        flags: flags::PlanArgs,
         /// Tie the key in environment variable VARIABLE to HOST, as for `run`.
         #[arg(long = "key", value_name = "HOST=VARIABLE")]
         keys: Vec<keys::KeyBinding>,
+    },
+    /// Write a plan without running it: from --target flags (the same
+    /// plan `run` would make of them), or a plan file or link to convert.
+    /// Prints the plan (plan v1 JSON) unless --save-plan or --print-link
+    /// says where it goes.
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["plan", "targets"])))]
+    #[command(
+        after_help = format!("Example: firsttoken plan --target deepseek:deepseek-chat --target groq:llama-3.3-70b-versatile -n 200 --save-plan plan.json --print-link\n\n{EXIT_CODES}")
+    )]
+    Plan {
+        /// A plan file, `-` or a page link to convert (instead of --target).
+        plan: Option<String>,
+        #[command(flatten)]
+        flags: flags::PlanArgs,
+        #[command(flatten)]
+        share: flags::ShareArgs,
+    },
+    /// List the provider presets a --target can name: id, protocol, base
+    /// URL, the variable its key comes from, and what is known about
+    /// calling it from the page (browser access).
+    #[command(after_help = EXIT_CODES)]
+    Providers {
+        /// Print them as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The language of the browser-access notes: `en` or `zh-CN`.
+        #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+        lang: Lang,
     },
     /// Add a run to a directory of published results and rewrite its
     /// index.json, which the page opens as a dashboard
@@ -195,6 +235,8 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
     match cli.command {
         Command::Run {
             plan,
+            flags,
+            share,
             output,
             csv,
             vantage,
@@ -207,7 +249,9 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                     "--vantage needs a name, e.g. --vantage fra1".to_owned(),
                 ));
             }
-            let prepared = run::prepare(&plan, &keys, env_lookup)?;
+            let resolved = flags::resolve(plan.as_deref(), &flags)?;
+            flags::share(&resolved, &share, env_lookup, |link| eprintln!("{link}"))?;
+            let prepared = run::prepare_plan(resolved, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
             if let Some(cost) = firsttoken::core::cost::plan_cost(&prepared.plan) {
                 eprintln!(
@@ -219,7 +263,12 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 );
             }
             let options = RunOptions {
-                plan,
+                plan: plan.unwrap_or_else(|| {
+                    share.save_plan.as_ref().map_or_else(
+                        || "(the same --target flags)".to_owned(),
+                        |saved| saved.display().to_string(),
+                    )
+                }),
                 output,
                 csv,
                 vantage,
@@ -264,8 +313,9 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             }
             Ok(0)
         }
-        Command::Check { plan, keys } => {
-            let prepared = run::prepare(&plan, &keys, env_lookup)?;
+        Command::Check { plan, flags, keys } => {
+            let resolved = flags::resolve(plan.as_deref(), &flags)?;
+            let prepared = run::prepare_plan(resolved, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
             let lines = runtime()?.block_on(async {
                 let (stop, mut stopped) = run::stop_signal();
@@ -280,6 +330,24 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             } else {
                 1
             })
+        }
+        Command::Plan { plan, flags, share } => {
+            let resolved = flags::resolve(plan.as_deref(), &flags)?;
+            if share.save_plan.is_none() && !share.print_link {
+                println!("{}", resolved.to_json_pretty());
+            }
+            flags::share(&resolved, &share, env_lookup, |link| println!("{link}"))?;
+            Ok(0)
+        }
+        Command::Providers { json, lang } => {
+            if json {
+                let text = serde_json::to_string_pretty(&flags::providers_json())
+                    .map_err(|e| CliError::Failed(format!("cannot write the list: {e}")))?;
+                println!("{text}");
+            } else {
+                print!("{}", flags::providers_text(lang));
+            }
+            Ok(0)
         }
         Command::Publish {
             dir,

@@ -10,6 +10,7 @@
 #[cfg(test)]
 mod native {
     pub mod binary;
+    pub mod flags;
     pub mod journal;
     pub mod measure;
     pub mod publish;
