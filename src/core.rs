@@ -18,6 +18,7 @@ pub mod failure;
 pub mod fidelity;
 pub mod key_rules;
 pub mod measure;
+pub mod objective;
 pub mod origin;
 pub mod peak;
 pub mod plan;

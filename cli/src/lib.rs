@@ -38,16 +38,29 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 use crate::run::{RunEnd, RunOptions};
+use firsttoken::core::objective::{self, Objective, Strictness};
 use firsttoken::core::text::Lang;
 use firsttoken::core::text::printable::printable_lines;
 
 /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
 pub const EXIT_STOPPED: u8 = 130;
 
+/// Exit code of `report --fail-on` when a target crosses an objective.
+pub const EXIT_OBJECTIVE_CROSSED: u8 = 3;
+
 const EXIT_CODES: &str = "Exit codes: 0 done; 1 a failure while working (a file could not be \
 written, or `check` found a target that does not answer); 2 bad input, refused before anything \
-was sent (arguments, plan, results file, missing key); 130 stopped with Ctrl-C (the results file \
-is still written).";
+was sent (arguments, plan, results file, missing key); 3 `report --fail-on`: a target crossed an \
+objective; 130 stopped with Ctrl-C (the results file is still written).";
+
+const OBJECTIVES_HELP: &str = "Objectives (--fail-on, repeatable) say what failing looks like: \
+median, p90, p95 or p99 TTFT above a time (p95>2s, median>=800ms), cv or error_rate above a \
+percentage (error_rate>2%, cv>100%), or a verdict at least as bad as one (verdict>=cold_starts; \
+solid < some_variance < cold_starts < not_ready). Intervals count: a median, p95 or CV objective \
+fails only when the figure's whole 95 % interval lies above the limit, so chance alone does not \
+fail a job; --strict judges the point value instead. p90, p99 and error_rate are point values. A \
+target with no figure to judge (no successful request, too few for a verdict) fails. Each \
+objective's outcome per target goes to standard error; any failure exits with 3.";
 
 const KEYS_HELP: &str = "Keys come from the environment and each goes only to the host it is tied \
 to: --key HOST=VARIABLE or FIRSTTOKEN_KEY_FOR_<HOST> (e.g. FIRSTTOKEN_KEY_FOR_LLM_EXAMPLE_COM) for \
@@ -110,8 +123,9 @@ enum Command {
         keys: Vec<keys::KeyBinding>,
     },
     /// Print the summary of one or more results files (several are merged
-    /// as the page's import merges them).
-    #[command(after_help = EXIT_CODES)]
+    /// as the page's import merges them), and fail (exit 3) when a target
+    /// crosses an objective.
+    #[command(after_help = format!("{OBJECTIVES_HELP}\n\n{EXIT_CODES}"))]
     Report {
         /// Results files written by the page or by `firsttoken run`.
         #[arg(required = true, value_name = "RESULTS.json")]
@@ -132,6 +146,15 @@ enum Command {
         /// the page's own Chinese.
         #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
         lang: Lang,
+        /// Exit with 3 when any target crosses this objective, e.g.
+        /// 'p95>2s', 'error_rate>2%', 'verdict>=cold_starts' (see below).
+        /// A median or p95 objective fails only when its 95 % interval lies
+        /// wholly above the limit. Repeatable.
+        #[arg(long = "fail-on", value_name = "OBJECTIVE")]
+        fail_on: Vec<Objective>,
+        /// With --fail-on: judge the point value, not its interval.
+        #[arg(long, requires = "fail_on")]
+        strict: bool,
     },
     /// Send one request per target and say what came back, as the page's
     /// "Test connection".
@@ -291,8 +314,19 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             config,
             pin,
             lang,
+            fail_on,
+            strict,
         } => {
             let doc = report::load(&results)?;
+            let strictness = if strict {
+                Strictness::Point
+            } else {
+                Strictness::Interval
+            };
+            // Judged on the figures as the file holds them; the lines are
+            // printed escaped, as the report is.
+            let checks = (!fail_on.is_empty())
+                .then(|| objective::check(&report::report_of(&doc), &fail_on, strictness));
             if let Some(format) = config {
                 let figures = report::report_of(&doc);
                 print!("{}", report::config_text(&doc, &figures, format, pin));
@@ -311,7 +345,26 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                     printable_lines(&report::to_text(&doc, &figures, lang))
                 );
             }
-            Ok(0)
+            let Some(checks) = checks else {
+                return Ok(0);
+            };
+            for check in &checks {
+                eprintln!("{}", printable_lines(&check.line()));
+            }
+            let failed = checks.iter().filter(|c| c.failed()).count();
+            if failed == 0 {
+                eprintln!(
+                    "every target meets every objective ({} checks)",
+                    checks.len()
+                );
+                Ok(0)
+            } else {
+                eprintln!(
+                    "{failed} of {} checks failed: a target crossed an objective (exit {EXIT_OBJECTIVE_CROSSED})",
+                    checks.len()
+                );
+                Ok(EXIT_OBJECTIVE_CROSSED)
+            }
         }
         Command::Check { plan, flags, keys } => {
             let resolved = flags::resolve(plan.as_deref(), &flags)?;

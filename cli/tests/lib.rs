@@ -11,6 +11,7 @@
 mod native {
     pub mod binary;
     pub mod flags;
+    pub mod gate;
     pub mod journal;
     pub mod measure;
     pub mod publish;
