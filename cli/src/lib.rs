@@ -21,6 +21,7 @@ pub mod demo;
 pub mod environment;
 pub mod error;
 pub mod flags;
+pub mod html;
 pub mod journal;
 pub mod keys;
 pub mod measure;
@@ -152,6 +153,12 @@ enum Command {
         /// wholly above the limit. Repeatable.
         #[arg(long = "fail-on", value_name = "OBJECTIVE")]
         fail_on: Vec<Objective>,
+        /// Also write the report as one self-contained HTML file: the
+        /// page's tables, sentences and charts (inline SVG), the fidelity
+        /// check and the routing exports; no script, nothing loaded from
+        /// anywhere. Opens from disk and prints.
+        #[arg(long, value_name = "REPORT.html")]
+        html: Option<PathBuf>,
         /// With --fail-on: judge the point value, not its interval.
         #[arg(long, requires = "fail_on")]
         strict: bool,
@@ -315,9 +322,17 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             pin,
             lang,
             fail_on,
+            html,
             strict,
         } => {
             let doc = report::load(&results)?;
+            if let Some(path) = &html {
+                // A stranger's strings, made visible and then escaped.
+                let shown = report::for_terminal(doc.clone());
+                let figures = report::report_of(&shown);
+                run::write_atomically(path, &html::to_html(&shown, &figures, lang))?;
+                eprintln!("report written to {}", path.display());
+            }
             let strictness = if strict {
                 Strictness::Point
             } else {

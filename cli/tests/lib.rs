@@ -12,6 +12,7 @@ mod native {
     pub mod binary;
     pub mod flags;
     pub mod gate;
+    pub mod html;
     pub mod journal;
     pub mod measure;
     pub mod publish;
