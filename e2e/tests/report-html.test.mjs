@@ -89,6 +89,16 @@ test("the HTML report opens from file:// with its charts drawn, loads nothing an
     assert.ok(chart.marks > 10 && chart.texts > 3, JSON.stringify(chart));
   }
 
+  // Named for assistive technology: the document's language, each chart
+  // an image named by its caption, each table's headers marked.
+  assert.equal(await page.getAttribute("html", "lang"), "en");
+  const unnamed = await page.$$eval("svg", (svgs) =>
+    svgs.filter((svg) => svg.getAttribute("role") !== "img" || !document.getElementById(svg.getAttribute("aria-labelledby"))?.textContent.trim()).length,
+  );
+  assert.equal(unnamed, 0, "every chart is named by its caption");
+  const headless = await page.$$eval("table", (tables) => tables.filter((t) => !t.querySelector("th")).length);
+  assert.equal(headless, 0, "every table has header cells");
+
   // The figures, unrounded, as report --json prints them.
   const rows = await page.$$eval("table.comparison tbody tr", (trs) =>
     trs.map((tr) => ({
