@@ -307,14 +307,24 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             );
         }
         out.push_str("</tbody>\n</table>\n");
-        for (format, title) in [
-            (ConfigFormat::Litellm, "LiteLLM router config (YAML)"),
-            (
-                ConfigFormat::Openrouter,
+        let titles = match lang {
+            Lang::En => [
+                "LiteLLM router config (YAML)",
                 "OpenRouter provider preferences (JSON)",
-            ),
-            (ConfigFormat::Routing, "Routing table (JSON)"),
-        ] {
+                "Routing table (JSON)",
+            ],
+            Lang::ZhCn => [
+                "LiteLLM 路由配置（YAML）",
+                "OpenRouter 服务商偏好（JSON）",
+                "路由表（JSON）",
+            ],
+        };
+        let formats = [
+            ConfigFormat::Litellm,
+            ConfigFormat::Openrouter,
+            ConfigFormat::Routing,
+        ];
+        for (format, title) in formats.into_iter().zip(titles) {
             let _ = writeln!(
                 out,
                 "<details open class=\"export\"><summary>{}</summary>\n<pre>{}</pre></details>",

@@ -170,5 +170,6 @@ fn the_html_report_is_self_contained_escaped_and_has_the_json_s_figures() {
         html.contains("TTFT 分布"),
         "the charts' captions in Chinese"
     );
+    assert!(html.contains("LiteLLM 路由配置（YAML）"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
