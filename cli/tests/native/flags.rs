@@ -111,6 +111,17 @@ fn the_demo_runs_natively_from_flags() {
 }
 
 #[test]
+fn check_answers_for_the_demo_from_flags() {
+    let output = run(firsttoken().args(["check", "--target", "demo:demo-llm"]));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.starts_with("Demo (built in) · demo-llm: Connected: first token after "),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn plan_writes_the_plan_without_running_it() {
     let dir = scratch("flags-plan");
     let output = run(firsttoken().args([
