@@ -16,5 +16,6 @@ mod native {
     pub mod journal;
     pub mod measure;
     pub mod publish;
+    pub mod release;
     pub mod support;
 }

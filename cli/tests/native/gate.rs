@@ -150,9 +150,14 @@ fn strict_judges_the_point_value_and_a_bad_objective_is_refused() {
 
 /// The `run:` script of the monitor workflow's step named `name`.
 fn workflow_step_script(name: &str) -> String {
-    let workflow = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../.github/workflows/monitor.yml"
+    step_script("monitor.yml", name)
+}
+
+/// The `run:` script of the step named `name` in `.github/workflows/WORKFLOW`.
+pub fn step_script(workflow: &str, name: &str) -> String {
+    let workflow = std::fs::read_to_string(format!(
+        "{}/../.github/workflows/{workflow}",
+        env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
     let step = workflow
