@@ -52,7 +52,8 @@ pub const EXIT_OBJECTIVE_CROSSED: u8 = 3;
 const EXIT_CODES: &str = "Exit codes: 0 done; 1 a failure while working (a file could not be \
 written, or `check` found a target that does not answer); 2 bad input, refused before anything \
 was sent (arguments, plan, results file, missing key); 3 `report --fail-on`: a target crossed an \
-objective; 130 stopped with Ctrl-C (the results file is still written).";
+objective; 130 stopped with Ctrl-C (the results file is still written); 141 the reader of \
+standard output went away (`| head`).";
 
 const OBJECTIVES_HELP: &str = "Objectives (--fail-on, repeatable) say what failing looks like: \
 median, p90, p95 or p99 TTFT above a time (p95>2s, median>=800ms), cv or error_rate above a \
@@ -437,9 +438,30 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
     }
 }
 
+/// Exit code when the reader of standard output went away: 128 + SIGPIPE,
+/// as shells report a command a closed pipe stopped.
+pub const EXIT_CLOSED_PIPE: i32 = 141;
+
+/// A reader that stops reading (`firsttoken report … | head`) closes the
+/// pipe, and the next print fails. That is the reader's choice, not a
+/// failure of the runner: end quietly, as other command-line tools do,
+/// instead of with a panic and a backtrace. Rust ignores SIGPIPE, so the
+/// failed write reaches the print macros, which panic with this message.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info.payload_as_str().unwrap_or_default();
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(EXIT_CLOSED_PIPE);
+        }
+        default(info);
+    }));
+}
+
 /// Parses the arguments, runs the command and returns the exit code;
 /// errors go to stderr.
 pub fn main_entry() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     match execute(cli) {
         Ok(code) => ExitCode::from(code),

@@ -202,6 +202,23 @@ fn bad_flags_are_refused_with_exit_2_before_anything_is_sent() {
 }
 
 #[test]
+fn a_reader_that_closes_the_pipe_ends_the_output_quietly() {
+    // `firsttoken providers | head -1`, with the reader gone before the
+    // first line is written.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = firsttoken()
+        .arg("providers")
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(141), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn providers_lists_each_preset_with_its_key_variable() {
     let output = run(firsttoken().arg("providers"));
     let (stdout, _) = texts(&output);
