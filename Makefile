@@ -41,6 +41,8 @@ test-native:
 	cargo test --workspace
 	@echo "== LiteLLM loads the exported router config (offline)"
 	bash scripts/test-litellm.sh
+	@echo "== the release: dist's plan and the crates' packages"
+	bash scripts/test-release.sh
 
 # Browser tests of the `browser` layer: wasm-bindgen-test in headless
 # Chromium through chromedriver (flags in webdriver.json), against a mock

@@ -52,6 +52,16 @@ if [[ "$(zizmor --version 2>/dev/null || true)" != "zizmor $ZIZMOR_VERSION" ]]; 
   python3 -m pip install --quiet --disable-pip-version-check "zizmor==$ZIZMOR_VERSION"
 fi
 
+# dist (cargo-dist), which plans and builds the runner's releases
+# (dist-workspace.toml, .github/workflows/release.yml) and whose plan
+# scripts/test-release.sh checks. From PyPI, pinned: the package ships
+# dist's own build of the same version, so nothing is compiled here.
+DIST_VERSION=0.33.0
+if [[ "$(dist --version 2>/dev/null || true)" != "cargo-dist $DIST_VERSION" ]]; then
+  log "installing dist $DIST_VERSION (PyPI: astral-dev-toolchain-cargo-dist)"
+  python3 -m pip install --quiet --disable-pip-version-check "astral-dev-toolchain-cargo-dist==$DIST_VERSION"
+fi
+
 # LiteLLM, for the test that loads FirstToken's LiteLLM router config into
 # LiteLLM's own Router (scripts/test-litellm.sh). From PyPI, pinned, in its own
 # virtual environment so its many dependencies touch nothing else. 1.108.7 is
@@ -80,4 +90,4 @@ if [[ $want_browser == 1 ]]; then
   fi
 fi
 
-log "ready: $(trunk --version), $(wasm-bindgen --version), $(zizmor --version), $(tools/node_modules/.bin/wasm-opt --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"
+log "ready: $(trunk --version), $(wasm-bindgen --version), $(zizmor --version), $(dist --version), $(tools/node_modules/.bin/wasm-opt --version)$([[ $want_browser == 1 ]] && echo ", $(chromium --version 2>/dev/null)")"

@@ -2,10 +2,11 @@
 //! connection" diagnosis (minus CORS, which does not apply outside a
 //! browser).
 
-use firsttoken::core::plan::Plan;
+use firsttoken::core::plan::{Plan, Protocol};
 use firsttoken::core::protocol::build_request;
 use firsttoken::core::text::{Lang, format_ms};
 
+use crate::demo::measure_demo;
 use crate::keys::{Key, redact};
 use crate::measure::{MeasureOptions, Stop, measure};
 use crate::net::Client;
@@ -38,7 +39,13 @@ pub async fn check(plan: &Plan, keys: &[Option<Key>], stop: &mut Stop) -> Vec<Ch
             reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
             timeout_s: probe.timeout_s,
         };
-        let measured = measure(&mut client, &request, options, stop).await;
+        let measured = if target.protocol == Protocol::Demo {
+            // The built-in demo answers in the process, as in the page.
+            let at = (u32::try_from(index).unwrap_or(u32::MAX), 0, 0);
+            measure_demo(&request, options, at, stop).await
+        } else {
+            measure(&mut client, &request, options, stop).await
+        };
         let outcome = measured.outcome;
         let result = match (outcome.error, outcome.ttft_ms) {
             (Some(error), _) => Err(redact(&error.message, keys)),

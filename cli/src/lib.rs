@@ -17,8 +17,11 @@
 
 pub mod check;
 pub mod clock;
+pub mod demo;
 pub mod environment;
 pub mod error;
+pub mod flags;
+pub mod html;
 pub mod journal;
 pub mod keys;
 pub mod measure;
@@ -36,16 +39,30 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 use crate::run::{RunEnd, RunOptions};
+use firsttoken::core::objective::{self, Objective, Strictness};
 use firsttoken::core::text::Lang;
 use firsttoken::core::text::printable::printable_lines;
 
 /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
 pub const EXIT_STOPPED: u8 = 130;
 
+/// Exit code of `report --fail-on` when a target crosses an objective.
+pub const EXIT_OBJECTIVE_CROSSED: u8 = 3;
+
 const EXIT_CODES: &str = "Exit codes: 0 done; 1 a failure while working (a file could not be \
 written, or `check` found a target that does not answer); 2 bad input, refused before anything \
-was sent (arguments, plan, results file, missing key); 130 stopped with Ctrl-C (the results file \
-is still written).";
+was sent (arguments, plan, results file, missing key); 3 `report --fail-on`: a target crossed an \
+objective; 130 stopped with Ctrl-C (the results file is still written); 141 the reader of \
+standard output went away (`| head`).";
+
+const OBJECTIVES_HELP: &str = "Objectives (--fail-on, repeatable) say what failing looks like: \
+median, p90, p95 or p99 TTFT above a time (p95>2s, median>=800ms), cv or error_rate above a \
+percentage (error_rate>2%, cv>100%), or a verdict at least as bad as one (verdict>=cold_starts; \
+solid < some_variance < cold_starts < not_ready). Intervals count: a median, p95 or CV objective \
+fails only when the figure's whole 95 % interval lies above the limit, so chance alone does not \
+fail a job; --strict judges the point value instead. p90, p99 and error_rate are point values. A \
+target with no figure to judge (no successful request, too few for a verdict) fails. Each \
+objective's outcome per target goes to standard error; any failure exits with 3.";
 
 const KEYS_HELP: &str = "Keys come from the environment and each goes only to the host it is tied \
 to: --key HOST=VARIABLE or FIRSTTOKEN_KEY_FOR_<HOST> (e.g. FIRSTTOKEN_KEY_FOR_LLM_EXAMPLE_COM) for \
@@ -65,12 +82,18 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run a plan and write its results.
+    /// Run a plan and write its results. The plan is a file or link, or
+    /// built from --target flags.
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["plan", "targets"])))]
     #[command(after_help = format!("{KEYS_HELP}\n\n{EXIT_CODES}"))]
     Run {
         /// The plan: a plan v1 file, `-` for standard input, or a page link
-        /// carrying `#plan=`.
-        plan: String,
+        /// carrying `#plan=`. Or none, and --target flags instead.
+        plan: Option<String>,
+        #[command(flatten)]
+        flags: flags::PlanArgs,
+        #[command(flatten)]
+        share: flags::ShareArgs,
         /// The results file (results v1 JSON). Default: firsttoken-results.json.
         #[arg(
             short = 'o',
@@ -102,8 +125,9 @@ enum Command {
         keys: Vec<keys::KeyBinding>,
     },
     /// Print the summary of one or more results files (several are merged
-    /// as the page's import merges them).
-    #[command(after_help = EXIT_CODES)]
+    /// as the page's import merges them), and fail (exit 3) when a target
+    /// crosses an objective.
+    #[command(after_help = format!("{OBJECTIVES_HELP}\n\n{EXIT_CODES}"))]
     Report {
         /// Results files written by the page or by `firsttoken run`.
         #[arg(required = true, value_name = "RESULTS.json")]
@@ -124,16 +148,63 @@ enum Command {
         /// the page's own Chinese.
         #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
         lang: Lang,
+        /// Exit with 3 when any target crosses this objective, e.g.
+        /// 'p95>2s', 'error_rate>2%', 'verdict>=cold_starts' (see below).
+        /// A median or p95 objective fails only when its 95 % interval lies
+        /// wholly above the limit. Repeatable.
+        #[arg(long = "fail-on", value_name = "OBJECTIVE")]
+        fail_on: Vec<Objective>,
+        /// Also write the report as one self-contained HTML file: the
+        /// page's tables, sentences and charts (inline SVG), the fidelity
+        /// check and the routing exports; no script, nothing loaded from
+        /// anywhere. Opens from disk and prints.
+        #[arg(long, value_name = "REPORT.html")]
+        html: Option<PathBuf>,
+        /// With --fail-on: judge the point value, not its interval.
+        #[arg(long, requires = "fail_on")]
+        strict: bool,
     },
     /// Send one request per target and say what came back, as the page's
     /// "Test connection".
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["plan", "targets"])))]
     #[command(after_help = format!("{KEYS_HELP}\n\n{EXIT_CODES}"))]
     Check {
-        /// The plan: a file, `-` for standard input, or a page link.
-        plan: String,
+        /// The plan: a file, `-` for standard input, or a page link. Or
+        /// none, and --target flags instead.
+        plan: Option<String>,
+        #[command(flatten)]
+        flags: flags::PlanArgs,
         /// Tie the key in environment variable VARIABLE to HOST, as for `run`.
         #[arg(long = "key", value_name = "HOST=VARIABLE")]
         keys: Vec<keys::KeyBinding>,
+    },
+    /// Write a plan without running it: from --target flags (the same
+    /// plan `run` would make of them), or a plan file or link to convert.
+    /// Prints the plan (plan v1 JSON) unless --save-plan or --print-link
+    /// says where it goes.
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["plan", "targets"])))]
+    #[command(
+        after_help = format!("Example: firsttoken plan --target deepseek:deepseek-chat --target groq:llama-3.3-70b-versatile -n 200 --save-plan plan.json --print-link\n\n{EXIT_CODES}")
+    )]
+    Plan {
+        /// A plan file, `-` or a page link to convert (instead of --target).
+        plan: Option<String>,
+        #[command(flatten)]
+        flags: flags::PlanArgs,
+        #[command(flatten)]
+        share: flags::ShareArgs,
+    },
+    /// List the provider presets a --target can name: id, protocol, base
+    /// URL, the variable its key comes from, and what is known about
+    /// calling it from the page (browser access).
+    #[command(after_help = EXIT_CODES)]
+    Providers {
+        /// Print them as JSON.
+        #[arg(long)]
+        json: bool,
+        /// The language of the browser-access notes: `en` or `zh-CN`.
+        #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_lang)]
+        lang: Lang,
     },
     /// Add a run to a directory of published results and rewrite its
     /// index.json, which the page opens as a dashboard
@@ -195,6 +266,8 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
     match cli.command {
         Command::Run {
             plan,
+            flags,
+            share,
             output,
             csv,
             vantage,
@@ -207,7 +280,9 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                     "--vantage needs a name, e.g. --vantage fra1".to_owned(),
                 ));
             }
-            let prepared = run::prepare(&plan, &keys, env_lookup)?;
+            let resolved = flags::resolve(plan.as_deref(), &flags)?;
+            flags::share(&resolved, &share, env_lookup, |link| eprintln!("{link}"))?;
+            let prepared = run::prepare_plan(resolved, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
             if let Some(cost) = firsttoken::core::cost::plan_cost(&prepared.plan) {
                 eprintln!(
@@ -219,7 +294,12 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 );
             }
             let options = RunOptions {
-                plan,
+                plan: plan.unwrap_or_else(|| {
+                    share.save_plan.as_ref().map_or_else(
+                        || "(the same --target flags)".to_owned(),
+                        |saved| saved.display().to_string(),
+                    )
+                }),
                 output,
                 csv,
                 vantage,
@@ -242,8 +322,27 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             config,
             pin,
             lang,
+            fail_on,
+            html,
+            strict,
         } => {
             let doc = report::load(&results)?;
+            if let Some(path) = &html {
+                // A stranger's strings, made visible and then escaped.
+                let shown = report::for_terminal(doc.clone());
+                let figures = report::report_of(&shown);
+                run::write_atomically(path, &html::to_html(&shown, &figures, lang))?;
+                eprintln!("report written to {}", path.display());
+            }
+            let strictness = if strict {
+                Strictness::Point
+            } else {
+                Strictness::Interval
+            };
+            // Judged on the figures as the file holds them; the lines are
+            // printed escaped, as the report is.
+            let checks = (!fail_on.is_empty())
+                .then(|| objective::check(&report::report_of(&doc), &fail_on, strictness));
             if let Some(format) = config {
                 let figures = report::report_of(&doc);
                 print!("{}", report::config_text(&doc, &figures, format, pin));
@@ -262,10 +361,30 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                     printable_lines(&report::to_text(&doc, &figures, lang))
                 );
             }
-            Ok(0)
+            let Some(checks) = checks else {
+                return Ok(0);
+            };
+            for check in &checks {
+                eprintln!("{}", printable_lines(&check.line()));
+            }
+            let failed = checks.iter().filter(|c| c.failed()).count();
+            if failed == 0 {
+                eprintln!(
+                    "every target meets every objective ({} checks)",
+                    checks.len()
+                );
+                Ok(0)
+            } else {
+                eprintln!(
+                    "{failed} of {} checks failed: a target crossed an objective (exit {EXIT_OBJECTIVE_CROSSED})",
+                    checks.len()
+                );
+                Ok(EXIT_OBJECTIVE_CROSSED)
+            }
         }
-        Command::Check { plan, keys } => {
-            let prepared = run::prepare(&plan, &keys, env_lookup)?;
+        Command::Check { plan, flags, keys } => {
+            let resolved = flags::resolve(plan.as_deref(), &flags)?;
+            let prepared = run::prepare_plan(resolved, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
             let lines = runtime()?.block_on(async {
                 let (stop, mut stopped) = run::stop_signal();
@@ -280,6 +399,24 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             } else {
                 1
             })
+        }
+        Command::Plan { plan, flags, share } => {
+            let resolved = flags::resolve(plan.as_deref(), &flags)?;
+            if share.save_plan.is_none() && !share.print_link {
+                println!("{}", resolved.to_json_pretty());
+            }
+            flags::share(&resolved, &share, env_lookup, |link| println!("{link}"))?;
+            Ok(0)
+        }
+        Command::Providers { json, lang } => {
+            if json {
+                let text = serde_json::to_string_pretty(&flags::providers_json())
+                    .map_err(|e| CliError::Failed(format!("cannot write the list: {e}")))?;
+                println!("{text}");
+            } else {
+                print!("{}", flags::providers_text(lang));
+            }
+            Ok(0)
         }
         Command::Publish {
             dir,
@@ -301,9 +438,30 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
     }
 }
 
+/// Exit code when the reader of standard output went away: 128 + SIGPIPE,
+/// as shells report a command a closed pipe stopped.
+pub const EXIT_CLOSED_PIPE: i32 = 141;
+
+/// A reader that stops reading (`firsttoken report … | head`) closes the
+/// pipe, and the next print fails. That is the reader's choice, not a
+/// failure of the runner: end quietly, as other command-line tools do,
+/// instead of with a panic and a backtrace. Rust ignores SIGPIPE, so the
+/// failed write reaches the print macros, which panic with this message.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info.payload_as_str().unwrap_or_default();
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(EXIT_CLOSED_PIPE);
+        }
+        default(info);
+    }));
+}
+
 /// Parses the arguments, runs the command and returns the exit code;
 /// errors go to stderr.
 pub fn main_entry() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     match execute(cli) {
         Ok(code) => ExitCode::from(code),

@@ -359,13 +359,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             environment.vantage.as_deref(),
         )
     );
-    let label_width = report
-        .targets
-        .iter()
-        .map(|t| t.label.width())
-        .max()
-        .unwrap_or(6)
-        .clamp(6, 40);
+    let label_width = label_width(report);
     // Every sentence is core's, the same list the page shows.
     let sentences = report_sentences(report, lang);
     for (model_index, model) in report.models.iter().enumerate() {
@@ -520,6 +514,45 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     out
 }
 
+/// The fidelity block of the text report, its columns as wide as the
+/// labels need (the HTML report shows it as it is).
+pub(crate) fn fidelity_block(
+    out: &mut String,
+    report: &Report,
+    fidelity: &Fidelity,
+    sentences: &[Said],
+    lang: Lang,
+) {
+    fidelity_text(out, report, fidelity, sentences, lang, label_width(report));
+}
+
+/// "Mock · fixed@5: 2 opened; median connect …", the connections line of
+/// `target`, when any of its requests opened a connection.
+pub(crate) fn connections_line(
+    doc: &ResultsDoc,
+    report: &Report,
+    target: u32,
+    lang: Lang,
+) -> Option<String> {
+    let c = connections(doc, target)?;
+    let report_target = report.targets.get(target as usize)?;
+    Some(labelled(
+        lang,
+        &report_target.label,
+        &connections_text(lang, &c),
+    ))
+}
+
+fn label_width(report: &Report) -> usize {
+    report
+        .targets
+        .iter()
+        .map(|t| t.label.width())
+        .max()
+        .unwrap_or(6)
+        .clamp(6, 40)
+}
+
 /// The fidelity check: a row per target, core's sentence per target, and
 /// the probes each target failed.
 fn fidelity_text(
@@ -622,7 +655,7 @@ fn fidelity_text(
 }
 
 /// "2026-12-03 07:01 (UTC+01:00)".
-fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> String {
+pub(crate) fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> String {
     let offset = jiff::tz::Offset::from_seconds(tz_offset_min.saturating_mul(60))
         .unwrap_or(jiff::tz::Offset::UTC);
     match jiff::Timestamp::from_millisecond(epoch_ms as i64) {

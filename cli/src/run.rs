@@ -18,6 +18,7 @@ use firsttoken::core::schedule::{Next, PlannedRequest, Runner, Schedule};
 use tokio::sync::watch;
 
 use crate::clock::Clock;
+use crate::demo::measure_demo;
 use crate::environment::environment;
 use crate::error::CliError;
 use crate::journal::{self, Journal, JournalError, RunHeader};
@@ -66,30 +67,25 @@ pub struct Prepared {
 /// Reads the plan and looks up its keys through `lookup`.
 ///
 /// # Errors
-/// A bad plan, a demo target (it runs only in the page) or a missing key,
-/// all before anything is sent.
+/// A bad plan or a missing key, both before anything is sent.
 pub fn prepare(
     plan_argument: &str,
     bindings: &[KeyBinding],
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<Prepared, CliError> {
     let plan = load_plan(plan_argument).map_err(|e| CliError::Input(e.to_string()))?;
-    let demo: Vec<&str> = plan
-        .targets
-        .iter()
-        .filter(|t| t.protocol == Protocol::Demo)
-        .map(|t| t.label.as_str())
-        .collect();
-    if !demo.is_empty() {
-        return Err(CliError::Input(format!(
-            "the demo provider runs only in the page; remove {} from the plan or point it at a real \
-             endpoint",
-            demo.iter()
-                .map(|l| format!("'{l}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
+    prepare_plan(plan, bindings, lookup)
+}
+
+/// Looks up the keys of an already read `plan` through `lookup`.
+///
+/// # Errors
+/// A missing key, or one that would go to a host it is not tied to.
+pub fn prepare_plan(
+    plan: Plan,
+    bindings: &[KeyBinding],
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<Prepared, CliError> {
     let keys = keys_for(&plan, bindings, lookup).map_err(|missing| {
         CliError::Input(
             missing
@@ -141,7 +137,6 @@ pub async fn run(
         let journal = Journal::create(&journal_path, &header).map_err(journal_error)?;
         (journal, header, Vec::new())
     };
-    let run_id = header.run_id.as_str();
     // The same plan, start and seed give the same schedule; a resumed run
     // re-plans what is left from now, as the page does after a reload.
     let mut runner = Runner::new(Schedule::new(&plan, header.started_at_ms, header.seed));
@@ -199,7 +194,7 @@ pub async fn run(
                 let (sample, note) = send(
                     &plan,
                     &keys,
-                    run_id,
+                    &header,
                     &planned,
                     &clock,
                     &mut client,
@@ -309,7 +304,7 @@ fn journal_error(error: JournalError) -> CliError {
 async fn send(
     plan: &Plan,
     keys: &[Option<Key>],
-    run_id: &str,
+    header: &RunHeader,
     planned: &PlannedRequest,
     clock: &Clock,
     client: &mut Client,
@@ -320,7 +315,7 @@ async fn send(
     let key = keys.get(index).and_then(Option::as_ref).map(Key::expose);
     let nonce = plan
         .nonce
-        .then(|| format!("{run_id}-{}-{}", planned.target, planned.seq));
+        .then(|| format!("{}-{}-{}", header.run_id, planned.target, planned.seq));
     let options = plan.targets.get(index).map(|target| {
         (
             build_planned_request(target, plan, planned, key, nonce.as_deref()),
@@ -337,7 +332,13 @@ async fn send(
     let _ = runner.mark_sent(planned.index, sent_at_ms);
     let (outcome, note) = match options {
         Some((request, options)) => {
-            let measured = measure(client, &request, options, stop).await;
+            let measured = if options.protocol == Protocol::Demo {
+                // Played back in the process, as the page plays it in the tab.
+                let at = (planned.target, planned.seq, header.seed);
+                measure_demo(&request, options, at, stop).await
+            } else {
+                measure(client, &request, options, stop).await
+            };
             let note = SampleNote {
                 opened: measured.opened,
                 http_version: measured.http_version,
@@ -399,7 +400,10 @@ pub fn write_results(
 
 /// Writes `text` to a temporary file beside `path`, syncs it and renames it
 /// over `path`, so a crash never leaves half a file.
-fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
+///
+/// # Errors
+/// [`CliError::Failed`] when it cannot be written.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
     use std::io::Write;
     let failed =
         |e: std::io::Error| CliError::Failed(format!("cannot write {}: {e}", path.display()));

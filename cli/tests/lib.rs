@@ -10,8 +10,12 @@
 #[cfg(test)]
 mod native {
     pub mod binary;
+    pub mod flags;
+    pub mod gate;
+    pub mod html;
     pub mod journal;
     pub mod measure;
     pub mod publish;
+    pub mod release;
     pub mod support;
 }

@@ -147,3 +147,40 @@ test("files from two vantages are told apart by vantage in the tables, charts, c
   }
   assert.deepEqual(page.problems, []);
 });
+
+test("the page opens the plan `firsttoken plan --print-link` links to, the one --save-plan wrote", async () => {
+  assert.ok(existsSync(CLI_BIN), `the runner is not built at ${CLI_BIN}: run \`make cli\``);
+  const dir = resolve(outDir, "cli-link");
+  mkdirSync(dir, { recursive: true });
+  const saved = resolve(dir, "plan.json");
+  const link = execFileSync(
+    CLI_BIN,
+    [
+      "plan",
+      "--target", `custom:fixed@30@${servers.mock}/v1`,
+      "--target", "demo:demo-llm@demo://cold-tail",
+      "--target", "ollama:qwen3:8b",
+      "-n", "20", "--spacing", "0.3", "--jitter", "1", "--fidelity",
+      "--save-plan", saved, "--print-link", "--page-url", servers.site,
+    ],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+  ).trim();
+  assert.ok(link.startsWith(`${servers.site}#plan=`), link);
+  const plan = JSON.parse(readFileSync(saved, "utf8"));
+  assert.equal(plan.jitter_s, 0.06, "the jitter fitted to the spacing");
+
+  const page = await openPage(browser, link);
+  await page.waitForFunction((label) => document.getElementById("target-0-label")?.value === label, plan.targets[0].label);
+  assert.equal(await page.inputValue("#target-2-model"), "qwen3:8b");
+  assert.equal(await page.isDisabled("#start"), false, "the page takes the plan as valid");
+  // The page's own link for what it shows is the same plan, field by field.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(servers.site).origin });
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await page.click("button:has-text('Copy plan link')");
+  const notice = await (await page.waitForSelector(".notice span")).textContent();
+  const copied = notice.includes("#plan=") ? notice : await page.evaluate(() => navigator.clipboard.readText());
+  const payload = new URL(copied).hash.replace(/^#/, "").split("&").find((p) => p.startsWith("plan="));
+  const fromPage = JSON.parse(Buffer.from(payload.slice("plan=".length), "base64url").toString("utf8"));
+  assert.deepEqual(fromPage, plan);
+  assert.deepEqual(page.problems, []);
+});

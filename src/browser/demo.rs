@@ -22,11 +22,7 @@ use crate::core::demo::demo_reply_to;
 /// simulated provider, and the request's `body` tells it which fidelity
 /// probe, if any, it is answering.
 pub fn fetch(url: &str, body: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
-    let behaviour = url
-        .trim_start_matches("demo://")
-        .split('/')
-        .next()
-        .unwrap_or_default();
+    let behaviour = crate::core::demo::behaviour_of(url);
     let reply = demo_reply_to(behaviour, body, seq, seed);
     let headers_ms = reply.headers_at_ms;
     let aborted = Rc::new(Cell::new(false));

@@ -88,6 +88,21 @@ pub struct DemoReply {
     pub chunks: Vec<DemoChunk>,
 }
 
+/// The simulated provider a demo request URL names: the host of
+/// `demo://{behaviour}/{model}` (`steady`, `cold-tail`, …).
+pub fn behaviour_of(url: &str) -> &str {
+    url.trim_start_matches("demo://")
+        .split('/')
+        .next()
+        .unwrap_or_default()
+}
+
+/// The seed of one target's demo replies in a run seeded with `run_seed`:
+/// each target of a run draws its own delays.
+pub fn target_seed(run_seed: u64, target: u32) -> u64 {
+    run_seed ^ u64::from(target)
+}
+
 /// The demo provider's reply to request `seq` for `model` in a run seeded
 /// with `seed`. Same arguments, same reply. An unknown model gets a 404
 /// with an OpenAI-style error body.

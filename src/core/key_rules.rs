@@ -121,9 +121,46 @@ pub fn key_variable(target: &Target) -> Option<String> {
     }
 }
 
+/// The variable a target of `preset` at the preset's own base URL takes
+/// its key from, for lists of presets: `FIRSTTOKEN_KEY_<PROVIDER>`, or
+/// `FIRSTTOKEN_KEY_FOR_<HOST>` for "custom", whose host is the user's;
+/// `None` for a preset that takes no key (a local server, the demo).
+pub fn preset_key_variable(preset: &Preset) -> Option<String> {
+    if preset.base_url.is_empty() {
+        return preset
+            .needs_key
+            .then(|| format!("{HOST_VARIABLE_PREFIX}<HOST>"));
+    }
+    let target = Target {
+        label: preset.name.to_owned(),
+        protocol: preset.protocol,
+        base_url: preset.base_url.to_owned(),
+        model: String::new(),
+        provider: Some(preset.id.to_owned()),
+        price: None,
+        openrouter_provider: None,
+    };
+    key_variable(&target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_preset_names_the_variable_its_key_comes_from() {
+        let variable = |id: &str| preset_key_variable(preset_by_id(id).unwrap());
+        assert_eq!(
+            variable("deepseek").as_deref(),
+            Some("FIRSTTOKEN_KEY_DEEPSEEK")
+        );
+        assert_eq!(
+            variable("custom").as_deref(),
+            Some("FIRSTTOKEN_KEY_FOR_<HOST>")
+        );
+        assert_eq!(variable("ollama"), None);
+        assert_eq!(variable("demo"), None);
+    }
     use crate::core::origin::*;
     use crate::core::presets::PRESETS;
 

@@ -16,6 +16,7 @@ mod read;
 mod rules;
 mod url;
 
+pub(crate) use read::edit_distance;
 pub use rules::is_provider_slug;
 pub use url::{check_base_url, normalise_base_url};
 

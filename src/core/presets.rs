@@ -64,6 +64,13 @@ impl Preset {
         }
     }
 
+    /// The label a target of this preset starts with: "{name} · {model}",
+    /// as the page's form names a row when its preset is picked and as the
+    /// runner's `--target` names one.
+    pub fn label_for(&self, model: &str) -> String {
+        format!("{} · {}", self.name, model)
+    }
+
     /// The preset points at this machine (localhost), not a hosted service.
     pub fn is_local(&self) -> bool {
         self.base_url.starts_with("http://localhost:")

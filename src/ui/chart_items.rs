@@ -4,8 +4,10 @@
 //! tested without a browser.
 
 use crate::chart::{
-    ChartLabels, DailyInput, DayPoint, DaySeriesInput, EcdfInput, HistogramInput, HourBucket,
-    HourlyInput, Series, SpreadInput, TimelineInput, TimelinePoint,
+    Area, ChartError, ChartLabels, ChartStyle, DailyInput, DayPoint, DaySeriesInput, EcdfInput,
+    HistogramInput, HourBucket, HourlyInput, Series, SpreadInput, TimelineInput, TimelinePoint,
+    draw_daily, draw_daily_rates, draw_ecdf, draw_histogram, draw_hourly, draw_spread,
+    draw_timeline,
 };
 use crate::core::dashboard::Dataset;
 use crate::core::dashboard::figures::{
@@ -18,6 +20,7 @@ use crate::core::results::vantage_name;
 use crate::core::stats::Summary;
 use crate::ui::i18n::{Lang, format_ms, format_pct};
 use crate::ui::state::ResultsView;
+use plotters::prelude::{DrawingBackend, IntoDrawingArea, SVGBackend};
 
 /// What one canvas shows.
 #[derive(Debug)]
@@ -55,6 +58,61 @@ pub struct ChartItem {
     pub columns: Vec<String>,
     /// Rows of the number table.
     pub rows: Vec<Vec<String>>,
+}
+
+/// Draws `spec` on `area`: the one dispatch from a chart item to its
+/// chart function, for the page's canvas and the runner's SVG alike.
+///
+/// # Errors
+/// The backend's [`ChartError`].
+pub fn draw_chart<DB: DrawingBackend>(
+    spec: &ChartSpec,
+    area: &Area<DB>,
+    style: &ChartStyle,
+    lang: Lang,
+) -> Result<(), ChartError> {
+    match spec {
+        ChartSpec::Histogram(input) => draw_histogram(area, input, style),
+        ChartSpec::Ecdf(input) => draw_ecdf(area, input, style),
+        ChartSpec::Timeline(input) => draw_timeline(area, input, style).map(drop),
+        ChartSpec::Spread(input) => draw_spread(area, input, style),
+        ChartSpec::Hourly(input) => draw_hourly(area, input, style),
+        ChartSpec::HourlyUtc(input) => {
+            let style = ChartStyle {
+                labels: ChartLabels {
+                    hour_axis: lang.dashboard_texts().hour_utc.into(),
+                    ..style.labels.clone()
+                },
+                ..style.clone()
+            };
+            draw_hourly(area, input, &style)
+        }
+        ChartSpec::Daily(input) => draw_daily(area, input, style),
+        ChartSpec::DailyRates(input) => draw_daily_rates(area, input, style),
+    }
+}
+
+/// `item` as an SVG document `width_px` wide (its own height), drawn by
+/// the same chart code as the page's canvas: the runner's HTML report
+/// inlines it. Text goes through plotters' SVG writer, which escapes it.
+///
+/// # Errors
+/// The backend's [`ChartError`].
+pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, ChartError> {
+    let height_px = item.height_px.round().max(1.0) as u32;
+    let style = ChartStyle {
+        font_family: "system-ui, sans-serif".into(),
+        width_px: Some(width_px),
+        labels: chart_labels(lang),
+        ..ChartStyle::default()
+    };
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (width_px, height_px)).into_drawing_area();
+        draw_chart(&item.spec, &area, &style, lang)?;
+        area.present()?;
+    }
+    Ok(svg)
 }
 
 /// The charts' own words in `lang`.

@@ -17,13 +17,10 @@ use crate::browser::canvas::{
 };
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_url;
-use crate::chart::{
-    ChartLabels, ChartStyle, draw_daily, draw_daily_rates, draw_ecdf, draw_histogram, draw_hourly,
-    draw_spread, draw_timeline,
-};
+use crate::chart::ChartStyle;
 use crate::core::report::Report;
-pub use crate::ui::chart_items::{ChartItem, ChartSpec};
-use crate::ui::chart_items::{chart_labels, results_chart_items};
+pub use crate::ui::chart_items::ChartItem;
+use crate::ui::chart_items::{chart_labels, draw_chart, results_chart_items};
 use crate::ui::i18n::Lang;
 use crate::ui::state::ResultsView;
 use std::collections::BTreeMap;
@@ -54,26 +51,7 @@ pub fn draw_item(
     let style = chart_style(lang, width, ratio);
     let backend = MeasuredCanvas::new(canvas).ok_or("the canvas has no 2D context")?;
     let area = backend.into_drawing_area();
-    let drawn = match &item.spec {
-        ChartSpec::Histogram(input) => draw_histogram(&area, input, &style),
-        ChartSpec::Ecdf(input) => draw_ecdf(&area, input, &style),
-        ChartSpec::Timeline(input) => draw_timeline(&area, input, &style).map(drop),
-        ChartSpec::Spread(input) => draw_spread(&area, input, &style),
-        ChartSpec::Hourly(input) => draw_hourly(&area, input, &style),
-        ChartSpec::HourlyUtc(input) => {
-            let style = ChartStyle {
-                labels: ChartLabels {
-                    hour_axis: lang.dashboard_texts().hour_utc.into(),
-                    ..style.labels.clone()
-                },
-                ..style.clone()
-            };
-            draw_hourly(&area, input, &style)
-        }
-        ChartSpec::Daily(input) => draw_daily(&area, input, &style),
-        ChartSpec::DailyRates(input) => draw_daily_rates(&area, input, &style),
-    };
-    drawn.map_err(|e| format!("{e:?}"))?;
+    draw_chart(&item.spec, &area, &style, lang).map_err(|e| e.to_string())?;
     area.present().map_err(|e| format!("{e:?}"))
 }
 

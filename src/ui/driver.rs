@@ -351,7 +351,7 @@ impl Driver {
                 timeout_s: plan.timeout_s,
                 cors_hint: crate::ui::keys::cors_hint(target),
                 seq: planned.seq,
-                seed: active.record.seed ^ u64::from(planned.target),
+                seed: crate::core::demo::target_seed(active.record.seed, planned.target),
             };
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());

@@ -108,7 +108,7 @@ fn target_row(props: &PageProps, row: usize, target: &TargetForm) -> Html {
                 target.preset = preset.id.to_owned();
                 target.base_url = preset.base_url.to_owned();
                 target.protocol = preset.protocol;
-                let label = format!("{} · {}", preset.name, target.model);
+                let label = preset.label_for(&target.model);
                 form.set_target_label(row, label);
             }
             state.dispatch(Action::SetForm(form));

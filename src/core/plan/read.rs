@@ -327,7 +327,7 @@ fn unknown_field(path: &str, name: &str, known: &[&'static str]) -> FieldError {
 }
 
 /// Levenshtein distance, for "did you mean" hints on short field names.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -1,0 +1,321 @@
+//! A plan from the command line: `--target PROVIDER:MODEL[@BASE_URL]` and
+//! the plan's numbers as flags, for `run`, `check` and `plan`. The flags
+//! only carry what was typed to `core`'s [`PlanFlags`], which decides the
+//! defaults, the labels and the jitter and builds the page's own plan
+//! document; this file saves it, prints its link and lists the presets.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use firsttoken::core::key_rules::preset_key_variable;
+use firsttoken::core::plan::Plan;
+use firsttoken::core::plan_flags::{PlanFlags, TargetSpec};
+use firsttoken::core::presets::PRESETS;
+use firsttoken::core::text::Lang;
+use firsttoken::core::text::printable::printable_lines;
+
+use crate::error::CliError;
+use crate::plan_input::load_plan;
+
+/// The variable that names where the page lives, for `--print-link`.
+pub const PAGE_URL_VARIABLE: &str = "FIRSTTOKEN_PAGE_URL";
+
+/// The plan's flags. Every number is optional here: `core` holds the
+/// defaults, so the page and the runner share them.
+#[derive(Debug, Default, Args)]
+pub struct PlanArgs {
+    /// A target to measure: PROVIDER:MODEL, or PROVIDER:MODEL@BASE_URL for
+    /// another endpoint. PROVIDER is a preset id (`firsttoken providers`),
+    /// `custom` for any OpenAI-compatible server (it needs @BASE_URL), or
+    /// `demo` for the built-in demo. The model keeps any `:`, `/` or `@` of
+    /// its own: ollama:qwen3:8b, together:deepseek-ai/DeepSeek-V3,
+    /// custom:my-model@http://localhost:8000/v1. Repeatable; targets are
+    /// interleaved.
+    #[arg(
+        long = "target",
+        short = 't',
+        value_name = "PROVIDER:MODEL[@BASE_URL]",
+        value_parser = parse_target,
+        conflicts_with = "plan"
+    )]
+    pub targets: Vec<TargetSpec>,
+    /// Measured requests per target [default: 100; below 75 a cold-start
+    /// tail is easily missed].
+    #[arg(short = 'n', long, value_name = "N", requires = "targets")]
+    pub requests: Option<u32>,
+    /// Warm-up requests per target, kept but left out of the statistics
+    /// [default: 2].
+    #[arg(long, value_name = "N", requires = "targets")]
+    pub warmup: Option<u32>,
+    /// Seconds between sends, across all targets [default: 5].
+    #[arg(long, value_name = "SECONDS", requires = "targets")]
+    pub spacing: Option<f64>,
+    /// Each send moves by up to ± this many seconds [default: a fifth of
+    /// the spacing]. One that is not under half the spacing is narrowed to
+    /// fit, with a note.
+    #[arg(long, value_name = "SECONDS", requires = "targets")]
+    pub jitter: Option<f64>,
+    /// Spread the run evenly over this many hours instead of a spacing.
+    #[arg(
+        long,
+        value_name = "H",
+        requires = "targets",
+        conflicts_with = "spacing"
+    )]
+    pub hours: Option<f64>,
+    /// Seconds to wait for a first token [default: 120; cold starts last
+    /// 10-90 s].
+    #[arg(long, value_name = "SECONDS", requires = "targets")]
+    pub timeout: Option<f64>,
+    /// The prompt sent with every request [default: a fixed short
+    /// question].
+    #[arg(long, value_name = "TEXT", requires = "targets")]
+    pub prompt: Option<String>,
+    /// Send the prompt as it is: no per-request nonce (a provider's prompt
+    /// cache may then serve it).
+    #[arg(long, requires = "targets")]
+    pub no_nonce: bool,
+    /// Upper bound on each reply's length, in tokens [default: 64].
+    #[arg(long, value_name = "N", requires = "targets")]
+    pub max_tokens: Option<u32>,
+    /// Add the fidelity check: the basic-1 probes twice on the same
+    /// schedule, judged against the first target.
+    #[arg(long, requires = "targets")]
+    pub fidelity: bool,
+}
+
+/// Where the plan goes besides the run: a file, a page link.
+#[derive(Debug, Default, Args)]
+pub struct ShareArgs {
+    /// Write the plan (plan v1 JSON, which the page's Load plan reads) to
+    /// this file.
+    #[arg(long, value_name = "PLAN.json")]
+    pub save_plan: Option<PathBuf>,
+    /// Print the page link that opens this plan (`#plan=…`), after the
+    /// page's address from --page-url or FIRSTTOKEN_PAGE_URL.
+    #[arg(long)]
+    pub print_link: bool,
+    /// Where the page lives, for --print-link
+    /// (e.g. https://you.github.io/firsttoken/).
+    #[arg(long, value_name = "URL", requires = "print_link")]
+    pub page_url: Option<String>,
+}
+
+/// `--target`'s parser: core's reading of the spec.
+fn parse_target(spec: &str) -> Result<TargetSpec, String> {
+    TargetSpec::parse(spec).map_err(|e| e.to_string())
+}
+
+impl PlanArgs {
+    /// Whether any target was given (the plan comes from the flags).
+    pub fn given(&self) -> bool {
+        !self.targets.is_empty()
+    }
+
+    /// The flags as core's [`PlanFlags`], defaults filled in by core.
+    pub fn to_flags(&self) -> PlanFlags {
+        let defaults = PlanFlags::default();
+        PlanFlags {
+            targets: self.targets.clone(),
+            requests_per_target: self.requests.unwrap_or(defaults.requests_per_target),
+            warmup_per_target: self.warmup.unwrap_or(defaults.warmup_per_target),
+            spacing_s: self.spacing.unwrap_or(defaults.spacing_s),
+            jitter_s: self.jitter,
+            spread_hours: self.hours,
+            timeout_s: self.timeout.unwrap_or(defaults.timeout_s),
+            prompt: self.prompt.clone(),
+            nonce: !self.no_nonce && defaults.nonce,
+            max_tokens: self.max_tokens,
+            fidelity: self.fidelity,
+        }
+    }
+}
+
+/// The plan the command runs: from the flags (with core's notes said on
+/// standard error) or from the plan argument.
+///
+/// # Errors
+/// [`CliError::Input`] for a bad plan, flags that make one, or neither.
+pub fn resolve(plan: Option<&str>, args: &PlanArgs) -> Result<Plan, CliError> {
+    if args.given() {
+        let built = args.to_flags().build().map_err(|error| {
+            let messages = error.messages();
+            CliError::Input(match messages.as_slice() {
+                [one] => format!("the flags' plan: {one}"),
+                _ => format!(
+                    "the flags' plan has {} bad fields:\n  - {}",
+                    messages.len(),
+                    messages.join("\n  - ")
+                ),
+            })
+        })?;
+        for note in &built.notes {
+            eprintln!("note: {}", printable_lines(&note.to_string()));
+        }
+        return Ok(built.plan);
+    }
+    match plan {
+        Some(argument) => load_plan(argument).map_err(|e| CliError::Input(e.to_string())),
+        None => Err(CliError::Input(
+            "no plan: give a plan file (or `-`, or a page link), or --target PROVIDER:MODEL, e.g. \
+             --target demo:demo-llm"
+                .to_owned(),
+        )),
+    }
+}
+
+/// The page link that opens `plan`: the page's address (from `page_url`,
+/// else [`PAGE_URL_VARIABLE`]) with the plan in its fragment; just the
+/// fragment when neither is set.
+pub fn link(plan: &Plan, page_url: Option<&str>, env: impl Fn(&str) -> Option<String>) -> String {
+    let page = page_url
+        .map(str::to_owned)
+        .or_else(|| env(PAGE_URL_VARIABLE))
+        .map(|url| url.trim().to_owned())
+        .unwrap_or_default();
+    // A fragment already on the address is replaced, not doubled.
+    let page = page.split('#').next().unwrap_or_default();
+    format!("{page}#{}", plan.to_link_fragment())
+}
+
+/// Saves the plan and prints its link as `share` asks. The link goes to
+/// `say` (standard output for `plan`, standard error for `run`, whose
+/// standard output carries the measurements).
+///
+/// # Errors
+/// [`CliError::Failed`] when the plan file cannot be written.
+pub fn share(
+    plan: &Plan,
+    share: &ShareArgs,
+    env: impl Fn(&str) -> Option<String>,
+    say: impl Fn(&str),
+) -> Result<(), CliError> {
+    if let Some(path) = &share.save_plan {
+        crate::run::write_atomically(path, &plan.to_json_pretty())?;
+        eprintln!("plan written to {}", path.display());
+    }
+    if share.print_link {
+        let text = link(plan, share.page_url.as_deref(), &env);
+        if text.starts_with('#') {
+            eprintln!(
+                "note: the link below is the part after the page's address: put the address \
+                 first (or set --page-url or {PAGE_URL_VARIABLE})"
+            );
+        }
+        say(&text);
+    }
+    Ok(())
+}
+
+/// `firsttoken providers`: one line per preset, with what a run needs.
+pub fn providers_text(lang: Lang) -> String {
+    let rows: Vec<[String; 5]> = PRESETS
+        .iter()
+        .map(|preset| {
+            [
+                preset.id.to_owned(),
+                preset.protocol.as_str().to_owned(),
+                if preset.base_url.is_empty() {
+                    "(@BASE_URL)".to_owned()
+                } else {
+                    preset.base_url.to_owned()
+                },
+                preset_key_variable(preset).unwrap_or_else(|| "none".to_owned()),
+                match lang {
+                    Lang::En => preset.cors_note_en,
+                    Lang::ZhCn => preset.cors_note_zh,
+                }
+                .to_owned(),
+            ]
+        })
+        .collect();
+    let header = [
+        "id",
+        "protocol",
+        "base URL",
+        "key variable",
+        "browser access",
+    ];
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 5]| {
+        let mut text = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            if i + 1 == cells.len() {
+                text.push_str(cell);
+            } else {
+                text.push_str(&format!("{cell:<width$}  ", width = widths[i]));
+            }
+        }
+        text.push('\n');
+        text
+    };
+    let mut text = line(header);
+    for row in &rows {
+        text.push_str(&line(row.each_ref().map(String::as_str)));
+    }
+    text
+}
+
+/// `firsttoken providers --json`.
+pub fn providers_json() -> serde_json::Value {
+    serde_json::Value::Array(
+        PRESETS
+            .iter()
+            .map(|preset| {
+                serde_json::json!({
+                    "id": preset.id,
+                    "name": preset.name,
+                    "protocol": preset.protocol.as_str(),
+                    "base_url": preset.base_url,
+                    "needs_key": preset.needs_key,
+                    "key_variable": preset_key_variable(preset),
+                    "browser_access": preset.cors_note_en,
+                })
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_puts_the_plan_after_the_page_s_address() {
+        let plan = PlanArgs {
+            targets: vec![TargetSpec::parse("demo:demo-llm").unwrap()],
+            ..PlanArgs::default()
+        }
+        .to_flags()
+        .build()
+        .unwrap()
+        .plan;
+        let none = |_: &str| None;
+        let fragment = link(&plan, None, none);
+        assert!(fragment.starts_with("#plan="), "{fragment}");
+        let page = link(&plan, Some("https://you.github.io/firsttoken/#old"), none);
+        assert_eq!(page, format!("https://you.github.io/firsttoken/{fragment}"));
+        let from_env = link(&plan, None, |name: &str| {
+            (name == PAGE_URL_VARIABLE).then(|| "http://127.0.0.1:8080/".to_owned())
+        });
+        assert_eq!(from_env, format!("http://127.0.0.1:8080/{fragment}"));
+        assert_eq!(load_plan(&page).unwrap(), plan);
+    }
+
+    #[test]
+    fn the_providers_list_names_every_preset_and_its_key() {
+        let text = providers_text(Lang::En);
+        assert_eq!(text.lines().count(), PRESETS.len() + 1);
+        assert!(text.contains("FIRSTTOKEN_KEY_DEEPSEEK"), "{text}");
+        assert!(text.contains("FIRSTTOKEN_KEY_FOR_<HOST>"), "{text}");
+        let ollama = text.lines().find(|l| l.starts_with("ollama ")).unwrap();
+        assert!(ollama.contains("http://localhost:11434/v1"), "{ollama}");
+        assert!(ollama.contains(" none "), "{ollama}");
+        assert!(ollama.contains("OLLAMA_ORIGINS"), "{ollama}");
+    }
+}

@@ -1,0 +1,405 @@
+//! `firsttoken report --html`: the results view as one self-contained HTML
+//! file, to attach to a ticket or a chat or keep beside a monitor's runs.
+//!
+//! Everything is inside the file: the styles in one `<style>`, the charts as
+//! inline SVG drawn by the page's own chart code (the same chart items and
+//! drawing functions as the page's canvas, onto plotters' SVG backend), the
+//! routing exports as text. A Content-Security-Policy that allows nothing
+//! but inline styles and `data:` images means a browser loads nothing from
+//! anywhere and runs no script, whatever a file's strings say.
+//!
+//! The files are a stranger's: every string taken from them (labels, models,
+//! the user agent, the vantage, error messages, probe names) is escaped for
+//! HTML here, after its control and bidirectional characters were made
+//! visible as for the terminal; the charts' text is escaped by plotters' SVG
+//! writer. The figures are `core`'s, as `report --json` prints them: each
+//! table cell with a number carries it unrounded in `data-value`.
+
+use std::fmt::Write as _;
+use std::rc::Rc;
+
+use firsttoken::core::report::{Report, TargetReport};
+use firsttoken::core::results::ResultsDoc;
+use firsttoken::core::text::report_words::{ReportWords, no_successful_samples, report_heading};
+use firsttoken::core::text::{Said, at_least, caveat_line, format_ms, labelled, report_sentences};
+use firsttoken::core::verdict::Lang;
+use firsttoken::ui::chart_items::{chart_svg, results_chart_items};
+use firsttoken::ui::state::ResultsView;
+
+use crate::report::{ConfigFormat, config_text, connections_line, fidelity_block, started_text};
+
+/// Width of each chart, in CSS pixels: legible on a laptop and on A4.
+const CHART_WIDTH_PX: u32 = 720;
+
+/// The page's palette and a layout that prints: tables and charts are not
+/// split across pages, and the exports print in full.
+const STYLE: &str = "
+:root { --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0b5cad; --bad: #a40e26; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', sans-serif;
+  color: var(--ink); background: #fff; margin: 0 auto; max-width: 1040px; padding: 24px; }
+h1 { font-size: 1.5rem; margin: 0 0 4px; }
+h2 { font-size: 1.2rem; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h3 { font-size: 1rem; margin: 20px 0 6px; }
+p.meta { color: var(--muted); margin: 0 0 16px; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0; font-variant-numeric: tabular-nums; }
+th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+thead th { color: var(--muted); font-weight: 600; }
+ul.said { padding-left: 20px; margin: 8px 0; }
+ul.said li { margin: 2px 0; }
+ul.said b { font-weight: 600; }
+figure { margin: 16px 0; break-inside: avoid; page-break-inside: avoid; }
+figure svg { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); }
+figcaption { font-weight: 600; margin-bottom: 4px; }
+details { margin: 4px 0 12px; }
+summary { cursor: pointer; color: var(--accent); }
+pre { background: #f6f8fa; border: 1px solid var(--line); padding: 8px; overflow-x: auto;
+  font-size: 12.5px; white-space: pre-wrap; word-break: break-word; }
+footer { color: var(--muted); margin-top: 32px; font-size: 13px; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 11pt; }
+  h2 { break-after: avoid; page-break-after: avoid; }
+  table, pre { break-inside: avoid; page-break-inside: avoid; }
+  details > summary { display: none; }
+  summary { color: var(--ink); }
+}
+";
+
+/// Escapes `text` for HTML text and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A number as `data-value` holds it: JSON's spelling of the same f64
+/// (`report --json` prints the figures through serde_json too).
+fn data_value(value: Option<f64>) -> String {
+    value
+        .filter(|v| v.is_finite())
+        .map(|v| {
+            format!(
+                " data-value=\"{}\"",
+                serde_json::Number::from_f64(v).map_or_else(String::new, |n| n.to_string())
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The report of `doc` (already made printable with
+/// [`crate::report::for_terminal`]) as one HTML document in `lang`.
+pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
+    let words = ReportWords::of(lang);
+    let environment = &doc.environment;
+    let mut out = String::new();
+    let heading = report_heading(
+        lang,
+        (doc.samples.len(), report.targets.len()),
+        &started_text(lang, environment.started_at_ms, environment.tz_offset_min),
+        &environment.user_agent,
+        environment.vantage.as_deref(),
+    );
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+         style-src 'unsafe-inline'; img-src data:\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"firsttoken {}\">\n\
+         <title>FirstToken · {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n",
+        lang.tag(),
+        env!("CARGO_PKG_VERSION"),
+        escape(
+            &report
+                .targets
+                .iter()
+                .map(|t| t.label.as_str())
+                .collect::<Vec<_>>()
+                .join(" · ")
+        ),
+    );
+    let _ = writeln!(
+        out,
+        "<h1>FirstToken</h1>\n<p class=\"meta\">{}</p>",
+        escape(&heading)
+    );
+
+    let sentences = report_sentences(report, lang);
+    for (model_index, model) in report.models.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<section class=\"model\">\n<h2>{}{}</h2>",
+            escape(words.model),
+            escape(&format!(
+                "{}{}",
+                firsttoken::core::text::colon(lang),
+                model.names.join(" / ")
+            ))
+        );
+        let _ = writeln!(
+            out,
+            "<table class=\"comparison\">\n<thead><tr><th scope=\"col\" class=\"num\">{}</th>\
+             <th scope=\"col\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
+             <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
+             <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
+             <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\">{}</th></tr></thead>\n<tbody>",
+            escape(words.rank),
+            escape(words.target),
+            escape(words.n),
+            escape(words.median),
+            escape(words.p95),
+            escape(words.p99),
+            escape(words.cv),
+            escape(words.errors),
+            escape(words.verdict),
+        );
+        for row in &model.rows {
+            let Some(target) = report.targets.get(row.figures.target as usize) else {
+                continue;
+            };
+            let ttft = target.ttft.as_ref();
+            let bounded = |value: Option<f64>, p: f64| {
+                format!(
+                    "<td class=\"num\"{}>{}{}</td>",
+                    data_value(value),
+                    escape(at_least(
+                        value.is_some() && target.percentile_is_lower_bound(p)
+                    )),
+                    escape(&value.map_or_else(|| "–".to_owned(), |ms| format_ms(lang, ms)))
+                )
+            };
+            let _ = writeln!(
+                out,
+                "<tr data-target=\"{}\"><td class=\"num\">{}</td><th scope=\"row\">{}</th>\
+                 <td class=\"num\"{}>{}</td>{}{}{}<td class=\"num\"{}>{}{:.0} %</td>\
+                 <td class=\"num\"{}>{:.1} %</td><td>{}</td></tr>",
+                target.target,
+                row.rank,
+                escape(&target.label),
+                data_value(Some(row.figures.n as f64)),
+                row.figures.n,
+                bounded(ttft.map(|s| s.median), 50.0),
+                bounded(ttft.map(|s| s.p95), 95.0),
+                bounded(ttft.map(|s| s.p99), 99.0),
+                data_value(ttft.map(|s| s.cv_pct)),
+                escape(at_least(target.moments_are_lower_bounds())),
+                row.figures.cv_pct,
+                data_value(Some(target.error_rate)),
+                row.figures.error_rate * 100.0,
+                escape(&row.figures.judgement.label(lang, false)),
+            );
+        }
+        out.push_str("</tbody>\n</table>\n<ul class=\"said\">\n");
+        let said = &sentences.models[model_index];
+        let item = |out: &mut String, name: &str, text: &str| {
+            let _ = writeln!(
+                out,
+                "<li><b>{}</b>{}{}</li>",
+                escape(name),
+                escape(firsttoken::core::text::colon(lang)),
+                escape(text)
+            );
+        };
+        let items = |out: &mut String, name: &str, list: &[Said]| {
+            for s in list {
+                item(out, name, &labelled(lang, &s.label, &s.text));
+            }
+        };
+        for (labels, text) in &said.caveats {
+            item(&mut out, words.note, &caveat_line(lang, labels, text));
+        }
+        if let Some(consistency) = &said.consistency {
+            item(&mut out, words.consistency, consistency);
+        }
+        if let Some(best) = &said.best_provider {
+            item(&mut out, words.best_provider, best);
+        }
+        for distinction in &said.distinctions {
+            item(&mut out, words.intervals, distinction);
+        }
+        items(&mut out, words.cold_tail, &said.tails);
+        items(&mut out, words.slow, &said.slow);
+        items(&mut out, words.timeout, &said.timeouts);
+        items(&mut out, words.goodput, &said.goodput);
+        let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
+        let of_model = |list: &[Said]| -> Vec<Said> {
+            list.iter()
+                .filter(|s| members.contains(&s.target))
+                .cloned()
+                .collect()
+        };
+        items(&mut out, words.first_try, &of_model(&sentences.first_try));
+        items(
+            &mut out,
+            words.rate_limits,
+            &of_model(&sentences.rate_limits),
+        );
+        items(&mut out, words.stream, &of_model(&sentences.streams));
+        items(&mut out, words.cost, &of_model(&sentences.costs));
+        items(&mut out, words.periods, &of_model(&sentences.periods));
+        for &target in &members {
+            if let Some(line) = connections_line(doc, report, target, lang) {
+                item(&mut out, words.connections, &line);
+            }
+        }
+        out.push_str("</ul>\n</section>\n");
+    }
+
+    let without_success: Vec<&TargetReport> =
+        report.targets.iter().filter(|t| t.ttft.is_none()).collect();
+    for target in without_success {
+        let kinds: Vec<String> = target
+            .errors_by_kind
+            .iter()
+            .map(|(kind, count)| format!("{count} {}", kind.as_str()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<p class=\"no-success\">{}</p>",
+            escape(&no_successful_samples(
+                lang,
+                &target.label,
+                target.requests,
+                &kinds
+            ))
+        );
+    }
+
+    charts(&mut out, doc, report, lang);
+
+    if let Some(fidelity) = &report.fidelity {
+        let mut text = String::new();
+        fidelity_block(&mut text, report, fidelity, &sentences.fidelity, lang);
+        let (heading, body) = text
+            .trim_start_matches('\n')
+            .split_once('\n')
+            .unwrap_or((&text, ""));
+        let _ = writeln!(
+            out,
+            "<section class=\"fidelity\">\n<h2>{}</h2>\n<pre>{}</pre>\n</section>",
+            escape(heading),
+            escape(body)
+        );
+    }
+
+    if !sentences.routing.is_empty() {
+        let _ = writeln!(
+            out,
+            "<section class=\"routing\">\n<h2>{}</h2>\n<table>\n<tbody>",
+            escape(words.routing)
+        );
+        for (model, label, reason) in &sentences.routing {
+            let _ = writeln!(
+                out,
+                "<tr><th scope=\"row\">{}</th><td>{}</td></tr>",
+                escape(model),
+                escape(&labelled(lang, label, reason))
+            );
+        }
+        out.push_str("</tbody>\n</table>\n");
+        let titles = match lang {
+            Lang::En => [
+                "LiteLLM router config (YAML)",
+                "OpenRouter provider preferences (JSON)",
+                "Routing table (JSON)",
+            ],
+            Lang::ZhCn => [
+                "LiteLLM 路由配置（YAML）",
+                "OpenRouter 服务商偏好（JSON）",
+                "路由表（JSON）",
+            ],
+        };
+        let formats = [
+            ConfigFormat::Litellm,
+            ConfigFormat::Openrouter,
+            ConfigFormat::Routing,
+        ];
+        for (format, title) in formats.into_iter().zip(titles) {
+            let _ = writeln!(
+                out,
+                "<details open class=\"export\"><summary>{}</summary>\n<pre>{}</pre></details>",
+                escape(title),
+                escape(&config_text(doc, report, format, false))
+            );
+        }
+        out.push_str("</section>\n");
+    }
+    let _ = writeln!(
+        out,
+        "</main>\n<footer>firsttoken {} · report --html</footer>\n</body>\n</html>",
+        env!("CARGO_PKG_VERSION")
+    );
+    out
+}
+
+/// The page's results charts, each as inline SVG with its numbers in a
+/// table under it.
+fn charts(out: &mut String, doc: &ResultsDoc, report: &Report, lang: Lang) {
+    let view = ResultsView {
+        plan: doc.plan.clone(),
+        environment: doc.environment.clone(),
+        samples: Rc::new(doc.samples.clone()),
+    };
+    let items = results_chart_items(lang, &view, report);
+    if items.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<section class=\"charts\">\n<h2>{}</h2>",
+        escape(lang.texts().charts)
+    );
+    for item in &items {
+        let svg = match chart_svg(item, CHART_WIDTH_PX, lang) {
+            Ok(svg) => svg,
+            Err(error) => {
+                let _ = writeln!(out, "<p>{}</p>", escape(&error.to_string()));
+                continue;
+            }
+        };
+        // plotters writes `<svg width=… height=… viewBox=…`: it keeps its
+        // proportions when the page is narrower, and names itself for
+        // screen readers by its caption.
+        let svg = svg.replacen(
+            "<svg ",
+            &format!(
+                "<svg role=\"img\" aria-labelledby=\"{}-caption\" ",
+                escape(&item.id)
+            ),
+            1,
+        );
+        let _ = writeln!(
+            out,
+            "<figure class=\"chart\" id=\"{id}\">\n<figcaption id=\"{id}-caption\">{}</figcaption>\n{svg}",
+            escape(&item.title),
+            id = escape(&item.id),
+        );
+        if !item.rows.is_empty() {
+            out.push_str("<table class=\"chart-numbers\"><thead><tr>");
+            for column in &item.columns {
+                let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column));
+            }
+            out.push_str("</tr></thead><tbody>\n");
+            for row in &item.rows {
+                out.push_str("<tr>");
+                for cell in row {
+                    let _ = write!(out, "<td>{}</td>", escape(cell));
+                }
+                out.push_str("</tr>\n");
+            }
+            out.push_str("</tbody></table>\n");
+        }
+        out.push_str("</figure>\n");
+    }
+    out.push_str("</section>\n");
+}

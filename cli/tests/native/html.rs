@@ -1,0 +1,175 @@
+//! `report --html`: one self-contained file, the page's tables and charts,
+//! every string from the file escaped, figures equal to `report --json`'s.
+
+use super::support::{firsttoken, mock, run, scratch, texts};
+
+const HOSTILE: &str = "<script>alert(\"x\")</script><img src=https://evil.example/x.png \
+                       onerror=alert(1)>\u{202e}fdp.exe' \"";
+
+/// Runs two mock targets and gives the first a hostile label, as a
+/// stranger's file could.
+fn hostile_results(dir: &std::path::Path) -> std::path::PathBuf {
+    let mock = mock();
+    let results = dir.join("results.json");
+    let output = run(firsttoken()
+        .args([
+            "run",
+            "-n",
+            "20",
+            "--warmup",
+            "0",
+            "--spacing",
+            "0",
+            "--timeout",
+            "10",
+        ])
+        .arg("--target")
+        .arg(format!("custom:fixed@15@{}/v1", mock.base_url()))
+        .arg("--target")
+        .arg(format!("custom:fixed@40@{}/v1", mock.base_url()))
+        .arg("-o")
+        .arg(&results));
+    assert!(output.status.success(), "{:?}", texts(&output));
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    doc["plan"]["targets"][0]["label"] = HOSTILE.into();
+    doc["environment"]["vantage"] = "<b>office</b>".into();
+    std::fs::write(&results, doc.to_string()).unwrap();
+    results
+}
+
+/// The unrounded figures of target `target`'s row: n, median, p95, p99,
+/// CV, error rate.
+fn row_values(html: &str, target: u32) -> Vec<f64> {
+    let start = html
+        .find(&format!("<tr data-target=\"{target}\">"))
+        .unwrap_or_else(|| panic!("no row for target {target}"));
+    let row = &html[start..start + html[start..].find("</tr>").unwrap()];
+    row.split("data-value=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_html_report_is_self_contained_escaped_and_has_the_json_s_figures() {
+    let dir = scratch("html");
+    let results = hostile_results(&dir);
+    let html_path = dir.join("report.html");
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&results)
+        .arg("--html")
+        .arg(&html_path));
+    let (_, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+
+    // Nothing from elsewhere, nothing that runs.
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+    assert!(
+        html.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\"")
+    );
+    // Every `<` the file holds opens one of our own tags (text has its
+    // `<` escaped), and no tag loads or runs anything.
+    let allowed = [
+        "!doctype",
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "main",
+        "footer",
+        "h1",
+        "h2",
+        "p",
+        "section",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "ul",
+        "li",
+        "b",
+        "figure",
+        "figcaption",
+        "details",
+        "summary",
+        "pre",
+        "svg",
+        "rect",
+        "line",
+        "polyline",
+        "polygon",
+        "circle",
+        "path",
+        "text",
+        "g",
+    ];
+    for tag in html.split('<').skip(1) {
+        let tag = &tag[..tag.find('>').expect("every tag closes")];
+        let name = tag
+            .trim_start_matches('/')
+            .split(|c: char| c.is_whitespace() || c == '/')
+            .next()
+            .unwrap()
+            .to_ascii_lowercase();
+        assert!(allowed.contains(&name.as_str()), "<{tag}>");
+        let lower = tag.to_ascii_lowercase();
+        for attribute in [" src=", " href=", " xlink:href=", " style=", " on"] {
+            assert!(!lower.contains(attribute), "<{tag}>");
+        }
+    }
+    assert!(!html.to_ascii_lowercase().contains("url("));
+    // The hostile label is there, as text: escaped, its bidi override shown.
+    assert!(
+        html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=https://evil.example/x.png onerror=alert(1)&gt;\\u{202e}fdp.exe&#39; &quot;"),
+        "{html}"
+    );
+    assert!(html.contains("&lt;b&gt;office&lt;/b&gt;"));
+    assert!(!html.contains('\u{202e}'));
+
+    // The page's charts, inline.
+    let charts = html.matches("<figure class=\"chart\"").count();
+    assert!(charts >= 4, "{charts} charts");
+    assert_eq!(html.matches("<svg ").count(), charts);
+    assert!(html.contains("TTFT distribution"));
+    // The routing exports.
+    assert!(html.contains("LiteLLM router config (YAML)"));
+    assert!(html.contains("firsttoken_routing"));
+
+    // Every figure equals report --json's, unrounded.
+    let output = run(firsttoken().args(["report", "--json"]).arg(&results));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for target in json["targets"].as_array().unwrap() {
+        let index = target["target"].as_u64().unwrap() as u32;
+        let ttft = &target["ttft_ms"];
+        let expected: Vec<f64> = ["n", "median", "p95", "p99", "cv_pct"]
+            .iter()
+            .map(|k| ttft[k].as_f64().unwrap())
+            .chain([target["error_rate"].as_f64().unwrap()])
+            .collect();
+        assert_eq!(row_values(&html, index), expected, "target {index}");
+    }
+
+    // In Chinese: the page's Chinese words, the document says so.
+    let zh = dir.join("report.zh.html");
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&results)
+        .args(["--lang", "zh-CN", "--html"])
+        .arg(&zh));
+    assert!(output.status.success());
+    let html = std::fs::read_to_string(&zh).unwrap();
+    assert!(html.contains("<html lang=\"zh-CN\">"));
+    assert!(
+        html.contains("TTFT 分布"),
+        "the charts' captions in Chinese"
+    );
+    assert!(html.contains("LiteLLM 路由配置（YAML）"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

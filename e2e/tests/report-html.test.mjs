@@ -1,0 +1,126 @@
+// `firsttoken report --html`: the file headless Chromium opens from disk,
+// with every chart drawn, no request leaving the file, and the figures of
+// `firsttoken report --json` in its tables. It prints to PDF.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { launch, outDir, repo } from "./harness.mjs";
+
+// `make cli` builds it; `make mock` the provider.
+const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
+const MOCK_BIN = process.env.FIRSTTOKEN_MOCK_BIN || resolve(repo, "target/release/firsttoken-mock");
+
+let mock, browser;
+before(async () => {
+  assert.ok(existsSync(CLI_BIN), `the runner is not built at ${CLI_BIN}: run \`make cli\``);
+  assert.ok(existsSync(MOCK_BIN), `the mock is not built at ${MOCK_BIN}: run \`make mock\``);
+  const child = spawn(MOCK_BIN, ["--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error("mock provider did not start in 10 s")), 10_000);
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const found = line.match(/mock provider listening on (http:\S+)/);
+      if (found) {
+        clearTimeout(timer);
+        ok(found[1]);
+      }
+    });
+  });
+  mock = { url, stop: () => child.kill() };
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  mock?.stop();
+});
+
+test("the HTML report opens from file:// with its charts drawn, loads nothing and shows report --json's figures", async () => {
+  const dir = resolve(outDir, "report-html");
+  mkdirSync(dir, { recursive: true });
+  const results = resolve(dir, "results.json");
+  const html = resolve(dir, "report.html");
+  const targets = ["fixed@15", "fixed@60", "http-500"].flatMap((script) => ["--target", `custom:${script}@${mock.url}/v1`]);
+  execFileSync(CLI_BIN, ["run", ...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  // A stranger's label: shown as text, never run.
+  const doc = JSON.parse(readFileSync(results, "utf8"));
+  doc.plan.targets[1].label = `<img src="${mock.url}/pixel.png" onerror="document.title='pwned'">Sixty`;
+  writeFileSync(results, JSON.stringify(doc));
+  execFileSync(CLI_BIN, ["report", results, "--html", html], { stdio: ["ignore", "ignore", "inherit"] });
+  const report = JSON.parse(execFileSync(CLI_BIN, ["report", "--json", results], { encoding: "utf8" }));
+
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  const requests = [];
+  const problems = [];
+  page.on("request", (request) => requests.push(request.url()));
+  page.on("pageerror", (e) => problems.push(e.message));
+  const fileUrl = pathToFileURL(html).href;
+  await page.goto(fileUrl);
+  await page.waitForLoadState("load");
+
+  assert.deepEqual(requests, [fileUrl], "nothing but the file itself");
+  assert.deepEqual(problems, []);
+  assert.notEqual(await page.title(), "pwned");
+  assert.equal(await page.locator("img, script, iframe").count(), 0);
+  assert.match(await page.textContent("main"), /<img src=.*Sixty/, "the label is text");
+
+  // Every chart drawn: an SVG with a box on the page and its marks in it.
+  const charts = await page.$$eval("figure.chart", (figures) =>
+    figures.map((figure) => {
+      const svg = figure.querySelector("svg");
+      const box = svg?.getBoundingClientRect();
+      return {
+        id: figure.id,
+        width: box?.width ?? 0,
+        height: box?.height ?? 0,
+        marks: svg ? svg.querySelectorAll("line, polyline, rect, circle, polygon, path").length : 0,
+        texts: svg ? svg.querySelectorAll("text").length : 0,
+      };
+    }),
+  );
+  assert.ok(charts.length >= 4, JSON.stringify(charts));
+  for (const chart of charts) {
+    assert.ok(chart.width > 300 && chart.height > 100, JSON.stringify(chart));
+    assert.ok(chart.marks > 10 && chart.texts > 3, JSON.stringify(chart));
+  }
+
+  // Named for assistive technology: the document's language, each chart
+  // an image named by its caption, each table's headers marked.
+  assert.equal(await page.getAttribute("html", "lang"), "en");
+  const unnamed = await page.$$eval("svg", (svgs) =>
+    svgs.filter((svg) => svg.getAttribute("role") !== "img" || !document.getElementById(svg.getAttribute("aria-labelledby"))?.textContent.trim()).length,
+  );
+  assert.equal(unnamed, 0, "every chart is named by its caption");
+  const headless = await page.$$eval("table", (tables) => tables.filter((t) => !t.querySelector("th")).length);
+  assert.equal(headless, 0, "every table has header cells");
+
+  // The figures, unrounded, as report --json prints them.
+  const rows = await page.$$eval("table.comparison tbody tr", (trs) =>
+    trs.map((tr) => ({
+      target: Number(tr.dataset.target),
+      label: tr.querySelector("th").textContent,
+      values: [...tr.querySelectorAll("[data-value]")].map((c) => Number(c.dataset.value)),
+    })),
+  );
+  const measured = report.targets.filter((t) => t.ttft_ms);
+  assert.deepEqual(rows.map((r) => r.target).sort(), measured.map((t) => t.target).sort());
+  for (const row of rows) {
+    const figures = report.targets.find((t) => t.target === row.target);
+    const ttft = figures.ttft_ms;
+    assert.equal(row.label, figures.label);
+    assert.deepEqual(row.values, [ttft.n, ttft.median, ttft.p95, ttft.p99, ttft.cv_pct, figures.error_rate], row.label);
+  }
+
+  // It prints: a PDF of A4 pages, charts and tables kept whole.
+  await page.emulateMedia({ media: "print" });
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  writeFileSync(resolve(dir, "report.pdf"), pdf);
+  assert.ok(pdf.length > 20_000, `${pdf.length} bytes`);
+  assert.deepEqual(requests, [fileUrl], "printing loads nothing either");
+  await context.close();
+});
