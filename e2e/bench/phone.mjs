@@ -104,6 +104,7 @@ try {
     await page.goto(url, { waitUntil: "commit" });
     const ms = await page.evaluate(() => window.__startReady);
     const firstLoadBytes = wireBytes;
+    const partsByStart = partBytes;
     // The first paint with content: the static first screen of index.html,
     // which says what the page is while the wasm loads.
     const painted = await page.evaluate(
@@ -113,7 +114,7 @@ try {
     paints.push(painted);
     console.log(
       `visit ${visit + 1}: first screen painted at ${painted.toFixed(0)} ms, Start can be pressed at ${ms.toFixed(0)} ms ` +
-        `(first load ${(firstLoadBytes / 1024).toFixed(1)} KiB on the wire; parts fetched by then ${(partBytes / 1024).toFixed(1)} KiB)`,
+        `(first load ${(firstLoadBytes / 1024).toFixed(1)} KiB on the wire; parts fetched by then ${(partsByStart / 1024).toFixed(1)} KiB, ${(partBytes / 1024).toFixed(1)} KiB in all)`,
     );
     await context.close();
   }
