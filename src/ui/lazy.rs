@@ -29,7 +29,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use wasm_split_helpers::{SplitLoaderError, wasm_split};
+use wasm_split_helpers::SplitLoaderError;
 use yew::prelude::*;
 
 use crate::browser::spawn;
@@ -114,41 +114,67 @@ thread_local! {
         const { RefCell::new(None) };
 }
 
-#[wasm_split(run, fallible)]
-fn run_view() -> Result<PartView, PartUnloaded> {
-    // A malformed event names the member that does not fit through a second
-    // copy of every event reader: it comes with the run's part, which is
-    // fetched in the background before Start and on it.
-    crate::core::protocol::install_member_namer(crate::core::protocol::misfit_member);
-    Ok(|props| html! { <crate::ui::run_view::RunPage ..props /> })
+/// A split point: in the page, `#[wasm_split(part, fallible)]`, an
+/// `async fn` that fetches the part's module before it runs the body. With
+/// the `unsplit` feature (the browser tests: no splitter processes their
+/// wasm, so the splitter's imports would stay unresolved) the same `async
+/// fn` runs the body at once.
+macro_rules! split_point {
+    ($part:ident: $(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        #[cfg(not(feature = "unsplit"))]
+        #[::wasm_split_helpers::wasm_split($part, fallible)]
+        $(#[$attr])* $vis fn $name($($arg: $ty),*) -> $ret $body
+
+        #[cfg(feature = "unsplit")]
+        $(#[$attr])* $vis async fn $name($($arg: $ty),*) -> $ret $body
+    };
 }
 
-#[wasm_split(run, fallible)]
-fn history_view() -> Result<PartView, PartUnloaded> {
-    Ok(|props| html! { <crate::ui::run_view::HistoryPage ..props /> })
+split_point! {
+    run:
+    fn run_view() -> Result<PartView, PartUnloaded> {
+        // A malformed event names the member that does not fit through a second
+        // copy of every event reader: it comes with the run's part, which is
+        // fetched in the background before Start and on it.
+        crate::core::protocol::install_member_namer(crate::core::protocol::misfit_member);
+        Ok(|props| html! { <crate::ui::run_view::RunPage ..props /> })
+    }
 }
 
-#[wasm_split(results, fallible)]
-fn results_view() -> Result<PartView, PartUnloaded> {
-    Ok(|props| html! { <crate::ui::results_view::ResultsPage ..props /> })
+split_point! {
+    run:
+    fn history_view() -> Result<PartView, PartUnloaded> {
+        Ok(|props| html! { <crate::ui::run_view::HistoryPage ..props /> })
+    }
 }
 
-#[wasm_split(dashboard, fallible)]
-fn dashboard_view() -> Result<PartView, PartUnloaded> {
-    Ok(|props| html! { <crate::ui::dashboard_view::DashboardPage ..props /> })
+split_point! {
+    results:
+    fn results_view() -> Result<PartView, PartUnloaded> {
+        Ok(|props| html! { <crate::ui::results_view::ResultsPage ..props /> })
+    }
+}
+
+split_point! {
+    dashboard:
+    fn dashboard_view() -> Result<PartView, PartUnloaded> {
+        Ok(|props| html! { <crate::ui::dashboard_view::DashboardPage ..props /> })
+    }
 }
 
 /// The loading of published files, boxed: a split point cannot be `async`.
 type Loading = Pin<Box<dyn Future<Output = ()>>>;
 
-#[wasm_split(dashboard, fallible)]
-fn dashboard_loading(
-    addresses: Vec<String>,
-    dispatch: Callback<Action>,
-) -> Result<Loading, PartUnloaded> {
-    Ok(Box::pin(crate::ui::dashboard_loader::load_dashboard(
-        addresses, dispatch,
-    )))
+split_point! {
+    dashboard:
+    fn dashboard_loading(
+        addresses: Vec<String>,
+        dispatch: Callback<Action>,
+    ) -> Result<Loading, PartUnloaded> {
+        Ok(Box::pin(crate::ui::dashboard_loader::load_dashboard(
+            addresses, dispatch,
+        )))
+    }
 }
 
 /// Why results files were not opened: the file at this index was refused
@@ -160,29 +186,31 @@ pub enum ImportRefusal {
     Merge(String),
 }
 
-/// Reads and merges results files (the texts of the chosen files, in
-/// order) into the results to show. In the results' part: reading a results
-/// document is needed only to show one.
-#[wasm_split(results, fallible)]
-pub fn read_results_files(
-    texts: Vec<String>,
-    lang: Lang,
-) -> Result<Result<ResultsView, ImportRefusal>, PartUnloaded> {
-    let mut docs = Vec::with_capacity(texts.len());
-    for (index, text) in texts.iter().enumerate() {
-        match crate::core::results::import_json(text) {
-            Ok(doc) => docs.push(doc),
-            Err(error) => return Ok(Err(ImportRefusal::File(index, error.text(lang)))),
+split_point! {
+    results:
+    /// Reads and merges results files (the texts of the chosen files, in
+    /// order) into the results to show. In the results' part: reading a results
+    /// document is needed only to show one.
+    pub fn read_results_files(
+        texts: Vec<String>,
+        lang: Lang,
+    ) -> Result<Result<ResultsView, ImportRefusal>, PartUnloaded> {
+        let mut docs = Vec::with_capacity(texts.len());
+        for (index, text) in texts.iter().enumerate() {
+            match crate::core::results::import_json(text) {
+                Ok(doc) => docs.push(doc),
+                Err(error) => return Ok(Err(ImportRefusal::File(index, error.text(lang)))),
+            }
         }
+        Ok(match crate::core::results::merge(&docs) {
+            Ok(doc) => Ok(ResultsView {
+                plan: doc.plan,
+                environment: doc.environment,
+                samples: Rc::new(doc.samples),
+            }),
+            Err(error) => Err(ImportRefusal::Merge(error.text(lang))),
+        })
     }
-    Ok(match crate::core::results::merge(&docs) {
-        Ok(doc) => Ok(ResultsView {
-            plan: doc.plan,
-            environment: doc.environment,
-            samples: Rc::new(doc.samples),
-        }),
-        Err(error) => Err(ImportRefusal::Merge(error.text(lang))),
-    })
 }
 
 /// Loads the published results at `addresses` into the dashboard. When the
