@@ -651,6 +651,21 @@ impl<'de> serde::Deserialize<'de> for TokenCount {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_misfit_event_names_its_member_and_a_fitting_one_none() {
+        let data = r#"{"choices":[{"delta":{"content":["not","text"]}}]}"#;
+        let (path, reason) = misfit_member(EventKind::OpenAi, data).unwrap();
+        assert_eq!(path, "choices[0].delta.content");
+        assert!(reason.contains("invalid type: sequence"), "{reason}");
+        assert_eq!(
+            misfit_member(
+                EventKind::OpenAi,
+                r#"{"choices":[{"delta":{"content":"hi"}}]}"#
+            ),
+            None
+        );
+    }
+
     pub(crate) fn target(protocol: Protocol, base_url: &str, model: &str) -> Target {
         Target {
             label: "t".to_owned(),

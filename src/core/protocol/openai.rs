@@ -515,6 +515,12 @@ mod tests {
             )
             .unwrap_err();
         assert!(error.reason.contains("does not fit"), "{}", error.reason);
+        // Natively the member namer is always installed: the reason names it.
+        assert!(
+            error.reason.contains("member `choices[0].delta.content`"),
+            "{}",
+            error.reason
+        );
         assert!(
             error.reason.contains("invalid type: sequence"),
             "{}",
