@@ -58,7 +58,7 @@ impl From<SplitLoaderError> for PartUnloaded {
 pub enum Part {
     /// The live run view (progress, live timeline, stop).
     Run,
-    /// Stored runs: open, resume, delete, import.
+    /// The runs kept on this device: open, resume, delete.
     History,
     /// The results: summary, charts, tables, fidelity, exports.
     Results,
@@ -135,7 +135,7 @@ split_point! {
     fn run_view() -> Result<PartView, PartUnloaded> {
         // A malformed event names the member that does not fit through a second
         // copy of every event reader: it comes with the run's part, which is
-        // fetched in the background before Start and on it.
+        // fetched in the background right after the first paint.
         crate::core::protocol::install_member_namer(crate::core::protocol::misfit_member);
         Ok(|props| html! { <crate::ui::run_view::RunPage ..props /> })
     }
