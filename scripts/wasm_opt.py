@@ -13,10 +13,11 @@ inlining and code reordering compress worse); -O1 plus stripping the name and
 producers sections is the smallest on the wire.
 
 Trunk has already written Subresource Integrity hashes into index.html, so
-this rewrites the wasm's `integrity` attribute to match the new bytes. Runs
-as a post_build hook, before scripts/csp.py (the CSP hashes the inline loader,
-which names the file but not its hash, so it is unaffected). Only for release
-builds; skipped with a warning when wasm-opt is not installed.
+this rewrites the wasm's `integrity` attribute to match the new bytes. The
+split page's hook (scripts/wasm_split.py) calls `optimise` on every module it
+writes and fixes the hashes itself; run on its own, this optimises the one
+`*_bg.wasm` of an unsplit page. Only for release builds; skipped with a
+warning when wasm-opt is not installed.
 """
 import base64
 import glob
@@ -65,27 +66,40 @@ def rewrite_integrity(html: str, file_name: str, data: bytes) -> tuple[str, int]
     return tag.sub(counted, html), count
 
 
+def optimise(source: str, path: str) -> bytes | None:
+    """Runs wasm-opt on the module at `path` in place; returns its new bytes,
+    or None (with a warning) when wasm-opt is not installed under `source`."""
+    wasm_opt = os.path.join(source, "tools", "node_modules", ".bin", "wasm-opt")
+    if not os.path.exists(wasm_opt):
+        print("wasm-opt: not installed (bash scripts/setup.sh); the wasm is left unoptimised", file=sys.stderr)
+        return None
+    before = os.path.getsize(path)
+    optimised = path + ".opt"
+    subprocess.run([wasm_opt, *PASSES, *FEATURES, path, "-o", optimised], check=True)
+    os.replace(optimised, path)
+    with open(path, "rb") as f:
+        data = f.read()
+    print(f"wasm-opt: {os.path.basename(path)} {before} -> {len(data)} bytes")
+    return data
+
+
 def main() -> int:
+    """Optimises the staged page's `*_bg.wasm` and rewrites its integrity hash
+    (for a page built without split points; scripts/wasm_split.py calls
+    `optimise` on every module of a split page itself)."""
     if os.environ.get("TRUNK_PROFILE", "release") != "release":
         return 0
     staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
     source = os.environ.get("TRUNK_SOURCE_DIR", os.getcwd())
-    wasm_opt = os.path.join(source, "tools", "node_modules", ".bin", "wasm-opt")
-    if not os.path.exists(wasm_opt):
-        print("wasm-opt: not installed (bash scripts/setup.sh); the wasm is left unoptimised", file=sys.stderr)
-        return 0
     index_path = os.path.join(staging, "index.html")
     with open(index_path, encoding="utf-8") as f:
         html = f.read()
     for path in glob.glob(os.path.join(staging, "*_bg.wasm")):
-        before = os.path.getsize(path)
-        optimised = path + ".opt"
-        subprocess.run([wasm_opt, *PASSES, *FEATURES, path, "-o", optimised], check=True)
-        os.replace(optimised, path)
-        with open(path, "rb") as f:
-            data = f.read()
+        data = optimise(source, path)
+        if data is None:
+            return 0
         html, count = rewrite_integrity(html, os.path.basename(path), data)
-        print(f"wasm-opt: {os.path.basename(path)} {before} -> {len(data)} bytes, {count} integrity hash(es) updated")
+        print(f"wasm-opt: {os.path.basename(path)}: {count} integrity hash(es) updated")
     with open(index_path, "w", encoding="utf-8") as f:
         f.write(html)
     return 0

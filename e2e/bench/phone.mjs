@@ -12,9 +12,14 @@
 // The server is node's own http and zlib over dist/: a stand-in for a static
 // host that compresses (Pages sends text/html, JS, CSS and wasm gzipped).
 //
+// The page is split (docs/size.md): the bytes of the first load (what Start
+// needs) and of the parts fetched during the visit (the run's part, fetched
+// in the background after the first paint) are counted apart, and the whole
+// page's weight on the wire, every part included, is printed once.
+//
 // Usage: node bench/phone.mjs [visits=7]   (or `make bench-phone`)
 import { createServer } from "node:http";
-import { readFileSync, existsSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, existsSync, statSync } from "node:fs";
 import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { launch, repo } from "../tests/harness.mjs";
@@ -34,6 +39,9 @@ const TYPES = {
 // Compress each file once, at gzip level 6 (what static hosts use).
 const cache = new Map();
 let wireBytes = 0;
+let partBytes = 0;
+/** A lazily loaded module: any wasm but the main one. */
+const isPart = (file) => file.endsWith(".wasm") && !file.endsWith("_bg.wasm");
 const server = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
   let file = normalize(join(dist, path === "/" ? "index.html" : path));
@@ -42,7 +50,8 @@ const server = createServer((req, res) => {
   }
   if (!cache.has(file)) cache.set(file, gzipSync(readFileSync(file), { level: 6 }));
   const body = cache.get(file);
-  wireBytes += body.length;
+  if (isPart(file)) partBytes += body.length;
+  else wireBytes += body.length;
   res.writeHead(200, {
     "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
     "Content-Encoding": "gzip",
@@ -91,8 +100,11 @@ try {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     await page.addInitScript(watchStart);
     wireBytes = 0;
+    partBytes = 0;
     await page.goto(url, { waitUntil: "commit" });
     const ms = await page.evaluate(() => window.__startReady);
+    const firstLoadBytes = wireBytes;
+    const partsByStart = partBytes;
     // The first paint with content: the static first screen of index.html,
     // which says what the page is while the wasm loads.
     const painted = await page.evaluate(
@@ -102,7 +114,7 @@ try {
     paints.push(painted);
     console.log(
       `visit ${visit + 1}: first screen painted at ${painted.toFixed(0)} ms, Start can be pressed at ${ms.toFixed(0)} ms ` +
-        `(${(wireBytes / 1024).toFixed(1)} KiB on the wire)`,
+        `(first load ${(firstLoadBytes / 1024).toFixed(1)} KiB on the wire; parts fetched by then ${(partsByStart / 1024).toFixed(1)} KiB, ${(partBytes / 1024).toFixed(1)} KiB in all)`,
     );
     await context.close();
   }
@@ -110,6 +122,13 @@ try {
   await browser.close();
   server.close();
 }
+const everyFile = readdirSync(dist, { recursive: true }).filter((f) => statSync(join(dist, f)).isFile());
+const gz = (files) => files.reduce((sum, f) => sum + gzipSync(readFileSync(join(dist, f)), { level: 6 }).length, 0);
+const firstLoadFiles = everyFile.filter((f) => !isPart(f));
+console.log(
+  `the page on the wire (gzip -6): first load ${(gz(firstLoadFiles) / 1024).toFixed(1)} KiB, ` +
+    `parts ${(gz(everyFile.filter(isPart)) / 1024).toFixed(1)} KiB, total ${(gz(everyFile) / 1024).toFixed(1)} KiB`,
+);
 const sorted = [...times].sort((a, b) => a - b);
 const paintsSorted = [...paints].sort((a, b) => a - b);
 console.log(`first screen painted: median ${percentile(paintsSorted, 50).toFixed(0)} ms, p95 ${percentile(paintsSorted, 95).toFixed(0)} ms`);

@@ -272,7 +272,7 @@ const USED_ORIGINS_ITEM: &str = "firsttoken.key-origins";
 pub fn used_key_origins() -> Vec<String> {
     local_storage()
         .and_then(|storage| storage.get_item(USED_ORIGINS_ITEM).ok().flatten())
-        .and_then(|json| crate::core::document::from_str::<Vec<String>>(&json).ok())
+        .and_then(|json| crate::core::document::read_quietly::<Vec<String>>(&json))
         .unwrap_or_default()
 }
 

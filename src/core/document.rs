@@ -116,6 +116,20 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
     Ok(value)
 }
 
+/// Reads a `T` from JSON text the program wrote itself (a stored run, the
+/// remembered keys), where a text that does not fit is skipped and its
+/// error read by nobody. serde_json alone reads it: [`from_str`]'s reader
+/// tracks the path through serde_path_to_error, a second copy of every
+/// document type's reader, which the page keeps out of its first load (the
+/// readers of files a person chooses or publishes are in its lazily loaded
+/// parts).
+pub fn read_quietly<T: DeserializeOwned>(text: &str) -> Option<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = T::deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    Some(value)
+}
+
 /// Displays a finite `f64` as the documents write it (see the module
 /// docs); non-finite numbers have no JSON form and display as `null`.
 #[derive(Clone, Copy, Debug)]

@@ -558,30 +558,79 @@ pub(crate) fn parse_object(data: &str) -> Result<Value, MalformedEvent> {
     }
 }
 
+/// Which decoder's event type an event's data is read into: what
+/// [`misfit_member`] needs to find the member that does not fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// An OpenAI-compatible chunk.
+    OpenAi,
+    /// An Anthropic Messages event.
+    Anthropic,
+    /// A Gemini chunk.
+    Gemini,
+}
+
+/// Where `data` stops fitting the event type of `kind`, and serde's reason:
+/// (`delta.text`, `invalid type: integer `5`, expected a string`); None when
+/// it fits. Reads the event a second time through serde_path_to_error, a
+/// second copy of each event type's reader.
+pub fn misfit_member(kind: EventKind, data: &str) -> Option<(String, String)> {
+    match kind {
+        EventKind::OpenAi => openai::misfit_member(data),
+        EventKind::Anthropic => anthropic::misfit_member(data),
+        EventKind::Gemini => gemini::misfit_member(data),
+    }
+}
+
+/// [`misfit_member`] for one event type.
+pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
+    data: &'a str,
+) -> Option<(String, String)> {
+    let mut deserializer = serde_json::Deserializer::from_str(data);
+    serde_path_to_error::deserialize::<_, T>(&mut deserializer)
+        .err()
+        .map(|with_path| (with_path.path().to_string(), with_path.inner().to_string()))
+}
+
+/// A way to find the member of a malformed event: [`misfit_member`]'s signature.
+pub type MemberNamer = fn(EventKind, &str) -> Option<(String, String)>;
+
+/// How a program finds the member of a malformed event: [`misfit_member`]
+/// itself, natively. The page installs it from one of its lazily loaded
+/// parts (the run's, fetched before the run starts), which keeps the second
+/// copy of every event reader out of its first load; until it is there a
+/// malformed event says serde_json's reason without the member.
+static MEMBER_NAMER: std::sync::OnceLock<MemberNamer> = std::sync::OnceLock::new();
+
+/// Installs [`misfit_member`] (or a stand-in) as the way malformed events
+/// name their member; the first installation stays.
+pub fn install_member_namer(namer: MemberNamer) {
+    let _ = MEMBER_NAMER.set(namer);
+}
+
+fn name_misfit(kind: EventKind, data: &str) -> Option<(String, String)> {
+    #[cfg(not(target_arch = "wasm32"))]
+    install_member_namer(misfit_member);
+    MEMBER_NAMER.get().and_then(|namer| namer(kind, data))
+}
+
 /// Reads an event's data into the typed members its decoder needs (text
 /// borrowed, every other member skipped). When the data does not fit, the
 /// reason names the member: `` member `delta.text`: invalid type: integer
 /// `5`, expected a string ``. The fast path is serde_json alone; only a
 /// failing event is read a second time to find the member's path.
 pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
+    kind: EventKind,
     data: &'a str,
 ) -> Result<T, MalformedEvent> {
     serde_json::from_str(data).map_err(|error| match parse_object(data) {
         Err(malformed) => malformed,
-        Ok(_) => {
-            let mut deserializer = serde_json::Deserializer::from_str(data);
-            match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
-                Err(with_path) => MalformedEvent::new(
-                    format!(
-                        "member `{}` does not fit: {}",
-                        with_path.path(),
-                        with_path.inner()
-                    ),
-                    data,
-                ),
-                Ok(_) => MalformedEvent::new(format!("the event does not fit ({error})"), data),
+        Ok(_) => match name_misfit(kind, data) {
+            Some((path, reason)) => {
+                MalformedEvent::new(format!("member `{path}` does not fit: {reason}"), data)
             }
-        }
+            None => MalformedEvent::new(format!("the event does not fit ({error})"), data),
+        },
     })
 }
 
@@ -601,6 +650,21 @@ impl<'de> serde::Deserialize<'de> for TokenCount {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_misfit_event_names_its_member_and_a_fitting_one_none() {
+        let data = r#"{"choices":[{"delta":{"content":["not","text"]}}]}"#;
+        let (path, reason) = misfit_member(EventKind::OpenAi, data).unwrap();
+        assert_eq!(path, "choices[0].delta.content");
+        assert!(reason.contains("invalid type: sequence"), "{reason}");
+        assert_eq!(
+            misfit_member(
+                EventKind::OpenAi,
+                r#"{"choices":[{"delta":{"content":"hi"}}]}"#
+            ),
+            None
+        );
+    }
 
     pub(crate) fn target(protocol: Protocol, base_url: &str, model: &str) -> Target {
         Target {

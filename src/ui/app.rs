@@ -15,13 +15,11 @@ use crate::browser::storage::{remember_keys, remembered_keys};
 use crate::core::plan::Plan;
 use crate::core::text::notice::{self, StorageStep};
 use crate::ui::dashboard::DashboardAction;
-use crate::ui::dashboard_loader::load_dashboard;
-use crate::ui::dashboard_view::DashboardPage;
 use crate::ui::driver::{Driver, load_history};
 use crate::ui::form::PlanForm;
 use crate::ui::i18n::Lang;
-use crate::ui::results_view::ResultsPage;
-use crate::ui::run_view::{HistoryPage, ResumeOffer, RunPage};
+use crate::ui::lazy::{Part, PartPage, open_dashboard, prefetch};
+use crate::ui::run_view::ResumeOffer;
 use crate::ui::setup_view::SetupPage;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, State, View};
@@ -41,7 +39,8 @@ fn App() -> Html {
                 Callback::from(move |action| state.dispatch(action))
             };
             if let Some(json) = remembered_keys()
-                && let Ok(keys) = crate::core::document::from_str::<BTreeMap<String, String>>(&json)
+                && let Some(keys) =
+                    crate::core::document::read_quietly::<BTreeMap<String, String>>(&json)
             {
                 dispatch.emit(Action::KeysRemembered(keys));
             }
@@ -63,9 +62,12 @@ fn App() -> Html {
             let addresses = query_values("results");
             if !addresses.is_empty() {
                 dispatch.emit(Action::Dashboard(DashboardAction::Open(addresses.clone())));
-                spawn(load_dashboard(addresses, dispatch.clone()));
+                spawn(open_dashboard(addresses, dispatch.clone()));
             }
             spawn(load_history(dispatch));
+            // The effect runs after the first paint: fetch the run's part
+            // now, in the background, so Start does not wait for it.
+            prefetch(Part::Run);
         });
     }
     {
@@ -84,6 +86,12 @@ fn App() -> Html {
             }
         });
     }
+    // A run ends on the results: fetch their part while the run goes on.
+    use_effect_with(state.view, |view| {
+        if *view == View::Run {
+            prefetch(Part::Results);
+        }
+    });
     {
         let lang = state.lang;
         use_effect_with(lang, move |lang| {
@@ -151,10 +159,10 @@ fn App() -> Html {
                 <ResumeOffer ..props.clone() />
                 { match state.view {
                     View::Setup => html! { <SetupPage ..props.clone() /> },
-                    View::Run => html! { <RunPage ..props.clone() /> },
-                    View::Results => html! { <ResultsPage ..props.clone() /> },
-                    View::History => html! { <HistoryPage ..props.clone() /> },
-                    View::Dashboard => html! { <DashboardPage ..props.clone() /> },
+                    View::Run => html! { <PartPage key="run" part={Part::Run} page={props.clone()} /> },
+                    View::Results => html! { <PartPage key="results" part={Part::Results} page={props.clone()} /> },
+                    View::History => html! { <PartPage key="history" part={Part::History} page={props.clone()} /> },
+                    View::Dashboard => html! { <PartPage key="dashboard" part={Part::Dashboard} page={props.clone()} /> },
                 } }
             </main>
             <footer>{t.footer}</footer>

@@ -385,7 +385,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
     };
     let mut entries = Vec::new();
     for json in records {
-        let Ok(record) = document::from_str::<RunRecord>(&json) else {
+        let Some(record) = document::read_quietly::<RunRecord>(&json) else {
             continue;
         };
         let samples = store
@@ -424,14 +424,14 @@ pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
     let records = store.runs().await.ok()?;
     let record = records
         .iter()
-        .filter_map(|json| document::from_str::<RunRecord>(json).ok())
+        .filter_map(|json| document::read_quietly::<RunRecord>(json))
         .find(|r| r.run_id == run_id)?;
     let samples = store
         .samples(run_id)
         .await
         .ok()?
         .iter()
-        .filter_map(|json| document::from_str::<Sample>(json).ok())
+        .filter_map(|json| document::read_quietly::<Sample>(json))
         .collect();
     Some((record, samples))
 }

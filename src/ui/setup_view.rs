@@ -16,7 +16,6 @@ use crate::core::fidelity::score::FidelityVerdict;
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
-use crate::core::results::{import_json, merge};
 use crate::core::text::fidelity::{probe_cost_text, verdict_word};
 use crate::core::text::labelled;
 use crate::core::text::notice::{self, StorageStep};
@@ -24,8 +23,9 @@ use crate::ui::driver::measure_once;
 use crate::ui::form::{PlanForm, TargetForm};
 use crate::ui::i18n::{Lang, format_ms, warning_text};
 use crate::ui::keys::key_slot;
+use crate::ui::lazy::{ImportRefusal, PartUnloaded, read_results_files};
 use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, Connection, ResultsView, State};
+use crate::ui::state::{Action, Connection, State};
 
 fn input_value(e: &InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -487,7 +487,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
             if state.plan_from_link && !confirmed {
                 let mut used = used_key_origins();
                 if let Some(json) = remembered_keys()
-                    && let Ok(remembered) = crate::core::document::from_str::<
+                    && let Some(remembered) = crate::core::document::read_quietly::<
                         std::collections::BTreeMap<String, String>,
                     >(&json)
                 {
@@ -585,31 +585,30 @@ pub fn SetupPage(props: &PageProps) -> Html {
             input.set_value("");
             let state = state.clone();
             spawn(async move {
-                let mut docs = Vec::new();
-                for file in files {
-                    let Some(text) = read_or_say(&state, &file).await else {
+                let mut texts = Vec::new();
+                for file in &files {
+                    let Some(text) = read_or_say(&state, file).await else {
                         return;
                     };
-                    match import_json(&text) {
-                        Ok(doc) => docs.push(doc),
-                        Err(error) => {
-                            state.dispatch(Action::Notice(notice::file_refused(
-                                state.lang,
-                                &file.name(),
-                                &error.text(state.lang),
-                            )));
-                            return;
-                        }
+                    texts.push(text);
+                }
+                // Reading results files is the results' part of the page
+                // (src/ui/lazy.rs): fetched now, if it is not in yet.
+                let action = match read_results_files(texts, state.lang).await {
+                    Ok(Ok(results)) => Action::ShowResults(results),
+                    Ok(Err(ImportRefusal::File(index, error))) => {
+                        let name = files
+                            .get(index)
+                            .map(web_sys::File::name)
+                            .unwrap_or_default();
+                        Action::Notice(notice::file_refused(state.lang, &name, &error))
                     }
-                }
-                match merge(&docs) {
-                    Ok(doc) => state.dispatch(Action::ShowResults(ResultsView {
-                        plan: doc.plan,
-                        environment: doc.environment,
-                        samples: Rc::new(doc.samples),
-                    })),
-                    Err(error) => state.dispatch(Action::Notice(error.text(state.lang))),
-                }
+                    Ok(Err(ImportRefusal::Merge(error))) => Action::Notice(error),
+                    Err(PartUnloaded) => {
+                        Action::Notice(notice::part_unloaded(state.lang).to_owned())
+                    }
+                };
+                state.dispatch(action);
             });
         })
     };

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount,
-    base_url, body_text, error_value_message, tool_schema, typed_event,
+    Ask, DecodeState, EventKind, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent,
+    TokenCount, base_url, body_text, error_value_message, misfit_member_of, tool_schema,
+    typed_event,
 };
 use crate::core::fidelity::suite::ToolChoice;
 use crate::core::plan::Target;
@@ -135,7 +136,7 @@ pub(crate) fn decode_event(
     if data.is_empty() {
         return Ok(());
     }
-    let typed: Event = typed_event(data)?;
+    let typed: Event = typed_event(EventKind::Anthropic, data)?;
     // The data's own `type` is authoritative; the SSE event name repeats it.
     let kind = typed
         .kind
@@ -233,6 +234,12 @@ fn push_usage(usage: &Usage, output: bool, out: &mut Vec<StreamEvent>) {
     if let Some(tokens) = usage.cache_read_input_tokens.0 {
         out.push(StreamEvent::CachedPrompt { tokens });
     }
+}
+
+/// Where `data` stops fitting this protocol's event type (see
+/// [`super::misfit_member`]).
+pub(crate) fn misfit_member(data: &str) -> Option<(String, String)> {
+    misfit_member_of::<Event<'_>>(data)
 }
 
 /// What an event's decoding reads; serde skips every other member. `error`

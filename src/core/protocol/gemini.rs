@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    Ask, DecodeState, HttpRequest, MalformedEvent, ModelsRequest, StreamEvent, TokenCount,
-    base_url, body_text, error_value_message, tool_schema, typed_event,
+    Ask, DecodeState, EventKind, HttpRequest, MalformedEvent, ModelsRequest, StreamEvent,
+    TokenCount, base_url, body_text, error_value_message, misfit_member_of, tool_schema,
+    typed_event,
 };
 use crate::core::fidelity::suite::ToolChoice;
 use crate::core::plan::Target;
@@ -212,7 +213,7 @@ pub(crate) fn decode_event(
     if data.is_empty() {
         return Ok(());
     }
-    let chunk: Chunk = typed_event(data)?;
+    let chunk: Chunk = typed_event(EventKind::Gemini, data)?;
     if let Some(error) = chunk.error.as_ref().filter(|error| !error.is_null()) {
         let message = error_value_message(error)
             .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
@@ -280,6 +281,12 @@ pub(crate) fn decode_event(
         }
     }
     Ok(())
+}
+
+/// Where `data` stops fitting this protocol's event type (see
+/// [`super::misfit_member`]).
+pub(crate) fn misfit_member(data: &str) -> Option<(String, String)> {
+    misfit_member_of::<Chunk<'_>>(data)
 }
 
 /// What a chunk's decoding reads (`GenerateContentResponse`); serde skips

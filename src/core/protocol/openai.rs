@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount,
-    base_url, body_text, error_value_message, tool_schema, typed_event,
+    Ask, DecodeState, EventKind, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent,
+    TokenCount, base_url, body_text, error_value_message, misfit_member_of, tool_schema,
+    typed_event,
 };
 use crate::core::fidelity::suite::ToolChoice;
 use crate::core::plan::Target;
@@ -182,7 +183,7 @@ pub(crate) fn decode_event(
     }
     // The members a chunk's decoding needs, read straight into borrowed
     // text; a chunk that does not fit is looked at as a tree for the reason.
-    let chunk: Chunk = typed_event(data)?;
+    let chunk: Chunk = typed_event(EventKind::OpenAi, data)?;
     if let Some(error) = chunk.error.as_ref().filter(|error| !error.is_null()) {
         let message = error_value_message(error)
             .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
@@ -257,6 +258,12 @@ pub(crate) fn decode_event(
         }
     }
     Ok(())
+}
+
+/// Where `data` stops fitting this protocol's event type (see
+/// [`super::misfit_member`]).
+pub(crate) fn misfit_member(data: &str) -> Option<(String, String)> {
+    misfit_member_of::<Chunk<'_>>(data)
 }
 
 /// What a chunk event's decoding reads (`chat.completion.chunk`); serde
@@ -508,6 +515,12 @@ mod tests {
             )
             .unwrap_err();
         assert!(error.reason.contains("does not fit"), "{}", error.reason);
+        // Natively the member namer is always installed: the reason names it.
+        assert!(
+            error.reason.contains("member `choices[0].delta.content`"),
+            "{}",
+            error.reason
+        );
         assert!(
             error.reason.contains("invalid type: sequence"),
             "{}",

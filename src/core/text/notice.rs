@@ -119,6 +119,40 @@ pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
     }
 }
 
+/// A part of the page (the run, the results, the dashboard) is a file of
+/// its own, fetched when it is first opened; this says that fetch failed
+/// (offline, a blocked request, a deploy that replaced the page) and that
+/// nothing measured is lost. Shown where the part would be, beside
+/// [`retry_part`]'s button.
+pub fn part_unloaded(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => {
+            "This part of the page could not be loaded (offline, or the request was blocked). \
+             Nothing measured is lost: a run in progress goes on. Check the connection and try again."
+        }
+        Lang::ZhCn => {
+            "页面的这一部分未能加载（网络已断开，或请求被拦截）。已测得的数据不会丢失，\
+             进行中的运行会继续。请检查网络后重试。"
+        }
+    }
+}
+
+/// The button that fetches a part of the page again after [`part_unloaded`].
+pub fn retry_part(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Try again",
+        Lang::ZhCn => "重试",
+    }
+}
+
+/// What stands where a part of the page will be, while it is fetched.
+pub fn part_loading(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Loading…",
+        Lang::ZhCn => "加载中…",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +228,18 @@ mod tests {
             storage_failed(Lang::En, StorageStep::SavingSample, "quota")
                 .ends_with("(a private window keeps nothing) (saving a sample: quota)")
         );
+    }
+
+    #[test]
+    fn the_part_notice_is_said_in_each_language() {
+        for lang in LANGS {
+            assert!(!part_unloaded(lang).is_empty());
+            assert!(!retry_part(lang).is_empty());
+            assert!(!part_loading(lang).is_empty());
+        }
+        assert_no_english_left(part_unloaded(Lang::ZhCn), &[]);
+        assert_no_english_left(retry_part(Lang::ZhCn), &[]);
+        assert_no_english_left(part_loading(Lang::ZhCn), &[]);
+        assert_ne!(part_unloaded(Lang::En), part_unloaded(Lang::ZhCn));
     }
 }

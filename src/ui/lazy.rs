@@ -1,0 +1,294 @@
+//! The page in parts. The first visit downloads the setup screen and what
+//! Start needs; the run and history views, the results (tables, fidelity
+//! grid, exports, charts) and the dashboard (its views and the loading of
+//! published files) are wasm modules of their own, fetched when first opened
+//! (docs/size.md says what each weighs and how the split is built).
+//!
+//! Each part is reached through one split point, a function marked
+//! `#[wasm_split(module, fallible)]`: the post_build hook's splitter moves
+//! the function, and all that only it reaches, into that module. Calling it
+//! fetches the module once; what it returns is a plain function pointer to
+//! the view, kept here, so every later render calls it without waiting.
+//!
+//! Yew 0.23 has no lazy component (yewstack/yew#3932), so [`PartPage`] is
+//! one: a placeholder while the module is fetched, the view once it is in,
+//! and, when the fetch fails (offline, a blocked request, a deploy that
+//! replaced the page), a notice in the page's language with a retry. The
+//! splitter's `fallible` option turns a failed fetch into an `Err` instead
+//! of a panic, which would stop the whole page and a run in progress with it.
+//! Nothing of a run lives in a part: the driver and the state are in the
+//! first load, so a part that fails to arrive loses no sample.
+//!
+//! Two readers travel with the parts too. Reading results files a person
+//! imports (and naming the member a file gets wrong) is the results' part;
+//! naming the member of a malformed event is the run's part, installed in
+//! `core::protocol` when it arrives (before Start, in the background).
+
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use wasm_split_helpers::SplitLoaderError;
+use yew::prelude::*;
+
+use crate::browser::spawn;
+use crate::core::text::notice;
+use crate::ui::i18n::Lang;
+use crate::ui::state::page::PageProps;
+use crate::ui::state::{Action, ResultsView};
+
+/// A part's view once its module is in: a plain function, asked of the
+/// module once and called on every render.
+type PartView = fn(PageProps) -> Html;
+
+/// A part's module did not arrive (the splitter's runtime logs the
+/// browser's reason to the console; the page says it in its own words).
+#[derive(Debug)]
+pub struct PartUnloaded;
+
+impl From<SplitLoaderError> for PartUnloaded {
+    fn from(_: SplitLoaderError) -> Self {
+        Self
+    }
+}
+
+/// The parts of the page that load when first needed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The live run view (progress, live timeline, stop).
+    Run,
+    /// The runs kept on this device: open, resume, delete.
+    History,
+    /// The results: summary, charts, tables, fidelity, exports.
+    Results,
+    /// The dashboard of published results.
+    Dashboard,
+}
+
+impl Part {
+    const COUNT: usize = 4;
+
+    fn index(self) -> usize {
+        match self {
+            Self::Run => 0,
+            Self::History => 1,
+            Self::Results => 2,
+            Self::Dashboard => 3,
+        }
+    }
+
+    /// The view, when its module is already in.
+    fn view(self) -> Option<PartView> {
+        VIEWS.with(|views| views[self.index()].get())
+    }
+
+    /// Fetches the part's module (once; a failed fetch is not remembered, so
+    /// a later call tries again) and keeps its view.
+    async fn load(self) -> Result<PartView, PartUnloaded> {
+        if let Some(view) = self.view() {
+            return Ok(view);
+        }
+        let view = match self {
+            Self::Run => run_view().await?,
+            Self::History => history_view().await?,
+            Self::Results => results_view().await?,
+            Self::Dashboard => dashboard_view().await?,
+        };
+        VIEWS.with(|views| views[self.index()].set(Some(view)));
+        if self == Self::Dashboard {
+            resume_dashboard_loading().await;
+        }
+        Ok(view)
+    }
+}
+
+thread_local! {
+    /// Each part's view, once its module is in.
+    static VIEWS: [Cell<Option<PartView>>; Part::COUNT] = const {
+        [const { Cell::new(None) }; Part::COUNT]
+    };
+    /// A dashboard whose loading could not start because its module did not
+    /// arrive: the addresses and where to report, for the retry.
+    static DASHBOARD_WAITING: RefCell<Option<(Vec<String>, Callback<Action>)>> =
+        const { RefCell::new(None) };
+}
+
+/// A split point: in the page, `#[wasm_split(part, fallible)]`, an
+/// `async fn` that fetches the part's module before it runs the body. With
+/// the `unsplit` feature (the browser tests: no splitter processes their
+/// wasm, so the splitter's imports would stay unresolved) the same `async
+/// fn` runs the body at once.
+macro_rules! split_point {
+    ($part:ident: $(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        #[cfg(not(feature = "unsplit"))]
+        #[::wasm_split_helpers::wasm_split($part, fallible)]
+        $(#[$attr])* $vis fn $name($($arg: $ty),*) -> $ret $body
+
+        #[cfg(feature = "unsplit")]
+        $(#[$attr])* $vis async fn $name($($arg: $ty),*) -> $ret $body
+    };
+}
+
+split_point! {
+    run:
+    fn run_view() -> Result<PartView, PartUnloaded> {
+        // A malformed event names the member that does not fit through a second
+        // copy of every event reader: it comes with the run's part, which is
+        // fetched in the background right after the first paint.
+        crate::core::protocol::install_member_namer(crate::core::protocol::misfit_member);
+        Ok(|props| html! { <crate::ui::run_view::RunPage ..props /> })
+    }
+}
+
+split_point! {
+    run:
+    fn history_view() -> Result<PartView, PartUnloaded> {
+        Ok(|props| html! { <crate::ui::run_view::HistoryPage ..props /> })
+    }
+}
+
+split_point! {
+    results:
+    fn results_view() -> Result<PartView, PartUnloaded> {
+        Ok(|props| html! { <crate::ui::results_view::ResultsPage ..props /> })
+    }
+}
+
+split_point! {
+    dashboard:
+    fn dashboard_view() -> Result<PartView, PartUnloaded> {
+        Ok(|props| html! { <crate::ui::dashboard_view::DashboardPage ..props /> })
+    }
+}
+
+/// The loading of published files, boxed: a split point cannot be `async`.
+type Loading = Pin<Box<dyn Future<Output = ()>>>;
+
+split_point! {
+    dashboard:
+    fn dashboard_loading(
+        addresses: Vec<String>,
+        dispatch: Callback<Action>,
+    ) -> Result<Loading, PartUnloaded> {
+        Ok(Box::pin(crate::ui::dashboard_loader::load_dashboard(
+            addresses, dispatch,
+        )))
+    }
+}
+
+/// Why results files were not opened: the file at this index was refused
+/// (the reader's words), or the files could not be merged (the sentence).
+pub enum ImportRefusal {
+    /// The file at this index, and why, in the page's language.
+    File(usize, String),
+    /// The files do not merge into one run, in the page's language.
+    Merge(String),
+}
+
+split_point! {
+    results:
+    /// Reads and merges results files (the texts of the chosen files, in
+    /// order) into the results to show. In the results' part: reading a results
+    /// document is needed only to show one.
+    pub fn read_results_files(
+        texts: Vec<String>,
+        lang: Lang,
+    ) -> Result<Result<ResultsView, ImportRefusal>, PartUnloaded> {
+        let mut docs = Vec::with_capacity(texts.len());
+        for (index, text) in texts.iter().enumerate() {
+            match crate::core::results::import_json(text) {
+                Ok(doc) => docs.push(doc),
+                Err(error) => return Ok(Err(ImportRefusal::File(index, error.text(lang)))),
+            }
+        }
+        Ok(match crate::core::results::merge(&docs) {
+            Ok(doc) => Ok(ResultsView {
+                plan: doc.plan,
+                environment: doc.environment,
+                samples: Rc::new(doc.samples),
+            }),
+            Err(error) => Err(ImportRefusal::Merge(error.text(lang))),
+        })
+    }
+}
+
+/// Loads the published results at `addresses` into the dashboard. When the
+/// dashboard's module does not arrive, the loading waits for the retry that
+/// the dashboard's place on the page offers.
+pub async fn open_dashboard(addresses: Vec<String>, dispatch: Callback<Action>) {
+    match dashboard_loading(addresses.clone(), dispatch.clone()).await {
+        Ok(loading) => loading.await,
+        Err(PartUnloaded) => {
+            DASHBOARD_WAITING.with(|waiting| *waiting.borrow_mut() = Some((addresses, dispatch)));
+        }
+    }
+}
+
+async fn resume_dashboard_loading() {
+    if let Some((addresses, dispatch)) =
+        DASHBOARD_WAITING.with(|waiting| waiting.borrow_mut().take())
+    {
+        spawn(open_dashboard(addresses, dispatch));
+    }
+}
+
+/// Fetches `part`'s module in the background, where a person is likely to go
+/// next (the run on Start); a failure is told when the part is opened.
+pub fn prefetch(part: Part) {
+    if part.view().is_none() {
+        spawn(async move {
+            let _ = part.load().await;
+        });
+    }
+}
+
+/// What [`PartPage`] shows: which part, and the page's props for its view.
+#[derive(Properties, PartialEq, Clone)]
+pub struct PartPageProps {
+    /// The part to show.
+    pub part: Part,
+    /// What the part's view receives.
+    pub page: PageProps,
+}
+
+/// A part of the page: its view once its module is in; until then a
+/// placeholder, or the notice with a retry when the fetch failed.
+#[component]
+pub fn PartPage(props: &PartPageProps) -> Html {
+    let part = props.part;
+    let lang = props.page.state.lang;
+    let failed = use_state(|| None::<Part>);
+    let redraw = use_force_update();
+    let waiting = part.view().is_none() && *failed != Some(part);
+    {
+        let failed = failed.clone();
+        use_effect_with((part, waiting), move |&(part, waiting)| {
+            if waiting {
+                spawn(async move {
+                    match part.load().await {
+                        Ok(_) => redraw.force_update(),
+                        Err(PartUnloaded) => failed.set(Some(part)),
+                    }
+                });
+            }
+        });
+    }
+    if let Some(view) = part.view() {
+        return view(props.page.clone());
+    }
+    if *failed == Some(part) {
+        let retry = Callback::from(move |_| failed.set(None));
+        return html! {
+            <section class="part-unloaded" role="alert">
+                <p>{ notice::part_unloaded(lang) }</p>
+                <button class="primary" onclick={retry}>{ notice::retry_part(lang) }</button>
+            </section>
+        };
+    }
+    html! {
+        <section class="part-loading" role="status" aria-busy="true">
+            <p>{ notice::part_loading(lang) }</p>
+        </section>
+    }
+}
