@@ -7,6 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { launch, outDir, repo } from "./harness.mjs";
 
@@ -123,4 +124,42 @@ test("the HTML report opens from file:// with its charts drawn, loads nothing an
   assert.ok(pdf.length > 20_000, `${pdf.length} bytes`);
   assert.deepEqual(requests, [fileUrl], "printing loads nothing either");
   await context.close();
+});
+
+// The project's accessibility check: axe-core's WCAG 2 A and AA rules on the
+// report opened from disk, in each language. The report's CSP runs no script,
+// so axe is injected as content into a context that bypasses the CSP: it is
+// not fetched, and still no request leaves the file.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+test("the HTML report passes axe-core's WCAG 2 A and AA rules in English and in Chinese", async () => {
+  const dir = resolve(outDir, "report-html-a11y");
+  mkdirSync(dir, { recursive: true });
+  const results = resolve(dir, "results.json");
+  const targets = ["fixed@15", "fixed@60", "http-500"].flatMap((script) => ["--target", `custom:${script}@${mock.url}/v1`]);
+  execFileSync(CLI_BIN, ["run", ...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const failures = [];
+  for (const [lang, htmlLang] of [["en", "en"], ["zh-CN", "zh-CN"]]) {
+    const html = resolve(dir, `report.${lang}.html`);
+    execFileSync(CLI_BIN, ["report", results, "--html", html, "--lang", lang], { stdio: ["ignore", "ignore", "inherit"] });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    const requests = [];
+    page.on("request", (request) => requests.push(request.url()));
+    const fileUrl = pathToFileURL(html).href;
+    await page.goto(fileUrl);
+    await page.waitForLoadState("load");
+    assert.equal(await page.getAttribute("html", "lang"), htmlLang);
+    await page.addScriptTag({ content: AXE_SOURCE });
+    const violations = await page.evaluate(async () => {
+      const result = await window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+    });
+    assert.deepEqual(requests, [fileUrl], `${lang}: axe is injected, nothing is fetched`);
+    for (const v of violations) failures.push(`${lang}: ${v.id} (${v.impact}): ${v.help}\n    ${v.targets.join("\n    ")}`);
+    await context.close();
+  }
+  assert.equal(failures.length, 0, `axe found violations:\n${failures.join("\n")}`);
 });
