@@ -41,7 +41,7 @@ test-native:
 	cargo test --workspace
 	@echo "== LiteLLM loads the exported router config (offline)"
 	bash scripts/test-litellm.sh
-	@echo "== the release: dist's plan and the crates' packages"
+	@echo "== the release: dist's plan, the crates' packages, a local dist build of the static Linux x86_64 archive"
 	bash scripts/test-release.sh
 
 # Browser tests of the `browser` layer: wasm-bindgen-test in headless

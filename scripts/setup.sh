@@ -21,6 +21,15 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The static Linux target of the runner's release, which
+# scripts/test-release.sh builds with dist as the release workflow does
+# (the host, x86_64-unknown-linux-gnu, is not one of the release's targets).
+# Added to the toolchain that rust-toolchain.toml pins.
+if ! rustup target list --installed | grep -qx x86_64-unknown-linux-musl; then
+  log "adding rust target x86_64-unknown-linux-musl"
+  rustup target add x86_64-unknown-linux-musl
+fi
+
 if [[ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]]; then
   log "installing trunk $TRUNK_VERSION (compiles for about 11 minutes, once)"
   cargo install trunk --version "$TRUNK_VERSION" --locked
@@ -90,9 +99,16 @@ fi
 # The browser for the tests, and a CJK font so the Chinese UI renders in
 # headless screenshots instead of empty boxes.
 browser_packages=(chromium chromium-driver fonts-noto-cjk)
+# musl-gcc, for the release build of x86_64-unknown-linux-musl in
+# scripts/test-release.sh: ring (rustls's crypto) compiles C, and without it
+# cc-rs finds no x86_64-linux-musl-gcc and the build fails; `file`, which
+# that script asks whether the binary is statically linked. Only the tests
+# need them, so they come with the browser (not for `make serve`).
+# Debian 12 (bookworm) has musl 1.2.3.
+test_packages=(musl-tools file)
 if [[ $want_browser == 1 ]]; then
   missing=()
-  for package in "${browser_packages[@]}"; do
+  for package in "${browser_packages[@]}" "${test_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
   done
   if (( ${#missing[@]} )); then
