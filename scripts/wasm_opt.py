@@ -10,7 +10,10 @@ scripts/setup.sh) is current and runs on Node.
 Why `-O1` and not `-Oz`: measured on this module (docs/size.md), -Oz and -Os
 make the raw file smaller but the gzip and brotli transfer *larger* (their
 inlining and code reordering compress worse); -O1 plus stripping the name and
-producers sections is the smallest on the wire.
+producers sections is the smallest on the wire. `--converge` repeats -O1
+until it stops shrinking the module: on the split page (seven modules) that
+took 906 bytes gzip off the wasm in all (355.8 → 355.1 kB for the main
+module), measured on the dist of the merged build.
 
 Trunk has already written Subresource Integrity hashes into index.html, so
 this rewrites the wasm's `integrity` attribute to match the new bytes. The
@@ -37,7 +40,7 @@ FEATURES = [
     "--enable-reference-types",
     "--enable-multivalue",
 ]
-PASSES = ["-O1", "--strip-debug", "--strip-producers"]
+PASSES = ["-O1", "--converge", "--strip-debug", "--strip-producers"]
 
 
 def rewrite_integrity(html: str, file_name: str, data: bytes) -> tuple[str, int]:
