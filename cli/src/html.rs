@@ -21,12 +21,12 @@ use std::rc::Rc;
 use firsttoken::core::report::{Report, TargetReport};
 use firsttoken::core::results::ResultsDoc;
 use firsttoken::core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken::core::text::{Said, at_least, caveat_line, format_ms, labelled, report_sentences};
+use firsttoken::core::text::{at_least, format_ms, labelled, report_sentences};
 use firsttoken::core::verdict::Lang;
 use firsttoken::ui::chart_items::{chart_svg, results_chart_items};
 use firsttoken::ui::state::ResultsView;
 
-use crate::report::{ConfigFormat, config_text, connections_line, fidelity_block, started_text};
+use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
 
 /// Width of each chart, in CSS pixels: legible on a laptop and on A4.
 const CHART_WIDTH_PX: u32 = 720;
@@ -200,57 +200,14 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             );
         }
         out.push_str("</tbody>\n</table>\n<ul class=\"said\">\n");
-        let said = &sentences.models[model_index];
-        let item = |out: &mut String, name: &str, text: &str| {
+        for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
             let _ = writeln!(
                 out,
                 "<li><b>{}</b>{}{}</li>",
                 escape(name),
                 escape(firsttoken::core::text::colon(lang)),
-                escape(text)
+                escape(&text)
             );
-        };
-        let items = |out: &mut String, name: &str, list: &[Said]| {
-            for s in list {
-                item(out, name, &labelled(lang, &s.label, &s.text));
-            }
-        };
-        for (labels, text) in &said.caveats {
-            item(&mut out, words.note, &caveat_line(lang, labels, text));
-        }
-        if let Some(consistency) = &said.consistency {
-            item(&mut out, words.consistency, consistency);
-        }
-        if let Some(best) = &said.best_provider {
-            item(&mut out, words.best_provider, best);
-        }
-        for distinction in &said.distinctions {
-            item(&mut out, words.intervals, distinction);
-        }
-        items(&mut out, words.cold_tail, &said.tails);
-        items(&mut out, words.slow, &said.slow);
-        items(&mut out, words.timeout, &said.timeouts);
-        items(&mut out, words.goodput, &said.goodput);
-        let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
-        let of_model = |list: &[Said]| -> Vec<Said> {
-            list.iter()
-                .filter(|s| members.contains(&s.target))
-                .cloned()
-                .collect()
-        };
-        items(&mut out, words.first_try, &of_model(&sentences.first_try));
-        items(
-            &mut out,
-            words.rate_limits,
-            &of_model(&sentences.rate_limits),
-        );
-        items(&mut out, words.stream, &of_model(&sentences.streams));
-        items(&mut out, words.cost, &of_model(&sentences.costs));
-        items(&mut out, words.periods, &of_model(&sentences.periods));
-        for &target in &members {
-            if let Some(line) = connections_line(doc, report, target, lang) {
-                item(&mut out, words.connections, &line);
-            }
         }
         out.push_str("</ul>\n</section>\n");
     }

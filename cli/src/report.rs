@@ -414,58 +414,8 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 row.figures.judgement.label(lang, false)
             );
         }
-        let said = &sentences.models[model_index];
-        let named = |out: &mut String, name: &str, text: &str| {
+        for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
             let _ = writeln!(out, "  {name}{}{text}", colon(lang));
-        };
-        let line = |out: &mut String, name: &str, list: &[Said]| {
-            for s in list {
-                named(out, name, &labelled(lang, &s.label, &s.text));
-            }
-        };
-        for (labels, text) in &said.caveats {
-            named(&mut out, words.note, &caveat_line(lang, labels, text));
-        }
-        if let Some(consistency) = &said.consistency {
-            named(&mut out, words.consistency, consistency);
-        }
-        if let Some(best) = &said.best_provider {
-            named(&mut out, words.best_provider, best);
-        }
-        for distinction in &said.distinctions {
-            named(&mut out, words.intervals, distinction);
-        }
-        line(&mut out, words.cold_tail, &said.tails);
-        line(&mut out, words.slow, &said.slow);
-        line(&mut out, words.timeout, &said.timeouts);
-        line(&mut out, words.goodput, &said.goodput);
-        let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
-        let of_model = |list: &[Said]| -> Vec<Said> {
-            list.iter()
-                .filter(|s| members.contains(&s.target))
-                .cloned()
-                .collect()
-        };
-        line(&mut out, words.first_try, &of_model(&sentences.first_try));
-        line(
-            &mut out,
-            words.rate_limits,
-            &of_model(&sentences.rate_limits),
-        );
-        line(&mut out, words.stream, &of_model(&sentences.streams));
-        line(&mut out, words.cost, &of_model(&sentences.costs));
-        line(&mut out, words.periods, &of_model(&sentences.periods));
-        for &target in &members {
-            if let (Some(c), Some(report_target)) = (
-                connections(doc, target),
-                report.targets.get(target as usize),
-            ) {
-                named(
-                    &mut out,
-                    words.connections,
-                    &labelled(lang, &report_target.label, &connections_text(lang, &c)),
-                );
-            }
         }
     }
     let without_success: Vec<&TargetReport> =
@@ -528,6 +478,77 @@ pub(crate) fn fidelity_block(
 
 /// "Mock · fixed@5: 2 opened; median connect …", the connections line of
 /// `target`, when any of its requests opened a connection.
+/// The named lines under one model's table, in the order both the text
+/// report and the HTML report print them: (line name, text). Per-target
+/// lines that are not the comparison's own (first try, rate limits, stream,
+/// cost, periods, connections) are kept to the model's targets.
+pub(crate) fn model_lines(
+    doc: &ResultsDoc,
+    report: &Report,
+    sentences: &firsttoken::core::text::ReportSentences,
+    model_index: usize,
+    words: &ReportWords,
+    lang: Lang,
+) -> Vec<(&'static str, String)> {
+    let mut lines: Vec<(&'static str, String)> = Vec::new();
+    let (Some(said), Some(model)) = (
+        sentences.models.get(model_index),
+        report.models.get(model_index),
+    ) else {
+        return lines;
+    };
+    let mut each = |name: &'static str, list: &[Said]| {
+        lines.extend(
+            list.iter()
+                .map(|s| (name, labelled(lang, &s.label, &s.text))),
+        );
+    };
+    let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
+    let of_model = |list: &[Said]| -> Vec<Said> {
+        list.iter()
+            .filter(|s| members.contains(&s.target))
+            .cloned()
+            .collect()
+    };
+    let mut head: Vec<(&'static str, String)> = said
+        .caveats
+        .iter()
+        .map(|(labels, text)| (words.note, caveat_line(lang, labels, text)))
+        .collect();
+    head.extend(
+        said.consistency
+            .iter()
+            .map(|c| (words.consistency, c.clone())),
+    );
+    head.extend(
+        said.best_provider
+            .iter()
+            .map(|b| (words.best_provider, b.clone())),
+    );
+    head.extend(
+        said.distinctions
+            .iter()
+            .map(|d| (words.intervals, d.clone())),
+    );
+    each(words.cold_tail, &said.tails);
+    each(words.slow, &said.slow);
+    each(words.timeout, &said.timeouts);
+    each(words.goodput, &said.goodput);
+    each(words.first_try, &of_model(&sentences.first_try));
+    each(words.rate_limits, &of_model(&sentences.rate_limits));
+    each(words.stream, &of_model(&sentences.streams));
+    each(words.cost, &of_model(&sentences.costs));
+    each(words.periods, &of_model(&sentences.periods));
+    lines.extend(
+        members
+            .iter()
+            .filter_map(|&target| connections_line(doc, report, target, lang))
+            .map(|line| (words.connections, line)),
+    );
+    head.extend(lines);
+    head
+}
+
 pub(crate) fn connections_line(
     doc: &ResultsDoc,
     report: &Report,
