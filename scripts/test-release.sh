@@ -4,7 +4,7 @@
 #   `firsttoken` (Linux x86_64 and aarch64 static, macOS x86_64 and arm64,
 #   Windows), each with its checksum, and the shell and PowerShell
 #   installers, at the runner crate's version;
-# - the core crate and the runner package (`cargo package`, without the
+# - the core, chart, page and runner crates package (`cargo package`, without the
 #   verifying build: the workspace's own tests build them);
 # - the binstall metadata names the archives dist makes;
 # - a real local release build of the one target this machine can build,
@@ -51,11 +51,12 @@ if (!release || release.app_version !== version) fail(`no release of firsttoken-
 console.log(`release plan: firsttoken-cli ${version}: ${targets.length} archives with checksums, ${installers.join(" and ")}`);
 JS
 
-cargo package -p firsttoken -p firsttoken-cli --no-verify --allow-dirty --quiet
-for crate in firsttoken firsttoken-cli; do
+crates=(firsttoken-core firsttoken-chart firsttoken firsttoken-cli)
+cargo package "${crates[@]/#/-p}" --no-verify --allow-dirty --quiet
+for crate in "${crates[@]}"; do
   test -s "target/package/$crate-$version.crate" || { echo "release: $crate did not package" >&2; exit 1; }
 done
-echo "release: firsttoken and firsttoken-cli $version package"
+echo "release: ${crates[*]} $version package"
 
 target=x86_64-unknown-linux-musl
 archive="target/distrib/firsttoken-cli-$target.tar.xz"

@@ -4,7 +4,8 @@
 //! the cold-start tail.
 //!
 //! One pure core and two adapters, data flowing one way (see `DESIGN.md`
-//! section 8). This crate holds the core and the page; the native runner,
+//! section 8). The core is its own crate, `firsttoken-core` (`crates/core`), which this
+//! crate re-exports as `firsttoken::core`; this crate is the page; the native runner,
 //! `firsttoken` (the `cli/` crate), is the second adapter over the same core,
 //! and `mock/` is the provider the tests measure:
 //!
@@ -20,9 +21,15 @@
 //! formatted number either adapter prints is made in `core::text`, and
 //! `core` has no import circle (`tests/architecture.rs`).
 
-pub mod chart;
-pub mod core;
 pub mod ui;
+
+/// Charts as pure functions of data, their own crate (`crates/chart`,
+/// `firsttoken-chart`), shared with the runner's HTML report.
+pub use firsttoken_chart as chart;
+
+/// The pure core, its own crate (`crates/core`, `firsttoken-core`), which the
+/// runner and the mock depend on without the page.
+pub use firsttoken_core as core;
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;

@@ -1,7 +1,9 @@
 //! The page: a pure state reducer and the bilingual texts (both tested
 //! natively) and, on wasm32, the Yew components that wire them to the DOM.
 
-pub mod chart_items;
+/// The chart items the page draws, from the chart crate (the runner's HTML
+/// report draws the same ones).
+pub use crate::chart::items as chart_items;
 pub mod dashboard;
 pub mod fidelity_items;
 pub mod form;

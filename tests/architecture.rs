@@ -1,7 +1,9 @@
-//! The house rules of `core` that a compiler does not check: no import
+//! The house rules of the workspace that a compiler does not check: `core`
+//! (`crates/core`) depends on nothing of the web, the terminal or the network,
+//! the runner and the mock do not depend on the page, and `core` has no import
 //! circle between its modules (DESIGN.md section 8: data flows one way).
 //!
-//! Every `super::…` and `crate::core::…` path in a module's non-test code is
+//! Every `super::…` and `crate::…` path in a module's non-test code is
 //! an edge to the module it names (the longest prefix that is a file). Edges
 //! between a module and its own submodules are left out: a submodule using
 //! its parent's types is how Rust nests, not a circle between concerns.
@@ -27,6 +29,10 @@ fn modules(root: &Path) -> BTreeMap<Vec<String>, PathBuf> {
                 continue;
             }
             let relative = path.strip_prefix(root).unwrap();
+            // The crate root only declares modules; the fixtures are test code.
+            if relative == Path::new("lib.rs") || relative == Path::new("fixtures.rs") {
+                continue;
+            }
             let mut parts: Vec<String> = relative
                 .iter()
                 .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_owned())
@@ -57,16 +63,15 @@ fn non_test_code(text: &str) -> String {
 }
 
 /// The paths a module's code names, each as segments after `super` /
-/// `crate::core`, with braces of grouped imports expanded one level.
+/// `crate`, with braces of grouped imports expanded one level.
 fn named_paths(code: &str) -> Vec<(bool, Vec<String>)> {
     let mut out = Vec::new();
-    for (prefix, is_super) in [("super::", true), ("crate::core::", false)] {
+    for (prefix, is_super) in [("super::", true), ("crate::", false)] {
         let mut rest = code;
         while let Some(at) = rest.find(prefix) {
             let before = rest[..at].chars().last();
             rest = &rest[at + prefix.len()..];
-            // `crate::core::` inside a longer path (`firsttoken::core::`) or
-            // `super::` preceded by an identifier character is not a root.
+            // `crate::` inside a longer path (`$crate::`) or `super::` preceded by an identifier character is not a root.
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
                 continue;
             }
@@ -107,7 +112,7 @@ fn is_within(a: &[String], b: &[String]) -> bool {
 /// Every import edge between `core`'s modules (a module's edges to its own
 /// submodules and parent left out).
 fn core_edges() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/core");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/core/src");
     let modules = modules(&root);
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (module, path) in &modules {
@@ -185,4 +190,65 @@ fn core_has_no_import_circle() {
         "import circles in core:\n{}",
         circles.join("\n")
     );
+}
+
+/// The names in a manifest's `[dependencies]` table (not dev- or build-).
+fn dependencies(manifest: &str) -> BTreeSet<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(manifest);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut names = BTreeSet::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+            continue;
+        }
+        if inside
+            && !line.starts_with('#')
+            && let Some((name, _)) = line.split_once('=')
+        {
+            names.insert(name.trim().to_owned());
+        }
+    }
+    names
+}
+
+#[test]
+fn core_depends_only_on_what_computing_needs() {
+    let allowed: BTreeSet<String> = [
+        "serde",
+        "serde_json",
+        "serde_path_to_error",
+        "base64",
+        "fastrand",
+    ]
+    .map(str::to_owned)
+    .into();
+    let names = dependencies("crates/core/Cargo.toml");
+    assert!(
+        names.contains("serde"),
+        "the scan found no dependency: {names:?}"
+    );
+    let extra: Vec<_> = names.difference(&allowed).collect();
+    assert!(
+        extra.is_empty(),
+        "core depends on {extra:?}; it holds only what computes (no web, terminal or network)"
+    );
+}
+
+#[test]
+fn the_runner_and_the_mock_do_not_depend_on_the_page() {
+    for manifest in [
+        "cli/Cargo.toml",
+        "mock/Cargo.toml",
+        "crates/chart/Cargo.toml",
+    ] {
+        let names = dependencies(manifest);
+        assert!(names.contains("firsttoken-core"), "{manifest}: {names:?}");
+        assert!(
+            !names.contains("firsttoken"),
+            "{manifest} depends on the page crate"
+        );
+    }
 }

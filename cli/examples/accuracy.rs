@@ -19,11 +19,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use firsttoken::core::plan::{Plan, Protocol, Target};
-use firsttoken::core::protocol::build_request;
 use firsttoken_cli::measure::{MeasureOptions, Measured, measure};
 use firsttoken_cli::net::Client;
 use firsttoken_cli::run::stop_signal;
+use firsttoken_core::plan::{Plan, Protocol, Target};
+use firsttoken_core::protocol::build_request;
 use firsttoken_mock::MockConfig;
 
 const BUDGET_MS: f64 = 1.0;
@@ -37,7 +37,7 @@ const END: &str = "<!-- native-runner:end -->";
 fn quantile(values: &[f64], q: f64) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
-    firsttoken::core::stats::percentile(&sorted, q * 100.0).unwrap_or(f64::NAN)
+    firsttoken_core::stats::percentile(&sorted, q * 100.0).unwrap_or(f64::NAN)
 }
 
 struct Row {

@@ -2,9 +2,9 @@
 //! connection" diagnosis (minus CORS, which does not apply outside a
 //! browser).
 
-use firsttoken::core::plan::{Plan, Protocol};
-use firsttoken::core::protocol::build_request;
-use firsttoken::core::text::{Lang, format_ms};
+use firsttoken_core::plan::{Plan, Protocol};
+use firsttoken_core::protocol::build_request;
+use firsttoken_core::text::{Lang, format_ms};
 
 use crate::demo::measure_demo;
 use crate::keys::{Key, redact};

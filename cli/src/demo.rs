@@ -6,9 +6,9 @@
 
 use std::time::Instant;
 
-use firsttoken::core::demo::{behaviour_of, demo_reply_to, target_seed};
-use firsttoken::core::measure::{BodyMode, Flow, Measurement};
-use firsttoken::core::protocol::HttpRequest;
+use firsttoken_core::demo::{behaviour_of, demo_reply_to, target_seed};
+use firsttoken_core::measure::{BodyMode, Flow, Measurement};
+use firsttoken_core::protocol::HttpRequest;
 use tokio::time::Instant as TokioInstant;
 
 use crate::measure::{MeasureOptions, Measured, Stop};

@@ -1,8 +1,8 @@
 //! The results' `environment` for a native run: what ran, where, when.
 
-use firsttoken::core::plan::Plan;
-use firsttoken::core::results::{Environment, RunnerKind};
-use firsttoken::core::timeofday::{PeakZone, parse_peak_tz};
+use firsttoken_core::plan::Plan;
+use firsttoken_core::results::{Environment, RunnerKind};
+use firsttoken_core::timeofday::{PeakZone, parse_peak_tz};
 
 /// The runner's identity, in the field the page fills with its user agent.
 pub fn user_agent() -> String {

@@ -7,12 +7,12 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use firsttoken::core::key_rules::preset_key_variable;
-use firsttoken::core::plan::Plan;
-use firsttoken::core::plan_flags::{PlanFlags, TargetSpec};
-use firsttoken::core::presets::PRESETS;
-use firsttoken::core::text::Lang;
-use firsttoken::core::text::printable::printable_lines;
+use firsttoken_core::key_rules::preset_key_variable;
+use firsttoken_core::plan::Plan;
+use firsttoken_core::plan_flags::{PlanFlags, TargetSpec};
+use firsttoken_core::presets::PRESETS;
+use firsttoken_core::text::Lang;
+use firsttoken_core::text::printable::printable_lines;
 
 use crate::error::CliError;
 use crate::plan_input::load_plan;

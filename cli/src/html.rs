@@ -18,13 +18,13 @@
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use firsttoken::core::report::{Report, TargetReport};
-use firsttoken::core::results::ResultsDoc;
-use firsttoken::core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken::core::text::{at_least, format_ms, labelled, report_sentences};
-use firsttoken::core::verdict::Lang;
-use firsttoken::ui::chart_items::{chart_svg, results_chart_items};
-use firsttoken::ui::state::ResultsView;
+use firsttoken_chart::items::{chart_svg, results_chart_items};
+use firsttoken_core::report::{Report, TargetReport};
+use firsttoken_core::results::ResultsDoc;
+use firsttoken_core::results::ResultsView;
+use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
+use firsttoken_core::text::{at_least, format_ms, labelled, report_sentences};
+use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
 
@@ -142,7 +142,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             escape(words.model),
             escape(&format!(
                 "{}{}",
-                firsttoken::core::text::colon(lang),
+                firsttoken_core::text::colon(lang),
                 model.names.join(" / ")
             ))
         );
@@ -205,7 +205,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 out,
                 "<li><b>{}</b>{}{}</li>",
                 escape(name),
-                escape(firsttoken::core::text::colon(lang)),
+                escape(firsttoken_core::text::colon(lang)),
                 escape(&text)
             );
         }

@@ -18,15 +18,15 @@
 //! Keys never reach the journal: the plan holds none, and error messages are
 //! redacted before a sample is journaled.
 //!
-//! [`Runner::resume_after_reload`]: firsttoken::core::schedule::Runner::resume_after_reload
+//! [`Runner::resume_after_reload`]: firsttoken_core::schedule::Runner::resume_after_reload
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use firsttoken::core::document;
-use firsttoken::core::plan::Plan;
-use firsttoken::core::sample::{ErrorKind, Sample};
+use firsttoken_core::document;
+use firsttoken_core::plan::Plan;
+use firsttoken_core::sample::{ErrorKind, Sample};
 use serde::{Deserialize, Serialize};
 
 /// The journal format's version, first member of the first line.
@@ -346,8 +346,8 @@ fn parse_header(line: &str) -> Result<RunHeader, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken::core::plan::{Protocol, Target};
-    use firsttoken::core::sample::{Phase, SampleError};
+    use firsttoken_core::plan::{Protocol, Target};
+    use firsttoken_core::sample::{Phase, SampleError};
 
     fn header() -> RunHeader {
         RunHeader {

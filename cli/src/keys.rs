@@ -27,13 +27,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use firsttoken::core::key_rules::{is_custom_host, key_origin, wants_key};
-use firsttoken::core::origin::{Origin, Scheme};
-use firsttoken::core::plan::{Plan, Target};
-use firsttoken::core::presets::preset_by_id;
+use firsttoken_core::key_rules::{is_custom_host, key_origin, wants_key};
+use firsttoken_core::origin::{Origin, Scheme};
+use firsttoken_core::plan::{Plan, Target};
+use firsttoken_core::presets::preset_by_id;
 
 /// The variable every target of a one-origin run falls back to.
-pub use firsttoken::core::key_rules::{
+pub use firsttoken_core::key_rules::{
     FALLBACK_VARIABLE, HOST_VARIABLE_PREFIX, host_variable, provider_variable,
 };
 
@@ -545,7 +545,7 @@ pub fn redact(text: &str, keys: &[Option<Key>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken::core::plan::Protocol;
+    use firsttoken_core::plan::Protocol;
 
     fn target(label: &str, provider: Option<&str>, base_url: &str) -> Target {
         Target {

@@ -39,9 +39,9 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 use crate::run::{RunEnd, RunOptions};
-use firsttoken::core::objective::{self, Objective, Strictness};
-use firsttoken::core::text::Lang;
-use firsttoken::core::text::printable::printable_lines;
+use firsttoken_core::objective::{self, Objective, Strictness};
+use firsttoken_core::text::Lang;
+use firsttoken_core::text::printable::printable_lines;
 
 /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
 pub const EXIT_STOPPED: u8 = 130;
@@ -284,11 +284,11 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             flags::share(&resolved, &share, env_lookup, |link| eprintln!("{link}"))?;
             let prepared = run::prepare_plan(resolved, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
-            if let Some(cost) = firsttoken::core::cost::plan_cost(&prepared.plan) {
+            if let Some(cost) = firsttoken_core::cost::plan_cost(&prepared.plan) {
                 eprintln!(
                     "{}",
-                    printable_lines(&firsttoken::core::text::plan_cost_sentence(
-                        firsttoken::core::verdict::Lang::En,
+                    printable_lines(&firsttoken_core::text::plan_cost_sentence(
+                        firsttoken_core::verdict::Lang::En,
                         &cost
                     ))
                 );

@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use firsttoken::core::plan::{Plan, PlanError};
+use firsttoken_core::plan::{Plan, PlanError};
 
 /// Why no plan could be read.
 #[derive(Debug)]
@@ -97,9 +97,9 @@ mod tests {
     #[test]
     fn a_page_link_and_a_file_give_the_same_plan() {
         let plan = Plan {
-            targets: vec![firsttoken::core::plan::Target {
+            targets: vec![firsttoken_core::plan::Target {
                 label: "DeepSeek".to_owned(),
-                protocol: firsttoken::core::plan::Protocol::OpenAi,
+                protocol: firsttoken_core::plan::Protocol::OpenAi,
                 base_url: "https://api.deepseek.com".to_owned(),
                 model: "deepseek-chat".to_owned(),
                 provider: Some("deepseek".to_owned()),

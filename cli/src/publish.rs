@@ -13,7 +13,7 @@
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-use firsttoken::core::publish::directory::{PublishRunError, Published, Store, publish_run};
+use firsttoken_core::publish::directory::{PublishRunError, Published, Store, publish_run};
 
 use crate::error::CliError;
 

@@ -10,24 +10,24 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use firsttoken::core::bootstrap::EXPORT_RESAMPLES;
-use firsttoken::core::fidelity::score::Fidelity;
-use firsttoken::core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
-use firsttoken::core::results::{self, ResultsDoc, import_json, merge};
-use firsttoken::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
-use firsttoken::core::stats::{Summary, summarize};
-use firsttoken::core::tail::ColdTail;
-use firsttoken::core::text::fidelity::{
+use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
+use firsttoken_core::fidelity::score::Fidelity;
+use firsttoken_core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
+use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
+use firsttoken_core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
+use firsttoken_core::stats::{Summary, summarize};
+use firsttoken_core::tail::ColdTail;
+use firsttoken_core::text::fidelity::{
     count_of, f1_text, failure_text, pass_rate_text, verdict_word,
 };
-use firsttoken::core::text::format_ms;
-use firsttoken::core::text::printable::printable;
-use firsttoken::core::text::report_words::{
+use firsttoken_core::text::format_ms;
+use firsttoken_core::text::printable::printable;
+use firsttoken_core::text::report_words::{
     Phase, ReportWords, connections_opened, failed_probe, failed_probes_list, fidelity_heading,
     no_successful_samples, prompt_tokens_equal, report_heading, unknown_time,
 };
-use firsttoken::core::text::{Said, at_least, caveat_line, colon, labelled, report_sentences};
-use firsttoken::core::verdict::{Judgement, Lang};
+use firsttoken_core::text::{Said, at_least, caveat_line, colon, labelled, report_sentences};
+use firsttoken_core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 use unicode_width::UnicodeWidthStr;
 
@@ -163,7 +163,7 @@ fn connections(doc: &ResultsDoc, target: u32) -> Option<Connections> {
     if phases.is_empty() {
         return None;
     }
-    let of = |pick: fn(&firsttoken::core::sample::ConnectionPhases) -> Option<f64>| {
+    let of = |pick: fn(&firsttoken_core::sample::ConnectionPhases) -> Option<f64>| {
         summarize(&phases.iter().filter_map(pick).collect::<Vec<_>>())
     };
     Some(Connections {
@@ -485,7 +485,7 @@ pub(crate) fn fidelity_block(
 pub(crate) fn model_lines(
     doc: &ResultsDoc,
     report: &Report,
-    sentences: &firsttoken::core::text::ReportSentences,
+    sentences: &firsttoken_core::text::ReportSentences,
     model_index: usize,
     words: &ReportWords,
     lang: Lang,

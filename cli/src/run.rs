@@ -10,11 +10,11 @@
 
 use std::path::{Path, PathBuf};
 
-use firsttoken::core::plan::{Plan, Protocol};
-use firsttoken::core::protocol::build_planned_request;
-use firsttoken::core::results::{Environment, export_csv, export_json};
-use firsttoken::core::sample::Sample;
-use firsttoken::core::schedule::{Next, PlannedRequest, Runner, Schedule};
+use firsttoken_core::plan::{Plan, Protocol};
+use firsttoken_core::protocol::build_planned_request;
+use firsttoken_core::results::{Environment, export_csv, export_json};
+use firsttoken_core::sample::Sample;
+use firsttoken_core::schedule::{Next, PlannedRequest, Runner, Schedule};
 use tokio::sync::watch;
 
 use crate::clock::Clock;
@@ -151,7 +151,7 @@ pub async fn run(
     let mut progress = Progress::for_stdout(&plan, total, done);
     for warning in plan.warnings() {
         let text =
-            firsttoken::core::text::warning_text(firsttoken::core::text::Lang::En, &plan, &warning);
+            firsttoken_core::text::warning_text(firsttoken_core::text::Lang::En, &plan, &warning);
         progress.note(&format!("warning: {text}"));
     }
     progress.note(&format!(
@@ -226,8 +226,8 @@ pub async fn run(
     environment.schedule_shift_ms = Some(runner.schedule_shift_ms());
     write_results(&plan, &environment, &samples, options)?;
     // The page's sentence, from core: one voice for the same figure.
-    if let Some(note) = firsttoken::core::text::run_end_shift_note(
-        firsttoken::core::verdict::Lang::En,
+    if let Some(note) = firsttoken_core::text::run_end_shift_note(
+        firsttoken_core::verdict::Lang::En,
         runner.schedule_shift_ms(),
     ) {
         progress.note(&note);
@@ -371,11 +371,11 @@ async fn send(
 
 /// The outcome for a planned request whose target is not in the plan
 /// (cannot happen: the schedule is made from the plan).
-fn missing_target() -> firsttoken::core::measure::Outcome {
-    let mut measurement = firsttoken::core::measure::Measurement::new(Protocol::OpenAi, false);
+fn missing_target() -> firsttoken_core::measure::Outcome {
+    let mut measurement = firsttoken_core::measure::Measurement::new(Protocol::OpenAi, false);
     measurement.on_connect_failed(
         0.0,
-        firsttoken::core::measure::ConnectFailure::Connect,
+        firsttoken_core::measure::ConnectFailure::Connect,
         "the schedule named a target the plan does not have",
     );
     measurement.finish()

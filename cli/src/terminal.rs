@@ -6,19 +6,19 @@
 //! ([`live_row`]), the page's: no verdict while a target is still
 //! collecting samples, then a provisional one until the plan's count.
 
-use firsttoken::core::text::fidelity::probe_progress;
+use firsttoken_core::text::fidelity::probe_progress;
 use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 use unicode_width::UnicodeWidthStr;
 
-use firsttoken::core::plan::Plan;
-use firsttoken::core::report::live_row;
-use firsttoken::core::sample::Sample;
-use firsttoken::core::text::eta_text;
-use firsttoken::core::text::format_ms;
-use firsttoken::core::text::printable::{printable, printable_lines};
-use firsttoken::core::verdict::{Judgement, Lang};
+use firsttoken_core::plan::Plan;
+use firsttoken_core::report::live_row;
+use firsttoken_core::sample::Sample;
+use firsttoken_core::text::eta_text;
+use firsttoken_core::text::format_ms;
+use firsttoken_core::text::printable::{printable, printable_lines};
+use firsttoken_core::verdict::{Judgement, Lang};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::net::ConnectionPhases;
@@ -274,7 +274,7 @@ pub fn plain_line(
         .map_or(Cow::Borrowed("?"), |t| printable(&t.label));
     // Warm-ups come first in a target's `seq`; measured requests count
     // from 1 after them, as the plan's counts do.
-    let number = firsttoken::core::schedule::number_within_kind(plan, sample.seq);
+    let number = firsttoken_core::schedule::number_within_kind(plan, sample.seq);
     let kind = match (&sample.probe, sample.warmup) {
         (Some(probe), _) => format!("probe {number} ({})", printable(probe)),
         (None, true) => format!("warm-up {number}"),
@@ -336,8 +336,8 @@ pub fn plain_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken::core::plan::{Protocol, Target};
-    use firsttoken::core::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
+    use firsttoken_core::plan::{Protocol, Target};
+    use firsttoken_core::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
 
     fn plan() -> Plan {
         Plan {
@@ -438,7 +438,7 @@ mod tests {
         for (seq, passed) in [(7, true), (8, false), (9, true)] {
             let mut probe = sample(seq, 300.0);
             probe.probe = Some("arith-mul".to_owned());
-            probe.check = Some(firsttoken::core::fidelity::verify::ProbeCheck {
+            probe.check = Some(firsttoken_core::fidelity::verify::ProbeCheck {
                 passed,
                 failure: None,
                 called: false,

@@ -129,16 +129,7 @@ pub struct RunView {
     pub latest_errors: VecDeque<(String, SampleError)>,
 }
 
-/// Results being viewed: a finished run, or imported files.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ResultsView {
-    /// The plan they came from.
-    pub plan: Plan,
-    /// Their environment.
-    pub environment: Environment,
-    /// Their samples.
-    pub samples: Rc<Vec<Sample>>,
-}
+pub use crate::core::results::ResultsView;
 
 /// A run kept on this device, for the history list.
 #[derive(Clone, Debug, PartialEq)]

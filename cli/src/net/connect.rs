@@ -70,7 +70,7 @@ impl Origin {
 
 /// How long opening a connection took, step by step, in ms: `core`'s
 /// type, so the phases go into the sample as they are.
-pub use firsttoken::core::sample::ConnectionPhases;
+pub use firsttoken_core::sample::ConnectionPhases;
 
 /// Which step of opening a connection failed, with the system's words.
 #[derive(Debug)]

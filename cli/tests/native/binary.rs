@@ -4,10 +4,10 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use firsttoken::core::plan::{Plan, Protocol, Target};
-use firsttoken::core::report::{REPORT_SEED, build_report};
-use firsttoken::core::results::{RunnerKind, import_json};
-use firsttoken::core::sample::ErrorKind;
+use firsttoken_core::plan::{Plan, Protocol, Target};
+use firsttoken_core::report::{REPORT_SEED, build_report};
+use firsttoken_core::results::{RunnerKind, import_json};
+use firsttoken_core::sample::ErrorKind;
 
 use super::support::{
     PROTOCOLS, firsttoken, mock, quick_plan, run, scratch, target, texts, write_plan,
@@ -707,14 +707,14 @@ fn a_slow_request_shifts_the_schedule_instead_of_bunching_the_next_sends() {
 
 /// `host:port` of a target's base URL.
 fn plan_host(target: &Target) -> String {
-    firsttoken::core::origin::Origin::parse(&target.base_url)
+    firsttoken_core::origin::Origin::parse(&target.base_url)
         .unwrap()
         .host_port()
 }
 
 /// The `FIRSTTOKEN_KEY_FOR_<HOST>` variable of a target's host.
 fn host_variable_of(target: &Target) -> String {
-    let origin = firsttoken::core::origin::Origin::parse(&target.base_url).unwrap();
+    let origin = firsttoken_core::origin::Origin::parse(&target.base_url).unwrap();
     firsttoken_cli::keys::host_variable(&origin).unwrap()
 }
 
@@ -851,8 +851,8 @@ fn a_key_goes_only_to_the_host_it_was_tied_to() {
 
 #[test]
 fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_out_of_latency() {
-    use firsttoken::core::fidelity::score::FidelityVerdict;
-    use firsttoken::core::plan::FidelityPlan;
+    use firsttoken_core::fidelity::score::FidelityVerdict;
+    use firsttoken_core::plan::FidelityPlan;
     let mock = mock();
     let dir = scratch("fidelity");
     let mut faithful = target(&mock, Protocol::OpenAi, "faithful@15");

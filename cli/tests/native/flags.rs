@@ -2,8 +2,8 @@
 //! demo without a plan file, `--save-plan` and `--print-link` giving the
 //! plan the run used, `plan` writing it without a run, `providers`.
 
-use firsttoken::core::plan::{Plan, Protocol};
-use firsttoken::core::results::import_json;
+use firsttoken_core::plan::{Plan, Protocol};
+use firsttoken_core::results::import_json;
 
 use super::support::{firsttoken, mock, run, scratch, texts};
 

@@ -5,10 +5,10 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use firsttoken::core::document;
-use firsttoken::core::plan::Protocol;
-use firsttoken::core::results::import_json;
-use firsttoken::core::sample::Sample;
+use firsttoken_core::document;
+use firsttoken_core::plan::Protocol;
+use firsttoken_core::results::import_json;
+use firsttoken_core::sample::Sample;
 
 use super::support::{firsttoken, mock, quick_plan, run, scratch, target, texts, write_plan};
 

@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use firsttoken::core::measure::Outcome;
-use firsttoken::core::plan::{Plan, Protocol, Target};
-use firsttoken::core::protocol::build_request;
-use firsttoken::core::sample::ErrorKind;
 use firsttoken_cli::measure::{MeasureOptions, Measured, measure};
 use firsttoken_cli::net::Client;
 use firsttoken_cli::run::stop_signal;
+use firsttoken_core::measure::Outcome;
+use firsttoken_core::plan::{Plan, Protocol, Target};
+use firsttoken_core::protocol::build_request;
+use firsttoken_core::sample::ErrorKind;
 
 use super::support::{PROTOCOLS, median, mock, protocol_id, quick_plan, target};
 

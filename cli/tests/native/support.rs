@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use firsttoken::core::plan::{Plan, Protocol, Target};
+use firsttoken_core::plan::{Plan, Protocol, Target};
 use firsttoken_mock::{MockConfig, MockHandle};
 
 /// A mock provider on a free loopback port.

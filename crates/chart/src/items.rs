@@ -1,0 +1,769 @@
+//! What each chart shows, as plain data: the results' and the dashboard's
+//! chart inputs with the rows of their number tables. Pure and native (the
+//! canvas that draws them is `ui/charts.rs`), so every chart's content is
+//! tested without a browser.
+
+use crate::{
+    Area, ChartError, ChartLabels, ChartStyle, DailyInput, DayPoint, DaySeriesInput, EcdfInput,
+    HistogramInput, HourBucket, HourlyInput, Series, SpreadInput, TimelineInput, TimelinePoint,
+    draw_daily, draw_daily_rates, draw_ecdf, draw_histogram, draw_hourly, draw_spread,
+    draw_timeline,
+};
+use firsttoken_core::dashboard::Dataset;
+use firsttoken_core::dashboard::figures::{
+    DayCell, DaySeries, HourSeries, VantageRow, WindowRow, by_vantage, daily, hour_of_day,
+    rolling_windows,
+};
+use firsttoken_core::publish::utc_day;
+use firsttoken_core::report::Report;
+use firsttoken_core::results::ResultsView;
+use firsttoken_core::results::vantage_name;
+use firsttoken_core::stats::Summary;
+use firsttoken_core::text::{Lang, format_ms, format_pct};
+use plotters::prelude::{DrawingBackend, IntoDrawingArea, SVGBackend};
+
+/// What one canvas shows.
+#[derive(Debug)]
+pub enum ChartSpec {
+    /// TTFT histogram of one target.
+    Histogram(HistogramInput),
+    /// ECDF of the targets of one model.
+    Ecdf(EcdfInput),
+    /// TTFT per request over the run.
+    Timeline(TimelineInput),
+    /// Box plot of every target.
+    Spread(SpreadInput),
+    /// Median and p95 per local hour of one target.
+    Hourly(HourlyInput),
+    /// Median and p95 per UTC hour (the dashboard's hour of day).
+    HourlyUtc(HourlyInput),
+    /// TTFT median and p95 per UTC day of each series.
+    Daily(DailyInput),
+    /// A percentage per UTC day of each series.
+    DailyRates(DailyInput),
+}
+
+/// A chart to draw, with the rows of its number table.
+#[derive(Debug)]
+pub struct ChartItem {
+    /// Canvas element id (stable, for tests and PNG file names).
+    pub id: String,
+    /// Caption above the chart.
+    pub title: String,
+    /// Canvas height in CSS pixels.
+    pub height_px: f64,
+    /// The drawing.
+    pub spec: ChartSpec,
+    /// Column headings of the number table.
+    pub columns: Vec<String>,
+    /// Rows of the number table.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Draws `spec` on `area`: the one dispatch from a chart item to its
+/// chart function, for the page's canvas and the runner's SVG alike.
+///
+/// # Errors
+/// The backend's [`ChartError`].
+pub fn draw_chart<DB: DrawingBackend>(
+    spec: &ChartSpec,
+    area: &Area<DB>,
+    style: &ChartStyle,
+    lang: Lang,
+) -> Result<(), ChartError> {
+    match spec {
+        ChartSpec::Histogram(input) => draw_histogram(area, input, style),
+        ChartSpec::Ecdf(input) => draw_ecdf(area, input, style),
+        ChartSpec::Timeline(input) => draw_timeline(area, input, style).map(drop),
+        ChartSpec::Spread(input) => draw_spread(area, input, style),
+        ChartSpec::Hourly(input) => draw_hourly(area, input, style),
+        ChartSpec::HourlyUtc(input) => {
+            let style = ChartStyle {
+                labels: ChartLabels {
+                    hour_axis: lang.dashboard_texts().hour_utc.into(),
+                    ..style.labels.clone()
+                },
+                ..style.clone()
+            };
+            draw_hourly(area, input, &style)
+        }
+        ChartSpec::Daily(input) => draw_daily(area, input, style),
+        ChartSpec::DailyRates(input) => draw_daily_rates(area, input, style),
+    }
+}
+
+/// `item` as an SVG document `width_px` wide (its own height), drawn by
+/// the same chart code as the page's canvas: the runner's HTML report
+/// inlines it. Text goes through plotters' SVG writer, which escapes it.
+///
+/// # Errors
+/// The backend's [`ChartError`].
+pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, ChartError> {
+    let height_px = item.height_px.round().max(1.0) as u32;
+    let style = ChartStyle {
+        font_family: "system-ui, sans-serif".into(),
+        width_px: Some(width_px),
+        labels: chart_labels(lang),
+        ..ChartStyle::default()
+    };
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (width_px, height_px)).into_drawing_area();
+        draw_chart(&item.spec, &area, &style, lang)?;
+        area.present()?;
+    }
+    Ok(svg)
+}
+
+/// The charts' own words in `lang`.
+pub fn chart_labels(lang: Lang) -> ChartLabels {
+    match lang {
+        Lang::En => ChartLabels::default(),
+        Lang::ZhCn => ChartLabels {
+            ttft_axis: "TTFT（对数刻度）".into(),
+            count_axis: "请求数".into(),
+            share_axis: "不超过该延迟的请求（%）".into(),
+            elapsed_minutes_axis: "开始后的时间（分钟）".into(),
+            elapsed_hours_axis: "开始后的时间（小时）".into(),
+            hour_axis: "本地时间（时）".into(),
+            day_axis: "日期（UTC）".into(),
+            median: "中位数".into(),
+            p95: "p95".into(),
+            box_range: "箱体：p25–p75".into(),
+            whisker_range: "须线：p5–p95".into(),
+            beyond_whiskers: "散点：超出须线".into(),
+            tail: "慢速长尾".into(),
+            error: "错误".into(),
+            peak_hours: "高峰时段".into(),
+            sample_count: "n".into(),
+            no_data: "无数据".into(),
+        },
+    }
+}
+
+fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
+    match summary {
+        Some(s) => vec![
+            s.n.to_string(),
+            format_ms(lang, s.min),
+            format_ms(lang, s.median),
+            format_ms(lang, s.p95),
+            format_ms(lang, s.p99),
+            format_ms(lang, s.max),
+        ],
+        None => vec![
+            "0".into(),
+            "–".into(),
+            "–".into(),
+            "–".into(),
+            "–".into(),
+            "–".into(),
+        ],
+    }
+}
+
+fn summary_columns(lang: Lang) -> Vec<String> {
+    let t = lang.texts();
+    let min_max = match lang {
+        Lang::En => ("min", "max"),
+        Lang::ZhCn => ("最小", "最大"),
+    };
+    vec![
+        t.target.into(),
+        "n".into(),
+        min_max.0.into(),
+        t.median.into(),
+        t.p95.into(),
+        t.p99.into(),
+        min_max.1.into(),
+    ]
+}
+
+/// Every chart of the results, in display order.
+pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<ChartItem> {
+    let t = lang.texts();
+    let plan = &results.plan;
+    let mut counted: Vec<Vec<f64>> = vec![Vec::new(); plan.targets.len()];
+    for sample in results.samples.iter() {
+        if let (Some(ttft), Some(own)) = (
+            sample.counted_ttft_ms(),
+            counted.get_mut(sample.target as usize),
+        ) {
+            own.push(ttft);
+        }
+    }
+    let label = |i: usize| {
+        plan.targets
+            .get(i)
+            .map(|t| t.label.clone())
+            .unwrap_or_default()
+    };
+    let series = |i: usize| Series {
+        label: label(i),
+        ttft_ms: counted.get(i).cloned().unwrap_or_default(),
+    };
+    let summary_row = |i: usize| {
+        let mut row = vec![label(i)];
+        row.extend(summary_cells(
+            lang,
+            report.targets.get(i).and_then(|r| r.ttft.as_ref()),
+        ));
+        row
+    };
+    let mut items = Vec::new();
+
+    for (m, model) in report.models.iter().enumerate() {
+        let members: Vec<usize> = model
+            .rows
+            .iter()
+            .map(|r| r.figures.target as usize)
+            .collect();
+        items.push(ChartItem {
+            id: format!("chart-ecdf-{m}"),
+            title: format!("{} — {}", t.chart_ecdf, model.names.join(" / ")),
+            height_px: 340.0,
+            spec: ChartSpec::Ecdf(EcdfInput {
+                title: String::new(),
+                series: members.iter().map(|&i| series(i)).collect(),
+            }),
+            columns: summary_columns(lang),
+            rows: members.iter().map(|&i| summary_row(i)).collect(),
+        });
+    }
+
+    let all: Vec<usize> = (0..plan.targets.len()).collect();
+    items.push(ChartItem {
+        id: "chart-spread".into(),
+        title: t.chart_spread.into(),
+        height_px: (120.0 + 46.0 * all.len() as f64).min(700.0),
+        spec: ChartSpec::Spread(SpreadInput {
+            title: String::new(),
+            series: all.iter().map(|&i| series(i)).collect(),
+        }),
+        columns: summary_columns(lang),
+        rows: all.iter().map(|&i| summary_row(i)).collect(),
+    });
+
+    let tail_from: Vec<Option<f64>> = report
+        .targets
+        .iter()
+        .map(|r| r.cold_tail.as_ref().map(|tail| tail.min_ms))
+        .collect();
+    let points: Vec<TimelinePoint> = results
+        .samples
+        .iter()
+        .filter(|s| !s.warmup && !s.is_probe())
+        .map(|s| {
+            let tail_min = tail_from.get(s.target as usize).copied().flatten();
+            TimelinePoint {
+                at_ms: s.sent_at_ms,
+                series: s.target as usize,
+                ttft_ms: if s.error.is_some() { None } else { s.ttft_ms },
+                tail: matches!((s.ttft_ms, tail_min), (Some(v), Some(min)) if v >= min),
+                error: s.error.is_some(),
+            }
+        })
+        .collect();
+    let start_ms = results
+        .samples
+        .iter()
+        .map(|s| s.sent_at_ms)
+        .fold(f64::INFINITY, f64::min);
+    items.push(ChartItem {
+        id: "chart-timeline".into(),
+        title: t.chart_timeline.into(),
+        height_px: 340.0,
+        spec: ChartSpec::Timeline(TimelineInput {
+            title: String::new(),
+            start_ms: if start_ms.is_finite() {
+                start_ms
+            } else {
+                results.environment.started_at_ms
+            },
+            points,
+            series_labels: all.iter().map(|&i| label(i)).collect(),
+            axes: None,
+        }),
+        columns: vec![
+            t.target.into(),
+            "n".into(),
+            t.errors.into(),
+            t.cold_tail.into(),
+        ],
+        rows: report
+            .targets
+            .iter()
+            .map(|r| {
+                vec![
+                    r.label.clone(),
+                    r.requests.to_string(),
+                    r.errors.to_string(),
+                    r.cold_tail.as_ref().map_or_else(
+                        || "–".into(),
+                        |tail| format!("{} / {}", tail.count, tail.of),
+                    ),
+                ]
+            })
+            .collect(),
+    });
+
+    for (i, target) in report.targets.iter().enumerate() {
+        // A target whose every request failed has no latency to draw: an
+        // empty frame saying "no data" would only push the others down.
+        if target.ttft.is_none() {
+            continue;
+        }
+        items.push(ChartItem {
+            id: format!("chart-histogram-{i}"),
+            title: format!("{} — {}", t.chart_histogram, target.label),
+            height_px: 280.0,
+            spec: ChartSpec::Histogram(HistogramInput {
+                title: String::new(),
+                series_label: target.label.clone(),
+                ttft_ms: counted.get(i).cloned().unwrap_or_default(),
+                median_ms: target.ttft.map(|s| s.median),
+                p95_ms: target.ttft.map(|s| s.p95),
+            }),
+            columns: summary_columns(lang),
+            rows: vec![summary_row(i)],
+        });
+    }
+
+    for (i, target) in report.targets.iter().enumerate() {
+        let hours: Vec<HourBucket> = target
+            .time_of_day
+            .hours
+            .iter()
+            .filter(|h| h.requests > 0)
+            .map(|h| HourBucket {
+                hour: h.hour,
+                n: h.ttft.map_or(0, |s| s.n),
+                median_ms: h.ttft.map(|s| s.median),
+                p95_ms: h.ttft.map(|s| s.p95),
+            })
+            .collect();
+        // An hour-of-day view means something only once a run spans hours.
+        if hours.len() < 2 {
+            continue;
+        }
+        items.push(ChartItem {
+            id: format!("chart-hourly-{i}"),
+            title: format!("{} — {}", t.chart_hourly, target.label),
+            height_px: 280.0,
+            columns: vec![t.hour.into(), "n".into(), t.median.into(), t.p95.into()],
+            rows: hours
+                .iter()
+                .map(|h| {
+                    vec![
+                        format!("{:02}:00", h.hour),
+                        h.n.to_string(),
+                        h.median_ms
+                            .map_or_else(|| "–".into(), |v| format_ms(lang, v)),
+                        h.p95_ms.map_or_else(|| "–".into(), |v| format_ms(lang, v)),
+                    ]
+                })
+                .collect(),
+            spec: ChartSpec::Hourly(HourlyInput {
+                title: String::new(),
+                hours,
+                peak: plan.peak_hours,
+            }),
+        });
+    }
+    items
+}
+
+/// The figures of one data set and time range, computed once.
+pub struct Figures {
+    /// Rolling windows.
+    pub windows: Vec<WindowRow>,
+    /// Per target and day.
+    pub daily: Vec<DaySeries>,
+    /// Per target, vantage and day.
+    pub daily_by_vantage: Vec<DaySeries>,
+}
+
+impl Figures {
+    /// The figures of `data`: rolling windows, and per day (per vantage too
+    /// when there are several).
+    pub fn of(data: &Dataset) -> Self {
+        Self {
+            windows: rolling_windows(data),
+            daily: daily(data, false),
+            daily_by_vantage: if data.vantages.len() > 1 {
+                daily(data, true)
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
+/// The figures of the chosen time range.
+pub struct Ranged {
+    /// Per target and vantage, by UTC hour of day.
+    pub hours: Vec<HourSeries>,
+    /// Per target and vantage.
+    pub vantages: Vec<VantageRow>,
+    /// The first UTC day of the range.
+    pub from_day: i64,
+}
+
+/// What a day chart plots of a day: (median or percentage, p95).
+impl Ranged {
+    /// The figures of the points of `data` sent from `from_ms` on (epoch ms;
+    /// −∞ for all).
+    pub fn of(data: &Dataset, from_ms: f64) -> Self {
+        let points = data.since(from_ms);
+        Self {
+            hours: hour_of_day(points),
+            vantages: by_vantage(points),
+            from_day: if from_ms.is_finite() {
+                utc_day(from_ms)
+            } else {
+                i64::MIN
+            },
+        }
+    }
+}
+
+type DayValue = dyn Fn(&DayCell) -> (Option<f64>, Option<f64>);
+
+/// A day series cut to the time range, with `value` per day.
+fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoint> {
+    series
+        .days
+        .iter()
+        .filter(|day| day.day >= from_day)
+        .map(|day| {
+            let (median_ms, p95_ms) = value(day);
+            DayPoint {
+                day: day.day,
+                median_ms,
+                p95_ms,
+            }
+        })
+        .collect()
+}
+
+/// Columns and rows of a day chart's number table: per series, the days
+/// shown, requests, errors and the range's newest day.
+fn day_table(
+    lang: Lang,
+    series: &[(String, &DaySeries)],
+    from_day: i64,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let t = lang.texts();
+    let d = lang.dashboard_texts();
+    let columns = vec![
+        t.target.into(),
+        d.days.into(),
+        d.requests.into(),
+        t.errors.into(),
+        d.availability.into(),
+    ];
+    let rows = series
+        .iter()
+        .map(|(label, s)| {
+            let days: Vec<_> = s.days.iter().filter(|day| day.day >= from_day).collect();
+            let requests: usize = days.iter().map(|day| day.cell.requests).sum();
+            let errors: usize = days.iter().map(|day| day.cell.errors).sum();
+            let tried: u32 = days.iter().map(|day| day.hours_tried).sum();
+            let answered: u32 = days.iter().map(|day| day.hours_answered).sum();
+            vec![
+                label.clone(),
+                days.len().to_string(),
+                requests.to_string(),
+                errors.to_string(),
+                if tried > 0 {
+                    format_pct(f64::from(answered) * 100.0 / f64::from(tried))
+                } else {
+                    "–".into()
+                },
+            ]
+        })
+        .collect();
+    (columns, rows)
+}
+
+/// Every chart of the dashboard, in display order.
+pub fn dashboard_chart_items(
+    lang: Lang,
+    data: &Dataset,
+    figures: &Figures,
+    ranged: &Ranged,
+) -> Vec<ChartItem> {
+    let t = lang.texts();
+    let d = lang.dashboard_texts();
+    let from_day = ranged.from_day;
+    let mut items = Vec::new();
+    let labelled: Vec<(String, &DaySeries)> = figures
+        .daily
+        .iter()
+        .map(|s| (data.label(s.target, None), s))
+        .collect();
+    let day_series = |value: &DayValue| {
+        labelled
+            .iter()
+            .map(|(label, s)| DaySeriesInput {
+                label: label.clone(),
+                days: day_points(s, from_day, value),
+            })
+            .collect::<Vec<_>>()
+    };
+    let (columns, rows) = day_table(lang, &labelled, from_day);
+    let height = |series: usize| 330.0 + 18.0 * (series as f64 / 3.0).ceil();
+    items.push(ChartItem {
+        id: "chart-daily".into(),
+        title: d.chart_daily.into(),
+        height_px: height(labelled.len()),
+        spec: ChartSpec::Daily(DailyInput {
+            title: String::new(),
+            value_axis: String::new(),
+            series: day_series(&|day| {
+                (
+                    day.cell.ttft.map(|p| p.p50_ms),
+                    day.cell.ttft.map(|p| p.p95_ms),
+                )
+            }),
+        }),
+        columns: columns.clone(),
+        rows: rows.clone(),
+    });
+    items.push(ChartItem {
+        id: "chart-errors".into(),
+        title: d.chart_errors.into(),
+        height_px: height(labelled.len()) - 30.0,
+        spec: ChartSpec::DailyRates(DailyInput {
+            title: String::new(),
+            value_axis: d.axis_error_rate.into(),
+            series: day_series(&|day| (day.cell.error_rate_pct(), None)),
+        }),
+        columns: columns.clone(),
+        rows: rows.clone(),
+    });
+    items.push(ChartItem {
+        id: "chart-availability".into(),
+        title: d.chart_availability.into(),
+        height_px: height(labelled.len()) - 30.0,
+        spec: ChartSpec::DailyRates(DailyInput {
+            title: String::new(),
+            value_axis: d.axis_availability.into(),
+            series: day_series(&|day| (day.availability_pct(), None)),
+        }),
+        columns,
+        rows,
+    });
+
+    // The same target from each vantage.
+    for target in 0..data.targets.len() {
+        let target = u32::try_from(target).unwrap_or(u32::MAX);
+        let of_target: Vec<(String, &DaySeries)> = figures
+            .daily_by_vantage
+            .iter()
+            .filter(|s| s.target == target)
+            .map(|s| {
+                let vantage = s.vantage.and_then(|v| data.vantages.get(v as usize));
+                (
+                    vantage_name(vantage.map_or("", String::as_str)).to_owned(),
+                    s,
+                )
+            })
+            .collect();
+        if of_target.len() < 2 {
+            continue;
+        }
+        let (columns, rows) = day_table(lang, &of_target, from_day);
+        items.push(ChartItem {
+            id: format!("chart-vantages-{target}"),
+            title: format!("{} — {}", d.chart_vantages, data.label(target, None)),
+            height_px: 320.0,
+            spec: ChartSpec::Daily(DailyInput {
+                title: String::new(),
+                value_axis: String::new(),
+                series: of_target
+                    .iter()
+                    .map(|(label, s)| DaySeriesInput {
+                        label: label.clone(),
+                        days: day_points(s, from_day, &|day| {
+                            (
+                                day.cell.ttft.map(|p| p.p50_ms),
+                                day.cell.ttft.map(|p| p.p95_ms),
+                            )
+                        }),
+                    })
+                    .collect(),
+            }),
+            columns,
+            rows,
+        });
+    }
+
+    for series in &ranged.hours {
+        let hours: Vec<HourBucket> = series
+            .hours
+            .iter()
+            .map(|(hour, cell)| HourBucket {
+                hour: *hour,
+                n: cell.ttft.map_or(0, |p| p.n),
+                median_ms: cell.ttft.map(|p| p.p50_ms),
+                p95_ms: cell.ttft.map(|p| p.p95_ms),
+            })
+            .collect();
+        let label = if data.vantages.len() > 1 {
+            data.label(series.target, Some(series.vantage))
+        } else {
+            data.label(series.target, None)
+        };
+        items.push(ChartItem {
+            id: format!("chart-hour-{}-{}", series.target, series.vantage),
+            title: format!("{} — {label}", d.chart_hour),
+            height_px: 280.0,
+            columns: vec![
+                t.hour.into(),
+                "n".into(),
+                t.median.into(),
+                t.p95.into(),
+                t.error_rate.into(),
+            ],
+            rows: series
+                .hours
+                .iter()
+                .map(|(hour, cell)| {
+                    vec![
+                        format!("{hour:02}:00"),
+                        cell.ttft.map_or(0, |p| p.n).to_string(),
+                        cell.ttft
+                            .map_or_else(|| "–".into(), |p| format_ms(lang, p.p50_ms)),
+                        cell.ttft
+                            .map_or_else(|| "–".into(), |p| format_ms(lang, p.p95_ms)),
+                        cell.error_rate_pct().map_or_else(|| "–".into(), format_pct),
+                    ]
+                })
+                .collect(),
+            spec: ChartSpec::HourlyUtc(HourlyInput {
+                title: String::new(),
+                hours,
+                peak: [0, 0],
+            }),
+        });
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use firsttoken_core::dashboard::{Published, read_published};
+    use firsttoken_core::fixtures::{results_file, sample, target};
+    use firsttoken_core::plan::Plan;
+    use firsttoken_core::report::{REPORT_SEED, build_report, synthetic_samples};
+    use firsttoken_core::results::Environment;
+    use std::rc::Rc;
+
+    #[test]
+    fn the_results_charts_follow_the_report() {
+        let plan = Plan {
+            targets: vec![
+                target("A", "https://a.example/v1", "m"),
+                target("B", "https://b.example/v1", "m"),
+                target("C", "https://c.example/v1", "other"),
+            ],
+            ..Plan::default()
+        };
+        let mut samples = synthetic_samples(3, 40, 1, 5);
+        // C never answers: no latency to draw.
+        for s in samples.iter_mut().filter(|s| s.target == 2) {
+            s.ttft_ms = None;
+            s.error = Some(firsttoken_core::sample::SampleError {
+                kind: firsttoken_core::sample::ErrorKind::HttpStatus,
+                phase: firsttoken_core::sample::Phase::Request,
+                message: "HTTP 500".into(),
+            });
+        }
+        let results = ResultsView {
+            plan: plan.clone(),
+            environment: Environment::default(),
+            samples: Rc::new(samples.clone()),
+        };
+        let report = build_report(&plan, &samples, 0, REPORT_SEED);
+        let items = results_chart_items(Lang::En, &results, &report);
+        let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
+        assert!(
+            ids.contains(&"chart-spread") && ids.contains(&"chart-timeline"),
+            "{ids:?}"
+        );
+        assert!(ids.contains(&"chart-histogram-0") && ids.contains(&"chart-histogram-1"));
+        assert!(
+            !ids.contains(&"chart-histogram-2"),
+            "no histogram without a success"
+        );
+        // Synthetic samples are 5 s apart: under an hour, no hour-of-day chart.
+        assert!(
+            !ids.iter().any(|id| id.starts_with("chart-hourly")),
+            "{ids:?}"
+        );
+        let ecdf = items
+            .iter()
+            .find(|i| i.id.starts_with("chart-ecdf"))
+            .unwrap();
+        assert_eq!(ecdf.rows.len(), 2, "the ECDF of model m has A and B");
+        assert_eq!(ecdf.columns.len(), ecdf.rows[0].len());
+        let spread = items.iter().find(|i| i.id == "chart-spread").unwrap();
+        assert_eq!(spread.rows[2][1], "0", "C: no ranked request");
+        // The number tables speak the page's language.
+        let zh = results_chart_items(Lang::ZhCn, &results, &report);
+        assert!(
+            zh[0].columns.contains(&"最小".to_owned()),
+            "{:?}",
+            zh[0].columns
+        );
+        assert_eq!(chart_labels(Lang::ZhCn).day_axis, "日期（UTC）");
+    }
+
+    #[test]
+    fn the_dashboard_charts_cover_days_vantages_and_hours() {
+        let a = target("A", "https://a.example/v1", "m");
+        let day_ms = 86_400_000.0;
+        let samples: Vec<_> = (0..48)
+            .map(|i| {
+                sample(
+                    0,
+                    i,
+                    1_796_000_000_000.0 + f64::from(i) * day_ms / 24.0,
+                    Some(400.0 + f64::from(i)),
+                    false,
+                )
+            })
+            .collect();
+        let text = results_file(vec![a], &samples);
+        let Ok(Published::Points(points)) = read_published(text.as_bytes()) else {
+            panic!("a results file");
+        };
+        let mut data = Dataset::default();
+        data.add(&points, "fra1").unwrap();
+        data.add(&points, "sgp1").unwrap();
+        let figures = Figures::of(&data);
+        let ranged = Ranged::of(&data, f64::NEG_INFINITY);
+        let items = dashboard_chart_items(Lang::En, &data, &figures, &ranged);
+        let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
+        for id in [
+            "chart-daily",
+            "chart-errors",
+            "chart-availability",
+            "chart-vantages-0",
+        ] {
+            assert!(ids.contains(&id), "{id} in {ids:?}");
+        }
+        assert!(
+            ids.iter().any(|id| id.starts_with("chart-hour-0-")),
+            "{ids:?}"
+        );
+        let daily = &items[0];
+        assert_eq!(daily.rows.len(), 1);
+        assert_eq!(daily.rows[0][2], "96", "two vantages × 48 requests");
+        let vantages = items.iter().find(|i| i.id == "chart-vantages-0").unwrap();
+        let names: Vec<&str> = vantages.rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(names, ["fra1", "sgp1"]);
+    }
+}

@@ -1,0 +1,304 @@
+//! Sample renders for `docs/charts/` and a timing check, both run on demand:
+//!
+//! ```text
+//! cargo test --lib chart::samples -- --ignored --nocapture            # writes docs/charts/*.svg
+//! cargo test --release --lib chart::samples::timing -- --ignored --nocapture
+//! ```
+
+use std::time::Instant;
+
+use plotters::prelude::{IntoDrawingArea, SVGBackend};
+
+use super::axis::percentile;
+use super::test_support::sample_ttft_ms;
+use super::*;
+
+fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f64) -> Series {
+    Series {
+        label: label.into(),
+        ttft_ms: sample_ttft_ms(n, seed, tail_every)
+            .iter()
+            .map(|v| v * scale)
+            .collect(),
+    }
+}
+
+fn ecdf_input(n: usize) -> EcdfInput {
+    EcdfInput {
+        title: "llama-3.3-70b · TTFT by provider".into(),
+        series: vec![
+            provider_series("Provider A", n, 1, 0, 0.9),
+            provider_series("Provider B", n, 2, 19, 1.0),
+            provider_series("Provider C", n, 3, 0, 2.1),
+            provider_series("Provider D", n, 4, 8, 1.3),
+        ],
+    }
+}
+
+fn histogram_input(n: usize) -> HistogramInput {
+    let ttft_ms = sample_ttft_ms(n, 2, 19);
+    let mut sorted = ttft_ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    HistogramInput {
+        title: "TTFT distribution".into(),
+        series_label: "Provider B · llama-3.3-70b".into(),
+        median_ms: percentile(&sorted, 50.0),
+        p95_ms: percentile(&sorted, 95.0),
+        ttft_ms,
+    }
+}
+
+fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> TimelineInput {
+    let start_ms = 1_750_000_000_000.0;
+    let series: Vec<Series> = (0..targets)
+        .map(|t| {
+            provider_series(
+                &format!("Provider {}", char::from(b'A' + (t % 26) as u8)),
+                per_target,
+                t as u64 + 1,
+                [0, 19, 0, 8][t % 4],
+                1.0,
+            )
+        })
+        .collect();
+    let mut points = Vec::with_capacity(per_target * targets);
+    for i in 0..per_target {
+        for (t, s) in series.iter().enumerate() {
+            let index = i * targets + t;
+            let ttft = s.ttft_ms.get(i).copied();
+            let error = (index * 7919) % 97 == 3;
+            points.push(TimelinePoint {
+                at_ms: start_ms + index as f64 * spacing_ms,
+                series: t,
+                ttft_ms: if error { None } else { ttft },
+                tail: ttft.is_some_and(|v| v > 3_000.0),
+                error,
+            });
+        }
+    }
+    TimelineInput {
+        title: "TTFT per request over time".into(),
+        start_ms,
+        points,
+        series_labels: series.into_iter().map(|s| s.label).collect(),
+        axes: None,
+    }
+}
+
+fn spread_input(n: usize, targets: usize) -> SpreadInput {
+    let names = [
+        "DigitalOcean",
+        "Together",
+        "Fireworks",
+        "DeepInfra",
+        "OpenRouter",
+        "Groq",
+    ];
+    SpreadInput {
+        title: "TTFT by target · llama-3.3-70b".into(),
+        series: (0..targets)
+            .map(|t| {
+                let name = format!("{} · llama-3.3-70b", names[t % names.len()]);
+                provider_series(
+                    &name,
+                    n,
+                    t as u64 + 11,
+                    [0, 19, 0, 8, 40, 0][t % 6],
+                    [0.9, 1.0, 2.0, 1.3, 0.7, 0.5][t % 6],
+                )
+            })
+            .collect(),
+    }
+}
+
+fn hourly_input() -> HourlyInput {
+    let hours = (0..24u8)
+        .filter(|h| !(3..6).contains(h))
+        .map(|h| {
+            let busy = (9..18).contains(&h);
+            let median = if busy { 520.0 } else { 390.0 } + f64::from(h % 5) * 12.0;
+            let p95 = if busy {
+                2_400.0 + f64::from(h % 4) * 900.0
+            } else {
+                800.0 + f64::from(h % 3) * 150.0
+            };
+            HourBucket {
+                hour: h,
+                n: 40 + usize::from(h % 7) * 3,
+                median_ms: Some(median),
+                p95_ms: Some(p95),
+            }
+        })
+        .collect();
+    HourlyInput {
+        title: "TTFT by local hour · Provider B".into(),
+        hours,
+        peak: [9, 18],
+    }
+}
+
+fn write_svg(
+    name: &str,
+    (width, height): (u32, u32),
+    style: &ChartStyle,
+    draw: impl FnOnce(&Area<SVGBackend<'_>>, &ChartStyle) -> Result<(), ChartError>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut svg = String::new();
+    {
+        let area = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw(&area, style)?;
+        area.present()?;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/charts");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join(format!("{name}.svg")), svg)?;
+    Ok(())
+}
+
+#[test]
+#[ignore = "writes docs/charts/*.svg; run on demand"]
+fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
+    let light = ChartStyle::default();
+    let dark = ChartStyle {
+        dark: true,
+        ..ChartStyle::default()
+    };
+    for (suffix, size) in [("", (800, 420)), ("-400", (400, 340))] {
+        write_svg(&format!("histogram{suffix}"), size, &light, |a, s| {
+            draw_histogram(a, &histogram_input(100), s)
+        })?;
+        write_svg(&format!("ecdf{suffix}"), size, &light, |a, s| {
+            draw_ecdf(a, &ecdf_input(100), s)
+        })?;
+        write_svg(&format!("timeline{suffix}"), size, &light, |a, s| {
+            draw_timeline(a, &timeline_input(100, 3, 5_000.0), s).map(drop)
+        })?;
+        write_svg(&format!("spread{suffix}"), size, &light, |a, s| {
+            draw_spread(a, &spread_input(100, 6), s)
+        })?;
+        write_svg(&format!("hourly{suffix}"), size, &light, |a, s| {
+            draw_hourly(a, &hourly_input(), s)
+        })?;
+    }
+    write_svg("ecdf-dark", (800, 420), &dark, |a, s| {
+        draw_ecdf(a, &ecdf_input(100), s)
+    })?;
+    write_svg("timeline-long", (800, 420), &light, |a, s| {
+        draw_timeline(a, &timeline_input(200, 4, 20_000.0), s).map(drop)
+    })?;
+    write_svg("empty", (400, 240), &light, |a, s| {
+        draw_ecdf(
+            a,
+            &EcdfInput {
+                title: "llama-3.3-70b · TTFT by provider".into(),
+                series: vec![],
+            },
+            s,
+        )
+    })?;
+    Ok(())
+}
+
+/// Draws `draw` into a fresh SVG string `runs` times; returns the median ms.
+fn median_draw_ms(
+    runs: usize,
+    draw: impl Fn(&Area<SVGBackend<'_>>) -> Result<(), ChartError>,
+) -> Result<f64, ChartError> {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let mut svg = String::new();
+        let started = Instant::now();
+        {
+            let area = SVGBackend::with_string(&mut svg, (1280, 480)).into_drawing_area();
+            draw(&area)?;
+            area.present()?;
+        }
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(percentile(&times, 50.0).unwrap_or(f64::NAN))
+}
+
+#[test]
+#[ignore = "timing; run in release with --nocapture"]
+fn timing() -> Result<(), ChartError> {
+    // 10 000 samples over 12 targets (≈ 833 each), and the ECDF and spread
+    // also with 10 000 per target.
+    let style = ChartStyle::default();
+    let per_target = 10_000 / 12;
+    let histogram = histogram_input(10_000);
+    let ecdf = EcdfInput {
+        title: "t".into(),
+        series: (0..12)
+            .map(|t| provider_series(&format!("T{t}"), per_target, t, 19, 1.0))
+            .collect(),
+    };
+    let ecdf_big = EcdfInput {
+        title: "t".into(),
+        series: (0..12)
+            .map(|t| provider_series(&format!("T{t}"), 10_000, t, 19, 1.0))
+            .collect(),
+    };
+    let timeline = timeline_input(per_target, 12, 1_000.0);
+    let spread = spread_input(per_target, 12);
+    let spread_big = spread_input(10_000, 12);
+    let hourly = hourly_input();
+    let runs = 21;
+    let report = [
+        (
+            "histogram, 10 000 samples",
+            median_draw_ms(runs, |a| draw_histogram(a, &histogram, &style))?,
+        ),
+        (
+            "ecdf, 12 × 833",
+            median_draw_ms(runs, |a| draw_ecdf(a, &ecdf, &style))?,
+        ),
+        (
+            "ecdf, 12 × 10 000",
+            median_draw_ms(runs, |a| draw_ecdf(a, &ecdf_big, &style))?,
+        ),
+        (
+            "timeline, 12 × 833 = 9 996 points",
+            median_draw_ms(runs, |a| draw_timeline(a, &timeline, &style).map(drop))?,
+        ),
+        (
+            "spread, 12 × 833",
+            median_draw_ms(runs, |a| draw_spread(a, &spread, &style))?,
+        ),
+        (
+            "spread, 12 × 10 000",
+            median_draw_ms(runs, |a| draw_spread(a, &spread_big, &style))?,
+        ),
+        (
+            "hourly, 21 hours",
+            median_draw_ms(runs, |a| draw_hourly(a, &hourly, &style))?,
+        ),
+    ];
+    for (name, ms) in report {
+        println!("{name}: {ms:.2} ms (median of {runs}, SVG 1280×480)");
+    }
+    Ok(())
+}
+
+#[test]
+#[ignore = "timing; the SVG backend's own cost for 10 000 circles, the floor for the timeline"]
+fn timing_raw_circles() {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    let started = Instant::now();
+    {
+        let area = SVGBackend::with_string(&mut svg, (1280, 480)).into_drawing_area();
+        for i in 0..10_000 {
+            let _ = area.draw(&Circle::new(
+                (i % 1280, (i * 7) % 480),
+                2,
+                BLUE.mix(0.75).filled(),
+            ));
+        }
+        let _ = area.present();
+    }
+    println!(
+        "10 000 raw circles: {:.2} ms",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+}

@@ -1,0 +1,954 @@
+//! The dashboard's data: published results files (and indexes of them)
+//! read into one compact, time-ordered table of measured requests.
+//!
+//! A year of hourly monitor runs is about half a million samples in a few
+//! hundred files. Reading each file into full [`super::sample::Sample`]s and
+//! merging them with [`super::results::merge`] would copy every field of
+//! every sample twice; the dashboard needs only who (target, vantage), when
+//! (`sent_at_ms`) and what (TTFT or an error). So a file is read straight
+//! into those, with serde skipping the other fields, and the files are
+//! merged the way the page's import merges them: targets matched by
+//! protocol + base URL + model (identical targets within one plan matched in
+//! order), and files that disagree on whether reasoning counts as the first
+//! token refused. Warm-ups are counted and left out, as the statistics leave
+//! them out. Every other sample is kept: no thinning.
+//!
+//! The vantage of a file is its `environment.vantage` (written by the native
+//! runner's `--vantage`), else the one its index entry names, else empty.
+//!
+//! [`figures`] computes what the dashboard's views show from this table.
+
+pub mod figures;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use std::fmt;
+
+use super::fidelity::reply::ToolCall;
+use super::fidelity::verify::{ProbeReply, verify};
+use super::plan::FidelityPlan;
+use super::publish::{
+    INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, ProbePoints,
+    RunEntry,
+};
+use super::results::{RESULTS_VERSION, vantage_name};
+use super::sample::{ErrorKind, Phase, TtftRank, rank_of};
+
+/// One measured request: everything a dashboard view needs of a sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// When it was sent, Unix epoch ms.
+    pub at_ms: f64,
+    /// Time to first token, ms; `None` for a failed request, the plan's
+    /// timeout for a censored one.
+    pub ttft_ms: Option<f64>,
+    /// No first token within the timeout: a failed request that ranks at
+    /// the timeout (right-censored).
+    pub censored: bool,
+    /// Index into [`Dataset::targets`].
+    pub target: u32,
+    /// Index into [`Dataset::vantages`].
+    pub vantage: u32,
+}
+
+/// A target as the dashboard names and matches it.
+pub type DashTarget = PointsTarget;
+
+/// What a fetched file turned out to be.
+#[derive(Debug)]
+pub enum Published {
+    /// A results file or a points file: measured requests.
+    Points(PointsDoc),
+    /// An index of results files.
+    Index(Index),
+}
+
+/// A results file as the dashboard reads it: only what it shows.
+#[derive(Debug, Deserialize)]
+struct PublishedRun {
+    plan: RunPlan,
+    environment: RunEnvironment,
+    samples: Vec<RunSample>,
+}
+
+impl PublishedRun {
+    fn into_points(self) -> PointsDoc {
+        let timeout_ms = self.plan.timeout_s * 1000.0;
+        let suite = self.plan.fidelity.as_ref().map(|fidelity| fidelity.suite);
+        PointsDoc::build(
+            self.environment.vantage.as_deref().unwrap_or_default(),
+            self.plan.reasoning_counts_as_first_token,
+            self.plan.targets,
+            self.plan.timeout_s * 1000.0,
+            self.samples
+                .into_iter()
+                .filter(|s| s.probe.is_none() || s.error.is_none())
+                .filter_map(|s| {
+                    // A probe's reply is verified again, by the plan's suite.
+                    let probe_passed = match s.probe.as_deref() {
+                        None => None,
+                        Some(id) => {
+                            let probe = suite?.probe(id)?;
+                            let reply = ProbeReply::kept(
+                                s.answer.as_deref(),
+                                s.tool_calls.as_deref(),
+                                s.finish_reason.as_deref(),
+                                s.output_tokens,
+                                s.tokens_estimated,
+                            );
+                            Some(verify(probe, &reply).passed)
+                        }
+                    };
+                    let error = s.error.as_ref().map(|e| (e.kind, e.phase));
+                    let rank = rank_of(s.warmup, s.ttft_ms, s.total_ms, error, timeout_ms);
+                    Some(PointSample {
+                        target: s.target,
+                        warmup: s.warmup,
+                        sent_at_ms: s.sent_at_ms,
+                        ttft_ms: s.ttft_ms,
+                        failed: s.error.is_some(),
+                        censored: rank == TtftRank::Censored,
+                        probe_passed,
+                    })
+                }),
+        )
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct RunPlan {
+    targets: Vec<PointsTarget>,
+    #[serde(default)]
+    reasoning_counts_as_first_token: bool,
+    /// Where timeouts rank; a file without it ranks none.
+    #[serde(default = "no_timeout")]
+    timeout_s: f64,
+    /// The fidelity check, whose suite verifies the probe replies.
+    #[serde(default)]
+    fidelity: Option<FidelityPlan>,
+}
+
+fn no_timeout() -> f64 {
+    f64::INFINITY
+}
+
+#[derive(Debug, Deserialize)]
+struct RunEnvironment {
+    #[serde(default)]
+    vantage: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RunSample {
+    target: u32,
+    warmup: bool,
+    sent_at_ms: f64,
+    ttft_ms: Option<f64>,
+    #[serde(default)]
+    total_ms: Option<f64>,
+    error: Option<RunError>,
+    /// A fidelity probe's id: not a latency point.
+    #[serde(default)]
+    probe: Option<String>,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<Vec<ToolCall>>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+    #[serde(default)]
+    output_tokens: Option<u32>,
+    #[serde(default)]
+    tokens_estimated: bool,
+}
+
+/// What the dashboard reads of a sample's error: enough to rank it.
+#[derive(Debug, Deserialize)]
+struct RunError {
+    kind: ErrorKind,
+    phase: Phase,
+}
+
+/// Every member either kind of file has, so one pass reads either.
+#[derive(Deserialize)]
+struct AnyDoc {
+    firsttoken_results: Option<serde_json::Value>,
+    firsttoken_index: Option<serde_json::Value>,
+    firsttoken_points: Option<serde_json::Value>,
+    firsttoken_plan: Option<IgnoredAny>,
+    plan: Option<RunPlan>,
+    environment: Option<RunEnvironment>,
+    samples: Option<Vec<RunSample>>,
+    schedule_minutes: Option<u32>,
+    runs: Option<Vec<RunEntry>>,
+    vantage: Option<String>,
+    reasoning_counts_as_first_token: Option<bool>,
+    targets: Option<Vec<PointsTarget>>,
+    warmups: Option<usize>,
+    without_ttft: Option<usize>,
+    timeout_ms: Option<f64>,
+    censored: Option<Vec<u32>>,
+    #[serde(default)]
+    probes: Option<Box<ProbePoints>>,
+    target: Option<Vec<u32>>,
+    sent_at_ms: Option<Vec<f64>>,
+    ttft_ms: Option<Vec<Option<f64>>>,
+}
+
+/// Only the members that say which kind of document a file is.
+#[derive(Deserialize)]
+struct Kind {
+    firsttoken_results: Option<serde_json::Value>,
+    firsttoken_index: Option<serde_json::Value>,
+    firsttoken_points: Option<serde_json::Value>,
+    firsttoken_plan: Option<IgnoredAny>,
+}
+
+/// Why a file could not be used.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadError {
+    /// Larger than [`MAX_PUBLISHED_BYTES`]: refused before parsing.
+    TooLarge {
+        /// The file's size, bytes.
+        bytes: usize,
+    },
+    /// The text stops in the middle of the document: a file still being
+    /// written or uploaded, or a cut-off transfer.
+    Truncated,
+    /// Not JSON (an HTML error page, say).
+    NotJson(String),
+    /// JSON, but neither a results file nor an index.
+    WrongKind(&'static str),
+    /// A results file or index of a version this page cannot read.
+    UnsupportedVersion(String),
+    /// The right kind and version, but a member is missing or malformed.
+    Shape(String),
+    /// A sample names a target the plan does not have, or holds a
+    /// non-finite or negative time.
+    BadSample(String),
+    /// The file measured something else than the files before it.
+    CannotMerge(&'static str),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::TooLarge { bytes } => write!(
+                f,
+                "the file is {} MiB; published files of up to {} MiB are read: publish with compaction (firsttoken publish), which keeps each file far smaller",
+                bytes.div_ceil(1024 * 1024),
+                MAX_PUBLISHED_BYTES / (1024 * 1024)
+            ),
+            Self::Truncated => write!(
+                f,
+                "the file ends in the middle of the document: it was cut off while being written or uploaded; the next publish rewrites it"
+            ),
+            Self::NotJson(reason) => write!(f, "the file is not JSON ({reason})"),
+            Self::WrongKind(what) => {
+                write!(f, "this is not a firsttoken results file or index: {what}")
+            }
+            Self::UnsupportedVersion(what) => write!(f, "{what} is not supported by this page"),
+            Self::Shape(reason) => write!(f, "the file does not match its version: {reason}"),
+            Self::BadSample(reason) => write!(f, "{reason}"),
+            Self::CannotMerge(field) => write!(
+                f,
+                "cannot merge: the plans differ in {field}, so their ttft_ms measure different things"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+fn json_error(error: &serde_json::Error) -> LoadError {
+    match error.classify() {
+        serde_json::error::Category::Eof => LoadError::Truncated,
+        serde_json::error::Category::Syntax => LoadError::NotJson(error.to_string()),
+        _ => LoadError::Shape(error.to_string()),
+    }
+}
+
+/// The largest published file (results, index or points) the dashboard
+/// reads, in bytes: 128 MiB, several times a year of hourly runs as one
+/// points file. A larger file is refused before it is parsed.
+pub const MAX_PUBLISHED_BYTES: usize = 128 * 1024 * 1024;
+
+/// Which kind of published document a file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DocKind {
+    Results,
+    Index,
+    Points,
+}
+
+/// The version members' verdict: which kind of file, or why none.
+fn kind_of(
+    results: Option<&serde_json::Value>,
+    index: Option<&serde_json::Value>,
+    points: Option<&serde_json::Value>,
+    plan: bool,
+) -> Result<DocKind, LoadError> {
+    let check = |version: &serde_json::Value, name: &str, supported: u32, kind: DocKind| {
+        if version.as_u64() == Some(u64::from(supported)) {
+            Ok(kind)
+        } else {
+            Err(LoadError::UnsupportedVersion(format!(
+                "{name} version {version}"
+            )))
+        }
+    };
+    match (results, index, points) {
+        (Some(v), _, _) => check(v, "firsttoken_results", RESULTS_VERSION, DocKind::Results),
+        (None, Some(v), _) => check(v, "firsttoken_index", INDEX_VERSION, DocKind::Index),
+        (None, None, Some(v)) => check(v, "firsttoken_points", POINTS_VERSION, DocKind::Points),
+        (None, None, None) if plan => Err(LoadError::WrongKind(
+            "it is a plan (open it on the plan page)",
+        )),
+        (None, None, None) => Err(LoadError::WrongKind(
+            "it has no firsttoken_results or firsttoken_index member",
+        )),
+    }
+}
+
+/// Reads a fetched file: a results file or an index.
+///
+/// One pass reads either kind. Only when that fails on a member's shape is
+/// the file read again for its version members alone, so that a newer
+/// version or a plan file is named as such rather than as a bad member.
+///
+/// # Errors
+/// [`LoadError`] saying whether the file is cut off, not JSON, of another
+/// kind or version, malformed, or holds an impossible sample.
+pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
+    if bytes.len() > MAX_PUBLISHED_BYTES {
+        return Err(LoadError::TooLarge { bytes: bytes.len() });
+    }
+    // Read as text: the page's other documents are parsed from `&str`, and
+    // one reader type means one copy of serde_json's parser in the page.
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| LoadError::NotJson(format!("not UTF-8 text: {e}")))?;
+    let doc: AnyDoc = match serde_json::from_str(text) {
+        Ok(doc) => doc,
+        Err(error) if error.classify() == serde_json::error::Category::Data => {
+            return Err(match serde_json::from_str::<Kind>(text) {
+                Ok(kind) => match kind_of(
+                    kind.firsttoken_results.as_ref(),
+                    kind.firsttoken_index.as_ref(),
+                    kind.firsttoken_points.as_ref(),
+                    kind.firsttoken_plan.is_some(),
+                ) {
+                    Ok(_) => LoadError::Shape(error.to_string()),
+                    Err(refused) => refused,
+                },
+                Err(_) => LoadError::WrongKind("it is not a JSON object"),
+            });
+        }
+        Err(error) => return Err(json_error(&error)),
+    };
+    let missing = |member: &str| LoadError::Shape(format!("missing field `{member}`"));
+    let kind = kind_of(
+        doc.firsttoken_results.as_ref(),
+        doc.firsttoken_index.as_ref(),
+        doc.firsttoken_points.as_ref(),
+        doc.firsttoken_plan.is_some(),
+    )?;
+    match kind {
+        DocKind::Results => {
+            let run = PublishedRun {
+                plan: doc.plan.ok_or_else(|| missing("plan"))?,
+                environment: doc.environment.ok_or_else(|| missing("environment"))?,
+                samples: doc.samples.ok_or_else(|| missing("samples"))?,
+            };
+            validate_run(&run)?;
+            Ok(Published::Points(run.into_points()))
+        }
+        DocKind::Index => Ok(Published::Index(Index {
+            firsttoken_index: INDEX_VERSION,
+            schedule_minutes: doc
+                .schedule_minutes
+                .unwrap_or(super::publish::DEFAULT_SCHEDULE_MINUTES),
+            runs: doc.runs.ok_or_else(|| missing("runs"))?,
+        })),
+        DocKind::Points => {
+            let points = PointsDoc {
+                firsttoken_points: POINTS_VERSION,
+                vantage: doc.vantage.unwrap_or_default(),
+                reasoning_counts_as_first_token: doc
+                    .reasoning_counts_as_first_token
+                    .ok_or_else(|| missing("reasoning_counts_as_first_token"))?,
+                targets: doc.targets.ok_or_else(|| missing("targets"))?,
+                warmups: doc.warmups.unwrap_or(0),
+                without_ttft: doc.without_ttft.unwrap_or(0),
+                target: doc.target.ok_or_else(|| missing("target"))?,
+                sent_at_ms: doc.sent_at_ms.ok_or_else(|| missing("sent_at_ms"))?,
+                ttft_ms: doc.ttft_ms.ok_or_else(|| missing("ttft_ms"))?,
+                timeout_ms: doc.timeout_ms,
+                censored: doc.censored.unwrap_or_default(),
+                probes: doc.probes,
+            };
+            validate_points(&points)?;
+            Ok(Published::Points(points))
+        }
+    }
+}
+
+fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
+    if let Some(probes) = &points.probes {
+        let n = probes.target.len();
+        if probes.sent_at_ms.len() != n || probes.passed.len() != n {
+            return Err(LoadError::Shape(format!(
+                "probes.target, probes.sent_at_ms and probes.passed must be as long as each \
+                 other ({n}, {}, {})",
+                probes.sent_at_ms.len(),
+                probes.passed.len()
+            )));
+        }
+        let targets = points.targets.len();
+        if let Some(index) = probes.target.iter().position(|&t| t as usize >= targets) {
+            return Err(LoadError::BadSample(format!(
+                "probes.target[{index}] is {} but the file has only {targets} targets",
+                probes.target[index]
+            )));
+        }
+        if let Some(index) = probes.sent_at_ms.iter().position(|ms| !ms.is_finite()) {
+            return Err(LoadError::BadSample(format!(
+                "probes.sent_at_ms[{index}] is not a finite time"
+            )));
+        }
+    }
+    let n = points.target.len();
+    if points.sent_at_ms.len() != n || points.ttft_ms.len() != n {
+        return Err(LoadError::Shape(format!(
+            "target, sent_at_ms and ttft_ms must be as long as each other ({n}, {}, {})",
+            points.sent_at_ms.len(),
+            points.ttft_ms.len()
+        )));
+    }
+    for &index in &points.censored {
+        if index as usize >= n {
+            return Err(LoadError::BadSample(format!(
+                "censored names request {index} but the file has only {n}"
+            )));
+        }
+    }
+    if !points.censored.is_empty()
+        && !points
+            .timeout_ms
+            .is_some_and(|ms| ms.is_finite() && ms > 0.0)
+    {
+        return Err(LoadError::BadSample(
+            "censored requests need a positive, finite timeout_ms".to_owned(),
+        ));
+    }
+    let targets = points.targets.len();
+    for index in 0..n {
+        if points.target[index] as usize >= targets {
+            return Err(LoadError::BadSample(format!(
+                "target[{index}] is {} but the file has only {targets} targets",
+                points.target[index]
+            )));
+        }
+        for (field, value) in [
+            ("sent_at_ms", Some(points.sent_at_ms[index])),
+            ("ttft_ms", points.ttft_ms[index]),
+        ] {
+            if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
+                return Err(LoadError::BadSample(format!(
+                    "{field}[{index}] is negative or not finite ({value})"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate_run(run: &PublishedRun) -> Result<(), LoadError> {
+    let targets = run.plan.targets.len();
+    for (index, sample) in run.samples.iter().enumerate() {
+        if sample.target as usize >= targets {
+            return Err(LoadError::BadSample(format!(
+                "samples[{index}].target is {} but the plan has only {targets} targets",
+                sample.target
+            )));
+        }
+        for (field, value) in [
+            ("sent_at_ms", Some(sample.sent_at_ms)),
+            ("ttft_ms", sample.ttft_ms),
+        ] {
+            if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
+                return Err(LoadError::BadSample(format!(
+                    "samples[{index}].{field} is negative or not finite ({value})"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every loaded file's measured requests, merged.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    /// Targets in order of first appearance, matched across files.
+    pub targets: Vec<DashTarget>,
+    /// Vantage names in order of first appearance (`""` when a file names none).
+    pub vantages: Vec<String>,
+    /// Measured requests (no warm-ups), ordered by send time once
+    /// [`Dataset::finish`] ran.
+    pub points: Vec<Point>,
+    /// Warm-up requests seen and left out.
+    pub warmups: usize,
+    /// Successful requests without a TTFT (none in a well-formed file), left
+    /// out as the statistics leave them out.
+    pub without_ttft: usize,
+    /// Fidelity probe replies, when the monitor's plan checks fidelity.
+    pub probes: Vec<ProbePoint>,
+    reasoning_counts: Option<bool>,
+}
+
+/// One fidelity probe reply: when, who, and whether it passed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbePoint {
+    /// When it was sent, Unix epoch ms.
+    pub at_ms: f64,
+    /// Index into [`Dataset::targets`].
+    pub target: u32,
+    /// It passed its rule.
+    pub passed: bool,
+}
+
+impl Dataset {
+    /// Adds the requests of `points`, made from `vantage` unless the file
+    /// says where itself. Returns how many requests were added.
+    ///
+    /// # Errors
+    /// [`LoadError::CannotMerge`] when the file disagrees with the earlier
+    /// ones on whether reasoning counts as the first token; nothing is added.
+    pub fn add(&mut self, points: &PointsDoc, vantage: &str) -> Result<usize, LoadError> {
+        let counts = points.reasoning_counts_as_first_token;
+        if *self.reasoning_counts.get_or_insert(counts) != counts {
+            return Err(LoadError::CannotMerge("reasoning_counts_as_first_token"));
+        }
+        let vantage = if points.vantage.is_empty() {
+            vantage
+        } else {
+            points.vantage.as_str()
+        };
+        let vantage_index = match self.vantages.iter().position(|v| v == vantage) {
+            Some(index) => index,
+            None => {
+                self.vantages.push(vantage.to_owned());
+                self.vantages.len() - 1
+            }
+        };
+        let vantage_index = u32::try_from(vantage_index).unwrap_or(u32::MAX);
+        // As results::merge: each target of the file claims the first
+        // unclaimed target of the same identity, or is appended.
+        let mut claimed = vec![false; self.targets.len()];
+        let mut remap = Vec::with_capacity(points.targets.len());
+        for target in &points.targets {
+            let found = self
+                .targets
+                .iter()
+                .enumerate()
+                .position(|(i, t)| !claimed[i] && t.identity() == target.identity());
+            let index = found.unwrap_or_else(|| {
+                self.targets.push(target.clone());
+                claimed.push(false);
+                self.targets.len() - 1
+            });
+            claimed[index] = true;
+            remap.push(u32::try_from(index).unwrap_or(u32::MAX));
+        }
+        self.warmups += points.warmups;
+        self.without_ttft += points.without_ttft;
+        if let Some(probes) = &points.probes {
+            for ((&target, &at_ms), &passed) in probes
+                .target
+                .iter()
+                .zip(&probes.sent_at_ms)
+                .zip(&probes.passed)
+            {
+                self.probes.push(ProbePoint {
+                    at_ms,
+                    target: remap.get(target as usize).copied().unwrap_or(0),
+                    passed,
+                });
+            }
+        }
+        self.points.reserve(points.len());
+        let mut censored = points.censored.clone();
+        censored.sort_unstable();
+        for (index, ((&target, &at_ms), &ttft_ms)) in points
+            .target
+            .iter()
+            .zip(&points.sent_at_ms)
+            .zip(&points.ttft_ms)
+            .enumerate()
+        {
+            let is_censored = censored
+                .binary_search(&u32::try_from(index).unwrap_or(u32::MAX))
+                .is_ok();
+            self.points.push(Point {
+                at_ms,
+                ttft_ms: if is_censored {
+                    points.timeout_ms
+                } else {
+                    ttft_ms
+                },
+                censored: is_censored,
+                // A validated file's targets index its plan.
+                target: remap.get(target as usize).copied().unwrap_or(0),
+                vantage: vantage_index,
+            });
+        }
+        Ok(points.len())
+    }
+
+    /// Orders the requests by send time (stable, so equal times keep file
+    /// order). Files mostly arrive in time order, which the sort exploits.
+    pub fn finish(&mut self) {
+        self.points.sort_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
+    }
+
+    /// Send time of the oldest and newest request.
+    pub fn time_range(&self) -> Option<(f64, f64)> {
+        Some((self.points.first()?.at_ms, self.points.last()?.at_ms))
+    }
+
+    /// The requests sent at or after `from_ms` (the points are ordered).
+    pub fn since(&self, from_ms: f64) -> &[Point] {
+        let start = self.points.partition_point(|p| p.at_ms < from_ms);
+        &self.points[start..]
+    }
+
+    /// A target's label, with the vantage when the data has several
+    /// ("DeepSeek V3 · fra1").
+    pub fn label(&self, target: u32, vantage: Option<u32>) -> String {
+        let label = self
+            .targets
+            .get(target as usize)
+            .map(|t| t.label.as_str())
+            .unwrap_or_default();
+        match vantage.and_then(|v| self.vantages.get(v as usize)) {
+            Some(name) => format!("{label} · {}", vantage_name(name)),
+            None => label.to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::*;
+    use crate::results::{import_json, merge};
+    use crate::sample::{Sample, SampleError};
+
+    fn read_run(text: &str) -> PointsDoc {
+        match read_published(text.as_bytes()) {
+            Ok(Published::Points(run)) => run,
+            other => panic!("not a results file: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn probe_replies_are_published_apart_and_read_back_as_a_daily_pass_rate() {
+        use crate::fidelity::suite::Suite;
+        use crate::plan::{FidelityPlan, Plan};
+        use crate::results::{Environment, export_json};
+        const DAY_MS: f64 = 86_400_000.0;
+        let plan = Plan {
+            targets: vec![target("A", "https://a.example/v1", "m")],
+            fidelity: Some(FidelityPlan::basic(None)),
+            ..Plan::default()
+        };
+        let probe = Suite::Basic1.probe("arith-mul").unwrap();
+        let reply = |at_ms: f64, answer: &str| {
+            let mut s = sample(0, 1, at_ms, Some(300.0), false);
+            s.probe = Some(probe.id.to_owned());
+            s.answer = Some(answer.to_owned());
+            s.finish_reason = Some("stop".to_owned());
+            // A forged check is never read: the reply is verified again.
+            s.check = None;
+            s
+        };
+        let samples = vec![
+            sample(0, 0, DAY_MS, Some(400.0), false),
+            reply(DAY_MS + 1.0, "391"),
+            reply(DAY_MS + 2.0, "392"),
+            reply(2.0 * DAY_MS + 1.0, "391"),
+        ];
+        let text = export_json(&plan, &Environment::default(), &samples);
+        let run = read_run(&text);
+        assert_eq!(run.target.len(), 1, "a probe is not a latency point");
+        let probes = run.probes.clone().unwrap();
+        assert_eq!(probes.passed, [true, false, true]);
+        // Points files carry them and read back the same; bad shapes are refused.
+        assert_eq!(read_run(&run.to_json()), run);
+        let broken = run
+            .to_json()
+            .replace("\"passed\":[true,false,true]", "\"passed\":[true]");
+        assert!(matches!(
+            read_published(broken.as_bytes()),
+            Err(LoadError::Shape(_))
+        ));
+        let mut data = Dataset::default();
+        data.add(&run, "").unwrap();
+        let days = super::figures::fidelity_daily(&data);
+        assert_eq!(
+            days.iter()
+                .map(|d| (d.day, d.passed, d.replies))
+                .collect::<Vec<_>>(),
+            [(1, 1, 2), (2, 1, 1)]
+        );
+        // A latency-only file has none, and its points file no member.
+        let plain = read_run(&results_file(plan.targets.clone(), &samples[..1]));
+        assert!(plain.probes.is_none() && !plain.to_json().contains("probes"));
+    }
+
+    #[test]
+    fn timeouts_rank_at_the_timeout_in_published_files_and_points() {
+        let a = target("A", "https://a.example/v1", "m");
+        let mut samples: Vec<Sample> = (0..20)
+            .map(|i| sample(0, i, 1000.0 + f64::from(i), Some(400.0), false))
+            .collect();
+        let mut timed_out = sample(0, 20, 2000.0, None, false);
+        timed_out.error = Some(SampleError {
+            kind: ErrorKind::Timeout,
+            phase: Phase::BeforeFirstToken,
+            message: "no first token within 120 s".into(),
+        });
+        samples.push(timed_out);
+        // A 503 stays a plain error.
+        samples.push(sample(0, 21, 2001.0, None, false));
+        let text = results_file(vec![a], &samples);
+        let from_results = read_run(&text);
+        assert_eq!(from_results.censored, vec![20]);
+        assert_eq!(from_results.timeout_ms, Some(120_000.0));
+        assert_eq!(
+            from_results.ttft_ms[20], None,
+            "older readers see a failure"
+        );
+        // The points file carries it, and reads back the same.
+        let points = read_run(&from_results.to_json());
+        assert_eq!(points, from_results);
+        let mut data = Dataset::default();
+        data.add(&points, "").unwrap();
+        data.finish();
+        let cell = &super::figures::by_vantage(&data.points)[0].cell;
+        assert_eq!((cell.requests, cell.errors), (22, 2));
+        let ttft = cell.ttft.unwrap();
+        assert_eq!((ttft.n, ttft.censored), (21, 1));
+        // An older points file without the members reads as before.
+        let older = from_results
+            .to_json()
+            .replace(",\"timeout_ms\":120000.0,\"censored\":[20]", "");
+        assert_ne!(older, from_results.to_json());
+        assert!(read_run(&older).censored.is_empty());
+        // Indices out of range, or censoring without a timeout, are refused.
+        let bad = from_results
+            .to_json()
+            .replace("\"censored\":[20]", "\"censored\":[99]");
+        assert!(matches!(
+            read_published(bad.as_bytes()),
+            Err(LoadError::BadSample(_))
+        ));
+        let no_timeout = from_results
+            .to_json()
+            .replace("\"timeout_ms\":120000.0,", "");
+        assert!(matches!(
+            read_published(no_timeout.as_bytes()),
+            Err(LoadError::BadSample(_))
+        ));
+    }
+
+    #[test]
+    fn merges_as_the_import_merges() {
+        let a = target("A", "https://a.example/v1", "m");
+        let b = target("B", "https://b.example/v1", "m");
+        let day1 = results_file(
+            vec![a.clone(), b.clone()],
+            &[
+                sample(0, 0, 1000.0, Some(300.0), true),
+                sample(0, 1, 2000.0, Some(310.0), false),
+                sample(1, 0, 2500.0, None, false),
+            ],
+        );
+        // The second file lists the targets the other way round, plus a third.
+        let c = target("C", "https://c.example/v1", "m");
+        let day2 = results_file(
+            vec![b, a, c],
+            &[
+                sample(0, 0, 500.0, Some(700.0), false),
+                sample(1, 0, 3000.0, Some(320.0), false),
+                sample(2, 0, 3500.0, Some(200.0), false),
+            ],
+        );
+        let mut data = Dataset::default();
+        assert_eq!(data.add(&read_run(&day1), "fra1").unwrap(), 2);
+        assert_eq!(data.add(&read_run(&day2), "sgp1").unwrap(), 3);
+        data.finish();
+        assert_eq!(data.warmups, 1);
+        assert_eq!(data.vantages, vec!["fra1", "sgp1"]);
+        let seen: Vec<(f64, Option<f64>, u32, u32)> = data
+            .points
+            .iter()
+            .map(|p| (p.at_ms, p.ttft_ms, p.target, p.vantage))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (500.0, Some(700.0), 1, 1),
+                (2000.0, Some(310.0), 0, 0),
+                (2500.0, None, 1, 0),
+                (3000.0, Some(320.0), 0, 1),
+                (3500.0, Some(200.0), 2, 1),
+            ]
+        );
+        // The same targets, in the same order, as the import's merge.
+        let merged = merge(&[import_json(&day1).unwrap(), import_json(&day2).unwrap()]).unwrap();
+        let labels: Vec<&str> = merged
+            .plan
+            .targets
+            .iter()
+            .map(|t| t.label.as_str())
+            .collect();
+        let ours: Vec<&str> = data.targets.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ours);
+        assert_eq!(data.label(1, Some(1)), "B · sgp1");
+        assert_eq!(data.label(1, None), "B");
+        assert_eq!(data.since(2500.0).len(), 3);
+        assert_eq!(data.time_range(), Some((500.0, 3500.0)));
+    }
+
+    #[test]
+    fn the_file_s_own_vantage_wins() {
+        let text = results_file(
+            vec![target("A", "https://a.example/v1", "m")],
+            &[sample(0, 0, 1.0, Some(2.0), false)],
+        )
+        .replacen("\"vantage\": null", "\"vantage\": \"office\"", 1);
+        let mut data = Dataset::default();
+        data.add(&read_run(&text), "from-index").unwrap();
+        assert_eq!(data.vantages, vec!["office"]);
+    }
+
+    #[test]
+    fn bad_files_are_named_for_what_is_wrong() {
+        let good = results_file(
+            vec![target("A", "https://a.example/v1", "m")],
+            &[sample(0, 0, 1.0, Some(2.0), false)],
+        );
+        let refuse = |text: &str| read_published(text.as_bytes()).unwrap_err();
+        assert_eq!(refuse(&good[..good.len() / 2]), LoadError::Truncated);
+        assert_eq!(refuse(""), LoadError::Truncated);
+        assert!(matches!(
+            refuse("<!DOCTYPE html><p>404</p>"),
+            LoadError::NotJson(_)
+        ));
+        assert!(matches!(refuse("[1, 2]"), LoadError::WrongKind(_)));
+        assert!(
+            refuse(r#"{"firsttoken_plan": 1, "targets": []}"#)
+                .to_string()
+                .contains("plan")
+        );
+        assert!(
+            refuse(r#"{"hello": 1}"#)
+                .to_string()
+                .contains("firsttoken_results")
+        );
+        assert!(
+            refuse(&good.replacen("\"firsttoken_results\": 1", "\"firsttoken_results\": 2", 1))
+                .to_string()
+                .contains("version 2")
+        );
+        assert!(
+            refuse(r#"{"firsttoken_index": 3, "runs": []}"#)
+                .to_string()
+                .contains("version 3")
+        );
+        assert!(matches!(
+            refuse(r#"{"firsttoken_results": 1}"#),
+            LoadError::Shape(_)
+        ));
+        assert!(
+            refuse(&good.replacen("\"ttft_ms\": 2.0", "\"ttft_ms\": -2.0", 1))
+                .to_string()
+                .contains("samples[0].ttft_ms")
+        );
+        assert!(
+            refuse(&good.replacen("\"target\": 0,\n", "\"target\": 4,\n", 1))
+                .to_string()
+                .contains("only 1 targets")
+        );
+        let index = r#"{"firsttoken_index": 1, "runs": []}"#;
+        assert!(matches!(
+            read_published(index.as_bytes()),
+            Ok(Published::Index(_))
+        ));
+    }
+
+    #[test]
+    fn a_points_file_gives_the_same_data_as_its_results_file() {
+        use crate::publish::PointsDoc;
+        use crate::results::import_json;
+        let text = results_file(
+            vec![
+                target("A", "https://a.example/v1", "m"),
+                target("B", "https://b.example/v1", "m"),
+            ],
+            &[
+                sample(0, 0, 1000.0, Some(300.0), true),
+                sample(1, 0, 1500.125, Some(0.1 + 0.2), false),
+                sample(0, 1, 2000.0, None, false),
+            ],
+        );
+        let points = PointsDoc::from_results(&import_json(&text).unwrap(), "fra1").to_json();
+        let mut from_results = Dataset::default();
+        from_results.add(&read_run(&text), "fra1").unwrap();
+        let mut from_points = Dataset::default();
+        from_points
+            .add(&read_run(&points), "ignored: the file names its vantage")
+            .unwrap();
+        assert_eq!(from_points, from_results);
+        assert_eq!(
+            from_points.points[0].ttft_ms,
+            Some(0.1 + 0.2),
+            "bit for bit"
+        );
+
+        let refuse = |text: &str| read_published(text.as_bytes()).unwrap_err().to_string();
+        assert!(
+            refuse(&points.replacen("\"target\":[1,0]", "\"target\":[1]", 1))
+                .contains("as long as")
+        );
+        assert!(
+            refuse(&points.replacen("\"target\":[1,0]", "\"target\":[1,2]", 1))
+                .contains("target[1] is 2")
+        );
+        assert!(
+            refuse(&points.replacen("\"firsttoken_points\":1", "\"firsttoken_points\":9", 1))
+                .contains("version 9")
+        );
+    }
+
+    #[test]
+    fn files_measuring_different_things_are_refused() {
+        let good = results_file(
+            vec![target("A", "https://a.example/v1", "m")],
+            &[sample(0, 0, 1.0, Some(2.0), false)],
+        );
+        let reasoning = good.replacen(
+            "\"reasoning_counts_as_first_token\": false",
+            "\"reasoning_counts_as_first_token\": true",
+            1,
+        );
+        assert_ne!(good, reasoning);
+        let mut data = Dataset::default();
+        data.add(&read_run(&good), "").unwrap();
+        assert_eq!(
+            data.add(&read_run(&reasoning), ""),
+            Err(LoadError::CannotMerge("reasoning_counts_as_first_token"))
+        );
+        assert_eq!(data.points.len(), 1, "nothing of the refused file");
+    }
+}

@@ -1,0 +1,152 @@
+//! The results as CSV, one row per request, for spreadsheets.
+
+use crate::plan::Plan;
+use crate::sample::Sample;
+
+/// The CSV columns, in order.
+pub const CSV_COLUMNS: [&str; 35] = [
+    "target",
+    "label",
+    "model",
+    "base_url",
+    "seq",
+    "warmup",
+    "planned_at_ms",
+    "sent_at_ms",
+    "hidden",
+    "headers_ms",
+    "first_byte_ms",
+    "first_reasoning_ms",
+    "ttft_ms",
+    "second_token_ms",
+    "total_ms",
+    "output_tokens",
+    "tokens_estimated",
+    "decode_rate_tps",
+    "error_kind",
+    "error_phase",
+    "error_message",
+    "protocol",
+    "provider",
+    "dns_ms",
+    "connect_ms",
+    "tls_ms",
+    "cached_tokens",
+    "http_status",
+    "input_tokens",
+    "retry_after_s",
+    "max_gap_ms",
+    "stalls",
+    "buffered",
+    "probe",
+    "probe_passed",
+];
+
+/// One row per request, with a header row; fields are separated by commas,
+/// rows end with CRLF, and text fields are quoted per RFC 4180 when they
+/// contain a comma, a double quote or a line break. Missing values are
+/// empty; numbers are written in their shortest exact form.
+pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
+    let mut out = String::with_capacity(samples.len() * 160 + 300);
+    out.push_str(&CSV_COLUMNS.join(","));
+    out.push_str("\r\n");
+    for sample in samples {
+        let target = plan.targets.get(sample.target as usize);
+        let text = |value: Option<&str>| quote(value.unwrap_or(""));
+        let number = |value: Option<f64>| value.map(|v| v.to_string()).unwrap_or_default();
+        let error = sample.error.as_ref();
+        let fields = [
+            sample.target.to_string(),
+            text(target.map(|t| t.label.as_str())),
+            text(target.map(|t| t.model.as_str())),
+            text(target.map(|t| t.base_url.as_str())),
+            sample.seq.to_string(),
+            sample.warmup.to_string(),
+            sample.planned_at_ms.to_string(),
+            sample.sent_at_ms.to_string(),
+            sample.hidden.to_string(),
+            number(sample.headers_ms),
+            number(sample.first_byte_ms),
+            number(sample.first_reasoning_ms),
+            number(sample.ttft_ms),
+            number(sample.second_token_ms),
+            number(sample.total_ms),
+            sample
+                .output_tokens
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            sample.tokens_estimated.to_string(),
+            number(sample.decode_rate_tps()),
+            error
+                .map(|e| e.kind.as_str().to_owned())
+                .unwrap_or_default(),
+            error
+                .map(|e| e.phase.as_str().to_owned())
+                .unwrap_or_default(),
+            text(error.map(|e| e.message.as_str())),
+            target
+                .map(|t| t.protocol.as_str().to_owned())
+                .unwrap_or_default(),
+            text(target.and_then(|t| t.provider.as_deref())),
+            number(sample.connection.and_then(|c| c.dns_ms)),
+            number(sample.connection.map(|c| c.connect_ms)),
+            number(sample.connection.and_then(|c| c.tls_ms)),
+            sample
+                .cached_tokens
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            sample
+                .http_status
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
+            sample
+                .input_tokens
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            number(sample.rate_limit.as_ref().and_then(|r| r.retry_after_s)),
+            number(sample.stream.and_then(|s| s.max_gap_ms)),
+            sample
+                .stream
+                .map(|s| s.stalls.to_string())
+                .unwrap_or_default(),
+            sample
+                .stream
+                .map(|s| s.buffered.to_string())
+                .unwrap_or_default(),
+            text(sample.probe.as_deref()),
+            // Verified again from the reply the sample kept, by the plan's suite.
+            sample
+                .probe
+                .as_deref()
+                .zip(plan.fidelity.as_ref())
+                .and_then(|(id, fidelity)| fidelity.suite.probe(id))
+                .map(|probe| sample.verify_probe(probe).passed.to_string())
+                .unwrap_or_default(),
+        ];
+        out.push_str(&fields.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// RFC 4180: quote a field containing a comma, quote, CR or LF, doubling
+/// inner quotes.
+fn quote(field: &str) -> String {
+    // A text cell that a spreadsheet would read as a formula (OWASP's CSV
+    // injection: `=`, `+`, `-`, `@`, tab, carriage return) gets a leading
+    // `'`, so it shows as text. Provider error messages and labels end up in
+    // these cells, and a stranger writes both. Numbers never pass through
+    // here, so a negative number stays a number.
+    let guarded;
+    let field = if field.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        guarded = format!("'{field}");
+        guarded.as_str()
+    } else {
+        field
+    };
+    if field.contains([',', '"', '\r', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}

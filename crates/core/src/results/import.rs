@@ -1,0 +1,181 @@
+//! Reading a results document: refused before parsing when too large, every
+//! member checked, the bad one named.
+
+use std::fmt;
+
+use super::{RESULTS_VERSION, ResultsDoc};
+use crate::document;
+use crate::text::lang::Lang;
+use crate::text::refusal;
+
+/// The largest results file read, in bytes: 128 MiB, about 250 000
+/// samples as the page and the runner write them (about 500 bytes each).
+/// A larger file is refused before it is parsed, so a hostile file cannot
+/// make the page build a document the size of its memory.
+pub const MAX_RESULTS_BYTES: usize = 128 * 1024 * 1024;
+
+/// Why a results file was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportError {
+    /// Larger than [`MAX_RESULTS_BYTES`]: refused before parsing.
+    TooLarge {
+        /// The file's size, bytes.
+        bytes: usize,
+    },
+    /// Not JSON at all.
+    Malformed(String),
+    /// JSON, but not a FirstToken results document.
+    Foreign,
+    /// A results document of a version this build cannot read.
+    UnsupportedVersion(String),
+    /// The right version, but a field is missing or has the wrong type.
+    Shape(String),
+    /// A timing is non-finite or negative.
+    BadNumber {
+        /// Index in `samples`.
+        sample: usize,
+        /// The field's name.
+        field: &'static str,
+        /// The offending value.
+        value: f64,
+    },
+    /// A sample or summary line names a target the plan does not have.
+    TargetOutOfRange {
+        /// `"samples[3].target"` or `"summary[0].target"`.
+        field: String,
+        /// The index found.
+        target: u32,
+        /// How many targets the plan has.
+        targets: usize,
+    },
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+impl ImportError {
+    /// Why the file was refused, in `lang` (the English is the error's
+    /// `Display`, the runner's words).
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Self::TooLarge { bytes } => refusal::results_too_large(
+                lang,
+                bytes.div_ceil(1024 * 1024),
+                MAX_RESULTS_BYTES / (1024 * 1024),
+            ),
+            Self::Malformed(reason) => refusal::results_not_json(lang, reason),
+            Self::Foreign => refusal::results_foreign(lang),
+            Self::UnsupportedVersion(found) => {
+                refusal::results_version(lang, found, RESULTS_VERSION)
+            }
+            Self::Shape(reason) => refusal::results_shape(lang, RESULTS_VERSION, reason),
+            Self::BadNumber {
+                sample,
+                field,
+                value,
+            } => refusal::results_bad_number(lang, *sample, field, *value),
+            Self::TargetOutOfRange {
+                field,
+                target,
+                targets,
+            } => refusal::results_target_out_of_range(lang, field, *target, *targets),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Read a results document.
+///
+/// # Errors
+///
+/// [`ImportError`] when the text is not JSON, is not a results document, has
+/// another version, lacks a field, holds a non-finite or negative time, or
+/// names a target index the plan does not have. The message names the field.
+pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
+    if text.len() > MAX_RESULTS_BYTES {
+        return Err(ImportError::TooLarge { bytes: text.len() });
+    }
+    // The typed read is the one pass a good file takes; only when it fails
+    // is the text looked at as a tree, to tell a foreign document or another
+    // version from a bad member.
+    let shape = match document::from_str::<ResultsDoc>(text) {
+        Ok(doc) if doc.firsttoken_results == RESULTS_VERSION => {
+            validate(&doc)?;
+            return Ok(doc);
+        }
+        Ok(doc) => {
+            return Err(ImportError::UnsupportedVersion(
+                doc.firsttoken_results.to_string(),
+            ));
+        }
+        Err(e) => e,
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ImportError::Malformed(e.to_string()))?;
+    let version = value
+        .get("firsttoken_results")
+        .ok_or(ImportError::Foreign)?;
+    if version.as_u64() != Some(u64::from(RESULTS_VERSION)) {
+        return Err(ImportError::UnsupportedVersion(document::to_string(
+            version,
+        )));
+    }
+    Err(ImportError::Shape(shape.to_string()))
+}
+
+fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
+    let targets = doc.plan.targets.len();
+    let in_range = |field: String, target: u32| {
+        if (target as usize) < targets {
+            Ok(())
+        } else {
+            Err(ImportError::TargetOutOfRange {
+                field,
+                target,
+                targets,
+            })
+        }
+    };
+    for (index, sample) in doc.samples.iter().enumerate() {
+        in_range(format!("samples[{index}].target"), sample.target)?;
+        let timings = [
+            ("planned_at_ms", Some(sample.planned_at_ms)),
+            ("sent_at_ms", Some(sample.sent_at_ms)),
+            ("headers_ms", sample.headers_ms),
+            ("first_byte_ms", sample.first_byte_ms),
+            ("first_reasoning_ms", sample.first_reasoning_ms),
+            ("ttft_ms", sample.ttft_ms),
+            ("second_token_ms", sample.second_token_ms),
+            ("total_ms", sample.total_ms),
+            (
+                "connection.dns_ms",
+                sample.connection.and_then(|c| c.dns_ms),
+            ),
+            (
+                "connection.connect_ms",
+                sample.connection.map(|c| c.connect_ms),
+            ),
+            (
+                "connection.tls_ms",
+                sample.connection.and_then(|c| c.tls_ms),
+            ),
+        ];
+        for (field, value) in timings {
+            if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
+                return Err(ImportError::BadNumber {
+                    sample: index,
+                    field,
+                    value,
+                });
+            }
+        }
+    }
+    for (index, line) in doc.summary.iter().enumerate() {
+        in_range(format!("summary[{index}].target"), line.target)?;
+    }
+    Ok(())
+}
