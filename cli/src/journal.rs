@@ -372,6 +372,7 @@ mod tests {
 
     fn sample(seq: u32, aborted: bool) -> Sample {
         Sample {
+            sized_prompt: None,
             target: 0,
             seq,
             warmup: seq == 0,

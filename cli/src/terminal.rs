@@ -357,6 +357,7 @@ mod tests {
 
     fn sample(seq: u32, ttft_ms: f64) -> Sample {
         Sample {
+            sized_prompt: None,
             target: 0,
             seq,
             warmup: seq < 2,

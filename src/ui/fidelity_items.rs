@@ -188,6 +188,7 @@ mod tests {
 
     fn reply(target: u32, seq: u32, probe: &str, answer: &str) -> Sample {
         Sample {
+            sized_prompt: None,
             target,
             seq,
             warmup: false,

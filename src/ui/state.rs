@@ -458,6 +458,7 @@ mod tests {
 
     fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
         Sample {
+            sized_prompt: None,
             target,
             seq,
             warmup: seq == 0,

@@ -23,6 +23,7 @@ pub fn target(label: &str, base_url: &str, model: &str) -> Target {
 /// A sample sent at `at_ms`; `ttft_ms` `None` makes it an error.
 pub fn sample(target: u32, seq: u32, at_ms: f64, ttft_ms: Option<f64>, warmup: bool) -> Sample {
     Sample {
+        sized_prompt: None,
         target,
         seq,
         warmup,

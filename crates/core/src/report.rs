@@ -622,6 +622,7 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
             let sent_at_ms = start_ms + f64::from(seq * targets + target) * 5000.0;
             let failed = (uniform * 1000.0).fract() < 0.02;
             samples.push(Sample {
+                sized_prompt: None,
                 target,
                 seq,
                 warmup: seq < warmups,

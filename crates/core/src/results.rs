@@ -668,6 +668,7 @@ mod tests {
 
     fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
         Sample {
+            sized_prompt: None,
             target,
             seq,
             warmup: false,
@@ -1147,6 +1148,7 @@ mod tests {
             let samples: Vec<Sample> = raw
                 .into_iter()
                 .map(|(target, seq, warmup, sent_at_ms, headers, ttft, total, tokens)| Sample {
+                    sized_prompt: None,
                     target,
                     seq,
                     warmup,

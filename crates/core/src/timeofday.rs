@@ -259,6 +259,7 @@ mod tests {
 
     fn sample(sent_at_ms: f64, ttft_ms: f64) -> Sample {
         Sample {
+            sized_prompt: None,
             target: 0,
             seq: 0,
             warmup: false,

@@ -143,6 +143,7 @@ const AWKWARD_NUMBERS: [f64; 14] = [
 
 fn sample(target: u32, seq: u32, x: f64) -> Sample {
     Sample {
+        sized_prompt: None,
         target,
         seq,
         warmup: seq == 0,

@@ -74,6 +74,7 @@ pub(crate) fn reply_sample(target: u32, probe: &Probe, right: bool) -> Sample {
         (_, false) => ("I am not sure.".to_owned(), None),
     };
     Sample {
+        sized_prompt: None,
         target,
         seq: 0,
         warmup: false,
