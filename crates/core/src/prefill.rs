@@ -100,8 +100,12 @@ impl PrefillFit {
     }
 }
 
+/// One size's warm points: (requested size, warm (input tokens, TTFT ms)
+/// pairs, requests left out as slow).
+pub type SizeGroup = (u32, Vec<(f64, f64)>, usize);
+
 /// The warm points of one target, from its measured first sends.
-pub fn size_points(samples: &[Sample], target: u32) -> Vec<(u32, Vec<(f64, f64)>, usize)> {
+pub fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
     let mut by_size: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
     for sample in samples {
         let Some(sized) = sample.sized_prompt else {
@@ -210,7 +214,7 @@ pub fn prefill_fit_with(
     }
     let groups: Vec<Vec<(f64, f64)>> = sizes.iter().map(|(_, warm, _)| warm.clone()).collect();
     let (slope, fixed) = fit_groups(&groups)?;
-    if !(slope > 0.0) {
+    if slope.is_nan() || slope <= 0.0 {
         return None;
     }
     let mut rng = fastrand::Rng::with_seed(seed ^ u64::from(target).wrapping_mul(0x9E37_79B9));
