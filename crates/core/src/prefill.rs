@@ -283,6 +283,8 @@ fn interval_of(values: &mut [f64]) -> Option<Interval> {
 pub struct PrefillComparison {
     /// The faster target's index; `None` when the rate intervals overlap.
     pub faster: Option<u32>,
+    /// The target with the higher rate's point estimate.
+    pub higher: u32,
     /// The other target's index.
     pub slower: u32,
     /// Faster rate ÷ slower rate (B ÷ A when there is no winner, B the
@@ -323,6 +325,7 @@ pub fn compare_prefill(a: &PrefillFit, b: &PrefillFit) -> PrefillComparison {
             Distinction::BBetter => Some(b.target),
             Distinction::NotDistinguishable => None,
         },
+        higher: fast.target,
         slower: slow.target,
         ratio: fast.rate_tokens_per_s / slow.rate_tokens_per_s,
         ratio_interval,

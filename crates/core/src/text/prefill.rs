@@ -6,7 +6,7 @@ use super::format::{format_ms, format_ratio};
 use super::lang::Lang;
 use crate::bootstrap::Interval;
 use crate::plan::{Plan, WarningKind};
-use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit};
+use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, SizeRow};
 
 /// A whole number with its thousands set apart by a space: "8 192",
 /// "32 768", "512".
@@ -199,6 +199,91 @@ pub fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
     }
 }
 
+/// The heading of the prompt-size block.
+pub fn heading(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Prompt size and prefill speed",
+        Lang::ZhCn => "提示词长度与预填充速度",
+    }
+}
+
+/// One size's row as cells under [`size_headings`]: "8 192", "8 199",
+/// "80", "1.52 s", "1.61 s", "4 of 80", "cold starts, judge p95".
+pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
+    let figures = &row.figures;
+    let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
+    let slow = figures.slow.map_or_else(
+        || "–".to_owned(),
+        |slow| match lang {
+            Lang::En => format!("{} of {}", slow.slow, slow.of),
+            Lang::ZhCn => format!("{} 个中 {} 个", slow.of, slow.slow),
+        },
+    );
+    [
+        grouped(u64::from(row.size)),
+        row.input_tokens
+            .map_or_else(|| "–".to_owned(), |t| grouped(t.round() as u64)),
+        figures.requests.to_string(),
+        ms(figures.ttft.map(|t| t.median)),
+        ms(figures.ttft.map(|t| t.p95)),
+        slow,
+        figures.judgement.label(lang, true),
+    ]
+}
+
+/// The sentences under the per-size tables: each target's fit (or why
+/// there is none), its refused sizes, the TTFT at the typical size, each
+/// model's comparison and each cache saving, as (label, sentence).
+pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    for target in &report.targets {
+        let label = target.label.clone();
+        match &target.fit {
+            Some(fit) => lines.push((label.clone(), fit_sentence(lang, fit))),
+            None => lines.push((
+                label.clone(),
+                match lang {
+                    Lang::En => "no prefill fit: it needs two sizes with warm requests whose \
+                                 input tokens the provider reported"
+                        .to_owned(),
+                    Lang::ZhCn => {
+                        "无法拟合预填充速度：需要至少两个长度有热请求，且供应商报告了输入 token 数"
+                            .to_owned()
+                    }
+                },
+            )),
+        }
+        if !target.refused_sizes.is_empty() {
+            lines.push((label.clone(), refused_sentence(lang, &target.refused_sizes)));
+        }
+        if let (Some(ms), Some(tokens)) = (target.ttft_at_typical_ms, report.typical_prompt_tokens)
+        {
+            let tokens = grouped(u64::from(tokens));
+            let ms = format_ms(lang, ms);
+            lines.push((
+                label.clone(),
+                match lang {
+                    Lang::En => format!("about {ms} to the first token at {tokens} input tokens"),
+                    Lang::ZhCn => format!("输入 {tokens} token 时首个 token 约需 {ms}"),
+                },
+            ));
+        }
+        for saving in &target.cache {
+            lines.push((label.clone(), cache_sentence(lang, saving, &target.label)));
+        }
+    }
+    for model in &report.models {
+        let comparison = &model.comparison;
+        let slow = report.label(comparison.slower).to_owned();
+        let fast = report.label(comparison.higher).to_owned();
+        lines.push((
+            model.model.clone(),
+            comparison_sentence(lang, comparison, &fast, &slow),
+        ));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +303,7 @@ mod tests {
         let interval = |low, high| Interval { low, high };
         let mut comparison = PrefillComparison {
             faster: Some(1),
+            higher: 1,
             slower: 0,
             ratio: 2.93,
             ratio_interval: interval(2.41, 3.52),
