@@ -5,15 +5,16 @@
 
 use crate::{
     Area, ChartError, ChartLabels, ChartStyle, DailyInput, DayPoint, DaySeriesInput, EcdfInput,
-    HistogramInput, HourBucket, HourlyInput, Series, SpreadInput, TimelineInput, TimelinePoint,
-    draw_daily, draw_daily_rates, draw_ecdf, draw_histogram, draw_hourly, draw_spread,
-    draw_timeline,
+    HistogramInput, HourBucket, HourlyInput, PrefillInput, PrefillSeries, Series, SpreadInput,
+    TimelineInput, TimelinePoint, draw_daily, draw_daily_rates, draw_ecdf, draw_histogram,
+    draw_hourly, draw_prefill, draw_spread, draw_timeline,
 };
 use firsttoken_core::dashboard::Dataset;
 use firsttoken_core::dashboard::figures::{
     DayCell, DaySeries, HourSeries, VantageRow, WindowRow, by_vantage, daily, hour_of_day,
     rolling_windows,
 };
+use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::publish::utc_day;
 use firsttoken_core::report::Report;
 use firsttoken_core::results::ResultsView;
@@ -41,6 +42,8 @@ pub enum ChartSpec {
     Daily(DailyInput),
     /// A percentage per UTC day of each series.
     DailyRates(DailyInput),
+    /// TTFT against input tokens with each target's fitted line.
+    Prefill(PrefillInput),
 }
 
 /// A chart to draw, with the rows of its number table.
@@ -89,6 +92,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         }
         ChartSpec::Daily(input) => draw_daily(area, input, style),
         ChartSpec::DailyRates(input) => draw_daily_rates(area, input, style),
+        ChartSpec::Prefill(input) => draw_prefill(area, input, style),
     }
 }
 
@@ -127,6 +131,7 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
             elapsed_hours_axis: "开始后的时间（小时）".into(),
             hour_axis: "本地时间（时）".into(),
             day_axis: "日期（UTC）".into(),
+            input_tokens_axis: "输入 token（对数刻度）".into(),
             median: "中位数".into(),
             p95: "p95".into(),
             box_range: "箱体：p25–p75".into(),
@@ -229,6 +234,10 @@ pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -
             columns: summary_columns(lang),
             rows: members.iter().map(|&i| summary_row(i)).collect(),
         });
+    }
+
+    if let Some(prefill) = prefill_report(plan, &results.samples, report.seed) {
+        items.push(prefill_chart_item(lang, &prefill));
     }
 
     let all: Vec<usize> = (0..plan.targets.len()).collect();
@@ -371,6 +380,84 @@ pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -
         });
     }
     items
+}
+
+/// TTFT against input tokens for a run with prompt sizes: per target, the
+/// warm median of each size the fit used (or, without a fit, each size's
+/// median) and the fitted line; the table lists the same points with the
+/// fitted TTFT beside each.
+pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
+    let (title, warm_median, fitted) = firsttoken_core::text::prefill::chart_words(lang);
+    let headings = firsttoken_core::text::prefill::size_headings(lang);
+    let series: Vec<PrefillSeries> = prefill
+        .targets
+        .iter()
+        .map(|target| PrefillSeries {
+            label: target.label.clone(),
+            points: match &target.fit {
+                Some(fit) => fit
+                    .points
+                    .iter()
+                    .map(|p| (p.input_tokens, p.ttft_ms))
+                    .collect(),
+                None => target
+                    .sizes
+                    .iter()
+                    .filter_map(|row| {
+                        Some((
+                            row.input_tokens.unwrap_or(f64::from(row.size)),
+                            row.figures.ttft?.median,
+                        ))
+                    })
+                    .collect(),
+            },
+            fit: target
+                .fit
+                .as_ref()
+                .map(|fit| (fit.fixed_ms, fit.rate_tokens_per_s)),
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for (target, own) in prefill.targets.iter().zip(&series) {
+        let sizes: Vec<u32> = match &target.fit {
+            Some(fit) => fit.points.iter().map(|p| p.size).collect(),
+            None => target
+                .sizes
+                .iter()
+                .filter(|row| row.figures.ttft.is_some())
+                .map(|row| row.size)
+                .collect(),
+        };
+        for (size, (tokens, ttft_ms)) in sizes.iter().zip(&own.points) {
+            rows.push(vec![
+                target.label.clone(),
+                firsttoken_core::text::prefill::grouped(u64::from(*size)),
+                firsttoken_core::text::prefill::grouped(tokens.round().max(0.0) as u64),
+                format_ms(lang, *ttft_ms),
+                target.fit.as_ref().map_or_else(
+                    || "–".into(),
+                    |fit| format_ms(lang, fit.ttft_at_ms(*tokens)),
+                ),
+            ]);
+        }
+    }
+    ChartItem {
+        id: "chart-prefill".into(),
+        title: title.into(),
+        height_px: 360.0,
+        spec: ChartSpec::Prefill(PrefillInput {
+            title: String::new(),
+            series,
+        }),
+        columns: vec![
+            lang.texts().target.into(),
+            headings[0].into(),
+            headings[1].into(),
+            warm_median.into(),
+            fitted.into(),
+        ],
+        rows,
+    }
 }
 
 /// The figures of one data set and time range, computed once.
@@ -660,6 +747,92 @@ mod tests {
     use firsttoken_core::report::{REPORT_SEED, build_report, synthetic_samples};
     use firsttoken_core::results::Environment;
     use std::rc::Rc;
+
+    /// Two targets of one model at 20 000 and 6 000 tokens/s after 150 ms,
+    /// 12 requests per size, every size 0–40 ms of jitter.
+    fn sized_results() -> (ResultsView, Report) {
+        let plan = Plan {
+            targets: vec![
+                target("Fast", "https://a.example/v1", "m"),
+                target("Slow", "https://b.example/v1", "m"),
+            ],
+            prompt_sizes: Some(vec![128, 1_024, 8_192, 32_768]),
+            ..Plan::default()
+        };
+        let mut samples = Vec::new();
+        let mut seq = 0;
+        for round in 0..12u32 {
+            for size in [128u32, 1_024, 8_192, 32_768] {
+                for (t, rate) in [(0u32, 20_000.0), (1, 6_000.0)] {
+                    let jitter = f64::from((round * 7 + size % 13) % 40);
+                    let ttft = 150.0 + jitter + f64::from(size) * 1_000.0 / rate;
+                    let mut s = sample(t, seq, f64::from(seq) * 1_000.0, Some(ttft), false);
+                    s.sized_prompt = Some(firsttoken_core::prompt::SizedPrompt {
+                        tokens: size,
+                        repeat_of: None,
+                    });
+                    s.input_tokens = Some(size);
+                    samples.push(s);
+                    seq += 1;
+                }
+            }
+        }
+        let report = build_report(&plan, &samples, 0, REPORT_SEED);
+        let results = ResultsView {
+            plan,
+            environment: Environment::default(),
+            samples: Rc::new(samples),
+        };
+        (results, report)
+    }
+
+    #[test]
+    fn a_run_with_sizes_gets_the_prefill_chart_and_one_without_does_not() {
+        let (results, report) = sized_results();
+        let items = results_chart_items(Lang::En, &results, &report);
+        let prefill = items.iter().find(|i| i.id == "chart-prefill").unwrap();
+        let ChartSpec::Prefill(input) = &prefill.spec else {
+            panic!("not the prefill chart")
+        };
+        assert_eq!(input.series.len(), 2);
+        let core = prefill_report(&results.plan, &results.samples, report.seed).unwrap();
+        for (series, target) in input.series.iter().zip(&core.targets) {
+            let fit = target.fit.as_ref().unwrap();
+            assert_eq!(series.fit, Some((fit.fixed_ms, fit.rate_tokens_per_s)));
+            assert_eq!(series.points.len(), 4);
+        }
+        let (fast, slow) = (input.series[0].fit.unwrap(), input.series[1].fit.unwrap());
+        assert!((fast.1 / 20_000.0 - 1.0).abs() < 0.1, "{fast:?}");
+        assert!((slow.1 / 6_000.0 - 1.0).abs() < 0.1, "{slow:?}");
+        assert_eq!(prefill.rows.len(), 8);
+        assert!(
+            prefill
+                .rows
+                .iter()
+                .all(|r| r.len() == prefill.columns.len())
+        );
+        assert_eq!(prefill.rows[3][1], "32 768");
+        let svg = chart_svg(prefill, 720, Lang::ZhCn).unwrap();
+        assert!(svg.contains("输入 token（对数刻度）"));
+        assert_eq!(svg.matches("<circle").count(), 8);
+
+        let plain = ResultsView {
+            samples: Rc::new(
+                results
+                    .samples
+                    .iter()
+                    .cloned()
+                    .map(|mut s| {
+                        s.sized_prompt = None;
+                        s
+                    })
+                    .collect(),
+            ),
+            ..results
+        };
+        let items = results_chart_items(Lang::En, &plain, &report);
+        assert!(items.iter().all(|i| i.id != "chart-prefill"));
+    }
 
     #[test]
     fn the_results_charts_follow_the_report() {

@@ -398,11 +398,23 @@ pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
     length: u32,
     horizontal: bool,
 ) -> TickAxis {
+    fitted_log_axis_with(area, ink, (lo, hi), length, horizontal, &tick_ms)
+}
+
+/// [`fitted_log_axis`] for labels made by `format` (token counts, say).
+pub(crate) fn fitted_log_axis_with<DB: DrawingBackend>(
+    area: &Area<DB>,
+    ink: &Ink<'_>,
+    (lo, hi): (f64, f64),
+    length: u32,
+    horizontal: bool,
+    format: &dyn Fn(f64) -> String,
+) -> TickAxis {
     let font = ink.tick_font();
     for max_ticks in (2..=12).rev() {
         let ticks = log_ticks(lo, hi, max_ticks);
         let axis = TickAxis::log(lo, hi, ticks);
-        if labels_fit(area, &font, &axis, length, horizontal, &tick_ms) {
+        if labels_fit(area, &font, &axis, length, horizontal, format) {
             return axis;
         }
     }

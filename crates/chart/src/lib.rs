@@ -24,6 +24,7 @@ mod hourly;
 pub mod items;
 mod layout;
 pub mod palette;
+mod prefill;
 mod spread;
 mod timeline;
 
@@ -34,6 +35,7 @@ pub use daily::{DailyInput, DayPoint, DaySeriesInput, draw_daily, draw_daily_rat
 pub use ecdf::{EcdfInput, draw_ecdf};
 pub use histogram::{HistogramInput, draw_histogram};
 pub use hourly::{HourBucket, HourlyInput, draw_hourly};
+pub use prefill::{PrefillInput, PrefillSeries, draw_prefill};
 pub use spread::{SpreadInput, draw_spread};
 pub use timeline::{
     TimelineAxes, TimelineInput, TimelinePlot, TimelinePoint, draw_timeline, draw_timeline_points,
@@ -67,6 +69,8 @@ pub struct ChartLabels {
     pub hour_axis: String,
     /// Day charts' x axis (the dashboard's days are UTC).
     pub day_axis: String,
+    /// Prefill chart's x axis: the provider's input-token count.
+    pub input_tokens_axis: String,
     /// Median marker and legend entry.
     pub median: String,
     /// 95th percentile marker and legend entry.
@@ -99,6 +103,7 @@ impl Default for ChartLabels {
             elapsed_hours_axis: "time since start (h)".into(),
             hour_axis: "local hour".into(),
             day_axis: "day (UTC)".into(),
+            input_tokens_axis: "input tokens (log scale)".into(),
             median: "median".into(),
             p95: "p95".into(),
             box_range: "box: p25–p75".into(),

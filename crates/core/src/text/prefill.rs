@@ -199,6 +199,23 @@ pub fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
     }
 }
 
+/// The prefill chart's caption and the headings of its number table that
+/// [`size_headings`] lacks: (caption, warm median TTFT, fitted TTFT).
+pub fn chart_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
+    match lang {
+        Lang::En => (
+            "TTFT by input tokens, with each target's fitted line",
+            "Warm TTFT median",
+            "Fitted TTFT",
+        ),
+        Lang::ZhCn => (
+            "TTFT 随输入 token 的变化及各目标的拟合线",
+            "热请求 TTFT 中位数",
+            "拟合 TTFT",
+        ),
+    }
+}
+
 /// The heading of the prompt-size block.
 pub fn heading(lang: Lang) -> &'static str {
     match lang {
