@@ -12,11 +12,13 @@ use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
+use crate::core::prefill::{PrefillReport, prefill_report};
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use crate::core::sample::Sample;
 use crate::core::stats::Summary;
+use crate::core::text;
 use crate::core::text::fidelity::verdict_word;
 use crate::core::text::notice;
 use crate::core::text::{
@@ -386,6 +388,56 @@ fn cache_section(lang: Lang, report: &Report) -> Html {
     }
 }
 
+/// A run with prompt sizes: per target, a row per size judged as any
+/// target is, then each target's prefill rate, the refused sizes, the TTFT
+/// at the typical size, the comparison per model and the cache savings:
+/// the block `firsttoken report` prints, made by the same core functions.
+fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
+    let headings = text::prefill::size_headings(lang);
+    html! {
+        <section class="card" id="prefill">
+            <h2>{text::prefill::heading(lang)}</h2>
+            { for prefill.targets.iter().filter(|t| !t.sizes.is_empty()).map(|target| html! {
+                <>
+                <h3>{target.label.clone()}</h3>
+                <div class="table-wrap">
+                <table class="stack prefill-sizes" data-target={target.target.to_string()}>
+                    <thead><tr>
+                        <th scope="col" class="num">{headings[0]}</th>
+                        { for headings[1..6].iter().map(|h| html! { <th scope="col" class="num">{*h}</th> }) }
+                        <th scope="col">{headings[6]}</th>
+                    </tr></thead>
+                    <tbody>
+                    { for target.sizes.iter().map(|row| {
+                        let cells = text::prefill::size_cells(lang, row);
+                        let median = row.figures.ttft.map(|t| t.median);
+                        let p95 = row.figures.ttft.map(|t| t.p95);
+                        html! {
+                            <tr data-size={row.size.to_string()}>
+                                <th scope="row" class="num">{cells[0].clone()}</th>
+                                <td class="num" data-label={headings[1]}>{cells[1].clone()}</td>
+                                <td class="num" data-label={headings[2]}>{cells[2].clone()}</td>
+                                <td class="num median" data-label={headings[3]} data-value={median.map(|v| v.to_string())}>{cells[3].clone()}</td>
+                                <td class="num p95" data-label={headings[4]} data-value={p95.map(|v| v.to_string())}>{cells[4].clone()}</td>
+                                <td class="num" data-label={headings[5]}>{cells[5].clone()}</td>
+                                <td class="verdict-cell" data-label={headings[6]}>{judgement_badge(lang, row.figures.judgement)}</td>
+                            </tr>
+                        }
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                </>
+            }) }
+            <ul class="notes prefill-sentences">
+            { for text::prefill::lines(lang, prefill).iter().map(|(label, sentence)| html! {
+                <li>{labelled(lang, label, sentence)}</li>
+            }) }
+            </ul>
+        </section>
+    }
+}
+
 fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
     let t = lang.texts();
     let period = |p: &crate::core::timeofday::Period| {
@@ -464,6 +516,15 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             move |_| report.as_ref().as_ref().map(|r| report_sentences(r, lang))
         },
     );
+    // The prompt-size figures (bootstrapped fits): once per set of samples.
+    let prefill = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
+        let results = results.clone();
+        move |_| {
+            results
+                .as_ref()
+                .and_then(|r| prefill_report(&r.plan, &r.samples, REPORT_SEED))
+        }
+    });
     let (Some(results), Some(report), Some(sentences)) = (
         results,
         report.as_ref().clone(),
@@ -498,6 +559,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                 <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
             </div>
             { comparison_tables(lang, &report, sentences) }
+            { prefill.as_ref().as_ref().map(|p| prefill_section(lang, p)).unwrap_or_default() }
             { cache_section(lang, &report) }
             { deploy_section(lang, &report, sentences) }
             { fidelity_section(lang, &report, sentences, &results.samples) }
