@@ -414,7 +414,7 @@ fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
                         let p95 = row.figures.ttft.map(|t| t.p95);
                         html! {
                             <tr data-size={row.size.to_string()}>
-                                <th scope="row" class="num">{cells[0].clone()}</th>
+                                <th scope="row" class="num" data-label={headings[0]}>{cells[0].clone()}</th>
                                 <td class="num" data-label={headings[1]}>{cells[1].clone()}</td>
                                 <td class="num" data-label={headings[2]}>{cells[2].clone()}</td>
                                 <td class="num median" data-label={headings[3]} data-value={median.map(|v| v.to_string())}>{cells[3].clone()}</td>
