@@ -15,7 +15,9 @@ use firsttoken_core::fidelity::score::Fidelity;
 use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
 use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
-use firsttoken_core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
+use firsttoken_core::routing_config::{
+    RunSource, litellm_yaml_with_prefill, openrouter_json, routing_json,
+};
 use firsttoken_core::stats::{Summary, summarize};
 use firsttoken_core::tail::ColdTail;
 use firsttoken_core::text::fidelity::{
@@ -429,7 +431,12 @@ pub enum ConfigFormat {
 pub fn config_text(doc: &ResultsDoc, report: &Report, format: ConfigFormat, pin: bool) -> String {
     let source = RunSource::of(&doc.environment);
     match format {
-        ConfigFormat::Litellm => litellm_yaml(&doc.plan, report, &source),
+        ConfigFormat::Litellm => litellm_yaml_with_prefill(
+            &doc.plan,
+            report,
+            &source,
+            prefill_report(&doc.plan, &doc.samples, report.seed).as_ref(),
+        ),
         ConfigFormat::Openrouter => openrouter_json(&doc.plan, report, &source, pin) + "\n",
         ConfigFormat::Routing => routing_json(&report.routing, &source) + "\n",
     }

@@ -102,5 +102,15 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     );
     assert!(text.contains("refused 65 536 tokens"), "{text}");
     assert!(text.contains("a repeated prompt starts"), "{text}");
+    // A refused size is not the service failing: the routing picks a provider.
+    assert!(!text.contains("no provider with"), "{text}");
     println!("{text}");
+
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&results)
+        .args(["--config", "litellm"]));
+    let (yaml, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(yaml.contains("firsttoken_prefill_tokens_per_s:"), "{yaml}");
 }
