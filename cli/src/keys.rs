@@ -545,17 +545,11 @@ pub fn redact(text: &str, keys: &[Option<Key>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::plan::Protocol;
 
     fn target(label: &str, provider: Option<&str>, base_url: &str) -> Target {
         Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
             provider: provider.map(str::to_owned),
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai(label, base_url, "m")
         }
     }
 

@@ -182,13 +182,8 @@ mod tests {
 
     fn target(label: &str, provider: Option<&str>, base_url: &str) -> Target {
         Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
             provider: provider.map(str::to_owned),
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai(label, base_url, "m")
         }
     }
 

@@ -22,13 +22,12 @@ pub fn base_url(mock: &MockHandle, protocol: Protocol) -> String {
 /// A target of `protocol` playing `script` on `mock`, labelled after both.
 pub fn target(mock: &MockHandle, protocol: Protocol, script: &str) -> Target {
     Target {
-        label: format!("{} {script}", protocol_id(protocol)),
         protocol,
-        base_url: base_url(mock, protocol),
-        model: script.to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
+        ..Target::openai(
+            &format!("{} {script}", protocol_id(protocol)),
+            &base_url(mock, protocol),
+            script,
+        )
     }
 }
 

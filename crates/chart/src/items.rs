@@ -655,9 +655,9 @@ pub fn dashboard_chart_items(
 mod tests {
     use super::*;
     use firsttoken_core::dashboard::{Published, read_published};
-    use firsttoken_core::fixtures::{results_file, sample, target};
-    use firsttoken_core::plan::Plan;
-    use firsttoken_core::report::{REPORT_SEED, build_report, synthetic_samples};
+    use firsttoken_core::fixtures::{results_file, sample, synthetic_samples};
+    use firsttoken_core::plan::{Plan, Target};
+    use firsttoken_core::report::{REPORT_SEED, build_report};
     use firsttoken_core::results::Environment;
     use std::rc::Rc;
 
@@ -665,9 +665,9 @@ mod tests {
     fn the_results_charts_follow_the_report() {
         let plan = Plan {
             targets: vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
-                target("C", "https://c.example/v1", "other"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
+                Target::openai("C", "https://c.example/v1", "other"),
             ],
             ..Plan::default()
         };
@@ -723,7 +723,7 @@ mod tests {
 
     #[test]
     fn the_dashboard_charts_cover_days_vantages_and_hours() {
-        let a = target("A", "https://a.example/v1", "m");
+        let a = Target::openai("A", "https://a.example/v1", "m");
         let day_ms = 86_400_000.0;
         let samples: Vec<_> = (0..48)
             .map(|i| {

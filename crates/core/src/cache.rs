@@ -60,7 +60,7 @@ pub fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::synthetic_samples;
+    use crate::fixtures::synthetic_samples;
 
     #[test]
     fn share_and_medians_of_hits_and_misses() {

@@ -640,6 +640,7 @@ impl Dataset {
 mod tests {
     use super::*;
     use crate::fixtures::*;
+    use crate::plan::Target;
     use crate::results::{import_json, merge};
     use crate::sample::{Sample, SampleError};
 
@@ -657,7 +658,7 @@ mod tests {
         use crate::results::{Environment, export_json};
         const DAY_MS: f64 = 86_400_000.0;
         let plan = Plan {
-            targets: vec![target("A", "https://a.example/v1", "m")],
+            targets: vec![Target::openai("A", "https://a.example/v1", "m")],
             fidelity: Some(FidelityPlan::basic(None)),
             ..Plan::default()
         };
@@ -707,7 +708,7 @@ mod tests {
 
     #[test]
     fn timeouts_rank_at_the_timeout_in_published_files_and_points() {
-        let a = target("A", "https://a.example/v1", "m");
+        let a = Target::openai("A", "https://a.example/v1", "m");
         let mut samples: Vec<Sample> = (0..20)
             .map(|i| sample(0, i, 1000.0 + f64::from(i), Some(400.0), false))
             .collect();
@@ -763,8 +764,8 @@ mod tests {
 
     #[test]
     fn merges_as_the_import_merges() {
-        let a = target("A", "https://a.example/v1", "m");
-        let b = target("B", "https://b.example/v1", "m");
+        let a = Target::openai("A", "https://a.example/v1", "m");
+        let b = Target::openai("B", "https://b.example/v1", "m");
         let day1 = results_file(
             vec![a.clone(), b.clone()],
             &[
@@ -774,7 +775,7 @@ mod tests {
             ],
         );
         // The second file lists the targets the other way round, plus a third.
-        let c = target("C", "https://c.example/v1", "m");
+        let c = Target::openai("C", "https://c.example/v1", "m");
         let day2 = results_file(
             vec![b, a, c],
             &[
@@ -823,7 +824,7 @@ mod tests {
     #[test]
     fn the_file_s_own_vantage_wins() {
         let text = results_file(
-            vec![target("A", "https://a.example/v1", "m")],
+            vec![Target::openai("A", "https://a.example/v1", "m")],
             &[sample(0, 0, 1.0, Some(2.0), false)],
         )
         .replacen("\"vantage\": null", "\"vantage\": \"office\"", 1);
@@ -835,7 +836,7 @@ mod tests {
     #[test]
     fn bad_files_are_named_for_what_is_wrong() {
         let good = results_file(
-            vec![target("A", "https://a.example/v1", "m")],
+            vec![Target::openai("A", "https://a.example/v1", "m")],
             &[sample(0, 0, 1.0, Some(2.0), false)],
         );
         let refuse = |text: &str| read_published(text.as_bytes()).unwrap_err();
@@ -893,8 +894,8 @@ mod tests {
         use crate::results::import_json;
         let text = results_file(
             vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
             ],
             &[
                 sample(0, 0, 1000.0, Some(300.0), true),
@@ -934,7 +935,7 @@ mod tests {
     #[test]
     fn files_measuring_different_things_are_refused() {
         let good = results_file(
-            vec![target("A", "https://a.example/v1", "m")],
+            vec![Target::openai("A", "https://a.example/v1", "m")],
             &[sample(0, 0, 1.0, Some(2.0), false)],
         );
         let reasoning = good.replacen(

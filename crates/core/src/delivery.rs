@@ -182,7 +182,7 @@ pub fn stream_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::plain_samples;
+    use crate::fixtures::plain_samples;
     use crate::sample::{Phase, SampleError};
 
     fn refused(mut sample: Sample, status: u16, retry_after_s: Option<f64>) -> Sample {

@@ -170,13 +170,9 @@ mod tests {
 
     fn target(provider: Option<&str>, protocol: Protocol, base_url: &str) -> Target {
         Target {
-            label: "t".to_owned(),
             protocol,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
             provider: provider.map(str::to_owned),
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai("t", base_url, "m")
         }
     }
 

@@ -512,8 +512,9 @@ fn round_sig(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Plan, Protocol, Target};
-    use crate::report::{build_report, plain_samples};
+    use crate::fixtures::plain_samples;
+    use crate::plan::{Plan, Target};
+    use crate::report::build_report;
     use crate::sample::{ErrorKind, Phase, SampleError};
 
     fn objective(text: &str) -> Objective {
@@ -586,15 +587,7 @@ mod tests {
 
     fn plan(requests: u32) -> Plan {
         Plan {
-            targets: vec![Target {
-                label: "A".to_owned(),
-                protocol: Protocol::OpenAi,
-                base_url: "https://a.example.com/v1".to_owned(),
-                model: "m".to_owned(),
-                provider: None,
-                price: None,
-                openrouter_provider: None,
-            }],
+            targets: vec![Target::openai("A", "https://a.example.com/v1", "m")],
             requests_per_target: requests,
             warmup_per_target: 0,
             spacing_s: 5.0,

@@ -441,13 +441,8 @@ mod tests {
 
     fn target(label: &str, protocol: Protocol, base_url: &str) -> Target {
         Target {
-            label: label.to_owned(),
             protocol,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai(label, base_url, "m")
         }
     }
 

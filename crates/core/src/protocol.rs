@@ -668,13 +668,8 @@ mod tests {
 
     pub(crate) fn target(protocol: Protocol, base_url: &str, model: &str) -> Target {
         Target {
-            label: "t".to_owned(),
             protocol,
-            base_url: base_url.to_owned(),
-            model: model.to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai("t", base_url, model)
         }
     }
 

@@ -606,12 +606,13 @@ mod tests {
 
     #[test]
     fn points_keep_every_measured_request_and_nothing_else() {
-        use crate::fixtures::{results_file, sample, target};
+        use crate::fixtures::{results_file, sample};
+        use crate::plan::Target;
         use crate::results::import_json;
         let doc = import_json(&results_file(
             vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
             ],
             &[
                 sample(0, 0, 1000.0, Some(300.0), true),

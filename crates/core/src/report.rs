@@ -594,91 +594,11 @@ impl LiveRow {
     }
 }
 
-/// Synthetic samples for tests and the benchmark: `per_target` measured
-/// requests (plus `warmups`) for each of `targets` targets, lognormal TTFT
-/// around 400 ms with σ = 0.3, every fifth target with a 5 % cold tail 12×
-/// slower, and 2 % errors. Deterministic in `seed`.
-#[doc(hidden)]
-pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64) -> Vec<Sample> {
-    use super::sample::{Phase, SampleError};
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut normal = move || {
-        let (u1, u2) = (1.0 - rng.f64(), rng.f64());
-        (
-            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos(),
-            u2,
-        )
-    };
-    let start_ms = 1_717_200_000_000.0;
-    let mut samples = Vec::new();
-    for seq in 0..per_target + warmups {
-        for target in 0..targets {
-            let (z, uniform) = normal();
-            let cold = target % 5 == 1 && uniform < 0.05;
-            let ttft_ms = 400.0
-                * (1.0 + f64::from(target) * 0.1)
-                * (0.3 * z).exp()
-                * if cold { 12.0 } else { 1.0 };
-            let sent_at_ms = start_ms + f64::from(seq * targets + target) * 5000.0;
-            let failed = (uniform * 1000.0).fract() < 0.02;
-            samples.push(Sample {
-                target,
-                seq,
-                warmup: seq < warmups,
-                planned_at_ms: sent_at_ms - 1.0,
-                sent_at_ms,
-                hidden: false,
-                headers_ms: Some(ttft_ms * 0.7),
-                first_byte_ms: Some(ttft_ms * 0.95),
-                first_reasoning_ms: None,
-                ttft_ms: (!failed).then_some(ttft_ms),
-                second_token_ms: (!failed).then_some(ttft_ms + 25.0),
-                total_ms: (!failed).then_some(ttft_ms + 600.0),
-                output_tokens: (!failed).then_some(40),
-                tokens_estimated: false,
-                cached_tokens: None,
-                error: failed.then(|| SampleError {
-                    kind: ErrorKind::HttpStatus,
-                    phase: Phase::Request,
-                    message: "503 service unavailable".to_owned(),
-                }),
-                connection: None,
-                http_status: None,
-                input_tokens: None,
-                rate_limit: None,
-                stream: None,
-                probe: None,
-                answer: None,
-                tool_calls: None,
-                finish_reason: None,
-                check: None,
-            });
-        }
-    }
-    samples
-}
-
-/// `n` successful measured requests of target 0, each with a 400 ms first
-/// token and an HTTP 200, for tests that then change a few.
-#[cfg(test)]
-pub(crate) fn plain_samples(n: u32) -> Vec<Sample> {
-    synthetic_samples(1, n, 0, 7)
-        .into_iter()
-        .map(|mut sample| {
-            sample.error = None;
-            sample.ttft_ms = Some(400.0);
-            sample.total_ms = Some(1_000.0);
-            sample.output_tokens = Some(40);
-            sample.http_status = Some(200);
-            sample
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Protocol, Target};
+    use crate::fixtures::synthetic_samples;
+    use crate::plan::Target;
     use crate::sample::{Phase, SampleError};
 
     fn plan(models: &[&str]) -> Plan {
@@ -686,14 +606,12 @@ mod tests {
             targets: models
                 .iter()
                 .enumerate()
-                .map(|(index, model)| Target {
-                    label: format!("host {index}"),
-                    protocol: Protocol::OpenAi,
-                    base_url: format!("https://host{index}.example/v1"),
-                    model: (*model).to_owned(),
-                    provider: None,
-                    price: None,
-                    openrouter_provider: None,
+                .map(|(index, model)| {
+                    Target::openai(
+                        &format!("host {index}"),
+                        &format!("https://host{index}.example/v1"),
+                        model,
+                    )
                 })
                 .collect(),
             ..Plan::default()

@@ -631,32 +631,19 @@ pub fn to_json(doc: &ResultsDoc) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::Protocol;
     use crate::plan::Target;
     use crate::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
     use proptest::prelude::*;
 
-    fn target(label: &str, base_url: &str, model: &str) -> Target {
-        Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: model.to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
-        }
-    }
-
     fn plan() -> Plan {
         Plan {
             targets: vec![
-                target(
+                Target::openai(
                     "DO, \"fast\"",
                     "https://inference.do-ai.run/v1",
                     "deepseek-v3",
                 ),
-                target(
+                Target::openai(
                     "Together",
                     "https://api.together.xyz/v1",
                     "deepseek-ai/DeepSeek-V3",
@@ -668,32 +655,8 @@ mod tests {
 
     fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
         Sample {
-            target,
-            seq,
-            warmup: false,
-            planned_at_ms: 1_717_200_000_000.0 + f64::from(seq) * 5000.0,
             sent_at_ms: 1_717_200_000_003.25 + f64::from(seq) * 5000.0,
-            hidden: false,
-            headers_ms: Some(ttft_ms * 0.6),
-            first_byte_ms: Some(ttft_ms * 0.9),
-            first_reasoning_ms: None,
-            ttft_ms: Some(ttft_ms),
-            second_token_ms: Some(ttft_ms + 20.0),
-            total_ms: Some(ttft_ms + 500.0),
-            output_tokens: Some(11),
-            tokens_estimated: false,
-            cached_tokens: None,
-            error: None,
-            connection: None,
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(target, seq, ttft_ms)
         }
     }
 
@@ -790,7 +753,8 @@ mod tests {
 
     #[test]
     fn the_summary_carries_the_report_s_intervals_method_and_verdict() {
-        use crate::report::{REPORT_SEED, build_report, synthetic_samples};
+        use crate::fixtures::synthetic_samples;
+        use crate::report::{REPORT_SEED, build_report};
         // Two targets' requests 5 s apart, 402 each: 67 minutes, so their
         // intervals come from blocks.
         let plan = plan();
@@ -1015,7 +979,7 @@ mod tests {
         // Day two lists the targets the other way round, plus a new one.
         let mut plan_two = plan();
         plan_two.targets.reverse();
-        plan_two.targets.push(target(
+        plan_two.targets.push(Target::openai(
             "Fireworks",
             "https://api.fireworks.ai/inference/v1",
             "deepseek-v3",
@@ -1147,8 +1111,6 @@ mod tests {
             let samples: Vec<Sample> = raw
                 .into_iter()
                 .map(|(target, seq, warmup, sent_at_ms, headers, ttft, total, tokens)| Sample {
-                    target,
-                    seq,
                     warmup,
                     planned_at_ms: sent_at_ms / 3.0,
                     sent_at_ms,
@@ -1162,8 +1124,8 @@ mod tests {
                     output_tokens: tokens,
                     tokens_estimated: !warmup,
                     cached_tokens: tokens.filter(|t| t % 3 == 0).map(|t| t / 3),
-                    error: None,
-                    connection: None, http_status: None, input_tokens: None, rate_limit: None, stream: None, probe: None, answer: None, tool_calls: None, finish_reason: None, check: None, })
+                    ..Sample::measured(target, seq, 0.0)
+                })
                 .collect();
             let doc = import_json(&export_json(&plan(), &environment(), &samples)).unwrap();
             prop_assert_eq!(doc.samples.len(), samples.len());

@@ -394,18 +394,14 @@ pub fn openrouter_json(plan: &Plan, report: &Report, source: &RunSource, pin: bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{REPORT_SEED, build_report, synthetic_samples};
+    use crate::fixtures::synthetic_samples;
+    use crate::report::{REPORT_SEED, build_report};
     use crate::results::RunnerKind;
 
     fn target(label: &str, base_url: &str, model: &str, slug: Option<&str>) -> Target {
         Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: model.to_owned(),
-            provider: None,
-            price: None,
             openrouter_provider: slug.map(str::to_owned),
+            ..Target::openai(label, base_url, model)
         }
     }
 

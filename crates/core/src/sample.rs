@@ -345,15 +345,11 @@ mod tests {
     #[test]
     fn a_sample_is_written_with_the_documented_member_names_and_reads_back() {
         let sample = Sample {
-            target: 1,
-            seq: 4,
-            warmup: false,
             planned_at_ms: 1_733_000_000_000.5,
             sent_at_ms: 1_733_000_000_001.25,
             hidden: true,
             headers_ms: Some(120.5),
             first_byte_ms: Some(130.0),
-            first_reasoning_ms: None,
             ttft_ms: Some(0.1 + 0.2),
             second_token_ms: Some(160.0),
             total_ms: Some(900.0),
@@ -370,15 +366,7 @@ mod tests {
                 connect_ms: 0.25,
                 tls_ms: Some(3.5),
             }),
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(1, 4, 0.0)
         };
         let text = json::to_string(&sample);
         assert_eq!(

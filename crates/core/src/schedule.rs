@@ -548,7 +548,7 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Protocol, Target};
+    use crate::plan::Target;
     use proptest::prelude::*;
 
     const START_MS: f64 = 1_700_000_000_000.0;
@@ -556,15 +556,7 @@ mod tests {
     fn plan(targets: usize, warmup: u32, requests: u32, spacing_s: f64, jitter_s: f64) -> Plan {
         Plan {
             targets: (0..targets)
-                .map(|i| Target {
-                    label: format!("t{i}"),
-                    protocol: Protocol::Demo,
-                    base_url: "demo://local".to_owned(),
-                    model: "m".to_owned(),
-                    provider: None,
-                    price: None,
-                    openrouter_provider: None,
-                })
+                .map(|i| Target::demo(&format!("t{i}"), "m"))
                 .collect(),
             requests_per_target: requests,
             warmup_per_target: warmup,

@@ -201,7 +201,7 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::synthetic_samples;
+    use crate::fixtures::synthetic_samples;
     use crate::sample::{Phase, SampleError};
 
     #[test]

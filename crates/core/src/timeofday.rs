@@ -259,32 +259,14 @@ mod tests {
 
     fn sample(sent_at_ms: f64, ttft_ms: f64) -> Sample {
         Sample {
-            target: 0,
-            seq: 0,
-            warmup: false,
             planned_at_ms: sent_at_ms,
             sent_at_ms,
-            hidden: false,
             headers_ms: Some(ttft_ms / 2.0),
             first_byte_ms: Some(ttft_ms),
-            first_reasoning_ms: None,
-            ttft_ms: Some(ttft_ms),
             second_token_ms: None,
             total_ms: Some(ttft_ms + 100.0),
             output_tokens: Some(10),
-            tokens_estimated: false,
-            cached_tokens: None,
-            error: None,
-            connection: None,
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(0, 0, ttft_ms)
         }
     }
 

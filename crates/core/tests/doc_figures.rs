@@ -15,9 +15,10 @@ use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::compare::{Consistency, TargetFigures, compare_models, routing_table};
 use firsttoken_core::dependence::{BLOCK_AFTER_SPAN_MS, Resampling};
 use firsttoken_core::fidelity::score::PassRate;
+use firsttoken_core::fixtures::synthetic_samples;
 use firsttoken_core::plan::{FidelityPlan, Plan, Target};
 use firsttoken_core::quantile::{BATCH_BLOCKS, MIN_BATCHES, order_statistic_ranks, student_t_975};
-use firsttoken_core::report::{build_report, percentile_reaches_censored, synthetic_samples};
+use firsttoken_core::report::{build_report, percentile_reaches_censored};
 use firsttoken_core::settings::{
     Goodput, TimeoutAdvice, recommended_timeout, requests_needed, wilson,
 };

@@ -407,6 +407,9 @@ mod tests {
 
     #[test]
     fn the_member_lists_are_the_structs_members() {
+        // Every member typed out, unlike the fixtures' builders: a new
+        // member fails to compile here until it is filled, so it is written
+        // and must be in `TARGET_FIELDS`.
         let target = Target {
             label: "a".into(),
             protocol: Protocol::OpenAi,

@@ -224,7 +224,8 @@ fn compact(
 mod tests {
     use super::*;
     use crate::dashboard::{Dataset, Published as Read, read_published};
-    use crate::fixtures::{results_file, sample, target};
+    use crate::fixtures::{results_file, sample};
+    use crate::plan::Target;
     use crate::publish::MS_PER_DAY;
     use std::collections::BTreeMap;
 
@@ -264,8 +265,8 @@ mod tests {
             .collect();
         results_file(
             vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
             ],
             &samples,
         )

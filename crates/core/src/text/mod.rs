@@ -1122,18 +1122,11 @@ mod tests {
     /// explained: one slow request is no group of its own.
     #[test]
     fn a_cold_verdict_without_a_tail_says_why() {
-        use crate::plan::{Plan, Protocol, Target};
-        use crate::report::{build_report, synthetic_samples};
+        use crate::fixtures::synthetic_samples;
+        use crate::plan::{Plan, Target};
+        use crate::report::build_report;
         let plan = Plan {
-            targets: vec![Target {
-                label: "B".to_owned(),
-                protocol: Protocol::OpenAi,
-                base_url: "https://b.example/v1".to_owned(),
-                model: "m".to_owned(),
-                provider: None,
-                price: None,
-                openrouter_provider: None,
-            }],
+            targets: vec![Target::openai("B", "https://b.example/v1", "m")],
             requests_per_target: 40,
             ..Plan::default()
         };
@@ -1176,17 +1169,11 @@ mod tests {
     /// a ratio the intervals support still is.
     #[test]
     fn consistency_is_a_ratio_only_when_the_intervals_tell() {
-        use crate::plan::{Plan, Protocol, Target};
-        use crate::report::{build_report, synthetic_samples};
-        let target = |label: &str| Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: format!("https://{label}.example/v1"),
-            model: "m".to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
-        };
+        use crate::fixtures::synthetic_samples;
+        use crate::plan::{Plan, Target};
+        use crate::report::build_report;
+        let target =
+            |label: &str| Target::openai(label, &format!("https://{label}.example/v1"), "m");
         let plan = Plan {
             targets: vec![target("A"), target("B")],
             ..Plan::default()

@@ -774,13 +774,9 @@ mod tests {
     #[test]
     fn every_plan_warning_has_a_chinese_text_without_english() {
         let demo = crate::plan::Target {
-            label: "Demo A · steady".into(),
             protocol: crate::plan::Protocol::Demo,
-            base_url: "demo://steady".into(),
-            model: "demo-llm".into(),
             provider: Some("demo".into()),
-            price: None,
-            openrouter_provider: None,
+            ..crate::plan::Target::openai("Demo A · steady", "demo://steady", "demo-llm")
         };
         let plan = crate::plan::Plan {
             targets: vec![demo.clone(), demo],

@@ -12,7 +12,7 @@
 use super::*;
 use crate::fidelity::reply::ToolCall;
 use crate::fidelity::suite::Probe;
-use crate::plan::{FidelityPlan, Protocol, Target};
+use crate::plan::{FidelityPlan, Target};
 use crate::sample::Sample;
 
 /// Trials per corruption share.
@@ -30,15 +30,7 @@ fn base_pass_rate(probe: &Probe) -> f64 {
 }
 
 fn plan() -> Plan {
-    let target = |label: &str| Target {
-        label: label.to_owned(),
-        protocol: Protocol::OpenAi,
-        base_url: "http://127.0.0.1:1".to_owned(),
-        model: "m".to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
-    };
+    let target = |label: &str| Target::openai(label, "http://127.0.0.1:1", "m");
     Plan {
         targets: vec![target("reference"), target("target")],
         fidelity: Some(FidelityPlan::basic(Some("reference".to_owned()))),
@@ -74,32 +66,21 @@ pub(crate) fn reply_sample(target: u32, probe: &Probe, right: bool) -> Sample {
         (_, false) => ("I am not sure.".to_owned(), None),
     };
     Sample {
-        target,
-        seq: 0,
-        warmup: false,
         planned_at_ms: 0.0,
         sent_at_ms: 0.0,
-        hidden: false,
         headers_ms: Some(10.0),
         first_byte_ms: Some(11.0),
-        first_reasoning_ms: None,
         ttft_ms: Some(20.0),
         second_token_ms: None,
         total_ms: Some(30.0),
         output_tokens: Some(4),
-        tokens_estimated: false,
-        error: None,
-        cached_tokens: None,
-        connection: None,
         http_status: Some(200),
         input_tokens: Some(40),
-        rate_limit: None,
-        stream: None,
         probe: Some(probe.id.to_owned()),
         answer: Some(answer),
         tool_calls,
         finish_reason: Some("stop".to_owned()),
-        check: None,
+        ..Sample::measured(target, 0, 20.0)
     }
 }
 
