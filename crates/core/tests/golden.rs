@@ -614,11 +614,6 @@ fn routing_configs() {
         "routing-export.json",
         &format!("{}\n", routing_json(&report.routing, &source)),
     );
-    // The fixture as a results file, for the LiteLLM load test and the CLI.
-    golden(
-        "routing-results.json",
-        &format!("{}\n", export_json(&plan, &environment, &samples)),
-    );
     // No export carries a key, and each names its source run.
     for text in [
         yaml.clone(),
