@@ -3,8 +3,8 @@
 //! with the `fixtures` feature, for the tests of the crates that depend on it
 //! (the chart, the page, the runner, the mock); never part of a release.
 //!
-//! A `Sample` has 26 members and a `Target` 7, and both grow: a test that
-//! typed them out in full would change with every new member. Tests start
+//! `Sample` and `Target` have many members and gain more: a test that
+//! typed them out in full would change with every new one. Tests start
 //! from a builder here and name only what they care about, with struct
 //! update syntax:
 //!
