@@ -38,9 +38,11 @@ pub mod directory;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::fidelity::suite::Suite;
+use super::fidelity::verify::{ProbeReply, verify};
 use super::plan::Plan;
 use super::results::ResultsDoc;
-use super::sample::TtftRank;
+use super::sample::{ErrorKind, Phase, Sample, TtftRank, rank_of};
 
 /// The points document's version this build reads and writes.
 pub const POINTS_VERSION: u32 = 1;
@@ -207,9 +209,11 @@ pub struct ProbePoints {
     pub passed: Vec<bool>,
 }
 
-/// One sample as [`PointsDoc::build`] needs it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PointSample {
+/// One sample as [`PointsDoc::build`] reads it: the members the conversion
+/// to a point needs, from a results document's [`Sample`] or from the
+/// dashboard's trimmed copy of one.
+#[derive(Clone, Copy, Debug)]
+pub struct PointSample<'a> {
     /// Index of its target in the plan.
     pub target: u32,
     /// A warm-up.
@@ -218,25 +222,42 @@ pub struct PointSample {
     pub sent_at_ms: f64,
     /// Its TTFT, ms.
     pub ttft_ms: Option<f64>,
-    /// It failed.
-    pub failed: bool,
-    /// It failed with no first token within the timeout: ranked at the
-    /// timeout ([`crate::sample::TtftRank::Censored`]).
-    pub censored: bool,
-    /// A fidelity probe's reply: whether it passed (a failed request is
-    /// `None` and a probe that failed as a request is left out).
-    pub probe_passed: Option<bool>,
+    /// Its total time, ms: a failure that lasted past the timeout ranks
+    /// there.
+    pub total_ms: Option<f64>,
+    /// What failed, and when.
+    pub error: Option<(ErrorKind, Phase)>,
+    /// A fidelity probe's id and the reply the sample kept.
+    pub probe: Option<(&'a str, ProbeReply<'a>)>,
+}
+
+impl<'a> From<&'a Sample> for PointSample<'a> {
+    fn from(sample: &'a Sample) -> Self {
+        Self {
+            target: sample.target,
+            warmup: sample.warmup,
+            sent_at_ms: sample.sent_at_ms,
+            ttft_ms: sample.ttft_ms,
+            total_ms: sample.total_ms,
+            error: sample.error.as_ref().map(|e| (e.kind, e.phase)),
+            probe: sample.probe.as_deref().map(|id| (id, sample.probe_reply())),
+        }
+    }
 }
 
 impl PointsDoc {
     /// The points of a plan's samples: the one place that decides which
-    /// samples a dashboard counts.
-    pub fn build(
+    /// samples a dashboard counts, which rank at the timeout (the one
+    /// ranking rule, [`rank_of`]) and whether a probe's reply passed
+    /// (verified again by the plan's `suite`; a probe that failed as a
+    /// request, or that the suite does not know, is left out).
+    pub fn build<'a>(
         vantage: &str,
         reasoning_counts_as_first_token: bool,
         targets: Vec<PointsTarget>,
         timeout_ms: f64,
-        samples: impl IntoIterator<Item = PointSample>,
+        suite: Option<Suite>,
+        samples: impl IntoIterator<Item = PointSample<'a>>,
     ) -> Self {
         let mut doc = Self {
             firsttoken_points: POINTS_VERSION,
@@ -253,26 +274,39 @@ impl PointsDoc {
             probes: None,
         };
         for sample in samples {
-            if let Some(passed) = sample.probe_passed {
+            if let Some((id, reply)) = sample.probe {
+                let Some(probe) = suite.and_then(|suite| suite.probe(id)) else {
+                    continue;
+                };
+                if sample.error.is_some() {
+                    continue;
+                }
                 let probes = doc.probes.get_or_insert_with(Box::default);
                 probes.target.push(sample.target);
                 probes.sent_at_ms.push(sample.sent_at_ms);
-                probes.passed.push(passed);
+                probes.passed.push(verify(probe, &reply).passed);
                 continue;
             }
             if sample.warmup {
                 doc.warmups += 1;
                 continue;
             }
-            let ttft_ms = match (sample.failed, sample.ttft_ms) {
-                (true, _) => None,
-                (false, Some(ttft)) => Some(ttft),
-                (false, None) => {
+            let ttft_ms = match (sample.error, sample.ttft_ms) {
+                (Some(_), _) => None,
+                (None, Some(ttft)) => Some(ttft),
+                (None, None) => {
                     doc.without_ttft += 1;
                     continue;
                 }
             };
-            if sample.censored && timeout_ms.is_finite() {
+            let rank = rank_of(
+                sample.warmup,
+                sample.ttft_ms,
+                sample.total_ms,
+                sample.error,
+                timeout_ms,
+            );
+            if rank == TtftRank::Censored && timeout_ms.is_finite() {
                 doc.censored
                     .push(u32::try_from(doc.target.len()).unwrap_or(u32::MAX));
                 doc.timeout_ms = Some(timeout_ms);
@@ -291,28 +325,8 @@ impl PointsDoc {
             doc.plan.reasoning_counts_as_first_token,
             points_targets(&doc.plan),
             doc.plan.timeout_s * 1000.0,
-            doc.samples
-                .iter()
-                .filter(|s| !s.is_probe() || s.error.is_none())
-                .filter_map(|s| {
-                    // A probe's reply is verified again, by the plan's suite.
-                    let probe_passed = match s.probe.as_deref() {
-                        None => None,
-                        Some(id) => {
-                            let suite = doc.plan.fidelity.as_ref()?.suite;
-                            Some(s.verify_probe(suite.probe(id)?).passed)
-                        }
-                    };
-                    Some(PointSample {
-                        target: s.target,
-                        warmup: s.warmup,
-                        sent_at_ms: s.sent_at_ms,
-                        ttft_ms: s.ttft_ms,
-                        failed: s.error.is_some(),
-                        censored: s.rank(doc.plan.timeout_s * 1000.0) == TtftRank::Censored,
-                        probe_passed,
-                    })
-                }),
+            doc.plan.fidelity.as_ref().map(|fidelity| fidelity.suite),
+            doc.samples.iter().map(PointSample::from),
         )
     }
 
