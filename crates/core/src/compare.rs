@@ -35,12 +35,12 @@
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
+use super::binomial::fisher_exact;
 use super::bootstrap::Interval;
 use super::fidelity::score::FidelityVerdict;
 use super::slow::SLOW_MULTIPLE;
 use super::stats::percentile;
 use super::text::format::format_ms;
-use super::timeofday::fisher_exact;
 use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
 
 /// Version of the routing JSON document this build writes.

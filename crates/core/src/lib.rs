@@ -5,8 +5,10 @@
 //! panics on `wasm32-unknown-unknown`, and a clock read inside the decoder
 //! would make timings depend on parsing cost.
 
+pub mod binomial;
 pub mod bootstrap;
 pub mod cache;
+pub mod calendar;
 pub mod compare;
 pub mod cost;
 pub mod dashboard;

@@ -223,9 +223,9 @@ fn compact(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calendar::MS_PER_DAY;
     use crate::dashboard::{Dataset, Published as Read, read_published};
     use crate::fixtures::{results_file, sample, target};
-    use crate::publish::MS_PER_DAY;
     use std::collections::BTreeMap;
 
     #[derive(Default)]

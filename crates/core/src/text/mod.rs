@@ -1236,7 +1236,7 @@ mod tests {
         // The worked example of docs/statistics.md, § Time of day, from
         // the test itself: 6 of 80 against 0 of 40 is no difference
         // (p = 0.177); 9 of 80 is the fewest that is (p = 0.028).
-        use crate::timeofday::fisher_exact;
+        use crate::binomial::fisher_exact;
         let p_six = fisher_exact(6, 80, 0, 40);
         assert!((p_six - 0.177).abs() < 5e-4, "{p_six}");
         let fewest = (0..=80).find(|&a| fisher_exact(a, 80, 0, 40) < 0.05);
@@ -1294,7 +1294,7 @@ mod tests {
             budget_ms: 1_000.0,
             within: 97,
             of: 100,
-            interval: crate::settings::wilson(97, 100),
+            interval: crate::binomial::wilson(97, 100),
         };
         assert_eq!(
             goodput_sentence(Lang::En, &goodput),
