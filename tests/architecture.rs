@@ -1,7 +1,8 @@
 //! The house rules of the workspace that a compiler does not check: `core`
 //! (`crates/core`) depends on nothing of the web, the terminal or the network,
-//! the runner and the mock do not depend on the page, and `core` has no import
-//! circle between its modules (DESIGN.md section 8: data flows one way).
+//! the runner and the mock do not depend on the page, and `core`'s imports
+//! run down its layer table, with no circle between its modules (DESIGN.md
+//! section 8: data flows one way).
 //!
 //! Every `super::…` and `crate::…` path in a module's non-test code is
 //! an edge to the module it names (the longest prefix that is a file). Edges
@@ -189,6 +190,177 @@ fn core_has_no_import_circle() {
         circles.is_empty(),
         "import circles in core:\n{}",
         circles.join("\n")
+    );
+}
+
+/// `core`'s domains, bottom to top (the table in `crates/core/src/lib.rs`):
+/// a module may import from its own layer and the layers below, never
+/// from above. A submodule sits in its parent's layer unless it is listed
+/// itself (`text`'s words sit where their imports put them); a top-level
+/// module missing from the table fails [`core_imports_run_down_the_layer_table`].
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "base",
+        &[
+            "document",
+            "failure",
+            "origin",
+            "price",
+            "peak",
+            "calendar",
+            "text::lang",
+            "text::printable",
+        ],
+    ),
+    (
+        "stats",
+        &["stats", "quantile", "bootstrap", "dependence", "binomial"],
+    ),
+    (
+        "words",
+        &[
+            "text::format",
+            "text::refusal",
+            "text::plan_problem",
+            "text::notice",
+            "text::report_words",
+            "text::page",
+            "text::dashboard",
+        ],
+    ),
+    (
+        "plan and probes",
+        &[
+            "plan",
+            "plan_flags",
+            "presets",
+            "key_rules",
+            "fidelity",
+            "fidelity::suite",
+            "fidelity::reply",
+            "fidelity::verify",
+            "schedule",
+        ],
+    ),
+    (
+        "wire",
+        &[
+            "sse",
+            "protocol",
+            "measure",
+            "stream_shape",
+            "ratelimit",
+            "demo",
+            "sample",
+        ],
+    ),
+    (
+        "judgement",
+        &[
+            "verdict",
+            "slow",
+            "tail",
+            "settings",
+            "delivery",
+            "cache",
+            "cost",
+            "timeofday",
+            "compare",
+            "report",
+            "objective",
+            "fidelity::score",
+            "text::verdict",
+            "text::comparison",
+            "text::routing",
+        ],
+    ),
+    (
+        "documents",
+        &[
+            "results",
+            "publish",
+            "dashboard",
+            "routing_config",
+            "run",
+            "hostile",
+        ],
+    ),
+    ("text", &["text", "text::fidelity"]),
+];
+
+/// The layer of `module`: that of its longest listed prefix, or `None`
+/// when not even its top-level module is listed.
+fn layer_of(module: &[String]) -> Option<usize> {
+    (1..=module.len()).rev().find_map(|n| {
+        let path = module[..n].join("::");
+        LAYERS
+            .iter()
+            .position(|(_, modules)| modules.contains(&path.as_str()))
+    })
+}
+
+/// Every edge that runs up the table, as "a (layer) → b (layer)".
+fn upward_edges(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
+    let mut up = Vec::new();
+    for (from, targets) in edges {
+        let Some(from_layer) = layer_of(from) else {
+            continue;
+        };
+        for to in targets {
+            if let Some(to_layer) = layer_of(to)
+                && to_layer > from_layer
+            {
+                up.push(format!(
+                    "{} ({}) → {} ({})",
+                    from.join("::"),
+                    LAYERS[from_layer].0,
+                    to.join("::"),
+                    LAYERS[to_layer].0
+                ));
+            }
+        }
+    }
+    up
+}
+
+#[test]
+fn core_imports_run_down_the_layer_table() {
+    let edges = core_edges();
+    let unlisted: Vec<String> = edges
+        .keys()
+        .filter(|module| layer_of(module).is_none())
+        .map(|module| module.join("::"))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "modules missing from the layer table (tests/architecture.rs and crates/core/src/lib.rs): {unlisted:?}"
+    );
+    let up = upward_edges(&edges);
+    assert!(
+        up.is_empty(),
+        "imports that run up the layer table:\n{}",
+        up.join("\n")
+    );
+}
+
+#[test]
+fn an_import_up_the_table_is_caught() {
+    let mut edges = core_edges();
+    let stats = vec!["stats".to_owned()];
+    let report = vec!["report".to_owned()];
+    edges.entry(stats).or_default().insert(report);
+    assert_eq!(
+        upward_edges(&edges),
+        vec!["stats (stats) → report (judgement)".to_owned()]
+    );
+    assert_eq!(layer_of(&["no_such_module".to_owned()]), None);
+    assert_eq!(
+        layer_of(&[
+            "fidelity".to_owned(),
+            "score".to_owned(),
+            "simulation".to_owned()
+        ]),
+        layer_of(&["report".to_owned()])
     );
 }
 

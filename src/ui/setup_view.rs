@@ -324,7 +324,7 @@ fn keys_section(props: &PageProps) -> Html {
 fn key_row(props: &PageProps, slot: String, name: String, form: &TargetForm) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
-    let needs_key = preset_by_id(&form.preset).is_none_or(|p| p.needs_key);
+    let needs_key = crate::core::key_rules::wants_key(&to_target(form));
     let id = format!(
         "key-{}",
         slot.replace(|c: char| !c.is_ascii_alphanumeric(), "-")

@@ -9,12 +9,12 @@ use crate::{
     draw_daily, draw_daily_rates, draw_ecdf, draw_histogram, draw_hourly, draw_spread,
     draw_timeline,
 };
+use firsttoken_core::calendar::utc_day;
 use firsttoken_core::dashboard::Dataset;
 use firsttoken_core::dashboard::figures::{
     DayCell, DaySeries, HourSeries, VantageRow, WindowRow, by_vantage, daily, hour_of_day,
     rolling_windows,
 };
-use firsttoken_core::publish::utc_day;
 use firsttoken_core::report::Report;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::results::vantage_name;

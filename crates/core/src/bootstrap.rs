@@ -19,7 +19,6 @@
 use super::dependence::{Resampling, choose_resampling};
 use super::quantile::{batch_means_interval, order_statistic_interval};
 use super::stats::{cv_pct, lerp, percentile};
-use super::text::lang::Lang;
 
 /// Default number of resamples.
 ///
@@ -362,26 +361,13 @@ impl Distinction {
             Self::NotDistinguishable
         }
     }
-
-    /// A short sentence naming the two targets.
-    pub fn text(self, a: &str, b: &str, lang: Lang) -> String {
-        match (self, lang) {
-            (Self::ABetter, Lang::En) => format!("{a} is better than {b}"),
-            (Self::BBetter, Lang::En) => format!("{b} is better than {a}"),
-            (Self::NotDistinguishable, Lang::En) => {
-                format!("{a} and {b} are not distinguishable with this many samples")
-            }
-            (Self::ABetter, Lang::ZhCn) => format!("{a} 优于 {b}"),
-            (Self::BBetter, Lang::ZhCn) => format!("{b} 优于 {a}"),
-            (Self::NotDistinguishable, Lang::ZhCn) => format!("以当前样本量无法区分 {a} 与 {b}"),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stats::summarize_sorted;
+    use crate::text::lang::Lang;
 
     fn lognormal(rng: &mut fastrand::Rng, median: f64, sigma: f64, n: usize) -> Vec<f64> {
         let mut values: Vec<f64> = (0..n)

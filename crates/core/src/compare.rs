@@ -35,12 +35,12 @@
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
+use super::binomial::fisher_exact;
 use super::bootstrap::Interval;
 use super::fidelity::score::FidelityVerdict;
 use super::slow::SLOW_MULTIPLE;
 use super::stats::percentile;
-use super::text::format::format_ms;
-use super::timeofday::fisher_exact;
+use super::text::routing::{Pick, no_route_reason, pick_reason};
 use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
 
 /// Version of the routing JSON document this build writes.
@@ -131,31 +131,6 @@ impl Consistency {
             format!("{:.0}×", self.ratio)
         } else {
             format!("{:.1}×", self.ratio)
-        }
-    }
-
-    /// "A and B: CV 21 % and 24 %, not distinguishable with these
-    /// requests": what to say instead of [`Consistency::text`] when the two
-    /// CVs' intervals overlap, so that no ratio is stated that the
-    /// intervals cannot tell from 1×.
-    pub fn indistinct_text(most: (&str, f64), least: (&str, f64), lang: Lang) -> String {
-        let ((most, most_cv), (least, least_cv)) = (most, least);
-        match lang {
-            Lang::En => format!(
-                "{most} and {least}: CV {most_cv:.0} % and {least_cv:.0} %, not distinguishable with these requests"
-            ),
-            Lang::ZhCn => format!(
-                "{most} 与 {least} 的 CV 分别为 {most_cv:.0}% 和 {least_cv:.0}%，以这些请求无法区分"
-            ),
-        }
-    }
-
-    /// "A is 34× more consistent than B".
-    pub fn text(&self, most: &str, least: &str, lang: Lang) -> String {
-        let ratio = self.ratio_text();
-        match lang {
-            Lang::En => format!("{most} is {ratio} more consistent than {least}"),
-            Lang::ZhCn => format!("{most} 的稳定性是 {least} 的 {ratio}"),
         }
     }
 }
@@ -492,7 +467,6 @@ pub fn routing_table(comparisons: &[ModelComparison], lang: Lang) -> RoutingTabl
 
 fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
     let candidates = comparison.rows.len();
-    let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     let best = comparison
         .rows
         .first()
@@ -504,18 +478,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             .rows
             .iter()
             .all(|row| row.figures.n < VERDICT_MIN_SAMPLES);
-        let reason = match (lang, collecting) {
-            (Lang::En, true) => {
-                format!("no provider has {VERDICT_MIN_SAMPLES} successful samples yet")
-            }
-            (Lang::ZhCn, true) => format!("还没有服务商达到 {VERDICT_MIN_SAMPLES} 个成功样本"),
-            (Lang::En, false) => format!(
-                "no provider with {VERDICT_MIN_SAMPLES} or more samples had an error rate under {threshold_pct:.0} %"
-            ),
-            (Lang::ZhCn, false) => format!(
-                "样本数不少于 {VERDICT_MIN_SAMPLES} 的服务商中，没有错误率低于 {threshold_pct:.0}% 的"
-            ),
-        };
+        let reason = no_route_reason(lang, collecting);
         return Route {
             model: comparison.model.clone(),
             target: None,
@@ -534,12 +497,6 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         };
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
-    let (p95, cv) = (format_ms(lang, best.p95_ms), format!("{:.0}", best.cv_pct));
-    let verdict_text = match (lang, best.judgement.is_provisional()) {
-        (_, false) => verdict.text(lang).to_owned(),
-        (Lang::En, true) => format!("{} (provisional)", verdict.text(lang)),
-        (Lang::ZhCn, true) => format!("{}（暂定）", verdict.text(lang)),
-    };
     let label_of = |target: u32| {
         comparison
             .rows
@@ -555,47 +512,25 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         .collect();
     let best_row = comparison.rows.first();
     let slow = match (best_row, comparison.slow_threshold_ms) {
-        (Some(row), Some(threshold)) if !row.figures.ttft_sorted_ms.is_empty() => Some((
-            row.slow,
-            row.figures.ttft_sorted_ms.len(),
-            format_ms(lang, threshold),
-        )),
+        (Some(row), Some(threshold)) if !row.figures.ttft_sorted_ms.is_empty() => {
+            Some((row.slow, row.figures.ttft_sorted_ms.len(), threshold))
+        }
         _ => None,
     };
-    let mut reason = match (lang, eligible, &slow) {
-        (Lang::En, 1, _) if candidates == 1 => {
-            format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
-        }
-        (Lang::En, _, Some((k, n, threshold))) => format!(
-            "fewest slow requests ({k} of {n} over {threshold}), then lowest p95 ({p95}), of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
-        ),
-        (Lang::En, _, None) => format!(
-            "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
-        ),
-        (Lang::ZhCn, 1, _) if candidates == 1 => {
-            format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict_text}")
-        }
-        (Lang::ZhCn, _, Some((k, n, threshold))) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
-        ),
-        (Lang::ZhCn, _, None) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
-        ),
-    };
-    if !tied.is_empty() {
-        let others = tied.join(", ");
-        let n = best.ttft_sorted_ms.len().max(best.n);
-        reason = match lang {
-            Lang::En => format!(
-                "{} or {others}: not distinguishable with {n} requests; by the rule, {reason}",
-                best.label
-            ),
-            Lang::ZhCn => format!(
-                "{} 或 {others}：以 {n} 个请求无法区分；按规则，{reason}",
-                best.label
-            ),
-        };
-    }
+    let reason = pick_reason(
+        lang,
+        &Pick {
+            label: &best.label,
+            only_one: eligible == 1 && candidates == 1,
+            eligible,
+            p95_ms: best.p95_ms,
+            cv_pct: best.cv_pct,
+            judgement: best.judgement,
+            slow,
+            tied: &tied,
+            requests: best.ttft_sorted_ms.len().max(best.n),
+        },
+    );
     Route {
         model: comparison.model.clone(),
         target: Some(best.target),

@@ -25,14 +25,14 @@ use serde::de::IgnoredAny;
 use std::fmt;
 
 use super::fidelity::reply::ToolCall;
-use super::fidelity::verify::{ProbeReply, verify};
+use super::fidelity::verify::ProbeReply;
 use super::plan::FidelityPlan;
 use super::publish::{
     INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, ProbePoints,
     RunEntry,
 };
 use super::results::{RESULTS_VERSION, vantage_name};
-use super::sample::{ErrorKind, Phase, TtftRank, rank_of};
+use super::sample::{ErrorKind, Phase};
 
 /// One measured request: everything a dashboard view needs of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,44 +73,30 @@ struct PublishedRun {
 
 impl PublishedRun {
     fn into_points(self) -> PointsDoc {
-        let timeout_ms = self.plan.timeout_s * 1000.0;
-        let suite = self.plan.fidelity.as_ref().map(|fidelity| fidelity.suite);
         PointsDoc::build(
             self.environment.vantage.as_deref().unwrap_or_default(),
             self.plan.reasoning_counts_as_first_token,
             self.plan.targets,
             self.plan.timeout_s * 1000.0,
-            self.samples
-                .into_iter()
-                .filter(|s| s.probe.is_none() || s.error.is_none())
-                .filter_map(|s| {
-                    // A probe's reply is verified again, by the plan's suite.
-                    let probe_passed = match s.probe.as_deref() {
-                        None => None,
-                        Some(id) => {
-                            let probe = suite?.probe(id)?;
-                            let reply = ProbeReply::kept(
-                                s.answer.as_deref(),
-                                s.tool_calls.as_deref(),
-                                s.finish_reason.as_deref(),
-                                s.output_tokens,
-                                s.tokens_estimated,
-                            );
-                            Some(verify(probe, &reply).passed)
-                        }
-                    };
-                    let error = s.error.as_ref().map(|e| (e.kind, e.phase));
-                    let rank = rank_of(s.warmup, s.ttft_ms, s.total_ms, error, timeout_ms);
-                    Some(PointSample {
-                        target: s.target,
-                        warmup: s.warmup,
-                        sent_at_ms: s.sent_at_ms,
-                        ttft_ms: s.ttft_ms,
-                        failed: s.error.is_some(),
-                        censored: rank == TtftRank::Censored,
-                        probe_passed,
-                    })
+            self.plan.fidelity.as_ref().map(|fidelity| fidelity.suite),
+            self.samples.iter().map(|s| PointSample {
+                target: s.target,
+                warmup: s.warmup,
+                sent_at_ms: s.sent_at_ms,
+                ttft_ms: s.ttft_ms,
+                total_ms: s.total_ms,
+                error: s.error.as_ref().map(|e| (e.kind, e.phase)),
+                probe: s.probe.as_deref().map(|id| {
+                    let reply = ProbeReply::kept(
+                        s.answer.as_deref(),
+                        s.tool_calls.as_deref(),
+                        s.finish_reason.as_deref(),
+                        s.output_tokens,
+                        s.tokens_estimated,
+                    );
+                    (id, reply)
                 }),
+            }),
         )
     }
 }

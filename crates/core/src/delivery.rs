@@ -8,9 +8,9 @@
 //! share of requests that succeeded is the *first-try* success rate a
 //! client without retries would see.
 
+use super::binomial::wilson;
 use super::ratelimit::{RateLimitHeaders, StatusCounts};
 use super::sample::{ErrorKind, Sample};
-use super::settings::wilson;
 use super::stats::percentile;
 use super::stream_shape::StreamShape;
 

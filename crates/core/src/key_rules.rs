@@ -4,7 +4,7 @@
 //! strict origins and the presets' own hosts.
 
 use super::origin::{Origin, Scheme};
-use super::plan::{Protocol, Target};
+use super::plan::{Plan, Protocol, Target};
 use super::presets::{Preset, preset_by_id};
 
 /// The origin a key for this target would be sent to: its base URL's origin.
@@ -55,6 +55,25 @@ pub fn wants_key(target: &Target) -> bool {
         .as_deref()
         .and_then(preset_by_id)
         .is_none_or(|preset| preset.needs_key)
+}
+
+/// The origin whose key `target` waits for: its key origin when it
+/// [wants a key](wants_key), else `None`. The one answer the page's key
+/// fields, its resume and the runner's key lookup all ask.
+pub fn needed_key(target: &Target) -> Option<Origin> {
+    key_origin(target).filter(|_| wants_key(target))
+}
+
+/// The origins the targets of `plan` wait for keys for ([`needed_key`]),
+/// in plan order, each once.
+pub fn needed_keys(plan: &Plan) -> Vec<Origin> {
+    let mut origins: Vec<Origin> = Vec::new();
+    for origin in plan.targets.iter().filter_map(needed_key) {
+        if !origins.contains(&origin) {
+            origins.push(origin);
+        }
+    }
+    origins
 }
 
 /// The variable a key for any target may come from, when the plan's
@@ -403,5 +422,31 @@ mod tests {
         ));
         assert!(!wants(Some("demo"), Protocol::Demo, "demo://steady"));
         assert!(!wants(None, Protocol::OpenAi, "not a url"));
+    }
+
+    #[test]
+    fn a_plan_needs_each_wanted_origin_once_in_plan_order() {
+        let plan = Plan {
+            targets: vec![
+                target(None, Protocol::OpenAi, "https://llm.example.com/v1"),
+                target(
+                    Some("openai"),
+                    Protocol::OpenAi,
+                    "https://api.openai.com/v1",
+                ),
+                target(None, Protocol::OpenAi, "https://LLM.example.com:443/v2"),
+                target(None, Protocol::OpenAi, "http://127.0.0.1:8787/v1"),
+                target(Some("demo"), Protocol::Demo, "demo://steady"),
+            ],
+            ..Plan::default()
+        };
+        assert_eq!(
+            needed_keys(&plan),
+            vec![
+                origin("https://llm.example.com"),
+                origin("https://api.openai.com")
+            ]
+        );
+        assert_eq!(needed_key(&plan.targets[3]), None);
     }
 }

@@ -29,6 +29,7 @@
 //! [`super::sample::Sample::rank`]). An upper end that lands on one is
 //! unbounded: the true value is only known to be above the timeout.
 
+use super::binomial::binomial_cdf_table;
 use super::stats::percentile;
 
 /// A two-sided confidence interval `[low, high]`, in the statistic's unit.
@@ -75,30 +76,6 @@ pub const BATCH_BLOCKS: usize = 3;
 /// with it the interval, to chance (Student's t with 4 degrees of freedom
 /// is already 2.78).
 pub const MIN_BATCHES: usize = 5;
-
-/// `P(B ≤ k)` for every k in 0..=n, B ~ Binomial(n, p), in one pass of the
-/// probability recursion in log space. Cost: O(n).
-fn binomial_cdf_table(n: usize, p: f64) -> Vec<f64> {
-    let mut table = Vec::with_capacity(n + 1);
-    if p <= 0.0 || p >= 1.0 {
-        let all_below = p >= 1.0;
-        for k in 0..=n {
-            table.push(if all_below && k < n { 0.0 } else { 1.0 });
-        }
-        return table;
-    }
-    let (ln_p, ln_q) = (p.ln(), (1.0 - p).ln());
-    let mut ln_pmf = n as f64 * ln_q;
-    let mut cumulative = 0.0;
-    for k in 0..=n {
-        if k > 0 {
-            ln_pmf += ((n - k + 1) as f64).ln() - (k as f64).ln() + ln_p - ln_q;
-        }
-        cumulative += ln_pmf.exp();
-        table.push(cumulative.min(1.0));
-    }
-    table
-}
 
 /// The 1-based ranks `(l, u)` of the order-statistic interval for the
 /// `p`-quantile (0–1) of `n` independent values: `l` is `None` when no

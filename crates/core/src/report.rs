@@ -22,7 +22,7 @@ use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
 use super::tail::{ColdTail, detect_cold_tail};
-use super::text::fidelity::route_note;
+use super::text::routing::route_note;
 use super::timeofday::{TimeOfDay, time_of_day};
 use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
 

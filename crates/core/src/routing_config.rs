@@ -31,12 +31,13 @@
 
 use serde::Serialize;
 
+use super::calendar::iso_time;
 use super::compare::{Route, RouteStep, RoutingTable};
 use super::document;
 use super::key_rules::key_variable;
 use super::origin::Origin;
 use super::plan::{Plan, Protocol, Target};
-use super::publish::{iso_time, run_file_name};
+use super::publish::run_file_name;
 use super::report::Report;
 use super::results::Environment;
 use super::settings::TimeoutAdvice;

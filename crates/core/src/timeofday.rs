@@ -17,6 +17,7 @@
 //! Fisher's exact test, not by eye: two p95s of 40 requests each differ by
 //! chance more often than not.
 
+use super::binomial::fisher_exact;
 use super::sample::{Sample, TtftRank};
 use super::stats::{Summary, summarize};
 
@@ -117,37 +118,6 @@ impl TimeOfDay {
             p_value: fisher_exact(peak.slow, peak.ranked(), off.slow, off.ranked()),
         })
     }
-}
-
-/// Two-sided Fisher's exact test that `a` of `n` and `c` of `m` come from
-/// the same share: the probability, with the margins fixed, of a table at
-/// most as likely as the one seen (the usual "sum of small p" rule, with a
-/// relative tolerance of 10⁻⁷ for ties). Cost: O(n + m).
-pub fn fisher_exact(a: usize, n: usize, c: usize, m: usize) -> f64 {
-    if a > n || c > m {
-        return 1.0;
-    }
-    let total_slow = a + c;
-    let total = n + m;
-    // X = slow requests in the first group ~ Hypergeometric(total, total_slow, n).
-    let low = total_slow.saturating_sub(m);
-    let high = total_slow.min(n);
-    let ln_choose = |n: usize, k: usize| -> f64 {
-        let k = k.min(n - k);
-        (0..k)
-            .map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln())
-            .sum()
-    };
-    let denominator = ln_choose(total, n);
-    let probability = |x: usize| {
-        (ln_choose(total_slow, x) + ln_choose(total - total_slow, n - x) - denominator).exp()
-    };
-    let observed = probability(a);
-    let p: f64 = (low..=high)
-        .map(probability)
-        .filter(|&q| q <= observed * (1.0 + 1e-7))
-        .sum();
-    p.min(1.0)
 }
 
 /// TTFT by local hour and by peak / off-peak, for one target.
@@ -360,22 +330,6 @@ mod tests {
         ] {
             assert_eq!(parse_peak_tz(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn fisher_exact_matches_exact_sums() {
-        // Hand-checked against the hypergeometric table: 6 of 40 slow in
-        // peak hours against 0 of 40 off peak. With 6 slow in all, the only
-        // tables as unlikely are 6/0 and 0/6: p = 2 · C(40,6) / C(80,6).
-        let p = fisher_exact(6, 40, 0, 40);
-        let expected = 2.0 * 3_838_380.0 / 300_500_200.0;
-        assert!((p - expected).abs() < 1e-9, "{p} vs {expected}");
-        assert!(p < 0.05);
-        // Equal shares: p = 1.
-        assert!((fisher_exact(3, 50, 3, 50) - 1.0).abs() < 1e-9);
-        // 2 of 40 against 1 of 40 is nothing the data can show.
-        assert!(fisher_exact(2, 40, 1, 40) > 0.5);
-        assert_eq!(fisher_exact(5, 4, 0, 4), 1.0);
     }
 
     #[test]

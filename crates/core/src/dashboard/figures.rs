@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::{Dataset, Point};
-use crate::publish::{MS_PER_DAY, utc_day};
+use crate::calendar::{MS_PER_DAY, utc_day};
 use crate::stats::percentile;
 
 /// Milliseconds in an hour.
@@ -225,7 +225,7 @@ pub fn fidelity_daily(data: &Dataset) -> Vec<FidelityDay> {
             day,
             passed,
             replies,
-            interval: crate::settings::wilson(passed, replies),
+            interval: crate::binomial::wilson(passed, replies),
         })
         .collect()
 }

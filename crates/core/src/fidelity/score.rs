@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 
 use super::suite::{Category, Expect, Suite};
 use super::verify::{ProbeAnswer, ProbeCheck, ProbeFailure, verify};
+use crate::binomial::wilson;
 use crate::plan::Plan;
-use crate::settings::wilson;
 
 /// The verdict of one target against the reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -223,10 +223,10 @@ fn compact(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calendar::MS_PER_DAY;
     use crate::dashboard::{Dataset, Published as Read, read_published};
     use crate::fixtures::{results_file, sample};
     use crate::plan::Target;
-    use crate::publish::MS_PER_DAY;
     use std::collections::BTreeMap;
 
     #[derive(Default)]

@@ -5,7 +5,7 @@
 
 use super::format::{at_least, format_duration, format_ms, format_pct};
 use super::lang::Lang;
-use crate::publish::civil_from_days;
+use crate::calendar::civil_from_days;
 
 /// An epoch time as UTC "YYYY-MM-DD HH:MM UTC".
 pub fn utc_time(epoch_ms: f64) -> String {

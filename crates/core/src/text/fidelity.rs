@@ -250,27 +250,6 @@ pub fn fidelity_sentence(lang: Lang, figures: &FidelityFigures, reference: Optio
     }
 }
 
-/// What the routing table adds beside a pick whose answers differ from the
-/// reference's, so it never recommends one without saying so.
-pub fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
-    match (lang, verdict) {
-        (Lang::En, FidelityVerdict::Differs) => Some(format!(
-            " Its answers differ from {reference}'s in the fidelity check: check them before \
-             routing to it."
-        )),
-        (Lang::ZhCn, FidelityVerdict::Differs) => Some(format!(
-            "但保真检查中它的回答与 {reference} 不同：路由前请先查看。"
-        )),
-        (Lang::En, FidelityVerdict::Inconclusive) => Some(format!(
-            " The fidelity check against {reference} is inconclusive."
-        )),
-        (Lang::ZhCn, FidelityVerdict::Inconclusive) => {
-            Some(format!("与 {reference} 的保真检查无定论。"))
-        }
-        _ => None,
-    }
-}
-
 /// "The planned run adds 60 probe requests per target (basic-1, twice)":
 /// what the check costs, said before Start.
 pub fn probe_cost_text(

@@ -1,10 +1,11 @@
 //! Words and formatted numbers that both adapters print, made once so the
 //! page and `firsttoken report` say the same thing about the same file.
 //!
+//! - [`comparison`]: one target better than another, or more consistent;
 //! - [`lang`]: the one [`Lang`] (a leaf: every module may name it);
 //! - [`format`]: one way to format a duration, a share, a ratio, an
-//!   interval and dollars (a leaf too, so the routing reasons in
-//!   `compare` can use it without a circle);
+//!   interval and dollars (a leaf too, so the routing reasons can use it
+//!   without a circle);
 //! - [`notice`]: the page's notices about files, storage and links;
 //! - [`plan_problem`]: what is wrong with a field of a plan, in words;
 //! - [`printable`]: a stranger's text made safe for a terminal;
@@ -12,10 +13,13 @@
 //!   columns, line names);
 //! - [`refusal`]: why a plan, a link or a results file was refused, or
 //!   runs could not be merged;
+//! - [`routing`]: the routing table's reasons;
+//! - [`verdict`]: the verdict, the judgement and the caveats in words;
 //! - this module: the sentences (tail, slow share, intervals and
 //!   distinctions, timeouts, goodput, periods, first try and rate limits,
 //!   stream, cost), which read the report's types.
 
+pub mod comparison;
 pub mod dashboard;
 pub mod fidelity;
 pub mod format;
@@ -26,6 +30,8 @@ pub mod plan_problem;
 pub mod printable;
 pub mod refusal;
 pub mod report_words;
+pub mod routing;
+pub mod verdict;
 
 pub use format::{
     at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
@@ -1223,7 +1229,7 @@ mod tests {
         // The worked example of docs/statistics.md, § Time of day, from
         // the test itself: 6 of 80 against 0 of 40 is no difference
         // (p = 0.177); 9 of 80 is the fewest that is (p = 0.028).
-        use crate::timeofday::fisher_exact;
+        use crate::binomial::fisher_exact;
         let p_six = fisher_exact(6, 80, 0, 40);
         assert!((p_six - 0.177).abs() < 5e-4, "{p_six}");
         let fewest = (0..=80).find(|&a| fisher_exact(a, 80, 0, 40) < 0.05);
@@ -1281,7 +1287,7 @@ mod tests {
             budget_ms: 1_000.0,
             within: 97,
             of: 100,
-            interval: crate::settings::wilson(97, 100),
+            interval: crate::binomial::wilson(97, 100),
         };
         assert_eq!(
             goodput_sentence(Lang::En, &goodput),

@@ -577,7 +577,7 @@ pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
     let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
     let days = local_s.div_euclid(86_400);
     let secs = local_s.rem_euclid(86_400);
-    let (year, month, day) = crate::publish::civil_from_days(days);
+    let (year, month, day) = crate::calendar::civil_from_days(days);
     format!(
         "{year:04}-{month:02}-{day:02} {:02}:{:02}",
         secs / 3600,
