@@ -507,7 +507,11 @@ pub async fn load_history(dispatch: Callback<Action>) {
     dispatch.emit(Action::OfferResume(interrupted));
 }
 
-/// A stored run and its samples.
+/// A stored run and its samples. Only the run's part reads stored samples
+/// (opening or resuming a run), so they are read by the reader that names a
+/// bad member ([`document::from_str`]), the one the results' part already
+/// has for imported files: the page keeps one reader of a sample, not two
+/// (a sample that does not read is skipped, as before).
 pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
     let store = Store::open().await.ok()?;
     let records = store.runs().await.ok()?;
@@ -520,7 +524,7 @@ pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
         .await
         .ok()?
         .iter()
-        .filter_map(|json| document::read_quietly::<Sample>(json))
+        .filter_map(|json| document::from_str::<Sample>(json).ok())
         .collect();
     Some((record, samples))
 }
