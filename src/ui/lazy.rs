@@ -35,10 +35,9 @@
 //! this device stay in the first load, and a part that fails to arrive
 //! (the results', say) loses no sample.
 //!
-//! Two readers travel with the parts too. Reading results files a person
-//! imports (and naming the member a file gets wrong) is the results' part;
-//! naming the member of a malformed event is the run's part, installed in
-//! `core::protocol` when it arrives.
+//! Reading results files a person imports (and naming the member a file
+//! gets wrong) is the results' part; reading a reply's events (and naming
+//! the member of a malformed one) is the run's.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -150,17 +149,9 @@ macro_rules! split_point {
     };
 }
 
-/// What every way into the run's part does first: a malformed event names
-/// the member that does not fit through a second copy of every event
-/// reader, which comes with the part (the first installation stays).
-fn arm_run_part() {
-    crate::core::protocol::install_member_namer(crate::core::protocol::misfit_member);
-}
-
 split_point! {
     run:
     fn run_view() -> Result<PartView, PartUnloaded> {
-        arm_run_part();
         Ok(|props| html! { <crate::ui::run_view::RunPage ..props /> })
     }
 }
@@ -177,7 +168,6 @@ split_point! {
         keys: BTreeMap<String, String>,
         dispatch: Callback<Action>,
     ) -> Result<(), PartUnloaded> {
-        arm_run_part();
         driver.run_new(plan, keys, dispatch);
         Ok(())
     }
@@ -197,7 +187,6 @@ split_point! {
         dispatch: Callback<Action>,
         lang: Lang,
     ) -> Result<Resuming, PartUnloaded> {
-        arm_run_part();
         Ok(Box::pin(async move {
             driver.run_stored(run_id, keys, dispatch, lang).await;
         }))
@@ -219,7 +208,6 @@ split_point! {
         seq: u32,
         seed: u64,
     ) -> Result<Measuring, PartUnloaded> {
-        arm_run_part();
         Ok(Box::pin(async move {
             crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, seed).await
         }))
@@ -242,7 +230,6 @@ split_point! {
         key: Option<String>,
         seq: u32,
     ) -> Result<MeasuringJson, PartUnloaded> {
-        arm_run_part();
         Ok(Box::pin(async move {
             let target: Target = crate::core::document::from_str(&target_json)
                 .map_err(|e| format!("bad target: {e}"))?;
