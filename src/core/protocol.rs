@@ -601,7 +601,7 @@ pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
 /// read a second time ([`misfit_member`]) to find the member's path: the
 /// runner decodes hundreds of MB/s (`make bench-sse`). The page reads each
 /// event once, through serde_path_to_error: one reader per event type
-/// instead of two is 11 kB gzip less for the page to download, and the page
+/// instead of two is 13 kB gzip less for the page to download, and the page
 /// decodes one reply at a time, after the reply's times are taken, where
 /// tracking the path (a small allocation per member) costs nothing that is
 /// measured.
