@@ -22,7 +22,7 @@ mod dashboard_view;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod driver;
 #[cfg(target_arch = "wasm32")]
-mod lazy;
+pub(crate) mod lazy;
 #[cfg(target_arch = "wasm32")]
 mod live_timeline;
 #[cfg(target_arch = "wasm32")]

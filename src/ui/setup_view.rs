@@ -19,10 +19,10 @@ use crate::core::protocol::{models_request, parse_models};
 use crate::core::text::fidelity::{probe_cost_text, verdict_word};
 use crate::core::text::labelled;
 use crate::core::text::notice::{self, StorageStep};
-use crate::ui::driver::measure_once;
 use crate::ui::form::{PlanForm, TargetForm};
 use crate::ui::i18n::{Lang, format_ms, warning_text};
 use crate::ui::keys::key_slot;
+use crate::ui::lazy::measure_connection;
 use crate::ui::lazy::{ImportRefusal, PartUnloaded, read_results_files};
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, Connection, State};
@@ -362,7 +362,15 @@ fn key_row(props: &PageProps, slot: String, name: String, form: &TargetForm) -> 
                 connection: Connection::Testing,
             });
             spawn(async move {
-                let outcome = measure_once(&target, &plan, key.as_deref(), 0, 1).await;
+                let lang = state.lang;
+                let Ok(measuring) = measure_connection(target, plan, key, 0, 1).await else {
+                    state.dispatch(Action::SetConnection {
+                        provider: slot,
+                        connection: Connection::Failed(notice::part_unloaded(lang).to_owned()),
+                    });
+                    return;
+                };
+                let outcome = measuring.await;
                 let connection = match (outcome.error, outcome.ttft_ms) {
                     (Some(error), _) => Connection::Failed(error.message),
                     (None, Some(ttft)) => Connection::Ok(ttft),
@@ -505,7 +513,12 @@ pub fn SetupPage(props: &PageProps) -> Html {
                 let _ = add_used_key_origins(&origins);
             }
             state.dispatch(Action::PlanFromLink(false));
-            driver.start(plan.clone(), state.keys.clone(), dispatch.clone());
+            driver.start(
+                plan.clone(),
+                state.keys.clone(),
+                dispatch.clone(),
+                state.lang,
+            );
         })
     };
     let on_start = {

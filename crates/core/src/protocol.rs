@@ -592,40 +592,47 @@ pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
         .map(|with_path| (with_path.path().to_string(), with_path.inner().to_string()))
 }
 
-/// A way to find the member of a malformed event: [`misfit_member`]'s signature.
-pub type MemberNamer = fn(EventKind, &str) -> Option<(String, String)>;
-
-/// How a program finds the member of a malformed event: [`misfit_member`]
-/// itself, natively. The page installs it from one of its lazily loaded
-/// parts (the run's, fetched before the run starts), which keeps the second
-/// copy of every event reader out of its first load; until it is there a
-/// malformed event says serde_json's reason without the member.
-static MEMBER_NAMER: std::sync::OnceLock<MemberNamer> = std::sync::OnceLock::new();
-
-/// Installs [`misfit_member`] (or a stand-in) as the way malformed events
-/// name their member; the first installation stays.
-pub fn install_member_namer(namer: MemberNamer) {
-    let _ = MEMBER_NAMER.set(namer);
-}
-
-fn name_misfit(kind: EventKind, data: &str) -> Option<(String, String)> {
-    #[cfg(not(target_arch = "wasm32"))]
-    install_member_namer(misfit_member);
-    MEMBER_NAMER.get().and_then(|namer| namer(kind, data))
-}
-
 /// Reads an event's data into the typed members its decoder needs (text
 /// borrowed, every other member skipped). When the data does not fit, the
 /// reason names the member: `` member `delta.text`: invalid type: integer
-/// `5`, expected a string ``. The fast path is serde_json alone; only a
-/// failing event is read a second time to find the member's path.
+/// `5`, expected a string ``.
+///
+/// Natively the fast path is serde_json alone, and only a failing event is
+/// read a second time ([`misfit_member`]) to find the member's path: the
+/// runner decodes hundreds of MB/s (`make bench-sse`). The page reads each
+/// event once, through serde_path_to_error: one reader per event type
+/// instead of two is 13 kB gzip less for the page to download, and the page
+/// decodes one reply at a time, after the reply's times are taken, where
+/// tracking the path (a small allocation per member) costs nothing that is
+/// measured.
 pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
     kind: EventKind,
     data: &'a str,
 ) -> Result<T, MalformedEvent> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = kind;
+        let mut deserializer = serde_json::Deserializer::from_str(data);
+        let misfit = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+            Ok(value) => match deserializer.end() {
+                Ok(()) => return Ok(value),
+                Err(error) => format!("the event does not fit ({error})"),
+            },
+            Err(with_path) => format!(
+                "member `{}` does not fit: {}",
+                with_path.path(),
+                with_path.inner()
+            ),
+        };
+        Err(match parse_object(data) {
+            Err(malformed) => malformed,
+            Ok(_) => MalformedEvent::new(misfit, data),
+        })
+    }
+    #[cfg(not(target_arch = "wasm32"))]
     serde_json::from_str(data).map_err(|error| match parse_object(data) {
         Err(malformed) => malformed,
-        Ok(_) => match name_misfit(kind, data) {
+        Ok(_) => match misfit_member(kind, data) {
             Some((path, reason)) => {
                 MalformedEvent::new(format!("member `{path}` does not fit: {reason}"), data)
             }
