@@ -240,6 +240,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "fidelity::reply",
             "fidelity::verify",
             "schedule",
+            "prompt",
         ],
     ),
     (
@@ -268,6 +269,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "compare",
             "report",
             "objective",
+            "prefill",
             "fidelity::score",
             "text::verdict",
             "text::comparison",

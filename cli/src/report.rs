@@ -12,20 +12,23 @@ use std::path::PathBuf;
 
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::fidelity::score::Fidelity;
+use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
 use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
-use firsttoken_core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
+use firsttoken_core::routing_config::{
+    RunSource, litellm_yaml_with_prefill, openrouter_json, routing_json,
+};
 use firsttoken_core::stats::{Summary, summarize};
 use firsttoken_core::tail::ColdTail;
 use firsttoken_core::text::fidelity::{
     count_of, f1_text, failure_text, pass_rate_text, verdict_word,
 };
-use firsttoken_core::text::format_ms;
 use firsttoken_core::text::printable::printable;
 use firsttoken_core::text::report_words::{
     Phase, ReportWords, connections_opened, failed_probe, failed_probes_list, fidelity_heading,
     no_successful_samples, prompt_tokens_equal, report_heading, unknown_time,
 };
+use firsttoken_core::text::{self, format_ms};
 use firsttoken_core::text::{Said, at_least, caveat_line, colon, labelled, report_sentences};
 use firsttoken_core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
@@ -294,7 +297,7 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
     // The rows the page's export writes into the results file's `summary`
     // (figures, intervals, verdicts), from core's one writer.
     let summary = value_of(Some(&results::summary_rows(&doc.plan, &doc.samples)));
-    json!({
+    let mut document = json!({
         "firsttoken_report": REPORT_JSON_VERSION,
         "environment": {
             "user_agent": doc.environment.user_agent,
@@ -311,7 +314,105 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         "models": models,
         "routing": routing,
         "fidelity": value_of(report.fidelity.as_ref()),
+    });
+    // Only a run with prompt sizes has the member, so the report of any
+    // other run is what it was.
+    if let (Some(prefill), Some(members)) = (
+        prefill_report(&doc.plan, &doc.samples, report.seed),
+        document.as_object_mut(),
+    ) {
+        members.insert("prefill".to_owned(), prefill_json(&prefill));
+    }
+    document
+}
+
+/// The prompt-size block of the text report: a table per target, then the
+/// fits, refusals, comparisons and cache savings in core's words.
+fn prefill_text(out: &mut String, prefill: &PrefillReport, lang: Lang) {
+    let _ = writeln!(out, "\n{}", text::prefill::heading(lang));
+    let headings = text::prefill::size_headings(lang);
+    let widths = [8, 12, 8, 11, 9, 11, 0];
+    for target in &prefill.targets {
+        let _ = writeln!(out, "  {}", target.label);
+        let row = |cells: &[String]| {
+            let line: Vec<String> = cells
+                .iter()
+                .zip(widths)
+                .map(|(cell, width)| {
+                    if width == 0 {
+                        cell.clone()
+                    } else {
+                        pad(cell, width, true)
+                    }
+                })
+                .collect();
+            format!("    {}", line.join("  "))
+        };
+        let head: Vec<String> = headings.iter().map(|h| (*h).to_owned()).collect();
+        let _ = writeln!(out, "{}", row(&head));
+        for size in &target.sizes {
+            let _ = writeln!(out, "{}", row(&text::prefill::size_cells(lang, size)));
+        }
+    }
+    for (label, sentence) in text::prefill::lines(lang, prefill) {
+        let _ = writeln!(out, "  {}", labelled(lang, &label, &sentence));
+    }
+}
+
+/// The `prefill` member of `report --json`.
+fn prefill_json(prefill: &PrefillReport) -> Value {
+    let interval = |i: &firsttoken_core::bootstrap::Interval| {
+        json!([finite_or_null(i.low), finite_or_null(i.high)])
+    };
+    json!({
+        "typical_prompt_tokens": prefill.typical_prompt_tokens,
+        "targets": prefill.targets.iter().map(|t| json!({
+            "target": t.target,
+            "label": t.label,
+            "fit": t.fit.as_ref().map(|fit| json!({
+                "fixed_ms": fit.fixed_ms,
+                "fixed_ms_interval": interval(&fit.fixed_interval),
+                "rate_tokens_per_s": fit.rate_tokens_per_s,
+                "rate_interval": interval(&fit.rate_interval),
+            })),
+            "ttft_at_typical_ms": t.ttft_at_typical_ms,
+            "refused_sizes": t.refused_sizes,
+            "sizes": t.sizes.iter().map(|row| json!({
+                "size": row.size,
+                "input_tokens": row.input_tokens,
+                "requests": row.figures.requests,
+                "errors": row.figures.errors,
+                "ttft_ms": stats_json(row.figures.ttft.as_ref()),
+                "slow": row.figures.slow.map(|slow| json!({"slow": slow.slow, "of": slow.of})),
+                "judgement": judgement_json(row.figures.judgement),
+            })).collect::<Vec<_>>(),
+            "cache": t.cache.iter().map(|c| json!({
+                "size": c.size,
+                "pairs": c.pairs,
+                "saving_ms": c.saving_ms,
+                "interval_ms": interval(&c.interval),
+                "effect": c.has_effect(),
+                "cached_tokens": c.cached_tokens,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "models": prefill.models.iter().map(|m| json!({
+            "model": m.model,
+            "faster": m.comparison.faster,
+            "higher": m.comparison.higher,
+            "slower": m.comparison.slower,
+            "ratio": m.comparison.ratio,
+            "ratio_interval": interval(&m.comparison.ratio_interval),
+        })).collect::<Vec<_>>(),
     })
+}
+
+/// JSON has no infinity: an unbounded end is `null`.
+fn finite_or_null(value: f64) -> Value {
+    if value.is_finite() {
+        json!(value)
+    } else {
+        Value::Null
+    }
 }
 
 /// A routing config to print instead of the report (`report --config`).
@@ -330,7 +431,12 @@ pub enum ConfigFormat {
 pub fn config_text(doc: &ResultsDoc, report: &Report, format: ConfigFormat, pin: bool) -> String {
     let source = RunSource::of(&doc.environment);
     match format {
-        ConfigFormat::Litellm => litellm_yaml(&doc.plan, report, &source),
+        ConfigFormat::Litellm => litellm_yaml_with_prefill(
+            &doc.plan,
+            report,
+            &source,
+            prefill_report(&doc.plan, &doc.samples, report.seed).as_ref(),
+        ),
         ConfigFormat::Openrouter => openrouter_json(&doc.plan, report, &source, pin) + "\n",
         ConfigFormat::Routing => routing_json(&report.routing, &source) + "\n",
     }
@@ -454,6 +560,9 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             lang,
             label_width,
         );
+    }
+    if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
+        prefill_text(&mut out, &prefill, lang);
     }
     if !sentences.routing.is_empty() {
         let _ = writeln!(out, "\n{}", words.routing);

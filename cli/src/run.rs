@@ -313,9 +313,14 @@ async fn send(
 ) -> (Sample, SampleNote) {
     let index = planned.target as usize;
     let key = keys.get(index).and_then(Option::as_ref).map(Key::expose);
-    let nonce = plan
-        .nonce
-        .then(|| format!("{}-{}-{}", header.run_id, planned.target, planned.seq));
+    let nonce = plan.nonce.then(|| {
+        format!(
+            "{}-{}-{}",
+            header.run_id,
+            planned.target,
+            planned.nonce_seq()
+        )
+    });
     let options = plan.targets.get(index).map(|target| {
         (
             build_planned_request(target, plan, planned, key, nonce.as_deref()),

@@ -21,6 +21,7 @@ pub mod fidelity;
 pub mod ground_truth;
 pub mod http;
 pub mod listener;
+pub mod prefill;
 pub mod protocol;
 pub mod provider;
 pub mod raw_client;

@@ -10,7 +10,10 @@ use serde_json::{Value, json};
 use crate::ground_truth::{Outcome, PreflightRecord, Recorder, RequestRecord};
 use crate::http::{self, Request};
 use crate::listener::{Disposition, Handler};
-use crate::protocol::{self, Protocol, ReasoningField, ReplyContext};
+use firsttoken_core::prompt::count_tokens;
+
+use crate::prefill::{PREFILL_CONTEXT_TOKENS, Prefill, PromptCache, context_exceeded_message};
+use crate::protocol::{self, PROMPT_TOKENS, Protocol, ReasoningField, ReplyContext};
 use crate::reply::{self, ReplySender, common_headers};
 use crate::script::{ReplyPlan, Script, ScriptKind, ScriptedReply, known_script_names};
 
@@ -23,12 +26,18 @@ const ROUTES: &str = "POST /v1/chat/completions, POST /v1/messages, \
 pub struct Provider {
     recorder: Recorder,
     seed: u64,
+    /// The prompts the `prefill-cached` script has read.
+    prompts: PromptCache,
 }
 
 impl Provider {
     /// A provider recording into `recorder`, drawing `bimodal` delays from `seed`.
     pub fn new(recorder: Recorder, seed: u64) -> Self {
-        Provider { recorder, seed }
+        Provider {
+            recorder,
+            seed,
+            prompts: PromptCache::default(),
+        }
     }
 
     fn preflight(&self, stream: &mut TcpStream, request: &Request) -> Disposition {
@@ -167,11 +176,41 @@ impl Provider {
         let canonical = script.canonical_name();
         let index = self.recorder.next_script_index(&canonical);
         let prompt = protocol::user_prompt(protocol, &body);
+        let reply = match script.prefill() {
+            Some(prefill) => {
+                let prompt_tokens = prompt.as_deref().map_or(PROMPT_TOKENS, count_tokens);
+                if prompt_tokens > PREFILL_CONTEXT_TOKENS {
+                    self.recorder.update(request_id, |record| {
+                        record.script = Some(canonical.clone());
+                        record.prompt_tokens = Some(prompt_tokens);
+                    });
+                    let message = context_exceeded_message(prompt_tokens);
+                    return reply::send_request_error(
+                        stream,
+                        &self.recorder,
+                        request_id,
+                        protocol,
+                        400,
+                        &message,
+                    );
+                }
+                let repeated = prefill == Prefill::Cached
+                    && self
+                        .prompts
+                        .seen_before(&canonical, prompt.as_deref().unwrap_or_default());
+                ScriptedReply {
+                    plan: script.plan_prefill(self.seed, index, prompt_tokens, repeated),
+                    answer: None,
+                    prompt_tokens,
+                }
+            }
+            None => script.reply_to(self.seed, index, prompt.as_deref()),
+        };
         let ScriptedReply {
             plan,
             answer,
             prompt_tokens,
-        } = script.reply_to(self.seed, index, prompt.as_deref());
+        } = reply;
         let (scripted_first_token_ms, cold, cached_tokens) = match &plan {
             ReplyPlan::Stream {
                 first_token_at_ms,

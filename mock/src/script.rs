@@ -12,6 +12,7 @@
 use std::fmt;
 
 use crate::fidelity::{self, ProbeAnswer};
+use crate::prefill::Prefill;
 use crate::protocol::PROMPT_TOKENS;
 
 /// The content tokens of every successful reply, in order. They cover 2-, 3- and 4-byte UTF-8
@@ -81,6 +82,13 @@ pub enum ScriptKind {
     /// answered wrong, and every request reports
     /// [`fidelity::DEGRADED_EXTRA_PROMPT_TOKENS`] more prompt tokens.
     Degraded,
+    /// Reads the prompt at the parameter's rate (tokens/s) before the first token, reporting
+    /// the prompt's own token count ([`crate::prefill`]).
+    Prefill,
+    /// As `Prefill`, with a share of cold starts.
+    PrefillCold,
+    /// As `Prefill`, with a prompt cache: a long prompt sent again is mostly read from it.
+    PrefillCached,
 }
 
 /// The pause inside a `mid-stall` reply, ms: longer than the 2 s a stall needs.
@@ -95,7 +103,7 @@ pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
     /// All scripts, in the order they are listed to users.
-    pub const ALL: [ScriptKind; 20] = [
+    pub const ALL: [ScriptKind; 23] = [
         ScriptKind::Fixed,
         ScriptKind::Bimodal,
         ScriptKind::Reasoning,
@@ -116,6 +124,9 @@ impl ScriptKind {
         ScriptKind::Buffered,
         ScriptKind::Faithful,
         ScriptKind::Degraded,
+        ScriptKind::Prefill,
+        ScriptKind::PrefillCold,
+        ScriptKind::PrefillCached,
     ];
 
     /// The name used as a model name.
@@ -141,12 +152,16 @@ impl ScriptKind {
             ScriptKind::Buffered => "buffered",
             ScriptKind::Faithful => "faithful",
             ScriptKind::Degraded => "degraded",
+            ScriptKind::Prefill => "prefill",
+            ScriptKind::PrefillCold => "prefill-cold",
+            ScriptKind::PrefillCached => "prefill-cached",
         }
     }
 
     /// The main parameter when no `@N` is given: the delay to the first content token (or to the
     /// error, or to the body) in ms; for `bimodal`, the cold share in percent; for `degraded`,
-    /// the share of probes answered wrong in percent.
+    /// the share of probes answered wrong in percent; for the prefill scripts, the prompt
+    /// tokens read per second.
     pub fn default_parameter(self) -> u64 {
         match self {
             ScriptKind::Fixed | ScriptKind::Split | ScriptKind::Crlf | ScriptKind::NotSse => 150,
@@ -162,6 +177,7 @@ impl ScriptKind {
             ScriptKind::ErrorEvent => 100,
             ScriptKind::Http401 | ScriptKind::Http429 | ScriptKind::Http500 => 0,
             ScriptKind::Stall => 0,
+            ScriptKind::Prefill | ScriptKind::PrefillCold | ScriptKind::PrefillCached => 20_000,
         }
     }
 }
@@ -230,6 +246,9 @@ impl Script {
     /// [`ScriptError::Unknown`] for a name no script has, [`ScriptError::BadParameter`] when `N`
     /// is not a whole number (or above 100 for `bimodal` and `degraded`, or above an hour).
     pub fn parse(model: &str) -> Result<Script, ScriptError> {
+        // `script/name` runs `script`: targets of one model (the app groups models by the part
+        // after the last `/`) can then run different scripts.
+        let model = model.split('/').next().unwrap_or(model);
         let (name, parameter) = match model.split_once('@') {
             Some((name, parameter)) => (name, Some(parameter)),
             None => (model, None),
@@ -445,6 +464,40 @@ impl Script {
                 status: 500,
                 delay_ms,
             },
+            ScriptKind::Prefill | ScriptKind::PrefillCold | ScriptKind::PrefillCached => {
+                self.plan_prefill(seed, request_index, PROMPT_TOKENS, false)
+            }
+        }
+    }
+
+    /// The prefill behaviour of a prefill script; `None` for the others.
+    pub fn prefill(&self) -> Option<Prefill> {
+        match self.kind {
+            ScriptKind::Prefill => Some(Prefill::Plain),
+            ScriptKind::PrefillCold => Some(Prefill::Cold),
+            ScriptKind::PrefillCached => Some(Prefill::Cached),
+            _ => None,
+        }
+    }
+
+    /// A prefill script's reply to a prompt of `prompt_tokens`, `repeated` when the same
+    /// prompt came before ([`crate::prefill`]); `fixed`'s reply for other scripts.
+    pub fn plan_prefill(
+        &self,
+        seed: u64,
+        request_index: u64,
+        prompt_tokens: u32,
+        repeated: bool,
+    ) -> ReplyPlan {
+        match self.prefill() {
+            Some(prefill) => Prefill::plan(prefill.draw(
+                self.parameter,
+                seed,
+                request_index,
+                prompt_tokens,
+                repeated,
+            )),
+            None => stream_of_tokens(self.first_token_delay_ms(), Framing::PLAIN, None),
         }
     }
 }
@@ -588,6 +641,11 @@ impl ReplyPlan {
             cached_tokens: None,
         }
     }
+}
+
+/// Eight plain content tokens from `first_token_ms`, with a cold-start mark.
+pub(crate) fn stream_of_tokens_at(first_token_ms: u64, cold: Option<bool>) -> ReplyPlan {
+    stream_of_tokens(first_token_ms, Framing::PLAIN, cold)
 }
 
 fn stream_of_tokens(first_token_ms: u64, framing: Framing, cold: Option<bool>) -> ReplyPlan {

@@ -430,7 +430,9 @@ impl Driver {
             let nonce = plan.nonce.then(|| {
                 format!(
                     "{}-{}-{}",
-                    active.record.run_id, planned.target, planned.seq
+                    active.record.run_id,
+                    planned.target,
+                    planned.nonce_seq()
                 )
             });
             let request = build_planned_request(target, plan, planned, key, nonce.as_deref());

@@ -128,7 +128,17 @@ pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
         match &target.price {
             Some(price) => {
                 requests += per_target;
-                total += per_target as f64 * price.cost_usd(input, 0, plan.max_tokens);
+                total += match plan.input_tokens_per_target() {
+                    // Prompt sizes: the long prompts' input tokens, summed.
+                    Some(tokens) => {
+                        (tokens as f64 * price.input_per_mtok
+                            + per_target as f64
+                                * f64::from(plan.max_tokens)
+                                * price.output_per_mtok)
+                            / 1e6
+                    }
+                    None => per_target as f64 * price.cost_usd(input, 0, plan.max_tokens),
+                };
                 for &(repeats, input, limit) in &probes {
                     requests += repeats;
                     total += repeats as f64 * price.cost_usd(input, 0, limit);

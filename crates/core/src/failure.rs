@@ -43,11 +43,16 @@ pub enum ErrorKind {
     /// The TLS handshake failed. Only a native client can tell this apart;
     /// the page reports it as `CorsOrNetwork`.
     Tls,
+    /// The provider refused the prompt as longer than the model's context
+    /// window (HTTP 413, or the providers' "context length exceeded"
+    /// errors): a size the target cannot take, not a failure of the
+    /// service.
+    ContextExceeded,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::CorsOrNetwork,
         Self::HttpStatus,
         Self::Timeout,
@@ -58,6 +63,7 @@ impl ErrorKind {
         Self::Aborted,
         Self::Dns,
         Self::Tls,
+        Self::ContextExceeded,
     ];
 
     /// The name used in exported documents (serde's name for the variant).
@@ -73,6 +79,7 @@ impl ErrorKind {
             Self::Aborted => "aborted",
             Self::Dns => "dns",
             Self::Tls => "tls",
+            Self::ContextExceeded => "context_exceeded",
         }
     }
 }
@@ -100,5 +107,55 @@ impl Phase {
             Self::BeforeFirstToken => "before_first_token",
             Self::AfterFirstToken => "after_first_token",
         }
+    }
+}
+
+/// Whether an error reply says the prompt is longer than the model takes:
+/// HTTP 413, or a 400 whose body carries one of the providers' words for it
+/// (OpenAI's `context_length_exceeded`, Anthropic's "prompt is too long",
+/// Gemini's "exceeds the maximum number of tokens", vLLM's "maximum
+/// context length").
+pub fn is_context_exceeded(status: u16, body: &str) -> bool {
+    if status == 413 {
+        return true;
+    }
+    if status != 400 {
+        return false;
+    }
+    let body = body.to_lowercase();
+    [
+        "context_length_exceeded",
+        "maximum context length",
+        "context length exceeded",
+        "prompt is too long",
+        "exceeds the maximum number of tokens",
+        "exceeds the context window",
+        "too many input tokens",
+    ]
+    .iter()
+    .any(|words| body.contains(words))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_providers_words_for_a_prompt_too_long_are_known() {
+        assert!(is_context_exceeded(413, ""));
+        assert!(is_context_exceeded(
+            400,
+            r#"{"error":{"code":"context_length_exceeded","message":"This model's maximum context length is 8192 tokens"}}"#
+        ));
+        assert!(is_context_exceeded(
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#
+        ));
+        assert!(is_context_exceeded(
+            400,
+            "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."
+        ));
+        assert!(!is_context_exceeded(400, "temperature must be below 2"));
+        assert!(!is_context_exceeded(500, "maximum context length"));
     }
 }

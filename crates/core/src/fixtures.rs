@@ -104,6 +104,7 @@ impl Sample {
             tool_calls: None,
             finish_reason: None,
             check: None,
+            sized_prompt: None,
         }
     }
 

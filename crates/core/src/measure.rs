@@ -459,7 +459,15 @@ impl Measurement {
                     message.push_str("; ");
                     message.push_str(hint);
                 }
-                self.fail(t_ms, ErrorKind::HttpStatus, message);
+                let kind = if crate::failure::is_context_exceeded(status, body) {
+                    message = format!(
+                        "the prompt is longer than this model takes (its context window): {message}"
+                    );
+                    ErrorKind::ContextExceeded
+                } else {
+                    ErrorKind::HttpStatus
+                };
+                self.fail(t_ms, kind, message);
             }
             _ => {
                 let message = format!(

@@ -144,6 +144,23 @@ pub struct Plan {
     /// document) for latency only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fidelity: Option<FidelityPlan>,
+    /// Input sizes to measure, tokens (`[128, 2048, 8192, 32768]`): each
+    /// target sends a synthetic prompt of each size in turn
+    /// ([`crate::prompt`]), which measures TTFT by length and the
+    /// provider's prefill speed. `None` (left out of the document) sends
+    /// the plan's prompt alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_sizes: Option<Vec<u32>>,
+    /// The input size the user's application typically sends, tokens: the
+    /// routing table ranks by TTFT predicted at it. `None` (left out) for
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typical_prompt_tokens: Option<u32>,
+    /// After each first send of a long size, send the same prompt (same
+    /// nonce) again at the target's next turn, to measure what the
+    /// provider's prompt cache saves. Left out of the document when off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prompt_cache_probe: bool,
 }
 
 /// The plan's `fidelity` member: which probe suite, how many times each
@@ -202,6 +219,9 @@ impl Default for Plan {
             peak_tz: None,
             ttft_budget_ms: None,
             fidelity: None,
+            prompt_sizes: None,
+            typical_prompt_tokens: None,
+            prompt_cache_probe: false,
         }
     }
 }
@@ -354,6 +374,11 @@ pub enum WarningKind {
     /// `nonce` is off: the fixed prompt may be served from a provider's
     /// prompt cache.
     FixedPromptMayBeCached,
+    /// Prompt sizes leave fewer than [`MIN_REQUESTS_FOR_TAIL`] requests per
+    /// size.
+    FewRequestsPerSize,
+    /// Prompt sizes: what the long prompts' input tokens add up to.
+    LongPromptsCost,
 }
 
 /// A warning about a valid plan: which field, and why it matters.

@@ -300,8 +300,10 @@ pub fn build_request(
 }
 
 /// Builds the request of `planned`: a fidelity probe's when it sends one
-/// (its own prompt, limit and functions, no nonce), else the plan's latency
-/// request as [`build_request`]. Both adapters send what this returns.
+/// (its own prompt, limit and functions, no nonce), the synthetic prompt
+/// of its size when the plan has `prompt_sizes` (nonce first), else the
+/// plan's latency request as [`build_request`]. The nonce of a cache-probe
+/// repeat is its first send's ([`PlannedRequest::nonce_seq`]). Both adapters send what this returns.
 pub fn build_planned_request(
     target: &Target,
     plan: &Plan,
@@ -309,9 +311,17 @@ pub fn build_planned_request(
     key: Option<&str>,
     nonce: Option<&str>,
 ) -> HttpRequest {
-    match planned.probe.and_then(|probe| probe.probe()) {
-        Some(probe) => build_ask(target, &Ask::of_probe(probe), key),
-        None => build_request(target, plan, key, nonce),
+    match (
+        planned.probe.and_then(|probe| probe.probe()),
+        planned.sized_prompt,
+    ) {
+        (Some(probe), _) => build_ask(target, &Ask::of_probe(probe), key),
+        (None, Some(sized)) => {
+            let mut ask = Ask::of_plan(plan, None);
+            ask.prompt = Cow::Owned(crate::prompt::synthetic_prompt(plan, sized.tokens, nonce));
+            build_ask(target, &ask, key)
+        }
+        (None, None) => build_request(target, plan, key, nonce),
     }
 }
 
@@ -988,6 +998,7 @@ mod tests {
             u16::try_from(suite.probes().iter().position(|p| p.id == id).unwrap()).unwrap()
         };
         let planned = |id: &str| PlannedRequest {
+            sized_prompt: None,
             index: 0,
             target: 0,
             seq: 0,

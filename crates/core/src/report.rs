@@ -290,7 +290,13 @@ fn tally(samples: &[&Sample]) -> Tally {
         requests += 1;
         if let Some(error) = &sample.error {
             errors += 1;
-            aborted += usize::from(error.kind == ErrorKind::Aborted);
+            // Neither a stopped request nor a prompt over the model's
+            // context window is the service failing: both stay out of the
+            // error rate.
+            aborted += usize::from(matches!(
+                error.kind,
+                ErrorKind::Aborted | ErrorKind::ContextExceeded
+            ));
         }
     }
     let judged = requests - aborted;

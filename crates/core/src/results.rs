@@ -30,7 +30,7 @@ mod csv;
 mod import;
 mod merge;
 
-pub use csv::{CSV_COLUMNS, export_csv};
+pub use csv::{CSV_COLUMNS, PROMPT_SIZE_COLUMNS, export_csv};
 pub use import::{ImportError, MAX_RESULTS_BYTES, import_json};
 pub use merge::{MergeError, merge};
 

@@ -155,6 +155,19 @@ fn comment(text: &str) -> String {
 
 /// The LiteLLM router config (YAML) for the routing table of `report`.
 pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String {
+    litellm_yaml_with_prefill(plan, report, source, None)
+}
+
+/// [`litellm_yaml`], each deployment's `model_info` also carrying its
+/// prefill rate and fixed part (`firsttoken_prefill_tokens_per_s`,
+/// `firsttoken_prefill_fixed_s`) when the run measured prompt sizes and
+/// the target has a fit.
+pub fn litellm_yaml_with_prefill(
+    plan: &Plan,
+    report: &Report,
+    source: &RunSource,
+    prefill: Option<&crate::prefill::PrefillReport>,
+) -> String {
     let mut out = String::new();
     out += &comment("LiteLLM Router config written by FirstToken from measured first-token times.");
     out += &comment(&format!("Source: {}.", source.describe()));
@@ -233,6 +246,19 @@ pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String 
                 seconds(step.p95_ms / 1000.0)
             );
             deployments += &format!("      firsttoken_requests: {}\n", step.n);
+            if let Some(fit) = prefill
+                .and_then(|p| p.targets.iter().find(|t| t.target == step.target))
+                .and_then(|t| t.fit.as_ref())
+            {
+                deployments += &format!(
+                    "      firsttoken_prefill_tokens_per_s: {}\n",
+                    fit.rate_tokens_per_s.round()
+                );
+                deployments += &format!(
+                    "      firsttoken_prefill_fixed_s: {}\n",
+                    seconds(fit.fixed_ms / 1000.0)
+                );
+            }
         }
     }
     for line in &left_out {

@@ -11,6 +11,7 @@ use crate::fidelity::reply::ToolCall;
 use crate::fidelity::suite::Probe;
 use crate::fidelity::verify::{ProbeAnswer, ProbeCheck, ProbeReply, verify};
 use crate::measure::Outcome;
+pub use crate::prompt::SizedPrompt;
 use crate::ratelimit::RateLimitHeaders;
 use crate::schedule::PlannedRequest;
 use crate::stream_shape::StreamShape;
@@ -107,6 +108,12 @@ pub struct Sample {
     /// (readers verify again from the members above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check: Option<ProbeCheck>,
+    /// The synthetic prompt's requested size and, for a cache-probe
+    /// repeat, the `seq` of the send it repeats; left out of documents for
+    /// a plan without `prompt_sizes`. The analysis uses `input_tokens`,
+    /// the provider's count, never the requested size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sized_prompt: Option<SizedPrompt>,
 }
 
 /// The steps of opening a connection, each in milliseconds on the monotonic
@@ -173,6 +180,7 @@ impl Sample {
             connection: None,
             http_status: outcome.http_status,
             input_tokens: outcome.input_tokens,
+            sized_prompt: planned.sized_prompt,
             rate_limit: outcome.rate_limit,
             stream: outcome.stream,
             probe: probe.map(|probe| probe.id.to_owned()),

@@ -17,6 +17,7 @@
 
 use super::fidelity::suite::{Probe, Suite};
 use super::plan::Plan;
+use super::prompt::{self, SizedPrompt};
 use serde::{Deserialize, Serialize};
 
 /// One request of the run, in send order.
@@ -36,6 +37,22 @@ pub struct PlannedRequest {
     /// a latency request (and in run records written before probes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe: Option<PlannedProbe>,
+    /// The synthetic prompt's size (and, for a cache-probe repeat, the
+    /// send it repeats) when the plan has `prompt_sizes`; `None` for the
+    /// plan's prompt alone (and in run records written before sizes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sized_prompt: Option<SizedPrompt>,
+}
+
+impl PlannedRequest {
+    /// The `seq` whose nonce this request carries: the first send's for a
+    /// cache-probe repeat (the same prompt, so a cache can serve it), its
+    /// own otherwise.
+    pub fn nonce_seq(&self) -> u32 {
+        self.sized_prompt
+            .and_then(|prompt| prompt.repeat_of)
+            .unwrap_or(self.seq)
+    }
 }
 
 /// Which probe a planned request sends.
@@ -107,6 +124,12 @@ impl Schedule {
         let suite = plan.fidelity.as_ref().map(|fidelity| fidelity.suite);
         let suite_len = suite.map_or(1, |suite| suite.probes().len().max(1));
         let mut probes_sent: u32 = 0;
+        // Prompt sizes rotate over the measured rounds that send no probe
+        // (the rounds are shared by all targets, so every size sees the
+        // same hours); a repeat names the round just before it.
+        let turns = prompt::cycle(plan);
+        let mut measured_rounds: usize = 0;
+        let mut last_measured_seq: Option<u32> = None;
         for seq in 0..rounds {
             // After the warm-ups, probe rounds are spread evenly among the
             // measured rounds, every target sending the same probe in the
@@ -128,6 +151,20 @@ impl Schedule {
                     index: u16::try_from(index).unwrap_or(u16::MAX),
                 }
             });
+            let sized_prompt = if turns.is_empty() || probe.is_some() {
+                None
+            } else if seq < plan.warmup_per_target {
+                Some(SizedPrompt {
+                    tokens: turns[0].0,
+                    repeat_of: None,
+                })
+            } else {
+                let (tokens, repeat) = turns[measured_rounds % turns.len()];
+                measured_rounds += 1;
+                let repeat_of = if repeat { last_measured_seq } else { None };
+                last_measured_seq = Some(seq);
+                Some(SizedPrompt { tokens, repeat_of })
+            };
             for target in 0..targets {
                 // Draw for every request, the first included, so a request's
                 // jitter depends only on its index and the seed.
@@ -140,6 +177,7 @@ impl Schedule {
                     warmup: seq < plan.warmup_per_target,
                     planned_at_ms: start_ms + f64::from(index) * spacing_ms + jitter,
                     probe,
+                    sized_prompt,
                 });
                 jitters.push(jitter);
                 index = index.saturating_add(1);

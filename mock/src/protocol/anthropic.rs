@@ -141,11 +141,14 @@ impl EventStream {
                 let prompt_tokens = self.context.prompt_tokens;
                 let mut usage = json!({ "input_tokens": prompt_tokens, "output_tokens": 1 });
                 if let Some(cached) = self.context.cached_tokens {
-                    // A hit reads from the cache; a miss writes the prompt to it.
-                    usage["input_tokens"] = json!(prompt_tokens - cached.min(prompt_tokens));
+                    // A hit reads from the cache; a miss writes the prompt to it. Anthropic's
+                    // three counts add up to the prompt, so the written tokens are not also
+                    // uncached input.
+                    let written = if cached == 0 { prompt_tokens } else { 0 };
+                    usage["input_tokens"] =
+                        json!(prompt_tokens - cached.min(prompt_tokens) - written);
                     usage["cache_read_input_tokens"] = json!(cached);
-                    usage["cache_creation_input_tokens"] =
-                        json!(if cached == 0 { prompt_tokens } else { 0 });
+                    usage["cache_creation_input_tokens"] = json!(written);
                     self.reported_cached_tokens = Some(cached);
                 }
                 self.reported_prompt_tokens = Some(prompt_tokens);

@@ -59,6 +59,9 @@ members! {
         peak_tz,
         ttft_budget_ms,
         fidelity,
+        prompt_sizes,
+        typical_prompt_tokens,
+        prompt_cache_probe,
     ],
 }
 
@@ -369,6 +372,12 @@ impl Expected for Option<FidelityPlan> {
 impl Expected for Protocol {
     const SHAPE: Shape = Shape::Protocol;
 }
+impl Expected for Option<u32> {
+    const SHAPE: Shape = Shape::WholeNumberOrNull;
+}
+impl Expected for Option<Vec<u32>> {
+    const SHAPE: Shape = Shape::TokenSizes;
+}
 impl Expected for bool {
     const SHAPE: Shape = Shape::Bool;
 }
@@ -429,6 +438,9 @@ mod tests {
             peak_tz: Some("+08:00".into()),
             ttft_budget_ms: Some(800.0),
             fidelity: Some(crate::plan::FidelityPlan::basic(None)),
+            prompt_sizes: Some(vec![128, 8_192]),
+            typical_prompt_tokens: Some(4_096),
+            prompt_cache_probe: true,
             ..Plan::default()
         };
         let mut plan_members = written_members(&plan);

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::peak::{is_peak, parse_peak_tz};
 use crate::price::MAX_PRICE_PER_MTOK;
+use crate::prompt::{MAX_PROMPT_SIZE_TOKENS, MAX_PROMPT_SIZES, requests_per_size};
 
 impl Plan {
     /// Checks every rule of plan version 1 (see `docs/plan.md`).
@@ -152,6 +153,38 @@ impl Plan {
             && parse_peak_tz(zone).is_none()
         {
             bad("peak_tz", Problem::PeakTz);
+        }
+        if let Some(sizes) = &self.prompt_sizes {
+            let mut distinct = sizes.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            if sizes.is_empty()
+                || sizes.len() > MAX_PROMPT_SIZES
+                || distinct.len() != sizes.len()
+                || sizes
+                    .iter()
+                    .any(|&size| !(1..=MAX_PROMPT_SIZE_TOKENS).contains(&size))
+            {
+                bad(
+                    "prompt_sizes",
+                    Problem::PromptSizes {
+                        max: MAX_PROMPT_SIZE_TOKENS,
+                        count: MAX_PROMPT_SIZES,
+                    },
+                );
+            }
+        }
+        if self
+            .typical_prompt_tokens
+            .is_some_and(|tokens| !(1..=MAX_PROMPT_SIZE_TOKENS).contains(&tokens))
+        {
+            bad(
+                "typical_prompt_tokens",
+                Problem::Between {
+                    low: 1.0,
+                    high: f64::from(MAX_PROMPT_SIZE_TOKENS),
+                },
+            );
         }
         if let Some(fidelity) = &self.fidelity {
             if !(1..=MAX_FIDELITY_REPEATS).contains(&fidelity.repeats) {
@@ -314,7 +347,45 @@ impl Plan {
                     .to_owned(),
             );
         }
+        if let Some(per_size) = requests_per_size(self)
+            && per_size < MIN_REQUESTS_FOR_TAIL
+        {
+            warn(
+                WarningKind::FewRequestsPerSize,
+                "prompt_sizes",
+                format!(
+                    "each size gets only {per_size} of a target's {n} requests; with fewer than \
+                     {MIN_REQUESTS_FOR_TAIL} per size a size's cold-start tail is often missed \
+                     (raise requests_per_target or list fewer sizes)"
+                ),
+            );
+        }
+        if let Some(tokens) = self.input_tokens_per_target() {
+            warn(
+                WarningKind::LongPromptsCost,
+                "prompt_sizes",
+                format!(
+                    "long prompts cost: each target reads about {} input tokens over the run \
+                     (the cost estimate counts them)",
+                    crate::text::format::grouped(tokens)
+                ),
+            );
+        }
         warnings
+    }
+
+    /// Input tokens one target sends over the run when the plan has prompt
+    /// sizes (warm-ups included, by the requested sizes); `None` without.
+    pub fn input_tokens_per_target(&self) -> Option<u64> {
+        let turns = crate::prompt::cycle(self);
+        if turns.is_empty() {
+            return None;
+        }
+        let measured: u64 = (0..self.requests_per_target)
+            .map(|k| u64::from(turns[k as usize % turns.len()].0))
+            .sum();
+        let warmups = u64::from(self.warmup_per_target) * u64::from(turns[0].0);
+        Some(measured + warmups)
     }
 }
 

@@ -42,6 +42,12 @@ pub const CSV_COLUMNS: [&str; 35] = [
     "probe_passed",
 ];
 
+/// The columns added after [`CSV_COLUMNS`] when any request sent a sized
+/// prompt (a plan with `prompt_sizes`): the requested size, and for a
+/// cache-probe repeat the `seq` of the send it repeats. A plan without
+/// sizes writes exactly the columns it always did.
+pub const PROMPT_SIZE_COLUMNS: [&str; 2] = ["prompt_size", "prompt_repeat_of"];
+
 /// One row per request, with a header row; fields are separated by commas,
 /// rows end with CRLF, and text fields are quoted per RFC 4180 when they
 /// contain a comma, a double quote or a line break. Missing values are
@@ -49,6 +55,11 @@ pub const CSV_COLUMNS: [&str; 35] = [
 pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
     let mut out = String::with_capacity(samples.len() * 160 + 300);
     out.push_str(&CSV_COLUMNS.join(","));
+    let sized = samples.iter().any(|s| s.sized_prompt.is_some());
+    if sized {
+        out.push(',');
+        out.push_str(&PROMPT_SIZE_COLUMNS.join(","));
+    }
     out.push_str("\r\n");
     for sample in samples {
         let target = plan.targets.get(sample.target as usize);
@@ -124,6 +135,14 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
                 .unwrap_or_default(),
         ];
         out.push_str(&fields.join(","));
+        if sized {
+            let prompt = sample.sized_prompt;
+            let cell = |value: Option<u32>| value.map(|v| v.to_string()).unwrap_or_default();
+            out.push(',');
+            out.push_str(&cell(prompt.map(|p| p.tokens)));
+            out.push(',');
+            out.push_str(&cell(prompt.and_then(|p| p.repeat_of)));
+        }
         out.push_str("\r\n");
     }
     out
@@ -148,5 +167,27 @@ fn quote(field: &str) -> String {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {
         field.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prompt::SizedPrompt;
+
+    #[test]
+    fn sized_prompts_add_their_two_columns_and_only_then() {
+        let plan = Plan::default();
+        let mut sample = crate::fixtures::sample(0, 3, 0.0, Some(900.0), false);
+        let plain = export_csv(&plan, std::slice::from_ref(&sample));
+        assert!(!plain.contains("prompt_size"));
+        sample.sized_prompt = Some(SizedPrompt {
+            tokens: 8_192,
+            repeat_of: Some(2),
+        });
+        let sized = export_csv(&plan, &[sample]);
+        let lines: Vec<&str> = sized.lines().collect();
+        assert!(lines[0].ends_with(",input_tokens,retry_after_s,max_gap_ms,stalls,buffered,probe,probe_passed,prompt_size,prompt_repeat_of"));
+        assert!(lines[1].ends_with(",8192,2"), "{}", lines[1]);
     }
 }

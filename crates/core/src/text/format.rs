@@ -145,6 +145,20 @@ pub fn format_duration(lang: Lang, ms: f64) -> String {
     }
 }
 
+/// A whole number with its thousands set apart by a space: "8 192",
+/// "32 768", "512".
+pub fn grouped(value: u64) -> String {
+    let digits = value.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(' ');
+        }
+        text.push(c);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -94,6 +94,13 @@ pub enum Problem {
     PeakHour,
     /// A TTFT budget of 0 or less.
     TtftBudget,
+    /// Prompt sizes empty, repeated, out of range or too many.
+    PromptSizes {
+        /// The largest size accepted, tokens.
+        max: u32,
+        /// The most sizes accepted.
+        count: usize,
+    },
     /// A time zone neither IANA nor an offset.
     PeakTz,
     /// A fidelity reference that names no target.
@@ -171,6 +178,10 @@ pub enum Shape {
     TargetList,
     /// One target.
     TargetObject,
+    /// `Option<u32>`.
+    WholeNumberOrNull,
+    /// `Option<Vec<u32>>`: the prompt sizes.
+    TokenSizes,
 }
 
 /// What a member holds instead: short values as they are written, the rest
@@ -258,6 +269,10 @@ impl Problem {
             Self::TtftBudget => {
                 "must be more than 0 milliseconds, or null for no budget".to_owned()
             }
+            Self::PromptSizes { max, count } => format!(
+                "must list 1 to {count} different sizes, each from 1 to {max} tokens, or be null \
+                 to send the plan's prompt alone"
+            ),
             Self::PeakTz => "must be an IANA time zone name such as Asia/Shanghai, or a UTC \
                              offset such as +08:00, or null for the zone of whoever runs the plan"
                 .to_owned(),
@@ -326,6 +341,10 @@ impl Problem {
             Self::Between { low, high } => format!("必须在 {low} 到 {high} 之间"),
             Self::PeakHour => "必须是 0 到 24 之间的小时".to_owned(),
             Self::TtftBudget => "必须大于 0 毫秒，或设为 null 表示不设预算".to_owned(),
+            Self::PromptSizes { max, count } => format!(
+                "必须列出 1 到 {count} 个互不相同的长度，每个在 1 到 {max} 个 token 之间，\
+                 或设为 null 只发送计划的提示词"
+            ),
             Self::PeakTz => "必须是 IANA 时区名（如 Asia/Shanghai）或 UTC 偏移（如 +08:00），\
                              或设为 null 表示使用运行者所在的时区"
                 .to_owned(),
@@ -422,6 +441,10 @@ impl Shape {
             (Lang::En, Self::PeakHours) => "two hours [start, end], each from 0 to 24",
             (Lang::En, Self::TargetList) => "a list of targets",
             (Lang::En, Self::TargetObject) => "a target object",
+            (Lang::En, Self::WholeNumberOrNull) => "a whole number or null",
+            (Lang::En, Self::TokenSizes) => {
+                "a list of input sizes in tokens, such as [128, 2048, 8192], or null"
+            }
             (Lang::ZhCn, Self::WholeNumber) => "0 到 4294967295 之间的整数",
             (Lang::ZhCn, Self::Number) => "数字",
             (Lang::ZhCn, Self::NumberOrNull) => "数字或 null",
@@ -440,6 +463,10 @@ impl Shape {
             (Lang::ZhCn, Self::PeakHours) => "两个小时 [开始, 结束]，各在 0 到 24 之间",
             (Lang::ZhCn, Self::TargetList) => "目标列表",
             (Lang::ZhCn, Self::TargetObject) => "目标对象",
+            (Lang::ZhCn, Self::WholeNumberOrNull) => "整数或 null",
+            (Lang::ZhCn, Self::TokenSizes) => {
+                "输入长度（token）的列表，如 [128, 2048, 8192]，或 null"
+            }
         }
     }
 }
@@ -533,6 +560,7 @@ mod tests {
             },
             Problem::PeakHour,
             Problem::TtftBudget,
+            Problem::PromptSizes { max: 9, count: 2 },
             Problem::PeakTz,
             Problem::UnknownReference {
                 label: "A".to_owned(),
@@ -558,7 +586,9 @@ mod tests {
         problems
     }
 
-    const SHAPES: [Shape; 12] = [
+    const SHAPES: [Shape; 14] = [
+        Shape::WholeNumberOrNull,
+        Shape::TokenSizes,
         Shape::WholeNumber,
         Shape::Number,
         Shape::NumberOrNull,
@@ -621,6 +651,7 @@ mod tests {
             Problem::UnknownReference { .. } => 25,
             Problem::NotWholeNumber { .. } => 26,
             Problem::NotNumber { .. } => 27,
+            Problem::PromptSizes { .. } => 28,
         }
     }
 
@@ -632,7 +663,7 @@ mod tests {
     fn every_problem_is_said_in_chinese_too() {
         let problems = one_of_each();
         let seen: std::collections::BTreeSet<usize> = problems.iter().map(index).collect();
-        assert_eq!(seen.len(), 28, "a problem has no example here");
+        assert_eq!(seen.len(), 29, "a problem has no example here");
         for problem in &problems {
             let en = problem.text(Lang::En);
             let zh = problem.text(Lang::ZhCn);

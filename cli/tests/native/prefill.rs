@@ -1,0 +1,116 @@
+//! Prompt sizes end to end: `firsttoken run` against the mock's prefill
+//! scripts, then `firsttoken report`: each target's fitted rate against the
+//! script's, the comparison, the cache saving, and a size over the context
+//! window refused as such without stopping the run.
+
+use firsttoken_core::plan::Protocol;
+use firsttoken_core::results::import_json;
+use firsttoken_core::sample::ErrorKind;
+use serde_json::Value;
+
+use super::support::{firsttoken, quick_plan, run, scratch, target, texts, write_plan};
+
+#[test]
+fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
+    let mock = super::support::mock();
+    let dir = scratch("prefill");
+    // Two providers of one model `m` (the mock runs the part before the
+    // `/`), ten times the rates so the run takes seconds.
+    let mut fast = target(&mock, Protocol::OpenAi, "prefill@200000/m");
+    fast.label = "fast".into();
+    let mut slow = target(&mock, Protocol::Anthropic, "prefill-cached@60000/m");
+    slow.label = "slow".into();
+    let mut plan = quick_plan(vec![fast, slow], 54);
+    plan.nonce = true;
+    plan.prompt_sizes = Some(vec![128, 2_048, 8_192, 32_768, 65_536]);
+    plan.prompt_cache_probe = true;
+    plan.typical_prompt_tokens = Some(4_096);
+    let plan_path = write_plan(&dir, &plan);
+    let results = dir.join("results.json");
+    let csv = dir.join("results.csv");
+    let output = run(firsttoken()
+        .arg("run")
+        .arg(&plan_path)
+        .arg("-o")
+        .arg(&results)
+        .arg("--csv")
+        .arg(&csv));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+
+    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(
+        doc.samples.len(),
+        108,
+        "the refused size did not stop the run"
+    );
+    for sample in &doc.samples {
+        let size = sample.sized_prompt.unwrap().tokens;
+        if size == 65_536 {
+            assert_eq!(
+                sample.error.as_ref().map(|e| e.kind),
+                Some(ErrorKind::ContextExceeded)
+            );
+        } else {
+            assert!(sample.error.is_none(), "{sample:?}");
+            // The mock counts the prompt as the app sized it.
+            assert_eq!(sample.input_tokens, Some(size), "{sample:?}");
+        }
+    }
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .ends_with(",prompt_size,prompt_repeat_of")
+    );
+
+    let output = run(firsttoken().arg("report").arg(&results).arg("--json"));
+    let (json, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    let report: Value = serde_json::from_str(&json).unwrap();
+    let prefill = &report["prefill"];
+    for (index, truth) in [(0, 200_000.0), (1, 60_000.0)] {
+        let target = &prefill["targets"][index];
+        let rate = target["fit"]["rate_tokens_per_s"].as_f64().unwrap();
+        assert!((rate / truth - 1.0).abs() < 0.10, "{rate} vs {truth}");
+        assert_eq!(target["refused_sizes"], serde_json::json!([65_536]));
+        assert_eq!(target["sizes"].as_array().unwrap().len(), 5);
+    }
+    assert_eq!(prefill["models"][0]["faster"], 0);
+    // The cache of the slow provider: at 32 768 tokens, 32 768 cached
+    // tokens not read at 60 000 tokens/s, 546 ms.
+    let cache = prefill["targets"][1]["cache"].as_array().unwrap();
+    let at_32k = cache.iter().find(|c| c["size"] == 32_768).unwrap();
+    assert_eq!(at_32k["effect"], true);
+    let saving = at_32k["saving_ms"].as_f64().unwrap();
+    assert!((saving / 546.1 - 1.0).abs() < 0.25, "{saving}");
+    assert_eq!(at_32k["cached_tokens"], 32_768.0);
+    let plain = prefill["targets"][0]["cache"].as_array().unwrap();
+    assert!(
+        plain
+            .iter()
+            .all(|c| c["saving_ms"].as_f64().unwrap().abs() < 60.0)
+    );
+
+    let output = run(firsttoken().arg("report").arg(&results));
+    let (text, _) = texts(&output);
+    assert!(text.contains("Prompt size and prefill speed"), "{text}");
+    assert!(
+        text.contains("fast prefills") && text.contains("faster than slow"),
+        "{text}"
+    );
+    assert!(text.contains("refused 65 536 tokens"), "{text}");
+    assert!(text.contains("a repeated prompt starts"), "{text}");
+    // A refused size is not the service failing: the routing picks a provider.
+    assert!(!text.contains("no provider with"), "{text}");
+    println!("{text}");
+
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&results)
+        .args(["--config", "litellm"]));
+    let (yaml, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(yaml.contains("firsttoken_prefill_tokens_per_s:"), "{yaml}");
+}

@@ -1,0 +1,287 @@
+//! Prompts of a chosen length, for measuring TTFT by input size.
+//!
+//! A plan with `prompt_sizes` sends, instead of its short prompt alone, a
+//! synthetic prompt of about N input tokens: the nonce first (when `nonce`
+//! is on, so no provider's prefix cache can serve any part of it), then
+//! deterministic filler text in the language of the plan's prompt, then an
+//! instruction to keep the reply short and the plan's own prompt. The
+//! filler is the same for every request of a size, so two sends differ only
+//! in their nonce, and a cache-probe repeat (same nonce) is the very same
+//! text.
+//!
+//! Sizing counts tokens with [`count_tokens`], a simple rule that real
+//! tokenizers follow closely for this filler (common short words, one token
+//! each with their leading space; one token per Chinese character or
+//! punctuation mark). The provider's own count is what the analysis uses
+//! (`Sample::input_tokens`); the requested size only names the group.
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::Plan;
+
+/// Which size of prompt a request sends, and whether it repeats an earlier
+/// send of the same target (the prompt-cache probe).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SizedPrompt {
+    /// The requested size, input tokens (the plan's `prompt_sizes` entry).
+    pub tokens: u32,
+    /// For a cache-probe repeat, the `seq` of the first send whose prompt
+    /// (nonce included) it sends again; left out of documents otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat_of: Option<u32>,
+}
+
+/// The smallest size that gets a cache-probe repeat: providers cache only
+/// prompts at least this long (OpenAI's automatic cache and Anthropic's
+/// cache breakpoints both start at 1 024 tokens), so a shorter repeat
+/// would measure nothing but noise.
+pub const CACHE_PROBE_MIN_TOKENS: u32 = 1_024;
+
+/// Largest size a plan may ask for, input tokens.
+pub const MAX_PROMPT_SIZE_TOKENS: u32 = 2_000_000;
+
+/// Most sizes a plan may list.
+pub const MAX_PROMPT_SIZES: usize = 16;
+
+/// Whether a size gets a cache-probe repeat under `plan`.
+pub fn probes_cache(plan: &Plan, tokens: u32) -> bool {
+    plan.prompt_cache_probe && tokens >= CACHE_PROBE_MIN_TOKENS
+}
+
+/// The measured turns of one cycle of a target's requests: each size in
+/// plan order, followed by its repeat when the size probes the cache. Empty
+/// when the plan has no sizes.
+///
+/// Measured request k (0-based, probes of the fidelity check not counted)
+/// of every target sends turn `k mod len`, so every size sees the same
+/// hours of the run and the repeat comes at the target's next turn.
+pub fn cycle(plan: &Plan) -> Vec<(u32, bool)> {
+    let mut turns = Vec::new();
+    for &tokens in plan.prompt_sizes.iter().flatten() {
+        turns.push((tokens, false));
+        if probes_cache(plan, tokens) {
+            turns.push((tokens, true));
+        }
+    }
+    turns
+}
+
+/// Measured requests per size (first sends, repeats not counted) when each
+/// target sends `plan.requests_per_target` of them; `None` without sizes.
+pub fn requests_per_size(plan: &Plan) -> Option<u32> {
+    let turns = cycle(plan);
+    let per_cycle = u32::try_from(turns.len()).ok().filter(|&n| n > 0)?;
+    Some(plan.requests_per_target / per_cycle)
+}
+
+/// Tokens of `text` by the rule the synthetic prompt is sized with and the
+/// mock provider counts with: each run of ASCII letters and digits is one
+/// token, and so is every other character that is not white space (a
+/// punctuation mark, a Chinese character).
+pub fn count_tokens(text: &str) -> u32 {
+    let mut count: u32 = 0;
+    let mut in_word = false;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            if !in_word {
+                count = count.saturating_add(1);
+                in_word = true;
+            }
+        } else {
+            in_word = false;
+            if !c.is_whitespace() {
+                count = count.saturating_add(1);
+            }
+        }
+    }
+    count
+}
+
+/// Filler words, English: common short words real tokenizers keep whole.
+const FILLER_EN: &[&str] = &[
+    "the", "river", "runs", "past", "a", "small", "town", "where", "people", "walk", "to", "work",
+    "and", "back", "each", "day", "under", "trees", "that", "grow", "by", "old", "stone", "walls",
+    "while", "birds", "sing", "in", "warm", "light", "of", "long", "summer", "evenings",
+];
+
+/// Filler characters, Chinese: common characters, one token each.
+const FILLER_ZH: &[&str] = &[
+    "河", "水", "流", "过", "小", "城", "人", "们", "每", "天", "走", "路", "去", "上", "班", "又",
+    "回", "家", "树", "下", "石", "墙", "边", "鸟", "在", "暖", "光", "里", "唱", "歌", "长", "夏",
+];
+
+/// Whether the plan's prompt is Chinese (any CJK ideograph), which picks
+/// the filler's language.
+fn is_chinese(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// The instruction between the filler and the plan's prompt.
+fn keep_short(chinese: bool) -> &'static str {
+    if chinese {
+        "以上文字只是填充，请忽略。只用一句话简短回答："
+    } else {
+        "The text above is filler for a timing test; ignore it. Answer in one short sentence:"
+    }
+}
+
+/// The synthetic prompt of about `tokens` input tokens (by
+/// [`count_tokens`]) for `plan`, with `nonce` at the very start when given.
+///
+/// Never shorter than the nonce, the instruction and the plan's prompt:
+/// a size below those is sent as just them.
+///
+/// Cost: O(tokens) time and memory.
+pub fn synthetic_prompt(plan: &Plan, tokens: u32, nonce: Option<&str>) -> String {
+    let chinese = is_chinese(&plan.prompt);
+    let head = nonce
+        .map(|nonce| format!("[{nonce}]\n"))
+        .unwrap_or_default();
+    let tail = format!("\n\n{} {}", keep_short(chinese), plan.prompt);
+    let fixed = count_tokens(&head).saturating_add(count_tokens(&tail));
+    let filler = tokens.saturating_sub(fixed) as usize;
+    let words = if chinese { FILLER_ZH } else { FILLER_EN };
+    let mut text = String::with_capacity(head.len() + tail.len() + filler * 6);
+    text.push_str(&head);
+    for i in 0..filler {
+        // A full stop every 12 words keeps it prose-like; it counts as a
+        // token, so it takes a word's place.
+        let piece = if i % 12 == 11 {
+            if chinese { "。" } else { "." }
+        } else {
+            words[i % words.len()]
+        };
+        if !chinese && i > 0 && i % 12 != 11 {
+            text.push(' ');
+        }
+        text.push_str(piece);
+    }
+    text.push_str(&tail);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan_with(sizes: &[u32], probe: bool) -> Plan {
+        Plan {
+            prompt_sizes: Some(sizes.to_vec()),
+            prompt_cache_probe: probe,
+            ..Plan::default()
+        }
+    }
+
+    #[test]
+    fn the_prompt_is_sized_to_the_token_and_starts_with_the_nonce() {
+        let plan = Plan::default();
+        for size in [128, 2_048, 8_192, 32_768] {
+            let text = synthetic_prompt(&plan, size, Some("run-1-7"));
+            assert_eq!(count_tokens(&text), size, "size {size}");
+            assert!(text.starts_with("[run-1-7]\n"));
+            assert!(text.ends_with(&plan.prompt));
+            assert_eq!(text, synthetic_prompt(&plan, size, Some("run-1-7")));
+        }
+        let chinese = Plan {
+            prompt: "用一句话回答：法国的首都是哪里？".to_owned(),
+            ..Plan::default()
+        };
+        let text = synthetic_prompt(&chinese, 4_096, None);
+        assert_eq!(count_tokens(&text), 4_096);
+        assert!(text.starts_with("河水流过"));
+        // A size below the fixed parts sends just them.
+        let tiny = synthetic_prompt(&plan, 3, None);
+        assert!(count_tokens(&tiny) > 3 && tiny.ends_with(&plan.prompt));
+    }
+
+    #[test]
+    fn tokens_are_words_and_other_marks() {
+        assert_eq!(count_tokens("the river, runs."), 5);
+        assert_eq!(count_tokens("河水 流过"), 4);
+        assert_eq!(count_tokens("  "), 0);
+        assert_eq!(count_tokens("[abc-1-2]"), 7);
+    }
+
+    #[test]
+    fn the_cycle_repeats_long_sizes_only_when_probing() {
+        assert_eq!(cycle(&Plan::default()), vec![]);
+        assert_eq!(requests_per_size(&Plan::default()), None);
+        let plan = plan_with(&[128, 8_192], false);
+        assert_eq!(cycle(&plan), vec![(128, false), (8_192, false)]);
+        let probing = plan_with(&[128, 8_192], true);
+        assert_eq!(
+            cycle(&probing),
+            vec![(128, false), (8_192, false), (8_192, true)]
+        );
+        assert_eq!(requests_per_size(&probing), Some(33));
+    }
+
+    #[test]
+    fn sizes_rotate_on_the_shared_rounds_and_repeats_carry_the_first_nonce() {
+        use crate::plan::{Protocol, Target};
+        use crate::protocol::build_planned_request;
+        use crate::schedule::Schedule;
+        let target = Target {
+            label: "a".into(),
+            protocol: Protocol::OpenAi,
+            base_url: "https://api.example.com/v1".into(),
+            model: "m".into(),
+            provider: None,
+            price: None,
+            openrouter_provider: None,
+        };
+        let mut plan = plan_with(&[128, 2_048], true);
+        plan.targets = vec![target.clone(), target];
+        plan.requests_per_target = 6;
+        plan.warmup_per_target = 1;
+        plan.nonce = true;
+        let schedule = Schedule::new(&plan, 0.0, 7);
+        let of = |target: u32| -> Vec<Option<SizedPrompt>> {
+            schedule
+                .requests
+                .iter()
+                .filter(|r| r.target == target)
+                .map(|r| r.sized_prompt)
+                .collect()
+        };
+        let first = |tokens| {
+            Some(SizedPrompt {
+                tokens,
+                repeat_of: None,
+            })
+        };
+        let expected = vec![
+            first(128),
+            first(128),
+            first(2_048),
+            Some(SizedPrompt {
+                tokens: 2_048,
+                repeat_of: Some(2),
+            }),
+            first(128),
+            first(2_048),
+            Some(SizedPrompt {
+                tokens: 2_048,
+                repeat_of: Some(5),
+            }),
+        ];
+        assert_eq!(of(0), expected);
+        assert_eq!(of(1), expected, "every target, the same rounds");
+        let body = |seq: u32| {
+            let planned = schedule
+                .requests
+                .iter()
+                .find(|r| r.target == 0 && r.seq == seq);
+            let planned = planned.copied().unwrap();
+            let nonce = format!("run-0-{}", planned.nonce_seq());
+            build_planned_request(&plan.targets[0], &plan, &planned, None, Some(&nonce)).body
+        };
+        assert_eq!(body(2), body(3), "the repeat sends the very same prompt");
+        assert_ne!(body(2), body(5));
+        assert!(body(2).contains("[run-0-2]"));
+        // A plan without sizes plans exactly what it did.
+        plan.prompt_sizes = None;
+        let plain = Schedule::new(&plan, 0.0, 7);
+        assert!(plain.requests.iter().all(|r| r.sized_prompt.is_none()));
+    }
+}

@@ -1,0 +1,344 @@
+//! The words of prompt sizes and prefill speed: plan warnings, the prefill
+//! rate and its comparison between providers, the per-size table's
+//! headings and what the prompt cache saves, in English and Chinese.
+
+use super::format::{format_ms, format_ratio, grouped};
+use super::lang::Lang;
+use crate::bootstrap::Interval;
+use crate::plan::{Plan, WarningKind};
+use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, SizeRow};
+
+/// The Chinese words of the prompt-size warnings (the English ones are the
+/// validator's own, with the same figures).
+pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
+    match kind {
+        WarningKind::FewRequestsPerSize => format!(
+            "每个长度只分到每个目标 {} 个请求中的 {} 个；每个长度少于 75 个请求时，该长度的冷启动长尾常常显示不出来\
+             （请增加每个目标的请求数，或减少长度）",
+            plan.requests_per_target,
+            crate::prompt::requests_per_size(plan).unwrap_or(0)
+        ),
+        _ => format!(
+            "长提示词有成本：整个运行中每个目标约读取 {} 个输入 token（费用估算已计入）",
+            grouped(plan.input_tokens_per_target().unwrap_or(0))
+        ),
+    }
+}
+
+/// A rate in tokens per second to three significant digits, thousands set
+/// apart: 19 873.2 → "19 900"; "∞" when unbounded.
+pub fn format_rate(tokens_per_s: f64) -> String {
+    if !tokens_per_s.is_finite() {
+        return "∞".to_owned();
+    }
+    if tokens_per_s <= 0.0 {
+        return "0".to_owned();
+    }
+    let magnitude = tokens_per_s.log10().floor() as i32;
+    let unit = 10_f64.powi((magnitude - 2).max(0));
+    grouped(((tokens_per_s / unit).round() * unit) as u64)
+}
+
+/// A rate's interval: "18 500–21 700", or "≥ 18 500" when unbounded.
+fn rate_interval(interval: &Interval) -> String {
+    if interval.high.is_finite() {
+        format!(
+            "{}–{}",
+            format_rate(interval.low),
+            format_rate(interval.high)
+        )
+    } else {
+        format!("≥ {}", format_rate(interval.low))
+    }
+}
+
+/// One target's prefill fit: "prefills 20 000 tokens/s (18 500–21 700),
+/// after a fixed 165 ms (150–180 ms)".
+pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
+    let fixed = format!(
+        "{} ({}–{})",
+        format_ms(lang, fit.fixed_ms),
+        format_ms(lang, fit.fixed_interval.low),
+        format_ms(lang, fit.fixed_interval.high)
+    );
+    let rate = format_rate(fit.rate_tokens_per_s);
+    let interval = rate_interval(&fit.rate_interval);
+    match lang {
+        Lang::En => {
+            format!("prefills {rate} input tokens/s ({interval}), after a fixed {fixed}")
+        }
+        Lang::ZhCn => format!("预填充速度 {rate} 输入 token/秒（{interval}），固定部分 {fixed}"),
+    }
+}
+
+/// Two providers of one model on prefill speed, ties admitted: "B
+/// prefills 2.9× faster than A (2.4–3.5×)", or that these samples cannot
+/// tell them apart. `label` names a target by its index.
+pub fn comparison_sentence(
+    lang: Lang,
+    comparison: &PrefillComparison,
+    fast_label: &str,
+    slow_label: &str,
+) -> String {
+    let ratio = format_ratio(comparison.ratio);
+    let interval = format!(
+        "{}–{}",
+        format_ratio(comparison.ratio_interval.low).trim_end_matches('×'),
+        format_ratio(comparison.ratio_interval.high)
+    );
+    match (lang, comparison.faster.is_some()) {
+        (Lang::En, true) => {
+            format!("{fast_label} prefills {ratio} faster than {slow_label} ({interval})")
+        }
+        (Lang::En, false) => format!(
+            "{fast_label} and {slow_label} prefill at speeds these samples cannot tell apart \
+             (ratio {ratio}, {interval})"
+        ),
+        (Lang::ZhCn, true) => {
+            format!("{fast_label} 的预填充速度是 {slow_label} 的 {ratio}（{interval}）")
+        }
+        (Lang::ZhCn, false) => format!(
+            "以当前样本量无法区分 {fast_label} 与 {slow_label} 的预填充速度（比值 {ratio}，{interval}）"
+        ),
+    }
+}
+
+/// What a repeated prompt saved: "at 8 192 tokens a repeated prompt
+/// starts 1.6 s sooner (1.2–2.0 s) on B", or "A shows no cache effect at
+/// 8 192 tokens".
+pub fn cache_sentence(lang: Lang, saving: &CacheSaving, label: &str) -> String {
+    let size = grouped(u64::from(saving.size));
+    let amount = |ms: f64| format_ms(lang, ms.abs());
+    let interval = if saving.saving_ms >= 0.0 {
+        format!(
+            "{}–{}",
+            amount(saving.interval.low),
+            amount(saving.interval.high)
+        )
+    } else {
+        format!(
+            "{}–{}",
+            amount(saving.interval.high),
+            amount(saving.interval.low)
+        )
+    };
+    match (lang, saving.has_effect(), saving.saving_ms >= 0.0) {
+        (Lang::En, false, _) => format!("{label} shows no cache effect at {size} tokens"),
+        (Lang::En, true, true) => format!(
+            "at {size} tokens a repeated prompt starts {} sooner ({interval}) on {label}",
+            amount(saving.saving_ms)
+        ),
+        (Lang::En, true, false) => format!(
+            "at {size} tokens a repeated prompt starts {} later ({interval}) on {label}",
+            amount(saving.saving_ms)
+        ),
+        (Lang::ZhCn, false, _) => format!("{label} 在 {size} token 时没有显示出缓存效果"),
+        (Lang::ZhCn, true, true) => format!(
+            "在 {label} 上，{size} token 的重复提示词首个 token 早到 {}（{interval}）",
+            amount(saving.saving_ms)
+        ),
+        (Lang::ZhCn, true, false) => format!(
+            "在 {label} 上，{size} token 的重复提示词首个 token 晚到 {}（{interval}）",
+            amount(saving.saving_ms)
+        ),
+    }
+}
+
+/// The per-size table's column headings: size, input tokens (the
+/// provider's count), requests, median, p95, cold starts, verdict.
+pub fn size_headings(lang: Lang) -> [&'static str; 7] {
+    match lang {
+        Lang::En => [
+            "Size",
+            "Input tokens",
+            "Requests",
+            "TTFT median",
+            "p95 TTFT",
+            "Cold starts",
+            "Verdict",
+        ],
+        Lang::ZhCn => [
+            "长度",
+            "输入 token",
+            "请求数",
+            "TTFT 中位数",
+            "p95 TTFT",
+            "冷启动",
+            "结论",
+        ],
+    }
+}
+
+/// "3 sizes refused: the prompt is longer than the model takes" for the
+/// sizes a target refused as over its context window.
+pub fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
+    let list: Vec<String> = sizes.iter().map(|&s| grouped(u64::from(s))).collect();
+    match lang {
+        Lang::En => format!(
+            "refused {} tokens: the prompt is longer than this model takes (its context window)",
+            list.join(", ")
+        ),
+        Lang::ZhCn => format!(
+            "拒绝了 {} token 的提示词：超出该模型可接受的长度（上下文窗口）",
+            list.join("、")
+        ),
+    }
+}
+
+/// The heading of the prompt-size block.
+pub fn heading(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Prompt size and prefill speed",
+        Lang::ZhCn => "提示词长度与预填充速度",
+    }
+}
+
+/// One size's row as cells under [`size_headings`]: "8 192", "8 199",
+/// "80", "1.52 s", "1.61 s", "4 of 80", "cold starts, judge p95".
+pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
+    let figures = &row.figures;
+    let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
+    let slow = figures.slow.map_or_else(
+        || "–".to_owned(),
+        |slow| match lang {
+            Lang::En => format!("{} of {}", slow.slow, slow.of),
+            Lang::ZhCn => format!("{} 个中 {} 个", slow.of, slow.slow),
+        },
+    );
+    [
+        grouped(u64::from(row.size)),
+        row.input_tokens
+            .map_or_else(|| "–".to_owned(), |t| grouped(t.round() as u64)),
+        figures.requests.to_string(),
+        ms(figures.ttft.map(|t| t.median)),
+        ms(figures.ttft.map(|t| t.p95)),
+        slow,
+        figures.judgement.label(lang, true),
+    ]
+}
+
+/// The sentences under the per-size tables: each target's fit (or why
+/// there is none), its refused sizes, the TTFT at the typical size, each
+/// model's comparison and each cache saving, as (label, sentence).
+pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    for target in &report.targets {
+        let label = target.label.clone();
+        match &target.fit {
+            Some(fit) => lines.push((label.clone(), fit_sentence(lang, fit))),
+            None => lines.push((
+                label.clone(),
+                match lang {
+                    Lang::En => "no prefill fit: it needs two sizes with warm requests whose \
+                                 input tokens the provider reported"
+                        .to_owned(),
+                    Lang::ZhCn => {
+                        "无法拟合预填充速度：需要至少两个长度有热请求，且供应商报告了输入 token 数"
+                            .to_owned()
+                    }
+                },
+            )),
+        }
+        if !target.refused_sizes.is_empty() {
+            lines.push((label.clone(), refused_sentence(lang, &target.refused_sizes)));
+        }
+        if let (Some(ms), Some(tokens)) = (target.ttft_at_typical_ms, report.typical_prompt_tokens)
+        {
+            let tokens = grouped(u64::from(tokens));
+            let ms = format_ms(lang, ms);
+            lines.push((
+                label.clone(),
+                match lang {
+                    Lang::En => format!("about {ms} to the first token at {tokens} input tokens"),
+                    Lang::ZhCn => format!("输入 {tokens} token 时首个 token 约需 {ms}"),
+                },
+            ));
+        }
+        for saving in &target.cache {
+            lines.push((label.clone(), cache_sentence(lang, saving, &target.label)));
+        }
+    }
+    for model in &report.models {
+        let comparison = &model.comparison;
+        let slow = report.label(comparison.slower).to_owned();
+        let fast = report.label(comparison.higher).to_owned();
+        lines.push((
+            model.model.clone(),
+            comparison_sentence(lang, comparison, &fast, &slow),
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_set_apart() {
+        assert_eq!(grouped(8_192), "8 192");
+        assert_eq!(grouped(512), "512");
+        assert_eq!(grouped(1_234_567), "1 234 567");
+        assert_eq!(format_rate(19_873.2), "19 900");
+        assert_eq!(format_rate(6_012.0), "6 010");
+        assert_eq!(format_rate(f64::INFINITY), "∞");
+    }
+
+    #[test]
+    fn the_sentences_say_faster_only_with_a_winner() {
+        let interval = |low, high| Interval { low, high };
+        let mut comparison = PrefillComparison {
+            faster: Some(1),
+            higher: 1,
+            slower: 0,
+            ratio: 2.93,
+            ratio_interval: interval(2.41, 3.52),
+        };
+        assert_eq!(
+            comparison_sentence(Lang::En, &comparison, "B", "A"),
+            "B prefills 2.9× faster than A (2.4–3.5×)"
+        );
+        comparison.faster = None;
+        assert!(comparison_sentence(Lang::En, &comparison, "B", "A").contains("cannot tell"));
+        assert!(comparison_sentence(Lang::ZhCn, &comparison, "B", "A").contains("无法区分"));
+        let saving = CacheSaving {
+            target: 1,
+            size: 8_192,
+            pairs: 30,
+            saving_ms: 1_600.0,
+            interval: interval(1_200.0, 2_000.0),
+            cached_tokens: Some(8_192.0),
+        };
+        assert_eq!(
+            cache_sentence(Lang::En, &saving, "B"),
+            "at 8 192 tokens a repeated prompt starts 1.6 s sooner (1.2 s–2 s) on B"
+        );
+        let none = CacheSaving {
+            saving_ms: 10.0,
+            interval: interval(-30.0, 40.0),
+            ..saving
+        };
+        assert_eq!(
+            cache_sentence(Lang::En, &none, "A"),
+            "A shows no cache effect at 8 192 tokens"
+        );
+        assert!(cache_sentence(Lang::ZhCn, &saving, "B").contains("早到"));
+    }
+
+    #[test]
+    fn warnings_are_said_in_chinese_too() {
+        let plan = Plan {
+            prompt_sizes: Some(vec![128, 8_192]),
+            ..Plan::default()
+        };
+        let kinds: Vec<WarningKind> = plan.warnings().iter().map(|w| w.kind).collect();
+        assert!(kinds.contains(&WarningKind::FewRequestsPerSize));
+        assert!(kinds.contains(&WarningKind::LongPromptsCost));
+        let text = warning_zh(&plan, WarningKind::FewRequestsPerSize);
+        assert!(text.contains("100 个请求中的 50 个"), "{text}");
+        // 50 × 128 + 50 × 8 192 + 2 warm-ups × 128.
+        assert!(warning_zh(&plan, WarningKind::LongPromptsCost).contains("416 256"));
+        let english = plan.warnings();
+        assert!(english.iter().any(|w| w.message.contains("416 256")));
+    }
+}
