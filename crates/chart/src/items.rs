@@ -65,6 +65,7 @@ pub struct ChartItem {
 ///
 /// # Errors
 /// The backend's [`ChartError`].
+#[inline]
 pub fn draw_chart<DB: DrawingBackend>(
     spec: &ChartSpec,
     area: &Area<DB>,
@@ -98,6 +99,7 @@ pub fn draw_chart<DB: DrawingBackend>(
 ///
 /// # Errors
 /// The backend's [`ChartError`].
+#[inline]
 pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, ChartError> {
     let height_px = item.height_px.round().max(1.0) as u32;
     let style = ChartStyle {
@@ -116,6 +118,7 @@ pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, 
 }
 
 /// The charts' own words in `lang`.
+#[inline]
 pub fn chart_labels(lang: Lang) -> ChartLabels {
     match lang {
         Lang::En => ChartLabels::default(),
@@ -141,6 +144,7 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
     }
 }
 
+#[inline]
 fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
     match summary {
         Some(s) => vec![
@@ -162,6 +166,7 @@ fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
     }
 }
 
+#[inline]
 fn summary_columns(lang: Lang) -> Vec<String> {
     let t = lang.texts();
     let min_max = match lang {
@@ -180,6 +185,7 @@ fn summary_columns(lang: Lang) -> Vec<String> {
 }
 
 /// Every chart of the results, in display order.
+#[inline]
 pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<ChartItem> {
     let t = lang.texts();
     let plan = &results.plan;
@@ -386,6 +392,7 @@ pub struct Figures {
 impl Figures {
     /// The figures of `data`: rolling windows, and per day (per vantage too
     /// when there are several).
+    #[inline]
     pub fn of(data: &Dataset) -> Self {
         Self {
             windows: rolling_windows(data),
@@ -413,6 +420,7 @@ pub struct Ranged {
 impl Ranged {
     /// The figures of the points of `data` sent from `from_ms` on (epoch ms;
     /// −∞ for all).
+    #[inline]
     pub fn of(data: &Dataset, from_ms: f64) -> Self {
         let points = data.since(from_ms);
         Self {
@@ -430,6 +438,7 @@ impl Ranged {
 type DayValue = dyn Fn(&DayCell) -> (Option<f64>, Option<f64>);
 
 /// A day series cut to the time range, with `value` per day.
+#[inline]
 fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoint> {
     series
         .days
@@ -448,6 +457,7 @@ fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoi
 
 /// Columns and rows of a day chart's number table: per series, the days
 /// shown, requests, errors and the range's newest day.
+#[inline]
 fn day_table(
     lang: Lang,
     series: &[(String, &DaySeries)],
@@ -487,6 +497,7 @@ fn day_table(
 }
 
 /// Every chart of the dashboard, in display order.
+#[inline]
 pub fn dashboard_chart_items(
     lang: Lang,
     data: &Dataset,

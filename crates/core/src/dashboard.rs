@@ -72,6 +72,7 @@ struct PublishedRun {
 }
 
 impl PublishedRun {
+    #[inline]
     fn into_points(self) -> PointsDoc {
         PointsDoc::build(
             self.environment.vantage.as_deref().unwrap_or_default(),
@@ -114,6 +115,7 @@ struct RunPlan {
     fidelity: Option<FidelityPlan>,
 }
 
+#[inline]
 fn no_timeout() -> f64 {
     f64::INFINITY
 }
@@ -217,6 +219,7 @@ pub enum LoadError {
 }
 
 impl fmt::Display for LoadError {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::TooLarge { bytes } => write!(
@@ -246,6 +249,7 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+#[inline]
 fn json_error(error: &serde_json::Error) -> LoadError {
     match error.classify() {
         serde_json::error::Category::Eof => LoadError::Truncated,
@@ -268,6 +272,7 @@ enum DocKind {
 }
 
 /// The version members' verdict: which kind of file, or why none.
+#[inline]
 fn kind_of(
     results: Option<&serde_json::Value>,
     index: Option<&serde_json::Value>,
@@ -305,6 +310,7 @@ fn kind_of(
 /// # Errors
 /// [`LoadError`] saying whether the file is cut off, not JSON, of another
 /// kind or version, malformed, or holds an impossible sample.
+#[inline]
 pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
     if bytes.len() > MAX_PUBLISHED_BYTES {
         return Err(LoadError::TooLarge { bytes: bytes.len() });
@@ -378,6 +384,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
     }
 }
 
+#[inline]
 fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
     if let Some(probes) = &points.probes {
         let n = probes.target.len();
@@ -448,6 +455,7 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
     Ok(())
 }
 
+#[inline]
 fn validate_run(run: &PublishedRun) -> Result<(), LoadError> {
     let targets = run.plan.targets.len();
     for (index, sample) in run.samples.iter().enumerate() {
@@ -509,6 +517,7 @@ impl Dataset {
     /// # Errors
     /// [`LoadError::CannotMerge`] when the file disagrees with the earlier
     /// ones on whether reasoning counts as the first token; nothing is added.
+    #[inline]
     pub fn add(&mut self, points: &PointsDoc, vantage: &str) -> Result<usize, LoadError> {
         let counts = points.reasoning_counts_as_first_token;
         if *self.reasoning_counts.get_or_insert(counts) != counts {
@@ -592,16 +601,19 @@ impl Dataset {
 
     /// Orders the requests by send time (stable, so equal times keep file
     /// order). Files mostly arrive in time order, which the sort exploits.
+    #[inline]
     pub fn finish(&mut self) {
         self.points.sort_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
     }
 
     /// Send time of the oldest and newest request.
+    #[inline]
     pub fn time_range(&self) -> Option<(f64, f64)> {
         Some((self.points.first()?.at_ms, self.points.last()?.at_ms))
     }
 
     /// The requests sent at or after `from_ms` (the points are ordered).
+    #[inline]
     pub fn since(&self, from_ms: f64) -> &[Point] {
         let start = self.points.partition_point(|p| p.at_ms < from_ms);
         &self.points[start..]
@@ -609,6 +621,7 @@ impl Dataset {
 
     /// A target's label, with the vantage when the data has several
     /// ("DeepSeek V3 · fra1").
+    #[inline]
     pub fn label(&self, target: u32, vantage: Option<u32>) -> String {
         let label = self
             .targets

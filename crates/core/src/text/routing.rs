@@ -10,6 +10,7 @@ use crate::verdict::{ERROR_RATE_THRESHOLD, Judgement, VERDICT_MIN_SAMPLES};
 /// Why a model has no pick: no provider has enough samples yet
 /// (`collecting`), or none that has kept its error rate under the
 /// threshold.
+#[inline]
 pub fn no_route_reason(lang: Lang, collecting: bool) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     match (lang, collecting) {
@@ -52,6 +53,7 @@ pub struct Pick<'a> {
 
 /// Why the routing rule picked `pick`: "lowest p95 (0.57 s) of 3 providers
 /// with error rate under 5 %; CV 21 %, solid", with the ties said first.
+#[inline]
 pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     let (p95, cv) = (format_ms(lang, pick.p95_ms), format!("{:.0}", pick.cv_pct));
@@ -94,6 +96,7 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
 
 /// What the routing table adds beside a pick whose answers differ from the
 /// reference's, so it never recommends one without saying so.
+#[inline]
 pub fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
     match (lang, verdict) {
         (Lang::En, FidelityVerdict::Differs) => Some(format!(
