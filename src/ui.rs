@@ -22,6 +22,8 @@ mod dashboard_view;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod driver;
 #[cfg(target_arch = "wasm32")]
+mod hooks;
+#[cfg(target_arch = "wasm32")]
 pub(crate) mod lazy;
 #[cfg(target_arch = "wasm32")]
 mod live_timeline;
