@@ -1,0 +1,210 @@
+//! The actions under the setup form: Start (and the confirmation it asks
+//! for before a key goes to a host this device never sent one to), copying
+//! the plan as a link, saving and loading plan files, importing results.
+
+use std::rc::Rc;
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
+use crate::browser::spawn;
+use crate::core::plan::{Plan, PlanError};
+use crate::core::text::notice;
+use crate::ui::form::PlanForm;
+use crate::ui::lazy::{ImportRefusal, PartUnloaded, read_results_files};
+use crate::ui::state::{Action, State};
+
+/// What [`KeyHostsConfirmation`] receives.
+#[derive(Properties, PartialEq)]
+pub(super) struct KeyHostsConfirmationProps {
+    /// The page state (the hosts to confirm).
+    pub state: UseReducerHandle<State>,
+    /// Starts the run; `true`: the hosts are confirmed.
+    pub onstart: Callback<bool>,
+}
+
+/// Names the hosts a plan from a link would send keys to that this device
+/// never sent one to, and waits for "Send" or "Cancel".
+#[component]
+pub(super) fn KeyHostsConfirmation(props: &KeyHostsConfirmationProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let Some(hosts) = &state.key_hosts_to_confirm else {
+        return Html::default();
+    };
+    let on_confirm_hosts = props.onstart.reform(|_| true);
+    let on_cancel_hosts = {
+        let state = state.clone();
+        Callback::from(move |_| state.dispatch(Action::ConfirmKeyHosts(None)))
+    };
+    html! {
+        <section class="card confirm-hosts" id="confirm-key-hosts" role="alertdialog" aria-labelledby="confirm-key-hosts-title">
+            <h2 id="confirm-key-hosts-title">{t.confirm_hosts_title}</h2>
+            <p>{t.confirm_hosts_intro}</p>
+            <ul>
+                { for hosts.iter().map(|host| html! {
+                    <li data-origin={host.origin.clone()}><strong>{host.origin.clone()}</strong>{format!(" ← {}", host.targets.join(", "))}</li>
+                }) }
+            </ul>
+            <div class="actions">
+                <button type="button" class="primary" id="confirm-key-hosts-send" onclick={on_confirm_hosts}>{t.confirm_hosts_send}</button>
+                <button type="button" id="confirm-key-hosts-cancel" onclick={on_cancel_hosts}>{t.cancel}</button>
+            </div>
+        </section>
+    }
+}
+
+/// What [`PlanActions`] receives.
+#[derive(Properties)]
+pub(super) struct PlanActionsProps {
+    /// The page state.
+    pub state: UseReducerHandle<State>,
+    /// The form read as a plan, or why it is not one (the plan's buttons
+    /// are disabled then).
+    pub validated: Rc<Result<Plan, PlanError>>,
+    /// A run is under way (or starting): Start is disabled.
+    pub running: bool,
+    /// Starts the run; `false`: new key hosts are still to be confirmed.
+    pub onstart: Callback<bool>,
+}
+
+impl PartialEq for PlanActionsProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+            && Rc::ptr_eq(&self.validated, &other.validated)
+            && self.running == other.running
+            && self.onstart == other.onstart
+    }
+}
+
+/// The row of actions that stays in view at the bottom of the form.
+#[component]
+pub(super) fn PlanActions(props: &PlanActionsProps) -> Html {
+    let state = &props.state;
+    let t = state.lang.texts();
+    let validated = &props.validated;
+    let running = props.running;
+    let on_start = props.onstart.reform(|_| false);
+    let on_copy_link = {
+        let state = state.clone();
+        let validated = Rc::clone(&props.validated);
+        Callback::from(move |_| {
+            let Ok(plan) = validated.as_ref() else { return };
+            let link = url_with_fragment(&plan.to_link_fragment());
+            let state = state.clone();
+            spawn(async move {
+                let message = match copy_text(&link).await {
+                    Ok(()) => state.lang.texts().link_copied.to_owned(),
+                    Err(_) => link,
+                };
+                state.dispatch(Action::Notice(message));
+            });
+        })
+    };
+    let on_save = {
+        let validated = Rc::clone(&props.validated);
+        let state = state.clone();
+        Callback::from(move |_| {
+            let Ok(plan) = validated.as_ref() else { return };
+            let file = "firsttoken-plan.json";
+            if let Err(error) = download_text(file, "application/json", &plan.to_json_pretty()) {
+                state.dispatch(Action::Notice(notice::download_failed(
+                    state.lang,
+                    file,
+                    &error.to_string(),
+                )));
+            }
+        })
+    };
+    let on_load = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let state = state.clone();
+            spawn(async move {
+                let Some(text) = read_or_say(&state, &file).await else {
+                    return;
+                };
+                match Plan::from_json(&text) {
+                    Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
+                    Err(error) => state.dispatch(Action::Notice(notice::file_refused(
+                        state.lang,
+                        &file.name(),
+                        &error.text(state.lang),
+                    ))),
+                }
+            });
+        })
+    };
+    let on_import = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let Some(files) = input.files() else { return };
+            let files: Vec<web_sys::File> =
+                (0..files.length()).filter_map(|i| files.get(i)).collect();
+            input.set_value("");
+            let state = state.clone();
+            spawn(async move {
+                let mut texts = Vec::new();
+                for file in &files {
+                    let Some(text) = read_or_say(&state, file).await else {
+                        return;
+                    };
+                    texts.push(text);
+                }
+                // Reading results files is the results' part of the page
+                // (src/ui/lazy.rs): fetched now, if it is not in yet.
+                let action = match read_results_files(texts, state.lang).await {
+                    Ok(Ok(results)) => Action::ShowResults(results),
+                    Ok(Err(ImportRefusal::File(index, error))) => {
+                        let name = files
+                            .get(index)
+                            .map(web_sys::File::name)
+                            .unwrap_or_default();
+                        Action::Notice(notice::file_refused(state.lang, &name, &error))
+                    }
+                    Ok(Err(ImportRefusal::Merge(error))) => Action::Notice(error),
+                    Err(PartUnloaded) => {
+                        Action::Notice(notice::part_unloaded(state.lang).to_owned())
+                    }
+                };
+                state.dispatch(action);
+            });
+        })
+    };
+    html! {
+        <div class="actions sticky">
+            <button type="button" class="primary" id="start" onclick={on_start} disabled={validated.is_err() || running}>{t.start}</button>
+            <button type="button" onclick={on_copy_link} disabled={validated.is_err()}>{t.copy_plan_link}</button>
+            <button type="button" onclick={on_save} disabled={validated.is_err()}>{t.save_plan}</button>
+            // Each file input comes before its label, so the label (the
+            // visible button) can show the input's keyboard focus (CSS `+`).
+            <input id="load-plan" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_load} />
+            <label class="button" for="load-plan">{t.load_plan}</label>
+            <input id="import-results" class="visually-hidden" type="file" multiple=true accept=".json,application/json" onchange={on_import} />
+            <label class="button" for="import-results">{t.import_results}</label>
+        </div>
+    }
+}
+
+/// The text of a chosen file, or `None` after saying, in a notice, that it
+/// could not be read and why.
+async fn read_or_say(state: &UseReducerHandle<State>, file: &web_sys::File) -> Option<String> {
+    match read_text(file).await {
+        Ok(text) => Some(text),
+        Err(error) => {
+            state.dispatch(Action::Notice(notice::file_unreadable(
+                state.lang,
+                &file.name(),
+                &error.to_string(),
+            )));
+            None
+        }
+    }
+}
