@@ -2,15 +2,18 @@
 //! with its warnings and the fidelity check's box with what it costs, and
 //! plan files and links.
 //!
-//! One component per card, each with its props, in `setup_view/`:
+//! One component per card, each with its props, in `setup_view/`; the rows
+//! inside a card are functions of the card's state, not components of their
+//! own (each component type costs the first load about 0.7 kB gzip of
+//! Yew's generic lifecycle code, docs/size.md):
 //!
 //! | component | file | what it shows |
 //! |---|---|---|
-//! | [`SetupPage`] | here | the cards in order; reads the form as a plan once per change, and starts the run |
-//! | `TargetList`, `TargetRow` | `targets.rs` | one row per target: preset, URL, model (and its list), prices |
-//! | `KeysSection`, `KeyRow` | `keys.rs` | one key per host, "Test connection", remembering keys |
-//! | `PlanFields`, `FidelityOption` | `schedule.rs` | the plan's numbers, prompt, options, errors and warnings |
-//! | `KeyHostsConfirmation`, `PlanActions` | `actions.rs` | Start (and its confirmation of new key hosts), links, plan files, importing results |
+//! | [`SetupPage`] | here | the cards in order; reads the form as a plan once per change |
+//! | `TargetList` | `targets.rs` | one row per target: preset, URL, model (and its list), prices |
+//! | `KeysSection` | `keys.rs` | one key per host with "Test connection"; remembering keys |
+//! | `PlanFields` | `schedule.rs` | the plan's numbers, prompt, options, fidelity check, errors and warnings |
+//! | `PlanActions` | `actions.rs` | Start (and its confirmation of new key hosts), the plan's cost, links, plan files, importing results |
 //!
 //! The helpers below turn an input's event into an edit of the form, which
 //! every card uses.
@@ -25,13 +28,12 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::browser::storage::{add_used_key_origins, remembered_keys, used_key_origins};
 use crate::core::plan::Target;
 use crate::ui::form::{PlanForm, TargetForm};
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, State};
 
-use actions::{KeyHostsConfirmation, PlanActions};
+use actions::PlanActions;
 use keys::KeysSection;
 use schedule::PlanFields;
 use targets::TargetList;
@@ -104,66 +106,13 @@ fn to_target(form: &TargetForm) -> Target {
 pub fn SetupPage(props: &PageProps) -> Html {
     let state = &props.state;
     let validated = use_memo(state.form.clone(), |form| form.to_plan());
-    let running = props.driver.is_active();
-    // Start sends keys only to hosts the person has seen named: a plan from
-    // a link whose keyed targets point at hosts this device never sent a
-    // key to waits for a confirmation that lists them.
-    let on_start = {
-        let state = state.clone();
-        let driver = props.driver.clone();
-        let dispatch = props.dispatcher();
-        let validated = Rc::clone(&validated);
-        Callback::from(move |confirmed: bool| {
-            let Ok(plan) = validated.as_ref() else { return };
-            if driver.is_active() {
-                return;
-            }
-            if state.plan_from_link && !confirmed {
-                let mut used = used_key_origins();
-                if let Some(json) = remembered_keys()
-                    && let Some(remembered) = crate::core::document::read_quietly::<
-                        std::collections::BTreeMap<String, String>,
-                    >(&json)
-                {
-                    used.extend(crate::ui::keys::migrate_keys(remembered).into_keys());
-                }
-                let hosts = crate::ui::keys::hosts_to_confirm(plan, &state.keys, &used);
-                if !hosts.is_empty() {
-                    state.dispatch(Action::ConfirmKeyHosts(Some(hosts)));
-                    return;
-                }
-            }
-            let origins = crate::ui::keys::keyed_origins(plan, &state.keys);
-            if !origins.is_empty() {
-                // Best effort: a device that keeps nothing asks again next time.
-                let _ = add_used_key_origins(&origins);
-            }
-            state.dispatch(Action::PlanFromLink(false));
-            driver.start(
-                plan.clone(),
-                state.keys.clone(),
-                dispatch.clone(),
-                state.lang,
-            );
-        })
-    };
-    let plan_cost = validated
-        .as_ref()
-        .as_ref()
-        .ok()
-        .and_then(crate::core::cost::plan_cost)
-        .map(|cost| crate::core::text::plan_cost_sentence(state.lang, &cost));
 
     html! {
         <div class="setup">
             <TargetList state={state.clone()} />
             <KeysSection state={state.clone()} />
             <PlanFields state={state.clone()} validated={Rc::clone(&validated)} />
-            <KeyHostsConfirmation state={state.clone()} onstart={on_start.clone()} />
-            if let Some(sentence) = plan_cost {
-                <p class="sentence plan-cost" id="plan-cost">{sentence}</p>
-            }
-            <PlanActions state={state.clone()} {validated} {running} onstart={on_start} />
+            <PlanActions page={props.clone()} {validated} />
         </div>
     }
 }

@@ -9,31 +9,23 @@ use yew::prelude::*;
 
 use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
 use crate::browser::spawn;
+use crate::browser::storage::{add_used_key_origins, remembered_keys, used_key_origins};
 use crate::core::plan::{Plan, PlanError};
 use crate::core::text::notice;
 use crate::ui::form::PlanForm;
 use crate::ui::lazy::{ImportRefusal, PartUnloaded, read_results_files};
+use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, State};
 
-/// What [`KeyHostsConfirmation`] receives.
-#[derive(Properties, PartialEq)]
-pub(super) struct KeyHostsConfirmationProps {
-    /// The page state (the hosts to confirm).
-    pub state: UseReducerHandle<State>,
-    /// Starts the run; `true`: the hosts are confirmed.
-    pub onstart: Callback<bool>,
-}
-
 /// Names the hosts a plan from a link would send keys to that this device
-/// never sent one to, and waits for "Send" or "Cancel".
-#[component]
-pub(super) fn KeyHostsConfirmation(props: &KeyHostsConfirmationProps) -> Html {
-    let state = &props.state;
+/// never sent one to, and waits for "Send" (`onstart` with `true`) or
+/// "Cancel".
+fn key_hosts_confirmation(state: &UseReducerHandle<State>, onstart: &Callback<bool>) -> Html {
     let t = state.lang.texts();
     let Some(hosts) = &state.key_hosts_to_confirm else {
         return Html::default();
     };
-    let on_confirm_hosts = props.onstart.reform(|_| true);
+    let on_confirm_hosts = onstart.reform(|_| true);
     let on_cancel_hosts = {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::ConfirmKeyHosts(None)))
@@ -58,34 +50,79 @@ pub(super) fn KeyHostsConfirmation(props: &KeyHostsConfirmationProps) -> Html {
 /// What [`PlanActions`] receives.
 #[derive(Properties)]
 pub(super) struct PlanActionsProps {
-    /// The page state.
-    pub state: UseReducerHandle<State>,
+    /// The page state and the driver that runs requests.
+    pub page: PageProps,
     /// The form read as a plan, or why it is not one (the plan's buttons
     /// are disabled then).
     pub validated: Rc<Result<Plan, PlanError>>,
-    /// A run is under way (or starting): Start is disabled.
-    pub running: bool,
-    /// Starts the run; `false`: new key hosts are still to be confirmed.
-    pub onstart: Callback<bool>,
 }
 
 impl PartialEq for PlanActionsProps {
     fn eq(&self, other: &Self) -> bool {
-        self.state == other.state
-            && Rc::ptr_eq(&self.validated, &other.validated)
-            && self.running == other.running
-            && self.onstart == other.onstart
+        self.page == other.page && Rc::ptr_eq(&self.validated, &other.validated)
     }
 }
 
-/// The row of actions that stays in view at the bottom of the form.
+/// Start with what it says first (the new key hosts to confirm, what the
+/// plan will cost), then the row of actions that stays in view at the
+/// bottom of the form.
 #[component]
 pub(super) fn PlanActions(props: &PlanActionsProps) -> Html {
-    let state = &props.state;
+    let state = &props.page.state;
     let t = state.lang.texts();
     let validated = &props.validated;
-    let running = props.running;
-    let on_start = props.onstart.reform(|_| false);
+    let running = props.page.driver.is_active();
+    // Start sends keys only to hosts the person has seen named: a plan from
+    // a link whose keyed targets point at hosts this device never sent a
+    // key to waits for a confirmation that lists them.
+    let on_start = {
+        let state = state.clone();
+        let driver = props.page.driver.clone();
+        let dispatch = props.page.dispatcher();
+        let validated = Rc::clone(validated);
+        Callback::from(move |confirmed: bool| {
+            let Ok(plan) = validated.as_ref() else { return };
+            if driver.is_active() {
+                return;
+            }
+            if state.plan_from_link && !confirmed {
+                let mut used = used_key_origins();
+                if let Some(json) = remembered_keys()
+                    && let Some(remembered) = crate::core::document::read_quietly::<
+                        std::collections::BTreeMap<String, String>,
+                    >(&json)
+                {
+                    used.extend(crate::ui::keys::migrate_keys(remembered).into_keys());
+                }
+                let hosts = crate::ui::keys::hosts_to_confirm(plan, &state.keys, &used);
+                if !hosts.is_empty() {
+                    state.dispatch(Action::ConfirmKeyHosts(Some(hosts)));
+                    return;
+                }
+            }
+            let origins = crate::ui::keys::keyed_origins(plan, &state.keys);
+            if !origins.is_empty() {
+                // Best effort: a device that keeps nothing asks again next time.
+                let _ = add_used_key_origins(&origins);
+            }
+            state.dispatch(Action::PlanFromLink(false));
+            driver.start(
+                plan.clone(),
+                state.keys.clone(),
+                dispatch.clone(),
+                state.lang,
+            );
+        })
+    };
+    let plan_cost = validated
+        .as_ref()
+        .as_ref()
+        .ok()
+        .and_then(crate::core::cost::plan_cost)
+        .map(|cost| crate::core::text::plan_cost_sentence(state.lang, &cost));
+
+    let on_start_confirmed = on_start.clone();
+    let on_start = on_start.reform(|_| false);
     let on_copy_link = {
         let state = state.clone();
         let validated = Rc::clone(&props.validated);
@@ -179,17 +216,23 @@ pub(super) fn PlanActions(props: &PlanActionsProps) -> Html {
         })
     };
     html! {
-        <div class="actions sticky">
-            <button type="button" class="primary" id="start" onclick={on_start} disabled={validated.is_err() || running}>{t.start}</button>
-            <button type="button" onclick={on_copy_link} disabled={validated.is_err()}>{t.copy_plan_link}</button>
-            <button type="button" onclick={on_save} disabled={validated.is_err()}>{t.save_plan}</button>
-            // Each file input comes before its label, so the label (the
-            // visible button) can show the input's keyboard focus (CSS `+`).
-            <input id="load-plan" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_load} />
-            <label class="button" for="load-plan">{t.load_plan}</label>
-            <input id="import-results" class="visually-hidden" type="file" multiple=true accept=".json,application/json" onchange={on_import} />
-            <label class="button" for="import-results">{t.import_results}</label>
-        </div>
+        <>
+            { key_hosts_confirmation(state, &on_start_confirmed) }
+            if let Some(sentence) = plan_cost {
+                <p class="sentence plan-cost" id="plan-cost">{sentence}</p>
+            }
+            <div class="actions sticky">
+                <button type="button" class="primary" id="start" onclick={on_start} disabled={validated.is_err() || running}>{t.start}</button>
+                <button type="button" onclick={on_copy_link} disabled={validated.is_err()}>{t.copy_plan_link}</button>
+                <button type="button" onclick={on_save} disabled={validated.is_err()}>{t.save_plan}</button>
+                // Each file input comes before its label, so the label (the
+                // visible button) can show the input's keyboard focus (CSS `+`).
+                <input id="load-plan" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_load} />
+                <label class="button" for="load-plan">{t.load_plan}</label>
+                <input id="import-results" class="visually-hidden" type="file" multiple=true accept=".json,application/json" onchange={on_import} />
+                <label class="button" for="import-results">{t.import_results}</label>
+            </div>
+        </>
     }
 }
 

@@ -88,7 +88,7 @@ pub(super) fn KeysSection(props: &KeysSectionProps) -> Html {
         <section class="card">
             <h2>{t.keys}</h2>
             if slots.is_empty() { <p class="hint">{t.demo_note}</p> }
-            { for slots.into_iter().map(|(slot, name, target)| html! { <KeyRow state={state.clone()} {slot} {name} {target} /> }) }
+            { for slots.into_iter().map(|(slot, name, target)| key_row(state, slot, &name, &target)) }
             <div class="field check">
                 <input id="remember-keys" type="checkbox" checked={state.remember_keys} onchange={on_remember} />
                 <label for="remember-keys">{t.remember_keys}</label>
@@ -99,27 +99,13 @@ pub(super) fn KeysSection(props: &KeysSectionProps) -> Html {
     }
 }
 
-/// What [`KeyRow`] receives.
-#[derive(Properties, PartialEq)]
-pub(super) struct KeyRowProps {
-    /// The page state.
-    pub state: UseReducerHandle<State>,
-    /// The key's slot (`crate::ui::keys::key_slot`).
-    pub slot: String,
-    /// The host (and provider) the key goes to, as the field names it.
-    pub name: String,
-    /// The first target that uses the slot: the one "Test connection" sends.
-    pub target: Target,
-}
-
 /// One key field, its "Test connection" button and what the test said.
-#[component]
-pub(super) fn KeyRow(props: &KeyRowProps) -> Html {
-    let state = &props.state;
+/// `slot` is the key's slot (`crate::ui::keys::key_slot`), `name` the host
+/// (and provider) it goes to, `target` the first target that uses it: the
+/// one "Test connection" sends.
+fn key_row(state: &UseReducerHandle<State>, slot: String, name: &str, target: &Target) -> Html {
     let t = state.lang.texts();
-    let slot = props.slot.clone();
-    let name = &props.name;
-    let needs_key = crate::core::key_rules::wants_key(&props.target);
+    let needs_key = crate::core::key_rules::wants_key(target);
     let id = format!(
         "key-{}",
         slot.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
@@ -138,7 +124,7 @@ pub(super) fn KeyRow(props: &KeyRowProps) -> Html {
     let on_test = {
         let state = state.clone();
         let slot = slot.clone();
-        let target = props.target.clone();
+        let target = target.clone();
         Callback::from(move |_| test_connection(&state, &slot, &target))
     };
     let status = match state.connections.get(&slot) {

@@ -89,7 +89,7 @@ pub(super) fn PlanFields(props: &PlanFieldsProps) -> Html {
                 <input id="plan-reasoning" type="checkbox" checked={form.reasoning_counts_as_first_token} onchange={toggle(state, |f, v| f.reasoning_counts_as_first_token = v)} />
                 <label for="plan-reasoning">{t.reasoning_first}</label>
             </div>
-            <FidelityOption state={state.clone()} />
+            { fidelity_option(state) }
             <p class="hint">{t.warmup_note}</p>
             if !errors.is_empty() {
                 <div class="errors" role="alert">
@@ -105,13 +105,6 @@ pub(super) fn PlanFields(props: &PlanFieldsProps) -> Html {
             }
         </section>
     }
-}
-
-/// What [`FidelityOption`] receives.
-#[derive(Properties, PartialEq)]
-struct FidelityOptionProps {
-    /// The page state (the form).
-    state: UseReducerHandle<State>,
 }
 
 fn number_field(
@@ -132,9 +125,7 @@ fn number_field(
 /// The fidelity check's box and what it is; once ticked, what it adds to
 /// the run (said before Start) and the target the others are judged
 /// against.
-#[component]
-fn FidelityOption(props: &FidelityOptionProps) -> Html {
-    let state = &props.state;
+fn fidelity_option(state: &UseReducerHandle<State>) -> Html {
     let lang = state.lang;
     let t = lang.texts();
     let form = &state.form;

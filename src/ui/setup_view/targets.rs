@@ -45,29 +45,14 @@ pub(super) fn TargetList(props: &TargetListProps) -> Html {
         <section class="card">
             <h2>{t.targets}</h2>
             if form.targets.iter().any(|f| f.protocol == Protocol::Demo) { <p class="hint">{t.demo_note}</p> }
-            { for (0..form.targets.len()).map(|row| html! { <TargetRow key={row} state={state.clone()} {row} /> }) }
+            { for form.targets.iter().enumerate().map(|(row, target)| target_row(state, row, target)) }
             <button type="button" onclick={on_add}>{t.add_target}</button>
         </section>
     }
 }
 
-/// What [`TargetRow`] receives.
-#[derive(Properties, PartialEq)]
-pub(super) struct TargetRowProps {
-    /// The page state.
-    pub state: UseReducerHandle<State>,
-    /// The row's index in the form's targets.
-    pub row: usize,
-}
-
 /// One target's fields; each edit goes through the form in the state.
-#[component]
-pub(super) fn TargetRow(props: &TargetRowProps) -> Html {
-    let state = &props.state;
-    let row = props.row;
-    let Some(target) = state.form.targets.get(row) else {
-        return Html::default();
-    };
+fn target_row(state: &UseReducerHandle<State>, row: usize, target: &TargetForm) -> Html {
     let t = state.lang.texts();
     let on_preset = {
         let state = state.clone();
@@ -122,7 +107,7 @@ pub(super) fn TargetRow(props: &TargetRowProps) -> Html {
     let models = state.listed_models.get(&row).cloned().unwrap_or_default();
     let id = |name: &str| format!("target-{row}-{name}");
     html! {
-        <fieldset class="target-row">
+        <fieldset class="target-row" key={row}>
             <legend>{format!("{} {}", t.target, row + 1)}</legend>
             <div class="field">
                 <label for={id("provider")}>{t.provider}</label>
