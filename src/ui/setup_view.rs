@@ -28,7 +28,7 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::core::plan::Target;
+use crate::core::plan::{Plan, PlanError, Target};
 use crate::ui::form::{PlanForm, TargetForm};
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, State};
@@ -37,6 +37,29 @@ use actions::PlanActions;
 use keys::KeysSection;
 use schedule::PlanFields;
 use targets::TargetList;
+
+/// What a card that reads only the page state receives.
+#[derive(Properties, PartialEq)]
+struct CardProps {
+    /// The page state.
+    state: UseReducerHandle<State>,
+}
+
+/// What the cards that show the plan receive: the page and the form read
+/// as a plan once per change (by [`SetupPage`]), or why it is not one.
+#[derive(Properties)]
+struct PlanCardProps {
+    /// The page state and the driver that runs requests.
+    page: PageProps,
+    /// The form read as a plan, or why it is not one.
+    validated: Rc<Result<Plan, PlanError>>,
+}
+
+impl PartialEq for PlanCardProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.page == other.page && Rc::ptr_eq(&self.validated, &other.validated)
+    }
+}
 
 /// The text in the input an event came from.
 fn input_value(e: &InputEvent) -> String {
@@ -111,7 +134,7 @@ pub fn SetupPage(props: &PageProps) -> Html {
         <div class="setup">
             <TargetList state={state.clone()} />
             <KeysSection state={state.clone()} />
-            <PlanFields state={state.clone()} validated={Rc::clone(&validated)} />
+            <PlanFields page={props.clone()} validated={Rc::clone(&validated)} />
             <PlanActions page={props.clone()} {validated} />
         </div>
     }

@@ -10,12 +10,13 @@ use yew::prelude::*;
 use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
 use crate::browser::spawn;
 use crate::browser::storage::{add_used_key_origins, remembered_keys, used_key_origins};
-use crate::core::plan::{Plan, PlanError};
+use crate::core::plan::Plan;
 use crate::core::text::notice;
 use crate::ui::form::PlanForm;
 use crate::ui::lazy::{ImportRefusal, PartUnloaded, read_results_files};
-use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, State};
+
+use super::PlanCardProps;
 
 /// Names the hosts a plan from a link would send keys to that this device
 /// never sent one to, and waits for "Send" (`onstart` with `true`) or
@@ -47,27 +48,11 @@ fn key_hosts_confirmation(state: &UseReducerHandle<State>, onstart: &Callback<bo
     }
 }
 
-/// What [`PlanActions`] receives.
-#[derive(Properties)]
-pub(super) struct PlanActionsProps {
-    /// The page state and the driver that runs requests.
-    pub page: PageProps,
-    /// The form read as a plan, or why it is not one (the plan's buttons
-    /// are disabled then).
-    pub validated: Rc<Result<Plan, PlanError>>,
-}
-
-impl PartialEq for PlanActionsProps {
-    fn eq(&self, other: &Self) -> bool {
-        self.page == other.page && Rc::ptr_eq(&self.validated, &other.validated)
-    }
-}
-
 /// Start with what it says first (the new key hosts to confirm, what the
 /// plan will cost), then the row of actions that stays in view at the
 /// bottom of the form.
 #[component]
-pub(super) fn PlanActions(props: &PlanActionsProps) -> Html {
+pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
     let state = &props.page.state;
     let t = state.lang.texts();
     let validated = &props.validated;

@@ -13,19 +13,12 @@ use crate::ui::keys::key_slot;
 use crate::ui::lazy::measure_connection;
 use crate::ui::state::{Action, Connection, State};
 
-use super::{input_value, to_target};
-
-/// What [`KeysSection`] receives.
-#[derive(Properties, PartialEq)]
-pub(super) struct KeysSectionProps {
-    /// The page state (the targets, keys and connection results).
-    pub state: UseReducerHandle<State>,
-}
+use super::{CardProps, input_value, to_target};
 
 /// The keys card: one row per key slot (targets sharing a host share a
 /// key), "Remember on this device" and "Forget keys".
 #[component]
-pub(super) fn KeysSection(props: &KeysSectionProps) -> Html {
+pub(super) fn KeysSection(props: &CardProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
     // A handful of rows: a list is enough, and a set type would add its code.

@@ -2,39 +2,21 @@
 //! timeout and budget, the prompt and its options, peak hours, the fidelity
 //! check, and what is wrong with the plan or worth a warning.
 
-use std::rc::Rc;
-
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::core::fidelity::score::FidelityVerdict;
-use crate::core::plan::{Plan, PlanError};
 use crate::core::text::fidelity::{probe_cost_text, verdict_word};
 use crate::core::text::labelled;
 use crate::ui::i18n::warning_text;
 use crate::ui::state::{Action, State};
 
-use super::{edit, toggle};
-
-/// What [`PlanFields`] receives.
-#[derive(Properties)]
-pub(super) struct PlanFieldsProps {
-    /// The page state (the form).
-    pub state: UseReducerHandle<State>,
-    /// The form read as a plan, or why it is not one.
-    pub validated: Rc<Result<Plan, PlanError>>,
-}
-
-impl PartialEq for PlanFieldsProps {
-    fn eq(&self, other: &Self) -> bool {
-        self.state == other.state && Rc::ptr_eq(&self.validated, &other.validated)
-    }
-}
+use super::{PlanCardProps, edit, toggle};
 
 /// The plan card's fields, with the plan's errors and warnings below them.
 #[component]
-pub(super) fn PlanFields(props: &PlanFieldsProps) -> Html {
-    let state = &props.state;
+pub(super) fn PlanFields(props: &PlanCardProps) -> Html {
+    let state = &props.page.state;
     let t = state.lang.texts();
     let form = &state.form;
     let warnings: Vec<String> = match props.validated.as_ref() {

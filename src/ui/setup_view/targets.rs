@@ -16,19 +16,12 @@ use crate::ui::i18n::Lang;
 use crate::ui::keys::key_slot;
 use crate::ui::state::{Action, State};
 
-use super::{edit, edit_target, to_target};
-
-/// What [`TargetList`] receives.
-#[derive(Properties, PartialEq)]
-pub(super) struct TargetListProps {
-    /// The page state (the form's targets).
-    pub state: UseReducerHandle<State>,
-}
+use super::{CardProps, edit, edit_target, to_target};
 
 /// The targets card: every row, and "Add target", which copies the last
 /// row (the next target is usually the same provider or the same model).
 #[component]
-pub(super) fn TargetList(props: &TargetListProps) -> Html {
+pub(super) fn TargetList(props: &CardProps) -> Html {
     let state = &props.state;
     let t = state.lang.texts();
     let form = &state.form;
