@@ -48,9 +48,9 @@ fn key_hosts_confirmation(state: &UseReducerHandle<State>, onstart: &Callback<bo
     }
 }
 
-/// Start with what it says first (the new key hosts to confirm, what the
-/// plan will cost), then the row of actions that stays in view at the
-/// bottom of the form.
+/// What comes before Start (the new key hosts to confirm, what the plan
+/// will cost), then Start and the plan's other actions, in a row that stays
+/// in view at the bottom of the form.
 #[component]
 pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
     let state = &props.page.state;

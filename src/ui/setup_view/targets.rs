@@ -18,8 +18,8 @@ use crate::ui::state::{Action, State};
 
 use super::{CardProps, edit, edit_target, to_target};
 
-/// The targets card: every row, and "Add target", which copies the last
-/// row (the next target is usually the same provider or the same model).
+/// The targets card: every row, and "Add target", whose new row starts as
+/// a copy of the last one.
 #[component]
 pub(super) fn TargetList(props: &CardProps) -> Html {
     let state = &props.state;
