@@ -5,7 +5,7 @@
 //! One component per card, each with its props, in `setup_view/`; the rows
 //! inside a card are functions of the card's state, not components of their
 //! own (each component type costs the first load about 0.7 kB gzip of
-//! Yew's generic lifecycle code, docs/size.md):
+//! Yew's generic component code, docs/size.md):
 //!
 //! | component | file | what it shows |
 //! |---|---|---|
