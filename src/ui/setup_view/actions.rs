@@ -14,6 +14,7 @@ use crate::core::plan::Plan;
 use crate::core::text::notice;
 use crate::ui::form::PlanForm;
 use crate::ui::lazy::{ImportRefusal, PartUnloaded, read_results_files};
+use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, State};
 
 use super::PlanCardProps;
@@ -57,46 +58,13 @@ pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
     let t = state.lang.texts();
     let validated = &props.validated;
     let running = props.page.driver.is_active();
-    // Start sends keys only to hosts the person has seen named: a plan from
-    // a link whose keyed targets point at hosts this device never sent a
-    // key to waits for a confirmation that lists them.
     let on_start = {
-        let state = state.clone();
-        let driver = props.page.driver.clone();
-        let dispatch = props.page.dispatcher();
+        let page = props.page.clone();
         let validated = Rc::clone(validated);
         Callback::from(move |confirmed: bool| {
-            let Ok(plan) = validated.as_ref() else { return };
-            if driver.is_active() {
-                return;
+            if let Ok(plan) = validated.as_ref() {
+                start_run(&page, plan, confirmed);
             }
-            if state.plan_from_link && !confirmed {
-                let mut used = used_key_origins();
-                if let Some(json) = remembered_keys()
-                    && let Some(remembered) = crate::core::document::read_quietly::<
-                        std::collections::BTreeMap<String, String>,
-                    >(&json)
-                {
-                    used.extend(crate::ui::keys::migrate_keys(remembered).into_keys());
-                }
-                let hosts = crate::ui::keys::hosts_to_confirm(plan, &state.keys, &used);
-                if !hosts.is_empty() {
-                    state.dispatch(Action::ConfirmKeyHosts(Some(hosts)));
-                    return;
-                }
-            }
-            let origins = crate::ui::keys::keyed_origins(plan, &state.keys);
-            if !origins.is_empty() {
-                // Best effort: a device that keeps nothing asks again next time.
-                let _ = add_used_key_origins(&origins);
-            }
-            state.dispatch(Action::PlanFromLink(false));
-            driver.start(
-                plan.clone(),
-                state.keys.clone(),
-                dispatch.clone(),
-                state.lang,
-            );
         })
     };
     let plan_cost = validated
@@ -147,20 +115,7 @@ pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
                 return;
             };
             input.set_value("");
-            let state = state.clone();
-            spawn(async move {
-                let Some(text) = read_or_say(&state, &file).await else {
-                    return;
-                };
-                match Plan::from_json(&text) {
-                    Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
-                    Err(error) => state.dispatch(Action::Notice(notice::file_refused(
-                        state.lang,
-                        &file.name(),
-                        &error.text(state.lang),
-                    ))),
-                }
-            });
+            spawn(load_plan(state.clone(), file));
         })
     };
     let on_import = {
@@ -171,33 +126,7 @@ pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
             let files: Vec<web_sys::File> =
                 (0..files.length()).filter_map(|i| files.get(i)).collect();
             input.set_value("");
-            let state = state.clone();
-            spawn(async move {
-                let mut texts = Vec::new();
-                for file in &files {
-                    let Some(text) = read_or_say(&state, file).await else {
-                        return;
-                    };
-                    texts.push(text);
-                }
-                // Reading results files is the results' part of the page
-                // (src/ui/lazy.rs): fetched now, if it is not in yet.
-                let action = match read_results_files(texts, state.lang).await {
-                    Ok(Ok(results)) => Action::ShowResults(results),
-                    Ok(Err(ImportRefusal::File(index, error))) => {
-                        let name = files
-                            .get(index)
-                            .map(web_sys::File::name)
-                            .unwrap_or_default();
-                        Action::Notice(notice::file_refused(state.lang, &name, &error))
-                    }
-                    Ok(Err(ImportRefusal::Merge(error))) => Action::Notice(error),
-                    Err(PartUnloaded) => {
-                        Action::Notice(notice::part_unloaded(state.lang).to_owned())
-                    }
-                };
-                state.dispatch(action);
-            });
+            spawn(import_results(state.clone(), files));
         })
     };
     html! {
@@ -219,6 +148,86 @@ pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
             </div>
         </>
     }
+}
+
+/// Starts a run of `plan`, unless one is under way. Keys go only to hosts
+/// the person has seen named: a plan from a link whose keyed targets point
+/// at hosts this device never sent a key to waits for a confirmation that
+/// lists them, unless `confirmed`.
+fn start_run(page: &PageProps, plan: &Plan, confirmed: bool) {
+    let state = &page.state;
+    if page.driver.is_active() {
+        return;
+    }
+    if state.plan_from_link && !confirmed {
+        let mut used = used_key_origins();
+        if let Some(json) = remembered_keys()
+            && let Some(remembered) = crate::core::document::read_quietly::<
+                std::collections::BTreeMap<String, String>,
+            >(&json)
+        {
+            used.extend(crate::ui::keys::migrate_keys(remembered).into_keys());
+        }
+        let hosts = crate::ui::keys::hosts_to_confirm(plan, &state.keys, &used);
+        if !hosts.is_empty() {
+            state.dispatch(Action::ConfirmKeyHosts(Some(hosts)));
+            return;
+        }
+    }
+    let origins = crate::ui::keys::keyed_origins(plan, &state.keys);
+    if !origins.is_empty() {
+        // Best effort: a device that keeps nothing asks again next time.
+        let _ = add_used_key_origins(&origins);
+    }
+    state.dispatch(Action::PlanFromLink(false));
+    page.driver.start(
+        plan.clone(),
+        state.keys.clone(),
+        page.dispatcher(),
+        state.lang,
+    );
+}
+
+/// Reads a chosen plan file into the form, or says why it was refused.
+async fn load_plan(state: UseReducerHandle<State>, file: web_sys::File) {
+    let Some(text) = read_or_say(&state, &file).await else {
+        return;
+    };
+    match Plan::from_json(&text) {
+        Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
+        Err(error) => state.dispatch(Action::Notice(notice::file_refused(
+            state.lang,
+            &file.name(),
+            &error.text(state.lang),
+        ))),
+    }
+}
+
+/// Reads chosen results files and shows them (merged when there are
+/// several), or says which file was refused and why.
+async fn import_results(state: UseReducerHandle<State>, files: Vec<web_sys::File>) {
+    let mut texts = Vec::new();
+    for file in &files {
+        let Some(text) = read_or_say(&state, file).await else {
+            return;
+        };
+        texts.push(text);
+    }
+    // Reading results files is the results' part of the page
+    // (src/ui/lazy.rs): fetched now, if it is not in yet.
+    let action = match read_results_files(texts, state.lang).await {
+        Ok(Ok(results)) => Action::ShowResults(results),
+        Ok(Err(ImportRefusal::File(index, error))) => {
+            let name = files
+                .get(index)
+                .map(web_sys::File::name)
+                .unwrap_or_default();
+            Action::Notice(notice::file_refused(state.lang, &name, &error))
+        }
+        Ok(Err(ImportRefusal::Merge(error))) => Action::Notice(error),
+        Err(PartUnloaded) => Action::Notice(notice::part_unloaded(state.lang).to_owned()),
+    };
+    state.dispatch(action);
 }
 
 /// The text of a chosen file, or `None` after saying, in a notice, that it
