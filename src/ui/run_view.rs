@@ -3,11 +3,11 @@
 
 use yew::prelude::*;
 
-use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
 use crate::core::text::at_least;
 use crate::core::text::fidelity::count_of;
 use crate::ui::driver::{delete_run, open_run};
+use crate::ui::hooks::use_render_mark;
 use crate::ui::i18n::{format_clock, format_epoch, format_ms, format_pct};
 use crate::ui::live_timeline::LiveTimeline;
 use crate::ui::state::page::PageProps;
@@ -21,7 +21,7 @@ pub fn RunPage(props: &PageProps) -> Html {
     let t = state.lang.texts();
     let lang = state.lang;
     // After every render: where a live update's main-thread cost ends.
-    use_effect(|| performance_mark("firsttoken:run-rendered"));
+    use_render_mark("firsttoken:run-rendered");
     let Some(run) = &state.run else {
         return html! { <section class="card"><p>{t.no_run}</p></section> };
     };
