@@ -7,8 +7,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use firsttoken::core::bootstrap::{DEFAULT_RESAMPLES, bootstrap_intervals, time_aware_intervals};
-use firsttoken::core::plan::{Plan, Protocol, Target};
-use firsttoken::core::report::{build_report, live_row, synthetic_samples};
+use firsttoken::core::fixtures::synthetic_samples;
+use firsttoken::core::plan::{Plan, Target};
+use firsttoken::core::report::{build_report, live_row};
 use firsttoken::core::results::{Environment, export_json, import_json};
 
 fn main() {
@@ -16,14 +17,12 @@ fn main() {
     let models = ["deepseek-v3", "kimi-k2", "qwen3-32b", "glm-4.6"];
     let plan = Plan {
         targets: (0..targets)
-            .map(|index| Target {
-                label: format!("host {index}"),
-                protocol: Protocol::OpenAi,
-                base_url: format!("https://host{index}.example/v1"),
-                model: models[index as usize % models.len()].to_owned(),
-                provider: None,
-                price: None,
-                openrouter_provider: None,
+            .map(|index| {
+                Target::openai(
+                    &format!("host {index}"),
+                    &format!("https://host{index}.example/v1"),
+                    models[index as usize % models.len()],
+                )
             })
             .collect(),
         ..Plan::default()

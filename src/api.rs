@@ -4,15 +4,14 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::core::plan::{Plan, Target};
-
 /// Sends one request to `target_json` (a plan target) under `plan_json` (a
 /// plan document) and resolves to the outcome as JSON: the same timings a
 /// run records, from the same fetch, reader and decoder.
 ///
 /// # Errors
-/// Rejects when either document is malformed; a failed request is not an
-/// error here but an outcome with its `error` set.
+/// Rejects when either document is malformed or the run's part of the page
+/// does not load; a failed request is not an error here but an outcome with
+/// its `error` set.
 #[wasm_bindgen(js_name = measureOnce)]
 pub async fn measure_once(
     target_json: String,
@@ -20,12 +19,11 @@ pub async fn measure_once(
     key: Option<String>,
     seq: u32,
 ) -> Result<String, JsValue> {
-    let target: Target = crate::core::document::from_str(&target_json)
-        .map_err(|e| JsValue::from_str(&format!("bad target: {e}")))?;
-    let plan =
-        Plan::from_json(&plan_json).map_err(|e| JsValue::from_str(&format!("bad plan: {e}")))?;
-    let outcome = crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
-    Ok(crate::core::document::to_string(&outcome))
+    // The readers, the fetch and the decoders are the run's part.
+    let measuring = crate::ui::lazy::measure_documents(target_json, plan_json, key, seq)
+        .await
+        .map_err(|_| JsValue::from_str("the run's part of the page did not load"))?;
+    measuring.await.map_err(|e| JsValue::from_str(&e))
 }
 
 /// The page's version (the crate version), for result files and scripts.

@@ -1,7 +1,10 @@
 //! The house rules of the workspace that a compiler does not check: `core`
 //! (`crates/core`) depends on nothing of the web, the terminal or the network,
-//! the runner and the mock do not depend on the page, and `core` has no import
-//! circle between its modules (DESIGN.md section 8: data flows one way).
+//! the runner and the mock do not depend on the page, and `core`'s imports
+//! run down its layer table, with no circle between its modules (DESIGN.md
+//! section 8: data flows one way); every function of `core` and `chart` is
+//! `#[inline]`, so that the page compiles their code in its own codegen unit
+//! (docs/size.md, "the crate split").
 //!
 //! Every `super::…` and `crate::…` path in a module's non-test code is
 //! an edge to the module it names (the longest prefix that is a file). Edges
@@ -192,6 +195,179 @@ fn core_has_no_import_circle() {
     );
 }
 
+/// `core`'s domains, bottom to top (the table in `crates/core/src/lib.rs`):
+/// a module may import from its own layer and the layers below, never
+/// from above. A submodule sits in its parent's layer unless it is listed
+/// itself (`text`'s words sit where their imports put them); a top-level
+/// module missing from the table fails [`core_imports_run_down_the_layer_table`].
+const LAYERS: &[(&str, &[&str])] = &[
+    (
+        "base",
+        &[
+            "document",
+            "failure",
+            "origin",
+            "price",
+            "peak",
+            "calendar",
+            "text::lang",
+            "text::printable",
+        ],
+    ),
+    (
+        "stats",
+        &["stats", "quantile", "bootstrap", "dependence", "binomial"],
+    ),
+    (
+        "words",
+        &[
+            "text::format",
+            "text::refusal",
+            "text::plan_problem",
+            "text::notice",
+            "text::report_words",
+            "text::page",
+            "text::dashboard",
+        ],
+    ),
+    (
+        "plan and probes",
+        &[
+            "plan",
+            "plan_flags",
+            "presets",
+            "key_rules",
+            "fidelity",
+            "fidelity::suite",
+            "fidelity::reply",
+            "fidelity::verify",
+            "schedule",
+            "prompt",
+        ],
+    ),
+    (
+        "wire",
+        &[
+            "sse",
+            "protocol",
+            "measure",
+            "stream_shape",
+            "ratelimit",
+            "demo",
+            "sample",
+        ],
+    ),
+    (
+        "judgement",
+        &[
+            "verdict",
+            "slow",
+            "tail",
+            "settings",
+            "delivery",
+            "cache",
+            "cost",
+            "timeofday",
+            "compare",
+            "report",
+            "objective",
+            "prefill",
+            "fidelity::score",
+            "text::verdict",
+            "text::comparison",
+            "text::routing",
+        ],
+    ),
+    (
+        "documents",
+        &[
+            "results",
+            "publish",
+            "dashboard",
+            "routing_config",
+            "run",
+            "hostile",
+        ],
+    ),
+    ("text", &["text", "text::fidelity"]),
+];
+
+/// The layer of `module`: that of its longest listed prefix, or `None`
+/// when not even its top-level module is listed.
+fn layer_of(module: &[String]) -> Option<usize> {
+    (1..=module.len()).rev().find_map(|n| {
+        let path = module[..n].join("::");
+        LAYERS
+            .iter()
+            .position(|(_, modules)| modules.contains(&path.as_str()))
+    })
+}
+
+/// Every edge that runs up the table, as "a (layer) → b (layer)".
+fn upward_edges(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
+    let mut up = Vec::new();
+    for (from, targets) in edges {
+        let Some(from_layer) = layer_of(from) else {
+            continue;
+        };
+        for to in targets {
+            if let Some(to_layer) = layer_of(to)
+                && to_layer > from_layer
+            {
+                up.push(format!(
+                    "{} ({}) → {} ({})",
+                    from.join("::"),
+                    LAYERS[from_layer].0,
+                    to.join("::"),
+                    LAYERS[to_layer].0
+                ));
+            }
+        }
+    }
+    up
+}
+
+#[test]
+fn core_imports_run_down_the_layer_table() {
+    let edges = core_edges();
+    let unlisted: Vec<String> = edges
+        .keys()
+        .filter(|module| layer_of(module).is_none())
+        .map(|module| module.join("::"))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "modules missing from the layer table (tests/architecture.rs and crates/core/src/lib.rs): {unlisted:?}"
+    );
+    let up = upward_edges(&edges);
+    assert!(
+        up.is_empty(),
+        "imports that run up the layer table:\n{}",
+        up.join("\n")
+    );
+}
+
+#[test]
+fn an_import_up_the_table_is_caught() {
+    let mut edges = core_edges();
+    let stats = vec!["stats".to_owned()];
+    let report = vec!["report".to_owned()];
+    edges.entry(stats).or_default().insert(report);
+    assert_eq!(
+        upward_edges(&edges),
+        vec!["stats (stats) → report (judgement)".to_owned()]
+    );
+    assert_eq!(layer_of(&["no_such_module".to_owned()]), None);
+    assert_eq!(
+        layer_of(&[
+            "fidelity".to_owned(),
+            "score".to_owned(),
+            "simulation".to_owned()
+        ]),
+        layer_of(&["report".to_owned()])
+    );
+}
+
 /// The names in a manifest's `[dependencies]` table (not dev- or build-).
 fn dependencies(manifest: &str) -> BTreeSet<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(manifest);
@@ -251,4 +427,82 @@ fn the_runner_and_the_mock_do_not_depend_on_the_page() {
             "{manifest} depends on the page crate"
         );
     }
+}
+
+/// The functions of a source file's code before its first `#[cfg(test)]`
+/// that have a body and no `#[inline]` among their attributes, as their
+/// signature's first line.
+fn functions_without_inline(text: &str) -> Vec<String> {
+    let code = text.find("#[cfg(test)]").map_or(text, |end| &text[..end]);
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(fn_at) = words.iter().position(|word| *word == "fn") else {
+            continue;
+        };
+        let qualifiers = &words[..fn_at];
+        if !qualifiers
+            .iter()
+            .all(|word| word.starts_with("pub") || ["const", "async", "unsafe"].contains(word))
+        {
+            continue;
+        }
+        // A body, or only a signature (a trait's required method)?
+        let mut depth = 0i32;
+        let mut body = None;
+        'scan: for rest in lines[at..].iter() {
+            for ch in rest.chars() {
+                match ch {
+                    '(' | '[' => depth += 1,
+                    ')' | ']' => depth -= 1,
+                    '{' | ';' if depth == 0 => {
+                        body = Some(ch == '{');
+                        break 'scan;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if body != Some(true) {
+            continue;
+        }
+        let inline = lines[..at]
+            .iter()
+            .rev()
+            .map(|above| above.trim())
+            .take_while(|above| above.starts_with("#[") || above.starts_with("//"))
+            .any(|above| above.starts_with("#[inline"));
+        if !inline {
+            out.push(line.trim().to_owned());
+        }
+    }
+    out
+}
+
+/// The page is one codegen unit with its dependencies' generic and inline
+/// code; a function of `core` or `chart` without `#[inline]` is compiled in
+/// that crate's own unit instead, where LLVM inlines and duplicates
+/// differently, and `lto` does not join them (Cargo skips LTO for the
+/// page's `cdylib` + `rlib`). Measured in docs/size.md: the split without
+/// `#[inline]` cost 20.5 kB gzip.
+#[test]
+fn every_function_of_core_and_chart_is_inline() {
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for root in ["crates/core/src", "crates/chart/src"] {
+        for path in modules(Path::new(root)).into_values() {
+            let text = std::fs::read_to_string(&path).unwrap();
+            seen += text.matches("fn ").count();
+            for signature in functions_without_inline(&text) {
+                missing.push(format!("{}: {signature}", path.display()));
+            }
+        }
+    }
+    assert!(seen > 100, "the scan found almost no function: {seen}");
+    assert!(
+        missing.is_empty(),
+        "functions without #[inline] (docs/size.md, \"the crate split\"):\n{}",
+        missing.join("\n")
+    );
 }

@@ -35,13 +35,8 @@ fn target(protocol: Protocol, model: &str) -> Target {
         _ => mock().to_owned(),
     };
     Target {
-        label: model.to_owned(),
         protocol,
-        base_url,
-        model: model.to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
+        ..Target::openai(model, &base_url, model)
     }
 }
 

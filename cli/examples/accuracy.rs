@@ -22,7 +22,7 @@ use std::time::Duration;
 use firsttoken_cli::measure::{MeasureOptions, Measured, measure};
 use firsttoken_cli::net::Client;
 use firsttoken_cli::run::stop_signal;
-use firsttoken_core::plan::{Plan, Protocol, Target};
+use firsttoken_core::plan::{Plan, Target};
 use firsttoken_core::protocol::build_request;
 use firsttoken_mock::MockConfig;
 
@@ -71,15 +71,7 @@ fn bench() -> Result<std::process::ExitCode, String> {
     }
     let load_before = load_average();
     let mock = firsttoken_mock::start(MockConfig::default()).map_err(|e| e.to_string())?;
-    let target = Target {
-        label: "bench".to_owned(),
-        protocol: Protocol::OpenAi,
-        base_url: format!("{}/v1", mock.base_url()),
-        model: SCRIPT.to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
-    };
+    let target = Target::openai("bench", &format!("{}/v1", mock.base_url()), SCRIPT);
     let plan = Plan {
         targets: vec![target.clone()],
         timeout_s: 10.0,

@@ -346,7 +346,7 @@ fn parse_header(line: &str) -> Result<RunHeader, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::plan::{Protocol, Target};
+    use firsttoken_core::plan::Target;
     use firsttoken_core::sample::{Phase, SampleError};
 
     fn header() -> RunHeader {
@@ -356,15 +356,11 @@ mod tests {
             seed: u64::MAX - 7,
             vantage: Some("fra1".to_owned()),
             plan: Plan {
-                targets: vec![Target {
-                    label: "Local «vLLM»".to_owned(),
-                    protocol: Protocol::OpenAi,
-                    base_url: "http://127.0.0.1:8000/v1".to_owned(),
-                    model: "m".to_owned(),
-                    provider: None,
-                    price: None,
-                    openrouter_provider: None,
-                }],
+                targets: vec![Target::openai(
+                    "Local «vLLM»",
+                    "http://127.0.0.1:8000/v1",
+                    "m",
+                )],
                 ..Plan::default()
             },
         }
@@ -372,37 +368,21 @@ mod tests {
 
     fn sample(seq: u32, aborted: bool) -> Sample {
         Sample {
-            sized_prompt: None,
-            target: 0,
-            seq,
             warmup: seq == 0,
             planned_at_ms: 1_764_000_000_000.125 + f64::from(seq) * 5000.0,
             sent_at_ms: 1_764_000_000_000.5 + f64::from(seq) * 5000.0,
-            hidden: false,
             headers_ms: Some(2.25),
             first_byte_ms: Some(2.5),
-            first_reasoning_ms: None,
             ttft_ms: (!aborted).then_some(100.0 + f64::from(seq) / 3.0),
             second_token_ms: None,
             total_ms: Some(150.0),
             output_tokens: Some(8),
-            tokens_estimated: false,
             error: aborted.then(|| SampleError {
                 kind: ErrorKind::Aborted,
                 phase: Phase::BeforeFirstToken,
                 message: "stopped".to_owned(),
             }),
-            cached_tokens: None,
-            connection: None,
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(0, seq, 100.0)
         }
     }
 

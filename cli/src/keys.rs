@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use firsttoken_core::key_rules::{is_custom_host, key_origin, wants_key};
+use firsttoken_core::key_rules::{is_custom_host, key_origin, needed_key};
 use firsttoken_core::origin::{Origin, Scheme};
 use firsttoken_core::plan::{Plan, Target};
 use firsttoken_core::presets::preset_by_id;
@@ -425,7 +425,7 @@ pub fn keys_for(
             }
             Specific::Refused(refusal) => refusals.push(refusal),
             Specific::Nothing => {
-                if let Some(origin) = origin.filter(|_| wants_key(target)) {
+                if let Some(origin) = needed_key(target) {
                     if !is_custom_host(target) {
                         fallback.entry(origin).or_default().push(index);
                     } else if fallback_key.is_some() {
@@ -545,17 +545,11 @@ pub fn redact(text: &str, keys: &[Option<Key>]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::plan::Protocol;
 
     fn target(label: &str, provider: Option<&str>, base_url: &str) -> Target {
         Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
             provider: provider.map(str::to_owned),
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai(label, base_url, "m")
         }
     }
 
@@ -821,6 +815,27 @@ mod tests {
                  FIRSTTOKEN_KEY_FOR_LLM_EXAMPLE_COM"
             ]
         );
+    }
+
+    #[test]
+    fn the_runner_asks_for_exactly_the_keys_core_says_a_plan_needs() {
+        // The page's resume asks for the same origins (`ui::keys::missing_keys`).
+        let p = plan(vec![
+            target("no provider", None, "https://llm.example.com/v1"),
+            target("local", None, "http://127.0.0.1:8787/v1"),
+            target("remote vLLM", Some("vllm"), "http://gpu-box:8000/v1"),
+            target("DeepSeek", Some("deepseek"), "https://api.deepseek.com"),
+        ]);
+        let missing: Vec<Origin> = keys_for(&p, &[], env(&[]))
+            .unwrap_err()
+            .into_iter()
+            .filter_map(|refusal| match refusal {
+                KeyRefusal::Missing { origin, .. } => Some(origin),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(missing, firsttoken_core::key_rules::needed_keys(&p));
+        assert_eq!(missing.len(), 2);
     }
 
     #[test]

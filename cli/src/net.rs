@@ -132,10 +132,7 @@ impl Client {
         headers: &[(String, String)],
         body: &str,
     ) -> Result<Exchange, SendError> {
-        let uri: hyper::Uri = url
-            .parse()
-            .map_err(|e| SendError::Url(format!("the URL cannot be requested ({e})")))?;
-        let origin = Origin::of(&uri).map_err(SendError::Url)?;
+        let (origin, uri) = destination(url)?;
         let (mut sender, opened) = self.connection(&origin).await?;
         let request = build(&uri, &origin, &sender, headers, body)?;
         let protocol = sender.protocol();
@@ -216,6 +213,29 @@ where
     Ok(Sender::H2(sender))
 }
 
+/// Where a request to `url` goes: `core`'s origin of the URL, the one its
+/// key was chosen for, and the URI to send, rebuilt from that origin and the
+/// URL's path and query so that the socket, the `Host` header and HTTP/2's
+/// `:authority` all name that origin and nothing hyper read differently.
+///
+/// # Errors
+/// [`SendError::Url`] when the URL has no origin (not `http`/`https`, no
+/// host, user info, a bad port) or is not a valid URI.
+pub fn destination(url: &str) -> Result<(Origin, hyper::Uri), SendError> {
+    let origin = Origin::parse(url).ok_or_else(|| {
+        SendError::Url(
+            "the URL has no http:// or https:// host to send to; check the base URL".to_owned(),
+        )
+    })?;
+    let unusable = |e: hyper::http::uri::InvalidUri| {
+        SendError::Url(format!("the URL cannot be requested ({e})"))
+    };
+    let uri: hyper::Uri = url.trim().parse().map_err(unusable)?;
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    let uri = format!("{origin}{path}").parse().map_err(unusable)?;
+    Ok((origin, uri))
+}
+
 /// The request as the connection's protocol wants it: HTTP/1.1 takes the
 /// path and a `Host` header, HTTP/2 the absolute URI (its `:authority`).
 fn build(
@@ -232,7 +252,7 @@ fn build(
         Sender::H2(_) => uri.to_string(),
     });
     if matches!(sender, Sender::H1(_)) {
-        builder = builder.header(hyper::header::HOST, origin.host_header());
+        builder = builder.header(hyper::header::HOST, origin.host_port());
     }
     builder = builder.header(
         hyper::header::USER_AGENT,
@@ -263,4 +283,88 @@ pub fn describe_hyper(error: &hyper::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use firsttoken_core::key_rules::key_origin;
+    use firsttoken_core::origin::Scheme;
+    use firsttoken_core::plan::{Plan, Protocol, Target};
+    use firsttoken_core::protocol::build_request;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_destination_takes_the_schemes_default_port_and_drops_ipv6_brackets() {
+        let (origin, uri) = destination("https://API.DeepSeek.com./chat/completions?x=1").unwrap();
+        assert_eq!((origin.scheme, origin.port), (Scheme::Https, 443));
+        assert_eq!(origin.host_port(), "api.deepseek.com");
+        assert_eq!(
+            uri.to_string(),
+            "https://api.deepseek.com/chat/completions?x=1"
+        );
+        let (origin, _) = destination("http://[::1]:8787/v1").unwrap();
+        assert_eq!(origin.host, "::1");
+        assert_eq!(origin.host_port(), "[::1]:8787");
+        for url in [
+            "ftp://example.com/",
+            "example.com/v1",
+            "https://u@example.com",
+        ] {
+            assert!(matches!(destination(url), Err(SendError::Url(_))), "{url}");
+        }
+    }
+
+    /// A base URL as people write them: any case, IPv4, IPv6 and names
+    /// (a trailing dot too), a port or none (the default written out too),
+    /// a path or none, trailing slashes.
+    fn base_url() -> impl Strategy<Value = String> {
+        let scheme = prop_oneof![Just("https"), Just("http"), Just("HTTPS"), Just("Http")];
+        let host = prop_oneof![
+            "[a-zA-Z0-9]([a-zA-Z0-9-]{0,8}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]{1,6}){0,3}\\.?",
+            any::<[u8; 4]>().prop_map(|o| format!("{}.{}.{}.{}", o[0], o[1], o[2], o[3])),
+            any::<[u16; 8]>().prop_map(|s| format!("[{}]", std::net::Ipv6Addr::from(s))),
+            Just("[0:0:0:0:0:0:0:1]".to_owned()),
+        ];
+        let port = prop_oneof![
+            Just(String::new()),
+            Just(":443".to_owned()),
+            Just(":80".to_owned()),
+            (1u16..).prop_map(|p| format!(":{p}")),
+        ];
+        let path = "(/[a-zA-Z0-9._~-]{1,6}){0,3}/{0,2}";
+        (scheme, host, port, path).prop_map(|(s, h, p, path)| format!("{s}://{h}{p}{path}"))
+    }
+
+    proptest! {
+        /// Every base URL whose origin core accepts is sent to that very
+        /// origin: the key decision and the socket agree on scheme, host and
+        /// port, and so does the URI hyper sends.
+        #[test]
+        fn the_socket_goes_to_the_origin_the_key_was_chosen_for(
+            base in base_url(),
+            protocol in prop_oneof![Just(Protocol::OpenAi), Just(Protocol::Anthropic), Just(Protocol::Gemini)],
+        ) {
+            let target = Target {
+                label: "t".to_owned(),
+                protocol,
+                base_url: base.clone(),
+                model: "m".to_owned(),
+                provider: None,
+                price: None,
+                openrouter_provider: None,
+            };
+            let Some(key_origin) = key_origin(&target) else {
+                return Ok(());
+            };
+            let request = build_request(&target, &Plan::default(), Some("sk"), None);
+            let (origin, uri) = destination(&request.url).unwrap();
+            prop_assert_eq!(&origin, &key_origin);
+            let https = uri.scheme_str() == Some("https");
+            prop_assert_eq!(https, origin.scheme == Scheme::Https);
+            let host = uri.host().unwrap().trim_start_matches('[').trim_end_matches(']');
+            prop_assert_eq!(host, origin.host.as_str());
+            prop_assert_eq!(uri.port_u16().unwrap_or(origin.scheme.default_port()), origin.port);
+        }
+    }
 }

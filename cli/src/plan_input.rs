@@ -98,13 +98,12 @@ mod tests {
     fn a_page_link_and_a_file_give_the_same_plan() {
         let plan = Plan {
             targets: vec![firsttoken_core::plan::Target {
-                label: "DeepSeek".to_owned(),
-                protocol: firsttoken_core::plan::Protocol::OpenAi,
-                base_url: "https://api.deepseek.com".to_owned(),
-                model: "deepseek-chat".to_owned(),
                 provider: Some("deepseek".to_owned()),
-                price: None,
-                openrouter_provider: None,
+                ..firsttoken_core::plan::Target::openai(
+                    "DeepSeek",
+                    "https://api.deepseek.com",
+                    "deepseek-chat",
+                )
             }],
             ..Plan::default()
         };

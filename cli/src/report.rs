@@ -806,11 +806,7 @@ mod tests {
     /// The golden routing fixture (five targets, 320 requests each, a cold
     /// tail, prices, timeouts) and the same file with a TTFT budget.
     fn fixtures() -> Vec<ResultsDoc> {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/golden/routing-results.json"
-        );
-        let doc = import_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let doc = import_json(&firsttoken_core::fixtures::routing_results()).unwrap();
         let mut budget = doc.clone();
         budget.plan.ttft_budget_ms = Some(600.0);
         vec![doc, budget]

@@ -336,19 +336,18 @@ pub fn plain_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::plan::{Protocol, Target};
+    use firsttoken_core::plan::Target;
     use firsttoken_core::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
 
     fn plan() -> Plan {
         Plan {
             targets: vec![Target {
-                label: "DeepSeek V4 Pro".to_owned(),
-                protocol: Protocol::OpenAi,
-                base_url: "https://api.deepseek.com".to_owned(),
-                model: "deepseek-v4-pro".to_owned(),
                 provider: Some("deepseek".to_owned()),
-                price: None,
-                openrouter_provider: None,
+                ..Target::openai(
+                    "DeepSeek V4 Pro",
+                    "https://api.deepseek.com",
+                    "deepseek-v4-pro",
+                )
             }],
             warmup_per_target: 2,
             ..Plan::default()
@@ -357,33 +356,15 @@ mod tests {
 
     fn sample(seq: u32, ttft_ms: f64) -> Sample {
         Sample {
-            sized_prompt: None,
-            target: 0,
-            seq,
             warmup: seq < 2,
             planned_at_ms: 0.0,
             sent_at_ms: 0.0,
-            hidden: false,
             headers_ms: Some(ttft_ms / 2.0),
             first_byte_ms: Some(ttft_ms / 2.0),
-            first_reasoning_ms: None,
-            ttft_ms: Some(ttft_ms),
             second_token_ms: None,
             total_ms: Some(ttft_ms * 2.0),
             output_tokens: Some(8),
-            tokens_estimated: false,
-            error: None,
-            connection: None,
-            cached_tokens: None,
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(0, seq, ttft_ms)
         }
     }
 

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openPage, planFragment, repo, waitForRunEnd, withServersAndBrowser } from "./harness.mjs";
+import { openPage, planFragment, repo, runProgress, waitForRunEnd, withServersAndBrowser } from "./harness.mjs";
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {
@@ -58,7 +58,8 @@ function loaderDeps() {
 test("the built page names every part by its hash and fetches it with its integrity", () => {
   const files = readdirSync(DIST);
   const parts = files.filter((f) => f.endsWith(".wasm") && !f.endsWith("_bg.wasm"));
-  for (const split of ["split_run", "split_results", "split_dashboard"]) {
+  // Two parts: the run's, and the results' (the dashboard is in it).
+  for (const split of ["split_run", "split_results"]) {
     assert.ok(parts.some((f) => f.startsWith(`${split}-`)), `${split} is built: ${parts}`);
   }
   assert.ok(parts.every((f) => /^(split|chunk)_[A-Za-z0-9_]+-[0-9a-f]{16}\.wasm$/.test(f)), `hashed names: ${parts}`);
@@ -87,7 +88,7 @@ test("a first visit fetches the first load only, then the run's part in the back
   for (const part of partsIn(atStart)) {
     assert.ok(runParts.includes(part), `${part} is only the run's prefetch`);
   }
-  assert.ok(!runParts.includes("split_results") && !runParts.includes("split_dashboard"), `no other part: ${runParts}`);
+  assert.ok(!runParts.includes("split_results"), `no other part: ${runParts}`);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -136,6 +137,38 @@ test("a part that fails to load is told in the page's language, and a retry reco
     await page.click(`.part-unloaded button:has-text('${retry}')`);
     await page.waitForSelector(".results .model-block", { timeout: 30_000 });
     assert.equal(await page.$(".part-unloaded"), null);
+    assert.deepEqual(errors, [], "no panic, no page error");
+    await context.close();
+  }
+});
+
+test("a run whose part fails to load does not start, says so, and Start fetches the part again", async () => {
+  for (const [locale, notice] of [
+    ["en-US", "could not be loaded"],
+    ["zh-CN", "未能加载"],
+  ]) {
+    const context = await browser.newContext({ viewport: { width: 400, height: 900 }, locale });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    let blocked = true;
+    // The run loop, the measured fetch and the demo provider are the run's
+    // part: with it blocked (its background fetch after the first paint
+    // fails too), Start cannot start a run.
+    await page.route(/\/split_run-[0-9a-f]{16}\.wasm$/, (route) => (blocked ? route.abort("internetdisconnected") : route.continue()));
+    await page.goto(`${servers.site}#${demoPlan()}`);
+    await page.waitForSelector("#start:not([disabled])");
+    await page.click("#start");
+    await page.waitForSelector(".notice", { timeout: 30_000 });
+    assert.match(await page.textContent(".notice"), new RegExp(notice));
+    assert.equal(await page.$("#live-table"), null, "no run has started");
+    assert.ok(await page.$("#start:not([disabled])"), "Start is still there to press again");
+    blocked = false;
+    await page.click("#start");
+    await page.waitForSelector("#live-table", { timeout: 30_000 });
+    await waitForRunEnd(page);
+    const [done, total] = await runProgress(page);
+    assert.ok(total > 0 && done === total, `the run completed: ${done} / ${total}`);
     assert.deepEqual(errors, [], "no panic, no page error");
     await context.close();
   }

@@ -160,7 +160,7 @@ fn id_hash(id: &str) -> u64 {
         .fold(0xCBF2_9CE4_8422_2325_u64, |hash, byte| {
             (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3)
         });
-    crate::script::splitmix64(fnv)
+    crate::leaf::splitmix64(fnv)
 }
 
 /// Hashed before each probe id to order the probes for `degraded`.

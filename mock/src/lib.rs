@@ -20,6 +20,7 @@ pub mod error;
 pub mod fidelity;
 pub mod ground_truth;
 pub mod http;
+mod leaf;
 pub mod listener;
 pub mod prefill;
 pub mod protocol;

@@ -21,7 +21,8 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
-use crate::script::{ReplyPlan, splitmix64, stream_of_tokens_at};
+use crate::leaf::splitmix64;
+use crate::script::{ReplyPlan, stream_of_tokens_at};
 
 /// The fixed part of a prefill reply's TTFT, ms.
 pub const PREFILL_FIXED_MS: u64 = 150;

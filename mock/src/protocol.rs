@@ -124,8 +124,7 @@ impl RenderedEvent {
     }
 }
 
-/// Prompt size reported in usage blocks; the mock does not tokenize the prompt.
-pub(crate) const PROMPT_TOKENS: u32 = 12;
+pub(crate) use crate::leaf::PROMPT_TOKENS;
 
 /// Turns beats into events for one reply, keeping the per-reply state some protocols need
 /// (Anthropic's open content block, token counts for usage).

@@ -12,8 +12,8 @@
 use std::fmt;
 
 use crate::fidelity::{self, ProbeAnswer};
+use crate::leaf::{PROMPT_TOKENS, splitmix64};
 use crate::prefill::Prefill;
-use crate::protocol::PROMPT_TOKENS;
 
 /// The content tokens of every successful reply, in order. They cover 2-, 3- and 4-byte UTF-8
 /// characters so decoders that split characters across reads are caught.
@@ -98,7 +98,7 @@ pub const MID_STALL_PAUSE_MS: u64 = 2_500;
 pub const BUFFERED_REPLY_TOKENS: usize = 32;
 
 /// Prompt tokens a `cached` cache hit reports as served from the cache (of
-/// [`crate::protocol::PROMPT_TOKENS`]).
+/// [`crate::leaf::PROMPT_TOKENS`]).
 pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
@@ -705,14 +705,6 @@ pub fn bimodal_draw(seed: u64, request_index: u64, cold_share_percent: u64) -> B
         first_token_ms,
         cold,
     }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, well-mixed hash of a 64-bit counter.
-pub(crate) fn splitmix64(value: u64) -> u64 {
-    let mut z = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

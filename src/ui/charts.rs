@@ -5,7 +5,6 @@
 //! Inputs are built once per set of samples and language; a canvas is
 //! redrawn only when its input changes or its width does.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use plotters::prelude::IntoDrawingArea;
@@ -13,14 +12,15 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use crate::browser::canvas::{
-    MeasuredCanvas, ResizeListener, canvas_by_id, css_width_px, fit_to_css_box, png_data_url,
+    MeasuredCanvas, canvas_by_id, css_width_px, fit_to_css_box, png_data_url,
 };
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_url;
 use crate::chart::ChartStyle;
 use crate::core::report::Report;
-pub use crate::ui::chart_items::ChartItem;
+use crate::ui::chart_items::ChartItem;
 use crate::ui::chart_items::{chart_labels, draw_chart, results_chart_items};
+use crate::ui::hooks::use_resize_count;
 use crate::ui::i18n::Lang;
 use crate::ui::state::ResultsView;
 use std::collections::BTreeMap;
@@ -119,20 +119,7 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
     let t = props.lang.texts();
     let items = Rc::clone(&props.items);
     // Bumped when the window is resized: the canvases then have a new width.
-    // (A counter in a cell, not a state: the listener outlives renders, and a
-    // state handle it captured would keep adding to its first value.)
-    let resized = use_memo((), |_| Cell::new(0u32));
-    let redraw = use_force_update();
-    {
-        let resized = Rc::clone(&resized);
-        use_effect_with((), move |_| {
-            let listener = ResizeListener::new(move || {
-                resized.set(resized.get().wrapping_add(1));
-                redraw.force_update();
-            });
-            move || drop(listener)
-        });
-    }
+    let resizes = use_resize_count();
     // Canvas widths as last laid out, for (report, resize count). Reading a
     // width right after a render forces the browser to lay out the whole
     // results page there and then (~10 ms with 30 charts), and again in the
@@ -142,7 +129,7 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
     {
         let items = Rc::clone(&items);
         let lang = props.lang;
-        let layout = (props.layout, resized.get());
+        let layout = (props.layout, resizes);
         let mark = props.mark;
         use_effect_with((Rc::as_ptr(&items) as usize, layout), move |_| {
             let mut widths = widths.borrow_mut();

@@ -8,10 +8,10 @@
 //! per data set and time range), never per render, so a language switch only
 //! re-labels and redraws.
 
+use crate::core::calendar::iso_date;
 use crate::core::dashboard::Dataset;
 use crate::core::dashboard::figures::fidelity_daily;
 use crate::core::fidelity::score::PassRate;
-use crate::core::publish::iso_date;
 use crate::core::text::dashboard::{
     requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_latency,
 };

@@ -2,12 +2,17 @@
 //! worker, sends one request at a time through the measured fetch, stores
 //! each sample the moment it completes and reports it to the page.
 //!
+//! Starting or resuming a run goes through the run's part
+//! ([`crate::ui::lazy::start_run`]): the loop, the measured fetch and
+//! everything they alone reach are in that part, not in the first load.
+//!
 //! The scheduler's state lives here, shared with the page's buttons through
 //! an `Rc<RefCell<…>>`, because the loop and the buttons act on it between
 //! each other's awaits; the page's own state only mirrors it for display.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::rc::Rc;
 
 use yew::Callback;
@@ -29,8 +34,10 @@ use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
 use crate::core::sample::Sample;
 use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
-use crate::core::text::notice::StorageStep;
+use crate::core::text::notice::{self, StorageStep};
 use crate::core::timeofday::{PeakZone, parse_peak_tz};
+use crate::ui::i18n::Lang;
+use crate::ui::lazy::PartUnloaded;
 use crate::ui::state::{Action, HistoryEntry, ResultsView};
 
 /// Longest single wait, ms: the loop wakes this often to notice pause,
@@ -47,6 +54,9 @@ struct ActiveRun {
 #[derive(Clone, Default)]
 pub struct Driver {
     active: Rc<RefCell<Option<ActiveRun>>>,
+    /// A start or resume waits for the run's part: a second press of Start
+    /// meanwhile must not start a second run.
+    starting: Rc<Cell<bool>>,
 }
 
 impl PartialEq for Driver {
@@ -104,13 +114,74 @@ pub async fn measure_once(
 }
 
 impl Driver {
-    /// True while a run is going or paused.
+    /// True while a run is going or paused, or about to start.
     pub fn is_active(&self) -> bool {
-        self.active.borrow().is_some()
+        self.starting.get() || self.active.borrow().is_some()
     }
 
-    /// Starts `plan` from now.
-    pub fn start(&self, plan: Plan, keys: BTreeMap<String, String>, dispatch: Callback<Action>) {
+    /// Starts `plan` from now, once the run's part is in (it is usually
+    /// in already: it is fetched right after the first paint). When the
+    /// part does not arrive, nothing has started: the page says so in
+    /// `lang`, and pressing Start again fetches the part again.
+    pub fn start(
+        &self,
+        plan: Plan,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+        lang: Lang,
+    ) {
+        let driver = self.clone();
+        self.when_run_part_arrives(dispatch.clone(), lang, async move {
+            crate::ui::lazy::start_run(driver, plan, keys, dispatch).await
+        });
+    }
+
+    /// Reloads run `run_id` from storage and resumes it where it stopped,
+    /// once the run's part is in; as [`Self::start`], a part that does not
+    /// arrive changes nothing (the run stays stored, and its offer stays).
+    pub fn resume(
+        &self,
+        run_id: String,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+        lang: Lang,
+    ) {
+        let driver = self.clone();
+        self.when_run_part_arrives(dispatch.clone(), lang, async move {
+            crate::ui::lazy::resume_run(driver, run_id, keys, dispatch, lang)
+                .await?
+                .await;
+            Ok(())
+        });
+    }
+
+    fn when_run_part_arrives(
+        &self,
+        dispatch: Callback<Action>,
+        lang: Lang,
+        begin: impl Future<Output = Result<(), PartUnloaded>> + 'static,
+    ) {
+        if self.is_active() {
+            return;
+        }
+        self.starting.set(true);
+        let starting = Rc::clone(&self.starting);
+        spawn(async move {
+            let begun = begin.await;
+            starting.set(false);
+            if let Err(PartUnloaded) = begun {
+                dispatch.emit(Action::Notice(notice::part_unloaded(lang).to_owned()));
+            }
+        });
+    }
+
+    /// Starts `plan` from now: [`Self::start`]'s work, in the run's part.
+    pub(crate) fn run_new(
+        &self,
+        plan: Plan,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+    ) {
         let now = epoch_ms();
         // Seed from the clock: each run jitters differently, and the seed is
         // stored so a resumed run continues the same schedule.
@@ -129,14 +200,32 @@ impl Driver {
         self.launch(record, Vec::new(), keys, dispatch);
     }
 
-    /// Resumes a stored run where it stopped.
-    pub fn resume(
+    /// Reloads run `run_id` from storage and resumes it: [`Self::resume`]'s
+    /// work, in the run's part (with the reading of stored samples). Keys
+    /// are not kept unless remembered: when the run needs one that is not
+    /// given, the setup screen asks for it, with the run's plan filled in.
+    pub(crate) async fn run_stored(
         &self,
-        mut record: RunRecord,
-        samples: Vec<Sample>,
+        run_id: String,
         keys: BTreeMap<String, String>,
         dispatch: Callback<Action>,
+        lang: Lang,
     ) {
+        if self.active.borrow().is_some() {
+            return;
+        }
+        let Some((mut record, samples)) = load_run(&run_id).await else {
+            return;
+        };
+        let missing = crate::ui::keys::missing_keys(&record.plan, &keys);
+        if !missing.is_empty() {
+            dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(
+                &record.plan,
+            )));
+            dispatch.emit(Action::Show(crate::ui::state::View::Setup));
+            dispatch.emit(Action::Notice(notice::keys_needed(lang, &missing)));
+            return;
+        }
         let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
         let now = epoch_ms();
         record.runner.resume_after_reload(&done, now);
@@ -420,7 +509,11 @@ pub async fn load_history(dispatch: Callback<Action>) {
     dispatch.emit(Action::OfferResume(interrupted));
 }
 
-/// A stored run and its samples.
+/// A stored run and its samples. Only the run's part reads stored samples
+/// (opening or resuming a run), so they are read by the reader that names a
+/// bad member ([`document::from_str`]), the one the results' part already
+/// has for imported files: the page keeps one reader of a sample, not two
+/// (a sample that does not read is skipped, as before).
 pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
     let store = Store::open().await.ok()?;
     let records = store.runs().await.ok()?;
@@ -433,7 +526,7 @@ pub async fn load_run(run_id: &str) -> Option<(RunRecord, Vec<Sample>)> {
         .await
         .ok()?
         .iter()
-        .filter_map(|json| document::read_quietly::<Sample>(json))
+        .filter_map(|json| document::from_str::<Sample>(json).ok())
         .collect();
     Some((record, samples))
 }

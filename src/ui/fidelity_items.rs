@@ -188,33 +188,19 @@ mod tests {
 
     fn reply(target: u32, seq: u32, probe: &str, answer: &str) -> Sample {
         Sample {
-            sized_prompt: None,
-            target,
-            seq,
-            warmup: false,
             planned_at_ms: 1.0e12,
             sent_at_ms: 1.0e12,
-            hidden: false,
             headers_ms: Some(100.0),
             first_byte_ms: Some(100.0),
-            first_reasoning_ms: None,
-            ttft_ms: Some(200.0),
             second_token_ms: None,
             total_ms: Some(300.0),
             output_tokens: Some(3),
-            tokens_estimated: false,
-            cached_tokens: None,
-            error: None,
-            connection: None,
             http_status: Some(200),
             input_tokens: Some(20),
-            rate_limit: None,
-            stream: None,
             probe: Some(probe.to_owned()),
             answer: Some(answer.to_owned()),
-            tool_calls: None,
             finish_reason: Some("stop".to_owned()),
-            check: None,
+            ..Sample::measured(target, seq, 200.0)
         }
     }
 

@@ -10,9 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::key_rules::{is_custom_host, key_origin, named_preset};
+use crate::core::key_rules::{is_custom_host, key_origin, named_preset, needed_keys};
 use crate::core::origin::Origin;
-use crate::core::plan::{Plan, Protocol, Target};
+use crate::core::plan::{Plan, Target};
 use crate::core::presets::preset_by_id;
 
 /// The key slot of `target`: its origin (`https://api.openai.com`), or its
@@ -102,7 +102,8 @@ pub fn hosts_to_confirm(
 ) -> Vec<KeyHost> {
     let mut hosts: Vec<KeyHost> = Vec::new();
     for target in &plan.targets {
-        if target.protocol == Protocol::Demo {
+        // No origin (the demo, a URL with none): no key leaves the page.
+        if key_origin(target).is_none() {
             continue;
         }
         let slot = key_slot(target);
@@ -134,22 +135,15 @@ pub fn keyed_origins(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String
     origins
 }
 
-/// Hosts of `plan` whose preset needs a key and has none in `keys` (keys
-/// are not stored unless remembered, so a resumed run asks again).
+/// Origins `plan` waits for keys for ([`needed_keys`], the runner's rule
+/// too) that have none in `keys` (keys are not stored unless remembered, so
+/// a resumed run asks again).
 pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String> {
-    let mut missing: Vec<String> = Vec::new();
-    for target in &plan.targets {
-        let needs_key = target
-            .provider
-            .as_deref()
-            .and_then(preset_by_id)
-            .is_some_and(|preset| preset.needs_key);
-        let slot = key_slot(target);
-        if needs_key && !keys.contains_key(&slot) && !missing.contains(&slot) {
-            missing.push(slot);
-        }
-    }
-    missing
+    needed_keys(plan)
+        .into_iter()
+        .map(|origin| origin.to_string())
+        .filter(|slot| !keys.contains_key(slot))
+        .collect()
 }
 
 /// The provider's note on browser access, for a request the browser
@@ -182,13 +176,8 @@ mod tests {
 
     fn target(label: &str, provider: Option<&str>, base_url: &str) -> Target {
         Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
             provider: provider.map(str::to_owned),
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai(label, base_url, "m")
         }
     }
 
@@ -273,6 +262,34 @@ mod tests {
         assert_eq!(
             missing_keys(&own_only, &BTreeMap::new()),
             vec!["https://api.openai.com"]
+        );
+    }
+
+    #[test]
+    fn a_resumed_plan_asks_for_the_keys_the_runner_asks_for() {
+        // A target without a provider on a remote host wants a key, as the
+        // runner says (`keys_for` refuses the same plan without it); a local
+        // server or a loopback address does not.
+        let resumed = plan(vec![
+            target("no provider", None, "https://llm.example.com/v1"),
+            target("local", None, "http://127.0.0.1:8787/v1"),
+            target("remote vLLM", Some("vllm"), "http://gpu-box:8000/v1"),
+            target("DeepSeek", Some("deepseek"), "https://api.deepseek.com"),
+        ]);
+        let needed: Vec<String> = needed_keys(&resumed)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            missing_keys(&resumed, &BTreeMap::new()),
+            vec!["https://llm.example.com", "https://api.deepseek.com"]
+        );
+        assert_eq!(missing_keys(&resumed, &BTreeMap::new()), needed);
+        let typed: BTreeMap<String, String> =
+            [("https://llm.example.com".to_owned(), "sk".to_owned())].into();
+        assert_eq!(
+            missing_keys(&resumed, &typed),
+            vec!["https://api.deepseek.com"]
         );
     }
 }

@@ -1,8 +1,15 @@
 //! The page in parts. The first visit downloads the setup screen and what
-//! Start needs; the run and history views, the results (tables, fidelity
-//! grid, exports, charts) and the dashboard (its views and the loading of
-//! published files) are wasm modules of their own, fetched when first opened
-//! (docs/size.md says what each weighs and how the split is built).
+//! Start needs; the run (its loop, the run and history views) and the
+//! results (tables, fidelity grid, exports, charts, and the dashboard with
+//! the loading of published files) are wasm modules of their own, fetched
+//! when first needed (docs/size.md says what each weighs and how the split
+//! is built).
+//!
+//! The dashboard shares the results' module: the two draw the same charts
+//! and tables from the same results documents, and as two modules their
+//! shared code went into three more chunk modules, which compress apart;
+//! one module is 13 kB gzip less for the whole page. A dashboard visit
+//! fetches the results' views with it.
 //!
 //! Each part is reached through one split point, a function marked
 //! `#[wasm_split(module, fallible)]`: the post_build hook's splitter moves
@@ -16,15 +23,24 @@
 //! replaced the page), a notice in the page's language with a retry. The
 //! splitter's `fallible` option turns a failed fetch into an `Err` instead
 //! of a panic, which would stop the whole page and a run in progress with it.
-//! Nothing of a run lives in a part: the driver and the state are in the
-//! first load, so a part that fails to arrive loses no sample.
 //!
-//! Two readers travel with the parts too. Reading results files a person
-//! imports (and naming the member a file gets wrong) is the results' part;
-//! naming the member of a malformed event is the run's part, installed in
-//! `core::protocol` when it arrives (before Start, in the background).
+//! The run itself is the run's part: starting or resuming a run, and the
+//! connection test, go through split points there, so the run loop, the
+//! measured fetch, the stream decoders, the demo provider and the fidelity
+//! probes are not in the first load. The part is fetched right after the
+//! first paint, so Start seldom waits for it. A run that cannot start
+//! because the part did not arrive loses nothing (Start says so, and
+//! pressing it again retries); a run that has started has all of its code
+//! in, so no later load can stop it. The page's state and the runs kept on
+//! this device stay in the first load, and a part that fails to arrive
+//! (the results', say) loses no sample.
+//!
+//! Reading results files a person imports (and naming the member a file
+//! gets wrong) is the results' part; reading a reply's events (and naming
+//! the member of a malformed one) is the run's.
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -33,7 +49,10 @@ use wasm_split_helpers::SplitLoaderError;
 use yew::prelude::*;
 
 use crate::browser::spawn;
+use crate::core::measure::Outcome;
+use crate::core::plan::{Plan, Target};
 use crate::core::text::notice;
+use crate::ui::driver::Driver;
 use crate::ui::i18n::Lang;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView};
@@ -62,7 +81,7 @@ pub enum Part {
     History,
     /// The results: summary, charts, tables, fidelity, exports.
     Results,
-    /// The dashboard of published results.
+    /// The dashboard of published results (in the results' module).
     Dashboard,
 }
 
@@ -133,11 +152,92 @@ macro_rules! split_point {
 split_point! {
     run:
     fn run_view() -> Result<PartView, PartUnloaded> {
-        // A malformed event names the member that does not fit through a second
-        // copy of every event reader: it comes with the run's part, which is
-        // fetched in the background right after the first paint.
-        crate::core::protocol::install_member_namer(crate::core::protocol::misfit_member);
         Ok(|props| html! { <crate::ui::run_view::RunPage ..props /> })
+    }
+}
+
+split_point! {
+    run:
+    /// Starts a run of `plan` from now (see [`Driver::start`]). The whole run
+    /// loop (scheduler, measured fetch, stream decoders, the demo provider,
+    /// the fidelity probes, storage of each sample) is the run's part: once
+    /// a run has started, everything it needs is in.
+    pub fn start_run(
+        driver: Driver,
+        plan: Plan,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+    ) -> Result<(), PartUnloaded> {
+        driver.run_new(plan, keys, dispatch);
+        Ok(())
+    }
+}
+
+/// A stored run's resumption, boxed: a split point cannot be `async`.
+type Resuming = Pin<Box<dyn Future<Output = ()>>>;
+
+split_point! {
+    run:
+    /// Reloads a stored run and resumes it where it stopped (see
+    /// [`Driver::resume`]).
+    pub fn resume_run(
+        driver: Driver,
+        run_id: String,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+        lang: Lang,
+    ) -> Result<Resuming, PartUnloaded> {
+        Ok(Box::pin(async move {
+            driver.run_stored(run_id, keys, dispatch, lang).await;
+        }))
+    }
+}
+
+/// One measured request on its way, boxed: a split point cannot be `async`.
+pub type Measuring = Pin<Box<dyn Future<Output = Outcome>>>;
+
+split_point! {
+    run:
+    /// Sends one request of `target` with the real header set (the
+    /// connection test): [`crate::ui::driver::measure_once`], from the run's
+    /// part, which holds the measured fetch and the stream decoders.
+    pub fn measure_connection(
+        target: Target,
+        plan: Plan,
+        key: Option<String>,
+        seq: u32,
+        seed: u64,
+    ) -> Result<Measuring, PartUnloaded> {
+        Ok(Box::pin(async move {
+            crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, seed).await
+        }))
+    }
+}
+
+/// A measured request's outcome as JSON, or why the documents it was
+/// given do not read, boxed: a split point cannot be `async`.
+pub type MeasuringJson = Pin<Box<dyn Future<Output = Result<String, String>>>>;
+
+split_point! {
+    run:
+    /// [`crate::api::measure_once`]'s work: reads a target and a plan
+    /// document, sends one request, and writes the outcome as JSON. In the
+    /// run's part, with the readers of those documents that name a bad
+    /// member.
+    pub fn measure_documents(
+        target_json: String,
+        plan_json: String,
+        key: Option<String>,
+        seq: u32,
+    ) -> Result<MeasuringJson, PartUnloaded> {
+        Ok(Box::pin(async move {
+            let target: Target = crate::core::document::from_str(&target_json)
+                .map_err(|e| format!("bad target: {e}"))?;
+            let plan = Plan::from_json(&plan_json).map_err(|e| format!("bad plan: {e}"))?;
+            let outcome =
+                crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
+            Ok(crate::core::document::to_string(&outcome))
+        }))
     }
 }
 
@@ -156,7 +256,7 @@ split_point! {
 }
 
 split_point! {
-    dashboard:
+    results:
     fn dashboard_view() -> Result<PartView, PartUnloaded> {
         Ok(|props| html! { <crate::ui::dashboard_view::DashboardPage ..props /> })
     }
@@ -166,7 +266,7 @@ split_point! {
 type Loading = Pin<Box<dyn Future<Output = ()>>>;
 
 split_point! {
-    dashboard:
+    results:
     fn dashboard_loading(
         addresses: Vec<String>,
         dispatch: Callback<Action>,

@@ -11,21 +11,20 @@
 //! outlasts its estimate), the canvas changes width, or the language
 //! changes.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use plotters::prelude::IntoDrawingArea;
 use yew::prelude::*;
 
-use crate::browser::canvas::{
-    MeasuredCanvas, ResizeListener, canvas_by_id, css_width_px, fit_to_css_box,
-};
+use crate::browser::canvas::{MeasuredCanvas, canvas_by_id, css_width_px, fit_to_css_box};
 use crate::chart::{
     ChartStyle, TimelineAxes, TimelineInput, TimelinePlot, TimelinePoint, draw_timeline,
     draw_timeline_points,
 };
 use crate::core::sample::Sample;
 use crate::ui::charts::chart_style;
+use crate::ui::hooks::use_resize_count;
 use crate::ui::i18n::Lang;
 use crate::ui::state::SampleLog;
 
@@ -89,22 +88,10 @@ fn point(sample: &Sample) -> Option<TimelinePoint> {
 pub fn LiveTimeline(props: &LiveTimelineProps) -> Html {
     let t = props.lang.texts();
     let drawn = use_mut_ref(Drawn::default);
-    let resized = use_memo((), |_| Cell::new(0u32));
-    let redraw = use_force_update();
-    {
-        let resized = Rc::clone(&resized);
-        use_effect_with((), move |_| {
-            let listener = ResizeListener::new(move || {
-                resized.set(resized.get().wrapping_add(1));
-                redraw.force_update();
-            });
-            move || drop(listener)
-        });
-    }
+    let resizes = use_resize_count();
     {
         let props = props.clone();
         let drawn = Rc::clone(&drawn);
-        let resizes = resized.get();
         use_effect_with(
             (props.revision, props.lang, resizes, props.run_id.clone()),
             move |_| {

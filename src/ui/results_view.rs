@@ -10,7 +10,6 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::browser::clock::performance_mark;
 use crate::browser::files::download_text;
 use crate::core::prefill::{PrefillReport, prefill_report};
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
@@ -26,6 +25,7 @@ use crate::core::text::{
 };
 use crate::ui::charts::ChartsSection;
 use crate::ui::fidelity_items::fidelity_rows;
+use crate::ui::hooks::use_render_mark;
 use crate::ui::i18n::{Lang, format_ms, format_pct};
 use crate::ui::probe_grid::ProbeGrid;
 use crate::ui::state::page::PageProps;
@@ -489,7 +489,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
     let results = state.results.clone();
     // After every render (the charts' own effect has run by then: a child's
     // effects run before its parent's): where a re-render's cost ends.
-    use_effect(|| performance_mark("firsttoken:results-rendered"));
+    use_render_mark("firsttoken:results-rendered");
     let report = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
         let results = results.clone();
         move |_| {

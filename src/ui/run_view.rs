@@ -3,12 +3,11 @@
 
 use yew::prelude::*;
 
-use crate::browser::clock::performance_mark;
 use crate::browser::spawn;
 use crate::core::text::at_least;
 use crate::core::text::fidelity::count_of;
-use crate::core::text::notice;
-use crate::ui::driver::{delete_run, load_run, open_run};
+use crate::ui::driver::{delete_run, open_run};
+use crate::ui::hooks::use_render_mark;
 use crate::ui::i18n::{format_clock, format_epoch, format_ms, format_pct};
 use crate::ui::live_timeline::LiveTimeline;
 use crate::ui::state::page::PageProps;
@@ -22,7 +21,7 @@ pub fn RunPage(props: &PageProps) -> Html {
     let t = state.lang.texts();
     let lang = state.lang;
     // After every render: where a live update's main-thread cost ends.
-    use_effect(|| performance_mark("firsttoken:run-rendered"));
+    use_render_mark("firsttoken:run-rendered");
     let Some(run) = &state.run else {
         return html! { <section class="card"><p>{t.no_run}</p></section> };
     };
@@ -210,32 +209,7 @@ fn resume_callback(props: &PageProps, run_id: String) -> Callback<MouseEvent> {
     let driver = props.driver.clone();
     let keys = props.state.keys.clone();
     let lang = props.state.lang;
-    Callback::from(move |_| {
-        let dispatch = dispatch.clone();
-        let driver = driver.clone();
-        let keys = keys.clone();
-        let run_id = run_id.clone();
-        spawn(async move {
-            if driver.is_active() {
-                return;
-            }
-            let Some((record, samples)) = load_run(&run_id).await else {
-                return;
-            };
-            let missing = crate::ui::keys::missing_keys(&record.plan, &keys);
-            if missing.is_empty() {
-                driver.resume(record, samples, keys, dispatch);
-            } else {
-                // Keys are not kept unless remembered: ask for them on the
-                // setup screen, with the run's plan filled in.
-                dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(
-                    &record.plan,
-                )));
-                dispatch.emit(Action::Show(crate::ui::state::View::Setup));
-                dispatch.emit(Action::Notice(notice::keys_needed(lang, &missing)));
-            }
-        });
-    })
+    Callback::from(move |_| driver.resume(run_id.clone(), keys.clone(), dispatch.clone(), lang))
 }
 
 /// The offer to resume an interrupted run, shown above every screen: after a

@@ -458,33 +458,14 @@ mod tests {
 
     fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
         Sample {
-            sized_prompt: None,
-            target,
-            seq,
             warmup: seq == 0,
             planned_at_ms: 1.0e12,
             sent_at_ms: 1.0e12,
-            hidden: false,
             headers_ms: Some(ttft_ms / 2.0),
             first_byte_ms: Some(ttft_ms / 2.0),
-            first_reasoning_ms: None,
-            ttft_ms: Some(ttft_ms),
-            second_token_ms: Some(ttft_ms + 20.0),
             total_ms: Some(ttft_ms + 200.0),
             output_tokens: Some(8),
-            tokens_estimated: false,
-            cached_tokens: None,
-            error: None,
-            connection: None,
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(target, seq, ttft_ms)
         }
     }
 

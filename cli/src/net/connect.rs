@@ -13,60 +13,11 @@ use tokio_rustls::client::TlsStream;
 use tokio_rustls::rustls::pki_types::ServerName;
 use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
-/// Where a connection goes: scheme, host and port.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Origin {
-    /// `https` rather than `http`.
-    pub https: bool,
-    /// Host name or IP literal, without brackets.
-    pub host: String,
-    /// Port, the scheme's default when the URL names none.
-    pub port: u16,
-}
-
-impl Origin {
-    /// The origin of an absolute `http` or `https` URI.
-    ///
-    /// # Errors
-    /// A message when the scheme is neither or there is no host.
-    pub fn of(uri: &hyper::Uri) -> Result<Self, String> {
-        let https = match uri.scheme_str() {
-            Some("https") => true,
-            Some("http") => false,
-            Some(other) => {
-                return Err(format!(
-                    "the URL's scheme is '{other}'; use an http:// or https:// base URL"
-                ));
-            }
-            None => return Err("the URL has no scheme; use an https:// base URL".to_owned()),
-        };
-        let host = uri
-            .host()
-            .filter(|h| !h.is_empty())
-            .ok_or_else(|| "the URL has no host; check the base URL".to_owned())?;
-        let host = host
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .to_owned();
-        let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
-        Ok(Self { https, host, port })
-    }
-
-    /// The `Host` header value: the port only when it is not the default.
-    pub fn host_header(&self) -> String {
-        let host = if self.host.contains(':') {
-            format!("[{}]", self.host)
-        } else {
-            self.host.clone()
-        };
-        let default_port = if self.https { 443 } else { 80 };
-        if self.port == default_port {
-            host
-        } else {
-            format!("{host}:{}", self.port)
-        }
-    }
-}
+/// Where a connection goes: `core`'s origin (scheme, host, port), the
+/// very value a key is bound to, so the socket cannot open anywhere but the
+/// origin the key decision named.
+pub use firsttoken_core::origin::Origin;
+use firsttoken_core::origin::Scheme;
 
 /// How long opening a connection took, step by step, in ms: `core`'s
 /// type, so the phases go into the sample as they are.
@@ -196,7 +147,7 @@ pub async fn open(
     // either (the request goes out in one write, but be explicit).
     let _ = tcp.set_nodelay(true);
 
-    if !origin.https {
+    if origin.scheme == Scheme::Http {
         let phases = ConnectionPhases {
             dns_ms,
             connect_ms,
@@ -222,23 +173,4 @@ pub async fn open(
         tls_ms: Some(ms_since(started)),
     };
     Ok((Stream::Tls(Box::new(stream)), phases))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_origin_takes_the_schemes_default_port_and_drops_ipv6_brackets() {
-        let uri: hyper::Uri = "https://api.deepseek.com/chat/completions".parse().unwrap();
-        let origin = Origin::of(&uri).unwrap();
-        assert_eq!((origin.https, origin.port), (true, 443));
-        assert_eq!(origin.host_header(), "api.deepseek.com");
-        let uri: hyper::Uri = "http://[::1]:8787/v1".parse().unwrap();
-        let origin = Origin::of(&uri).unwrap();
-        assert_eq!(origin.host, "::1");
-        assert_eq!(origin.host_header(), "[::1]:8787");
-        let uri: hyper::Uri = "ftp://example.com/".parse().unwrap();
-        assert!(Origin::of(&uri).unwrap_err().contains("ftp"));
-    }
 }

@@ -298,13 +298,8 @@ fn a_target_without_a_key_is_refused_before_anything_is_sent() {
         vec![
             target(&mock, Protocol::OpenAi, "fixed"),
             Target {
-                label: "DeepSeek".to_owned(),
-                protocol: Protocol::OpenAi,
-                base_url: "https://api.deepseek.com".to_owned(),
-                model: "deepseek-chat".to_owned(),
                 provider: Some("deepseek".to_owned()),
-                price: None,
-                openrouter_provider: None,
+                ..Target::openai("DeepSeek", "https://api.deepseek.com", "deepseek-chat")
             },
         ],
         1,

@@ -1,38 +1,7 @@
 //! `report --fail-on`: exit 3 when a target crosses an objective, naming
 //! the target and the figure; 0 when every target meets every objective.
 
-use super::support::{firsttoken, mock, run, scratch, texts};
-
-/// Runs `scripts` on the mock from flags, 20 requests each, and returns
-/// the results file.
-fn run_scripts(dir: &std::path::Path, name: &str, scripts: &[&str]) -> std::path::PathBuf {
-    let mock = mock();
-    let results = dir.join(format!("{name}.json"));
-    let mut command = firsttoken();
-    command.arg("run");
-    for script in scripts {
-        command
-            .arg("--target")
-            .arg(format!("custom:{script}@{}/v1", mock.base_url()));
-    }
-    command
-        .args([
-            "-n",
-            "20",
-            "--warmup",
-            "0",
-            "--spacing",
-            "0",
-            "--timeout",
-            "10",
-        ])
-        .arg("-o")
-        .arg(&results);
-    let output = run(&mut command);
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    results
-}
+use super::support::{firsttoken, run, run_scripts, scratch, texts};
 
 const OBJECTIVES: [&str; 6] = [
     "--fail-on",

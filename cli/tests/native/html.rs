@@ -1,7 +1,7 @@
 //! `report --html`: one self-contained file, the page's tables and charts,
 //! every string from the file escaped, figures equal to `report --json`'s.
 
-use super::support::{firsttoken, mock, run, scratch, texts};
+use super::support::{firsttoken, run, run_scripts, scratch, texts};
 
 const HOSTILE: &str = "<script>alert(\"x\")</script><img src=https://evil.example/x.png \
                        onerror=alert(1)>\u{202e}fdp.exe' \"";
@@ -9,27 +9,7 @@ const HOSTILE: &str = "<script>alert(\"x\")</script><img src=https://evil.exampl
 /// Runs two mock targets and gives the first a hostile label, as a
 /// stranger's file could.
 fn hostile_results(dir: &std::path::Path) -> std::path::PathBuf {
-    let mock = mock();
-    let results = dir.join("results.json");
-    let output = run(firsttoken()
-        .args([
-            "run",
-            "-n",
-            "20",
-            "--warmup",
-            "0",
-            "--spacing",
-            "0",
-            "--timeout",
-            "10",
-        ])
-        .arg("--target")
-        .arg(format!("custom:fixed@15@{}/v1", mock.base_url()))
-        .arg("--target")
-        .arg(format!("custom:fixed@40@{}/v1", mock.base_url()))
-        .arg("-o")
-        .arg(&results));
-    assert!(output.status.success(), "{:?}", texts(&output));
+    let results = run_scripts(dir, "results", &["fixed@15", "fixed@40"]);
     let mut doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
     doc["plan"]["targets"][0]["label"] = HOSTILE.into();

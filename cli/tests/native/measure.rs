@@ -179,15 +179,7 @@ fn an_unreachable_host_is_an_error_sample_naming_the_step() {
         .local_addr()
         .unwrap()
         .port();
-    let unreachable = Target {
-        label: "closed".to_owned(),
-        protocol: Protocol::OpenAi,
-        base_url: format!("http://127.0.0.1:{port}/v1"),
-        model: "fixed".to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
-    };
+    let unreachable = Target::openai("closed", &format!("http://127.0.0.1:{port}/v1"), "fixed");
     let error = one(&unreachable, 5.0).error.unwrap();
     assert_eq!(error.kind, ErrorKind::CorsOrNetwork);
     assert!(

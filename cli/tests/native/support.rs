@@ -22,13 +22,12 @@ pub fn base_url(mock: &MockHandle, protocol: Protocol) -> String {
 /// A target of `protocol` playing `script` on `mock`, labelled after both.
 pub fn target(mock: &MockHandle, protocol: Protocol, script: &str) -> Target {
     Target {
-        label: format!("{} {script}", protocol_id(protocol)),
         protocol,
-        base_url: base_url(mock, protocol),
-        model: script.to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
+        ..Target::openai(
+            &format!("{} {script}", protocol_id(protocol)),
+            &base_url(mock, protocol),
+            script,
+        )
     }
 }
 
@@ -109,4 +108,36 @@ pub fn median(values: &[f64]) -> f64 {
     } else {
         (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
     }
+}
+
+/// Runs `scripts` from flags as custom OpenAI-compatible targets on a fresh
+/// mock, 20 requests each with no warm-up and no spacing, and returns the
+/// results file, `{name}.json` in `dir`.
+pub fn run_scripts(dir: &Path, name: &str, scripts: &[&str]) -> PathBuf {
+    let mock = mock();
+    let results = dir.join(format!("{name}.json"));
+    let mut command = firsttoken();
+    command.arg("run");
+    for script in scripts {
+        command
+            .arg("--target")
+            .arg(format!("custom:{script}@{}/v1", mock.base_url()));
+    }
+    command
+        .args([
+            "-n",
+            "20",
+            "--warmup",
+            "0",
+            "--spacing",
+            "0",
+            "--timeout",
+            "10",
+        ])
+        .arg("-o")
+        .arg(&results);
+    let output = run(&mut command);
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    results
 }

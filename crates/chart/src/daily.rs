@@ -15,7 +15,7 @@ use super::layout::{
 };
 use super::palette::series_colour;
 use super::{Area, ChartError, ChartStyle};
-use firsttoken_core::publish::civil_from_days;
+use firsttoken_core::calendar::civil_from_days;
 
 /// Markers are drawn on each day while a series has at most this many.
 const MARKERS_UP_TO_DAYS: usize = 62;
@@ -53,6 +53,7 @@ pub struct DailyInput {
 }
 
 /// A series' usable days, sorted, with `value` finite and accepted.
+#[inline]
 fn usable_days(days: &[DayPoint], keep: impl Fn(f64) -> bool) -> Vec<DayPoint> {
     let ok = |v: Option<f64>| v.filter(|v| v.is_finite() && keep(*v));
     let mut out: Vec<DayPoint> = days
@@ -71,6 +72,7 @@ fn usable_days(days: &[DayPoint], keep: impl Fn(f64) -> bool) -> Vec<DayPoint> {
 
 /// Polylines through consecutive days' values (a missing day or value
 /// breaks the line); x is the middle of the day.
+#[inline]
 fn day_runs(days: &[DayPoint], value: fn(&DayPoint) -> Option<f64>) -> Vec<Vec<(f64, f64)>> {
     let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut previous: Option<i64> = None;
@@ -90,6 +92,7 @@ fn day_runs(days: &[DayPoint], value: fn(&DayPoint) -> Option<f64>) -> Vec<Vec<(
 }
 
 /// `MM-DD`, or `YYYY-MM-DD` when the chart spans more than one year.
+#[inline]
 fn day_label(day: i64, with_year: bool) -> String {
     let (y, m, d) = civil_from_days(day);
     if with_year {
@@ -101,6 +104,7 @@ fn day_label(day: i64, with_year: bool) -> String {
 
 /// Day ticks every 1, 2 or 7 days, 2 weeks, or 1, 2, 3, 6 or 12 months
 /// (first of the month), whichever is densest and fits.
+#[inline]
 fn day_axis<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -149,6 +153,7 @@ fn day_axis<DB: DrawingBackend>(
 }
 
 /// Days covered by every series together.
+#[inline]
 fn day_span(series: &[Vec<DayPoint>]) -> Option<(i64, i64)> {
     let first = series
         .iter()
@@ -163,11 +168,13 @@ fn day_span(series: &[Vec<DayPoint>]) -> Option<(i64, i64)> {
     Some((first, last))
 }
 
+#[inline]
 fn years_differ((first, last): (i64, i64)) -> bool {
     civil_from_days(first).0 != civil_from_days(last + 1).0
 }
 
 /// Draws the series' lines and markers: the median solid, the p95 dashed.
+#[inline]
 fn draw_lines<DB: DrawingBackend>(
     chart: &super::layout::Plot<'_, DB>,
     ink: &Ink<'_>,
@@ -203,6 +210,7 @@ fn draw_lines<DB: DrawingBackend>(
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
+#[inline]
 pub fn draw_daily<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &DailyInput,
@@ -280,6 +288,7 @@ pub fn draw_daily<DB: DrawingBackend>(
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
+#[inline]
 pub fn draw_daily_rates<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &DailyInput,

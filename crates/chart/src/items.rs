@@ -9,13 +9,13 @@ use crate::{
     TimelineInput, TimelinePoint, draw_daily, draw_daily_rates, draw_ecdf, draw_histogram,
     draw_hourly, draw_prefill, draw_spread, draw_timeline,
 };
+use firsttoken_core::calendar::utc_day;
 use firsttoken_core::dashboard::Dataset;
 use firsttoken_core::dashboard::figures::{
     DayCell, DaySeries, HourSeries, VantageRow, WindowRow, by_vantage, daily, hour_of_day,
     rolling_windows,
 };
 use firsttoken_core::prefill::{PrefillReport, prefill_report};
-use firsttoken_core::publish::utc_day;
 use firsttoken_core::report::Report;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::results::vantage_name;
@@ -68,6 +68,7 @@ pub struct ChartItem {
 ///
 /// # Errors
 /// The backend's [`ChartError`].
+#[inline]
 pub fn draw_chart<DB: DrawingBackend>(
     spec: &ChartSpec,
     area: &Area<DB>,
@@ -102,6 +103,7 @@ pub fn draw_chart<DB: DrawingBackend>(
 ///
 /// # Errors
 /// The backend's [`ChartError`].
+#[inline]
 pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, ChartError> {
     let height_px = item.height_px.round().max(1.0) as u32;
     let style = ChartStyle {
@@ -120,6 +122,7 @@ pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, 
 }
 
 /// The charts' own words in `lang`.
+#[inline]
 pub fn chart_labels(lang: Lang) -> ChartLabels {
     match lang {
         Lang::En => ChartLabels::default(),
@@ -146,6 +149,7 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
     }
 }
 
+#[inline]
 fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
     match summary {
         Some(s) => vec![
@@ -167,6 +171,7 @@ fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
     }
 }
 
+#[inline]
 fn summary_columns(lang: Lang) -> Vec<String> {
     let t = lang.texts();
     let min_max = match lang {
@@ -185,6 +190,7 @@ fn summary_columns(lang: Lang) -> Vec<String> {
 }
 
 /// Every chart of the results, in display order.
+#[inline]
 pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<ChartItem> {
     let t = lang.texts();
     let plan = &results.plan;
@@ -431,8 +437,8 @@ pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
         for (size, (tokens, ttft_ms)) in sizes.iter().zip(&own.points) {
             rows.push(vec![
                 target.label.clone(),
-                firsttoken_core::text::prefill::grouped(u64::from(*size)),
-                firsttoken_core::text::prefill::grouped(tokens.round().max(0.0) as u64),
+                firsttoken_core::text::format::grouped(u64::from(*size)),
+                firsttoken_core::text::format::grouped(tokens.round().max(0.0) as u64),
                 format_ms(lang, *ttft_ms),
                 target.fit.as_ref().map_or_else(
                     || "–".into(),
@@ -473,6 +479,7 @@ pub struct Figures {
 impl Figures {
     /// The figures of `data`: rolling windows, and per day (per vantage too
     /// when there are several).
+    #[inline]
     pub fn of(data: &Dataset) -> Self {
         Self {
             windows: rolling_windows(data),
@@ -500,6 +507,7 @@ pub struct Ranged {
 impl Ranged {
     /// The figures of the points of `data` sent from `from_ms` on (epoch ms;
     /// −∞ for all).
+    #[inline]
     pub fn of(data: &Dataset, from_ms: f64) -> Self {
         let points = data.since(from_ms);
         Self {
@@ -517,6 +525,7 @@ impl Ranged {
 type DayValue = dyn Fn(&DayCell) -> (Option<f64>, Option<f64>);
 
 /// A day series cut to the time range, with `value` per day.
+#[inline]
 fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoint> {
     series
         .days
@@ -535,6 +544,7 @@ fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoi
 
 /// Columns and rows of a day chart's number table: per series, the days
 /// shown, requests, errors and the range's newest day.
+#[inline]
 fn day_table(
     lang: Lang,
     series: &[(String, &DaySeries)],
@@ -574,6 +584,7 @@ fn day_table(
 }
 
 /// Every chart of the dashboard, in display order.
+#[inline]
 pub fn dashboard_chart_items(
     lang: Lang,
     data: &Dataset,
@@ -742,9 +753,9 @@ pub fn dashboard_chart_items(
 mod tests {
     use super::*;
     use firsttoken_core::dashboard::{Published, read_published};
-    use firsttoken_core::fixtures::{results_file, sample, target};
-    use firsttoken_core::plan::Plan;
-    use firsttoken_core::report::{REPORT_SEED, build_report, synthetic_samples};
+    use firsttoken_core::fixtures::{results_file, sample, synthetic_samples};
+    use firsttoken_core::plan::{Plan, Target};
+    use firsttoken_core::report::{REPORT_SEED, build_report};
     use firsttoken_core::results::Environment;
     use std::rc::Rc;
 
@@ -838,9 +849,9 @@ mod tests {
     fn the_results_charts_follow_the_report() {
         let plan = Plan {
             targets: vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
-                target("C", "https://c.example/v1", "other"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
+                Target::openai("C", "https://c.example/v1", "other"),
             ],
             ..Plan::default()
         };
@@ -896,7 +907,7 @@ mod tests {
 
     #[test]
     fn the_dashboard_charts_cover_days_vantages_and_hours() {
-        let a = target("A", "https://a.example/v1", "m");
+        let a = Target::openai("A", "https://a.example/v1", "m");
         let day_ms = 86_400_000.0;
         let samples: Vec<_> = (0..48)
             .map(|i| {

@@ -53,6 +53,7 @@ pub const SERIES_COLOURS: usize = 8;
 
 /// Colour of series `index` (0-based), cycling after [`SERIES_COLOURS`].
 #[must_use]
+#[inline]
 pub fn series_colour(index: usize, dark: bool) -> RGBColor {
     let colours = if dark { &DARK_SERIES } else { &LIGHT_SERIES };
     colours[index % SERIES_COLOURS]
@@ -61,6 +62,7 @@ pub fn series_colour(index: usize, dark: bool) -> RGBColor {
 /// Whether series `index` is drawn dashed, so that series 0 and 8 (same
 /// colour) still differ.
 #[must_use]
+#[inline]
 pub fn series_dashed(index: usize) -> bool {
     (index / SERIES_COLOURS) % 2 == 1
 }
@@ -68,6 +70,7 @@ pub fn series_dashed(index: usize) -> bool {
 /// `colour` laid over `background` with opacity `alpha` (0–1), as one
 /// opaque colour: for legend swatches of translucent fills.
 #[must_use]
+#[inline]
 pub fn blend(colour: RGBColor, background: RGBColor, alpha: f64) -> RGBColor {
     let alpha = alpha.clamp(0.0, 1.0);
     let mix = |f: u8, b: u8| (f64::from(f) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
@@ -101,6 +104,7 @@ pub struct Theme {
 
 /// The theme for a light (`dark = false`) or dark page.
 #[must_use]
+#[inline]
 pub fn theme(dark: bool) -> Theme {
     if dark {
         Theme {

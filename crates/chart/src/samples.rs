@@ -13,6 +13,7 @@ use super::axis::percentile;
 use super::test_support::sample_ttft_ms;
 use super::*;
 
+#[inline]
 fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f64) -> Series {
     Series {
         label: label.into(),
@@ -23,6 +24,7 @@ fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f
     }
 }
 
+#[inline]
 fn ecdf_input(n: usize) -> EcdfInput {
     EcdfInput {
         title: "llama-3.3-70b · TTFT by provider".into(),
@@ -35,6 +37,7 @@ fn ecdf_input(n: usize) -> EcdfInput {
     }
 }
 
+#[inline]
 fn histogram_input(n: usize) -> HistogramInput {
     let ttft_ms = sample_ttft_ms(n, 2, 19);
     let mut sorted = ttft_ms.clone();
@@ -48,6 +51,7 @@ fn histogram_input(n: usize) -> HistogramInput {
     }
 }
 
+#[inline]
 fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> TimelineInput {
     let start_ms = 1_750_000_000_000.0;
     let series: Vec<Series> = (0..targets)
@@ -85,6 +89,7 @@ fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> Timelin
     }
 }
 
+#[inline]
 fn spread_input(n: usize, targets: usize) -> SpreadInput {
     let names = [
         "DigitalOcean",
@@ -111,6 +116,7 @@ fn spread_input(n: usize, targets: usize) -> SpreadInput {
     }
 }
 
+#[inline]
 fn hourly_input() -> HourlyInput {
     let hours = (0..24u8)
         .filter(|h| !(3..6).contains(h))
@@ -137,6 +143,7 @@ fn hourly_input() -> HourlyInput {
     }
 }
 
+#[inline]
 fn write_svg(
     name: &str,
     (width, height): (u32, u32),
@@ -157,6 +164,7 @@ fn write_svg(
 
 #[test]
 #[ignore = "writes docs/charts/*.svg; run on demand"]
+#[inline]
 fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
     let light = ChartStyle::default();
     let dark = ChartStyle {
@@ -200,6 +208,7 @@ fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Draws `draw` into a fresh SVG string `runs` times; returns the median ms.
+#[inline]
 fn median_draw_ms(
     runs: usize,
     draw: impl Fn(&Area<SVGBackend<'_>>) -> Result<(), ChartError>,
@@ -221,6 +230,7 @@ fn median_draw_ms(
 
 #[test]
 #[ignore = "timing; run in release with --nocapture"]
+#[inline]
 fn timing() -> Result<(), ChartError> {
     // 10 000 samples over 12 targets (≈ 833 each), and the ECDF and spread
     // also with 10 000 per target.
@@ -282,6 +292,7 @@ fn timing() -> Result<(), ChartError> {
 
 #[test]
 #[ignore = "timing; the SVG backend's own cost for 10 000 circles, the floor for the timeline"]
+#[inline]
 fn timing_raw_circles() {
     use plotters::prelude::*;
     let mut svg = String::new();

@@ -43,6 +43,7 @@ struct BoxStats {
     p95: f64,
 }
 
+#[inline]
 fn box_stats(sorted: &[f64]) -> Option<BoxStats> {
     Some(BoxStats {
         p5: percentile(sorted, 5.0)?,
@@ -57,6 +58,7 @@ fn box_stats(sorted: &[f64]) -> Option<BoxStats> {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
+#[inline]
 pub fn draw_spread<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &SpreadInput,

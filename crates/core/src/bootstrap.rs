@@ -19,7 +19,6 @@
 use super::dependence::{Resampling, choose_resampling};
 use super::quantile::{batch_means_interval, order_statistic_interval};
 use super::stats::{cv_pct, lerp, percentile};
-use super::text::lang::Lang;
 
 /// Default number of resamples.
 ///
@@ -74,6 +73,7 @@ pub struct Intervals {
 ///
 /// Returns `None` when there is no value or `resamples` is 0.
 /// Cost: O(resamples × n + n log n) time, O(n) memory.
+#[inline]
 pub fn time_aware_intervals(
     ttft_in_send_order: &[f64],
     span_ms: f64,
@@ -100,6 +100,7 @@ pub fn time_aware_intervals(
 /// CV's bootstrap: order statistics for [`Resampling::Iid`], batch means
 /// over blocks of the given length otherwise. `sorted` holds the values
 /// of `in_send_order` ascending. Cost: O(n).
+#[inline]
 pub fn quantile_intervals(
     in_send_order: &[f64],
     sorted: &[f64],
@@ -122,6 +123,7 @@ pub fn quantile_intervals(
 ///
 /// Returns `None` when there is no value or `resamples` is 0.
 /// Cost: O(resamples × n + n log n) time, O(n) memory.
+#[inline]
 pub fn block_bootstrap_intervals(
     in_send_order: &[f64],
     length: usize,
@@ -168,6 +170,7 @@ pub fn block_bootstrap_intervals(
 ///
 /// Returns `None` when `sorted` is empty or `resamples` is 0.
 /// Cost: O(resamples × n) time, O(n) memory.
+#[inline]
 pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Option<Intervals> {
     let n_u64 = sorted.len() as u64;
     resample_intervals(sorted, resamples, seed, Resampling::Iid, |rng, counts| {
@@ -177,6 +180,7 @@ pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Optio
 
 /// The bootstrap proper: `draw` fills the counts of one resample over
 /// `sorted` (they sum to n); the statistics are read from the counts.
+#[inline]
 fn resample_intervals(
     sorted: &[f64],
     resamples: usize,
@@ -250,6 +254,7 @@ fn resample_intervals(
 /// 32-bit halves, halving the generator calls; the bias of a 32-bit
 /// reduction is below n / 2³² (under 10⁻⁵ for a million samples), far
 /// beneath the bootstrap's own Monte Carlo error.
+#[inline]
 fn draw_counts(rng: &mut fastrand::Rng, counts: &mut [u32], n: u64) {
     let index = |half: u64| ((half * n) >> 32) as usize;
     let pairs = counts.len() / 2;
@@ -272,6 +277,7 @@ struct RankPair {
 }
 
 impl RankPair {
+    #[inline]
     fn new(n: usize, p: f64) -> Self {
         let last = n - 1;
         let rank = p / 100.0 * last as f64;
@@ -286,6 +292,7 @@ impl RankPair {
 
 /// The values at the given ascending 0-based ranks of the resample that
 /// `counts` describes over `sorted`.
+#[inline]
 fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 4] {
     let mut picked = [0.0; 4];
     let mut next = 0;
@@ -314,6 +321,7 @@ fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 
 /// One block would give 0 degrees of freedom and an infinite t; the
 /// widening of a zero-width interval by ∞ is NaN, so one block is widened
 /// as two (t₁ = 12.706) and the interval stays a number.
+#[inline]
 fn few_units_widening(blocks: usize) -> f64 {
     const Z: f64 = 1.959_963_984_540_054;
     super::quantile::student_t_975(blocks.saturating_sub(1).max(1)) / Z
@@ -322,6 +330,7 @@ fn few_units_widening(blocks: usize) -> f64 {
 impl Interval {
     /// The interval with each end moved `factor` times as far from
     /// `estimate` (`factor` 1 leaves it as it is).
+    #[inline]
     fn widened(self, estimate: f64, factor: f64) -> Self {
         Self {
             low: estimate - (estimate - self.low) * factor,
@@ -330,6 +339,7 @@ impl Interval {
     }
 }
 
+#[inline]
 fn interval_of(estimates: &mut [f64]) -> Option<Interval> {
     estimates.sort_unstable_by(f64::total_cmp);
     let tail_pct = (100.0 - CONFIDENCE_PCT) / 2.0;
@@ -353,6 +363,7 @@ pub enum Distinction {
 impl Distinction {
     /// Compare two intervals of a statistic where lower is better (latency,
     /// p95, CV). Only non-overlapping intervals make a winner.
+    #[inline]
     pub fn lower_is_better(a: &Interval, b: &Interval) -> Self {
         if a.high < b.low {
             Self::ABetter
@@ -362,26 +373,13 @@ impl Distinction {
             Self::NotDistinguishable
         }
     }
-
-    /// A short sentence naming the two targets.
-    pub fn text(self, a: &str, b: &str, lang: Lang) -> String {
-        match (self, lang) {
-            (Self::ABetter, Lang::En) => format!("{a} is better than {b}"),
-            (Self::BBetter, Lang::En) => format!("{b} is better than {a}"),
-            (Self::NotDistinguishable, Lang::En) => {
-                format!("{a} and {b} are not distinguishable with this many samples")
-            }
-            (Self::ABetter, Lang::ZhCn) => format!("{a} 优于 {b}"),
-            (Self::BBetter, Lang::ZhCn) => format!("{b} 优于 {a}"),
-            (Self::NotDistinguishable, Lang::ZhCn) => format!("以当前样本量无法区分 {a} 与 {b}"),
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::stats::summarize_sorted;
+    use crate::text::lang::Lang;
 
     fn lognormal(rng: &mut fastrand::Rng, median: f64, sigma: f64, n: usize) -> Vec<f64> {
         let mut values: Vec<f64> = (0..n)

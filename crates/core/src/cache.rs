@@ -28,6 +28,7 @@ pub struct CacheSplit {
 
 /// The split of `samples` (one target's; warm-ups and failures are left
 /// out here), or `None` when no counted sample reported a cache figure.
+#[inline]
 pub fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<CacheSplit> {
     let (mut hit_ms, mut miss_ms) = (Vec::new(), Vec::new());
     for sample in samples {
@@ -60,7 +61,7 @@ pub fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::synthetic_samples;
+    use crate::fixtures::synthetic_samples;
 
     #[test]
     fn share_and_medians_of_hits_and_misses() {

@@ -35,12 +35,12 @@
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
+use super::binomial::fisher_exact;
 use super::bootstrap::Interval;
 use super::fidelity::score::FidelityVerdict;
 use super::slow::SLOW_MULTIPLE;
 use super::stats::percentile;
-use super::text::format::format_ms;
-use super::timeofday::fisher_exact;
+use super::text::routing::{Pick, no_route_reason, pick_reason};
 use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
 
 /// Version of the routing JSON document this build writes.
@@ -48,6 +48,7 @@ pub const ROUTING_VERSION: u32 = 1;
 
 /// The grouping key of a model name: trimmed, lowercased, and without any
 /// provider or organisation prefix (everything up to the last `/`).
+#[inline]
 pub fn model_key(model: &str) -> String {
     let trimmed = model.trim();
     let base = trimmed.rsplit('/').next().unwrap_or(trimmed);
@@ -92,6 +93,7 @@ impl TargetFigures {
     /// Enough samples for a verdict and an error rate under the threshold:
     /// may be recommended. A target still collecting is ranked but never
     /// named the best, since the page gives it no verdict yet.
+    #[inline]
     pub fn eligible(&self) -> bool {
         self.n >= VERDICT_MIN_SAMPLES && self.error_rate < ERROR_RATE_THRESHOLD
     }
@@ -124,6 +126,7 @@ pub struct Consistency {
 impl Consistency {
     /// The ratio as people say it: whole numbers from 10× up, one decimal
     /// below ("34×", "2.5×").
+    #[inline]
     pub fn ratio_text(&self) -> String {
         // 9.96 would print as "10.0×" with one decimal: switch to whole
         // numbers where the rounding would.
@@ -131,31 +134,6 @@ impl Consistency {
             format!("{:.0}×", self.ratio)
         } else {
             format!("{:.1}×", self.ratio)
-        }
-    }
-
-    /// "A and B: CV 21 % and 24 %, not distinguishable with these
-    /// requests": what to say instead of [`Consistency::text`] when the two
-    /// CVs' intervals overlap, so that no ratio is stated that the
-    /// intervals cannot tell from 1×.
-    pub fn indistinct_text(most: (&str, f64), least: (&str, f64), lang: Lang) -> String {
-        let ((most, most_cv), (least, least_cv)) = (most, least);
-        match lang {
-            Lang::En => format!(
-                "{most} and {least}: CV {most_cv:.0} % and {least_cv:.0} %, not distinguishable with these requests"
-            ),
-            Lang::ZhCn => format!(
-                "{most} 与 {least} 的 CV 分别为 {most_cv:.0}% 和 {least_cv:.0}%，以这些请求无法区分"
-            ),
-        }
-    }
-
-    /// "A is 34× more consistent than B".
-    pub fn text(&self, most: &str, least: &str, lang: Lang) -> String {
-        let ratio = self.ratio_text();
-        match lang {
-            Lang::En => format!("{most} is {ratio} more consistent than {least}"),
-            Lang::ZhCn => format!("{most} 的稳定性是 {least} 的 {ratio}"),
         }
     }
 }
@@ -186,6 +164,7 @@ pub struct ModelComparison {
 
 /// The ranking order: eligible first, then the smaller slow share, then
 /// lower p95, lower CV, lower median.
+#[inline]
 fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
     let share = |(f, slow): (&TargetFigures, usize)| {
         if f.ttft_sorted_ms.is_empty() {
@@ -209,12 +188,14 @@ fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
 /// Models keep the order in which they first appear in `figures`; targets
 /// without successful samples should not be passed (they have no p95 to
 /// rank by).
+#[inline]
 pub fn compare_models(figures: &[TargetFigures]) -> Vec<ModelComparison> {
     compare_models_with_budget(figures, None)
 }
 
 /// [`compare_models`], slow meaning "over `ttft_budget_ms`" when it is
 /// given.
+#[inline]
 pub fn compare_models_with_budget(
     figures: &[TargetFigures],
     ttft_budget_ms: Option<f64>,
@@ -235,6 +216,7 @@ pub fn compare_models_with_budget(
 
 /// The slow threshold of a model: the budget, or [`SLOW_MULTIPLE`] × the
 /// median of every ranked request of its targets together.
+#[inline]
 fn slow_threshold(members: &[&TargetFigures], ttft_budget_ms: Option<f64>) -> Option<f64> {
     if let Some(budget) = ttft_budget_ms.filter(|b| b.is_finite() && *b > 0.0) {
         return Some(budget);
@@ -249,6 +231,7 @@ fn slow_threshold(members: &[&TargetFigures], ttft_budget_ms: Option<f64>) -> Op
 
 /// Requests of `figures` over `threshold`, and every timeout: a request
 /// that timed out is slow even when the timeout is under the threshold.
+#[inline]
 fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
     let over = threshold.map_or(0, |at| {
         let kept = figures.ttft_sorted_ms.partition_point(|&ms| ms <= at);
@@ -258,6 +241,7 @@ fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
 }
 
 /// Whether `a` and `b` can be told apart (see the module doc).
+#[inline]
 fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
     let (n_a, n_b) = (
         a.figures.ttft_sorted_ms.len(),
@@ -274,6 +258,7 @@ fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
         || apart(a.figures.median_interval, b.figures.median_interval)
 }
 
+#[inline]
 fn compare_one(
     model: String,
     members: Vec<&TargetFigures>,
@@ -333,6 +318,7 @@ fn compare_one(
     }
 }
 
+#[inline]
 fn consistency(rows: &[ComparisonRow]) -> Option<Consistency> {
     let measured: Vec<&TargetFigures> = rows
         .iter()
@@ -437,6 +423,7 @@ pub struct RouteStep {
 }
 
 /// The ranking of `comparison` as route steps.
+#[inline]
 fn route_steps(comparison: &ModelComparison) -> Vec<RouteStep> {
     let best = comparison
         .rows
@@ -466,12 +453,14 @@ fn route_steps(comparison: &ModelComparison) -> Vec<RouteStep> {
         .collect()
 }
 
+#[inline]
 fn distinguishable_by_default() -> bool {
     true
 }
 
 impl RoutingTable {
     /// The table as compact JSON.
+    #[inline]
     pub fn to_json(&self) -> String {
         // A non-finite number is written as null.
         crate::document::to_string(self)
@@ -479,6 +468,7 @@ impl RoutingTable {
 }
 
 /// Build the routing table from the comparisons, with reasons in `lang`.
+#[inline]
 pub fn routing_table(comparisons: &[ModelComparison], lang: Lang) -> RoutingTable {
     let routes = comparisons
         .iter()
@@ -490,9 +480,9 @@ pub fn routing_table(comparisons: &[ModelComparison], lang: Lang) -> RoutingTabl
     }
 }
 
+#[inline]
 fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
     let candidates = comparison.rows.len();
-    let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     let best = comparison
         .rows
         .first()
@@ -504,18 +494,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             .rows
             .iter()
             .all(|row| row.figures.n < VERDICT_MIN_SAMPLES);
-        let reason = match (lang, collecting) {
-            (Lang::En, true) => {
-                format!("no provider has {VERDICT_MIN_SAMPLES} successful samples yet")
-            }
-            (Lang::ZhCn, true) => format!("还没有服务商达到 {VERDICT_MIN_SAMPLES} 个成功样本"),
-            (Lang::En, false) => format!(
-                "no provider with {VERDICT_MIN_SAMPLES} or more samples had an error rate under {threshold_pct:.0} %"
-            ),
-            (Lang::ZhCn, false) => format!(
-                "样本数不少于 {VERDICT_MIN_SAMPLES} 的服务商中，没有错误率低于 {threshold_pct:.0}% 的"
-            ),
-        };
+        let reason = no_route_reason(lang, collecting);
         return Route {
             model: comparison.model.clone(),
             target: None,
@@ -534,12 +513,6 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         };
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
-    let (p95, cv) = (format_ms(lang, best.p95_ms), format!("{:.0}", best.cv_pct));
-    let verdict_text = match (lang, best.judgement.is_provisional()) {
-        (_, false) => verdict.text(lang).to_owned(),
-        (Lang::En, true) => format!("{} (provisional)", verdict.text(lang)),
-        (Lang::ZhCn, true) => format!("{}（暂定）", verdict.text(lang)),
-    };
     let label_of = |target: u32| {
         comparison
             .rows
@@ -555,47 +528,25 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         .collect();
     let best_row = comparison.rows.first();
     let slow = match (best_row, comparison.slow_threshold_ms) {
-        (Some(row), Some(threshold)) if !row.figures.ttft_sorted_ms.is_empty() => Some((
-            row.slow,
-            row.figures.ttft_sorted_ms.len(),
-            format_ms(lang, threshold),
-        )),
+        (Some(row), Some(threshold)) if !row.figures.ttft_sorted_ms.is_empty() => {
+            Some((row.slow, row.figures.ttft_sorted_ms.len(), threshold))
+        }
         _ => None,
     };
-    let mut reason = match (lang, eligible, &slow) {
-        (Lang::En, 1, _) if candidates == 1 => {
-            format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
-        }
-        (Lang::En, _, Some((k, n, threshold))) => format!(
-            "fewest slow requests ({k} of {n} over {threshold}), then lowest p95 ({p95}), of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
-        ),
-        (Lang::En, _, None) => format!(
-            "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
-        ),
-        (Lang::ZhCn, 1, _) if candidates == 1 => {
-            format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict_text}")
-        }
-        (Lang::ZhCn, _, Some((k, n, threshold))) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
-        ),
-        (Lang::ZhCn, _, None) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
-        ),
-    };
-    if !tied.is_empty() {
-        let others = tied.join(", ");
-        let n = best.ttft_sorted_ms.len().max(best.n);
-        reason = match lang {
-            Lang::En => format!(
-                "{} or {others}: not distinguishable with {n} requests; by the rule, {reason}",
-                best.label
-            ),
-            Lang::ZhCn => format!(
-                "{} 或 {others}：以 {n} 个请求无法区分；按规则，{reason}",
-                best.label
-            ),
-        };
-    }
+    let reason = pick_reason(
+        lang,
+        &Pick {
+            label: &best.label,
+            only_one: eligible == 1 && candidates == 1,
+            eligible,
+            p95_ms: best.p95_ms,
+            cv_pct: best.cv_pct,
+            judgement: best.judgement,
+            slow,
+            tied: &tied,
+            requests: best.ttft_sorted_ms.len().max(best.n),
+        },
+    );
     Route {
         model: comparison.model.clone(),
         target: Some(best.target),

@@ -43,6 +43,7 @@ pub struct CostFigures {
 
 /// The cost of one target's `samples` at `price`; `prompt` is the plan's,
 /// for estimating a missing input count.
+#[inline]
 pub fn cost_figures<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     price: &Price,
@@ -104,6 +105,7 @@ pub struct PlanCost {
 }
 
 /// The cost of running `plan`, `None` when no target has a price.
+#[inline]
 pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
     let per_target = u64::from(plan.requests_per_target) + u64::from(plan.warmup_per_target);
     let input = estimate_prompt_tokens(&plan.prompt);
@@ -157,7 +159,7 @@ pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::plain_samples;
+    use crate::fixtures::plain_samples;
     use crate::sample::{ErrorKind, Phase, SampleError};
 
     const PRICE: Price = Price {
@@ -215,15 +217,11 @@ mod tests {
     #[test]
     fn a_plan_costs_at_most_its_max_tokens() {
         let mut plan = Plan::default();
-        plan.targets.push(crate::plan::Target {
-            label: "a".to_owned(),
-            protocol: crate::plan::Protocol::OpenAi,
-            base_url: "https://api.example.com/v1".to_owned(),
-            model: "m".to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
-        });
+        plan.targets.push(crate::plan::Target::openai(
+            "a",
+            "https://api.example.com/v1",
+            "m",
+        ));
         assert_eq!(plan_cost(&plan), None);
         plan.targets[0].price = Some(PRICE);
         let cost = plan_cost(&plan).unwrap();

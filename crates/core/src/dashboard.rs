@@ -25,14 +25,14 @@ use serde::de::IgnoredAny;
 use std::fmt;
 
 use super::fidelity::reply::ToolCall;
-use super::fidelity::verify::{ProbeReply, verify};
+use super::fidelity::verify::ProbeReply;
 use super::plan::FidelityPlan;
 use super::publish::{
     INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, ProbePoints,
     RunEntry,
 };
 use super::results::{RESULTS_VERSION, vantage_name};
-use super::sample::{ErrorKind, Phase, TtftRank, rank_of};
+use super::sample::{ErrorKind, Phase};
 
 /// One measured request: everything a dashboard view needs of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,45 +72,32 @@ struct PublishedRun {
 }
 
 impl PublishedRun {
+    #[inline]
     fn into_points(self) -> PointsDoc {
-        let timeout_ms = self.plan.timeout_s * 1000.0;
-        let suite = self.plan.fidelity.as_ref().map(|fidelity| fidelity.suite);
         PointsDoc::build(
             self.environment.vantage.as_deref().unwrap_or_default(),
             self.plan.reasoning_counts_as_first_token,
             self.plan.targets,
             self.plan.timeout_s * 1000.0,
-            self.samples
-                .into_iter()
-                .filter(|s| s.probe.is_none() || s.error.is_none())
-                .filter_map(|s| {
-                    // A probe's reply is verified again, by the plan's suite.
-                    let probe_passed = match s.probe.as_deref() {
-                        None => None,
-                        Some(id) => {
-                            let probe = suite?.probe(id)?;
-                            let reply = ProbeReply::kept(
-                                s.answer.as_deref(),
-                                s.tool_calls.as_deref(),
-                                s.finish_reason.as_deref(),
-                                s.output_tokens,
-                                s.tokens_estimated,
-                            );
-                            Some(verify(probe, &reply).passed)
-                        }
-                    };
-                    let error = s.error.as_ref().map(|e| (e.kind, e.phase));
-                    let rank = rank_of(s.warmup, s.ttft_ms, s.total_ms, error, timeout_ms);
-                    Some(PointSample {
-                        target: s.target,
-                        warmup: s.warmup,
-                        sent_at_ms: s.sent_at_ms,
-                        ttft_ms: s.ttft_ms,
-                        failed: s.error.is_some(),
-                        censored: rank == TtftRank::Censored,
-                        probe_passed,
-                    })
+            self.plan.fidelity.as_ref().map(|fidelity| fidelity.suite),
+            self.samples.iter().map(|s| PointSample {
+                target: s.target,
+                warmup: s.warmup,
+                sent_at_ms: s.sent_at_ms,
+                ttft_ms: s.ttft_ms,
+                total_ms: s.total_ms,
+                error: s.error.as_ref().map(|e| (e.kind, e.phase)),
+                probe: s.probe.as_deref().map(|id| {
+                    let reply = ProbeReply::kept(
+                        s.answer.as_deref(),
+                        s.tool_calls.as_deref(),
+                        s.finish_reason.as_deref(),
+                        s.output_tokens,
+                        s.tokens_estimated,
+                    );
+                    (id, reply)
                 }),
+            }),
         )
     }
 }
@@ -128,6 +115,7 @@ struct RunPlan {
     fidelity: Option<FidelityPlan>,
 }
 
+#[inline]
 fn no_timeout() -> f64 {
     f64::INFINITY
 }
@@ -231,6 +219,7 @@ pub enum LoadError {
 }
 
 impl fmt::Display for LoadError {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::TooLarge { bytes } => write!(
@@ -260,6 +249,7 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+#[inline]
 fn json_error(error: &serde_json::Error) -> LoadError {
     match error.classify() {
         serde_json::error::Category::Eof => LoadError::Truncated,
@@ -282,6 +272,7 @@ enum DocKind {
 }
 
 /// The version members' verdict: which kind of file, or why none.
+#[inline]
 fn kind_of(
     results: Option<&serde_json::Value>,
     index: Option<&serde_json::Value>,
@@ -319,6 +310,7 @@ fn kind_of(
 /// # Errors
 /// [`LoadError`] saying whether the file is cut off, not JSON, of another
 /// kind or version, malformed, or holds an impossible sample.
+#[inline]
 pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
     if bytes.len() > MAX_PUBLISHED_BYTES {
         return Err(LoadError::TooLarge { bytes: bytes.len() });
@@ -392,6 +384,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
     }
 }
 
+#[inline]
 fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
     if let Some(probes) = &points.probes {
         let n = probes.target.len();
@@ -462,6 +455,7 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
     Ok(())
 }
 
+#[inline]
 fn validate_run(run: &PublishedRun) -> Result<(), LoadError> {
     let targets = run.plan.targets.len();
     for (index, sample) in run.samples.iter().enumerate() {
@@ -523,6 +517,7 @@ impl Dataset {
     /// # Errors
     /// [`LoadError::CannotMerge`] when the file disagrees with the earlier
     /// ones on whether reasoning counts as the first token; nothing is added.
+    #[inline]
     pub fn add(&mut self, points: &PointsDoc, vantage: &str) -> Result<usize, LoadError> {
         let counts = points.reasoning_counts_as_first_token;
         if *self.reasoning_counts.get_or_insert(counts) != counts {
@@ -606,16 +601,19 @@ impl Dataset {
 
     /// Orders the requests by send time (stable, so equal times keep file
     /// order). Files mostly arrive in time order, which the sort exploits.
+    #[inline]
     pub fn finish(&mut self) {
         self.points.sort_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
     }
 
     /// Send time of the oldest and newest request.
+    #[inline]
     pub fn time_range(&self) -> Option<(f64, f64)> {
         Some((self.points.first()?.at_ms, self.points.last()?.at_ms))
     }
 
     /// The requests sent at or after `from_ms` (the points are ordered).
+    #[inline]
     pub fn since(&self, from_ms: f64) -> &[Point] {
         let start = self.points.partition_point(|p| p.at_ms < from_ms);
         &self.points[start..]
@@ -623,6 +621,7 @@ impl Dataset {
 
     /// A target's label, with the vantage when the data has several
     /// ("DeepSeek V3 · fra1").
+    #[inline]
     pub fn label(&self, target: u32, vantage: Option<u32>) -> String {
         let label = self
             .targets
@@ -640,6 +639,7 @@ impl Dataset {
 mod tests {
     use super::*;
     use crate::fixtures::*;
+    use crate::plan::Target;
     use crate::results::{import_json, merge};
     use crate::sample::{Sample, SampleError};
 
@@ -657,7 +657,7 @@ mod tests {
         use crate::results::{Environment, export_json};
         const DAY_MS: f64 = 86_400_000.0;
         let plan = Plan {
-            targets: vec![target("A", "https://a.example/v1", "m")],
+            targets: vec![Target::openai("A", "https://a.example/v1", "m")],
             fidelity: Some(FidelityPlan::basic(None)),
             ..Plan::default()
         };
@@ -707,7 +707,7 @@ mod tests {
 
     #[test]
     fn timeouts_rank_at_the_timeout_in_published_files_and_points() {
-        let a = target("A", "https://a.example/v1", "m");
+        let a = Target::openai("A", "https://a.example/v1", "m");
         let mut samples: Vec<Sample> = (0..20)
             .map(|i| sample(0, i, 1000.0 + f64::from(i), Some(400.0), false))
             .collect();
@@ -763,8 +763,8 @@ mod tests {
 
     #[test]
     fn merges_as_the_import_merges() {
-        let a = target("A", "https://a.example/v1", "m");
-        let b = target("B", "https://b.example/v1", "m");
+        let a = Target::openai("A", "https://a.example/v1", "m");
+        let b = Target::openai("B", "https://b.example/v1", "m");
         let day1 = results_file(
             vec![a.clone(), b.clone()],
             &[
@@ -774,7 +774,7 @@ mod tests {
             ],
         );
         // The second file lists the targets the other way round, plus a third.
-        let c = target("C", "https://c.example/v1", "m");
+        let c = Target::openai("C", "https://c.example/v1", "m");
         let day2 = results_file(
             vec![b, a, c],
             &[
@@ -823,7 +823,7 @@ mod tests {
     #[test]
     fn the_file_s_own_vantage_wins() {
         let text = results_file(
-            vec![target("A", "https://a.example/v1", "m")],
+            vec![Target::openai("A", "https://a.example/v1", "m")],
             &[sample(0, 0, 1.0, Some(2.0), false)],
         )
         .replacen("\"vantage\": null", "\"vantage\": \"office\"", 1);
@@ -835,7 +835,7 @@ mod tests {
     #[test]
     fn bad_files_are_named_for_what_is_wrong() {
         let good = results_file(
-            vec![target("A", "https://a.example/v1", "m")],
+            vec![Target::openai("A", "https://a.example/v1", "m")],
             &[sample(0, 0, 1.0, Some(2.0), false)],
         );
         let refuse = |text: &str| read_published(text.as_bytes()).unwrap_err();
@@ -893,8 +893,8 @@ mod tests {
         use crate::results::import_json;
         let text = results_file(
             vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
             ],
             &[
                 sample(0, 0, 1000.0, Some(300.0), true),
@@ -934,7 +934,7 @@ mod tests {
     #[test]
     fn files_measuring_different_things_are_refused() {
         let good = results_file(
-            vec![target("A", "https://a.example/v1", "m")],
+            vec![Target::openai("A", "https://a.example/v1", "m")],
             &[sample(0, 0, 1.0, Some(2.0), false)],
         );
         let reasoning = good.replacen(

@@ -8,9 +8,9 @@
 //! share of requests that succeeded is the *first-try* success rate a
 //! client without retries would see.
 
+use super::binomial::wilson;
 use super::ratelimit::{RateLimitHeaders, StatusCounts};
 use super::sample::{ErrorKind, Sample};
-use super::settings::wilson;
 use super::stats::percentile;
 use super::stream_shape::StreamShape;
 
@@ -31,6 +31,7 @@ pub enum StatusClass {
 }
 
 /// The class of `sample`'s response.
+#[inline]
 pub fn status_class(sample: &Sample) -> StatusClass {
     match sample.http_status {
         Some(200..=299) => StatusClass::Success,
@@ -71,6 +72,7 @@ pub struct StatusFigures {
 
 /// The status figures of one target's `samples` (warm-ups and stopped
 /// requests skipped here); `None` without a measured request.
+#[inline]
 pub fn status_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<StatusFigures> {
     let mut counts = StatusCounts::default();
     let (mut requests, mut first_try_success, mut hidden) = (0, 0, 0);
@@ -148,6 +150,7 @@ pub struct StreamFigures {
 /// The stream figures of one target's `samples`: measured requests (no
 /// warm-ups, none the user stopped) that carry a [`StreamShape`]. `None`
 /// when none does (older files, or no first token at all).
+#[inline]
 pub fn stream_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<StreamFigures> {
     let shapes: Vec<StreamShape> = samples
         .into_iter()
@@ -182,7 +185,7 @@ pub fn stream_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::plain_samples;
+    use crate::fixtures::plain_samples;
     use crate::sample::{Phase, SampleError};
 
     fn refused(mut sample: Sample, status: u16, retry_after_s: Option<f64>) -> Sample {

@@ -67,6 +67,7 @@ impl ErrorKind {
     ];
 
     /// The name used in exported documents (serde's name for the variant).
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::CorsOrNetwork => "cors_or_network",
@@ -101,6 +102,7 @@ impl Phase {
     pub const ALL: [Self; 3] = [Self::Request, Self::BeforeFirstToken, Self::AfterFirstToken];
 
     /// The name used in exported documents (serde's name for the variant).
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Request => "request",
@@ -115,6 +117,7 @@ impl Phase {
 /// (OpenAI's `context_length_exceeded`, Anthropic's "prompt is too long",
 /// Gemini's "exceeds the maximum number of tokens", vLLM's "maximum
 /// context length").
+#[inline]
 pub fn is_context_exceeded(status: u16, body: &str) -> bool {
     if status == 413 {
         return true;

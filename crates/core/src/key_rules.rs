@@ -4,7 +4,7 @@
 //! strict origins and the presets' own hosts.
 
 use super::origin::{Origin, Scheme};
-use super::plan::{Protocol, Target};
+use super::plan::{Plan, Protocol, Target};
 use super::presets::{Preset, preset_by_id};
 
 /// The origin a key for this target would be sent to: its base URL's origin.
@@ -12,6 +12,7 @@ use super::presets::{Preset, preset_by_id};
 /// `None` for the demo protocol (it runs in the page and sends nothing) and
 /// for a base URL that has no origin (see [`Origin::parse`]): such a target
 /// gets no key.
+#[inline]
 pub fn key_origin(target: &Target) -> Option<Origin> {
     if target.protocol == Protocol::Demo {
         return None;
@@ -21,6 +22,7 @@ pub fn key_origin(target: &Target) -> Option<Origin> {
 
 /// The preset a target names, when it is one with hosts of its own (not
 /// "custom", not the demo).
+#[inline]
 pub fn named_preset(target: &Target) -> Option<&'static Preset> {
     target
         .provider
@@ -35,6 +37,7 @@ pub fn named_preset(target: &Target) -> Option<&'static Preset> {
 /// key remembered or set for the provider goes to it.
 ///
 /// `false` for a target that names no preset, "custom" or the demo.
+#[inline]
 pub fn is_custom_host(target: &Target) -> bool {
     named_preset(target)
         .is_some_and(|preset| !key_origin(target).is_some_and(|origin| preset.owns(&origin)))
@@ -43,6 +46,7 @@ pub fn is_custom_host(target: &Target) -> bool {
 /// Whether the target expects a key at all: not for the demo, a base URL on
 /// this machine (loopback), or a preset that needs none (a local server's
 /// preset) — unless the user ties a key to such a host explicitly.
+#[inline]
 pub fn wants_key(target: &Target) -> bool {
     let Some(origin) = key_origin(target) else {
         return false;
@@ -57,6 +61,27 @@ pub fn wants_key(target: &Target) -> bool {
         .is_none_or(|preset| preset.needs_key)
 }
 
+/// The origin whose key `target` waits for: its key origin when it
+/// [wants a key](wants_key), else `None`. The one answer the page's key
+/// fields, its resume and the runner's key lookup all ask.
+#[inline]
+pub fn needed_key(target: &Target) -> Option<Origin> {
+    key_origin(target).filter(|_| wants_key(target))
+}
+
+/// The origins the targets of `plan` wait for keys for ([`needed_key`]),
+/// in plan order, each once.
+#[inline]
+pub fn needed_keys(plan: &Plan) -> Vec<Origin> {
+    let mut origins: Vec<Origin> = Vec::new();
+    for origin in plan.targets.iter().filter_map(needed_key) {
+        if !origins.contains(&origin) {
+            origins.push(origin);
+        }
+    }
+    origins
+}
+
 /// The variable a key for any target may come from, when the plan's
 /// targets that need one share a single origin (the runner's rule).
 pub const FALLBACK_VARIABLE: &str = "FIRSTTOKEN_KEY";
@@ -65,6 +90,7 @@ pub const FALLBACK_VARIABLE: &str = "FIRSTTOKEN_KEY";
 pub const HOST_VARIABLE_PREFIX: &str = "FIRSTTOKEN_KEY_FOR_";
 
 /// `FIRSTTOKEN_KEY_<PROVIDER>`: the provider id uppercased, `-` as `_`.
+#[inline]
 pub fn provider_variable(provider: &str) -> String {
     let id: String = provider
         .chars()
@@ -87,6 +113,7 @@ pub fn provider_variable(provider: &str) -> String {
 /// `None` for plain HTTP to another machine: a variable names no scheme, and
 /// a key sent over plain HTTP crosses the network readable, so it takes an
 /// explicit `--key http://HOST:PORT=VARIABLE`.
+#[inline]
 pub fn host_variable(origin: &Origin) -> Option<String> {
     if origin.scheme == Scheme::Http && !origin.is_loopback() {
         return None;
@@ -110,6 +137,7 @@ pub fn host_variable(origin: &Origin) -> Option<String> {
 /// host, else `FIRSTTOKEN_KEY_FOR_<HOST>`; `None` for a target that takes
 /// no key (the demo, a local server) or a plain-HTTP remote host. Exports
 /// that name a key (the LiteLLM config) name this variable, never a key.
+#[inline]
 pub fn key_variable(target: &Target) -> Option<String> {
     if !wants_key(target) {
         return None;
@@ -125,6 +153,7 @@ pub fn key_variable(target: &Target) -> Option<String> {
 /// its key from, for lists of presets: `FIRSTTOKEN_KEY_<PROVIDER>`, or
 /// `FIRSTTOKEN_KEY_FOR_<HOST>` for "custom", whose host is the user's;
 /// `None` for a preset that takes no key (a local server, the demo).
+#[inline]
 pub fn preset_key_variable(preset: &Preset) -> Option<String> {
     if preset.base_url.is_empty() {
         return preset
@@ -170,13 +199,9 @@ mod tests {
 
     fn target(provider: Option<&str>, protocol: Protocol, base_url: &str) -> Target {
         Target {
-            label: "t".to_owned(),
             protocol,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
             provider: provider.map(str::to_owned),
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai("t", base_url, "m")
         }
     }
 
@@ -407,5 +432,31 @@ mod tests {
         ));
         assert!(!wants(Some("demo"), Protocol::Demo, "demo://steady"));
         assert!(!wants(None, Protocol::OpenAi, "not a url"));
+    }
+
+    #[test]
+    fn a_plan_needs_each_wanted_origin_once_in_plan_order() {
+        let plan = Plan {
+            targets: vec![
+                target(None, Protocol::OpenAi, "https://llm.example.com/v1"),
+                target(
+                    Some("openai"),
+                    Protocol::OpenAi,
+                    "https://api.openai.com/v1",
+                ),
+                target(None, Protocol::OpenAi, "https://LLM.example.com:443/v2"),
+                target(None, Protocol::OpenAi, "http://127.0.0.1:8787/v1"),
+                target(Some("demo"), Protocol::Demo, "demo://steady"),
+            ],
+            ..Plan::default()
+        };
+        assert_eq!(
+            needed_keys(&plan),
+            vec![
+                origin("https://llm.example.com"),
+                origin("https://api.openai.com")
+            ]
+        );
+        assert_eq!(needed_key(&plan.targets[3]), None);
     }
 }

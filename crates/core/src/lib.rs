@@ -4,9 +4,31 @@
 //! Nothing here reads a clock or touches the web: `std::time::Instant::now()`
 //! panics on `wasm32-unknown-unknown`, and a clock read inside the decoder
 //! would make timings depend on parsing cost.
+//!
+//! # Domains
+//!
+//! The modules stack in layers, bottom to top; a module imports from its
+//! own layer and those below, never from above (`tests/architecture.rs`
+//! holds the same table and checks every import against it). A submodule
+//! sits in its parent's layer unless named here: [`text`]'s words sit
+//! where their imports put them, and its sentences about whole reports at
+//! the top.
+//!
+//! | Layer | Modules | What it holds |
+//! |---|---|---|
+//! | base | [`document`], [`failure`], [`origin`], [`price`], [`peak`], [`calendar`], [`text::lang`], [`text::printable`] | reading JSON, typed failures, origins, prices, peak hours, dates, the language |
+//! | stats | [`stats`], [`quantile`], [`bootstrap`], [`dependence`], [`binomial`] | summaries, percentiles and intervals, resampling, binomial tools |
+//! | words | [`text::format`], [`text::refusal`], [`text::plan_problem`], [`text::notice`], [`text::report_words`], [`text::page`], [`text::dashboard`] | numbers and typed problems in words |
+//! | plan and probes | [`plan`], [`plan_flags`], [`presets`], [`key_rules`], [`fidelity`] (its [`suite`](fidelity::suite), [`reply`](fidelity::reply), [`verify`](fidelity::verify)), [`schedule`], [`prompt`] | what to measure, where its keys go, the probes and when to send |
+//! | wire | [`sse`], [`protocol`], [`measure`], [`stream_shape`], [`ratelimit`], [`demo`], [`sample`] | requests, streams and what one request measured |
+//! | judgement | [`verdict`], [`slow`], [`tail`], [`settings`], [`delivery`], [`cache`], [`cost`], [`timeofday`], [`compare`], [`report`], [`objective`], [`prefill`], [`fidelity::score`], [`text::verdict`], [`text::comparison`], [`text::routing`] | what the samples say, and its words |
+//! | documents | [`results`], [`publish`], [`dashboard`], [`routing_config`], [`run`] | results, published files, the dashboard's data, routing exports, stored runs |
+//! | text | [`text`], [`text::fidelity`] | the sentences about a whole report |
 
+pub mod binomial;
 pub mod bootstrap;
 pub mod cache;
+pub mod calendar;
 pub mod compare;
 pub mod cost;
 pub mod dashboard;

@@ -36,6 +36,7 @@ pub enum Metric {
 
 impl Metric {
     /// The name objectives use.
+    #[inline]
     pub fn name(self) -> &'static str {
         match self {
             Self::Median => "median",
@@ -48,6 +49,7 @@ impl Metric {
         }
     }
 
+    #[inline]
     fn parse(name: &str) -> Option<Self> {
         Some(match name {
             "median" | "p50" => Self::Median,
@@ -72,6 +74,7 @@ pub enum Crossing {
 }
 
 impl Crossing {
+    #[inline]
     fn symbol(self) -> &'static str {
         match self {
             Self::Above => ">",
@@ -79,6 +82,7 @@ impl Crossing {
         }
     }
 
+    #[inline]
     fn crosses(self, value: f64, limit: f64) -> bool {
         match self {
             Self::Above => value > limit,
@@ -127,6 +131,7 @@ pub enum ObjectiveError {
 }
 
 impl std::fmt::Display for ObjectiveError {
+    #[inline]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::NoComparison => write!(
@@ -165,6 +170,7 @@ impl std::str::FromStr for Objective {
 
     /// Reads `p95>2s`, `median >= 800ms`, `error_rate>2%`, `cv>100%`,
     /// `verdict>=cold_starts` (spaces and case do not matter).
+    #[inline]
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let text: String = text
             .chars()
@@ -196,12 +202,14 @@ impl std::str::FromStr for Objective {
     }
 }
 
+#[inline]
 fn number(text: &str) -> Option<f64> {
     text.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite() && *v >= 0.0)
 }
 
+#[inline]
 fn parse_ms(value: &str) -> Result<f64, ObjectiveError> {
     let bad = || ObjectiveError::BadTime(value.to_owned());
     if let Some(ms) = value.strip_suffix("ms") {
@@ -213,6 +221,7 @@ fn parse_ms(value: &str) -> Result<f64, ObjectiveError> {
     }
 }
 
+#[inline]
 fn parse_pct(value: &str) -> Result<f64, ObjectiveError> {
     value
         .strip_suffix('%')
@@ -220,6 +229,7 @@ fn parse_pct(value: &str) -> Result<f64, ObjectiveError> {
         .ok_or_else(|| ObjectiveError::BadPercent(value.to_owned()))
 }
 
+#[inline]
 fn parse_verdict(value: &str) -> Result<Verdict, ObjectiveError> {
     Ok(match value.replace(['-', ' '], "_").as_str() {
         "solid" => Verdict::Solid,
@@ -231,6 +241,7 @@ fn parse_verdict(value: &str) -> Result<Verdict, ObjectiveError> {
 }
 
 impl std::fmt::Display for Objective {
+    #[inline]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}{}", self.metric.name(), self.crossing.symbol())?;
         match self.limit {
@@ -300,11 +311,13 @@ pub struct Check {
 
 impl Check {
     /// Whether this check fails the gate.
+    #[inline]
     pub fn failed(&self) -> bool {
         matches!(self.finding, Finding::Crossed { .. } | Finding::Missing)
     }
 
     /// One line: which target, which objective, which figure.
+    #[inline]
     pub fn line(&self) -> String {
         // Figures to three places, or to the limit's own when it has
         // more (a limit of 150.62 ms is judged on hundredths).
@@ -369,6 +382,7 @@ impl Check {
         }
     }
 
+    #[inline]
     fn crossing_word(&self) -> &'static str {
         match (self.objective.crossing, self.objective.metric) {
             (Crossing::Above, Metric::Verdict) => "worse than",
@@ -380,6 +394,7 @@ impl Check {
 }
 
 /// Checks every objective on every target of `report`, target by target.
+#[inline]
 pub fn check(report: &Report, objectives: &[Objective], strictness: Strictness) -> Vec<Check> {
     report
         .targets
@@ -395,6 +410,7 @@ pub fn check(report: &Report, objectives: &[Objective], strictness: Strictness) 
         .collect()
 }
 
+#[inline]
 fn finding(target: &TargetReport, objective: &Objective, strictness: Strictness) -> Finding {
     let crossing = objective.crossing;
     let limit = match objective.limit {
@@ -461,6 +477,7 @@ fn finding(target: &TargetReport, objective: &Objective, strictness: Strictness)
 }
 
 /// A limit as it was given, never rounded: `2 s`, `1.5 s`, `150.9 ms`.
+#[inline]
 fn limit_ms_text(ms: f64) -> String {
     let trim = |text: String| {
         if text.contains('.') {
@@ -477,6 +494,7 @@ fn limit_ms_text(ms: f64) -> String {
 }
 
 /// `2 s`, `850 ms`: a figure as people read it, to three figures.
+#[inline]
 fn ms_text(ms: f64) -> String {
     if ms >= 1000.0 {
         format!("{} s", round_sig(ms / 1000.0))
@@ -485,6 +503,7 @@ fn ms_text(ms: f64) -> String {
     }
 }
 
+#[inline]
 fn interval_text(low: f64, high: f64, unit: impl Fn(f64) -> String) -> String {
     if high.is_finite() {
         format!("{}–{}", unit(low), unit(high))
@@ -494,6 +513,7 @@ fn interval_text(low: f64, high: f64, unit: impl Fn(f64) -> String) -> String {
 }
 
 /// Three significant figures at most, without trailing zeros.
+#[inline]
 fn round_sig(value: f64) -> String {
     let text = if value.abs() >= 100.0 {
         format!("{value:.0}")
@@ -512,8 +532,9 @@ fn round_sig(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Plan, Protocol, Target};
-    use crate::report::{build_report, plain_samples};
+    use crate::fixtures::plain_samples;
+    use crate::plan::{Plan, Target};
+    use crate::report::build_report;
     use crate::sample::{ErrorKind, Phase, SampleError};
 
     fn objective(text: &str) -> Objective {
@@ -586,15 +607,7 @@ mod tests {
 
     fn plan(requests: u32) -> Plan {
         Plan {
-            targets: vec![Target {
-                label: "A".to_owned(),
-                protocol: Protocol::OpenAi,
-                base_url: "https://a.example.com/v1".to_owned(),
-                model: "m".to_owned(),
-                provider: None,
-                price: None,
-                openrouter_provider: None,
-            }],
+            targets: vec![Target::openai("A", "https://a.example.com/v1", "m")],
             requests_per_target: requests,
             warmup_per_target: 0,
             spacing_s: 5.0,

@@ -85,6 +85,7 @@ pub struct TargetIdentity<'a> {
 
 impl Target {
     /// What makes this target the same as another ([`TargetIdentity`]).
+    #[inline]
     pub fn identity(&self) -> TargetIdentity<'_> {
         TargetIdentity {
             protocol: self.protocol.as_str(),
@@ -180,6 +181,7 @@ pub struct FidelityPlan {
 
 impl FidelityPlan {
     /// `basic-1`, twice, against `reference`.
+    #[inline]
     pub fn basic(reference: Option<String>) -> Self {
         Self {
             suite: Suite::Basic1,
@@ -189,6 +191,7 @@ impl FidelityPlan {
     }
 
     /// Probe requests per target.
+    #[inline]
     pub fn requests_per_target(&self) -> u32 {
         u32::try_from(self.suite.probes().len())
             .unwrap_or(u32::MAX)
@@ -200,6 +203,7 @@ impl FidelityPlan {
 pub const MAX_FIDELITY_REPEATS: u32 = 10;
 
 impl Default for Plan {
+    #[inline]
     fn default() -> Self {
         Self {
             firsttoken_plan: PLAN_VERSION,
@@ -276,6 +280,7 @@ pub enum PlanError {
 }
 
 impl std::fmt::Display for PlanError {
+    #[inline]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -285,11 +290,13 @@ impl std::error::Error for PlanError {}
 
 impl PlanError {
     /// One line per problem: each bad field on its own, or the one reason.
+    #[inline]
     pub fn messages(&self) -> Vec<String> {
         self.messages_in(Lang::En)
     }
 
     /// [`Self::messages`] in `lang`.
+    #[inline]
     pub fn messages_in(&self, lang: Lang) -> Vec<String> {
         match self {
             Self::Invalid(errors) => errors.iter().map(|e| e.text(lang)).collect(),
@@ -299,6 +306,7 @@ impl PlanError {
 
     /// The whole refusal on one line, in `lang` (the English is the
     /// error's `Display`, the runner's words).
+    #[inline]
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Self::Json {
@@ -326,6 +334,7 @@ pub struct FieldError {
 
 impl FieldError {
     /// `field` has `problem`.
+    #[inline]
     pub fn new(field: impl Into<String>, problem: Problem) -> Self {
         Self {
             field: field.into(),
@@ -335,17 +344,20 @@ impl FieldError {
 
     /// What is wrong and what would be accepted, in English (the runner's
     /// words and the documents' language).
+    #[inline]
     pub fn message(&self) -> String {
         self.problem.text(Lang::En)
     }
 
     /// "field: what is wrong" in `lang`.
+    #[inline]
     pub fn text(&self, lang: Lang) -> String {
         field_problem(lang, &self.field, &self.problem)
     }
 }
 
 impl std::fmt::Display for FieldError {
+    #[inline]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -394,6 +406,7 @@ pub struct Warning {
 
 impl Plan {
     /// The plan as indented JSON, for saving to a file.
+    #[inline]
     pub fn to_json_pretty(&self) -> String {
         document::to_string_pretty(self)
     }
@@ -401,6 +414,7 @@ impl Plan {
     /// Trims text fields and drops trailing slashes from base URLs, so that
     /// `"https://api.openai.com/v1/"` and `"https://api.openai.com/v1"` are one
     /// endpoint. Done by [`Plan::from_json`]; forms should call it too.
+    #[inline]
     pub fn normalise(&mut self) {
         for target in &mut self.targets {
             target.label = target.label.trim().to_owned();
@@ -415,6 +429,7 @@ impl Plan {
 
     /// Total requests in the run: (warm-ups + measured + fidelity probes)
     /// × targets.
+    #[inline]
     pub fn total_requests(&self) -> u64 {
         let probes = self
             .fidelity
@@ -428,6 +443,7 @@ impl Plan {
 
     /// Seconds between consecutive sends: `spacing_s`, or when `spread_hours`
     /// is set, hours × 3600 / total requests.
+    #[inline]
     pub fn effective_spacing_s(&self) -> f64 {
         match self.spread_hours {
             Some(hours) => {
@@ -448,6 +464,7 @@ impl Protocol {
     pub const ALL: [Self; 4] = [Self::OpenAi, Self::Anthropic, Self::Gemini, Self::Demo];
 
     /// The name used in plan documents (serde's name for the variant).
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::OpenAi => "openai",
@@ -466,13 +483,8 @@ mod tests {
 
     fn target(label: &str, protocol: Protocol, base_url: &str) -> Target {
         Target {
-            label: label.to_owned(),
             protocol,
-            base_url: base_url.to_owned(),
-            model: "m".to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai(label, base_url, "m")
         }
     }
 

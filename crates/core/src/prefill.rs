@@ -95,6 +95,7 @@ pub struct PrefillFit {
 
 impl PrefillFit {
     /// The fitted TTFT at `input_tokens`, ms.
+    #[inline]
     pub fn ttft_at_ms(&self, input_tokens: f64) -> f64 {
         self.fixed_ms + input_tokens * 1_000.0 / self.rate_tokens_per_s
     }
@@ -105,6 +106,7 @@ impl PrefillFit {
 pub type SizeGroup = (u32, Vec<(f64, f64)>, usize);
 
 /// The warm points of one target, from its measured first sends.
+#[inline]
 pub fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
     let mut by_size: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
     for sample in samples {
@@ -143,6 +145,7 @@ pub fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
 }
 
 /// Median of `values` (sorted in place); NaN for none.
+#[inline]
 fn median(values: &mut [f64]) -> f64 {
     values.sort_unstable_by(f64::total_cmp);
     percentile(values, 50.0).unwrap_or(f64::NAN)
@@ -150,6 +153,7 @@ fn median(values: &mut [f64]) -> f64 {
 
 /// Sievers' weighted Theil–Sen line through `(x, y)` points: (slope,
 /// intercept); `None` with fewer than two distinct x.
+#[inline]
 fn weighted_theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let mut slopes: Vec<(f64, f64)> = Vec::new();
     for (i, a) in points.iter().enumerate() {
@@ -179,6 +183,7 @@ fn weighted_theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
 }
 
 /// The line through the per-size medians of `groups`.
+#[inline]
 fn fit_groups(groups: &[Vec<(f64, f64)>]) -> Option<(f64, f64)> {
     let centres: Vec<(f64, f64)> = groups
         .iter()
@@ -197,11 +202,13 @@ fn fit_groups(groups: &[Vec<(f64, f64)>]) -> Option<(f64, f64)> {
 /// positive (TTFT that does not grow with the prompt has no prefill rate).
 ///
 /// Cost: O(resamples × requests × log) time.
+#[inline]
 pub fn prefill_fit(samples: &[Sample], target: u32, seed: u64) -> Option<PrefillFit> {
     prefill_fit_with(samples, target, seed, DEFAULT_RESAMPLES)
 }
 
 /// [`prefill_fit`] with `resamples` bootstrap resamples.
+#[inline]
 pub fn prefill_fit_with(
     samples: &[Sample],
     target: u32,
@@ -270,6 +277,7 @@ pub fn prefill_fit_with(
 }
 
 /// The 2.5th and 97.5th percentiles of `values`.
+#[inline]
 fn interval_of(values: &mut [f64]) -> Option<Interval> {
     values.sort_unstable_by(f64::total_cmp);
     Some(Interval {
@@ -296,6 +304,7 @@ pub struct PrefillComparison {
 
 /// Compares `a` and `b` on prefill rate, ties admitted: a winner only when
 /// the rate intervals are apart.
+#[inline]
 pub fn compare_prefill(a: &PrefillFit, b: &PrefillFit) -> PrefillComparison {
     // Higher is better for a rate: compare the slopes' (ms per token)
     // intervals, where lower is better, through their inverses.
@@ -354,6 +363,7 @@ pub struct CacheSaving {
 impl CacheSaving {
     /// Whether the interval is clear of 0: a cache effect in either
     /// direction.
+    #[inline]
     pub fn has_effect(&self) -> bool {
         self.interval.low > 0.0 || self.interval.high < 0.0
     }
@@ -364,6 +374,7 @@ pub const MIN_CACHE_PAIRS: usize = 5;
 
 /// The cache savings of `target`, by size ascending: one per size with
 /// cache-probe repeats and at least [`MIN_CACHE_PAIRS`] good pairs.
+#[inline]
 pub fn cache_savings(samples: &[Sample], target: u32) -> Vec<CacheSaving> {
     let good =
         |s: &&Sample| s.target == target && !s.warmup && s.error.is_none() && s.ttft_ms.is_some();

@@ -57,6 +57,7 @@ pub struct Preset {
 
 impl Preset {
     /// The name the page shows in `lang`.
+    #[inline]
     pub fn name_in(&self, lang: Lang) -> &'static str {
         match lang {
             Lang::En => self.name,
@@ -67,11 +68,13 @@ impl Preset {
     /// The label a target of this preset starts with: "{name} · {model}",
     /// as the page's form names a row when its preset is picked and as the
     /// runner's `--target` names one.
+    #[inline]
     pub fn label_for(&self, model: &str) -> String {
         format!("{} · {}", self.name, model)
     }
 
     /// The preset points at this machine (localhost), not a hosted service.
+    #[inline]
     pub fn is_local(&self) -> bool {
         self.base_url.starts_with("http://localhost:")
             || self.base_url.starts_with("http://127.0.0.1:")
@@ -80,6 +83,7 @@ impl Preset {
     /// The origins this preset's key belongs to: its base URL's origin and
     /// any other host the provider documents for the same keys (see
     /// [`ALSO_OWNS`]). Empty for "Custom" and the demo, which own no host.
+    #[inline]
     pub fn origins(&self) -> Vec<Origin> {
         let others = ALSO_OWNS
             .iter()
@@ -94,6 +98,7 @@ impl Preset {
     /// Whether `origin` is one of this preset's own hosts, where a key given
     /// for the preset (`FIRSTTOKEN_KEY_<PROVIDER>`, a key remembered for it)
     /// may go.
+    #[inline]
     pub fn owns(&self, origin: &Origin) -> bool {
         self.origins().contains(origin)
     }
@@ -121,7 +126,7 @@ const DASHSCOPE_ZH: &str = "未知（不少网页应用通过代理转发调用�
 
 /// Every preset, in the order the page offers them: hosted providers, then
 /// servers on this machine, then Custom and Demo.
-pub const PRESETS: &[Preset] = &[
+pub static PRESETS: &[Preset] = &[
     Preset {
         id: "digitalocean",
         name: "DigitalOcean Serverless Inference",
@@ -508,6 +513,7 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 /// The preset with this id, if any.
+#[inline]
 pub fn preset_by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }

@@ -111,6 +111,7 @@ pub struct MalformedEvent {
 
 impl MalformedEvent {
     /// A malformed-event error quoting the start of `data`.
+    #[inline]
     pub(crate) fn new(reason: impl Into<String>, data: &str) -> Self {
         Self {
             reason: reason.into(),
@@ -120,6 +121,7 @@ impl MalformedEvent {
 }
 
 impl fmt::Display for MalformedEvent {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: `{}`", self.reason, self.snippet)
     }
@@ -147,6 +149,7 @@ pub(crate) struct DecodeState {
 impl EventDecoder {
     /// A decoder for a fresh stream of `protocol` (the demo provider speaks
     /// the OpenAI format).
+    #[inline]
     pub fn new(protocol: Protocol) -> Self {
         Self {
             protocol,
@@ -159,6 +162,7 @@ impl EventDecoder {
     /// # Errors
     /// [`MalformedEvent`] when the event's data is not the JSON the protocol
     /// sends. Empty (keep-alive) events are never an error.
+    #[inline]
     pub fn on_event(
         &mut self,
         event: &SseEvent,
@@ -174,11 +178,13 @@ impl EventDecoder {
     /// Whether the stream said it is complete: OpenAI `[DONE]` or a
     /// `finish_reason`, Anthropic `message_stop`, Gemini a `finishReason`.
     /// A body that ends before this is a cut stream.
+    #[inline]
     pub fn completed(&self) -> bool {
         self.state.completed
     }
 
     /// The marker a complete stream of this protocol ends with, for messages.
+    #[inline]
     pub fn end_marker(&self) -> &'static str {
         match self.protocol {
             Protocol::OpenAi | Protocol::Demo => "`data: [DONE]` or a `finish_reason`",
@@ -189,6 +195,7 @@ impl EventDecoder {
 }
 
 /// The protocol's name as people say it, for messages.
+#[inline]
 pub fn protocol_name(protocol: Protocol) -> &'static str {
     match protocol {
         Protocol::OpenAi => "OpenAI-compatible",
@@ -200,6 +207,7 @@ pub fn protocol_name(protocol: Protocol) -> &'static str {
 
 /// A provider's own message made safe to show and store: one line, at most
 /// 300 characters, keys redacted, lowercase-led.
+#[inline]
 pub fn clean_provider_message(message: &str) -> String {
     let message = snippet(message, 300);
     if message.is_empty() {
@@ -210,6 +218,7 @@ pub fn clean_provider_message(message: &str) -> String {
 
 /// The prompt text actually sent: the plan's prompt, plus ` [nonce]` when a
 /// nonce is given (so provider-side prompt caches never hit).
+#[inline]
 pub(crate) fn prompt_text(plan: &Plan, nonce: Option<&str>) -> String {
     match nonce {
         Some(nonce) => format!("{} [{nonce}]", plan.prompt),
@@ -233,6 +242,7 @@ pub(crate) struct Ask<'a> {
 
 impl<'a> Ask<'a> {
     /// The plan's latency request.
+    #[inline]
     pub fn of_plan(plan: &'a Plan, nonce: Option<&str>) -> Self {
         Self {
             prompt: match nonce {
@@ -247,6 +257,7 @@ impl<'a> Ask<'a> {
 
     /// A fidelity probe: its own prompt and limit, temperature 0, never a
     /// nonce (identical requests are what `prompt_tokens` compares).
+    #[inline]
     pub fn of_probe(probe: &Probe) -> Self {
         Self {
             prompt: probe.prompt(),
@@ -259,6 +270,7 @@ impl<'a> Ask<'a> {
 
 /// A function's JSON schema as a tree (the suite's schemas are tested to
 /// parse).
+#[inline]
 pub(crate) fn tool_schema(tool: &Tool) -> Value {
     serde_json::from_str(tool.parameters).unwrap_or(Value::Null)
 }
@@ -272,17 +284,20 @@ pub(crate) struct Message<'a> {
 
 /// A request body as JSON text; the bodies are plain structs of strings and
 /// numbers, which always serialize.
+#[inline]
 pub(crate) fn body_text<T: Serialize>(body: &T) -> String {
     crate::document::to_string(body)
 }
 
 /// `base_url` without trailing slashes (users paste them).
+#[inline]
 pub(crate) fn base_url(target: &Target) -> &str {
     target.base_url.trim().trim_end_matches('/')
 }
 
 /// A key as it will be sent: trimmed (pasted keys often end in a newline,
 /// which `fetch()` rejects as an invalid header value), `None` when blank.
+#[inline]
 pub(crate) fn usable_key(key: Option<&str>) -> Option<&str> {
     key.map(str::trim).filter(|key| !key.is_empty())
 }
@@ -290,6 +305,7 @@ pub(crate) fn usable_key(key: Option<&str>) -> Option<&str> {
 /// Builds the streaming request for one sample of `target` under `plan`.
 /// `key` is sent only in the provider's own header; `nonce` is appended to
 /// the prompt when given.
+#[inline]
 pub fn build_request(
     target: &Target,
     plan: &Plan,
@@ -304,6 +320,7 @@ pub fn build_request(
 /// of its size when the plan has `prompt_sizes` (nonce first), else the
 /// plan's latency request as [`build_request`]. The nonce of a cache-probe
 /// repeat is its first send's ([`PlannedRequest::nonce_seq`]). Both adapters send what this returns.
+#[inline]
 pub fn build_planned_request(
     target: &Target,
     plan: &Plan,
@@ -325,6 +342,7 @@ pub fn build_planned_request(
     }
 }
 
+#[inline]
 fn build_ask(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let key = usable_key(key);
     match target.protocol {
@@ -347,6 +365,7 @@ fn build_ask(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
 
 /// The request listing the provider's models, or `None` for the demo
 /// provider (its models are [`DEMO_MODELS`]).
+#[inline]
 pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsRequest> {
     let key = usable_key(key);
     match target.protocol {
@@ -359,6 +378,7 @@ pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsReques
 
 /// `data[].id` of a models list: the shape OpenAI-compatible servers and
 /// Anthropic share.
+#[inline]
 pub(crate) fn data_ids(body: &str) -> Vec<String> {
     let Ok(value) = serde_json::from_str::<Value>(body) else {
         return Vec::new();
@@ -376,6 +396,7 @@ pub(crate) fn data_ids(body: &str) -> Vec<String> {
 /// Model ids from a models-list response body, sorted and without
 /// duplicates; empty when the body is not the expected JSON. For the demo
 /// provider, the demo models whatever the body.
+#[inline]
 pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
     let mut models = match protocol {
         Protocol::OpenAi => openai::parse_models(body),
@@ -392,17 +413,20 @@ pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
 /// provider's own message taken from the protocol's JSON error shape, or a
 /// trimmed snippet of the body. Anything that looks like a key (providers
 /// echo masked keys) is replaced by `[redacted]`.
+#[inline]
 pub fn http_error_message(protocol: Protocol, status: u16, body: &str) -> String {
     http_error_text(Lang::En, protocol, status, body)
 }
 
 /// [`http_error_message`] in `lang`: the provider's own message is passed
 /// through as it came.
+#[inline]
 pub fn http_error_text(lang: Lang, protocol: Protocol, status: u16, body: &str) -> String {
     notice::provider_http_error(lang, status, &body_message(protocol, body))
 }
 
 /// What to do about an HTTP status, in a few words, when there is a rule.
+#[inline]
 pub fn status_hint(status: u16) -> Option<&'static str> {
     match status {
         400 | 422 => Some("check the model name and the plan's settings"),
@@ -418,6 +442,7 @@ pub fn status_hint(status: u16) -> Option<&'static str> {
 
 /// The provider's error message in `body` (from the protocol's error
 /// shape), else a cleaned snippet of it; lowercase-led, keys redacted.
+#[inline]
 pub fn body_message(protocol: Protocol, body: &str) -> String {
     let extracted = match protocol {
         Protocol::OpenAi | Protocol::Demo => openai::error_body_message(body),
@@ -433,6 +458,7 @@ pub fn body_message(protocol: Protocol, body: &str) -> String {
 
 /// A short, one-line excerpt of an unexpected body: an HTML page's title,
 /// else its first characters with whitespace collapsed.
+#[inline]
 pub fn body_snippet(body: &str) -> String {
     let trimmed = body.trim();
     if trimmed.is_empty() {
@@ -461,6 +487,7 @@ pub fn body_snippet(body: &str) -> String {
 
 /// `text` on one line (whitespace collapsed), cut to at most `max_chars`
 /// characters with `…` when longer.
+#[inline]
 pub(crate) fn snippet(text: &str, max_chars: usize) -> String {
     let mut result = String::new();
     let mut chars = 0;
@@ -483,6 +510,7 @@ pub(crate) fn snippet(text: &str, max_chars: usize) -> String {
 
 /// Replaces every word that looks like a key (even a masked one) with
 /// `[redacted]`, keeping the punctuation around it.
+#[inline]
 pub(crate) fn redact_secrets(text: &str) -> String {
     let mut result = String::with_capacity(text.len());
     for (index, word) in text.split(' ').enumerate() {
@@ -503,6 +531,7 @@ pub(crate) fn redact_secrets(text: &str) -> String {
 
 /// Heuristic for key-like words: known key prefixes, masked keys (`***`),
 /// or long runs of letters and digits.
+#[inline]
 fn looks_like_secret(word: &str) -> bool {
     const KEY_PREFIXES: &[&str] = &[
         "sk-", "sk_", "AIza", "gsk_", "xai-", "fw_", "dop_v1_", "nvapi-", "pplx-",
@@ -527,6 +556,7 @@ fn looks_like_secret(word: &str) -> bool {
 
 /// `text` with its first letter lowercased, unless it starts an acronym
 /// ("API", "HTTP").
+#[inline]
 pub(crate) fn lowercase_led(text: &str) -> String {
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
@@ -541,6 +571,7 @@ pub(crate) fn lowercase_led(text: &str) -> String {
 
 /// The provider's message inside a JSON `error` value: `error.message`, or
 /// the string itself, else `error.type` / `error.status`.
+#[inline]
 pub(crate) fn error_value_message(error: &Value) -> Option<String> {
     if let Some(text) = error.as_str() {
         return Some(text.to_owned());
@@ -554,6 +585,7 @@ pub(crate) fn error_value_message(error: &Value) -> Option<String> {
 }
 
 /// Parses an event's data as a JSON object.
+#[inline]
 pub(crate) fn parse_object(data: &str) -> Result<Value, MalformedEvent> {
     match serde_json::from_str::<Value>(data) {
         Ok(value) if value.is_object() => Ok(value),
@@ -584,6 +616,7 @@ pub enum EventKind {
 /// (`delta.text`, `invalid type: integer `5`, expected a string`); None when
 /// it fits. Reads the event a second time through serde_path_to_error, a
 /// second copy of each event type's reader.
+#[inline]
 pub fn misfit_member(kind: EventKind, data: &str) -> Option<(String, String)> {
     match kind {
         EventKind::OpenAi => openai::misfit_member(data),
@@ -593,6 +626,7 @@ pub fn misfit_member(kind: EventKind, data: &str) -> Option<(String, String)> {
 }
 
 /// [`misfit_member`] for one event type.
+#[inline]
 pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
     data: &'a str,
 ) -> Option<(String, String)> {
@@ -602,40 +636,48 @@ pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
         .map(|with_path| (with_path.path().to_string(), with_path.inner().to_string()))
 }
 
-/// A way to find the member of a malformed event: [`misfit_member`]'s signature.
-pub type MemberNamer = fn(EventKind, &str) -> Option<(String, String)>;
-
-/// How a program finds the member of a malformed event: [`misfit_member`]
-/// itself, natively. The page installs it from one of its lazily loaded
-/// parts (the run's, fetched before the run starts), which keeps the second
-/// copy of every event reader out of its first load; until it is there a
-/// malformed event says serde_json's reason without the member.
-static MEMBER_NAMER: std::sync::OnceLock<MemberNamer> = std::sync::OnceLock::new();
-
-/// Installs [`misfit_member`] (or a stand-in) as the way malformed events
-/// name their member; the first installation stays.
-pub fn install_member_namer(namer: MemberNamer) {
-    let _ = MEMBER_NAMER.set(namer);
-}
-
-fn name_misfit(kind: EventKind, data: &str) -> Option<(String, String)> {
-    #[cfg(not(target_arch = "wasm32"))]
-    install_member_namer(misfit_member);
-    MEMBER_NAMER.get().and_then(|namer| namer(kind, data))
-}
-
 /// Reads an event's data into the typed members its decoder needs (text
 /// borrowed, every other member skipped). When the data does not fit, the
 /// reason names the member: `` member `delta.text`: invalid type: integer
-/// `5`, expected a string ``. The fast path is serde_json alone; only a
-/// failing event is read a second time to find the member's path.
+/// `5`, expected a string ``.
+///
+/// Natively the fast path is serde_json alone, and only a failing event is
+/// read a second time ([`misfit_member`]) to find the member's path: the
+/// runner decodes hundreds of MB/s (`make bench-sse`). The page reads each
+/// event once, through serde_path_to_error: one reader per event type
+/// instead of two is 13 kB gzip less for the page to download, and the page
+/// decodes one reply at a time, after the reply's times are taken, where
+/// tracking the path (a small allocation per member) costs nothing that is
+/// measured.
+#[inline]
 pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
     kind: EventKind,
     data: &'a str,
 ) -> Result<T, MalformedEvent> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = kind;
+        let mut deserializer = serde_json::Deserializer::from_str(data);
+        let misfit = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+            Ok(value) => match deserializer.end() {
+                Ok(()) => return Ok(value),
+                Err(error) => format!("the event does not fit ({error})"),
+            },
+            Err(with_path) => format!(
+                "member `{}` does not fit: {}",
+                with_path.path(),
+                with_path.inner()
+            ),
+        };
+        Err(match parse_object(data) {
+            Err(malformed) => malformed,
+            Ok(_) => MalformedEvent::new(misfit, data),
+        })
+    }
+    #[cfg(not(target_arch = "wasm32"))]
     serde_json::from_str(data).map_err(|error| match parse_object(data) {
         Err(malformed) => malformed,
-        Ok(_) => match name_misfit(kind, data) {
+        Ok(_) => match misfit_member(kind, data) {
             Some((path, reason)) => {
                 MalformedEvent::new(format!("member `{path}` does not fit: {reason}"), data)
             }
@@ -651,6 +693,7 @@ pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
 pub(crate) struct TokenCount(pub Option<u32>);
 
 impl<'de> serde::Deserialize<'de> for TokenCount {
+    #[inline]
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let count = Option::<u64>::deserialize(deserializer)?;
         Ok(Self(count.map(|c| u32::try_from(c).unwrap_or(u32::MAX))))
@@ -678,13 +721,8 @@ mod tests {
 
     pub(crate) fn target(protocol: Protocol, base_url: &str, model: &str) -> Target {
         Target {
-            label: "t".to_owned(),
             protocol,
-            base_url: base_url.to_owned(),
-            model: model.to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
+            ..Target::openai("t", base_url, model)
         }
     }
 

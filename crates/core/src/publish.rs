@@ -38,9 +38,12 @@ pub mod directory;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::calendar::{civil_from_days, iso_date, month_of, utc_clock, utc_day};
+use super::fidelity::suite::Suite;
+use super::fidelity::verify::{ProbeReply, verify};
 use super::plan::Plan;
 use super::results::ResultsDoc;
-use super::sample::TtftRank;
+use super::sample::{ErrorKind, Phase, Sample, TtftRank, rank_of};
 
 /// The points document's version this build reads and writes.
 pub const POINTS_VERSION: u32 = 1;
@@ -50,9 +53,6 @@ pub const INDEX_VERSION: u32 = 1;
 
 /// Minutes between scheduled runs when the index does not say (hourly).
 pub const DEFAULT_SCHEDULE_MINUTES: u32 = 60;
-
-/// Milliseconds in a day.
-pub const MS_PER_DAY: f64 = 86_400_000.0;
 
 /// `DIR/index.json`, `firsttoken_index` version 1.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,11 +67,13 @@ pub struct Index {
     pub runs: Vec<RunEntry>,
 }
 
+#[inline]
 fn default_schedule_minutes() -> u32 {
     DEFAULT_SCHEDULE_MINUTES
 }
 
 impl Default for Index {
+    #[inline]
     fn default() -> Self {
         Self {
             firsttoken_index: INDEX_VERSION,
@@ -108,6 +110,7 @@ pub struct RunEntry {
 
 impl RunEntry {
     /// The index entry for `doc`, published as `file` from `vantage`.
+    #[inline]
     pub fn describe(file: &str, vantage: &str, doc: &ResultsDoc, runs: u32) -> Self {
         let times = doc.samples.iter().map(|s| s.sent_at_ms);
         Self {
@@ -124,6 +127,7 @@ impl RunEntry {
 
     /// The UTC day (days since 1970-01-01) the file belongs to: its first
     /// sample's. A run that crosses midnight stays whole in its first day.
+    #[inline]
     pub fn day(&self) -> Option<i64> {
         self.first_sample_ms.map(utc_day)
     }
@@ -146,6 +150,7 @@ pub struct PointsTarget {
 impl PointsTarget {
     /// What makes this target the same as another: the plan's one rule
     /// ([`crate::plan::TargetIdentity`]).
+    #[inline]
     pub fn identity(&self) -> crate::plan::TargetIdentity<'_> {
         crate::plan::TargetIdentity {
             protocol: &self.protocol,
@@ -207,9 +212,11 @@ pub struct ProbePoints {
     pub passed: Vec<bool>,
 }
 
-/// One sample as [`PointsDoc::build`] needs it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PointSample {
+/// One sample as [`PointsDoc::build`] reads it: the members the conversion
+/// to a point needs, from a results document's [`Sample`] or from the
+/// dashboard's trimmed copy of one.
+#[derive(Clone, Copy, Debug)]
+pub struct PointSample<'a> {
     /// Index of its target in the plan.
     pub target: u32,
     /// A warm-up.
@@ -218,25 +225,44 @@ pub struct PointSample {
     pub sent_at_ms: f64,
     /// Its TTFT, ms.
     pub ttft_ms: Option<f64>,
-    /// It failed.
-    pub failed: bool,
-    /// It failed with no first token within the timeout: ranked at the
-    /// timeout ([`crate::sample::TtftRank::Censored`]).
-    pub censored: bool,
-    /// A fidelity probe's reply: whether it passed (a failed request is
-    /// `None` and a probe that failed as a request is left out).
-    pub probe_passed: Option<bool>,
+    /// Its total time, ms: a failure that lasted past the timeout ranks
+    /// there.
+    pub total_ms: Option<f64>,
+    /// What failed, and when.
+    pub error: Option<(ErrorKind, Phase)>,
+    /// A fidelity probe's id and the reply the sample kept.
+    pub probe: Option<(&'a str, ProbeReply<'a>)>,
+}
+
+impl<'a> From<&'a Sample> for PointSample<'a> {
+    #[inline]
+    fn from(sample: &'a Sample) -> Self {
+        Self {
+            target: sample.target,
+            warmup: sample.warmup,
+            sent_at_ms: sample.sent_at_ms,
+            ttft_ms: sample.ttft_ms,
+            total_ms: sample.total_ms,
+            error: sample.error.as_ref().map(|e| (e.kind, e.phase)),
+            probe: sample.probe.as_deref().map(|id| (id, sample.probe_reply())),
+        }
+    }
 }
 
 impl PointsDoc {
     /// The points of a plan's samples: the one place that decides which
-    /// samples a dashboard counts.
-    pub fn build(
+    /// samples a dashboard counts, which rank at the timeout (the one
+    /// ranking rule, [`rank_of`]) and whether a probe's reply passed
+    /// (verified again by the plan's `suite`; a probe that failed as a
+    /// request, or that the suite does not know, is left out).
+    #[inline]
+    pub fn build<'a>(
         vantage: &str,
         reasoning_counts_as_first_token: bool,
         targets: Vec<PointsTarget>,
         timeout_ms: f64,
-        samples: impl IntoIterator<Item = PointSample>,
+        suite: Option<Suite>,
+        samples: impl IntoIterator<Item = PointSample<'a>>,
     ) -> Self {
         let mut doc = Self {
             firsttoken_points: POINTS_VERSION,
@@ -253,26 +279,39 @@ impl PointsDoc {
             probes: None,
         };
         for sample in samples {
-            if let Some(passed) = sample.probe_passed {
+            if let Some((id, reply)) = sample.probe {
+                let Some(probe) = suite.and_then(|suite| suite.probe(id)) else {
+                    continue;
+                };
+                if sample.error.is_some() {
+                    continue;
+                }
                 let probes = doc.probes.get_or_insert_with(Box::default);
                 probes.target.push(sample.target);
                 probes.sent_at_ms.push(sample.sent_at_ms);
-                probes.passed.push(passed);
+                probes.passed.push(verify(probe, &reply).passed);
                 continue;
             }
             if sample.warmup {
                 doc.warmups += 1;
                 continue;
             }
-            let ttft_ms = match (sample.failed, sample.ttft_ms) {
-                (true, _) => None,
-                (false, Some(ttft)) => Some(ttft),
-                (false, None) => {
+            let ttft_ms = match (sample.error, sample.ttft_ms) {
+                (Some(_), _) => None,
+                (None, Some(ttft)) => Some(ttft),
+                (None, None) => {
                     doc.without_ttft += 1;
                     continue;
                 }
             };
-            if sample.censored && timeout_ms.is_finite() {
+            let rank = rank_of(
+                sample.warmup,
+                sample.ttft_ms,
+                sample.total_ms,
+                sample.error,
+                timeout_ms,
+            );
+            if rank == TtftRank::Censored && timeout_ms.is_finite() {
                 doc.censored
                     .push(u32::try_from(doc.target.len()).unwrap_or(u32::MAX));
                 doc.timeout_ms = Some(timeout_ms);
@@ -285,55 +324,40 @@ impl PointsDoc {
     }
 
     /// The points of a results document measured from `vantage`.
+    #[inline]
     pub fn from_results(doc: &ResultsDoc, vantage: &str) -> Self {
         Self::build(
             vantage,
             doc.plan.reasoning_counts_as_first_token,
             points_targets(&doc.plan),
             doc.plan.timeout_s * 1000.0,
-            doc.samples
-                .iter()
-                .filter(|s| !s.is_probe() || s.error.is_none())
-                .filter_map(|s| {
-                    // A probe's reply is verified again, by the plan's suite.
-                    let probe_passed = match s.probe.as_deref() {
-                        None => None,
-                        Some(id) => {
-                            let suite = doc.plan.fidelity.as_ref()?.suite;
-                            Some(s.verify_probe(suite.probe(id)?).passed)
-                        }
-                    };
-                    Some(PointSample {
-                        target: s.target,
-                        warmup: s.warmup,
-                        sent_at_ms: s.sent_at_ms,
-                        ttft_ms: s.ttft_ms,
-                        failed: s.error.is_some(),
-                        censored: s.rank(doc.plan.timeout_s * 1000.0) == TtftRank::Censored,
-                        probe_passed,
-                    })
-                }),
+            doc.plan.fidelity.as_ref().map(|fidelity| fidelity.suite),
+            doc.samples.iter().map(PointSample::from),
         )
     }
 
     /// Compact JSON: this file is for machines.
+    #[inline]
     pub fn to_json(&self) -> String {
         // Strings, numbers and finite floats always serialise.
         serde_json::to_string(self).unwrap_or_default()
     }
 
     /// Measured requests it holds.
+    #[inline]
     pub fn len(&self) -> usize {
         self.target.len()
     }
 
     /// True when it holds none.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.target.is_empty()
     }
 }
 
 /// A plan's targets as points files name them.
+#[inline]
 pub fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
     plan.targets
         .iter()
@@ -347,6 +371,7 @@ pub fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
 }
 
 /// Where a results file's points go: `x.json` → `x.points.json`.
+#[inline]
 pub fn points_file_name(results_file: &str) -> String {
     let stem = results_file.strip_suffix(".json").unwrap_or(results_file);
     format!("{stem}.points.json")
@@ -362,6 +387,7 @@ pub enum PublishError {
 }
 
 impl fmt::Display for PublishError {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Duplicate(file) => write!(
@@ -381,6 +407,7 @@ impl Index {
     /// # Errors
     /// [`PublishError::BadIndex`] when the text is not JSON, not an index or
     /// of another version.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, PublishError> {
         let index: Self =
             serde_json::from_str(text).map_err(|e| PublishError::BadIndex(e.to_string()))?;
@@ -394,6 +421,7 @@ impl Index {
     }
 
     /// The index as indented JSON.
+    #[inline]
     pub fn to_json(&self) -> String {
         // A struct of strings and numbers always serialises.
         serde_json::to_string_pretty(self).unwrap_or_default()
@@ -403,6 +431,7 @@ impl Index {
     ///
     /// # Errors
     /// [`PublishError::Duplicate`] when a file of that name is listed.
+    #[inline]
     pub fn add(&mut self, entry: RunEntry) -> Result<(), PublishError> {
         if self.runs.iter().any(|r| r.file == entry.file) {
             return Err(PublishError::Duplicate(entry.file));
@@ -413,12 +442,14 @@ impl Index {
     }
 
     /// Lists `entry` in place of the files of `group`.
+    #[inline]
     pub fn replace(&mut self, group: &CompactionGroup, entry: RunEntry) {
         self.runs.retain(|r| !group.members.contains(&r.file));
         self.runs.push(entry);
         self.sort();
     }
 
+    #[inline]
     fn sort(&mut self) {
         self.runs.sort_by(|a, b| {
             let at = |r: &RunEntry| r.first_sample_ms.unwrap_or(f64::NEG_INFINITY);
@@ -432,6 +463,7 @@ impl Index {
     /// group is returned while it still has a member other than its own
     /// compacted file (a late run, or the day files of a month that just
     /// ended). Files without samples stay as they are.
+    #[inline]
     pub fn compaction_groups(&self, now_ms: f64) -> Vec<CompactionGroup> {
         let today = utc_day(now_ms);
         let this_month = month_of(today);
@@ -481,45 +513,15 @@ pub struct CompactionGroup {
     pub members: Vec<String>,
 }
 
-/// Months since year 0 of a day count: comparable across years.
-fn month_of(day: i64) -> i64 {
-    let (y, m, _) = civil_from_days(day);
-    y * 12 + i64::from(m) - 1
-}
-
 /// Where the compacted runs of one vantage and month go.
+#[inline]
 pub fn month_file_name(year: i64, month: u32, vantage: &str) -> String {
     format!("months/{year:04}-{month:02}.{}.json", file_safe(vantage))
 }
 
-/// The UTC day of an epoch-ms time, as days since 1970-01-01.
-pub fn utc_day(epoch_ms: f64) -> i64 {
-    (epoch_ms / MS_PER_DAY).floor() as i64
-}
-
-/// Year, month (1–12) and day (1–31) of a day count since 1970-01-01, in
-/// the proleptic Gregorian calendar (H. Hinnant's `civil_from_days`).
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// `YYYY-MM-DD` of a day count since 1970-01-01.
-pub fn iso_date(days: i64) -> String {
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
 /// A vantage name as it may appear in a file name: ASCII letters, digits,
 /// `-` and `_`, anything else as `-`; empty becomes `default`.
+#[inline]
 pub fn file_safe(vantage: &str) -> String {
     let safe: String = vantage
         .chars()
@@ -541,14 +543,9 @@ pub fn file_safe(vantage: &str) -> String {
 /// Where a single run is published: `runs/YYYY-MM-DDTHH-MM-SSZ.VANTAGE.json`
 /// after the run's start (UTC), so names sort by time and never clash
 /// between vantages.
+#[inline]
 pub fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
-    let day = utc_day(started_at_ms);
-    let second_of_day = ((started_at_ms - day as f64 * MS_PER_DAY) / 1000.0).floor() as i64;
-    let (h, m, s) = (
-        second_of_day / 3600,
-        (second_of_day / 60) % 60,
-        second_of_day % 60,
-    );
+    let (day, h, m, s) = utc_clock(started_at_ms);
     format!(
         "runs/{}T{h:02}-{m:02}-{s:02}Z.{}.json",
         iso_date(day),
@@ -556,20 +553,8 @@ pub fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
     )
 }
 
-/// An epoch-ms time as RFC 3339 UTC to the second: `2026-12-03T05:07:09Z`.
-pub fn iso_time(epoch_ms: f64) -> String {
-    let day = utc_day(epoch_ms);
-    let second_of_day = ((epoch_ms - day as f64 * MS_PER_DAY) / 1000.0).floor() as i64;
-    format!(
-        "{}T{:02}:{:02}:{:02}Z",
-        iso_date(day),
-        second_of_day / 3600,
-        (second_of_day / 60) % 60,
-        second_of_day % 60
-    )
-}
-
 /// Where the compacted runs of one vantage and day go.
+#[inline]
 pub fn day_file_name(day: i64, vantage: &str) -> String {
     format!("days/{}.{}.json", iso_date(day), file_safe(vantage))
 }
@@ -578,6 +563,8 @@ pub fn day_file_name(day: i64, vantage: &str) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    use crate::calendar::MS_PER_DAY;
 
     const DAY: f64 = MS_PER_DAY;
 
@@ -606,12 +593,13 @@ mod tests {
 
     #[test]
     fn points_keep_every_measured_request_and_nothing_else() {
-        use crate::fixtures::{results_file, sample, target};
+        use crate::fixtures::{results_file, sample};
+        use crate::plan::Target;
         use crate::results::import_json;
         let doc = import_json(&results_file(
             vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
             ],
             &[
                 sample(0, 0, 1000.0, Some(300.0), true),
@@ -637,14 +625,9 @@ mod tests {
     }
 
     #[test]
-    fn dates_and_names() {
-        assert_eq!(iso_date(0), "1970-01-01");
-        assert_eq!(iso_date(-1), "1969-12-31");
-        assert_eq!(iso_date(20_516), "2026-03-04");
-        assert_eq!(iso_date(11_016), "2000-02-29");
+    fn file_names() {
         // 2026-12-03T05:07:09.5Z
         let at = 1_796_274_429_500.0;
-        assert_eq!(iso_time(at), "2026-12-03T05:07:09Z");
         assert_eq!(
             run_file_name(at, "fra1"),
             "runs/2026-12-03T05-07-09Z.fra1.json"
@@ -661,39 +644,6 @@ mod tests {
             day_file_name(utc_day(at), "sgp1"),
             "days/2026-12-03.sgp1.json"
         );
-    }
-
-    #[test]
-    fn civil_dates_agree_with_a_day_by_day_count() {
-        // Walk from 1969-12-01 for 30 years, counting days by hand.
-        let (mut y, mut m, mut d) = (1969i64, 12u32, 1u32);
-        for days in -31..(30 * 366) {
-            assert_eq!(civil_from_days(days), (y, m, d), "day {days}");
-            let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-            let month_days = [
-                31,
-                if leap { 29 } else { 28 },
-                31,
-                30,
-                31,
-                30,
-                31,
-                31,
-                30,
-                31,
-                30,
-                31,
-            ];
-            d += 1;
-            if d > month_days[(m - 1) as usize] {
-                d = 1;
-                m += 1;
-                if m > 12 {
-                    m = 1;
-                    y += 1;
-                }
-            }
-        }
     }
 
     #[test]

@@ -29,6 +29,7 @@
 //! [`super::sample::Sample::rank`]). An upper end that lands on one is
 //! unbounded: the true value is only known to be above the timeout.
 
+use super::binomial::binomial_cdf_table;
 use super::stats::percentile;
 
 /// A two-sided confidence interval `[low, high]`, in the statistic's unit.
@@ -44,17 +45,20 @@ pub struct Interval {
 
 impl Interval {
     /// Whether the two intervals share at least one point.
+    #[inline]
     pub fn overlaps(&self, other: &Interval) -> bool {
         self.low <= other.high && other.low <= self.high
     }
 
     /// Whether the interval has a finite upper end.
+    #[inline]
     pub fn is_bounded(&self) -> bool {
         self.high.is_finite()
     }
 
     /// `[low, high]` as the results document writes it: `high` is `None`
     /// (`null`) when unbounded.
+    #[inline]
     pub fn pair(&self) -> [Option<f64>; 2] {
         [Some(self.low), self.is_bounded().then_some(self.high)]
     }
@@ -76,33 +80,10 @@ pub const BATCH_BLOCKS: usize = 3;
 /// is already 2.78).
 pub const MIN_BATCHES: usize = 5;
 
-/// `P(B ≤ k)` for every k in 0..=n, B ~ Binomial(n, p), in one pass of the
-/// probability recursion in log space. Cost: O(n).
-fn binomial_cdf_table(n: usize, p: f64) -> Vec<f64> {
-    let mut table = Vec::with_capacity(n + 1);
-    if p <= 0.0 || p >= 1.0 {
-        let all_below = p >= 1.0;
-        for k in 0..=n {
-            table.push(if all_below && k < n { 0.0 } else { 1.0 });
-        }
-        return table;
-    }
-    let (ln_p, ln_q) = (p.ln(), (1.0 - p).ln());
-    let mut ln_pmf = n as f64 * ln_q;
-    let mut cumulative = 0.0;
-    for k in 0..=n {
-        if k > 0 {
-            ln_pmf += ((n - k + 1) as f64).ln() - (k as f64).ln() + ln_p - ln_q;
-        }
-        cumulative += ln_pmf.exp();
-        table.push(cumulative.min(1.0));
-    }
-    table
-}
-
 /// The 1-based ranks `(l, u)` of the order-statistic interval for the
 /// `p`-quantile (0–1) of `n` independent values: `l` is `None` when no
 /// rank bounds it from below, `u` when none bounds it from above.
+#[inline]
 pub fn order_statistic_ranks(n: usize, p: f64) -> (Option<usize>, Option<usize>) {
     if n == 0 {
         return (None, None);
@@ -120,6 +101,7 @@ pub fn order_statistic_ranks(n: usize, p: f64) -> (Option<usize>, Option<usize>)
 /// `censored_at_ms` are censored. A missing lower rank gives 0 (a TTFT is
 /// never negative); a missing or censored upper rank gives `high = ∞`.
 /// `None` for no values. Cost: O(n).
+#[inline]
 pub fn order_statistic_interval(
     sorted: &[f64],
     p: f64,
@@ -144,6 +126,7 @@ pub fn order_statistic_interval(
 /// `in_send_order`, in batches of [`BATCH_BLOCKS`] × `block` consecutive
 /// values (at most n / [`MIN_BATCHES`]; see the module doc); `sorted` holds the same values ascending. Values at or above
 /// `censored_at_ms` are censored. `None` for no values. Cost: O(n).
+#[inline]
 pub fn batch_means_interval(
     in_send_order: &[f64],
     sorted: &[f64],
@@ -201,6 +184,7 @@ pub fn batch_means_interval(
 /// The 97.5th percentile of Student's t with `df` degrees of freedom
 /// (exact values below 4, the Cornish–Fisher expansion above: error under
 /// 0.1 % from 4); ∞ for 0.
+#[inline]
 pub fn student_t_975(df: usize) -> f64 {
     const Z: f64 = 1.959_963_984_540_054;
     match df {

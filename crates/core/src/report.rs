@@ -22,7 +22,7 @@ use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
 use super::stats::{Summary, percentile, summarize, summarize_sorted};
 use super::tail::{ColdTail, detect_cold_tail};
-use super::text::fidelity::route_note;
+use super::text::routing::route_note;
 use super::timeofday::{TimeOfDay, time_of_day};
 use super::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
 
@@ -125,6 +125,7 @@ impl Report {
     /// The routing table in `lang`, each pick and ranked target with its
     /// fidelity verdict when the run checked fidelity against a reference,
     /// and a pick whose answers differ said to differ in its reason.
+    #[inline]
     pub fn routing_in(&self, lang: Lang) -> RoutingTable {
         let mut table = routing_table(&self.models, lang);
         let Some(fidelity) = &self.fidelity else {
@@ -172,12 +173,14 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// ignored. `tz_offset_min` is minutes east of UTC; `seed` makes the
 /// bootstrap reproducible (each target draws from its own stream derived
 /// from it, so adding a target does not move the others' intervals).
+#[inline]
 pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u64) -> Report {
     build_report_with(plan, samples, tz_offset_min, seed, DEFAULT_RESAMPLES)
 }
 
 /// [`build_report`] with `resamples` bootstrap resamples for the CV's
 /// interval ([`crate::bootstrap::EXPORT_RESAMPLES`] for exports).
+#[inline]
 pub fn build_report_with(
     plan: &Plan,
     samples: &[Sample],
@@ -261,6 +264,7 @@ pub fn build_report_with(
 
 /// A per-target seed: SplitMix64's mixing of seed + index, so neighbouring
 /// targets get unrelated streams.
+#[inline]
 fn target_seed(seed: u64, index: u32) -> u64 {
     let mut z = seed.wrapping_add(
         u64::from(index)
@@ -280,6 +284,7 @@ struct Tally {
     error_rate: f64,
 }
 
+#[inline]
 fn tally(samples: &[&Sample]) -> Tally {
     let (mut requests, mut warmups, mut errors, mut aborted) = (0, 0, 0, 0);
     for sample in samples {
@@ -313,6 +318,7 @@ fn tally(samples: &[&Sample]) -> Tally {
     }
 }
 
+#[inline]
 fn target_report(
     samples: &[&Sample],
     plan: &Plan,
@@ -423,6 +429,7 @@ struct Judged {
 /// [`super::slow::warm_reference`]), tail band and verdict. The results
 /// view and the live row both judge here, so they never disagree.
 /// Cost: O(n) after the sort.
+#[inline]
 fn judge_ranked(sorted: &[f64], censored: usize) -> Judged {
     let ttft = summarize_sorted(sorted);
     let cold_tail = detect_cold_tail(sorted);
@@ -456,6 +463,7 @@ struct Ranked {
 /// Ranks `samples` of one target ([`Sample::rank`]) for a plan whose
 /// timeout is `timeout_ms`. A measured TTFT above the timeout (possible
 /// only in a hand-edited file) keeps its value.
+#[inline]
 fn ranked_ttft(samples: &[&Sample], timeout_ms: f64) -> Ranked {
     let mut in_send_order = Vec::new();
     let mut censored = 0;
@@ -484,11 +492,13 @@ impl TargetReport {
     /// only a lower bound: true when its interpolation reaches a rank held
     /// by a censored request. Censored requests hold the top ranks, so the
     /// p95 of 75 requests stays exact with up to 3 timeouts.
+    #[inline]
     pub fn percentile_is_lower_bound(&self, p: f64) -> bool {
         percentile_reaches_censored(self.ttft.map_or(0, |t| t.n), self.censored, p)
     }
 
     /// Whether mean, stddev and CV are lower bounds (some request was censored).
+    #[inline]
     pub fn moments_are_lower_bounds(&self) -> bool {
         self.censored > 0
     }
@@ -497,6 +507,7 @@ impl TargetReport {
 /// Whether the `p`-th percentile of `n` ranked values, the top `censored`
 /// of which are censored, interpolates from a censored rank. With
 /// `h = (n − 1)·p / 100` the percentile reads ranks ⌊h⌋ and ⌈h⌉ (from 0).
+#[inline]
 pub fn percentile_reaches_censored(n: usize, censored: usize, p: f64) -> bool {
     if censored == 0 || n == 0 {
         return false;
@@ -510,6 +521,7 @@ pub fn percentile_reaches_censored(n: usize, censored: usize, p: f64) -> bool {
 /// independent or dependent requests as [`time_aware_intervals`] decides
 /// from the order and times they were sent in; values at or above
 /// `censored_at_ms` are censored timeouts.
+#[inline]
 fn intervals_in_send_order(
     in_order: &[(f64, f64)],
     seed: u64,
@@ -550,6 +562,7 @@ pub struct LiveRow {
 /// `requests_per_target` measured requests: one sort, no bootstrap, no
 /// interval, cheap enough to recompute after every request. `timeout_ms`
 /// is the plan's timeout, where timeouts are ranked.
+#[inline]
 pub fn live_row<'a>(
     samples_of_one_target: impl IntoIterator<Item = &'a Sample>,
     requests_per_target: u32,
@@ -595,97 +608,17 @@ pub fn live_row<'a>(
 
 impl LiveRow {
     /// Whether the `p`-th percentile so far is only a lower bound.
+    #[inline]
     pub fn percentile_is_lower_bound(&self, p: f64) -> bool {
         percentile_reaches_censored(self.ranked, self.censored, p)
     }
 }
 
-/// Synthetic samples for tests and the benchmark: `per_target` measured
-/// requests (plus `warmups`) for each of `targets` targets, lognormal TTFT
-/// around 400 ms with σ = 0.3, every fifth target with a 5 % cold tail 12×
-/// slower, and 2 % errors. Deterministic in `seed`.
-#[doc(hidden)]
-pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64) -> Vec<Sample> {
-    use super::sample::{Phase, SampleError};
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut normal = move || {
-        let (u1, u2) = (1.0 - rng.f64(), rng.f64());
-        (
-            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos(),
-            u2,
-        )
-    };
-    let start_ms = 1_717_200_000_000.0;
-    let mut samples = Vec::new();
-    for seq in 0..per_target + warmups {
-        for target in 0..targets {
-            let (z, uniform) = normal();
-            let cold = target % 5 == 1 && uniform < 0.05;
-            let ttft_ms = 400.0
-                * (1.0 + f64::from(target) * 0.1)
-                * (0.3 * z).exp()
-                * if cold { 12.0 } else { 1.0 };
-            let sent_at_ms = start_ms + f64::from(seq * targets + target) * 5000.0;
-            let failed = (uniform * 1000.0).fract() < 0.02;
-            samples.push(Sample {
-                sized_prompt: None,
-                target,
-                seq,
-                warmup: seq < warmups,
-                planned_at_ms: sent_at_ms - 1.0,
-                sent_at_ms,
-                hidden: false,
-                headers_ms: Some(ttft_ms * 0.7),
-                first_byte_ms: Some(ttft_ms * 0.95),
-                first_reasoning_ms: None,
-                ttft_ms: (!failed).then_some(ttft_ms),
-                second_token_ms: (!failed).then_some(ttft_ms + 25.0),
-                total_ms: (!failed).then_some(ttft_ms + 600.0),
-                output_tokens: (!failed).then_some(40),
-                tokens_estimated: false,
-                cached_tokens: None,
-                error: failed.then(|| SampleError {
-                    kind: ErrorKind::HttpStatus,
-                    phase: Phase::Request,
-                    message: "503 service unavailable".to_owned(),
-                }),
-                connection: None,
-                http_status: None,
-                input_tokens: None,
-                rate_limit: None,
-                stream: None,
-                probe: None,
-                answer: None,
-                tool_calls: None,
-                finish_reason: None,
-                check: None,
-            });
-        }
-    }
-    samples
-}
-
-/// `n` successful measured requests of target 0, each with a 400 ms first
-/// token and an HTTP 200, for tests that then change a few.
-#[cfg(test)]
-pub(crate) fn plain_samples(n: u32) -> Vec<Sample> {
-    synthetic_samples(1, n, 0, 7)
-        .into_iter()
-        .map(|mut sample| {
-            sample.error = None;
-            sample.ttft_ms = Some(400.0);
-            sample.total_ms = Some(1_000.0);
-            sample.output_tokens = Some(40);
-            sample.http_status = Some(200);
-            sample
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Protocol, Target};
+    use crate::fixtures::synthetic_samples;
+    use crate::plan::Target;
     use crate::sample::{Phase, SampleError};
 
     fn plan(models: &[&str]) -> Plan {
@@ -693,14 +626,12 @@ mod tests {
             targets: models
                 .iter()
                 .enumerate()
-                .map(|(index, model)| Target {
-                    label: format!("host {index}"),
-                    protocol: Protocol::OpenAi,
-                    base_url: format!("https://host{index}.example/v1"),
-                    model: (*model).to_owned(),
-                    provider: None,
-                    price: None,
-                    openrouter_provider: None,
+                .map(|(index, model)| {
+                    Target::openai(
+                        &format!("host {index}"),
+                        &format!("https://host{index}.example/v1"),
+                        model,
+                    )
                 })
                 .collect(),
             ..Plan::default()

@@ -92,6 +92,7 @@ impl Environment {
     /// offset, its resolved offset when it is a name, else the zone of the
     /// run itself. The page, `firsttoken report` and the dashboard all bin
     /// with it.
+    #[inline]
     pub fn peak_offset_min(&self, plan: &Plan) -> i32 {
         match plan.peak_tz.as_deref().and_then(parse_peak_tz) {
             Some(PeakZone::Offset(minutes)) => minutes,
@@ -114,6 +115,7 @@ pub enum RunnerKind {
 
 impl RunnerKind {
     /// The name used in exported documents.
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Page => "page",
@@ -318,6 +320,7 @@ pub struct CategorySummary {
 
 impl FidelitySummary {
     /// The summary of `figures`.
+    #[inline]
     pub fn of(figures: &FidelityFigures) -> Self {
         Self {
             verdict: figures.verdict,
@@ -440,6 +443,7 @@ pub struct GoodputSummary {
 }
 
 /// How a vantage is shown: its name, or "(none)" for files that named none.
+#[inline]
 pub fn vantage_name(name: &str) -> &str {
     if name.is_empty() { "(none)" } else { name }
 }
@@ -465,6 +469,7 @@ pub struct ResultsDoc {
 /// intervals (seeded with [`REPORT_SEED`]) and verdicts as the results view
 /// shows. The page's export and the command line's `report --json` both
 /// write these.
+#[inline]
 pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
     // The time zone only moves the hour-of-day figures, which the summary
     // does not carry.
@@ -568,6 +573,7 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
 }
 
 /// The summary of a timeout advice, its rule named.
+#[inline]
 fn timeout_summary(advice: TimeoutAdvice) -> TimeoutSummary {
     let base = TimeoutSummary {
         rule: String::new(),
@@ -606,11 +612,13 @@ fn timeout_summary(advice: TimeoutAdvice) -> TimeoutSummary {
 
 /// The summary lines as pretty-printed JSON (an array of the rows that the
 /// results file's `summary` holds), for scripts and the command line.
+#[inline]
 pub fn summary_json(plan: &Plan, samples: &[Sample]) -> String {
     document::to_string_pretty(&summary_rows(plan, samples))
 }
 
 /// The results document as pretty-printed JSON, summary included.
+#[inline]
 pub fn export_json(plan: &Plan, environment: &Environment, samples: &[Sample]) -> String {
     let doc = ResultsDoc {
         firsttoken_results: RESULTS_VERSION,
@@ -624,6 +632,7 @@ pub fn export_json(plan: &Plan, environment: &Environment, samples: &[Sample]) -
 
 /// Writes a document, indented. A non-finite number is written as `null`
 /// (and refused on import).
+#[inline]
 pub fn to_json(doc: &ResultsDoc) -> String {
     document::to_string_pretty(doc)
 }
@@ -631,32 +640,19 @@ pub fn to_json(doc: &ResultsDoc) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::Protocol;
     use crate::plan::Target;
     use crate::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
     use proptest::prelude::*;
 
-    fn target(label: &str, base_url: &str, model: &str) -> Target {
-        Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: model.to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
-        }
-    }
-
     fn plan() -> Plan {
         Plan {
             targets: vec![
-                target(
+                Target::openai(
                     "DO, \"fast\"",
                     "https://inference.do-ai.run/v1",
                     "deepseek-v3",
                 ),
-                target(
+                Target::openai(
                     "Together",
                     "https://api.together.xyz/v1",
                     "deepseek-ai/DeepSeek-V3",
@@ -668,33 +664,8 @@ mod tests {
 
     fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
         Sample {
-            sized_prompt: None,
-            target,
-            seq,
-            warmup: false,
-            planned_at_ms: 1_717_200_000_000.0 + f64::from(seq) * 5000.0,
             sent_at_ms: 1_717_200_000_003.25 + f64::from(seq) * 5000.0,
-            hidden: false,
-            headers_ms: Some(ttft_ms * 0.6),
-            first_byte_ms: Some(ttft_ms * 0.9),
-            first_reasoning_ms: None,
-            ttft_ms: Some(ttft_ms),
-            second_token_ms: Some(ttft_ms + 20.0),
-            total_ms: Some(ttft_ms + 500.0),
-            output_tokens: Some(11),
-            tokens_estimated: false,
-            cached_tokens: None,
-            error: None,
-            connection: None,
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(target, seq, ttft_ms)
         }
     }
 
@@ -791,7 +762,8 @@ mod tests {
 
     #[test]
     fn the_summary_carries_the_report_s_intervals_method_and_verdict() {
-        use crate::report::{REPORT_SEED, build_report, synthetic_samples};
+        use crate::fixtures::synthetic_samples;
+        use crate::report::{REPORT_SEED, build_report};
         // Two targets' requests 5 s apart, 402 each: 67 minutes, so their
         // intervals come from blocks.
         let plan = plan();
@@ -1016,7 +988,7 @@ mod tests {
         // Day two lists the targets the other way round, plus a new one.
         let mut plan_two = plan();
         plan_two.targets.reverse();
-        plan_two.targets.push(target(
+        plan_two.targets.push(Target::openai(
             "Fireworks",
             "https://api.fireworks.ai/inference/v1",
             "deepseek-v3",
@@ -1148,9 +1120,6 @@ mod tests {
             let samples: Vec<Sample> = raw
                 .into_iter()
                 .map(|(target, seq, warmup, sent_at_ms, headers, ttft, total, tokens)| Sample {
-                    sized_prompt: None,
-                    target,
-                    seq,
                     warmup,
                     planned_at_ms: sent_at_ms / 3.0,
                     sent_at_ms,
@@ -1164,8 +1133,8 @@ mod tests {
                     output_tokens: tokens,
                     tokens_estimated: !warmup,
                     cached_tokens: tokens.filter(|t| t % 3 == 0).map(|t| t / 3),
-                    error: None,
-                    connection: None, http_status: None, input_tokens: None, rate_limit: None, stream: None, probe: None, answer: None, tool_calls: None, finish_reason: None, check: None, })
+                    ..Sample::measured(target, seq, 0.0)
+                })
                 .collect();
             let doc = import_json(&export_json(&plan(), &environment(), &samples)).unwrap();
             prop_assert_eq!(doc.samples.len(), samples.len());

@@ -31,12 +31,13 @@
 
 use serde::Serialize;
 
+use super::calendar::iso_time;
 use super::compare::{Route, RouteStep, RoutingTable};
 use super::document;
 use super::key_rules::key_variable;
 use super::origin::Origin;
 use super::plan::{Plan, Protocol, Target};
-use super::publish::{iso_time, run_file_name};
+use super::publish::run_file_name;
 use super::report::Report;
 use super::results::Environment;
 use super::settings::TimeoutAdvice;
@@ -64,6 +65,7 @@ pub struct RunSource {
 
 impl RunSource {
     /// The source of a run with `environment`.
+    #[inline]
     pub fn of(environment: &Environment) -> Self {
         let vantage = environment.vantage.clone().filter(|v| !v.trim().is_empty());
         let file = run_file_name(
@@ -85,6 +87,7 @@ impl RunSource {
 
     /// "run 2026-12-03T05-07-09Z.fra1, started 2026-12-03T05:07:09Z,
     /// vantage fra1, measured by the cli".
+    #[inline]
     fn describe(&self) -> String {
         format!(
             "run {}, started {}, vantage {}, measured by the {}",
@@ -105,6 +108,7 @@ struct RoutingExport<'a> {
 }
 
 /// The routing table as JSON, with its source run.
+#[inline]
 pub fn routing_json(table: &RoutingTable, source: &RunSource) -> String {
     document::to_string_pretty(&RoutingExport {
         firsttoken_routing: table.firsttoken_routing,
@@ -114,6 +118,7 @@ pub fn routing_json(table: &RoutingTable, source: &RunSource) -> String {
 }
 
 /// The recommended timeout of target `index`, seconds.
+#[inline]
 fn stream_timeout_s(report: &Report, index: u32) -> Option<f64> {
     match report.targets.get(index as usize)?.recommended_timeout? {
         TimeoutAdvice::Recommended { timeout_ms, .. } => Some(timeout_ms / 1000.0),
@@ -122,17 +127,20 @@ fn stream_timeout_s(report: &Report, index: u32) -> Option<f64> {
 }
 
 /// A JSON string, which YAML reads as the same double-quoted scalar.
+#[inline]
 fn quoted(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
 /// A number as YAML and JSON both read it, to the millisecond.
+#[inline]
 fn seconds(value: f64) -> String {
     let rounded = (value * 1000.0).round() / 1000.0;
     format!("{rounded}")
 }
 
 /// LiteLLM's name for a target's model: its provider route and the model.
+#[inline]
 fn litellm_model(target: &Target) -> Option<String> {
     let prefix = match target.protocol {
         Protocol::OpenAi => "openai",
@@ -144,6 +152,7 @@ fn litellm_model(target: &Target) -> Option<String> {
 }
 
 /// A comment line: no line break can escape it.
+#[inline]
 fn comment(text: &str) -> String {
     let single: String = text
         .chars()
@@ -153,6 +162,7 @@ fn comment(text: &str) -> String {
 }
 
 /// The LiteLLM router config (YAML) for the routing table of `report`.
+#[inline]
 pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String {
     litellm_yaml_with_prefill(plan, report, source, None)
 }
@@ -161,6 +171,7 @@ pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String 
 /// prefill rate and fixed part (`firsttoken_prefill_tokens_per_s`,
 /// `firsttoken_prefill_fixed_s`) when the run measured prompt sizes and
 /// the target has a fit.
+#[inline]
 pub fn litellm_yaml_with_prefill(
     plan: &Plan,
     report: &Report,
@@ -309,6 +320,7 @@ struct LatencyCutoffs {
 }
 
 impl LatencyCutoffs {
+    #[inline]
     fn is_empty(&self) -> bool {
         self.p50.is_none() && self.p90.is_none() && self.p99.is_none()
     }
@@ -331,6 +343,7 @@ struct OpenRouterExport<'a> {
 }
 
 /// Whether a target is an OpenRouter endpoint measuring one upstream.
+#[inline]
 fn openrouter_slug(target: &Target) -> Option<&str> {
     let origin = Origin::parse(&target.base_url)?;
     (origin.host == OPENROUTER_HOST && target.protocol == Protocol::OpenAi)
@@ -340,6 +353,7 @@ fn openrouter_slug(target: &Target) -> Option<&str> {
 
 /// A percentile of target `index`'s ranked TTFT in seconds, when it does
 /// not reach a timeout.
+#[inline]
 fn cutoff_s(report: &Report, index: u32, p: f64) -> Option<f64> {
     let target = report.targets.get(index as usize)?;
     if target.percentile_is_lower_bound(p) {
@@ -350,6 +364,7 @@ fn cutoff_s(report: &Report, index: u32, p: f64) -> Option<f64> {
 
 /// OpenRouter provider preferences (JSON), per model; `pin` writes
 /// `allow_fallbacks: false`.
+#[inline]
 pub fn openrouter_json(plan: &Plan, report: &Report, source: &RunSource, pin: bool) -> String {
     let mut models = Vec::new();
     let mut skipped = Vec::new();
@@ -420,18 +435,14 @@ pub fn openrouter_json(plan: &Plan, report: &Report, source: &RunSource, pin: bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{REPORT_SEED, build_report, synthetic_samples};
+    use crate::fixtures::synthetic_samples;
+    use crate::report::{REPORT_SEED, build_report};
     use crate::results::RunnerKind;
 
     fn target(label: &str, base_url: &str, model: &str, slug: Option<&str>) -> Target {
         Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: base_url.to_owned(),
-            model: model.to_owned(),
-            provider: None,
-            price: None,
             openrouter_provider: slug.map(str::to_owned),
+            ..Target::openai(label, base_url, model)
         }
     }
 

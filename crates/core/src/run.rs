@@ -27,6 +27,7 @@ impl RunStatus {
     pub const ALL: [Self; 4] = [Self::Running, Self::Paused, Self::Stopped, Self::Finished];
 
     /// The name used in the stored record (serde's name for the variant).
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Running => "running",

@@ -29,8 +29,8 @@
 //! Its 95 % interval is Wilson's score interval, which stays inside 0–1 and
 //! keeps its coverage near shares of 0 and 1 and at small n.
 
+use super::binomial::{binomial_cdf, wilson};
 use super::sample::{ErrorKind, Sample};
-use super::slow::binomial_cdf;
 
 /// The recommended timeout is the quantile's upper bound times this.
 pub const TIMEOUT_MARGIN: f64 = 1.5;
@@ -73,6 +73,7 @@ pub enum TimeoutAdvice {
 
 /// Fewest values for which the largest bounds the `q`-quantile from above
 /// with [`TIMEOUT_CONFIDENCE`]: the smallest n with 1 − qⁿ ≥ 0.95.
+#[inline]
 pub fn requests_needed(q: f64) -> usize {
     let mut n = 1usize;
     let mut q_power_n = q;
@@ -86,6 +87,7 @@ pub fn requests_needed(q: f64) -> usize {
 /// The advice for ranked TTFTs `sorted_ms` (ascending; the top `censored`
 /// of them timeouts at `plan_timeout_ms`). Cost: O(n) per candidate rank
 /// near the top, O(n · (n − u)) at worst; in practice a few ranks.
+#[inline]
 pub fn recommended_timeout(
     sorted_ms: &[f64],
     censored: usize,
@@ -137,6 +139,7 @@ pub struct Goodput {
 
 impl Goodput {
     /// `within / of`, 0 when nothing was measured.
+    #[inline]
     pub fn share(&self) -> f64 {
         if self.of == 0 {
             0.0
@@ -148,6 +151,7 @@ impl Goodput {
 
 /// The goodput of `samples` (one target's, warm-ups skipped here) at
 /// `budget_ms`; `None` without a measured request.
+#[inline]
 pub fn goodput<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     budget_ms: f64,
@@ -171,37 +175,10 @@ pub fn goodput<'a>(
     })
 }
 
-/// Wilson's 95 % score interval for `k` successes in `n` trials.
-pub fn wilson(k: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    // The 97.5th percentile of the standard normal.
-    const Z: f64 = 1.959_963_984_540_054;
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let z2 = Z * Z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    // At k = 0 (k = n) the low (high) end is exactly 0 (1) in exact
-    // arithmetic; in floating point centre − half leaves about 3e-18.
-    let low = if k == 0.0 {
-        0.0
-    } else {
-        (centre - half).max(0.0)
-    };
-    let high = if k == n {
-        1.0
-    } else {
-        (centre + half).min(1.0)
-    };
-    (low, high)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::synthetic_samples;
+    use crate::fixtures::synthetic_samples;
     use crate::sample::{Phase, SampleError};
 
     #[test]
@@ -289,22 +266,5 @@ mod tests {
         assert_eq!((g.within, g.of), (expected_within, expected_of));
         assert!(g.interval.0 < g.share() && g.share() < g.interval.1);
         assert!(goodput(&[], 1000.0).is_none());
-    }
-
-    #[test]
-    fn wilson_matches_the_formula_by_hand() {
-        // 97 of 100: (0.9155, 0.9897), the score-interval formula
-        // evaluated separately in Python.
-        let (low, high) = wilson(97, 100);
-        assert!((low - 0.9155).abs() < 1e-3, "{low}");
-        assert!((high - 0.9897).abs() < 1e-3, "{high}");
-        assert_eq!(wilson(0, 0), (0.0, 1.0));
-        // Exact ends are exact: 0 of 75 starts at 0, 75 of 75 ends at 1.
-        assert_eq!(wilson(0, 75).0, 0.0);
-        assert_eq!(wilson(75, 75).1, 1.0);
-        assert!(wilson(0, 75).1 > 0.0 && wilson(75, 75).0 < 1.0);
-        let (low, high) = wilson(0, 20);
-        assert_eq!(low, 0.0);
-        assert!((high - 0.1611).abs() < 1e-3);
     }
 }

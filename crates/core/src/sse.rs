@@ -74,6 +74,7 @@ pub struct SseDecoder {
 }
 
 impl Default for SseDecoder {
+    #[inline]
     fn default() -> Self {
         Self::new()
     }
@@ -81,6 +82,7 @@ impl Default for SseDecoder {
 
 impl SseDecoder {
     /// A decoder at the start of a stream.
+    #[inline]
     pub fn new() -> Self {
         Self {
             partial_line: Vec::new(),
@@ -99,6 +101,7 @@ impl SseDecoder {
     /// Decodes the next chunk of the body, appending every event completed
     /// by it to `out` (in stream order). Any split of the body into chunks
     /// yields the same events.
+    #[inline]
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) {
         if self.overflowed {
             return;
@@ -150,6 +153,7 @@ impl SseDecoder {
 
     /// Whether a line grew past [`MAX_LINE_BYTES`] without ending: the
     /// stream is malformed, and the decoder ignores the rest of it.
+    #[inline]
     pub fn overflowed(&self) -> bool {
         self.overflowed
     }
@@ -161,6 +165,7 @@ impl SseDecoder {
     /// is appended to `out` (the parameter keeps the call shape of
     /// [`SseDecoder::feed`]). Call [`SseDecoder::has_pending_data`] first to
     /// learn whether the body was cut in the middle of an event.
+    #[inline]
     pub fn finish(&mut self, out: &mut Vec<SseEvent>) {
         // Every complete event was already dispatched by `feed`.
         let _ = out;
@@ -172,6 +177,7 @@ impl SseDecoder {
 
     /// Whether the body so far ends in the middle of an event: an
     /// unterminated line, or fields not yet closed by a blank line.
+    #[inline]
     pub fn has_pending_data(&self) -> bool {
         let partial = if self.at_stream_start {
             // A lone (possibly partial) byte order mark is not data.
@@ -183,21 +189,25 @@ impl SseDecoder {
     }
 
     /// Number of `:` comment lines (keep-alives) seen so far.
+    #[inline]
     pub fn comments_seen(&self) -> u64 {
         self.comments_seen
     }
 
     /// Number of events dispatched so far.
+    #[inline]
     pub fn events_dispatched(&self) -> u64 {
         self.events_dispatched
     }
 
     /// The last `retry:` value, in ms, if the stream sent one.
+    #[inline]
     pub fn retry_ms(&self) -> Option<u64> {
         self.retry_ms
     }
 
     /// Interprets one complete line (without its terminator).
+    #[inline]
     fn process_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) {
         let line = if self.at_stream_start {
             self.at_stream_start = false;
@@ -247,6 +257,7 @@ impl SseDecoder {
     }
 
     /// Dispatches the buffered event on a blank line, if it has data.
+    #[inline]
     fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
         if self.data.is_empty() {
             self.event_type.clear();
@@ -266,6 +277,7 @@ impl SseDecoder {
 }
 
 /// Position of the first CR or LF in `bytes`.
+#[inline]
 fn find_line_end(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b'\n' || b == b'\r')
 }
@@ -275,6 +287,7 @@ fn find_line_end(bytes: &[u8]) -> Option<usize> {
 /// Decoding a whole line at a time gives the same text as decoding the
 /// whole body: line ends are ASCII, and an ASCII byte always ends an invalid
 /// sequence.
+#[inline]
 fn push_lossy(target: &mut String, bytes: &[u8]) {
     match std::str::from_utf8(bytes) {
         Ok(text) => target.push_str(text),

@@ -17,6 +17,7 @@
 //! Fisher's exact test, not by eye: two p95s of 40 requests each differ by
 //! chance more often than not.
 
+use super::binomial::fisher_exact;
 use super::sample::{Sample, TtftRank};
 use super::stats::{Summary, summarize};
 
@@ -27,6 +28,7 @@ const MINUTES_PER_DAY: i64 = 24 * 60;
 ///
 /// `tz_offset_min` is minutes *east* of UTC (UTC+8 → 480, UTC−5 → −300):
 /// the opposite sign of JavaScript's `Date.getTimezoneOffset()`.
+#[inline]
 pub fn local_hour(epoch_ms: f64, tz_offset_min: i32) -> u8 {
     let utc_minutes = (epoch_ms / MS_PER_MINUTE).floor() as i64;
     let local_minutes = (utc_minutes + i64::from(tz_offset_min)).rem_euclid(MINUTES_PER_DAY);
@@ -70,6 +72,7 @@ pub struct Period {
 
 impl Period {
     /// Ranked requests: measured first tokens and timeouts.
+    #[inline]
     pub fn ranked(&self) -> usize {
         self.ttft.map_or(0, |t| t.n)
     }
@@ -77,6 +80,7 @@ impl Period {
     /// Whether the period has enough requests for its p95 to have a finite
     /// distribution-free upper confidence bound ([`MIN_FOR_P95_BOUND`]); below
     /// it the p95 is shown as "≥ x", not as a number.
+    #[inline]
     pub fn p95_is_bounded(&self) -> bool {
         self.ranked() >= MIN_FOR_P95_BOUND
     }
@@ -99,6 +103,7 @@ pub struct PeriodComparison {
 
 impl PeriodComparison {
     /// The shares differ at the 5 % level.
+    #[inline]
     pub fn differs(&self) -> bool {
         self.p_value < 0.05
     }
@@ -106,6 +111,7 @@ impl PeriodComparison {
 
 impl TimeOfDay {
     /// Peak against off-peak, when both periods ranked at least one request.
+    #[inline]
     pub fn compare_periods(&self) -> Option<PeriodComparison> {
         let (peak, off) = (&self.peak, &self.off_peak);
         if peak.ranked() == 0 || off.ranked() == 0 {
@@ -117,37 +123,6 @@ impl TimeOfDay {
             p_value: fisher_exact(peak.slow, peak.ranked(), off.slow, off.ranked()),
         })
     }
-}
-
-/// Two-sided Fisher's exact test that `a` of `n` and `c` of `m` come from
-/// the same share: the probability, with the margins fixed, of a table at
-/// most as likely as the one seen (the usual "sum of small p" rule, with a
-/// relative tolerance of 10⁻⁷ for ties). Cost: O(n + m).
-pub fn fisher_exact(a: usize, n: usize, c: usize, m: usize) -> f64 {
-    if a > n || c > m {
-        return 1.0;
-    }
-    let total_slow = a + c;
-    let total = n + m;
-    // X = slow requests in the first group ~ Hypergeometric(total, total_slow, n).
-    let low = total_slow.saturating_sub(m);
-    let high = total_slow.min(n);
-    let ln_choose = |n: usize, k: usize| -> f64 {
-        let k = k.min(n - k);
-        (0..k)
-            .map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln())
-            .sum()
-    };
-    let denominator = ln_choose(total, n);
-    let probability = |x: usize| {
-        (ln_choose(total_slow, x) + ln_choose(total - total_slow, n - x) - denominator).exp()
-    };
-    let observed = probability(a);
-    let p: f64 = (low..=high)
-        .map(probability)
-        .filter(|&q| q <= observed * (1.0 + 1e-7))
-        .sum();
-    p.min(1.0)
 }
 
 /// TTFT by local hour and by peak / off-peak, for one target.
@@ -164,6 +139,7 @@ pub struct TimeOfDay {
 /// The distribution-free 97.5 % lower confidence bound of the p95 of
 /// `sorted` (see [`Period::p95_low_ms`]); `None` for fewer than two
 /// values, where even the smallest is above the p95 too often.
+#[inline]
 fn p95_lower_bound(sorted: &[f64]) -> Option<f64> {
     // The largest l with P(B ≤ l − 1) ≤ 0.025, B ~ Binomial(n, 0.95),
     // makes x₍ₗ₎ ≤ p95 with 97.5 % confidence: the lower rank of the
@@ -177,6 +153,7 @@ fn p95_lower_bound(sorted: &[f64]) -> Option<f64> {
 /// at `timeout_ms` ([`Sample::rank`]); a request slower than
 /// `slow_threshold_ms` counts as slow in its period, and so does every
 /// timeout, whatever the threshold.
+#[inline]
 pub fn time_of_day<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     tz_offset_min: i32,
@@ -259,33 +236,14 @@ mod tests {
 
     fn sample(sent_at_ms: f64, ttft_ms: f64) -> Sample {
         Sample {
-            sized_prompt: None,
-            target: 0,
-            seq: 0,
-            warmup: false,
             planned_at_ms: sent_at_ms,
             sent_at_ms,
-            hidden: false,
             headers_ms: Some(ttft_ms / 2.0),
             first_byte_ms: Some(ttft_ms),
-            first_reasoning_ms: None,
-            ttft_ms: Some(ttft_ms),
             second_token_ms: None,
             total_ms: Some(ttft_ms + 100.0),
             output_tokens: Some(10),
-            tokens_estimated: false,
-            cached_tokens: None,
-            error: None,
-            connection: None,
-            http_status: None,
-            input_tokens: None,
-            rate_limit: None,
-            stream: None,
-            probe: None,
-            answer: None,
-            tool_calls: None,
-            finish_reason: None,
-            check: None,
+            ..Sample::measured(0, 0, ttft_ms)
         }
     }
 
@@ -379,22 +337,6 @@ mod tests {
         ] {
             assert_eq!(parse_peak_tz(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn fisher_exact_matches_exact_sums() {
-        // Hand-checked against the hypergeometric table: 6 of 40 slow in
-        // peak hours against 0 of 40 off peak. With 6 slow in all, the only
-        // tables as unlikely are 6/0 and 0/6: p = 2 · C(40,6) / C(80,6).
-        let p = fisher_exact(6, 40, 0, 40);
-        let expected = 2.0 * 3_838_380.0 / 300_500_200.0;
-        assert!((p - expected).abs() < 1e-9, "{p} vs {expected}");
-        assert!(p < 0.05);
-        // Equal shares: p = 1.
-        assert!((fisher_exact(3, 50, 3, 50) - 1.0).abs() < 1e-9);
-        // 2 of 40 against 1 of 40 is nothing the data can show.
-        assert!(fisher_exact(2, 40, 1, 40) > 0.5);
-        assert_eq!(fisher_exact(5, 4, 0, 4), 1.0);
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub enum Verdict {
 impl Verdict {
     /// The verdict for a CV in percent. A NaN CV (no data) is treated as the
     /// worst case rather than the best.
+    #[inline]
     pub fn from_cv_pct(cv_pct: f64) -> Self {
         if cv_pct < 40.0 {
             Self::Solid
@@ -60,36 +61,6 @@ impl Verdict {
             Self::ColdStarts
         } else {
             Self::NotReady
-        }
-    }
-
-    /// The verdict in a word or two, for a table cell or a badge.
-    pub fn short(self, lang: Lang) -> &'static str {
-        match (lang, self) {
-            (Lang::En, Self::Solid) => "solid",
-            (Lang::En, Self::SomeVariance) => "some variance",
-            (Lang::En, Self::ColdStarts) => "cold starts",
-            (Lang::En, Self::NotReady) => "not ready",
-            (Lang::ZhCn, Self::Solid) => "稳定",
-            (Lang::ZhCn, Self::SomeVariance) => "有波动",
-            (Lang::ZhCn, Self::ColdStarts) => "冷启动",
-            (Lang::ZhCn, Self::NotReady) => "未就绪",
-        }
-    }
-
-    /// The verdict in a sentence, with what to do about it.
-    pub fn text(self, lang: Lang) -> &'static str {
-        match (self, lang) {
-            (Self::Solid, Lang::En) => "solid",
-            (Self::Solid, Lang::ZhCn) => "稳定",
-            (Self::SomeVariance, Lang::En) => "some variance — fine for latency-tolerant work",
-            (Self::SomeVariance, Lang::ZhCn) => "有一定波动，适合对延迟不敏感的任务",
-            (Self::ColdStarts, Lang::En) => "cold starts — judge the p95 against your needs",
-            (Self::ColdStarts, Lang::ZhCn) => "存在冷启动，请对照你的需求看 p95",
-            (Self::NotReady, Lang::En) => {
-                "not ready for latency-sensitive production — consider a dedicated endpoint"
-            }
-            (Self::NotReady, Lang::ZhCn) => "不适合延迟敏感的生产环境，建议考虑专用端点",
         }
     }
 }
@@ -113,6 +84,7 @@ pub enum Judgement {
 /// Successful samples from which a verdict is no longer provisional: the
 /// plan's requests per target, or [`MIN_SAMPLES`] if that is smaller, and
 /// never fewer than [`VERDICT_MIN_SAMPLES`].
+#[inline]
 pub fn settled_at(requests_per_target: u32) -> usize {
     usize::try_from(requests_per_target)
         .unwrap_or(usize::MAX)
@@ -122,6 +94,7 @@ pub fn settled_at(requests_per_target: u32) -> usize {
 impl Judgement {
     /// The judgement for `n` successful samples whose TTFT CV is `cv_pct`,
     /// in a plan of `requests_per_target` measured requests per target.
+    #[inline]
     pub fn new(n: usize, cv_pct: f64, requests_per_target: u32) -> Self {
         Self::of(n, Verdict::from_cv_pct(cv_pct), requests_per_target)
     }
@@ -129,6 +102,7 @@ impl Judgement {
     /// The judgement for `n` ranked samples whose verdict would be
     /// `verdict` (see [`judge`]), in a plan of `requests_per_target`
     /// measured requests per target.
+    #[inline]
     pub fn of(n: usize, verdict: Verdict, requests_per_target: u32) -> Self {
         if n < VERDICT_MIN_SAMPLES {
             Self::Collecting { n }
@@ -140,6 +114,7 @@ impl Judgement {
     }
 
     /// The verdict, provisional or final; `None` while collecting.
+    #[inline]
     pub fn verdict(self) -> Option<Verdict> {
         match self {
             Self::Collecting { .. } => None,
@@ -148,39 +123,9 @@ impl Judgement {
     }
 
     /// Whether the verdict may still change.
+    #[inline]
     pub fn is_provisional(self) -> bool {
         matches!(self, Self::Provisional(_))
-    }
-
-    /// "collecting (12 of 20)" / "收集中（12 / 20）", or `None` once there is
-    /// a verdict.
-    pub fn collecting_text(self, lang: Lang) -> Option<String> {
-        let Self::Collecting { n } = self else {
-            return None;
-        };
-        Some(match lang {
-            Lang::En => format!("collecting ({n} of {VERDICT_MIN_SAMPLES})"),
-            Lang::ZhCn => format!("收集中（{n} / {VERDICT_MIN_SAMPLES}）"),
-        })
-    }
-
-    /// The judgement in words, as a table cell says it: the verdict's short
-    /// name (`short`) or its full text, "(provisional)" / "（暂定）" while it
-    /// may change, or "collecting (12 of 20)".
-    pub fn label(self, lang: Lang, short: bool) -> String {
-        let name = |verdict: Verdict| {
-            if short {
-                verdict.short(lang).to_owned()
-            } else {
-                verdict.text(lang).to_owned()
-            }
-        };
-        match (self, lang) {
-            (Self::Final(verdict), _) => name(verdict),
-            (Self::Provisional(verdict), Lang::En) => format!("{} (provisional)", name(verdict)),
-            (Self::Provisional(verdict), Lang::ZhCn) => format!("{}（暂定）", name(verdict)),
-            (Self::Collecting { .. }, _) => self.collecting_text(lang).unwrap_or_default(),
-        }
     }
 }
 
@@ -192,6 +137,7 @@ impl Judgement {
 /// Monotone: with the tail band of [`super::slow`], making any request of a
 /// run slow (a warm one cold, a cold one longer, a success a timeout)
 /// never improves this verdict (docs/statistics.md, "Monotone verdict").
+#[inline]
 pub fn judge(cv_pct: f64, tail_band: Verdict, slow: usize, cold_tail_found: bool) -> Verdict {
     let worse = Verdict::from_cv_pct(cv_pct).max(tail_band);
     if slow > 0 || cold_tail_found {
@@ -204,6 +150,7 @@ pub fn judge(cv_pct: f64, tail_band: Verdict, slow: usize, cold_tail_found: bool
 /// The largest CV% that `n` values can have (all but one equal): √n × 100.
 /// A CV near it cannot grow however bad the tail gets, so it understates a
 /// rare, very long cold start.
+#[inline]
 pub fn cv_cap_pct(n: usize) -> f64 {
     (n as f64).sqrt() * 100.0
 }
@@ -244,53 +191,10 @@ pub enum Caveat {
     },
 }
 
-impl Caveat {
-    /// A short sentence, with the numbers filled in.
-    pub fn text(self, lang: Lang) -> String {
-        let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
-        match (self, lang) {
-            (Self::HighErrorRate { error_rate }, Lang::En) => format!(
-                "{:.1} % of requests failed (more than {threshold_pct:.0} %): the timings cover only the ones that worked",
-                error_rate * 100.0
-            ),
-            (Self::HighErrorRate { error_rate }, Lang::ZhCn) => format!(
-                "{:.1}% 的请求失败（超过 {threshold_pct:.0}%）：时延数据只反映成功的请求",
-                error_rate * 100.0
-            ),
-            (Self::TooFewSamples { n }, Lang::En) => format!(
-                "only {n} measured samples (fewer than {MIN_SAMPLES}; timeouts included): the p95 and the tail are not yet reliable"
-            ),
-            (Self::TooFewSamples { n }, Lang::ZhCn) => {
-                format!(
-                    "只有 {n} 个计入的样本（少于 {MIN_SAMPLES} 个，含超时）：p95 和长尾还不可靠"
-                )
-            }
-            (Self::Censored { count, timeout_ms }, Lang::En) => {
-                let timeout_s = timeout_ms / 1000.0;
-                let requests = if count == 1 { "request" } else { "requests" };
-                format!(
-                    "{count} {requests} saw no first token within the {timeout_s:.0} s timeout: they count as at least {timeout_s:.0} s, so mean, stddev and CV are lower bounds (≥)"
-                )
-            }
-            (Self::Censored { count, timeout_ms }, Lang::ZhCn) => {
-                let timeout_s = timeout_ms / 1000.0;
-                format!(
-                    "{count} 个请求在 {timeout_s:.0} 秒超时内没有收到首个 token：按至少 {timeout_s:.0} 秒计入，因此均值、标准差和 CV 都是下限（≥）"
-                )
-            }
-            (Self::CvAtCap { n, cap_pct }, Lang::En) => format!(
-                "with {n} requests the CV cannot exceed {cap_pct:.0} %: it sits near that cap and cannot show how much worse the tail is — read the slow share and p95"
-            ),
-            (Self::CvAtCap { n, cap_pct }, Lang::ZhCn) => format!(
-                "{n} 个请求的 CV 最多只能到 {cap_pct:.0}%：已接近上限，无法再反映长尾有多严重，请看慢请求占比和 p95"
-            ),
-        }
-    }
-}
-
 /// The caveats for a target with `successful` successful measured samples
 /// and the given error rate (0–1): a high error rate first, since it
 /// changes what the other numbers mean, then too few samples.
+#[inline]
 pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
     let mut found = Vec::new();
     if error_rate > ERROR_RATE_THRESHOLD {
@@ -305,6 +209,7 @@ pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
 /// [`caveats`], then the censoring and CV-cap caveats: `ranked` samples
 /// (successes and censored timeouts) with CV `cv_pct`, `censored` of them
 /// timeouts at `timeout_ms`.
+#[inline]
 pub fn caveats_with_censoring(
     ranked: usize,
     error_rate: f64,
@@ -328,6 +233,7 @@ pub fn caveats_with_censoring(
 
 impl Verdict {
     /// The name used in documents and as a CSS class (serde's name for the variant).
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Solid => "solid",

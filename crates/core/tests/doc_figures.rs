@@ -11,19 +11,17 @@
 // The helpers outside `#[test]` functions are test code too.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+use firsttoken_core::binomial::{binomial_cdf, clopper_pearson, fisher_exact, wilson};
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::compare::{Consistency, TargetFigures, compare_models, routing_table};
 use firsttoken_core::dependence::{BLOCK_AFTER_SPAN_MS, Resampling};
 use firsttoken_core::fidelity::score::PassRate;
+use firsttoken_core::fixtures::synthetic_samples;
 use firsttoken_core::plan::{FidelityPlan, Plan, Target};
 use firsttoken_core::quantile::{BATCH_BLOCKS, MIN_BATCHES, order_statistic_ranks, student_t_975};
-use firsttoken_core::report::{build_report, percentile_reaches_censored, synthetic_samples};
-use firsttoken_core::settings::{
-    Goodput, TimeoutAdvice, recommended_timeout, requests_needed, wilson,
-};
-use firsttoken_core::slow::{
-    SlowShare, binomial_cdf, clopper_pearson, one_in, slow_share, tail_band, warm_reference,
-};
+use firsttoken_core::report::{build_report, percentile_reaches_censored};
+use firsttoken_core::settings::{Goodput, TimeoutAdvice, recommended_timeout, requests_needed};
+use firsttoken_core::slow::{SlowShare, one_in, slow_share, tail_band, warm_reference};
 use firsttoken_core::stats::{percentile, summarize_sorted};
 use firsttoken_core::tail::{
     ColdTail, MAX_TAIL_SHARE, MIN_GAP_OVER_TAIL_SPACING, MIN_GAP_SPREADS, MIN_PAIR_GAP_SPREADS,
@@ -34,7 +32,7 @@ use firsttoken_core::text::{
     Lang, goodput_sentence, period_sentence, resampling_text, slow_sentence, tail_sentence,
     target_tail_sentence,
 };
-use firsttoken_core::timeofday::{MIN_FOR_P95_BOUND, PeriodComparison, fisher_exact};
+use firsttoken_core::timeofday::{MIN_FOR_P95_BOUND, PeriodComparison};
 use firsttoken_core::verdict::{
     Caveat, ERROR_RATE_THRESHOLD, Judgement, MIN_SAMPLES, VERDICT_MIN_SAMPLES, Verdict, cv_cap_pct,
     judge,

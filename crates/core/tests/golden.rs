@@ -71,13 +71,9 @@ const AWKWARD: &str = "深度求索 V3 · \"fast\", ok\\no 😀\n\t\u{1}\u{1f}\u
 
 fn target(label: &str, protocol: Protocol, base_url: &str, provider: Option<&str>) -> Target {
     Target {
-        label: label.to_owned(),
         protocol,
-        base_url: base_url.to_owned(),
-        model: format!("model-{}", label.len()),
         provider: provider.map(str::to_owned),
-        price: None,
-        openrouter_provider: None,
+        ..Target::openai(label, base_url, &format!("model-{}", label.len()))
     }
 }
 
@@ -143,9 +139,6 @@ const AWKWARD_NUMBERS: [f64; 14] = [
 
 fn sample(target: u32, seq: u32, x: f64) -> Sample {
     Sample {
-        sized_prompt: None,
-        target,
-        seq,
         warmup: seq == 0,
         planned_at_ms: 1_733_000_000_000.0 + f64::from(seq) * 300.0,
         sent_at_ms: 1_733_000_000_000.25 + f64::from(seq) * 300.0,
@@ -156,29 +149,18 @@ fn sample(target: u32, seq: u32, x: f64) -> Sample {
         } else {
             None
         },
-        first_reasoning_ms: None,
         ttft_ms: Some(x * 2.0),
         second_token_ms: Some(x * 2.0 + 0.001),
         total_ms: Some(x * 3.0),
         output_tokens: Some(seq * 7),
         tokens_estimated: !seq.is_multiple_of(2),
-        error: None,
         // A reported miss, a provider that does not say, and hits.
         cached_tokens: match seq % 3 {
             0 => Some(0),
             1 => None,
             _ => Some(seq * 1024),
         },
-        connection: None,
-        http_status: None,
-        input_tokens: None,
-        rate_limit: None,
-        stream: None,
-        probe: None,
-        answer: None,
-        tool_calls: None,
-        finish_reason: None,
-        check: None,
+        ..Sample::measured(target, seq, x * 2.0)
     }
 }
 
@@ -611,77 +593,11 @@ fn error_messages() {
     golden("errors.txt", &out);
 }
 
-/// A plan of two models measured at several providers, with 320 requests a
-/// target so the first-token timeouts are bounded: the routing configs'
-/// fixture. Two targets are OpenRouter endpoints measuring one upstream
-/// each; one target of the second model has a price.
-fn routing_fixture() -> (Plan, Vec<Sample>, Environment) {
-    let or_target = |label: &str, slug: &str| Target {
-        label: label.to_owned(),
-        protocol: Protocol::OpenAi,
-        base_url: "https://openrouter.ai/api/v1".to_owned(),
-        model: "meta-llama/llama-3.3-70b-instruct".to_owned(),
-        provider: Some("openrouter".to_owned()),
-        price: None,
-        openrouter_provider: Some(slug.to_owned()),
-    };
-    let targets = vec![
-        or_target("OR · DeepInfra", "deepinfra"),
-        or_target("OR · Together", "together"),
-        Target {
-            label: "Together direct".to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: "https://api.together.xyz/v1".to_owned(),
-            model: "meta-llama/Llama-3.3-70B-Instruct".to_owned(),
-            provider: Some("together".to_owned()),
-            price: None,
-            openrouter_provider: None,
-        },
-        Target {
-            label: "DeepSeek".to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: "https://api.deepseek.com/v1".to_owned(),
-            model: "deepseek-chat".to_owned(),
-            provider: Some("deepseek".to_owned()),
-            price: Some(firsttoken_core::cost::Price {
-                input_per_mtok: 0.27,
-                output_per_mtok: 1.1,
-                cached_input_per_mtok: Some(0.07),
-            }),
-            openrouter_provider: None,
-        },
-        Target {
-            label: "Anthropic-style proxy".to_owned(),
-            protocol: Protocol::Anthropic,
-            base_url: "https://llm.example.com".to_owned(),
-            model: "deepseek-chat".to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
-        },
-    ];
-    let plan = Plan {
-        targets,
-        requests_per_target: 320,
-        ..Plan::default()
-    };
-    let samples = firsttoken_core::report::synthetic_samples(5, 320, 2, 2026);
-    let environment = Environment {
-        user_agent: "firsttoken/0.1.0 (linux; x86_64)".to_owned(),
-        time_zone: "UTC".to_owned(),
-        started_at_ms: 1_796_274_429_500.0,
-        runner: RunnerKind::Cli,
-        vantage: Some("fra1".to_owned()),
-        ..Environment::default()
-    };
-    (plan, samples, environment)
-}
-
 #[test]
 fn routing_configs() {
     use firsttoken_core::report::{REPORT_SEED, build_report};
     use firsttoken_core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
-    let (plan, samples, environment) = routing_fixture();
+    let (plan, samples, environment) = firsttoken_core::fixtures::routing_fixture();
     let report = build_report(&plan, &samples, 0, REPORT_SEED);
     let source = RunSource::of(&environment);
     let yaml = litellm_yaml(&plan, &report, &source);
@@ -697,11 +613,6 @@ fn routing_configs() {
     golden(
         "routing-export.json",
         &format!("{}\n", routing_json(&report.routing, &source)),
-    );
-    // The fixture as a results file, for the LiteLLM load test and the CLI.
-    golden(
-        "routing-results.json",
-        &format!("{}\n", export_json(&plan, &environment, &samples)),
     );
     // No export carries a key, and each names its source run.
     for text in [
@@ -731,15 +642,7 @@ fn fidelity_results_document_and_csv() {
     use firsttoken_core::fidelity::reply::ToolCall;
     use firsttoken_core::fidelity::suite::Suite;
     use firsttoken_core::plan::FidelityPlan;
-    let target = |label: &str| Target {
-        label: label.to_owned(),
-        protocol: Protocol::OpenAi,
-        base_url: "https://a.example/v1".to_owned(),
-        model: "m".to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
-    };
+    let target = |label: &str| Target::openai(label, "https://a.example/v1", "m");
     let plan = Plan {
         targets: vec![target("reference"), target("other, \"quoted\"")],
         requests_per_target: 2,

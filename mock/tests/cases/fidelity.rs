@@ -32,16 +32,15 @@ const FIXED_PROMPT_TOKENS: u32 = 12;
 
 fn target(mock: &MockHandle, protocol: Protocol, script: &str) -> Target {
     Target {
-        label: script.to_owned(),
         protocol,
-        base_url: match protocol {
-            Protocol::OpenAi => format!("{}/v1", mock.base_url()),
-            _ => mock.base_url(),
-        },
-        model: script.to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
+        ..Target::openai(
+            script,
+            &match protocol {
+                Protocol::OpenAi => format!("{}/v1", mock.base_url()),
+                _ => mock.base_url(),
+            },
+            script,
+        )
     }
 }
 

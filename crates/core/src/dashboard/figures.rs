@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::{Dataset, Point};
-use crate::publish::{MS_PER_DAY, utc_day};
+use crate::calendar::{MS_PER_DAY, utc_day};
 use crate::stats::percentile;
 
 /// Milliseconds in an hour.
@@ -49,6 +49,7 @@ pub struct Cell {
 
 impl Cell {
     /// Failed requests / requests, in percent; `None` without requests.
+    #[inline]
     pub fn error_rate_pct(&self) -> Option<f64> {
         (self.requests > 0).then(|| self.errors as f64 * 100.0 / self.requests as f64)
     }
@@ -68,6 +69,7 @@ struct Acc {
 }
 
 impl Acc {
+    #[inline]
     fn push(&mut self, point: &Point) {
         self.requests += 1;
         let hour = 1u32 << utc_hour(point.at_ms);
@@ -87,6 +89,7 @@ impl Acc {
         }
     }
 
+    #[inline]
     fn cell(mut self) -> Cell {
         self.ttft_ms.sort_by(f64::total_cmp);
         let sorted = &self.ttft_ms;
@@ -108,11 +111,13 @@ impl Acc {
 }
 
 /// The UTC hour (0–23) of an epoch-ms time.
+#[inline]
 pub fn utc_hour(epoch_ms: f64) -> u32 {
     (epoch_ms.rem_euclid(MS_PER_DAY) / MS_PER_HOUR) as u32 % 24
 }
 
 /// Groups `points` by `key` and sums each group up.
+#[inline]
 fn grouped<K: Ord>(points: &[Point], key: impl Fn(&Point) -> K) -> BTreeMap<K, Acc> {
     let mut groups: BTreeMap<K, Acc> = BTreeMap::new();
     for point in points {
@@ -133,6 +138,7 @@ pub struct Overview {
 }
 
 /// The header's figures.
+#[inline]
 pub fn overview(data: &Dataset) -> Overview {
     Overview {
         requests: data.points.len(),
@@ -147,6 +153,7 @@ pub fn overview(data: &Dataset) -> Overview {
 
 /// Whether the monitor looks stopped: the newest sample is older than three
 /// schedule periods at `now_ms`.
+#[inline]
 pub fn is_stale(newest_ms: f64, now_ms: f64, schedule_minutes: u32) -> bool {
     now_ms - newest_ms > 3.0 * f64::from(schedule_minutes.max(1)) * 60_000.0
 }
@@ -164,6 +171,7 @@ pub struct WindowRow {
 /// newest request (`end_ms`), all vantages together: windows end at the data's
 /// end, not at the viewer's clock, so a stopped monitor still shows its last
 /// days (the header says it is stale).
+#[inline]
 pub fn rolling_windows(data: &Dataset) -> Vec<WindowRow> {
     let Some((_, end_ms)) = data.time_range() else {
         return Vec::new();
@@ -208,6 +216,7 @@ pub struct FidelityDay {
 
 /// Each target's probe pass rate per UTC day, by target then day; empty
 /// when no loaded file checked fidelity.
+#[inline]
 pub fn fidelity_daily(data: &Dataset) -> Vec<FidelityDay> {
     let mut counts: std::collections::BTreeMap<(u32, i64), (usize, usize)> =
         std::collections::BTreeMap::new();
@@ -225,7 +234,7 @@ pub fn fidelity_daily(data: &Dataset) -> Vec<FidelityDay> {
             day,
             passed,
             replies,
-            interval: crate::settings::wilson(passed, replies),
+            interval: crate::binomial::wilson(passed, replies),
         })
         .collect()
 }
@@ -245,6 +254,7 @@ pub struct DayCell {
 
 impl DayCell {
     /// Start of the day, epoch ms.
+    #[inline]
     pub fn start_ms(&self) -> f64 {
         self.day as f64 * MS_PER_DAY
     }
@@ -252,6 +262,7 @@ impl DayCell {
     /// Availability: the share of the day's measured hours in which the
     /// target answered at least once, in percent. An hourly monitor's run
     /// that fails entirely is an hour the target was down.
+    #[inline]
     pub fn availability_pct(&self) -> Option<f64> {
         (self.hours_tried > 0)
             .then(|| f64::from(self.hours_answered) * 100.0 / f64::from(self.hours_tried))
@@ -271,6 +282,7 @@ pub struct DaySeries {
 
 /// Each target's days, all vantages together (`by_vantage` false), or each
 /// target at each vantage (true).
+#[inline]
 pub fn daily(data: &Dataset, by_vantage: bool) -> Vec<DaySeries> {
     let Some((first_ms, last_ms)) = data.time_range() else {
         return Vec::new();
@@ -326,6 +338,7 @@ pub struct HourSeries {
 /// Groups `points` into `groups` dense slots by `slot` (each below
 /// `groups`): one pass and no map lookups, for the views recomputed when
 /// the time range changes.
+#[inline]
 fn dense(points: &[Point], groups: usize, slot: impl Fn(&Point) -> usize) -> Vec<Acc> {
     let mut accs = vec![Acc::default(); groups];
     for point in points {
@@ -337,6 +350,7 @@ fn dense(points: &[Point], groups: usize, slot: impl Fn(&Point) -> usize) -> Vec
 }
 
 /// How many targets and vantages the points name (largest index + 1).
+#[inline]
 fn extent(points: &[Point]) -> (usize, usize) {
     points.iter().fold((0, 0), |(t, v), p| {
         (t.max(p.target as usize + 1), v.max(p.vantage as usize + 1))
@@ -345,6 +359,7 @@ fn extent(points: &[Point]) -> (usize, usize) {
 
 /// Each target at each vantage by UTC hour, over `points` (a time range of
 /// the data).
+#[inline]
 pub fn hour_of_day(points: &[Point]) -> Vec<HourSeries> {
     let (targets, vantages) = extent(points);
     let accs = dense(points, targets * vantages * 24, |p| {
@@ -388,6 +403,7 @@ pub struct VantageRow {
 
 /// Each target at each vantage over `points`, ordered by target then
 /// vantage: the comparison across vantages of the same target.
+#[inline]
 pub fn by_vantage(points: &[Point]) -> Vec<VantageRow> {
     let (targets, vantages) = extent(points);
     dense(points, targets * vantages, |p| {

@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 
 use super::suite::{Category, Expect, Suite};
 use super::verify::{ProbeAnswer, ProbeCheck, ProbeFailure, verify};
+use crate::binomial::wilson;
 use crate::plan::Plan;
-use crate::settings::wilson;
 
 /// The verdict of one target against the reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +43,7 @@ pub enum FidelityVerdict {
 
 impl FidelityVerdict {
     /// Its name in documents.
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             FidelityVerdict::Reference => "reference",
@@ -89,6 +90,7 @@ pub struct PassRate {
 }
 
 impl PassRate {
+    #[inline]
     fn of(passed: usize, replies: usize) -> Self {
         let (low, high) = wilson(passed, replies);
         Self {
@@ -100,6 +102,7 @@ impl PassRate {
     }
 
     /// The share, 0–1 (0 without replies).
+    #[inline]
     pub fn rate(&self) -> f64 {
         if self.replies == 0 {
             0.0
@@ -172,11 +175,13 @@ pub enum CellState {
 
 impl CellState {
     /// The state of `cell`.
+    #[inline]
     pub fn of(cell: &ProbeCell) -> Self {
         Self::of_counts(cell.passed, cell.replies)
     }
 
     /// The state of a cell where `passed` of `replies` passed.
+    #[inline]
     pub fn of_counts(passed: usize, replies: usize) -> Self {
         match (passed, replies) {
             (_, 0) => Self::None,
@@ -187,6 +192,7 @@ impl CellState {
     }
 
     /// Its name in `data-state` and the cell's class.
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Pass => "pass",
@@ -259,6 +265,7 @@ struct Verified {
 
 /// Scores every probe reply in `answers` by the plan's suite; `None` when
 /// the plan has no fidelity check.
+#[inline]
 pub fn score<'a>(
     plan: &Plan,
     answers: impl IntoIterator<Item = ProbeAnswer<'a>>,
@@ -328,6 +335,7 @@ pub fn score<'a>(
     })
 }
 
+#[inline]
 fn figures_of(
     suite: Suite,
     own: &[Verified],
@@ -409,6 +417,7 @@ fn figures_of(
 /// Trigger F1 over the probes that offer functions: against the
 /// reference's reply to the same probe and repeat when there is one, else
 /// against what the suite expects.
+#[inline]
 fn trigger_f1(suite: Suite, own: &[Verified], reference: Option<&[Verified]>) -> Option<TriggerF1> {
     let probes = suite.probes();
     let mut counts = (0, 0, 0);
@@ -447,6 +456,7 @@ fn trigger_f1(suite: Suite, own: &[Verified], reference: Option<&[Verified]>) ->
 
 /// `prompt_tokens` per probe (the first reply's count), compared where both
 /// sides counted.
+#[inline]
 fn token_agreement(own: &[Verified], reference: &[Verified]) -> Option<TokenAgreement> {
     let first = |replies: &[Verified], probe: usize| {
         replies
@@ -478,6 +488,7 @@ fn token_agreement(own: &[Verified], reference: &[Verified]) -> Option<TokenAgre
 /// Fewest compared probes for a `prompt_tokens` disagreement to count.
 const MIN_TOKEN_PROBES: usize = 3;
 
+#[inline]
 fn judge(
     target: &FidelityFigures,
     reference: &FidelityFigures,

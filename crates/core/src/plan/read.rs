@@ -29,6 +29,7 @@ macro_rules! members {
 
         /// Reads plain member `name` (at `path`) of `value` into `into`;
         /// `false` when `name` is not a plain member.
+        #[inline]
         fn $reader(reader: &mut FieldReader, path: &str, name: &str, value: &Value, into: &mut $ty) -> bool {
             match name {
                 $(stringify!($member) => reader.read(path, value, &mut into.$member),)*
@@ -93,6 +94,7 @@ impl Plan {
     /// [`PlanError::NewerVersion`] / [`PlanError::BadVersion`] for versions
     /// this page cannot read, and [`PlanError::Invalid`] with one message per
     /// bad field. Nothing is half-applied.
+    #[inline]
     pub fn from_json(text: &str) -> Result<Self, PlanError> {
         let value: Value = serde_json::from_str(text).map_err(|e| {
             // serde_json's message ends with the position, given separately here.
@@ -167,6 +169,7 @@ impl Plan {
     /// The plan as a URL fragment payload: `plan=` followed by the compact
     /// JSON in base64url without padding. Put a `#` in front to make a link.
     /// Plans carry no keys, so neither does the link.
+    #[inline]
     pub fn to_link_fragment(&self) -> String {
         let json = document::to_string(self);
         format!(
@@ -182,6 +185,7 @@ impl Plan {
     /// # Errors
     /// [`PlanError::Link`] when there is no `plan=` parameter or its payload
     /// is not base64url UTF-8; otherwise whatever [`Plan::from_json`] says.
+    #[inline]
     pub fn from_link_fragment(fragment: &str) -> Result<Self, PlanError> {
         let fragment = fragment.trim();
         let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
@@ -205,6 +209,7 @@ struct FieldReader {
 impl FieldReader {
     /// Reads `value` into `slot` when it has the right shape; otherwise
     /// records an error and leaves the default in place.
+    #[inline]
     fn read<T: DeserializeOwned + Expected>(&mut self, field: &str, value: &Value, slot: &mut T) {
         match T::deserialize(value) {
             Ok(v) => *slot = v,
@@ -218,10 +223,12 @@ impl FieldReader {
         }
     }
 
+    #[inline]
     fn unknown(&mut self, field: &str, known: &[&'static str]) {
         self.errors.push(unknown_field(field, field, known));
     }
 
+    #[inline]
     fn targets(&mut self, value: &Value) -> Vec<Target> {
         let Value::Array(items) = value else {
             self.errors.push(FieldError::new(
@@ -242,6 +249,7 @@ impl FieldReader {
 
     /// Reads one target; a bad one still yields a stand-in so later targets
     /// keep their indexes in messages.
+    #[inline]
     fn target(&mut self, i: usize, value: &Value) -> Target {
         let path = format!("targets[{i}]");
         let mut target = Target {
@@ -281,6 +289,7 @@ impl FieldReader {
 
 /// Sort key putting field errors in document-schema order:
 /// top-level fields as listed in `PLAN_FIELDS`, targets by index then member.
+#[inline]
 fn field_order(field: &str) -> (usize, usize, usize, String) {
     let (head, tail) = match field.find(['[', '.']) {
         Some(i) => field.split_at(i),
@@ -308,6 +317,7 @@ fn field_order(field: &str) -> (usize, usize, usize, String) {
 }
 
 /// An unknown member: key-like names get a pointed refusal, typos a hint.
+#[inline]
 fn unknown_field(path: &str, name: &str, known: &[&'static str]) -> FieldError {
     let lower = name.to_ascii_lowercase();
     if ["key", "token", "secret", "authorization", "password"]
@@ -330,6 +340,7 @@ fn unknown_field(path: &str, name: &str, known: &[&'static str]) -> FieldError {
 }
 
 /// Levenshtein distance, for "did you mean" hints on short field names.
+#[inline]
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
@@ -386,6 +397,7 @@ impl Expected for [u8; 2] {
 }
 
 /// How a JSON value looks, for "expected X, found Y" messages.
+#[inline]
 fn describe(value: &Value) -> Found {
     match value {
         Value::Null => Found::Literal("null".to_owned()),
@@ -416,6 +428,9 @@ mod tests {
 
     #[test]
     fn the_member_lists_are_the_structs_members() {
+        // Every member typed out, unlike the fixtures' builders: a new
+        // member fails to compile here until it is filled, so it is written
+        // and must be in `TARGET_FIELDS`.
         let target = Target {
             label: "a".into(),
             protocol: Protocol::OpenAi,

@@ -15,6 +15,7 @@ impl Plan {
     ///
     /// # Errors
     /// One [`FieldError`] per bad field, in field order.
+    #[inline]
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut errors = Vec::new();
         let mut bad = |field: &str, problem: Problem| errors.push(FieldError::new(field, problem));
@@ -218,6 +219,7 @@ impl Plan {
     }
 
     /// Concerns about a valid plan; never refusals. In field order.
+    #[inline]
     pub fn warnings(&self) -> Vec<Warning> {
         let mut warnings = Vec::new();
         let mut warn = |kind, field: &str, message: String| {
@@ -367,7 +369,7 @@ impl Plan {
                 format!(
                     "long prompts cost: each target reads about {} input tokens over the run \
                      (the cost estimate counts them)",
-                    crate::text::prefill::grouped(tokens)
+                    crate::text::format::grouped(tokens)
                 ),
             );
         }
@@ -376,6 +378,7 @@ impl Plan {
 
     /// Input tokens one target sends over the run when the plan has prompt
     /// sizes (warm-ups included, by the requested sizes); `None` without.
+    #[inline]
     pub fn input_tokens_per_target(&self) -> Option<u64> {
         let turns = crate::prompt::cycle(self);
         if turns.is_empty() {
@@ -390,16 +393,19 @@ impl Plan {
 }
 
 /// Rounds to 3 decimals for messages, so 1.6666… reads 1.667.
+#[inline]
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
+#[inline]
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
 /// An OpenRouter provider slug: lower-case letters, digits and `-_./`, 1–64
 /// characters.
+#[inline]
 pub fn is_provider_slug(slug: &str) -> bool {
     (1..=64).contains(&slug.len())
         && slug

@@ -66,6 +66,7 @@ pub enum PublishRunError {
 }
 
 impl fmt::Display for PublishRunError {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Results(error) => write!(f, "the results file was not published: {error}"),
@@ -92,6 +93,7 @@ pub struct Published {
 
 /// The `environment.vantage` a results file names (the native runner's
 /// `--vantage`), or empty.
+#[inline]
 pub fn vantage_of(results_text: &str) -> String {
     serde_json::from_str::<serde_json::Value>(results_text)
         .ok()
@@ -104,6 +106,7 @@ pub fn vantage_of(results_text: &str) -> String {
         .unwrap_or_default()
 }
 
+#[inline]
 fn write_points(
     store: &mut impl Store,
     file: &str,
@@ -125,6 +128,7 @@ fn write_points(
 /// [`PublishRunError`] when the file is not a results file, the run is
 /// already published, a published file cannot be read or merged, or the
 /// store fails. Nothing is listed in the index before it is written.
+#[inline]
 pub fn publish_run(
     store: &mut impl Store,
     results_text: &str,
@@ -185,6 +189,7 @@ pub fn publish_run(
 
 /// Merges the files of `group` into its file and lists that instead (the
 /// caller removes the members once the index is written).
+#[inline]
 fn compact(
     store: &mut impl Store,
     index: &mut Index,
@@ -223,9 +228,10 @@ fn compact(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calendar::MS_PER_DAY;
     use crate::dashboard::{Dataset, Published as Read, read_published};
-    use crate::fixtures::{results_file, sample, target};
-    use crate::publish::MS_PER_DAY;
+    use crate::fixtures::{results_file, sample};
+    use crate::plan::Target;
     use std::collections::BTreeMap;
 
     #[derive(Default)]
@@ -264,8 +270,8 @@ mod tests {
             .collect();
         results_file(
             vec![
-                target("A", "https://a.example/v1", "m"),
-                target("B", "https://b.example/v1", "m"),
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
             ],
             &samples,
         )

@@ -52,6 +52,7 @@ pub const PROMPT_SIZE_COLUMNS: [&str; 2] = ["prompt_size", "prompt_repeat_of"];
 /// rows end with CRLF, and text fields are quoted per RFC 4180 when they
 /// contain a comma, a double quote or a line break. Missing values are
 /// empty; numbers are written in their shortest exact form.
+#[inline]
 pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
     let mut out = String::with_capacity(samples.len() * 160 + 300);
     out.push_str(&CSV_COLUMNS.join(","));
@@ -150,6 +151,7 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
 
 /// RFC 4180: quote a field containing a comma, quote, CR or LF, doubling
 /// inner quotes.
+#[inline]
 fn quote(field: &str) -> String {
     // A text cell that a spreadsheet would read as a formula (OWASP's CSV
     // injection: `=`, `+`, `-`, `@`, tab, carriage return) gets a leading

@@ -51,6 +51,7 @@ pub enum ImportError {
 }
 
 impl fmt::Display for ImportError {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -59,6 +60,7 @@ impl fmt::Display for ImportError {
 impl ImportError {
     /// Why the file was refused, in `lang` (the English is the error's
     /// `Display`, the runner's words).
+    #[inline]
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Self::TooLarge { bytes } => refusal::results_too_large(
@@ -95,6 +97,7 @@ impl std::error::Error for ImportError {}
 /// [`ImportError`] when the text is not JSON, is not a results document, has
 /// another version, lacks a field, holds a non-finite or negative time, or
 /// names a target index the plan does not have. The message names the field.
+#[inline]
 pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
     if text.len() > MAX_RESULTS_BYTES {
         return Err(ImportError::TooLarge { bytes: text.len() });
@@ -127,6 +130,7 @@ pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
     Err(ImportError::Shape(shape.to_string()))
 }
 
+#[inline]
 fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
     let targets = doc.plan.targets.len();
     let in_range = |field: String, target: u32| {

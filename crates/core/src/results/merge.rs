@@ -18,6 +18,7 @@ pub enum MergeError {
 }
 
 impl fmt::Display for MergeError {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -26,6 +27,7 @@ impl fmt::Display for MergeError {
 impl MergeError {
     /// Why the runs were not merged, in `lang` (the English is the error's
     /// `Display`).
+    #[inline]
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Self::Empty => refusal::merge_empty(lang),
@@ -58,6 +60,7 @@ impl std::error::Error for MergeError {}
 ///
 /// [`MergeError::Empty`] for no documents; [`MergeError::DifferentMeasure`]
 /// when the plans disagree on whether reasoning counts as the first token.
+#[inline]
 pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
     let first = docs.first().ok_or(MergeError::Empty)?;
     let counts_reasoning = first.plan.reasoning_counts_as_first_token;

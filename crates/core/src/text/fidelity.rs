@@ -13,6 +13,7 @@ use crate::fidelity::suite::Category;
 use crate::fidelity::verify::ProbeFailure;
 
 /// A verdict in one word.
+#[inline]
 pub fn verdict_word(lang: Lang, verdict: FidelityVerdict) -> &'static str {
     match (lang, verdict) {
         (Lang::En, FidelityVerdict::Reference) => "reference",
@@ -29,6 +30,7 @@ pub fn verdict_word(lang: Lang, verdict: FidelityVerdict) -> &'static str {
 }
 
 /// A category's name.
+#[inline]
 pub fn category_name(lang: Lang, category: Category) -> &'static str {
     match (lang, category) {
         (Lang::En, Category::Arithmetic) => "arithmetic",
@@ -55,6 +57,7 @@ pub fn category_name(lang: Lang, category: Category) -> &'static str {
 }
 
 /// Why a reply failed, in a few words.
+#[inline]
 pub fn failure_text(lang: Lang, failure: ProbeFailure) -> &'static str {
     match (lang, failure) {
         (Lang::En, ProbeFailure::NoAnswer) => "no answer",
@@ -81,6 +84,7 @@ pub fn failure_text(lang: Lang, failure: ProbeFailure) -> &'static str {
 }
 
 /// "57 of 60 (95 %, 86–98 %)".
+#[inline]
 pub fn pass_rate_text(lang: Lang, pass: &PassRate) -> String {
     let pct = |share: f64| format!("{:.0}", share * 100.0);
     match lang {
@@ -105,6 +109,7 @@ pub fn pass_rate_text(lang: Lang, pass: &PassRate) -> String {
 
 /// One target's fidelity in one sentence, against `reference` (its label)
 /// when the plan names one: what was seen, figure by figure.
+#[inline]
 pub fn fidelity_sentence(lang: Lang, figures: &FidelityFigures, reference: Option<&str>) -> String {
     let pass = pass_rate_text(lang, &figures.pass);
     let mut parts: Vec<String> = Vec::new();
@@ -250,29 +255,9 @@ pub fn fidelity_sentence(lang: Lang, figures: &FidelityFigures, reference: Optio
     }
 }
 
-/// What the routing table adds beside a pick whose answers differ from the
-/// reference's, so it never recommends one without saying so.
-pub fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
-    match (lang, verdict) {
-        (Lang::En, FidelityVerdict::Differs) => Some(format!(
-            " Its answers differ from {reference}'s in the fidelity check: check them before \
-             routing to it."
-        )),
-        (Lang::ZhCn, FidelityVerdict::Differs) => Some(format!(
-            "但保真检查中它的回答与 {reference} 不同：路由前请先查看。"
-        )),
-        (Lang::En, FidelityVerdict::Inconclusive) => Some(format!(
-            " The fidelity check against {reference} is inconclusive."
-        )),
-        (Lang::ZhCn, FidelityVerdict::Inconclusive) => {
-            Some(format!("与 {reference} 的保真检查无定论。"))
-        }
-        _ => None,
-    }
-}
-
 /// "The planned run adds 60 probe requests per target (basic-1, twice)":
 /// what the check costs, said before Start.
+#[inline]
 pub fn probe_cost_text(
     lang: Lang,
     per_target: u32,
@@ -293,6 +278,7 @@ pub fn probe_cost_text(
 }
 
 /// "9 of 10" / "9/10".
+#[inline]
 pub fn count_of(lang: Lang, part: usize, whole: usize) -> String {
     match lang {
         Lang::En => format!("{part} of {whole}"),
@@ -301,12 +287,14 @@ pub fn count_of(lang: Lang, part: usize, whole: usize) -> String {
 }
 
 /// A trigger F1 with two decimals ("0.93"), as the sentence writes it.
+#[inline]
 pub fn f1_text(f1: f64) -> String {
     format!("{f1:.2}")
 }
 
 /// "28 of 30 (median +23)": probes counted to the same `prompt_tokens` as
 /// the reference's, and the median difference when it is not 0.
+#[inline]
 pub fn token_agreement_text(lang: Lang, tokens: &TokenAgreement) -> String {
     let equal = count_of(lang, tokens.equal, tokens.compared);
     match (lang, tokens.median_difference) {
@@ -318,6 +306,7 @@ pub fn token_agreement_text(lang: Lang, tokens: &TokenAgreement) -> String {
 
 /// The mark in a probe-grid cell: ✓ (every reply passed), ✗ (none),
 /// "1/2" (some), "–" (no reply).
+#[inline]
 pub fn cell_mark(passed: usize, replies: usize) -> String {
     match CellState::of_counts(passed, replies) {
         CellState::None => "–".to_owned(),
@@ -328,6 +317,7 @@ pub fn cell_mark(passed: usize, replies: usize) -> String {
 }
 
 /// A grid cell's accessible name: "Demo A, arith-mul: 1 of 2 passed".
+#[inline]
 pub fn cell_title(lang: Lang, label: &str, probe: &str, passed: usize, replies: usize) -> String {
     match lang {
         Lang::En => format!(
@@ -341,6 +331,7 @@ pub fn cell_title(lang: Lang, label: &str, probe: &str, passed: usize, replies: 
 /// A reply as the grid opens it: the answer, then each call as
 /// `name(arguments)` (the form of a probe's right answer), one a line; a
 /// reply with neither says so.
+#[inline]
 pub fn reply_text(lang: Lang, answer: Option<&str>, calls: &[ToolCall]) -> String {
     let mut lines: Vec<String> = Vec::new();
     if let Some(answer) = answer.filter(|a| !a.trim().is_empty()) {
@@ -360,6 +351,7 @@ pub fn reply_text(lang: Lang, answer: Option<&str>, calls: &[ToolCall]) -> Strin
 }
 
 /// A run's probe replies so far, for a live line: "probes 21 of 30 passed".
+#[inline]
 pub fn probe_progress(lang: Lang, passed: usize, replies: usize) -> String {
     match lang {
         Lang::En => format!("probes {passed} of {replies} passed"),

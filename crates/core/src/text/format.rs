@@ -11,6 +11,7 @@ use crate::bootstrap::Interval;
 /// "120 s"; 毫秒 / 秒 in Chinese); "–" for a value that is not finite. Tables,
 /// sentences, routing reasons, chart ticks and the terminal all print
 /// durations through it, so "12.3 s" in a reason is "12.3 s" in the table.
+#[inline]
 pub fn format_ms(lang: Lang, ms: f64) -> String {
     let (seconds, unit_ms) = match lang {
         Lang::En => ("s", "ms"),
@@ -29,6 +30,7 @@ pub fn format_ms(lang: Lang, ms: f64) -> String {
 
 /// `value` with three significant digits (whole numbers from 100 up),
 /// trailing zeros dropped: `412.3` → "412", `56.78` → "56.8", `0.5` → "0.5".
+#[inline]
 pub fn significant(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {
         return "0".into();
@@ -48,6 +50,7 @@ pub fn significant(value: f64) -> String {
 }
 
 /// "2.50" → "2.5", "3.0" → "3", "-0.0" → "0".
+#[inline]
 pub fn trim_zeros(text: String) -> String {
     if text.contains('.') {
         let trimmed = text.trim_end_matches('0').trim_end_matches('.');
@@ -63,6 +66,7 @@ pub fn trim_zeros(text: String) -> String {
 
 /// A percentage with no decimals from 10 up and one below ("541 %",
 /// "4.2 %"); "–" for a value that is not finite.
+#[inline]
 pub fn format_pct(value: f64) -> String {
     if !value.is_finite() {
         "–".to_owned()
@@ -75,6 +79,7 @@ pub fn format_pct(value: f64) -> String {
 
 /// A duration interval: "420 ms–560 ms", or "≥ 420 ms" when the data
 /// bound it only from below (an infinite `high`).
+#[inline]
 pub fn interval_ms(lang: Lang, interval: &Interval) -> String {
     if interval.is_bounded() {
         format!(
@@ -89,12 +94,14 @@ pub fn interval_ms(lang: Lang, interval: &Interval) -> String {
 
 /// "≥ " before a figure that is only a lower bound (a censored timeout
 /// reaches it), nothing otherwise.
+#[inline]
 pub fn at_least(lower_bound: bool) -> &'static str {
     if lower_bound { "≥ " } else { "" }
 }
 
 /// A ratio as people say it: whole numbers from 10× up, one decimal below
 /// ("34×", "2.5×").
+#[inline]
 pub fn format_ratio(ratio: f64) -> String {
     if !ratio.is_finite() {
         "–".to_owned()
@@ -107,6 +114,7 @@ pub fn format_ratio(ratio: f64) -> String {
 
 /// US dollars: "$1.23", "$0.042", "$0.00041" (two significant digits
 /// below a dollar), "$0" for nothing.
+#[inline]
 pub fn format_usd(usd: f64) -> String {
     if !usd.is_finite() {
         return "–".to_owned();
@@ -125,6 +133,7 @@ pub fn format_usd(usd: f64) -> String {
 /// A duration for an ETA or a delay: "45 s", "12 min", "3 h 20 min" (秒 /
 /// 分钟 / 小时 in Chinese). The page's run view and the terminal's progress
 /// line both say durations this way.
+#[inline]
 pub fn format_duration(lang: Lang, ms: f64) -> String {
     let (seconds, minutes, hours) = match lang {
         Lang::En => ("s", "min", "h"),
@@ -143,6 +152,21 @@ pub fn format_duration(lang: Lang, ms: f64) -> String {
         let rest = ((total_s - whole_hours * 3600.0) / 60.0).round();
         format!("{whole_hours:.0} {hours} {rest:.0} {minutes}")
     }
+}
+
+/// A whole number with its thousands set apart by a space: "8 192",
+/// "32 768", "512".
+#[inline]
+pub fn grouped(value: u64) -> String {
+    let digits = value.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(' ');
+        }
+        text.push(c);
+    }
+    text
 }
 
 #[cfg(test)]

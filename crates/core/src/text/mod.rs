@@ -1,10 +1,11 @@
 //! Words and formatted numbers that both adapters print, made once so the
 //! page and `firsttoken report` say the same thing about the same file.
 //!
+//! - [`comparison`]: one target better than another, or more consistent;
 //! - [`lang`]: the one [`Lang`] (a leaf: every module may name it);
 //! - [`format`]: one way to format a duration, a share, a ratio, an
-//!   interval and dollars (a leaf too, so the routing reasons in
-//!   `compare` can use it without a circle);
+//!   interval and dollars (a leaf too, so the routing reasons can use it
+//!   without a circle);
 //! - [`notice`]: the page's notices about files, storage and links;
 //! - [`plan_problem`]: what is wrong with a field of a plan, in words;
 //! - [`printable`]: a stranger's text made safe for a terminal;
@@ -12,10 +13,13 @@
 //!   columns, line names);
 //! - [`refusal`]: why a plan, a link or a results file was refused, or
 //!   runs could not be merged;
+//! - [`routing`]: the routing table's reasons;
+//! - [`verdict`]: the verdict, the judgement and the caveats in words;
 //! - this module: the sentences (tail, slow share, intervals and
 //!   distinctions, timeouts, goodput, periods, first try and rate limits,
 //!   stream, cost), which read the report's types.
 
+pub mod comparison;
 pub mod dashboard;
 pub mod fidelity;
 pub mod format;
@@ -27,6 +31,8 @@ pub mod prefill;
 pub mod printable;
 pub mod refusal;
 pub mod report_words;
+pub mod routing;
+pub mod verdict;
 
 pub use format::{
     at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
@@ -54,6 +60,7 @@ use crate::verdict::Verdict;
 ///
 /// "4 of 75 requests slower than 1.24 s (3× the warm median), 1 in 8 to
 /// 1 in 68; p95 is 14× the median; warm-only p95 450 ms."
+#[inline]
 pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>) -> String {
     let threshold = format_ms(lang, slow.threshold_ms);
     let multiple = format!("{SLOW_MULTIPLE:.0}");
@@ -111,6 +118,7 @@ pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>
 /// Peak against off-peak by their slow shares, with Fisher's exact test:
 /// "peak hours are slower: 9 of 80 requests slow at peak against 0 of 40
 /// off peak (Fisher's exact test, p = 0.028)".
+#[inline]
 pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
     let ((peak_slow, peak_n), (off_slow, off_n)) = (comparison.peak, comparison.off_peak);
     let p = format_p(comparison.p_value);
@@ -141,6 +149,7 @@ pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
 /// The first-token timeout advice as one sentence: "4.20 s (the 95 %
 /// upper bound of the p99, 2.80 s, × 1.5); it would have cut 0 of 300
 /// requests", or what is missing for one.
+#[inline]
 pub fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
     let quantile_name = |q: f64| if q >= 0.999 { "p99.9" } else { "p99" };
     let margin = format!("{TIMEOUT_MARGIN}");
@@ -207,6 +216,7 @@ pub fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
 }
 
 /// "5.2 s–6.8 s", or one figure when the tail's requests round alike.
+#[inline]
 fn tail_range(lang: Lang, tail: &ColdTail) -> String {
     let (min, max) = (format_ms(lang, tail.min_ms), format_ms(lang, tail.max_ms));
     if min == max {
@@ -221,6 +231,7 @@ fn tail_range(lang: Lang, tail: &ColdTail) -> String {
 /// that "cold starts" above and "no separate slow tail" below do not read
 /// as a contradiction: "no separate slow tail: the slow requests do not
 /// form a group of their own (1 of 40 over 1.2 s, 3× the warm median)".
+#[inline]
 pub fn target_tail_sentence(lang: Lang, target: &TargetReport) -> String {
     let plain = tail_sentence(lang, target.cold_tail.as_ref(), target.ttft.is_some());
     let cold_verdict = target.verdict.is_some_and(|v| v >= Verdict::ColdStarts);
@@ -250,6 +261,7 @@ pub fn target_tail_sentence(lang: Lang, target: &TargetReport) -> String {
 /// requests, about 1 in 19, took 5.2 s–6.8 s (median 6.1 s); without them
 /// the median is 412 ms and the p95 650 ms." `has_ttft` says whether the
 /// target has any ranked request (else "no data").
+#[inline]
 pub fn tail_sentence(lang: Lang, tail: Option<&ColdTail>, has_ttft: bool) -> String {
     match (tail, lang) {
         // One slow request has no range and no median of its own.
@@ -297,6 +309,7 @@ pub fn tail_sentence(lang: Lang, tail: Option<&ColdTail>, has_ttft: bool) -> Str
 
 /// How an interval was found, in words: "order statistics of independent
 /// requests" or "batch means of consecutive requests, blocks of 28".
+#[inline]
 pub fn resampling_text(lang: Lang, method: Resampling) -> String {
     match (lang, method) {
         (Lang::En, Resampling::Iid) => "order statistics of independent requests".into(),
@@ -315,6 +328,7 @@ pub fn resampling_text(lang: Lang, method: Resampling) -> String {
 /// 412 ms–455 ms, order statistics of independent requests / …)", or "A and
 /// B are not distinguishable with this many samples (…)". Both adapters
 /// print these lines under each model.
+#[inline]
 pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelComparison) -> Vec<String> {
     let target = |i: u32| report.targets.get(i as usize);
     let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else {
@@ -357,12 +371,14 @@ pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelCompariso
 }
 
 /// "Label: sentence" in English, "Label：sentence" in Chinese.
+#[inline]
 pub fn labelled(lang: Lang, label: &str, sentence: &str) -> String {
     format!("{label}{}{sentence}", colon(lang))
 }
 
 /// What stands between a name and what is said of it: ": " in English,
 /// a full-width colon in Chinese.
+#[inline]
 pub fn colon(lang: Lang) -> &'static str {
     match lang {
         Lang::En => ": ",
@@ -372,6 +388,7 @@ pub fn colon(lang: Lang) -> &'static str {
 
 /// A caveat that holds for several targets: their labels, listed, then
 /// the caveat. "A, B: only 13 measured samples …"; "A、B：…".
+#[inline]
 pub fn caveat_line(lang: Lang, labels: &[String], caveat: &str) -> String {
     let separator = match lang {
         Lang::En => ", ",
@@ -382,6 +399,7 @@ pub fn caveat_line(lang: Lang, labels: &[String], caveat: &str) -> String {
 
 /// Goodput as one sentence: "97 % within 1 s (92–99 %), 97 of 100
 /// requests".
+#[inline]
 pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
     let pct = |share: f64| format!("{:.0}", share * 100.0);
     let (share, low, high) = (
@@ -404,6 +422,7 @@ pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
 /// The best provider as both adapters name it: "A", or "A (not
 /// distinguishable from B, C with these requests)" when the routing pick
 /// is a tie.
+#[inline]
 pub fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
     if tied.is_empty() {
         return best.to_owned();
@@ -416,6 +435,7 @@ pub fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
 }
 
 /// A whole-percent share and its interval: ("96", "90", "98").
+#[inline]
 fn share_parts(k: usize, n: usize, interval: (f64, f64)) -> (String, String, String) {
     let pct = |share: f64| format!("{:.0}", share * 100.0);
     let share = if n == 0 { 0.0 } else { k as f64 / n as f64 };
@@ -423,6 +443,7 @@ fn share_parts(k: usize, n: usize, interval: (f64, f64)) -> (String, String, Str
 }
 
 /// Seconds as a `Retry-After` says them: "7 s", "0.5 s".
+#[inline]
 fn format_seconds(lang: Lang, seconds: f64) -> String {
     format_ms(lang, seconds * 1000.0)
 }
@@ -431,6 +452,7 @@ fn format_seconds(lang: Lang, seconds: f64) -> String {
 /// sentence: "72 of 75 succeeded on the first try (96 %, 89–99 %), without
 /// retries; 429 (rate limited): 3 (4 %, 1–11 %), Retry-After 7 s
 /// (median), at most 7 s; other 4xx 0, 5xx 0, no status 0."
+#[inline]
 pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
     let n = status.requests;
     let (ok, ok_low, ok_high) = share_parts(status.first_try_success, n, status.first_try_interval);
@@ -490,6 +512,7 @@ pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
 /// What the last 429's rate-limit headers said, values as the provider
 /// sent them: "requests: 0 left, reset 7s; tokens: 0 left"; `None` when
 /// they said nothing.
+#[inline]
 pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
     let (requests, tokens, reset_word, separator, colon) = match lang {
         Lang::En => ("requests", "tokens", "reset", ", ", ": "),
@@ -533,6 +556,7 @@ pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String>
 /// Gaps and stalls after the first token: "stalls (a gap over 2 s) in 1 of
 /// 75 replies (1 %, 0–7 %); per-reply p95 gap: median 21 ms, p95 42 ms;
 /// longest gap 2.52 s; 0 replies came all at once."
+#[inline]
 pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
     let n = stream.requests;
     let (stalled, low, high) = share_parts(stream.stalled, n, stream.stall_interval);
@@ -563,6 +587,7 @@ pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
 /// A target's cost: "$0.00041 per successful request; $0.031 for the run
 /// (77 charged requests)", with "some token counts were estimated" when
 /// they were.
+#[inline]
 pub fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
     let per = cost
         .per_success_usd
@@ -592,6 +617,7 @@ pub fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
 
 /// What a plan will cost before Start: "At most about $0.04 for 300
 /// requests at the prices in the plan (every reply at max tokens)."
+#[inline]
 pub fn plan_cost_sentence(lang: Lang, cost: &PlanCost) -> String {
     let usd = format_usd(cost.at_most_usd);
     let requests = cost.requests;
@@ -679,6 +705,7 @@ pub struct ReportSentences {
 /// consistent than B" when their CVs' 95 % intervals do not overlap, else
 /// both CVs and that these requests cannot tell them apart (a "1.0×" would
 /// claim a difference the intervals do not show).
+#[inline]
 pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consistency) -> String {
     let target = |i: u32| report.targets.get(i as usize);
     let (most, least) = (
@@ -699,6 +726,7 @@ pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consisten
 }
 
 /// The sentences of `report` in `lang`.
+#[inline]
 pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
     let said = |target: &TargetReport, text: String| Said {
         target: target.target,
@@ -836,6 +864,7 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
 
 /// A plan warning in the page's language. The English text is the plan
 /// validator's own (with its figures); the Chinese one is said per kind.
+#[inline]
 pub fn warning_text(
     lang: Lang,
     plan: &crate::plan::Plan,
@@ -903,6 +932,7 @@ pub fn warning_text(
 /// moved the schedule, keeping the spacing", or only "4 s later than
 /// planned" when `brief` (a terminal's progress line must fit one line);
 /// `None` below a second.
+#[inline]
 pub fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<String> {
     (shift_ms >= 1000.0).then(|| {
         let by = format_duration(lang, shift_ms);
@@ -921,6 +951,7 @@ pub fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<Str
 /// slow requests moved its schedule: "12 min", "12 min (4 s later than
 /// planned)", "12 分钟（4 秒 晚于计划）". The page's run view and the
 /// terminal's progress bar both show it after their "ETA".
+#[inline]
 pub fn eta_text(lang: Lang, eta_ms: f64, shift_ms: f64, brief: bool) -> String {
     let left = format_duration(lang, eta_ms);
     match (lang, schedule_shift_text(lang, shift_ms, brief)) {
@@ -933,6 +964,7 @@ pub fn eta_text(lang: Lang, eta_ms: f64, shift_ms: f64, brief: bool) -> String {
 /// What the runner says when a run ends late: "the run ended 1 min 17 s
 /// later than planned: slow requests moved the schedule, keeping the
 /// spacing"; `None` under a second.
+#[inline]
 pub fn run_end_shift_note(lang: Lang, shift_ms: f64) -> Option<String> {
     schedule_shift_text(lang, shift_ms, false).map(|shift| match lang {
         Lang::En => format!("the run ended {shift}"),
@@ -941,6 +973,7 @@ pub fn run_end_shift_note(lang: Lang, shift_ms: f64) -> Option<String> {
 }
 
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
+#[inline]
 fn format_p(p: f64) -> String {
     if p < 0.001 {
         "< 0.001".to_owned()
@@ -1126,18 +1159,11 @@ mod tests {
     /// explained: one slow request is no group of its own.
     #[test]
     fn a_cold_verdict_without_a_tail_says_why() {
-        use crate::plan::{Plan, Protocol, Target};
-        use crate::report::{build_report, synthetic_samples};
+        use crate::fixtures::synthetic_samples;
+        use crate::plan::{Plan, Target};
+        use crate::report::build_report;
         let plan = Plan {
-            targets: vec![Target {
-                label: "B".to_owned(),
-                protocol: Protocol::OpenAi,
-                base_url: "https://b.example/v1".to_owned(),
-                model: "m".to_owned(),
-                provider: None,
-                price: None,
-                openrouter_provider: None,
-            }],
+            targets: vec![Target::openai("B", "https://b.example/v1", "m")],
             requests_per_target: 40,
             ..Plan::default()
         };
@@ -1180,17 +1206,11 @@ mod tests {
     /// a ratio the intervals support still is.
     #[test]
     fn consistency_is_a_ratio_only_when_the_intervals_tell() {
-        use crate::plan::{Plan, Protocol, Target};
-        use crate::report::{build_report, synthetic_samples};
-        let target = |label: &str| Target {
-            label: label.to_owned(),
-            protocol: Protocol::OpenAi,
-            base_url: format!("https://{label}.example/v1"),
-            model: "m".to_owned(),
-            provider: None,
-            price: None,
-            openrouter_provider: None,
-        };
+        use crate::fixtures::synthetic_samples;
+        use crate::plan::{Plan, Target};
+        use crate::report::build_report;
+        let target =
+            |label: &str| Target::openai(label, &format!("https://{label}.example/v1"), "m");
         let plan = Plan {
             targets: vec![target("A"), target("B")],
             ..Plan::default()
@@ -1240,7 +1260,7 @@ mod tests {
         // The worked example of docs/statistics.md, § Time of day, from
         // the test itself: 6 of 80 against 0 of 40 is no difference
         // (p = 0.177); 9 of 80 is the fewest that is (p = 0.028).
-        use crate::timeofday::fisher_exact;
+        use crate::binomial::fisher_exact;
         let p_six = fisher_exact(6, 80, 0, 40);
         assert!((p_six - 0.177).abs() < 5e-4, "{p_six}");
         let fewest = (0..=80).find(|&a| fisher_exact(a, 80, 0, 40) < 0.05);
@@ -1298,7 +1318,7 @@ mod tests {
             budget_ms: 1_000.0,
             within: 97,
             of: 100,
-            interval: crate::settings::wilson(97, 100),
+            interval: crate::binomial::wilson(97, 100),
         };
         assert_eq!(
             goodput_sentence(Lang::En, &goodput),

@@ -19,6 +19,7 @@ pub enum StorageStep {
 }
 
 impl StorageStep {
+    #[inline]
     fn words(self, lang: Lang) -> &'static str {
         match (lang, self) {
             (Lang::En, Self::OpeningDatabase) => "opening the browser's database",
@@ -36,6 +37,7 @@ impl StorageStep {
 /// Browser storage failed: from now on the run lives in memory only.
 ///
 /// "This browser is no longer keeping this run: … (saving a sample: quota)"
+#[inline]
 pub fn storage_failed(lang: Lang, step: StorageStep, error: &str) -> String {
     let step = step.words(lang);
     match lang {
@@ -53,6 +55,7 @@ pub fn storage_failed(lang: Lang, step: StorageStep, error: &str) -> String {
 
 /// A chosen file could not be read at all: "runs.json: the file could not
 /// be read (NotReadableError)".
+#[inline]
 pub fn file_unreadable(lang: Lang, file: &str, error: &str) -> String {
     match lang {
         Lang::En => format!("{file}: the file could not be read ({error})"),
@@ -62,6 +65,7 @@ pub fn file_unreadable(lang: Lang, file: &str, error: &str) -> String {
 
 /// A chosen file was read but refused (not a plan, not a results file):
 /// the file's name, then the reader's reason.
+#[inline]
 pub fn file_refused(lang: Lang, file: &str, error: &str) -> String {
     match lang {
         Lang::En => format!("{file}: {error}"),
@@ -70,6 +74,7 @@ pub fn file_refused(lang: Lang, file: &str, error: &str) -> String {
 }
 
 /// A `#plan=` link that was not used, and why.
+#[inline]
 pub fn plan_link_unused(lang: Lang, error: &str) -> String {
     match lang {
         Lang::En => format!("The plan link was not used: {error}"),
@@ -80,6 +85,7 @@ pub fn plan_link_unused(lang: Lang, error: &str) -> String {
 /// A provider answered the model list with an HTTP error: its status and
 /// its own message ("HTTP 401 from provider: invalid api key"). The runner
 /// keeps the English in a failed sample's message.
+#[inline]
 pub fn provider_http_error(lang: Lang, status: u16, message: &str) -> String {
     match lang {
         Lang::En => format!("HTTP {status} from provider: {message}"),
@@ -89,6 +95,7 @@ pub fn provider_http_error(lang: Lang, status: u16, message: &str) -> String {
 
 /// The model list could not be fetched at all (the browser's reason: no
 /// network, or the provider's CORS).
+#[inline]
 pub fn models_unlisted(lang: Lang, error: &str) -> String {
     match lang {
         Lang::En => format!("The model list could not be fetched ({error})"),
@@ -97,6 +104,7 @@ pub fn models_unlisted(lang: Lang, error: &str) -> String {
 }
 
 /// A file the page offered could not be saved.
+#[inline]
 pub fn download_failed(lang: Lang, file: &str, error: &str) -> String {
     match lang {
         Lang::En => format!("{file} could not be saved ({error})"),
@@ -106,6 +114,7 @@ pub fn download_failed(lang: Lang, file: &str, error: &str) -> String {
 
 /// Resuming a stored run needs keys this page does not hold: which, and
 /// what to do once they are entered.
+#[inline]
 pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
     match lang {
         Lang::En => format!(
@@ -124,6 +133,7 @@ pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
 /// (offline, a blocked request, a deploy that replaced the page) and that
 /// nothing measured is lost. Shown where the part would be, beside
 /// [`retry_part`]'s button.
+#[inline]
 pub fn part_unloaded(lang: Lang) -> &'static str {
     match lang {
         Lang::En => {
@@ -138,6 +148,7 @@ pub fn part_unloaded(lang: Lang) -> &'static str {
 }
 
 /// The button that fetches a part of the page again after [`part_unloaded`].
+#[inline]
 pub fn retry_part(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Try again",
@@ -146,6 +157,7 @@ pub fn retry_part(lang: Lang) -> &'static str {
 }
 
 /// What stands where a part of the page will be, while it is fetched.
+#[inline]
 pub fn part_loading(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Loading…",

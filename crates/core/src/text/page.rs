@@ -12,6 +12,7 @@ use super::lang::texts;
 /// [`Lang`]: the words are the page's, the language type is shared).
 impl Lang {
     /// This language's texts.
+    #[inline]
     pub fn texts(self) -> &'static Texts {
         match self {
             Self::En => &EN,
@@ -20,6 +21,7 @@ impl Lang {
     }
 
     /// This language's dashboard texts.
+    #[inline]
     pub fn dashboard_texts(self) -> &'static DashboardTexts {
         match self {
             Self::En => &DASHBOARD_EN,
@@ -573,11 +575,12 @@ pub use crate::text::{format_ms, format_pct};
 pub use crate::text::format_duration;
 
 /// An epoch time as local "YYYY-MM-DD HH:MM", given the local UTC offset.
+#[inline]
 pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
     let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
     let days = local_s.div_euclid(86_400);
     let secs = local_s.rem_euclid(86_400);
-    let (year, month, day) = crate::publish::civil_from_days(days);
+    let (year, month, day) = crate::calendar::civil_from_days(days);
     format!(
         "{year:04}-{month:02}-{day:02} {:02}:{:02}",
         secs / 3600,
@@ -586,6 +589,7 @@ pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
 }
 
 /// A local wall-clock time, "14:05:09", for lists of recent requests.
+#[inline]
 pub fn format_clock(epoch_ms: f64, tz_offset_min: i32) -> String {
     let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
     let secs = local_s.rem_euclid(86_400);
@@ -774,13 +778,9 @@ mod tests {
     #[test]
     fn every_plan_warning_has_a_chinese_text_without_english() {
         let demo = crate::plan::Target {
-            label: "Demo A · steady".into(),
             protocol: crate::plan::Protocol::Demo,
-            base_url: "demo://steady".into(),
-            model: "demo-llm".into(),
             provider: Some("demo".into()),
-            price: None,
-            openrouter_provider: None,
+            ..crate::plan::Target::openai("Demo A · steady", "demo://steady", "demo-llm")
         };
         let plan = crate::plan::Plan {
             targets: vec![demo.clone(), demo],

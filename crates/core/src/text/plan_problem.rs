@@ -200,6 +200,7 @@ pub enum Found {
 
 impl Problem {
     /// The problem in `lang`, without the field's name.
+    #[inline]
     pub fn text(&self, lang: Lang) -> String {
         match lang {
             Lang::En => self.english(),
@@ -207,6 +208,7 @@ impl Problem {
         }
     }
 
+    #[inline]
     fn english(&self) -> String {
         match self {
             Self::Expected { shape, found } => format!(
@@ -285,6 +287,7 @@ impl Problem {
         }
     }
 
+    #[inline]
     fn chinese(&self) -> String {
         match self {
             Self::Expected { shape, found } => format!(
@@ -359,6 +362,7 @@ impl Problem {
 
 impl UrlProblem {
     /// The problem in `lang`.
+    #[inline]
     pub fn text(&self, lang: Lang) -> String {
         match (lang, self) {
             (Lang::En, Self::Empty) => {
@@ -421,6 +425,7 @@ impl UrlProblem {
 
 impl Shape {
     /// What the member accepts, in `lang`.
+    #[inline]
     pub fn text(self, lang: Lang) -> &'static str {
         match (lang, self) {
             (Lang::En, Self::WholeNumber) => "a whole number from 0 to 4294967295",
@@ -473,6 +478,7 @@ impl Shape {
 
 impl Found {
     /// What the member holds, in `lang`.
+    #[inline]
     pub fn text(&self, lang: Lang) -> String {
         match (lang, self) {
             (_, Self::Literal(text)) => text.clone(),
@@ -488,6 +494,7 @@ impl Found {
 
 /// In English, as the runner and the documents say it.
 impl std::fmt::Display for Problem {
+    #[inline]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -495,12 +502,14 @@ impl std::fmt::Display for Problem {
 
 /// In English, as the runner and the documents say it.
 impl std::fmt::Display for UrlProblem {
+    #[inline]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
 }
 
 /// Chinese text sets Latin words and numbers apart with a space.
+#[inline]
 fn spaced(text: &str) -> String {
     if text.starts_with(|c: char| c.is_ascii_graphic()) {
         format!(" {text}")
@@ -511,6 +520,7 @@ fn spaced(text: &str) -> String {
 
 /// One bad field in `lang`: "targets[0].model: name the model as the
 /// provider spells it".
+#[inline]
 pub fn field_problem(lang: Lang, field: &str, problem: &Problem) -> String {
     match lang {
         Lang::En => format!("{field}: {}", problem.text(lang)),

@@ -2,28 +2,15 @@
 //! rate and its comparison between providers, the per-size table's
 //! headings and what the prompt cache saves, in English and Chinese.
 
-use super::format::{format_ms, format_ratio};
+use super::format::{format_ms, format_ratio, grouped};
 use super::lang::Lang;
 use crate::bootstrap::Interval;
 use crate::plan::{Plan, WarningKind};
 use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, SizeRow};
 
-/// A whole number with its thousands set apart by a space: "8 192",
-/// "32 768", "512".
-pub fn grouped(value: u64) -> String {
-    let digits = value.to_string();
-    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(' ');
-        }
-        text.push(c);
-    }
-    text
-}
-
 /// The Chinese words of the prompt-size warnings (the English ones are the
 /// validator's own, with the same figures).
+#[inline]
 pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
     match kind {
         WarningKind::FewRequestsPerSize => format!(
@@ -41,6 +28,7 @@ pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
 
 /// A rate in tokens per second to three significant digits, thousands set
 /// apart: 19 873.2 → "19 900"; "∞" when unbounded.
+#[inline]
 pub fn format_rate(tokens_per_s: f64) -> String {
     if !tokens_per_s.is_finite() {
         return "∞".to_owned();
@@ -54,6 +42,7 @@ pub fn format_rate(tokens_per_s: f64) -> String {
 }
 
 /// A rate's interval: "18 500–21 700", or "≥ 18 500" when unbounded.
+#[inline]
 fn rate_interval(interval: &Interval) -> String {
     if interval.high.is_finite() {
         format!(
@@ -68,6 +57,7 @@ fn rate_interval(interval: &Interval) -> String {
 
 /// One target's prefill fit: "prefills 20 000 tokens/s (18 500–21 700),
 /// after a fixed 165 ms (150–180 ms)".
+#[inline]
 pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
     let fixed = format!(
         "{} ({}–{})",
@@ -88,6 +78,7 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
 /// Two providers of one model on prefill speed, ties admitted: "B
 /// prefills 2.9× faster than A (2.4–3.5×)", or that these samples cannot
 /// tell them apart. `label` names a target by its index.
+#[inline]
 pub fn comparison_sentence(
     lang: Lang,
     comparison: &PrefillComparison,
@@ -120,6 +111,7 @@ pub fn comparison_sentence(
 /// What a repeated prompt saved: "at 8 192 tokens a repeated prompt
 /// starts 1.6 s sooner (1.2–2.0 s) on B", or "A shows no cache effect at
 /// 8 192 tokens".
+#[inline]
 pub fn cache_sentence(lang: Lang, saving: &CacheSaving, label: &str) -> String {
     let size = grouped(u64::from(saving.size));
     let amount = |ms: f64| format_ms(lang, ms.abs());
@@ -160,6 +152,7 @@ pub fn cache_sentence(lang: Lang, saving: &CacheSaving, label: &str) -> String {
 
 /// The per-size table's column headings: size, input tokens (the
 /// provider's count), requests, median, p95, cold starts, verdict.
+#[inline]
 pub fn size_headings(lang: Lang) -> [&'static str; 7] {
     match lang {
         Lang::En => [
@@ -185,6 +178,7 @@ pub fn size_headings(lang: Lang) -> [&'static str; 7] {
 
 /// "3 sizes refused: the prompt is longer than the model takes" for the
 /// sizes a target refused as over its context window.
+#[inline]
 pub fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
     let list: Vec<String> = sizes.iter().map(|&s| grouped(u64::from(s))).collect();
     match lang {
@@ -217,6 +211,7 @@ pub fn chart_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
 }
 
 /// The heading of the prompt-size block.
+#[inline]
 pub fn heading(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Prompt size and prefill speed",
@@ -226,6 +221,7 @@ pub fn heading(lang: Lang) -> &'static str {
 
 /// One size's row as cells under [`size_headings`]: "8 192", "8 199",
 /// "80", "1.52 s", "1.61 s", "4 of 80", "cold starts, judge p95".
+#[inline]
 pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
     let figures = &row.figures;
     let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
@@ -251,6 +247,7 @@ pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
 /// The sentences under the per-size tables: each target's fit (or why
 /// there is none), its refused sizes, the TTFT at the typical size, each
 /// model's comparison and each cache saving, as (label, sentence).
+#[inline]
 pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
     let mut lines = Vec::new();
     for target in &report.targets {

@@ -12,12 +12,13 @@
 use super::*;
 use crate::fidelity::reply::ToolCall;
 use crate::fidelity::suite::Probe;
-use crate::plan::{FidelityPlan, Protocol, Target};
+use crate::plan::{FidelityPlan, Target};
 use crate::sample::Sample;
 
 /// Trials per corruption share.
 const TRIALS: usize = 2_000;
 
+#[inline]
 fn base_pass_rate(probe: &Probe) -> f64 {
     match probe.category {
         Category::Counting | Category::Reverse | Category::LongContext
@@ -29,16 +30,9 @@ fn base_pass_rate(probe: &Probe) -> f64 {
     }
 }
 
+#[inline]
 fn plan() -> Plan {
-    let target = |label: &str| Target {
-        label: label.to_owned(),
-        protocol: Protocol::OpenAi,
-        base_url: "http://127.0.0.1:1".to_owned(),
-        model: "m".to_owned(),
-        provider: None,
-        price: None,
-        openrouter_provider: None,
-    };
+    let target = |label: &str| Target::openai(label, "http://127.0.0.1:1", "m");
     Plan {
         targets: vec![target("reference"), target("target")],
         fidelity: Some(FidelityPlan::basic(Some("reference".to_owned()))),
@@ -47,6 +41,7 @@ fn plan() -> Plan {
 }
 
 /// A reply to `probe` that passes or fails its rule.
+#[inline]
 pub(crate) fn reply_sample(target: u32, probe: &Probe, right: bool) -> Sample {
     let call = |arguments: &str| {
         probe.model_answer.split_once('(').map(|(name, _)| {
@@ -74,38 +69,27 @@ pub(crate) fn reply_sample(target: u32, probe: &Probe, right: bool) -> Sample {
         (_, false) => ("I am not sure.".to_owned(), None),
     };
     Sample {
-        sized_prompt: None,
-        target,
-        seq: 0,
-        warmup: false,
         planned_at_ms: 0.0,
         sent_at_ms: 0.0,
-        hidden: false,
         headers_ms: Some(10.0),
         first_byte_ms: Some(11.0),
-        first_reasoning_ms: None,
         ttft_ms: Some(20.0),
         second_token_ms: None,
         total_ms: Some(30.0),
         output_tokens: Some(4),
-        tokens_estimated: false,
-        error: None,
-        cached_tokens: None,
-        connection: None,
         http_status: Some(200),
         input_tokens: Some(40),
-        rate_limit: None,
-        stream: None,
         probe: Some(probe.id.to_owned()),
         answer: Some(answer),
         tool_calls,
         finish_reason: Some("stop".to_owned()),
-        check: None,
+        ..Sample::measured(target, 0, 20.0)
     }
 }
 
 /// Shares of `TRIALS` trials in which a target corrupting `corrupt` of its
 /// answers is called "differs", and "inconclusive".
+#[inline]
 fn verdict_shares(corrupt: f64, seed: u64) -> (f64, f64) {
     let plan = plan();
     let repeats = plan.fidelity.as_ref().map_or(1, |f| f.repeats);
@@ -136,6 +120,7 @@ fn verdict_shares(corrupt: f64, seed: u64) -> (f64, f64) {
 }
 
 #[test]
+#[inline]
 fn fidelity_simulation_meets_its_bars() {
     println!(
         "fidelity: basic-1 ({} probes) x 2 repeats, {TRIALS} seeded trials per row",
@@ -159,6 +144,7 @@ fn fidelity_simulation_meets_its_bars() {
 }
 
 #[test]
+#[inline]
 fn a_contract_break_differs_and_a_faithful_copy_is_consistent() {
     let plan = plan();
     let mut samples = Vec::new();

@@ -1,0 +1,117 @@
+//! The routing table's reasons: why a provider is picked for a model, or
+//! why none is, and what the fidelity check adds beside a pick. The rule
+//! that picks is in [`crate::compare`]; this says what it found.
+
+use crate::fidelity::score::FidelityVerdict;
+use crate::text::format::format_ms;
+use crate::text::lang::Lang;
+use crate::verdict::{ERROR_RATE_THRESHOLD, Judgement, VERDICT_MIN_SAMPLES};
+
+/// Why a model has no pick: no provider has enough samples yet
+/// (`collecting`), or none that has kept its error rate under the
+/// threshold.
+#[inline]
+pub fn no_route_reason(lang: Lang, collecting: bool) -> String {
+    let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
+    match (lang, collecting) {
+        (Lang::En, true) => {
+            format!("no provider has {VERDICT_MIN_SAMPLES} successful samples yet")
+        }
+        (Lang::ZhCn, true) => format!("还没有服务商达到 {VERDICT_MIN_SAMPLES} 个成功样本"),
+        (Lang::En, false) => format!(
+            "no provider with {VERDICT_MIN_SAMPLES} or more samples had an error rate under {threshold_pct:.0} %"
+        ),
+        (Lang::ZhCn, false) => format!(
+            "样本数不少于 {VERDICT_MIN_SAMPLES} 的服务商中，没有错误率低于 {threshold_pct:.0}% 的"
+        ),
+    }
+}
+
+/// What the routing rule found about its pick, for [`pick_reason`].
+#[derive(Clone, Copy, Debug)]
+pub struct Pick<'a> {
+    /// The pick's label.
+    pub label: &'a str,
+    /// It is the only provider measured for the model.
+    pub only_one: bool,
+    /// Providers with an error rate under the threshold.
+    pub eligible: usize,
+    /// The pick's p95 TTFT, ms.
+    pub p95_ms: f64,
+    /// The pick's CV, %.
+    pub cv_pct: f64,
+    /// The pick's judgement (a verdict, provisional or final).
+    pub judgement: Judgement,
+    /// Slow requests of the pick, of its ranked requests, over the
+    /// threshold (ms), when the rule ranked by slow share.
+    pub slow: Option<(usize, usize, f64)>,
+    /// Labels of the providers the pick cannot be told from.
+    pub tied: &'a [String],
+    /// The requests the pick's figures rest on.
+    pub requests: usize,
+}
+
+/// Why the routing rule picked `pick`: "lowest p95 (0.57 s) of 3 providers
+/// with error rate under 5 %; CV 21 %, solid", with the ties said first.
+#[inline]
+pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
+    let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
+    let (p95, cv) = (format_ms(lang, pick.p95_ms), format!("{:.0}", pick.cv_pct));
+    let verdict_text = pick.judgement.label(lang, false);
+    let eligible = pick.eligible;
+    let slow = pick
+        .slow
+        .map(|(k, n, threshold_ms)| (k, n, format_ms(lang, threshold_ms)));
+    let reason = match (lang, pick.only_one, &slow) {
+        (Lang::En, true, _) => {
+            format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
+        }
+        (Lang::En, false, Some((k, n, threshold))) => format!(
+            "fewest slow requests ({k} of {n} over {threshold}), then lowest p95 ({p95}), of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
+        ),
+        (Lang::En, false, None) => format!(
+            "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
+        ),
+        (Lang::ZhCn, true, _) => {
+            format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict_text}")
+        }
+        (Lang::ZhCn, false, Some((k, n, threshold))) => format!(
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
+        ),
+        (Lang::ZhCn, false, None) => format!(
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
+        ),
+    };
+    if pick.tied.is_empty() {
+        return reason;
+    }
+    let (label, others, n) = (pick.label, pick.tied.join(", "), pick.requests);
+    match lang {
+        Lang::En => format!(
+            "{label} or {others}: not distinguishable with {n} requests; by the rule, {reason}"
+        ),
+        Lang::ZhCn => format!("{label} 或 {others}：以 {n} 个请求无法区分；按规则，{reason}"),
+    }
+}
+
+/// What the routing table adds beside a pick whose answers differ from the
+/// reference's, so it never recommends one without saying so.
+#[inline]
+pub fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
+    match (lang, verdict) {
+        (Lang::En, FidelityVerdict::Differs) => Some(format!(
+            " Its answers differ from {reference}'s in the fidelity check: check them before \
+             routing to it."
+        )),
+        (Lang::ZhCn, FidelityVerdict::Differs) => Some(format!(
+            "但保真检查中它的回答与 {reference} 不同：路由前请先查看。"
+        )),
+        (Lang::En, FidelityVerdict::Inconclusive) => Some(format!(
+            " The fidelity check against {reference} is inconclusive."
+        )),
+        (Lang::ZhCn, FidelityVerdict::Inconclusive) => {
+            Some(format!("与 {reference} 的保真检查无定论。"))
+        }
+        _ => None,
+    }
+}
