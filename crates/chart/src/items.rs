@@ -392,6 +392,7 @@ pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -
 /// warm median of each size the fit used (or, without a fit, each size's
 /// median) and the fitted line; the table lists the same points with the
 /// fitted TTFT beside each.
+#[inline]
 pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
     let (title, warm_median, fitted) = firsttoken_core::text::prefill::chart_words(lang);
     let headings = firsttoken_core::text::prefill::size_headings(lang);

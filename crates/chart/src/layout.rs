@@ -421,6 +421,7 @@ pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
 }
 
 /// [`fitted_log_axis`] for labels made by `format` (token counts, say).
+#[inline]
 pub(crate) fn fitted_log_axis_with<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,

@@ -195,6 +195,7 @@ pub fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
 
 /// The prefill chart's caption and the headings of its number table that
 /// [`size_headings`] lacks: (caption, warm median TTFT, fitted TTFT).
+#[inline]
 pub fn chart_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
     match lang {
         Lang::En => (
