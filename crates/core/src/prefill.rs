@@ -53,7 +53,7 @@ use super::bootstrap::{DEFAULT_RESAMPLES, Distinction, Interval};
 use super::quantile::order_statistic_ranks;
 use super::sample::Sample;
 use super::slow::warm_reference;
-use super::stats::percentile;
+use super::stats::{percentile, sort_by_first};
 
 /// A size needs at least this many warm requests to enter the fit.
 pub const MIN_PER_SIZE: usize = 3;
@@ -124,20 +124,27 @@ pub fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
         let (Some(ttft), Some(input)) = (sample.ttft_ms, sample.input_tokens) else {
             continue;
         };
-        match by_size.iter_mut().find(|(size, _)| *size == sized.tokens) {
-            Some((_, points)) => points.push((f64::from(input), ttft)),
-            None => by_size.push((sized.tokens, vec![(f64::from(input), ttft)])),
+        // Sizes kept in ascending order as they come (a sort of the
+        // groups would be one more copy of the sort in the page's wasm).
+        // Points are (TTFT, input tokens) until sorted by TTFT.
+        let point = (ttft, f64::from(input));
+        match by_size.binary_search_by_key(&sized.tokens, |(size, _)| *size) {
+            Ok(at) => by_size[at].1.push(point),
+            Err(at) => by_size.insert(at, (sized.tokens, vec![point])),
         }
     }
-    by_size.sort_by_key(|(size, _)| *size);
     by_size
         .into_iter()
         .filter_map(|(size, mut points)| {
-            points.sort_by(|a, b| a.1.total_cmp(&b.1));
-            let ttfts: Vec<f64> = points.iter().map(|p| p.1).collect();
+            sort_by_first(&mut points);
+            let ttfts: Vec<f64> = points.iter().map(|p| p.0).collect();
             let (reference, _) = warm_reference(&ttfts, 0)?;
             let threshold = super::slow::SLOW_MULTIPLE * reference;
-            let warm: Vec<(f64, f64)> = points.into_iter().filter(|p| p.1 <= threshold).collect();
+            let warm: Vec<(f64, f64)> = points
+                .into_iter()
+                .filter(|p| p.0 <= threshold)
+                .map(|(ttft, input)| (input, ttft))
+                .collect();
             let slow = ttfts.len() - warm.len();
             (warm.len() >= MIN_PER_SIZE).then_some((size, warm, slow))
         })
@@ -167,7 +174,8 @@ fn weighted_theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     if slopes.is_empty() {
         return None;
     }
-    slopes.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    // Ties may come in any order: the weighted median is their value.
+    sort_by_first(&mut slopes);
     let total: f64 = slopes.iter().map(|s| s.1).sum();
     let mut running = 0.0;
     let mut slope = slopes[slopes.len() - 1].0;
@@ -397,18 +405,19 @@ pub fn cache_savings(samples: &[Sample], target: u32) -> Vec<CacheSaving> {
             continue;
         };
         let cached = repeat.cached_tokens.map(f64::from);
-        match by_size
-            .iter_mut()
-            .find(|(size, _, _)| *size == sized.tokens)
-        {
-            Some((_, diffs, caches)) => {
+        // Sizes in ascending order as they come, as in `size_points`.
+        match by_size.binary_search_by_key(&sized.tokens, |(size, _, _)| *size) {
+            Ok(at) => {
+                let (_, diffs, caches) = &mut by_size[at];
                 diffs.push(a - b);
                 caches.extend(cached);
             }
-            None => by_size.push((sized.tokens, vec![a - b], cached.into_iter().collect())),
+            Err(at) => by_size.insert(
+                at,
+                (sized.tokens, vec![a - b], cached.into_iter().collect()),
+            ),
         }
     }
-    by_size.sort_by_key(|(size, _, _)| *size);
     by_size
         .into_iter()
         .filter(|(_, diffs, _)| diffs.len() >= MIN_CACHE_PAIRS)

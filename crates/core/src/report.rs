@@ -20,7 +20,7 @@ use super::plan::Plan;
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
-use super::stats::{Summary, percentile, summarize, summarize_sorted};
+use super::stats::{Summary, percentile, sort_by_first, summarize, summarize_sorted};
 use super::tail::{ColdTail, detect_cold_tail};
 use super::text::routing::route_note;
 use super::timeofday::{TimeOfDay, time_of_day};
@@ -477,7 +477,7 @@ fn ranked_ttft(samples: &[&Sample], timeout_ms: f64) -> Ranked {
             TtftRank::Censored | TtftRank::Excluded => {}
         }
     }
-    in_send_order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    sort_by_first(&mut in_send_order);
     let mut sorted_ms: Vec<f64> = in_send_order.iter().map(|(_, ms)| *ms).collect();
     sorted_ms.sort_unstable_by(f64::total_cmp);
     Ranked {

@@ -38,6 +38,17 @@ pub struct Summary {
     pub cv_pct: f64,
 }
 
+/// Orders `pairs` by their first member (`total_cmp`), stably.
+///
+/// Every sort of pairs by their first member goes through this one
+/// function: each comparator closure is a type of its own, so each
+/// `sort_by` call site would otherwise put a whole copy of the standard
+/// library's sort in the page's wasm.
+#[inline]
+pub fn sort_by_first(pairs: &mut [(f64, f64)]) {
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+}
+
 /// The `p`-th percentile (`p` in 0–100, clamped) of values sorted ascending,
 /// by linear interpolation between the closest ranks, as numpy's default:
 /// with `h = (n − 1) · p / 100`, the result is

@@ -165,7 +165,7 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
             continue;
         }
         seen.push(key.clone());
-        let mut fits: Vec<&PrefillFit> = targets
+        let fits: Vec<&PrefillFit> = targets
             .iter()
             .filter(|t| model_key(&plan.targets[t.target as usize].model) == key)
             .filter_map(|t| t.fit.as_ref())
@@ -173,8 +173,25 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
         if fits.len() < 2 {
             continue;
         }
-        fits.sort_by(|a, b| a.rate_tokens_per_s.total_cmp(&b.rate_tokens_per_s));
-        let (slowest, fastest) = (fits[0], fits[fits.len() - 1]);
+        // The first of the slowest and the last of the fastest, in target
+        // order, as a stable sort by rate would put them at its ends.
+        let (mut slowest, mut fastest) = (fits[0], fits[0]);
+        for fit in &fits[1..] {
+            if fit
+                .rate_tokens_per_s
+                .total_cmp(&slowest.rate_tokens_per_s)
+                .is_lt()
+            {
+                slowest = fit;
+            }
+            if fit
+                .rate_tokens_per_s
+                .total_cmp(&fastest.rate_tokens_per_s)
+                .is_ge()
+            {
+                fastest = fit;
+            }
+        }
         models.push(ModelPrefill {
             model: key,
             comparison: compare_prefill(slowest, fastest),
