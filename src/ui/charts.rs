@@ -17,9 +17,10 @@ use crate::browser::canvas::{
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_url;
 use crate::chart::ChartStyle;
+use crate::core::prefill::PrefillReport;
 use crate::core::report::Report;
 use crate::ui::chart_items::ChartItem;
-use crate::ui::chart_items::{chart_labels, draw_chart, results_chart_items};
+use crate::ui::chart_items::{chart_labels, draw_chart, results_chart_items_with};
 use crate::ui::hooks::use_resize_count;
 use crate::ui::i18n::Lang;
 use crate::ui::state::ResultsView;
@@ -64,6 +65,8 @@ pub struct ChartsProps {
     pub results: ResultsView,
     /// Their report.
     pub report: Rc<Report>,
+    /// Their prompt-size figures, made with the report.
+    pub prefill: Rc<Option<PrefillReport>>,
 }
 
 impl PartialEq for ChartsProps {
@@ -78,8 +81,9 @@ pub fn ChartsSection(props: &ChartsProps) -> Html {
     let items = use_memo((props.lang, Rc::as_ptr(&props.report) as usize), {
         let results = props.results.clone();
         let report = Rc::clone(&props.report);
+        let prefill = Rc::clone(&props.prefill);
         let lang = props.lang;
-        move |_| results_chart_items(lang, &results, &report)
+        move |_| results_chart_items_with(lang, &results, &report, prefill.as_ref().as_ref())
     });
     html! {
         <ChartGrid lang={props.lang} {items} layout={Rc::as_ptr(&props.report) as usize}

@@ -394,6 +394,18 @@ fn cache_section(lang: Lang, report: &Report) -> Html {
 /// the block `firsttoken report` prints, made by the same core functions.
 fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
     let headings = text::prefill::size_headings(lang);
+    // Each column's class; the median and p95 cells carry their raw value
+    // in `data-value`, as the comparison's do. One loop makes every cell
+    // (a tag written out per column costs the results' part its code each).
+    const CLASSES: [&str; 7] = [
+        "num",
+        "num",
+        "num",
+        "num median",
+        "num p95",
+        "num",
+        "verdict-cell",
+    ];
     html! {
         <section class="card" id="prefill">
             <h2>{text::prefill::heading(lang)}</h2>
@@ -403,24 +415,22 @@ fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
                 <div class="table-wrap">
                 <table class="stack prefill-sizes" data-target={target.target.to_string()}>
                     <thead><tr>
-                        <th scope="col" class="num">{headings[0]}</th>
-                        { for headings[1..6].iter().map(|h| html! { <th scope="col" class="num">{*h}</th> }) }
-                        <th scope="col">{headings[6]}</th>
+                        { for headings.iter().enumerate().map(|(column, heading)| html! { <th scope="col" class={(column < 6).then_some("num")}>{*heading}</th> }) }
                     </tr></thead>
                     <tbody>
                     { for target.sizes.iter().map(|row| {
-                        let cells = text::prefill::size_cells(lang, row);
-                        let median = row.figures.ttft.map(|t| t.median);
-                        let p95 = row.figures.ttft.map(|t| t.p95);
+                        let ttft = row.figures.ttft;
+                        let values = [None, None, None, ttft.map(|t| t.median), ttft.map(|t| t.p95), None, None];
+                        let cells = text::prefill::size_figure_cells(lang, row);
                         html! {
                             <tr data-size={row.size.to_string()}>
                                 <th scope="row" class="num" data-label={headings[0]}>{cells[0].clone()}</th>
-                                <td class="num" data-label={headings[1]}>{cells[1].clone()}</td>
-                                <td class="num" data-label={headings[2]}>{cells[2].clone()}</td>
-                                <td class="num median" data-label={headings[3]} data-value={median.map(|v| v.to_string())}>{cells[3].clone()}</td>
-                                <td class="num p95" data-label={headings[4]} data-value={p95.map(|v| v.to_string())}>{cells[4].clone()}</td>
-                                <td class="num" data-label={headings[5]}>{cells[5].clone()}</td>
-                                <td class="verdict-cell" data-label={headings[6]}>{judgement_badge(lang, row.figures.judgement)}</td>
+                                { for (1..7).map(|column| html! {
+                                    <td class={CLASSES[column]} data-label={headings[column]} data-value={values[column].map(|v| v.to_string())}>
+                                        // The last column, past the figures, is the verdict.
+                                        { cells.get(column).map_or_else(|| judgement_badge(lang, row.figures.judgement), |cell| html! { {cell.clone()} }) }
+                                    </td>
+                                }) }
                             </tr>
                         }
                     }) }
@@ -490,46 +500,35 @@ pub fn ResultsPage(props: &PageProps) -> Html {
     // After every render (the charts' own effect has run by then: a child's
     // effects run before its parent's): where a re-render's cost ends.
     use_render_mark("firsttoken:results-rendered");
-    let report = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
+    // The report and the prompt-size figures (bootstrapped fits), made
+    // together in one memo: the charts take both.
+    let figures = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
         let results = results.clone();
         move |_| {
             results.as_ref().map(|r| {
-                Rc::new(build_report(
-                    &r.plan,
-                    &r.samples,
-                    r.environment.peak_offset_min(&r.plan),
-                    REPORT_SEED,
-                ))
+                (
+                    Rc::new(build_report(
+                        &r.plan,
+                        &r.samples,
+                        r.environment.peak_offset_min(&r.plan),
+                        REPORT_SEED,
+                    )),
+                    Rc::new(prefill_report(&r.plan, &r.samples, REPORT_SEED)),
+                )
             })
         }
     });
+    let (report, prefill) = figures.as_ref().clone().unzip();
     // Every sentence of the results, made by core for this language: the
     // same list `firsttoken report` prints. Made once per report and
     // language, not on every render.
-    let sentences = use_memo(
-        (
-            report.as_ref().as_ref().map(|r| Rc::as_ptr(r) as usize),
-            lang,
-        ),
-        {
-            let report = report.clone();
-            move |_| report.as_ref().as_ref().map(|r| report_sentences(r, lang))
-        },
-    );
-    // The prompt-size figures (bootstrapped fits): once per set of samples.
-    let prefill = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {
-        let results = results.clone();
-        move |_| {
-            results
-                .as_ref()
-                .and_then(|r| prefill_report(&r.plan, &r.samples, REPORT_SEED))
-        }
+    let sentences = use_memo((report.as_ref().map(|r| Rc::as_ptr(r) as usize), lang), {
+        let report = report.clone();
+        move |_| report.as_ref().map(|r| report_sentences(r, lang))
     });
-    let (Some(results), Some(report), Some(sentences)) = (
-        results,
-        report.as_ref().clone(),
-        sentences.as_ref().as_ref(),
-    ) else {
+    let (Some(results), Some(report), Some(prefill), Some(sentences)) =
+        (results, report, prefill, sentences.as_ref().as_ref())
+    else {
         return html! { <section class="card"><p>{t.no_results}</p></section> };
     };
     let dispatch = props.dispatcher();
@@ -564,7 +563,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { deploy_section(lang, &report, sentences) }
             { fidelity_section(lang, &report, sentences, &results.samples) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
-            <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} />
+            <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />
             { time_of_day_section(lang, &report, sentences) }
         </div>
     }

@@ -192,6 +192,20 @@ fn summary_columns(lang: Lang) -> Vec<String> {
 /// Every chart of the results, in display order.
 #[inline]
 pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<ChartItem> {
+    let prefill = prefill_report(&results.plan, &results.samples, report.seed);
+    results_chart_items_with(lang, results, report, prefill.as_ref())
+}
+
+/// [`results_chart_items`] with the prompt-size figures already made
+/// (`prefill_report` of the same samples and seed): the page makes them
+/// once per set of samples, not once more per language.
+#[inline]
+pub fn results_chart_items_with(
+    lang: Lang,
+    results: &ResultsView,
+    report: &Report,
+    prefill: Option<&PrefillReport>,
+) -> Vec<ChartItem> {
     let t = lang.texts();
     let plan = &results.plan;
     let mut counted: Vec<Vec<f64>> = vec![Vec::new(); plan.targets.len()];
@@ -242,8 +256,8 @@ pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -
         });
     }
 
-    if let Some(prefill) = prefill_report(plan, &results.samples, report.seed) {
-        items.push(prefill_chart_item(lang, &prefill));
+    if let Some(prefill) = prefill {
+        items.push(prefill_chart_item(lang, prefill));
     }
 
     let all: Vec<usize> = (0..plan.targets.len()).collect();

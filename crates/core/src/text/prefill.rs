@@ -224,6 +224,21 @@ pub fn heading(lang: Lang) -> &'static str {
 /// "80", "1.52 s", "1.61 s", "4 of 80", "cold starts, judge p95".
 #[inline]
 pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
+    let [size, tokens, requests, median, p95, slow] = size_figure_cells(lang, row);
+    [
+        size,
+        tokens,
+        requests,
+        median,
+        p95,
+        slow,
+        row.figures.judgement.label(lang, true),
+    ]
+}
+
+/// [`size_cells`] but the verdict, which the page shows as its badge.
+#[inline]
+pub fn size_figure_cells(lang: Lang, row: &SizeRow) -> [String; 6] {
     let figures = &row.figures;
     let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
     let slow = figures.slow.map_or_else(
@@ -241,7 +256,6 @@ pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
         ms(figures.ttft.map(|t| t.median)),
         ms(figures.ttft.map(|t| t.p95)),
         slow,
-        figures.judgement.label(lang, true),
     ]
 }
 
