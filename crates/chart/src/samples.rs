@@ -41,7 +41,7 @@ fn ecdf_input(n: usize) -> EcdfInput {
 fn histogram_input(n: usize) -> HistogramInput {
     let ttft_ms = sample_ttft_ms(n, 2, 19);
     let mut sorted = ttft_ms.clone();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     HistogramInput {
         title: "TTFT distribution".into(),
         series_label: "Provider B · llama-3.3-70b".into(),
@@ -224,7 +224,7 @@ fn median_draw_ms(
         }
         times.push(started.elapsed().as_secs_f64() * 1000.0);
     }
-    times.sort_by(f64::total_cmp);
+    times.sort_unstable_by(f64::total_cmp);
     Ok(percentile(&times, 50.0).unwrap_or(f64::NAN))
 }
 

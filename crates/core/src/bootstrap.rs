@@ -389,7 +389,7 @@ mod tests {
                 median * (sigma * z).exp()
             })
             .collect();
-        values.sort_by(f64::total_cmp);
+        values.sort_unstable_by(f64::total_cmp);
         values
     }
 
@@ -477,7 +477,7 @@ mod tests {
         for trial in 0..TRIALS as u64 {
             let run = regime_switching_run(&mut rng, hours, per_hour);
             let mut sorted = run.clone();
-            sorted.sort_by(f64::total_cmp);
+            sorted.sort_unstable_by(f64::total_cmp);
             let single = bootstrap_intervals(&sorted, DEFAULT_RESAMPLES, trial).unwrap();
             let aware =
                 time_aware_intervals(&run, span_ms, DEFAULT_RESAMPLES, trial, None).unwrap();
@@ -572,7 +572,7 @@ mod tests {
         for _ in 0..trials {
             let (run, span_ms) = draw(&mut rng);
             let mut sorted = run.clone();
-            sorted.sort_by(f64::total_cmp);
+            sorted.sort_unstable_by(f64::total_cmp);
             let method = choose_resampling(&run, span_ms);
             let (median, p95) = quantile_intervals(&run, &sorted, method, None).unwrap();
             for (count, (interval, truth)) in counts

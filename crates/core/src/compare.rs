@@ -601,7 +601,7 @@ mod tests {
 
     /// A target's figures from raw ranked TTFTs, as the report makes them.
     fn measured(target: u32, label: &str, mut values: Vec<f64>) -> TargetFigures {
-        values.sort_by(f64::total_cmp);
+        values.sort_unstable_by(f64::total_cmp);
         let summary = crate::stats::summarize_sorted(&values).unwrap();
         TargetFigures {
             target,

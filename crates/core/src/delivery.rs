@@ -113,7 +113,7 @@ pub fn status_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Opti
     if requests == 0 {
         return None;
     }
-    retry_after.sort_by(f64::total_cmp);
+    retry_after.sort_unstable_by(f64::total_cmp);
     Some(StatusFigures {
         requests,
         counts,
@@ -167,7 +167,7 @@ pub fn stream_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Opti
     }
     let stalled = shapes.iter().filter(|s| s.stalls > 0).count();
     let mut p95s: Vec<f64> = shapes.iter().filter_map(|s| s.p95_gap_ms).collect();
-    p95s.sort_by(f64::total_cmp);
+    p95s.sort_unstable_by(f64::total_cmp);
     Some(StreamFigures {
         requests: shapes.len(),
         stalled,

@@ -526,7 +526,7 @@ mod tests {
     }
 
     fn median(values: &mut [f64]) -> f64 {
-        values.sort_by(f64::total_cmp);
+        values.sort_unstable_by(f64::total_cmp);
         values[values.len() / 2]
     }
 

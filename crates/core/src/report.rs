@@ -925,7 +925,7 @@ mod tests {
             })
             .collect();
         values.extend((0..cold).map(|_| 400.0 * magnitude * (0.9 + 0.2 * rng.f64())));
-        values.sort_by(f64::total_cmp);
+        values.sort_unstable_by(f64::total_cmp);
         values
     }
 
@@ -976,7 +976,7 @@ mod tests {
                 400.0 * (sigma * z).exp() * if cold { magnitude } else { 1.0 }
             })
             .collect();
-        values.sort_by(f64::total_cmp);
+        values.sort_unstable_by(f64::total_cmp);
         values
     }
 
@@ -1149,7 +1149,7 @@ mod tests {
                 .iter()
                 .map(|ms| ms.unwrap_or(self.timeout_ms))
                 .collect();
-            sorted.sort_by(f64::total_cmp);
+            sorted.sort_unstable_by(f64::total_cmp);
             (sorted, self.ttft.iter().filter(|ms| ms.is_none()).count())
         }
 

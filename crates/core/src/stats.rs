@@ -202,7 +202,7 @@ mod tests {
             close(summary.stddev, set.stddev, &format!("{name} stddev"));
             close(summary.cv_pct, set.cv_pct, &format!("{name} cv"));
             let mut sorted = set.values.clone();
-            sorted.sort_by(f64::total_cmp);
+            sorted.sort_unstable_by(f64::total_cmp);
             for [p, expected] in &set.percentiles {
                 let actual = percentile(&sorted, *p).unwrap();
                 close(actual, *expected, &format!("{name} p{p}"));
@@ -236,7 +236,7 @@ mod tests {
             p1 in 0.0f64..=100.0,
             p2 in 0.0f64..=100.0,
         ) {
-            values.sort_by(f64::total_cmp);
+            values.sort_unstable_by(f64::total_cmp);
             let (low_p, high_p) = if p1 <= p2 { (p1, p2) } else { (p2, p1) };
             let low = percentile(&values, low_p).unwrap();
             let high = percentile(&values, high_p).unwrap();

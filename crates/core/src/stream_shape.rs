@@ -110,7 +110,7 @@ impl GapRecorder {
         } else {
             self.in_window
         };
-        self.gaps.sort_by(f64::total_cmp);
+        self.gaps.sort_unstable_by(f64::total_cmp);
         Some(StreamShape {
             gaps: self.count,
             max_gap_ms: self.max_ms,

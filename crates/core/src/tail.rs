@@ -201,7 +201,7 @@ mod tests {
     }
 
     fn sorted(mut values: Vec<f64>) -> Vec<f64> {
-        values.sort_by(f64::total_cmp);
+        values.sort_unstable_by(f64::total_cmp);
         values
     }
 
@@ -380,7 +380,7 @@ mod tests {
                     *log = 8.0 + normal(&mut rng);
                 }
             }
-            logs.sort_by(f64::total_cmp);
+            logs.sort_unstable_by(f64::total_cmp);
             let answer_at = |scale: f64, median: f64| {
                 let values: Vec<f64> = logs.iter().map(|z| median * (scale * z).exp()).collect();
                 detect_cold_tail(&values).map(|tail| tail.count)

@@ -91,7 +91,7 @@ impl Acc {
 
     #[inline]
     fn cell(mut self) -> Cell {
-        self.ttft_ms.sort_by(f64::total_cmp);
+        self.ttft_ms.sort_unstable_by(f64::total_cmp);
         let sorted = &self.ttft_ms;
         let ttft =
             percentile(sorted, 50.0)
