@@ -779,8 +779,8 @@ mod tests {
     fn sized_results() -> (ResultsView, Report) {
         let plan = Plan {
             targets: vec![
-                target("Fast", "https://a.example/v1", "m"),
-                target("Slow", "https://b.example/v1", "m"),
+                Target::openai("Fast", "https://a.example/v1", "m"),
+                Target::openai("Slow", "https://b.example/v1", "m"),
             ],
             prompt_sizes: Some(vec![128, 1_024, 8_192, 32_768]),
             ..Plan::default()

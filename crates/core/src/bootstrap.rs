@@ -18,7 +18,7 @@
 
 use super::dependence::{Resampling, choose_resampling};
 use super::quantile::{batch_means_interval, order_statistic_interval};
-use super::stats::{cv_pct, lerp, percentile};
+use super::stats::{cv_pct, lerp, percentile, sort_by_first};
 
 /// Default number of resamples.
 ///
@@ -137,12 +137,19 @@ pub fn block_bootstrap_intervals(
     let length = length.clamp(1, n);
     // Resamples are counted over the sorted values, as for single draws:
     // each position in send order knows its rank in sorted order.
-    let mut by_value: Vec<usize> = (0..n).collect();
-    by_value.sort_by(|a, b| in_send_order[*a].total_cmp(&in_send_order[*b]));
-    let sorted: Vec<f64> = by_value.iter().map(|&i| in_send_order[i]).collect();
+    // (value, position) pairs, sorted stably by value so that equal values
+    // keep their send order; positions are exact as f64 (n < 2^53). Pairs
+    // go through the page's one sort of pairs, `sort_by_first`.
+    let mut by_value: Vec<(f64, f64)> = in_send_order
+        .iter()
+        .enumerate()
+        .map(|(position, &value)| (value, position as f64))
+        .collect();
+    sort_by_first(&mut by_value);
+    let sorted: Vec<f64> = by_value.iter().map(|pair| pair.0).collect();
     let mut rank_of = vec![0usize; n];
-    for (rank, &position) in by_value.iter().enumerate() {
-        rank_of[position] = rank;
+    for (rank, &(_, position)) in by_value.iter().enumerate() {
+        rank_of[position as usize] = rank;
     }
     let starts = n - length + 1;
     resample_intervals(
