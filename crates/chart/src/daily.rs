@@ -53,8 +53,10 @@ pub struct DailyInput {
 }
 
 /// A series' usable days, sorted, with `value` finite and accepted.
+/// `keep` is a `dyn` closure: a generic one made a copy of this function,
+/// and of the sort inside it, per chart.
 #[inline]
-fn usable_days(days: &[DayPoint], keep: impl Fn(f64) -> bool) -> Vec<DayPoint> {
+fn usable_days(days: &[DayPoint], keep: &dyn Fn(f64) -> bool) -> Vec<DayPoint> {
     let ok = |v: Option<f64>| v.filter(|v| v.is_finite() && keep(*v));
     let mut out: Vec<DayPoint> = days
         .iter()
@@ -222,7 +224,7 @@ pub fn draw_daily<DB: DrawingBackend>(
     let series: Vec<Vec<DayPoint>> = input
         .series
         .iter()
-        .map(|s| usable_days(&s.days, |v| v > 0.0))
+        .map(|s| usable_days(&s.days, &|v| v > 0.0))
         .collect();
     let values = series
         .iter()
@@ -301,7 +303,7 @@ pub fn draw_daily_rates<DB: DrawingBackend>(
         .series
         .iter()
         .map(|s| {
-            let mut days = usable_days(&s.days, |v| (0.0..=100.0).contains(&v));
+            let mut days = usable_days(&s.days, &|v| (0.0..=100.0).contains(&v));
             for day in &mut days {
                 day.p95_ms = None;
             }
@@ -409,7 +411,7 @@ mod tests {
         assert!(has_text(&svg, "p95"));
         // The missing day splits the first series' median into two lines:
         // two runs per series and statistic... one solid polyline per run.
-        let runs = day_runs(&usable_days(&input(7).series[0].days, |v| v > 0.0), |d| {
+        let runs = day_runs(&usable_days(&input(7).series[0].days, &|v| v > 0.0), |d| {
             d.median_ms
         });
         assert_eq!(runs.len(), 2);
