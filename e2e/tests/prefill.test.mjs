@@ -112,7 +112,15 @@ test("a run with prompt sizes shows its per-size tables, prefill rates and chart
       }
       // The sentences: each fitted rate as core formats it, the comparison
       // and the cache saving.
-      const sentences = await page.$$eval("#prefill ul.prefill-sentences li", (lis) => lis.map((li) => li.textContent));
+      // A grouped number's space is a no-break one on the page (it never
+      // wraps at 400 px); the report's figures are compared with plain spaces.
+      const sentences = await page.$$eval("#prefill ul.prefill-sentences li", (lis) =>
+        lis.map((li) => li.textContent.replace(/\u00a0/g, " ")),
+      );
+      assert.ok(
+        await page.$$eval("#prefill ul.prefill-sentences li", (lis) => lis.some((li) => /\d\u00a0\d{3}/.test(li.textContent))),
+        "grouped numbers in the sentences keep together",
+      );
       for (const target of prefill.targets) {
         const rate = formatRate(target.fit.rate_tokens_per_s);
         const said = lang === "en" ? `prefills ${rate} input tokens/s` : `预填充速度 ${rate} 输入 token/秒`;

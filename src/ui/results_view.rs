@@ -19,6 +19,7 @@ use crate::core::sample::Sample;
 use crate::core::stats::Summary;
 use crate::core::text;
 use crate::core::text::fidelity::verdict_word;
+use crate::core::text::format::unbroken_groups;
 use crate::core::text::notice;
 use crate::core::text::{
     ReportSentences, Said, at_least, caveat_line, colon, labelled, report_sentences,
@@ -441,7 +442,7 @@ fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
             }) }
             <ul class="notes prefill-sentences">
             { for text::prefill::lines(lang, prefill).iter().map(|(label, sentence)| html! {
-                <li>{labelled(lang, label, sentence)}</li>
+                <li>{labelled(lang, label, &unbroken_groups(sentence))}</li>
             }) }
             </ul>
         </section>

@@ -169,9 +169,39 @@ pub fn grouped(value: u64) -> String {
     text
 }
 
+/// `text` with each space between two digits made a no-break space
+/// (U+00A0), so a grouped number ("32 768") never wraps between its
+/// groups on a narrow screen.
+#[inline]
+pub fn unbroken_groups(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut previous = '\0';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let between_digits =
+            c == ' ' && previous.is_ascii_digit() && chars.peek().is_some_and(char::is_ascii_digit);
+        out.push(if between_digits { '\u{a0}' } else { c });
+        previous = c;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn grouped_numbers_do_not_break() {
+        assert_eq!(
+            unbroken_groups("at 32 768 tokens, 5 of 6 (1 000–2 000)"),
+            "at 32\u{a0}768 tokens, 5 of 6 (1\u{a0}000–2\u{a0}000)"
+        );
+        assert_eq!(
+            unbroken_groups("预填充速度 198 000 输入"),
+            "预填充速度 198\u{a0}000 输入"
+        );
+        assert_eq!(unbroken_groups(" 1 "), " 1 ");
+    }
 
     #[test]
     fn an_absurd_figure_is_written_short() {

@@ -59,8 +59,12 @@ fn rate_interval(interval: &Interval) -> String {
 /// after a fixed 165 ms (150–180 ms)".
 #[inline]
 pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
+    let (open, close) = match lang {
+        Lang::En => (" (", ")"),
+        Lang::ZhCn => ("（", "）"),
+    };
     let fixed = format!(
-        "{} ({}–{})",
+        "{}{open}{}–{}{close}",
         format_ms(lang, fit.fixed_ms),
         format_ms(lang, fit.fixed_interval.low),
         format_ms(lang, fit.fixed_interval.high)
