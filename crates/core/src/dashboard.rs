@@ -33,6 +33,7 @@ use super::publish::{
 };
 use super::results::{RESULTS_VERSION, vantage_name};
 use super::sample::{ErrorKind, Phase};
+use super::stats::sort_by_first;
 
 /// One measured request: everything a dashboard view needs of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -601,9 +602,27 @@ impl Dataset {
 
     /// Orders the requests by send time (stable, so equal times keep file
     /// order). Files mostly arrive in time order, which the sort exploits.
+    ///
+    /// The sort is of (time, position) pairs, through the page's one sort
+    /// of pairs ([`sort_by_first`]), and the points follow it: a sort of
+    /// the points themselves is another copy of the sort in the page.
     #[inline]
     pub fn finish(&mut self) {
-        self.points.sort_by(|a, b| a.at_ms.total_cmp(&b.at_ms));
+        let mut order: Vec<(f64, f64)> = self
+            .points
+            .iter()
+            .enumerate()
+            .map(|(position, point)| (point.at_ms, position as f64))
+            .collect();
+        sort_by_first(&mut order);
+        let mut points: Vec<Option<Point>> = std::mem::take(&mut self.points)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.points = order
+            .iter()
+            .filter_map(|&(_, position)| points[position as usize].take())
+            .collect();
     }
 
     /// Send time of the oldest and newest request.
