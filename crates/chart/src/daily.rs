@@ -16,6 +16,7 @@ use super::layout::{
 use super::palette::series_colour;
 use super::{Area, ChartError, ChartStyle};
 use firsttoken_core::calendar::civil_from_days;
+use firsttoken_core::stats::sort_by_first;
 
 /// Markers are drawn on each day while a series has at most this many.
 const MARKERS_UP_TO_DAYS: usize = 62;
@@ -58,7 +59,7 @@ pub struct DailyInput {
 #[inline]
 fn usable_days(days: &[DayPoint], keep: &dyn Fn(f64) -> bool) -> Vec<DayPoint> {
     let ok = |v: Option<f64>| v.filter(|v| v.is_finite() && keep(*v));
-    let mut out: Vec<DayPoint> = days
+    let usable: Vec<DayPoint> = days
         .iter()
         .map(|d| DayPoint {
             day: d.day,
@@ -67,7 +68,19 @@ fn usable_days(days: &[DayPoint], keep: &dyn Fn(f64) -> bool) -> Vec<DayPoint> {
         })
         .filter(|d| d.median_ms.is_some() || d.p95_ms.is_some())
         .collect();
-    out.sort_by_key(|d| d.day);
+    // Sorted stably by day through core's one sort of pairs, (day,
+    // position) (days and positions are exact as f64), the first of a day
+    // kept.
+    let mut order: Vec<(f64, f64)> = usable
+        .iter()
+        .enumerate()
+        .map(|(position, d)| (d.day as f64, position as f64))
+        .collect();
+    sort_by_first(&mut order);
+    let mut out: Vec<DayPoint> = order
+        .iter()
+        .map(|&(_, position)| usable[position as usize])
+        .collect();
     out.dedup_by_key(|d| d.day);
     out
 }
