@@ -726,6 +726,58 @@ pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consisten
 }
 
 /// The sentences of `report` in `lang`.
+///
+/// # Examples
+///
+/// The same report in English and in Chinese: the same verdicts, each
+/// sentence about the same target, in its own words.
+///
+/// ```
+/// use firsttoken_core::report::{REPORT_SEED, build_report};
+/// use firsttoken_core::text::{Lang, report_sentences};
+///
+/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::measure::Measurement;
+/// # use firsttoken_core::plan::Plan;
+/// # use firsttoken_core::sample::Sample;
+/// # use firsttoken_core::schedule::Schedule;
+/// # // Every request of `plan` answered by the built-in demo provider, fed
+/// # // through a `Measurement` as the page and the runner feed real replies.
+/// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
+/// #     let schedule = Schedule::new(plan, 1.8e12, 7);
+/// #     schedule.requests.iter().map(|planned| {
+/// #         let target = &plan.targets[planned.target as usize];
+/// #         let seed = target_seed(7, planned.target);
+/// #         let reply = demo_reply(behaviour_of(&target.base_url), planned.seq, seed);
+/// #         let mut measurement = Measurement::new(target.protocol, false);
+/// #         measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+/// #         for chunk in &reply.chunks {
+/// #             measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+/// #         }
+/// #         let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+/// #         measurement.on_body_end(end_ms);
+/// #         Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+/// #     }).collect()
+/// # }
+/// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
+/// #     {"label": "Steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "Cold", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// let report = build_report(&plan, &measure_with_demo(&plan), 0, REPORT_SEED);
+/// let english = report_sentences(&report, Lang::En);
+/// let chinese = report_sentences(&report, Lang::ZhCn);
+///
+/// let verdicts = |sentences: &firsttoken_core::text::ReportSentences| -> Vec<String> {
+///     sentences.models[0].verdicts.iter().map(|said| said.text.clone()).collect()
+/// };
+/// // The demo's `cold-tail` had its cold starts in these 30 requests.
+/// assert_eq!(
+///     verdicts(&english),
+///     ["solid", "cold starts — judge the p95 against your needs"]
+/// );
+/// assert_eq!(verdicts(&chinese), ["稳定", "存在冷启动，请对照你的需求看 p95"]);
+/// assert_eq!(english.models[0].verdicts[0].label, "Steady");
+/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// ```
 #[inline]
 pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
     let said = |target: &TargetReport, text: String| Said {
