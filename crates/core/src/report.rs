@@ -207,8 +207,8 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// #     }).collect()
 /// # }
 /// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
-/// #     {"label": "Steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
-/// #     {"label": "Cold", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// #     {"label": "steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
 /// let samples = measure_with_demo(&plan);
 /// let report = build_report(&plan, &samples, 0, REPORT_SEED);
 ///

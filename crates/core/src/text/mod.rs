@@ -760,8 +760,8 @@ pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consisten
 /// #     }).collect()
 /// # }
 /// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
-/// #     {"label": "Steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
-/// #     {"label": "Cold", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// #     {"label": "steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
 /// let report = build_report(&plan, &measure_with_demo(&plan), 0, REPORT_SEED);
 /// let english = report_sentences(&report, Lang::En);
 /// let chinese = report_sentences(&report, Lang::ZhCn);
@@ -775,7 +775,7 @@ pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consisten
 ///     ["solid", "cold starts — judge the p95 against your needs"]
 /// );
 /// assert_eq!(verdicts(&chinese), ["稳定", "存在冷启动，请对照你的需求看 p95"]);
-/// assert_eq!(english.models[0].verdicts[0].label, "Steady");
+/// assert_eq!(english.models[0].verdicts[0].label, "steady");
 /// # Ok::<(), firsttoken_core::plan::PlanError>(())
 /// ```
 #[inline]
