@@ -30,7 +30,7 @@
 //! rounds, so each size is a stratum of the run), seeded and reproducible.
 //! The rate's interval is the slope's, inverted; a slope interval that
 //! reaches 0 leaves the rate unbounded above. docs/statistics.md gives the
-//! coverage measured by [`tests::prefill_fit_coverage`].
+//! coverage measured by `tests::prefill_fit_coverage`.
 //!
 //! # Comparing providers
 //!

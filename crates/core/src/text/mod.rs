@@ -3,7 +3,7 @@
 //!
 //! - [`comparison`]: one target better than another, or more consistent;
 //! - [`lang`]: the one [`Lang`] (a leaf: every module may name it);
-//! - [`format`]: one way to format a duration, a share, a ratio, an
+//! - [`format`](mod@format): one way to format a duration, a share, a ratio, an
 //!   interval and dollars (a leaf too, so the routing reasons can use it
 //!   without a circle);
 //! - [`notice`]: the page's notices about files, storage and links;

@@ -518,7 +518,7 @@ fn spaced(text: &str) -> String {
     }
 }
 
-/// One bad field in `lang`: "targets[0].model: name the model as the
+/// One bad field in `lang`: "targets\[0\].model: name the model as the
 /// provider spells it".
 #[inline]
 pub fn field_problem(lang: Lang, field: &str, problem: &Problem) -> String {
