@@ -48,6 +48,10 @@
 //! | documents | [`results`], [`publish`], [`dashboard`], [`routing_config`], [`run`] | results, published files, the dashboard's data, routing exports, stored runs |
 //! | text | [`text`], [`text::fidelity`] | the sentences about a whole report |
 
+// A `pub` item outside the public face is an accident: it widens the face
+// without saying so. Reaching one from outside its module is `pub(crate)`.
+#![warn(unreachable_pub)]
+
 pub mod binomial;
 pub mod bootstrap;
 pub mod cache;

@@ -243,7 +243,7 @@ pub(crate) struct Ask<'a> {
 impl<'a> Ask<'a> {
     /// The plan's latency request.
     #[inline]
-    pub fn of_plan(plan: &'a Plan, nonce: Option<&str>) -> Self {
+    pub(crate) fn of_plan(plan: &'a Plan, nonce: Option<&str>) -> Self {
         Self {
             prompt: match nonce {
                 Some(_) => Cow::Owned(prompt_text(plan, nonce)),
@@ -258,7 +258,7 @@ impl<'a> Ask<'a> {
     /// A fidelity probe: its own prompt and limit, temperature 0, never a
     /// nonce (identical requests are what `prompt_tokens` compares).
     #[inline]
-    pub fn of_probe(probe: &Probe) -> Self {
+    pub(crate) fn of_probe(probe: &Probe) -> Self {
         Self {
             prompt: probe.prompt(),
             max_tokens: probe.max_tokens,
