@@ -107,7 +107,7 @@ pub type SizeGroup = (u32, Vec<(f64, f64)>, usize);
 
 /// The warm points of one target, from its measured first sends.
 #[inline]
-pub fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
+pub(crate) fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
     let mut by_size: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
     for sample in samples {
         let Some(sized) = sample.sized_prompt else {
@@ -209,7 +209,7 @@ pub fn prefill_fit(samples: &[Sample], target: u32, seed: u64) -> Option<Prefill
 
 /// [`prefill_fit`] with `resamples` bootstrap resamples.
 #[inline]
-pub fn prefill_fit_with(
+pub(crate) fn prefill_fit_with(
     samples: &[Sample],
     target: u32,
     seed: u64,

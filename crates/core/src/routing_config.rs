@@ -44,10 +44,10 @@ use super::settings::TimeoutAdvice;
 use super::stats::percentile;
 
 /// Version of the OpenRouter preferences document.
-pub const OPENROUTER_VERSION: u32 = 1;
+pub(crate) const OPENROUTER_VERSION: u32 = 1;
 
 /// The host of OpenRouter's API.
-pub const OPENROUTER_HOST: &str = "openrouter.ai";
+pub(crate) const OPENROUTER_HOST: &str = "openrouter.ai";
 
 /// Which run an export comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

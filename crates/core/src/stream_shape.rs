@@ -33,7 +33,7 @@ pub const BUFFERED_TOKENS: u32 = 20;
 
 /// At most this many gaps of one request are kept for its p95 (the count,
 /// maximum and stalls stay exact past it): 512 KiB, whatever a server sends.
-pub const MAX_KEPT_GAPS: usize = 65_536;
+pub(crate) const MAX_KEPT_GAPS: usize = 65_536;
 
 /// One request's stream after its first token, as its sample stores it
 /// (`stream`).

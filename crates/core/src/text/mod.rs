@@ -150,7 +150,7 @@ pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
 /// upper bound of the p99, 2.80 s, × 1.5); it would have cut 0 of 300
 /// requests", or what is missing for one.
 #[inline]
-pub fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
+pub(crate) fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
     let quantile_name = |q: f64| if q >= 0.999 { "p99.9" } else { "p99" };
     let margin = format!("{TIMEOUT_MARGIN}");
     match (lang, *advice) {
@@ -329,7 +329,11 @@ pub fn resampling_text(lang: Lang, method: Resampling) -> String {
 /// B are not distinguishable with this many samples (…)". Both adapters
 /// print these lines under each model.
 #[inline]
-pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelComparison) -> Vec<String> {
+pub(crate) fn distinction_sentences(
+    lang: Lang,
+    report: &Report,
+    model: &ModelComparison,
+) -> Vec<String> {
     let target = |i: u32| report.targets.get(i as usize);
     let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else {
         return Vec::new();
@@ -423,7 +427,7 @@ pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
 /// distinguishable from B, C with these requests)" when the routing pick
 /// is a tie.
 #[inline]
-pub fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
+pub(crate) fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
     if tied.is_empty() {
         return best.to_owned();
     }
@@ -453,7 +457,7 @@ fn format_seconds(lang: Lang, seconds: f64) -> String {
 /// retries; 429 (rate limited): 3 (4 %, 1–11 %), Retry-After 7 s
 /// (median), at most 7 s; other 4xx 0, 5xx 0, no status 0."
 #[inline]
-pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
+pub(crate) fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
     let n = status.requests;
     let (ok, ok_low, ok_high) = share_parts(status.first_try_success, n, status.first_try_interval);
     let counts = &status.counts;
@@ -513,7 +517,7 @@ pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
 /// sent them: "requests: 0 left, reset 7s; tokens: 0 left"; `None` when
 /// they said nothing.
 #[inline]
-pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
+pub(crate) fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
     let (requests, tokens, reset_word, separator, colon) = match lang {
         Lang::En => ("requests", "tokens", "reset", ", ", ": "),
         Lang::ZhCn => ("请求", "令牌", "重置", "，", "："),
@@ -557,7 +561,7 @@ pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String>
 /// 75 replies (1 %, 0–7 %); per-reply p95 gap: median 21 ms, p95 42 ms;
 /// longest gap 2.52 s; 0 replies came all at once."
 #[inline]
-pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
+pub(crate) fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
     let n = stream.requests;
     let (stalled, low, high) = share_parts(stream.stalled, n, stream.stall_interval);
     let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
@@ -588,7 +592,7 @@ pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
 /// (77 charged requests)", with "some token counts were estimated" when
 /// they were.
 #[inline]
-pub fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
+pub(crate) fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
     let per = cost
         .per_success_usd
         .map_or_else(|| "–".to_owned(), format_usd);
@@ -706,7 +710,11 @@ pub struct ReportSentences {
 /// both CVs and that these requests cannot tell them apart (a "1.0×" would
 /// claim a difference the intervals do not show).
 #[inline]
-pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consistency) -> String {
+pub(crate) fn consistency_sentence(
+    lang: Lang,
+    report: &Report,
+    consistency: &Consistency,
+) -> String {
     let target = |i: u32| report.targets.get(i as usize);
     let (most, least) = (
         target(consistency.most_consistent),
@@ -985,7 +993,7 @@ pub fn warning_text(
 /// planned" when `brief` (a terminal's progress line must fit one line);
 /// `None` below a second.
 #[inline]
-pub fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<String> {
+pub(crate) fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<String> {
     (shift_ms >= 1000.0).then(|| {
         let by = format_duration(lang, shift_ms);
         match (lang, brief) {
