@@ -16,7 +16,7 @@ use super::stream_shape::StreamShape;
 
 /// The class of a request's HTTP status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatusClass {
+pub(crate) enum StatusClass {
     /// 2xx.
     Success,
     /// 429 Too Many Requests.

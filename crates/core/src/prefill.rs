@@ -103,7 +103,7 @@ impl PrefillFit {
 
 /// One size's warm points: (requested size, warm (input tokens, TTFT ms)
 /// pairs, requests left out as slow).
-pub type SizeGroup = (u32, Vec<(f64, f64)>, usize);
+pub(crate) type SizeGroup = (u32, Vec<(f64, f64)>, usize);
 
 /// The warm points of one target, from its measured first sends.
 #[inline]
