@@ -10,8 +10,8 @@
 //! An adapter (the page, the runner) calls a handful of entry points, each
 //! with a runnable example:
 //!
-//! - read a plan with [`Plan::from_json`](plan::Plan::from_json) (or from a
-//!   `#plan=` link);
+//! - read a plan with [`Plan::from_json`](plan::Plan::from_json), or from a
+//!   `#plan=` link with [`Plan::from_link_fragment`](plan::Plan::from_link_fragment);
 //! - plan its sends with [`Schedule::new`](schedule::Schedule::new), and
 //!   feed each reply to a [`Measurement`](measure::Measurement) as its bytes
 //!   arrive ([`on_chunk`](measure::Measurement::on_chunk), which decodes
@@ -23,7 +23,8 @@
 //!   English or Chinese;
 //! - write and read results with [`export_json`](results::export_json),
 //!   [`export_csv`](results::export_csv) and
-//!   [`import_json`](results::import_json);
+//!   [`import_json`](results::import_json), and put files together with
+//!   [`merge`](results::merge);
 //! - export the routing pick with [`litellm_yaml`](routing_config::litellm_yaml),
 //!   [`routing_json`](routing_config::routing_json) and
 //!   [`openrouter_json`](routing_config::openrouter_json).

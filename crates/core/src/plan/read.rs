@@ -200,6 +200,23 @@ impl Plan {
     /// The plan as a URL fragment payload: `plan=` followed by the compact
     /// JSON in base64url without padding. Put a `#` in front to make a link.
     /// Plans carry no keys, so neither does the link.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use firsttoken_core::plan::{Plan, PlanError};
+    ///
+    /// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "targets": [{"label": "mini",
+    /// #     "protocol": "openai", "base_url": "https://api.openai.com/v1", "model": "gpt-4o-mini"}]}"#)?;
+    /// let fragment = plan.to_link_fragment();
+    /// assert!(fragment.starts_with("plan="));
+    /// let link = format!("https://example.org/#{fragment}");
+    /// let (_, fragment) = link.split_once('#').unwrap_or_default();
+    /// assert_eq!(Plan::from_link_fragment(fragment)?, plan);
+    ///
+    /// assert!(matches!(Plan::from_link_fragment("#lang=zh"), Err(PlanError::Link(_))));
+    /// # Ok::<(), PlanError>(())
+    /// ```
     #[inline]
     pub fn to_link_fragment(&self) -> String {
         let json = document::to_string(self);
