@@ -196,7 +196,7 @@ pub fn compare_models(figures: &[TargetFigures]) -> Vec<ModelComparison> {
 /// [`compare_models`], slow meaning "over `ttft_budget_ms`" when it is
 /// given.
 #[inline]
-pub fn compare_models_with_budget(
+pub(crate) fn compare_models_with_budget(
     figures: &[TargetFigures],
     ttft_budget_ms: Option<f64>,
 ) -> Vec<ModelComparison> {

@@ -52,7 +52,7 @@ pub struct Point {
 }
 
 /// A target as the dashboard names and matches it.
-pub type DashTarget = PointsTarget;
+pub(crate) type DashTarget = PointsTarget;
 
 /// What a fetched file turned out to be.
 #[derive(Debug)]

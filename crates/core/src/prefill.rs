@@ -30,7 +30,7 @@
 //! rounds, so each size is a stratum of the run), seeded and reproducible.
 //! The rate's interval is the slope's, inverted; a slope interval that
 //! reaches 0 leaves the rate unbounded above. docs/statistics.md gives the
-//! coverage measured by [`tests::prefill_fit_coverage`].
+//! coverage measured by `tests::prefill_fit_coverage`.
 //!
 //! # Comparing providers
 //!
@@ -103,11 +103,11 @@ impl PrefillFit {
 
 /// One size's warm points: (requested size, warm (input tokens, TTFT ms)
 /// pairs, requests left out as slow).
-pub type SizeGroup = (u32, Vec<(f64, f64)>, usize);
+pub(crate) type SizeGroup = (u32, Vec<(f64, f64)>, usize);
 
 /// The warm points of one target, from its measured first sends.
 #[inline]
-pub fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
+pub(crate) fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
     let mut by_size: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
     for sample in samples {
         let Some(sized) = sample.sized_prompt else {
@@ -209,7 +209,7 @@ pub fn prefill_fit(samples: &[Sample], target: u32, seed: u64) -> Option<Prefill
 
 /// [`prefill_fit`] with `resamples` bootstrap resamples.
 #[inline]
-pub fn prefill_fit_with(
+pub(crate) fn prefill_fit_with(
     samples: &[Sample],
     target: u32,
     seed: u64,

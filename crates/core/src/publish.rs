@@ -358,7 +358,7 @@ impl PointsDoc {
 
 /// A plan's targets as points files name them.
 #[inline]
-pub fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
+pub(crate) fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
     plan.targets
         .iter()
         .map(|t| PointsTarget {
@@ -372,7 +372,7 @@ pub fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
 
 /// Where a results file's points go: `x.json` → `x.points.json`.
 #[inline]
-pub fn points_file_name(results_file: &str) -> String {
+pub(crate) fn points_file_name(results_file: &str) -> String {
     let stem = results_file.strip_suffix(".json").unwrap_or(results_file);
     format!("{stem}.points.json")
 }
@@ -515,14 +515,14 @@ pub struct CompactionGroup {
 
 /// Where the compacted runs of one vantage and month go.
 #[inline]
-pub fn month_file_name(year: i64, month: u32, vantage: &str) -> String {
+pub(crate) fn month_file_name(year: i64, month: u32, vantage: &str) -> String {
     format!("months/{year:04}-{month:02}.{}.json", file_safe(vantage))
 }
 
 /// A vantage name as it may appear in a file name: ASCII letters, digits,
 /// `-` and `_`, anything else as `-`; empty becomes `default`.
 #[inline]
-pub fn file_safe(vantage: &str) -> String {
+pub(crate) fn file_safe(vantage: &str) -> String {
     let safe: String = vantage
         .chars()
         .map(|c| {
@@ -544,7 +544,7 @@ pub fn file_safe(vantage: &str) -> String {
 /// after the run's start (UTC), so names sort by time and never clash
 /// between vantages.
 #[inline]
-pub fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
+pub(crate) fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
     let (day, h, m, s) = utc_clock(started_at_ms);
     format!(
         "runs/{}T{h:02}-{m:02}-{s:02}Z.{}.json",
@@ -555,7 +555,7 @@ pub fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
 
 /// Where the compacted runs of one vantage and day go.
 #[inline]
-pub fn day_file_name(day: i64, vantage: &str) -> String {
+pub(crate) fn day_file_name(day: i64, vantage: &str) -> String {
     format!("days/{}.{}.json", iso_date(day), file_safe(vantage))
 }
 

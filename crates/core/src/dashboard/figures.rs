@@ -16,7 +16,7 @@ use crate::calendar::{MS_PER_DAY, utc_day};
 use crate::stats::percentile;
 
 /// Milliseconds in an hour.
-pub const MS_PER_HOUR: f64 = 3_600_000.0;
+pub(crate) const MS_PER_HOUR: f64 = 3_600_000.0;
 
 /// The rolling windows the dashboard shows, in hours: 24 h, 72 h, 7 days.
 pub const WINDOW_HOURS: [u32; 3] = [24, 72, 168];
@@ -112,7 +112,7 @@ impl Acc {
 
 /// The UTC hour (0–23) of an epoch-ms time.
 #[inline]
-pub fn utc_hour(epoch_ms: f64) -> u32 {
+pub(crate) fn utc_hour(epoch_ms: f64) -> u32 {
     (epoch_ms.rem_euclid(MS_PER_DAY) / MS_PER_HOUR) as u32 % 24
 }
 

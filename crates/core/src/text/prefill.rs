@@ -11,7 +11,7 @@ use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, 
 /// The Chinese words of the prompt-size warnings (the English ones are the
 /// validator's own, with the same figures).
 #[inline]
-pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
+pub(crate) fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
     match kind {
         WarningKind::FewRequestsPerSize => format!(
             "每个长度只分到每个目标 {} 个请求中的 {} 个；每个长度少于 75 个请求时，该长度的冷启动长尾常常显示不出来\
@@ -29,7 +29,7 @@ pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
 /// A rate in tokens per second to three significant digits, thousands set
 /// apart: 19 873.2 → "19 900"; "∞" when unbounded.
 #[inline]
-pub fn format_rate(tokens_per_s: f64) -> String {
+pub(crate) fn format_rate(tokens_per_s: f64) -> String {
     if !tokens_per_s.is_finite() {
         return "∞".to_owned();
     }
@@ -58,7 +58,7 @@ fn rate_interval(interval: &Interval) -> String {
 /// One target's prefill fit: "prefills 20 000 tokens/s (18 500–21 700),
 /// after a fixed 165 ms (150–180 ms)".
 #[inline]
-pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
+pub(crate) fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
     let fixed = format!(
         "{} ({}–{})",
         format_ms(lang, fit.fixed_ms),
@@ -79,7 +79,7 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
 /// prefills 2.9× faster than A (2.4–3.5×)", or that these samples cannot
 /// tell them apart. `label` names a target by its index.
 #[inline]
-pub fn comparison_sentence(
+pub(crate) fn comparison_sentence(
     lang: Lang,
     comparison: &PrefillComparison,
     fast_label: &str,
@@ -112,7 +112,7 @@ pub fn comparison_sentence(
 /// starts 1.6 s sooner (1.2–2.0 s) on B", or "A shows no cache effect at
 /// 8 192 tokens".
 #[inline]
-pub fn cache_sentence(lang: Lang, saving: &CacheSaving, label: &str) -> String {
+pub(crate) fn cache_sentence(lang: Lang, saving: &CacheSaving, label: &str) -> String {
     let size = grouped(u64::from(saving.size));
     let amount = |ms: f64| format_ms(lang, ms.abs());
     let interval = if saving.saving_ms >= 0.0 {
@@ -179,7 +179,7 @@ pub fn size_headings(lang: Lang) -> [&'static str; 7] {
 /// "3 sizes refused: the prompt is longer than the model takes" for the
 /// sizes a target refused as over its context window.
 #[inline]
-pub fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
+pub(crate) fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
     let list: Vec<String> = sizes.iter().map(|&s| grouped(u64::from(s))).collect();
     match lang {
         Lang::En => format!(

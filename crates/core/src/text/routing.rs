@@ -11,7 +11,7 @@ use crate::verdict::{ERROR_RATE_THRESHOLD, Judgement, VERDICT_MIN_SAMPLES};
 /// (`collecting`), or none that has kept its error rate under the
 /// threshold.
 #[inline]
-pub fn no_route_reason(lang: Lang, collecting: bool) -> String {
+pub(crate) fn no_route_reason(lang: Lang, collecting: bool) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     match (lang, collecting) {
         (Lang::En, true) => {
@@ -97,7 +97,7 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
 /// What the routing table adds beside a pick whose answers differ from the
 /// reference's, so it never recommends one without saying so.
 #[inline]
-pub fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
+pub(crate) fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
     match (lang, verdict) {
         (Lang::En, FidelityVerdict::Differs) => Some(format!(
             " Its answers differ from {reference}'s in the fidelity check: check them before \
