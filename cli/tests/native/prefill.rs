@@ -113,4 +113,67 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     let (yaml, stderr) = texts(&output);
     assert!(output.status.success(), "{stderr}");
     assert!(yaml.contains("firsttoken_prefill_tokens_per_s:"), "{yaml}");
+
+    // report --html: the same block, every string from the file escaped,
+    // each size's figures those of `report --json`.
+    let mut hostile: Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    hostile["plan"]["targets"][1]["label"] = "slow<i>".into();
+    let hostile_path = dir.join("hostile.json");
+    std::fs::write(&hostile_path, hostile.to_string()).unwrap();
+    let html_path = dir.join("report.html");
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&hostile_path)
+        .arg("--html")
+        .arg(&html_path));
+    let (_, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let start = html
+        .find("<section class=\"prefill\">")
+        .expect("a prompt-size section");
+    let section = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert!(
+        section.contains("<h2>Prompt size and prefill speed</h2>"),
+        "{section}"
+    );
+    assert!(section.contains("<h3>slow&lt;i&gt;</h3>"), "{section}");
+    assert!(!section.contains("<i>"), "{section}");
+    for index in 0..2 {
+        let table = &section[section
+            .find(&format!("<table class=\"sizes\" data-target=\"{index}\">"))
+            .unwrap()..];
+        let table = &table[..table.find("</table>").unwrap()];
+        let sizes = prefill["targets"][index]["sizes"].as_array().unwrap();
+        assert_eq!(table.matches("<tr data-size=").count(), sizes.len());
+        for size in sizes {
+            let row = &table[table
+                .find(&format!("<tr data-size=\"{}\">", size["size"]))
+                .unwrap()..];
+            let row = &row[..row.find("</tr>").unwrap()];
+            let values: Vec<f64> = row
+                .split("data-value=\"")
+                .skip(1)
+                .map(|rest| rest[..rest.find('"').unwrap()].parse().unwrap())
+                .collect();
+            let median = size["ttft_ms"]["median"].as_f64();
+            let p95 = size["ttft_ms"]["p95"].as_f64();
+            let expected: Vec<f64> = [
+                size["size"].as_f64(),
+                size["input_tokens"].as_f64(),
+                size["requests"].as_f64(),
+                median,
+                p95,
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            assert_eq!(values, expected, "{row}");
+        }
+    }
+    assert!(section.contains("prefills"), "{section}");
+    assert!(section.contains("faster than slow&lt;i&gt;"), "{section}");
+    assert!(section.contains("refused 65 536 tokens"), "{section}");
+    assert!(section.contains("a repeated prompt starts"), "{section}");
 }
