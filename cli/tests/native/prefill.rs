@@ -104,6 +104,12 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     assert!(text.contains("a repeated prompt starts"), "{text}");
     // A refused size is not the service failing: the routing picks a provider.
     assert!(!text.contains("no provider with"), "{text}");
+    // The plan names a typical size: the routing ranks by the TTFT the fit
+    // predicts there, and says so.
+    assert!(
+        text.contains("lowest TTFT predicted at the typical 4 096 input tokens"),
+        "{text}"
+    );
     println!("{text}");
 
     let output = run(firsttoken()

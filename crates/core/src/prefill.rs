@@ -91,6 +91,9 @@ pub struct PrefillFit {
     pub points: Vec<SizePoint>,
     /// The slope's bootstrap replicates, ms per token (for comparisons).
     pub slope_replicates: Vec<f64>,
+    /// The fixed part's bootstrap replicates, ms, each from the same
+    /// resample as the slope of the same index.
+    pub fixed_replicates: Vec<f64>,
 }
 
 impl PrefillFit {
@@ -98,6 +101,19 @@ impl PrefillFit {
     #[inline]
     pub fn ttft_at_ms(&self, input_tokens: f64) -> f64 {
         self.fixed_ms + input_tokens * 1_000.0 / self.rate_tokens_per_s
+    }
+
+    /// The 95 % bootstrap interval of the fitted TTFT at `input_tokens`,
+    /// ms: the percentiles of each resample's line there.
+    #[inline]
+    pub fn ttft_at_interval(&self, input_tokens: f64) -> Option<Interval> {
+        let mut at: Vec<f64> = self
+            .slope_replicates
+            .iter()
+            .zip(&self.fixed_replicates)
+            .map(|(slope, fixed)| fixed + slope * input_tokens)
+            .collect();
+        interval_of(&mut at)
     }
 }
 
@@ -265,7 +281,7 @@ pub fn fit_sizes(
         }
     }
     let slope_interval = interval_of(&mut slopes.clone())?;
-    let fixed_interval = interval_of(&mut fixeds)?;
+    let fixed_interval = interval_of(&mut fixeds.clone())?;
     let rate = |slope_ms_per_token: f64| {
         if slope_ms_per_token > 0.0 {
             1_000.0 / slope_ms_per_token
@@ -298,6 +314,7 @@ pub fn fit_sizes(
         },
         points,
         slope_replicates: slopes,
+        fixed_replicates: fixeds,
     })
 }
 
