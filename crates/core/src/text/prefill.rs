@@ -19,6 +19,27 @@ pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
             plan.requests_per_target,
             crate::prompt::requests_per_size(plan).unwrap_or(0)
         ),
+        WarningKind::OverContextWindow => {
+            let list: Vec<String> = plan
+                .sizes_over_context_window()
+                .iter()
+                .map(|over| {
+                    let sizes: Vec<String> =
+                        over.sizes.iter().map(|&s| grouped(u64::from(s))).collect();
+                    format!(
+                        "{}（{}，{} token）的 {}",
+                        plan.targets[over.target].label,
+                        plan.targets[over.target].model,
+                        grouped(u64::from(over.window)),
+                        sizes.join("、")
+                    )
+                })
+                .collect();
+            format!(
+                "部分长度超出模型的上下文窗口，供应商会拒绝这些请求（记为超出上下文，白白占用请求数）：{}",
+                list.join("；")
+            )
+        }
         _ => format!(
             "长提示词有成本：整个运行中每个目标约读取 {} 个输入 token（费用估算已计入）",
             grouped(plan.input_tokens_per_target().unwrap_or(0))
@@ -334,6 +355,64 @@ mod tests {
             "A shows no cache effect at 8 192 tokens"
         );
         assert!(cache_sentence(Lang::ZhCn, &saving, "B").contains("早到"));
+    }
+
+    #[test]
+    fn a_size_over_a_known_context_window_is_warned_about_in_both_languages() {
+        use crate::plan::Target;
+        let preset = |label: &str, provider: &str, model: &str| Target {
+            provider: Some(provider.to_owned()),
+            ..Target::openai(label, "https://api.example.com/v1", model)
+        };
+        let mut plan = Plan {
+            targets: vec![
+                preset("A", "openai", "gpt-4o"),
+                preset("K", "moonshot-cn", "moonshot-v1-32k"),
+                // A model whose window is not known for certain: no word.
+                preset("D", "deepseek", "deepseek-chat"),
+                Target::openai("C", "https://api.example.com/v1", "gpt-4o"),
+            ],
+            prompt_sizes: Some(vec![8_192, 65_536, 262_144]),
+            ..Plan::default()
+        };
+        let over = plan.sizes_over_context_window();
+        assert_eq!(
+            over.iter()
+                .map(|o| (o.target, o.window, o.sizes.clone()))
+                .collect::<Vec<_>>(),
+            [
+                (0, 128_000, vec![262_144]),
+                (1, 32_768, vec![65_536, 262_144])
+            ]
+        );
+        let warning = plan
+            .warnings()
+            .into_iter()
+            .find(|w| w.kind == WarningKind::OverContextWindow)
+            .unwrap();
+        assert_eq!(warning.field, "prompt_sizes");
+        assert!(
+            warning.message.ends_with(
+                "A (gpt-4o, 128 000 tokens) at 262 144; K (moonshot-v1-32k, 32 768 tokens) at \
+                 65 536, 262 144"
+            ),
+            "{}",
+            warning.message
+        );
+        let zh = warning_zh(&plan, WarningKind::OverContextWindow);
+        assert!(
+            zh.contains("上下文窗口")
+                && zh.contains("K（moonshot-v1-32k，32 768 token）的 65 536、262 144"),
+            "{zh}"
+        );
+        // Sizes within every known window: no warning.
+        plan.prompt_sizes = Some(vec![128, 8_192]);
+        assert!(plan.sizes_over_context_window().is_empty());
+        assert!(
+            plan.warnings()
+                .iter()
+                .all(|w| w.kind != WarningKind::OverContextWindow)
+        );
     }
 
     #[test]
