@@ -102,6 +102,20 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     );
     assert!(text.contains("refused 65 536 tokens"), "{text}");
     assert!(text.contains("a repeated prompt starts"), "{text}");
+    // The refused size's row says so, and no sentence names its label twice.
+    let refused_row = text
+        .lines()
+        .find(|line| line.trim_start().starts_with("65 536"))
+        .unwrap();
+    assert!(
+        refused_row.ends_with("refused: longer than the model's context window"),
+        "{refused_row}"
+    );
+    assert!(!text.contains("collecting (0 of"), "{text}");
+    assert!(
+        !text.contains("fast: fast ") && !text.contains("slow: slow ") && !text.contains(" on slow"),
+        "{text}"
+    );
     // A refused size is not the service failing: the routing picks a provider.
     assert!(!text.contains("no provider with"), "{text}");
     // The plan names a typical size: the routing ranks by the TTFT the fit

@@ -171,6 +171,48 @@ pub fn cache_sentence(lang: Lang, saving: &CacheSaving, label: &str) -> String {
     }
 }
 
+/// What a repeated prompt saved, said under the target's own label (the
+/// label is not repeated): "at 8 192 tokens a repeated prompt starts 1.6 s
+/// sooner (1.2–2.0 s)", or "no cache effect at 8 192 tokens".
+#[inline]
+pub fn cache_line(lang: Lang, saving: &CacheSaving) -> String {
+    let size = grouped(u64::from(saving.size));
+    let amount = |ms: f64| format_ms(lang, ms.abs());
+    let (near, far) = if saving.saving_ms >= 0.0 {
+        (saving.interval.low, saving.interval.high)
+    } else {
+        (saving.interval.high, saving.interval.low)
+    };
+    let interval = format!("{}–{}", amount(near), amount(far));
+    let by = amount(saving.saving_ms);
+    match (lang, saving.has_effect(), saving.saving_ms >= 0.0) {
+        (Lang::En, false, _) => format!("no cache effect at {size} tokens"),
+        (Lang::En, true, true) => {
+            format!("at {size} tokens a repeated prompt starts {by} sooner ({interval})")
+        }
+        (Lang::En, true, false) => {
+            format!("at {size} tokens a repeated prompt starts {by} later ({interval})")
+        }
+        (Lang::ZhCn, false, _) => format!("{size} token 时没有显示出缓存效果"),
+        (Lang::ZhCn, true, true) => {
+            format!("{size} token 的重复提示词首个 token 早到 {by}（{interval}）")
+        }
+        (Lang::ZhCn, true, false) => {
+            format!("{size} token 的重复提示词首个 token 晚到 {by}（{interval}）")
+        }
+    }
+}
+
+/// The verdict cell of a size the provider refused outright (no request
+/// answered, some refused as over the context window).
+#[inline]
+pub fn refused_cell(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "refused: longer than the model's context window",
+        Lang::ZhCn => "被拒绝：超出模型的上下文窗口",
+    }
+}
+
 /// The per-size table's column headings: size, input tokens (the
 /// provider's count), requests, median, p95, cold starts, verdict.
 #[inline]
@@ -236,6 +278,18 @@ pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
             Lang::ZhCn => format!("{} 个中 {} 个", slow.of, slow.slow),
         },
     );
+    // A size the provider refused has no figures to judge: say why rather
+    // than "collecting (0 of 20)".
+    let refused = figures.ttft.is_none()
+        && figures
+            .errors_by_kind
+            .iter()
+            .any(|(kind, _)| *kind == crate::sample::ErrorKind::ContextExceeded);
+    let verdict = if refused {
+        refused_cell(lang).to_owned()
+    } else {
+        figures.judgement.label(lang, true)
+    };
     [
         grouped(u64::from(row.size)),
         row.input_tokens
@@ -244,7 +298,7 @@ pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
         ms(figures.ttft.map(|t| t.median)),
         ms(figures.ttft.map(|t| t.p95)),
         slow,
-        figures.judgement.label(lang, true),
+        verdict,
     ]
 }
 
@@ -287,7 +341,7 @@ pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
             ));
         }
         for saving in &target.cache {
-            lines.push((label.clone(), cache_sentence(lang, saving, &target.label)));
+            lines.push((label.clone(), cache_line(lang, saving)));
         }
     }
     for model in &report.models {
@@ -355,6 +409,94 @@ mod tests {
             "A shows no cache effect at 8 192 tokens"
         );
         assert!(cache_sentence(Lang::ZhCn, &saving, "B").contains("早到"));
+        // Under the target's own label the sentence does not name it again.
+        assert_eq!(
+            cache_line(Lang::En, &saving),
+            "at 8 192 tokens a repeated prompt starts 1.6 s sooner (1.2 s–2 s)"
+        );
+        assert_eq!(
+            cache_line(Lang::En, &none),
+            "no cache effect at 8 192 tokens"
+        );
+        assert_eq!(
+            cache_line(Lang::ZhCn, &saving),
+            "8 192 token 的重复提示词首个 token 早到 1.6 秒（1.2 秒–2 秒）"
+        );
+        assert_eq!(
+            cache_line(Lang::ZhCn, &none),
+            "8 192 token 时没有显示出缓存效果"
+        );
+    }
+
+    #[test]
+    fn a_refused_size_s_row_says_it_was_refused_and_the_lines_name_no_label_twice() {
+        use crate::fixtures::sample;
+        use crate::plan::Target;
+        use crate::prefill::prefill_report;
+        use crate::prompt::SizedPrompt;
+        use crate::sample::{ErrorKind, Sample};
+        let plan = Plan {
+            targets: vec![Target::openai("fast", "https://a.example/v1", "m")],
+            prompt_sizes: Some(vec![128, 65_536]),
+            prompt_cache_probe: true,
+            requests_per_target: 40,
+            ..Plan::default()
+        };
+        let sized = |mut s: Sample, tokens: u32, repeat_of: Option<u32>| {
+            s.sized_prompt = Some(SizedPrompt { tokens, repeat_of });
+            s.input_tokens = s.error.is_none().then_some(tokens);
+            s
+        };
+        let mut samples = Vec::new();
+        for round in 0..20u32 {
+            let at = f64::from(round) * 1_000.0;
+            samples.push(sized(
+                sample(0, round * 3, at, Some(300.0), false),
+                128,
+                None,
+            ));
+            samples.push(sized(
+                Sample::failed(0, round * 3 + 1, ErrorKind::ContextExceeded),
+                65_536,
+                None,
+            ));
+            // A repeat of the 128-token prompt that saves nothing.
+            samples.push(sized(
+                sample(
+                    0,
+                    round * 3 + 2,
+                    at + 500.0,
+                    Some(300.0 + f64::from(round % 3)),
+                    false,
+                ),
+                128,
+                Some(round * 3),
+            ));
+        }
+        let report = prefill_report(&plan, &samples, 1).unwrap();
+        let rows = &report.targets[0].sizes;
+        assert_eq!(rows.len(), 2);
+        for (lang, words) in [
+            (Lang::En, "refused: longer than the model's context window"),
+            (Lang::ZhCn, "被拒绝：超出模型的上下文窗口"),
+        ] {
+            assert_eq!(size_cells(lang, &rows[1])[6], words);
+            assert_ne!(size_cells(lang, &rows[0])[6], words);
+        }
+        let lines = lines(Lang::En, &report);
+        assert!(
+            lines.contains(&(
+                "fast".to_owned(),
+                "no cache effect at 128 tokens".to_owned()
+            )),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .all(|(label, sentence)| !sentence.contains(label.as_str())),
+            "{lines:?}"
+        );
     }
 
     #[test]
