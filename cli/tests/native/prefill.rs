@@ -4,11 +4,10 @@
 //! window refused as such without stopping the run.
 
 use firsttoken_core::plan::Protocol;
-use firsttoken_core::results::import_json;
 use firsttoken_core::sample::ErrorKind;
 use serde_json::Value;
 
-use super::support::{firsttoken, quick_plan, run, scratch, target, texts, write_plan};
+use super::support::{firsttoken, quick_plan, run, run_plan_with, scratch, target, texts};
 
 #[test]
 fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
@@ -25,20 +24,14 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     plan.prompt_sizes = Some(vec![128, 2_048, 8_192, 32_768, 65_536]);
     plan.prompt_cache_probe = true;
     plan.typical_prompt_tokens = Some(4_096);
-    let plan_path = write_plan(&dir, &plan);
-    let results = dir.join("results.json");
     let csv = dir.join("results.csv");
-    let output = run(firsttoken()
-        .arg("run")
-        .arg(&plan_path)
-        .arg("-o")
-        .arg(&results)
-        .arg("--csv")
-        .arg(&csv));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let ran = run_plan_with(&dir, &plan, |command| {
+        command.arg("--csv").arg(&csv);
+    })
+    .succeeded();
+    let results = ran.results.clone();
 
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let doc = ran.doc();
     assert_eq!(
         doc.samples.len(),
         108,
@@ -113,7 +106,9 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     );
     assert!(!text.contains("collecting (0 of"), "{text}");
     assert!(
-        !text.contains("fast: fast ") && !text.contains("slow: slow ") && !text.contains(" on slow"),
+        !text.contains("fast: fast ")
+            && !text.contains("slow: slow ")
+            && !text.contains(" on slow"),
         "{text}"
     );
     // A refused size is not the service failing: the routing picks a provider.

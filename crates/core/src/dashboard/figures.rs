@@ -280,7 +280,7 @@ pub enum DayPrefill {
 
 /// Seed of the daily prefill fits' bootstraps (mixed with the day), so a
 /// day's interval is the same on every load.
-const PREFILL_SEED: u64 = 0x5052_4546_494C_4C;
+const PREFILL_SEED: u64 = 0x0050_5245_4649_4C4C;
 
 /// Each target's prefill rate per UTC day, by target then day, from the
 /// sized requests of [`Dataset::prompts`] at `vantage` (`None`: every
@@ -294,7 +294,9 @@ const PREFILL_SEED: u64 = 0x5052_4546_494C_4C;
 /// day, O(resamples × requests × log) each.
 #[inline]
 pub fn prefill_daily(data: &Dataset, vantage: Option<u32>) -> Vec<PrefillDay> {
-    let mut groups: BTreeMap<(u32, i64), Vec<(u32, f64, f64)>> = BTreeMap::new();
+    // (target, day) → the day's (size, input tokens, TTFT ms) first sends.
+    type Day = Vec<(u32, f64, f64)>;
+    let mut groups: BTreeMap<(u32, i64), Day> = BTreeMap::new();
     for point in &data.prompts {
         if vantage.is_some_and(|v| v != point.vantage) {
             continue;
