@@ -925,6 +925,60 @@ mod tests {
         assert!(plain.prompts.is_none() && !plain.to_json().contains("prompts"));
     }
 
+    /// How often a day's interval covers the truth, over seeds: the figure
+    /// docs/statistics.md gives.
+    #[test]
+    #[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib dashboard::tests::prefill_daily_coverage -- --ignored --nocapture"]
+    fn prefill_daily_coverage() {
+        use crate::plan::Plan;
+        use crate::results::{Environment, export_json};
+        use figures::{DayPrefill, prefill_daily};
+        const SIZES: [u32; 4] = [128, 1_024, 4_096, 16_384];
+        let plan = Plan {
+            targets: vec![
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
+            ],
+            prompt_sizes: Some(SIZES.to_vec()),
+            prompt_cache_probe: true,
+            ..Plan::default()
+        };
+        let (mut days, mut covered, mut worst) = (0u32, 0u32, 0.0_f64);
+        for seed in 0..500 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut samples = prefill_day(0, 6_000.0, 20_000.0, &SIZES, &mut rng);
+            samples.extend(prefill_day(1, 20_000.0, 20_000.0, &SIZES, &mut rng));
+            samples.sort_by(|a, b| a.sent_at_ms.total_cmp(&b.sent_at_ms));
+            let mut data = Dataset::default();
+            data.add(
+                &read_run(&export_json(&plan, &Environment::default(), &samples)),
+                "",
+            )
+            .unwrap();
+            data.finish();
+            for day in prefill_daily(&data, None) {
+                let truth = if day.target == 0 { 6_000.0 } else { 20_000.0 };
+                let DayPrefill::Fitted {
+                    rate_tokens_per_s,
+                    interval,
+                    ..
+                } = day.rate
+                else {
+                    panic!("{day:?}");
+                };
+                days += 1;
+                covered += u32::from(interval.low <= truth && truth <= interval.high);
+                worst = worst.max((rate_tokens_per_s / truth - 1.0).abs());
+            }
+        }
+        let pct = 100.0 * f64::from(covered) / f64::from(days);
+        println!(
+            "{days} target-days of 15 first sends per size: interval covers the truth in {pct:.1} %, worst error {:.1} %",
+            100.0 * worst
+        );
+        assert!(pct >= 90.0);
+    }
+
     #[test]
     fn timeouts_rank_at_the_timeout_in_published_files_and_points() {
         let a = Target::openai("A", "https://a.example/v1", "m");
