@@ -262,6 +262,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "plan",
             "plan_flags",
             "presets",
+            "context_window",
             "key_rules",
             "fidelity",
             "fidelity::suite",

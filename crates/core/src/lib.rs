@@ -43,7 +43,7 @@
 //! | base | [`document`], [`failure`], [`origin`], [`price`], [`peak`], [`calendar`], [`text::lang`], [`text::printable`] | reading JSON, typed failures, origins, prices, peak hours, dates, the language |
 //! | stats | [`stats`], [`quantile`], [`bootstrap`], [`dependence`], [`binomial`] | summaries, percentiles and intervals, resampling, binomial tools |
 //! | words | [`text::format`], [`text::refusal`], [`text::plan_problem`], [`text::notice`], [`text::report_words`], [`text::page`], [`text::dashboard`] | numbers and typed problems in words |
-//! | plan and probes | [`plan`], [`plan_flags`], [`presets`], [`key_rules`], [`fidelity`] (its [`suite`](fidelity::suite), [`reply`](fidelity::reply), [`verify`](fidelity::verify)), [`schedule`], [`prompt`] | what to measure, where its keys go, the probes and when to send |
+//! | plan and probes | [`plan`], [`plan_flags`], [`presets`], [`context_window`], [`key_rules`], [`fidelity`] (its [`suite`](fidelity::suite), [`reply`](fidelity::reply), [`verify`](fidelity::verify)), [`schedule`], [`prompt`] | what to measure, where its keys go, the probes and when to send |
 //! | wire | [`sse`], [`protocol`], [`measure`], [`stream_shape`], [`ratelimit`], [`demo`], [`sample`] | requests, streams and what one request measured |
 //! | judgement | [`verdict`], [`slow`], [`tail`], [`settings`], [`delivery`], [`cache`], [`cost`], [`timeofday`], [`compare`], [`report`], [`objective`], [`prefill`], [`fidelity::score`], [`text::verdict`], [`text::comparison`], [`text::routing`] | what the samples say, and its words |
 //! | documents | [`results`], [`publish`], [`dashboard`], [`routing_config`], [`run`] | results, published files, the dashboard's data, routing exports, stored runs |
@@ -58,6 +58,7 @@ pub mod bootstrap;
 pub mod cache;
 pub mod calendar;
 pub mod compare;
+pub mod context_window;
 pub mod cost;
 pub mod dashboard;
 pub mod delivery;

@@ -17,7 +17,7 @@ mod rules;
 mod url;
 
 pub(crate) use read::edit_distance;
-pub use rules::is_provider_slug;
+pub use rules::{OverWindow, is_provider_slug};
 pub use url::{check_base_url, normalise_base_url};
 
 /// The plan document's version this build reads and writes.
@@ -392,6 +392,9 @@ pub enum WarningKind {
     FewRequestsPerSize,
     /// Prompt sizes: what the long prompts' input tokens add up to.
     LongPromptsCost,
+    /// A prompt size above a target's known context window: the provider
+    /// will refuse it.
+    OverContextWindow,
 }
 
 /// A warning about a valid plan: which field, and why it matters.

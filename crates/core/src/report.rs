@@ -11,12 +11,14 @@
 use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
 use super::cache::{CacheSplit, cache_split};
 use super::compare::{
-    ModelComparison, RoutingTable, TargetFigures, compare_models_with_budget, routing_table,
+    ModelComparison, RoutingTable, TargetFigures, TypicalTtft, compare_models_with_budget,
+    routing_table,
 };
 use super::cost::{CostFigures, cost_figures};
 use super::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
 use super::fidelity::score::{Fidelity, score as score_fidelity};
 use super::plan::Plan;
+use super::prefill::prefill_fit;
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
@@ -291,6 +293,7 @@ pub fn build_report_with(
                 censored: t.censored,
                 p95_interval: t.intervals.map(|i| i.p95_ms),
                 median_interval: t.intervals.map(|i| i.median_ms),
+                typical: typical_ttft(plan, samples, t.target, seed),
             })
         })
         .collect();
@@ -308,6 +311,26 @@ pub fn build_report_with(
     };
     report.routing = report.routing_in(Lang::En);
     report
+}
+
+/// The TTFT that `target`'s prefill fit predicts at the plan's
+/// `typical_prompt_tokens`, when the plan names one and the run measured
+/// prompt sizes enough for a fit: what the routing ranks by then.
+///
+/// Cost: nothing without a typical size; else one prefill fit's bootstrap.
+#[inline]
+fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32, seed: u64) -> Option<TypicalTtft> {
+    let tokens = plan.typical_prompt_tokens?;
+    if samples.iter().all(|s| s.sized_prompt.is_none()) {
+        return None;
+    }
+    let fit = prefill_fit(samples, target, seed)?;
+    let at = f64::from(tokens);
+    Some(TypicalTtft {
+        tokens,
+        ttft_ms: fit.ttft_at_ms(at),
+        interval: fit.ttft_at_interval(at)?,
+    })
 }
 
 /// A per-target seed: SplitMix64's mixing of seed + index, so neighbouring

@@ -981,7 +981,9 @@ pub fn warning_text(
              而命中缓存的请求首个词元到达的时间不同；开启“每个提示词附加随机串”后，每个请求的提示词末尾会加上一段随机字符，\
              任何请求都不会命中缓存（结果中每个样本的缓存词元数会显示哪些命中了）"
             .to_owned(),
-        WarningKind::FewRequestsPerSize | WarningKind::LongPromptsCost => {
+        WarningKind::FewRequestsPerSize
+        | WarningKind::LongPromptsCost
+        | WarningKind::OverContextWindow => {
             prefill::warning_zh(plan, warning.kind)
         }
     }
