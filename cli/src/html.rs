@@ -19,11 +19,12 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use firsttoken_chart::items::{chart_svg, results_chart_items};
+use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{Report, TargetReport};
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken_core::text::{at_least, format_ms, labelled, report_sentences};
+use firsttoken_core::text::{self, at_least, format_ms, labelled, report_sentences};
 use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
@@ -232,6 +233,10 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         );
     }
 
+    if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
+        prefill_html(&mut out, &prefill, lang);
+    }
+
     charts(&mut out, doc, report, lang);
 
     if let Some(fidelity) = &report.fidelity {
@@ -297,6 +302,80 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         env!("CARGO_PKG_VERSION")
     );
     out
+}
+
+/// The prompt-size block: per target a table per size (the text report's
+/// columns, each number unrounded in `data-value`), then the fits, refused
+/// sizes, comparisons and cache savings in core's sentences.
+fn prefill_html(out: &mut String, prefill: &PrefillReport, lang: Lang) {
+    let _ = writeln!(
+        out,
+        "<section class=\"prefill\">\n<h2>{}</h2>",
+        escape(text::prefill::heading(lang))
+    );
+    let headings = text::prefill::size_headings(lang);
+    // Size, input tokens, requests, median, p95 are numbers; the cold-start
+    // share and the verdict are words.
+    let numeric = [true, true, true, true, true, false, false];
+    for target in &prefill.targets {
+        if target.sizes.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "<h3>{}</h3>\n<table class=\"sizes\" data-target=\"{}\">\n<thead><tr>",
+            escape(&target.label),
+            target.target
+        );
+        for (heading, number) in headings.iter().zip(numeric) {
+            let class = if number { " class=\"num\"" } else { "" };
+            let _ = write!(out, "<th scope=\"col\"{class}>{}</th>", escape(heading));
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for row in &target.sizes {
+            let cells = text::prefill::size_cells(lang, row);
+            let ttft = row.figures.ttft.as_ref();
+            let values = [
+                Some(f64::from(row.size)),
+                row.input_tokens,
+                Some(row.figures.requests as f64),
+                ttft.map(|t| t.median),
+                ttft.map(|t| t.p95),
+                None,
+                None,
+            ];
+            let _ = write!(out, "<tr data-size=\"{}\">", row.size);
+            for (index, ((cell, number), value)) in
+                cells.iter().zip(numeric).zip(values).enumerate()
+            {
+                let (tag, scope) = if index == 0 {
+                    ("th", " scope=\"row\"")
+                } else {
+                    ("td", "")
+                };
+                let class = if number { " class=\"num\"" } else { "" };
+                let _ = write!(
+                    out,
+                    "<{tag}{scope}{class}{}>{}</{tag}>",
+                    data_value(value),
+                    escape(cell)
+                );
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n");
+    }
+    out.push_str("<ul class=\"said\">\n");
+    for (label, sentence) in text::prefill::lines(lang, prefill) {
+        let _ = writeln!(
+            out,
+            "<li><b>{}</b>{}{}</li>",
+            escape(&label),
+            escape(firsttoken_core::text::colon(lang)),
+            escape(&sentence)
+        );
+    }
+    out.push_str("</ul>\n</section>\n");
 }
 
 /// The page's results charts, each as inline SVG with its numbers in a

@@ -15,14 +15,15 @@
 //! so a fitted rate can be checked against R. A prompt longer than [`PREFILL_CONTEXT_TOKENS`] is
 //! refused as the providers refuse it: HTTP 400, "prompt is too long … context_length_exceeded".
 //!
-//! Draws are a pure function of the seed and the request's index, like `bimodal`'s.
+//! Draws are a pure function of the seed and the request's index, like `bimodal`'s. A draw is
+//! only numbers: the script turns it into a reply ([`crate::script::Script::plan_prefill`]), so
+//! this module imports nothing of the scripts and the two do not import each other.
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
 use crate::leaf::splitmix64;
-use crate::script::{ReplyPlan, stream_of_tokens_at};
 
 /// The fixed part of a prefill reply's TTFT, ms.
 pub const PREFILL_FIXED_MS: u64 = 150;
@@ -102,15 +103,6 @@ impl Prefill {
             cold,
             cached_tokens: cached,
         }
-    }
-
-    /// The reply of a draw.
-    pub fn plan(draw: PrefillDraw) -> ReplyPlan {
-        let mut plan = stream_of_tokens_at(draw.first_token_ms, Some(draw.cold));
-        if let ReplyPlan::Stream { cached_tokens, .. } = &mut plan {
-            *cached_tokens = draw.cached_tokens;
-        }
-        plan
     }
 }
 

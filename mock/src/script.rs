@@ -13,7 +13,7 @@ use std::fmt;
 
 use crate::fidelity::{self, ProbeAnswer};
 use crate::leaf::{PROMPT_TOKENS, splitmix64};
-use crate::prefill::Prefill;
+use crate::prefill::{Prefill, PrefillDraw};
 
 /// The content tokens of every successful reply, in order. They cover 2-, 3- and 4-byte UTF-8
 /// characters so decoders that split characters across reads are caught.
@@ -490,7 +490,7 @@ impl Script {
         repeated: bool,
     ) -> ReplyPlan {
         match self.prefill() {
-            Some(prefill) => Prefill::plan(prefill.draw(
+            Some(prefill) => prefill_reply(prefill.draw(
                 self.parameter,
                 seed,
                 request_index,
@@ -643,8 +643,18 @@ impl ReplyPlan {
     }
 }
 
+/// The reply of a prefill draw: plain tokens from its first-token time, with its cold-start
+/// mark and cached tokens.
+fn prefill_reply(draw: PrefillDraw) -> ReplyPlan {
+    let mut plan = stream_of_tokens_at(draw.first_token_ms, Some(draw.cold));
+    if let ReplyPlan::Stream { cached_tokens, .. } = &mut plan {
+        *cached_tokens = draw.cached_tokens;
+    }
+    plan
+}
+
 /// Eight plain content tokens from `first_token_ms`, with a cold-start mark.
-pub(crate) fn stream_of_tokens_at(first_token_ms: u64, cold: Option<bool>) -> ReplyPlan {
+fn stream_of_tokens_at(first_token_ms: u64, cold: Option<bool>) -> ReplyPlan {
     stream_of_tokens(first_token_ms, Framing::PLAIN, cold)
 }
 

@@ -429,7 +429,11 @@ fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
                                 { for (1..7).map(|column| html! {
                                     <td class={CLASSES[column]} data-label={headings[column]} data-value={values[column].map(|v| v.to_string())}>
                                         // The last column, past the figures, is the verdict.
-                                        { cells.get(column).map_or_else(|| judgement_badge(lang, row.figures.judgement), |cell| html! { {cell.clone()} }) }
+                                        { match cells.get(column) {
+                                            Some(cell) => html! { {cell.clone()} },
+                                            None if text::prefill::refused(row) => html! { {text::prefill::refused_cell(lang)} },
+                                            None => judgement_badge(lang, row.figures.judgement),
+                                        } }
                                     </td>
                                 }) }
                             </tr>

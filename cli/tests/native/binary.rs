@@ -10,7 +10,8 @@ use firsttoken_core::results::{RunnerKind, import_json};
 use firsttoken_core::sample::ErrorKind;
 
 use super::support::{
-    PROTOCOLS, firsttoken, mock, quick_plan, run, scratch, target, texts, write_plan,
+    PROTOCOLS, firsttoken, mock, quick_plan, run, run_plan, run_plan_with, scratch, target, texts,
+    write_plan,
 };
 
 #[test]
@@ -26,20 +27,16 @@ fn a_three_protocol_run_writes_every_planned_sample_and_the_report_matches_core(
     );
     plan.warmup_per_target = 1;
     plan.spacing_s = 0.01;
-    let plan_path = write_plan(&dir, &plan);
-    let results = dir.join("results.json");
     let csv = dir.join("results.csv");
-    let output = run(firsttoken()
-        .arg("run")
-        .arg(&plan_path)
-        .arg("-o")
-        .arg(&results)
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--vantage")
-        .arg("loopback"));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let ran = run_plan_with(&dir, &plan, |command| {
+        command
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--vantage")
+            .arg("loopback");
+    })
+    .succeeded();
+    let (stdout, results) = (&ran.stdout, ran.results.clone());
     // Not a terminal: one plain line per sample.
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with('[')).count(),
@@ -47,7 +44,7 @@ fn a_three_protocol_run_writes_every_planned_sample_and_the_report_matches_core(
         "{stdout}"
     );
 
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let doc = ran.doc();
     assert_eq!(doc.plan, plan);
     assert_eq!(doc.samples.len(), 15);
     for target in 0..3 {
@@ -166,16 +163,12 @@ fn fresh_connections_open_and_time_a_connection_for_every_request() {
             .collect(),
         2,
     );
-    let results = dir.join("results.json");
-    let output = run(firsttoken()
-        .arg("run")
-        .arg(write_plan(&dir, &plan))
-        .arg("-o")
-        .arg(&results)
-        .arg("--fresh-connections"));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let ran = run_plan_with(&dir, &plan, |command| {
+        command.arg("--fresh-connections");
+    })
+    .succeeded();
+    let (stdout, results) = (&ran.stdout, ran.results.clone());
+    let doc = ran.doc();
     assert_eq!(doc.samples.len(), 6);
     for sample in &doc.samples {
         let phases = sample.connection.expect("every request opened one");
@@ -255,16 +248,11 @@ fn a_fault_plan_turns_each_fault_into_a_typed_error_sample() {
     });
     let mut plan = quick_plan(targets, 1);
     plan.timeout_s = 0.5;
-    let results = dir.join("results.json");
-    let output = run(firsttoken()
-        .env("FIRSTTOKEN_KEY", "sk-test")
-        .arg("run")
-        .arg(write_plan(&dir, &plan))
-        .arg("-o")
-        .arg(&results));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let ran = run_plan_with(&dir, &plan, |command| {
+        command.env("FIRSTTOKEN_KEY", "sk-test");
+    })
+    .succeeded();
+    let (stdout, doc) = (&ran.stdout, ran.doc());
     let kinds: Vec<ErrorKind> = doc
         .samples
         .iter()
@@ -304,16 +292,11 @@ fn a_target_without_a_key_is_refused_before_anything_is_sent() {
         ],
         1,
     );
-    let results = dir.join("results.json");
-    let output = run(firsttoken()
-        .arg("run")
-        .arg(write_plan(&dir, &plan))
-        .arg("-o")
-        .arg(&results));
-    let (_, stderr) = texts(&output);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let ran = run_plan(&dir, &plan);
+    let stderr = &ran.stderr;
+    assert_eq!(ran.output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("FIRSTTOKEN_KEY_DEEPSEEK"), "{stderr}");
-    assert!(!results.exists());
+    assert!(!ran.results.exists());
     assert!(mock.ground_truth().requests.is_empty(), "nothing was sent");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -344,28 +327,25 @@ fn a_key_reaches_the_provider_and_nothing_else() {
     let mock_variable = host_variable_of(&targets[0]);
     let mut plan = quick_plan(targets, 2);
     plan.timeout_s = 0.3;
-    let results = dir.join("results.json");
     let csv = dir.join("results.csv");
     // Tied to their hosts: the mock's by its variable, the echoing
     // server's by --key. The provider's own variable, also set, never goes
     // to either.
-    let output = run(firsttoken()
-        .env("FIRSTTOKEN_KEY_OPENAI", "sk-openai-must-not-travel")
-        .env(&mock_variable, KEY)
-        .env("ECHO_KEY", KEY)
-        .arg("run")
-        .arg(write_plan(&dir, &plan))
-        .arg("-o")
-        .arg(&results)
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--key")
-        .arg(format!("{echo_host}=ECHO_KEY")));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stderr}");
+    let ran = run_plan_with(&dir, &plan, |command| {
+        command
+            .env("FIRSTTOKEN_KEY_OPENAI", "sk-openai-must-not-travel")
+            .env(&mock_variable, KEY)
+            .env("ECHO_KEY", KEY)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--key")
+            .arg(format!("{echo_host}=ECHO_KEY"));
+    })
+    .succeeded();
+    let (stdout, stderr, results) = (&ran.stdout, &ran.stderr, ran.results.clone());
     let truth = mock.settled_ground_truth(Duration::from_secs(2));
     assert_eq!(truth.requests.len(), 8);
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let doc = ran.doc();
     let quoted = doc
         .samples
         .iter()
@@ -407,8 +387,8 @@ fn a_key_reaches_the_provider_and_nothing_else() {
         std::fs::read_to_string(&csv).unwrap(),
     ];
     let printed = [
-        stdout,
-        stderr,
+        stdout.clone(),
+        stderr.clone(),
         check_out,
         check_err,
         texts(&report).0,
@@ -668,16 +648,7 @@ fn a_slow_request_shifts_the_schedule_instead_of_bunching_the_next_sends() {
     // overruns two planned sends.
     let mut plan = quick_plan(vec![target(&mock, Protocol::OpenAi, "bimodal@40")], 8);
     plan.spacing_s = 1.0;
-    let plan_path = write_plan(&dir, &plan);
-    let results = dir.join("results.json");
-    let output = run(firsttoken()
-        .arg("run")
-        .arg(&plan_path)
-        .arg("-o")
-        .arg(&results));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let doc = run_plan(&dir, &plan).succeeded().doc();
     let truth = mock.ground_truth();
     assert!(
         truth.requests.iter().any(|r| r.cold == Some(true)),
@@ -723,24 +694,24 @@ fn refused(
     args: &[String],
 ) -> String {
     let dir = scratch(name);
-    let mut command = firsttoken();
-    for (variable, value) in env {
-        command.env(variable, value);
-    }
-    let output = run(command
-        .arg("run")
-        .arg(write_plan(&dir, plan))
-        .arg("-o")
-        .arg(dir.join("results.json"))
-        .args(args));
-    let (stdout, stderr) = texts(&output);
-    assert_eq!(output.status.code(), Some(2), "{name}: {stdout}\n{stderr}");
+    let ran = run_plan_with(&dir, plan, |command| {
+        for (variable, value) in env {
+            command.env(variable, value);
+        }
+        command.args(args);
+    });
+    let (stdout, stderr) = (&ran.stdout, &ran.stderr);
+    assert_eq!(
+        ran.output.status.code(),
+        Some(2),
+        "{name}: {stdout}\n{stderr}"
+    );
     assert!(
         mock.ground_truth().requests.is_empty(),
         "{name}: something was sent"
     );
-    assert!(!dir.join("results.json").exists());
-    stderr
+    assert!(!ran.results.exists());
+    ran.stderr
 }
 
 #[test]
@@ -811,29 +782,25 @@ fn a_key_goes_only_to_the_host_it_was_tied_to() {
 
     // 4. A loopback server needs no key and gets none, whatever is set.
     let dir = scratch("loopback");
-    let output = run(firsttoken()
-        .env("FIRSTTOKEN_KEY", KEY)
-        .env("FIRSTTOKEN_KEY_OPENAI", KEY)
-        .arg("run")
-        .arg(write_plan(&dir, &local))
-        .arg("-o")
-        .arg(dir.join("results.json")));
-    assert!(output.status.success(), "{}", texts(&output).1);
+    run_plan_with(&dir, &local, |command| {
+        command
+            .env("FIRSTTOKEN_KEY", KEY)
+            .env("FIRSTTOKEN_KEY_OPENAI", KEY);
+    })
+    .succeeded();
     let truth = mock.settled_ground_truth(Duration::from_secs(2));
     assert_eq!(truth.requests.len(), 1);
     assert_eq!(truth.requests[0].auth, "none");
 
     // 5. Tied explicitly, it arrives, and the runner says where it goes.
-    let output = run(firsttoken()
-        .env("LOCAL_KEY", KEY)
-        .arg("run")
-        .arg(write_plan(&dir, &local))
-        .arg("-o")
-        .arg(dir.join("results.json"))
-        .arg("--key")
-        .arg(format!("{mock_host}=LOCAL_KEY")));
-    let (_, stderr) = texts(&output);
-    assert!(output.status.success(), "{stderr}");
+    let ran = run_plan_with(&dir, &local, |command| {
+        command
+            .env("LOCAL_KEY", KEY)
+            .arg("--key")
+            .arg(format!("{mock_host}=LOCAL_KEY"));
+    })
+    .succeeded();
+    let stderr = &ran.stderr;
     assert!(
         stderr.contains(&format!("key LOCAL_KEY goes to http://{mock_host}")),
         "{stderr}"
@@ -863,22 +830,15 @@ fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_o
         repeats: 1,
         ..FidelityPlan::basic(Some("faithful".to_owned()))
     });
-    let plan_path = write_plan(&dir, &plan);
-    let results = dir.join("results.json");
-    let output = run(firsttoken()
-        .arg("run")
-        .arg(&plan_path)
-        .arg("-o")
-        .arg(&results));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let ran = run_plan(&dir, &plan).succeeded();
+    let (stdout, results) = (&ran.stdout, ran.results.clone());
     assert!(stdout.contains("probe 1 (arith-mul): passed"), "{stdout}");
     assert!(
         stdout.contains("probe 1 (arith-mul): failed (wrong_answer)"),
         "{stdout}"
     );
 
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let doc = ran.doc();
     assert_eq!(doc.samples.len(), 3 * (1 + 3 + 30));
     let report = build_report(&doc.plan, &doc.samples, 0, REPORT_SEED);
     // Probes answer other prompts: not one is a latency figure.
@@ -970,15 +930,11 @@ fn a_strangers_text_reaches_the_terminal_escaped_and_the_files_as_it_was() {
         ..target(&mock, Protocol::OpenAi, "fixed")
     };
     let plan = quick_plan(vec![hostile, target(&mock, Protocol::OpenAi, "fixed")], 2);
-    let results = dir.join("results.json");
-    let output = run(firsttoken()
-        .env("FIRSTTOKEN_KEY", "sk-test")
-        .arg("run")
-        .arg(write_plan(&dir, &plan))
-        .arg("-o")
-        .arg(&results));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let ran = run_plan_with(&dir, &plan, |command| {
+        command.env("FIRSTTOKEN_KEY", "sk-test");
+    })
+    .succeeded();
+    let (stdout, stderr, results) = (&ran.stdout, &ran.stderr, ran.results.clone());
     let unsafe_char = |c: char| c.is_control() && c != '\n' || c == '\u{202e}';
     for text in [&stdout, &stderr] {
         assert!(!text.chars().any(unsafe_char), "{text:?}");

@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 
 use firsttoken_core::document;
 use firsttoken_core::plan::Protocol;
-use firsttoken_core::results::import_json;
 use firsttoken_core::sample::Sample;
 
-use super::support::{firsttoken, mock, quick_plan, run, scratch, target, texts, write_plan};
+use super::support::{
+    firsttoken, mock, quick_plan, run, run_plan_with, scratch, target, texts, write_plan,
+};
 
 const KEY: &str = "sk-firsttoken-RECOGNISABLE-journal-0123456789";
 
@@ -81,32 +82,25 @@ fn kill_9_loses_at_most_the_request_in_flight_and_resume_finishes_the_run() {
     );
 
     // A new run must not overwrite the unfinished one.
-    let refused = run(firsttoken()
-        .env("FIRSTTOKEN_KEY", KEY)
-        .arg("run")
-        .arg(&plan_path)
-        .arg("-o")
-        .arg(&results));
-    let (_, stderr) = texts(&refused);
-    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    let refused = run_plan_with(&dir, &plan, |command| {
+        command.env("FIRSTTOKEN_KEY", KEY);
+    });
+    let stderr = &refused.stderr;
+    assert_eq!(refused.output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--resume"), "{stderr}");
 
-    let resumed = run(firsttoken()
-        .env("FIRSTTOKEN_KEY", KEY)
-        .arg("run")
-        .arg(&plan_path)
-        .arg("-o")
-        .arg(&results)
-        .arg("--resume"));
-    let (stdout, stderr) = texts(&resumed);
-    assert!(resumed.status.success(), "{stdout}\n{stderr}");
+    let resumed = run_plan_with(&dir, &plan, |command| {
+        command.env("FIRSTTOKEN_KEY", KEY).arg("--resume");
+    })
+    .succeeded();
+    let (stdout, stderr) = (&resumed.stdout, &resumed.stderr);
     assert!(!stdout.contains("RECOGNISABLE") && !stderr.contains("RECOGNISABLE"));
     assert!(
         stdout.contains(&format!("{} samples kept", kept.len())),
         "{stdout}"
     );
 
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let doc = resumed.doc();
     assert_eq!(doc.plan, plan);
     // Every planned request exactly once.
     let mut done: Vec<(u32, u32)> = doc.samples.iter().map(|s| (s.target, s.seq)).collect();

@@ -4,11 +4,10 @@
 //! window refused as such without stopping the run.
 
 use firsttoken_core::plan::Protocol;
-use firsttoken_core::results::import_json;
 use firsttoken_core::sample::ErrorKind;
 use serde_json::Value;
 
-use super::support::{firsttoken, quick_plan, run, scratch, target, texts, write_plan};
+use super::support::{firsttoken, quick_plan, run, run_plan_with, scratch, target, texts};
 
 #[test]
 fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
@@ -25,20 +24,14 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     plan.prompt_sizes = Some(vec![128, 2_048, 8_192, 32_768, 65_536]);
     plan.prompt_cache_probe = true;
     plan.typical_prompt_tokens = Some(4_096);
-    let plan_path = write_plan(&dir, &plan);
-    let results = dir.join("results.json");
     let csv = dir.join("results.csv");
-    let output = run(firsttoken()
-        .arg("run")
-        .arg(&plan_path)
-        .arg("-o")
-        .arg(&results)
-        .arg("--csv")
-        .arg(&csv));
-    let (stdout, stderr) = texts(&output);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let ran = run_plan_with(&dir, &plan, |command| {
+        command.arg("--csv").arg(&csv);
+    })
+    .succeeded();
+    let results = ran.results.clone();
 
-    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let doc = ran.doc();
     assert_eq!(
         doc.samples.len(),
         108,
@@ -102,8 +95,30 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     );
     assert!(text.contains("refused 65 536 tokens"), "{text}");
     assert!(text.contains("a repeated prompt starts"), "{text}");
+    // The refused size's row says so, and no sentence names its label twice.
+    let refused_row = text
+        .lines()
+        .find(|line| line.trim_start().starts_with("65 536"))
+        .unwrap();
+    assert!(
+        refused_row.ends_with("refused: longer than the model's context window"),
+        "{refused_row}"
+    );
+    assert!(!text.contains("collecting (0 of"), "{text}");
+    assert!(
+        !text.contains("fast: fast ")
+            && !text.contains("slow: slow ")
+            && !text.contains(" on slow"),
+        "{text}"
+    );
     // A refused size is not the service failing: the routing picks a provider.
     assert!(!text.contains("no provider with"), "{text}");
+    // The plan names a typical size: the routing ranks by the TTFT the fit
+    // predicts there, and says so.
+    assert!(
+        text.contains("lowest TTFT predicted at the typical 4 096 input tokens"),
+        "{text}"
+    );
     println!("{text}");
 
     let output = run(firsttoken()
@@ -113,4 +128,67 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     let (yaml, stderr) = texts(&output);
     assert!(output.status.success(), "{stderr}");
     assert!(yaml.contains("firsttoken_prefill_tokens_per_s:"), "{yaml}");
+
+    // report --html: the same block, every string from the file escaped,
+    // each size's figures those of `report --json`.
+    let mut hostile: Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    hostile["plan"]["targets"][1]["label"] = "slow<i>".into();
+    let hostile_path = dir.join("hostile.json");
+    std::fs::write(&hostile_path, hostile.to_string()).unwrap();
+    let html_path = dir.join("report.html");
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&hostile_path)
+        .arg("--html")
+        .arg(&html_path));
+    let (_, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let start = html
+        .find("<section class=\"prefill\">")
+        .expect("a prompt-size section");
+    let section = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert!(
+        section.contains("<h2>Prompt size and prefill speed</h2>"),
+        "{section}"
+    );
+    assert!(section.contains("<h3>slow&lt;i&gt;</h3>"), "{section}");
+    assert!(!section.contains("<i>"), "{section}");
+    for index in 0..2 {
+        let table = &section[section
+            .find(&format!("<table class=\"sizes\" data-target=\"{index}\">"))
+            .unwrap()..];
+        let table = &table[..table.find("</table>").unwrap()];
+        let sizes = prefill["targets"][index]["sizes"].as_array().unwrap();
+        assert_eq!(table.matches("<tr data-size=").count(), sizes.len());
+        for size in sizes {
+            let row = &table[table
+                .find(&format!("<tr data-size=\"{}\">", size["size"]))
+                .unwrap()..];
+            let row = &row[..row.find("</tr>").unwrap()];
+            let values: Vec<f64> = row
+                .split("data-value=\"")
+                .skip(1)
+                .map(|rest| rest[..rest.find('"').unwrap()].parse().unwrap())
+                .collect();
+            let median = size["ttft_ms"]["median"].as_f64();
+            let p95 = size["ttft_ms"]["p95"].as_f64();
+            let expected: Vec<f64> = [
+                size["size"].as_f64(),
+                size["input_tokens"].as_f64(),
+                size["requests"].as_f64(),
+                median,
+                p95,
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            assert_eq!(values, expected, "{row}");
+        }
+    }
+    assert!(section.contains("prefills"), "{section}");
+    assert!(section.contains("faster than slow&lt;i&gt;"), "{section}");
+    assert!(section.contains("refused 65 536 tokens"), "{section}");
+    assert!(section.contains("a repeated prompt starts"), "{section}");
 }

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use firsttoken_core::plan::{Plan, Protocol, Target};
+use firsttoken_core::results::{ResultsDoc, import_json};
 use firsttoken_mock::{MockConfig, MockHandle};
 
 /// A mock provider on a free loopback port.
@@ -96,6 +97,64 @@ pub fn texts(output: &Output) -> (String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// What `firsttoken run` did with a plan: what it printed, how it exited,
+/// and where it was told to write its results.
+pub struct PlanRun {
+    /// The process's output.
+    pub output: Output,
+    /// Standard output, as text.
+    pub stdout: String,
+    /// Standard error, as text.
+    pub stderr: String,
+    /// The results file it was given (`-o`): `dir/results.json`.
+    pub results: PathBuf,
+}
+
+impl PlanRun {
+    /// Asserts that the run exited 0, showing what it printed when not.
+    #[track_caller]
+    pub fn succeeded(self) -> Self {
+        assert!(
+            self.output.status.success(),
+            "{}\n{}",
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    /// The results document it wrote.
+    pub fn doc(&self) -> ResultsDoc {
+        import_json(&std::fs::read_to_string(&self.results).unwrap()).unwrap()
+    }
+}
+
+/// Writes `plan` into `dir/plan.json` and runs `firsttoken run` on it with
+/// `-o dir/results.json`, then the flags and environment `extra` adds.
+pub fn run_plan_with(dir: &Path, plan: &Plan, extra: impl FnOnce(&mut Command)) -> PlanRun {
+    let results = dir.join("results.json");
+    let mut command = firsttoken();
+    command
+        .arg("run")
+        .arg(write_plan(dir, plan))
+        .arg("-o")
+        .arg(&results);
+    extra(&mut command);
+    let output = run(&mut command);
+    let (stdout, stderr) = texts(&output);
+    PlanRun {
+        output,
+        stdout,
+        stderr,
+        results,
+    }
+}
+
+/// [`run_plan_with`] with no other flag.
+pub fn run_plan(dir: &Path, plan: &Plan) -> PlanRun {
+    run_plan_with(dir, plan, |_| {})
 }
 
 /// The median of `values`.

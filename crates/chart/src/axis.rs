@@ -11,7 +11,7 @@ use plotters::coord::ranged1d::{
 };
 
 /// Smallest TTFT a log axis places, ms; smaller values are drawn at it.
-pub const MIN_LOG_MS: f64 = 0.01;
+pub(crate) const MIN_LOG_MS: f64 = 0.01;
 
 /// Mantissa sets for log ticks, densest first. Each is tried in turn until
 /// the ticks fit.
@@ -23,7 +23,7 @@ const LOG_MANTISSAS: [&[f64]; 3] = [&[1.0, 2.0, 5.0], &[1.0, 3.0], &[1.0]];
 /// `0.5` → "0.5 ms").
 #[must_use]
 #[inline]
-pub fn tick_ms(ms: f64) -> String {
+pub(crate) fn tick_ms(ms: f64) -> String {
     firsttoken_core::text::format_ms(firsttoken_core::text::Lang::En, ms)
 }
 
@@ -33,7 +33,7 @@ pub use firsttoken_core::text::significant;
 /// zeros dropped (`2.50` → "2.5", `3.0` → "3").
 #[must_use]
 #[inline]
-pub fn format_plain(value: f64, max_decimals: usize) -> String {
+pub(crate) fn format_plain(value: f64, max_decimals: usize) -> String {
     trim_zeros(format!("{value:.max_decimals$}"))
 }
 
@@ -46,7 +46,7 @@ use firsttoken_core::text::trim_zeros;
 /// Returns an empty list when `max_ticks` is 0 or the range is empty.
 #[must_use]
 #[inline]
-pub fn log_ticks(lo_ms: f64, hi_ms: f64, max_ticks: usize) -> Vec<f64> {
+pub(crate) fn log_ticks(lo_ms: f64, hi_ms: f64, max_ticks: usize) -> Vec<f64> {
     if max_ticks == 0 || !(lo_ms > 0.0 && hi_ms > lo_ms && hi_ms.is_finite()) {
         return Vec::new();
     }
@@ -110,7 +110,7 @@ pub fn log_minor_ticks(lo_ms: f64, hi_ms: f64, ticks: &[f64]) -> Vec<f64> {
 /// most `max_ticks` of them (at least one step is always taken).
 #[must_use]
 #[inline]
-pub fn linear_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
+pub(crate) fn linear_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
     if max_ticks == 0 || hi <= lo || !lo.is_finite() || !hi.is_finite() {
         return Vec::new();
     }
@@ -139,7 +139,7 @@ pub fn linear_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
 /// Non-finite or non-positive inputs give 100 ms–1 s.
 #[must_use]
 #[inline]
-pub fn log_range(min_ms: f64, max_ms: f64) -> (f64, f64) {
+pub(crate) fn log_range(min_ms: f64, max_ms: f64) -> (f64, f64) {
     if !(min_ms.is_finite() && max_ms.is_finite() && min_ms > 0.0 && max_ms >= min_ms) {
         return (100.0, 1000.0);
     }
@@ -164,7 +164,7 @@ pub fn log_range(min_ms: f64, max_ms: f64) -> (f64, f64) {
 /// least 1.
 #[must_use]
 #[inline]
-pub fn log_bin_edges(min_ms: f64, max_ms: f64, bins: usize) -> Vec<f64> {
+pub(crate) fn log_bin_edges(min_ms: f64, max_ms: f64, bins: usize) -> Vec<f64> {
     let bins = bins.max(1);
     let (lo, hi) = if min_ms.is_finite() && max_ms.is_finite() && min_ms > 0.0 && max_ms > min_ms {
         (min_ms, max_ms)
@@ -192,7 +192,7 @@ pub fn log_bin_edges(min_ms: f64, max_ms: f64, bins: usize) -> Vec<f64> {
 /// values outside go to the first or last bin.
 #[must_use]
 #[inline]
-pub fn bin_index(edges: &[f64], value_ms: f64) -> usize {
+pub(crate) fn bin_index(edges: &[f64], value_ms: f64) -> usize {
     let bins = edges.len().saturating_sub(1).max(1);
     let (Some(first), Some(last)) = (edges.first(), edges.last()) else {
         return 0;

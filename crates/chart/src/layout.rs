@@ -38,7 +38,7 @@ impl Metrics {
     /// Sizes for `area` drawn with `style`: fonts grow from their 400 px
     /// sizes to their 1280 px sizes and stay there beyond.
     #[inline]
-    pub fn new<DB: DrawingBackend>(area: &Area<DB>, style: &ChartStyle) -> Self {
+    pub(crate) fn new<DB: DrawingBackend>(area: &Area<DB>, style: &ChartStyle) -> Self {
         let scale = if style.font_scale.is_finite() && style.font_scale > 0.0 {
             style.font_scale.clamp(0.25, 8.0)
         } else {
@@ -67,7 +67,7 @@ impl Metrics {
 
     /// `css` pixels in device pixels.
     #[inline]
-    pub fn px(&self, css: f64) -> u32 {
+    pub(crate) fn px(&self, css: f64) -> u32 {
         (css * self.scale).round().max(0.0) as u32
     }
 }
@@ -81,7 +81,7 @@ pub(crate) struct Ink<'a> {
 
 impl<'a> Ink<'a> {
     #[inline]
-    pub fn new<DB: DrawingBackend>(area: &Area<DB>, style: &'a ChartStyle) -> Self {
+    pub(crate) fn new<DB: DrawingBackend>(area: &Area<DB>, style: &'a ChartStyle) -> Self {
         let family = if style.font_family.trim().is_empty() {
             "sans-serif"
         } else {
@@ -96,7 +96,7 @@ impl<'a> Ink<'a> {
 
     /// A text style of `size_px` device pixels in `colour`.
     #[inline]
-    pub fn font(&self, size_px: f64, colour: RGBColor) -> TextStyle<'a> {
+    pub(crate) fn font(&self, size_px: f64, colour: RGBColor) -> TextStyle<'a> {
         // `TextStyle::color` wants a reference living as long as the style,
         // but only copies the colour: set the field directly instead.
         let mut style =
@@ -106,17 +106,17 @@ impl<'a> Ink<'a> {
     }
 
     #[inline]
-    pub fn tick_font(&self) -> TextStyle<'a> {
+    pub(crate) fn tick_font(&self) -> TextStyle<'a> {
         self.font(self.metrics.tick_px, self.theme.text)
     }
 
     #[inline]
-    pub fn text_font(&self) -> TextStyle<'a> {
+    pub(crate) fn text_font(&self) -> TextStyle<'a> {
         self.font(self.metrics.text_px, self.theme.text)
     }
 
     #[inline]
-    pub fn small_font(&self, colour: RGBColor) -> TextStyle<'a> {
+    pub(crate) fn small_font(&self, colour: RGBColor) -> TextStyle<'a> {
         self.font(self.metrics.small_px, colour)
     }
 }

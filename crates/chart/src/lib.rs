@@ -16,6 +16,10 @@
 //! it in the page; natively plotters estimates it from the font size (no font
 //! files are read), which is good enough for tests and sample renders.
 
+// A `pub` item outside the public face is an accident: it widens the face
+// without saying so. Reaching one from outside its module is `pub(crate)`.
+#![warn(unreachable_pub)]
+
 pub mod axis;
 mod daily;
 mod ecdf;
@@ -223,7 +227,7 @@ pub(crate) mod test_support {
     use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
     /// Renders `draw` onto a `width` × `height` SVG and returns the document.
-    pub fn render_svg<F>(width: u32, height: u32, draw: F) -> Result<String, ChartError>
+    pub(crate) fn render_svg<F>(width: u32, height: u32, draw: F) -> Result<String, ChartError>
     where
         F: FnOnce(&Area<SVGBackend<'_>>, &ChartStyle) -> Result<(), ChartError>,
     {
@@ -238,12 +242,12 @@ pub(crate) mod test_support {
 
     /// Whether the SVG has a text element reading exactly `text` (the SVG
     /// backend writes each text on its own line).
-    pub fn has_text(svg: &str, text: &str) -> bool {
+    pub(crate) fn has_text(svg: &str, text: &str) -> bool {
         svg.contains(&format!("\n{text}\n</text>"))
     }
 
     /// A series labelled `label`.
-    pub fn series(label: &str, ttft_ms: Vec<f64>) -> Series {
+    pub(crate) fn series(label: &str, ttft_ms: Vec<f64>) -> Series {
         Series {
             label: label.into(),
             ttft_ms,
@@ -252,7 +256,7 @@ pub(crate) mod test_support {
 
     /// A deterministic sample: mostly 300–600 ms with a cold-start tail of
     /// 5–9 s in every `tail_every`-th request.
-    pub fn sample_ttft_ms(n: usize, seed: u64, tail_every: usize) -> Vec<f64> {
+    pub(crate) fn sample_ttft_ms(n: usize, seed: u64, tail_every: usize) -> Vec<f64> {
         let mut rng = fastrand::Rng::with_seed(seed);
         (0..n)
             .map(|i| {

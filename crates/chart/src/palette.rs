@@ -5,21 +5,21 @@
 use plotters::style::RGBColor;
 
 /// Okabe–Ito black.
-pub const BLACK: RGBColor = RGBColor(0, 0, 0);
+pub(crate) const BLACK: RGBColor = RGBColor(0, 0, 0);
 /// Okabe–Ito orange.
-pub const ORANGE: RGBColor = RGBColor(230, 159, 0);
+pub(crate) const ORANGE: RGBColor = RGBColor(230, 159, 0);
 /// Okabe–Ito sky blue.
-pub const SKY_BLUE: RGBColor = RGBColor(86, 180, 233);
+pub(crate) const SKY_BLUE: RGBColor = RGBColor(86, 180, 233);
 /// Okabe–Ito bluish green.
-pub const BLUISH_GREEN: RGBColor = RGBColor(0, 158, 115);
+pub(crate) const BLUISH_GREEN: RGBColor = RGBColor(0, 158, 115);
 /// Okabe–Ito yellow.
-pub const YELLOW: RGBColor = RGBColor(240, 228, 66);
+pub(crate) const YELLOW: RGBColor = RGBColor(240, 228, 66);
 /// Okabe–Ito blue.
-pub const BLUE: RGBColor = RGBColor(0, 114, 178);
+pub(crate) const BLUE: RGBColor = RGBColor(0, 114, 178);
 /// Okabe–Ito vermillion: also the colour of errors and p95 markers.
-pub const VERMILLION: RGBColor = RGBColor(213, 94, 0);
+pub(crate) const VERMILLION: RGBColor = RGBColor(213, 94, 0);
 /// Okabe–Ito reddish purple.
-pub const REDDISH_PURPLE: RGBColor = RGBColor(204, 121, 167);
+pub(crate) const REDDISH_PURPLE: RGBColor = RGBColor(204, 121, 167);
 
 /// Series order on a light background: the strongest contrasts first,
 /// yellow last because it is faint on white.
@@ -49,12 +49,12 @@ const DARK_SERIES: [RGBColor; 8] = [
 
 /// Number of distinct series colours; series beyond it reuse the colours
 /// with a dashed line (see [`series_dashed`]).
-pub const SERIES_COLOURS: usize = 8;
+pub(crate) const SERIES_COLOURS: usize = 8;
 
 /// Colour of series `index` (0-based), cycling after [`SERIES_COLOURS`].
 #[must_use]
 #[inline]
-pub fn series_colour(index: usize, dark: bool) -> RGBColor {
+pub(crate) fn series_colour(index: usize, dark: bool) -> RGBColor {
     let colours = if dark { &DARK_SERIES } else { &LIGHT_SERIES };
     colours[index % SERIES_COLOURS]
 }
@@ -63,7 +63,7 @@ pub fn series_colour(index: usize, dark: bool) -> RGBColor {
 /// colour) still differ.
 #[must_use]
 #[inline]
-pub fn series_dashed(index: usize) -> bool {
+pub(crate) fn series_dashed(index: usize) -> bool {
     (index / SERIES_COLOURS) % 2 == 1
 }
 
@@ -71,7 +71,7 @@ pub fn series_dashed(index: usize) -> bool {
 /// opaque colour: for legend swatches of translucent fills.
 #[must_use]
 #[inline]
-pub fn blend(colour: RGBColor, background: RGBColor, alpha: f64) -> RGBColor {
+pub(crate) fn blend(colour: RGBColor, background: RGBColor, alpha: f64) -> RGBColor {
     let alpha = alpha.clamp(0.0, 1.0);
     let mix = |f: u8, b: u8| (f64::from(f) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
     RGBColor(
@@ -105,7 +105,7 @@ pub struct Theme {
 /// The theme for a light (`dark = false`) or dark page.
 #[must_use]
 #[inline]
-pub fn theme(dark: bool) -> Theme {
+pub(crate) fn theme(dark: bool) -> Theme {
     if dark {
         Theme {
             background: RGBColor(24, 26, 31),

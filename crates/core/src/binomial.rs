@@ -7,7 +7,7 @@
 /// `P(B ≤ k)` for every k in 0..=n, B ~ Binomial(n, p), in one pass of the
 /// probability recursion in log space. Cost: O(n).
 #[inline]
-pub fn binomial_cdf_table(n: usize, p: f64) -> Vec<f64> {
+pub(crate) fn binomial_cdf_table(n: usize, p: f64) -> Vec<f64> {
     let mut table = Vec::with_capacity(n + 1);
     if p <= 0.0 || p >= 1.0 {
         let all_below = p >= 1.0;

@@ -39,7 +39,7 @@ pub const DEFAULT_RESAMPLES: usize = 400;
 pub const EXPORT_RESAMPLES: usize = 2000;
 
 /// Confidence level of the intervals, in percent.
-pub const CONFIDENCE_PCT: f64 = 95.0;
+pub(crate) const CONFIDENCE_PCT: f64 = 95.0;
 
 pub use super::quantile::Interval;
 
@@ -101,7 +101,7 @@ pub fn time_aware_intervals(
 /// over blocks of the given length otherwise. `sorted` holds the values
 /// of `in_send_order` ascending. Cost: O(n).
 #[inline]
-pub fn quantile_intervals(
+pub(crate) fn quantile_intervals(
     in_send_order: &[f64],
     sorted: &[f64],
     method: Resampling,
@@ -124,7 +124,7 @@ pub fn quantile_intervals(
 /// Returns `None` when there is no value or `resamples` is 0.
 /// Cost: O(resamples × n + n log n) time, O(n) memory.
 #[inline]
-pub fn block_bootstrap_intervals(
+pub(crate) fn block_bootstrap_intervals(
     in_send_order: &[f64],
     length: usize,
     resamples: usize,

@@ -29,7 +29,7 @@ pub struct CacheSplit {
 /// The split of `samples` (one target's; warm-ups and failures are left
 /// out here), or `None` when no counted sample reported a cache figure.
 #[inline]
-pub fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<CacheSplit> {
+pub(crate) fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<CacheSplit> {
     let (mut hit_ms, mut miss_ms) = (Vec::new(), Vec::new());
     for sample in samples {
         if let (Some(ttft), Some(cached)) = (sample.counted_ttft_ms(), sample.cached_tokens) {

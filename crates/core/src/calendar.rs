@@ -36,7 +36,7 @@ pub fn iso_date(days: i64) -> String {
 
 /// Months since year 0 of a day count: comparable across years.
 #[inline]
-pub fn month_of(day: i64) -> i64 {
+pub(crate) fn month_of(day: i64) -> i64 {
     let (y, m, _) = civil_from_days(day);
     y * 12 + i64::from(m) - 1
 }
@@ -44,7 +44,7 @@ pub fn month_of(day: i64) -> i64 {
 /// The UTC day of an epoch-ms time (days since 1970-01-01) and the hour,
 /// minute and second within it.
 #[inline]
-pub fn utc_clock(epoch_ms: f64) -> (i64, i64, i64, i64) {
+pub(crate) fn utc_clock(epoch_ms: f64) -> (i64, i64, i64, i64) {
     let day = utc_day(epoch_ms);
     let second_of_day = ((epoch_ms - day as f64 * MS_PER_DAY) / 1000.0).floor() as i64;
     (
@@ -57,7 +57,7 @@ pub fn utc_clock(epoch_ms: f64) -> (i64, i64, i64, i64) {
 
 /// An epoch-ms time as RFC 3339 UTC to the second: `2026-12-03T05:07:09Z`.
 #[inline]
-pub fn iso_time(epoch_ms: f64) -> String {
+pub(crate) fn iso_time(epoch_ms: f64) -> String {
     let (day, h, m, s) = utc_clock(epoch_ms);
     format!("{}T{h:02}:{m:02}:{s:02}Z", iso_date(day))
 }

@@ -23,6 +23,17 @@
 //! Errors first because a fast provider that fails one request in ten is not
 //! fast.
 //!
+//! # At the typical prompt size
+//!
+//! When the plan names `typical_prompt_tokens` and the run measured prompt
+//! sizes, a target with a prefill fit carries the TTFT the fit predicts at
+//! that size ([`TypicalTtft`]: fixed part + typical ÷ rate, with its
+//! bootstrap interval). Among eligible targets those rank first, by that
+//! prediction, and the rule above orders the rest and breaks ties: the
+//! short default prompt is not what the user will send. Two targets that
+//! both carry a prediction are told apart by its intervals alone. Without
+//! a typical size nothing changes.
+//!
 //! # Ties
 //!
 //! The best is **distinguishable** from another eligible target when
@@ -87,6 +98,21 @@ pub struct TargetFigures {
     /// The median's 95 % interval, likewise (bounded from 8 requests on,
     /// where a p95 needs 72).
     pub median_interval: Option<Interval>,
+    /// The TTFT predicted at the plan's typical prompt size, when the plan
+    /// names one and the target has a prefill fit: then it ranks first.
+    pub typical: Option<TypicalTtft>,
+}
+
+/// The TTFT a target's prefill fit predicts at the plan's
+/// `typical_prompt_tokens`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TypicalTtft {
+    /// The typical size, input tokens.
+    pub tokens: u32,
+    /// Fixed part + tokens ÷ rate, ms.
+    pub ttft_ms: f64,
+    /// Its 95 % bootstrap interval, ms.
+    pub interval: Interval,
 }
 
 impl TargetFigures {
@@ -162,8 +188,9 @@ pub struct ModelComparison {
     pub indistinguishable_from_best: Vec<u32>,
 }
 
-/// The ranking order: eligible first, then the smaller slow share, then
-/// lower p95, lower CV, lower median.
+/// The ranking order: eligible first, then the lower TTFT predicted at the
+/// typical prompt size (targets with a prediction before those without),
+/// then the smaller slow share, lower p95, lower CV, lower median.
 #[inline]
 fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
     let share = |(f, slow): (&TargetFigures, usize)| {
@@ -174,9 +201,13 @@ fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
         }
     };
     let ((a_fig, _), (b_fig, _)) = (a, b);
+    // No prediction ranks after any: without a typical size every target
+    // is equal here and the rule is the one it always was.
+    let typical = |f: &TargetFigures| f.typical.map_or(f64::INFINITY, |t| t.ttft_ms);
     b_fig
         .eligible()
         .cmp(&a_fig.eligible())
+        .then(typical(a_fig).total_cmp(&typical(b_fig)))
         .then(share(a).total_cmp(&share(b)))
         .then(a_fig.p95_ms.total_cmp(&b_fig.p95_ms))
         .then(a_fig.cv_pct.total_cmp(&b_fig.cv_pct))
@@ -196,7 +227,7 @@ pub fn compare_models(figures: &[TargetFigures]) -> Vec<ModelComparison> {
 /// [`compare_models`], slow meaning "over `ttft_budget_ms`" when it is
 /// given.
 #[inline]
-pub fn compare_models_with_budget(
+pub(crate) fn compare_models_with_budget(
     figures: &[TargetFigures],
     ttft_budget_ms: Option<f64>,
 ) -> Vec<ModelComparison> {
@@ -243,6 +274,9 @@ fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
 /// Whether `a` and `b` can be told apart (see the module doc).
 #[inline]
 fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
+    if let (Some(x), Some(y)) = (a.figures.typical, b.figures.typical) {
+        return !x.interval.overlaps(&y.interval);
+    }
     let (n_a, n_b) = (
         a.figures.ttft_sorted_ms.len(),
         b.figures.ttft_sorted_ms.len(),
@@ -547,6 +581,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             slow,
             tied: &tied,
             requests: best.ttft_sorted_ms.len().max(best.n),
+            typical: best.typical.map(|t| (t.tokens, t.ttft_ms)),
         },
     );
     Route {
@@ -598,6 +633,7 @@ mod tests {
                 high: p95 * 1.01,
             }),
             median_interval: None,
+            typical: None,
         }
     }
 
@@ -619,6 +655,7 @@ mod tests {
             median_interval: crate::quantile::order_statistic_interval(&values, 0.5, None),
             ttft_sorted_ms: values,
             censored: 0,
+            typical: None,
         }
     }
 
@@ -857,6 +894,47 @@ mod tests {
             .map(|r| r.figures.target)
             .collect();
         assert_eq!(ranked, vec![2, 1, 0]);
+    }
+
+    #[test]
+    fn a_typical_size_ranks_by_its_predicted_ttft_and_ties_by_its_intervals() {
+        let typical = |ms: f64, half: f64| {
+            Some(TypicalTtft {
+                tokens: 8_192,
+                ttft_ms: ms,
+                interval: Interval {
+                    low: ms - half,
+                    high: ms + half,
+                },
+            })
+        };
+        let mut set = vec![
+            figures(0, "short", "m", 300.0, 500.0, 20.0, 0.0),
+            figures(1, "long", "m", 400.0, 700.0, 20.0, 0.0),
+            figures(2, "unfitted", "m", 200.0, 300.0, 20.0, 0.0),
+        ];
+        let plain = &compare_models(&set)[0];
+        assert_eq!(plain.best, Some(2));
+        set[0].typical = typical(1_500.0, 50.0);
+        set[1].typical = typical(900.0, 50.0);
+        let ranked = &compare_models(&set)[0];
+        let order: Vec<u32> = ranked.rows.iter().map(|r| r.figures.target).collect();
+        assert_eq!(order, [1, 0, 2], "predictions first, the rest by the rule");
+        assert!(ranked.distinguishable && ranked.indistinguishable_from_best.is_empty());
+        let route = &routing_table(std::slice::from_ref(ranked), Lang::En).routes[0];
+        assert!(
+            route
+                .reason
+                .starts_with("lowest TTFT predicted at the typical 8 192 input tokens (900 ms"),
+            "{}",
+            route.reason
+        );
+        // Overlapping predictions cannot be told apart, whatever the p95s say.
+        set[0].typical = typical(1_000.0, 150.0);
+        let tied = &compare_models(&set)[0];
+        assert_eq!(tied.best, Some(1));
+        assert_eq!(tied.indistinguishable_from_best, [0]);
+        assert!(!tied.distinguishable);
     }
 
     #[test]

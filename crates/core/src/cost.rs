@@ -44,7 +44,7 @@ pub struct CostFigures {
 /// The cost of one target's `samples` at `price`; `prompt` is the plan's,
 /// for estimating a missing input count.
 #[inline]
-pub fn cost_figures<'a>(
+pub(crate) fn cost_figures<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     price: &Price,
     prompt: &str,

@@ -27,9 +27,10 @@ use std::fmt;
 use super::fidelity::reply::ToolCall;
 use super::fidelity::verify::ProbeReply;
 use super::plan::FidelityPlan;
+use super::prompt::SizedPrompt;
 use super::publish::{
     INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, ProbePoints,
-    RunEntry,
+    PromptPoints, RunEntry,
 };
 use super::results::{RESULTS_VERSION, vantage_name};
 use super::sample::{ErrorKind, Phase};
@@ -53,7 +54,7 @@ pub struct Point {
 }
 
 /// A target as the dashboard names and matches it.
-pub type DashTarget = PointsTarget;
+pub(crate) type DashTarget = PointsTarget;
 
 /// What a fetched file turned out to be.
 #[derive(Debug)]
@@ -98,6 +99,8 @@ impl PublishedRun {
                     );
                     (id, reply)
                 }),
+                sized_prompt: s.sized_prompt,
+                input_tokens: s.input_tokens,
             }),
         )
     }
@@ -149,6 +152,11 @@ struct RunSample {
     output_tokens: Option<u32>,
     #[serde(default)]
     tokens_estimated: bool,
+    /// The prompt size it was sent at, when the plan measures sizes.
+    #[serde(default)]
+    sized_prompt: Option<SizedPrompt>,
+    #[serde(default)]
+    input_tokens: Option<u32>,
 }
 
 /// What the dashboard reads of a sample's error: enough to rank it.
@@ -179,6 +187,8 @@ struct AnyDoc {
     censored: Option<Vec<u32>>,
     #[serde(default)]
     probes: Option<Box<ProbePoints>>,
+    #[serde(default)]
+    prompts: Option<Box<PromptPoints>>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,
@@ -378,6 +388,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 timeout_ms: doc.timeout_ms,
                 censored: doc.censored.unwrap_or_default(),
                 probes: doc.probes,
+                prompts: doc.prompts,
             };
             validate_points(&points)?;
             Ok(Published::Points(points))
@@ -411,6 +422,27 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
         }
     }
     let n = points.target.len();
+    if let Some(prompts) = &points.prompts {
+        let sized = prompts.request.len();
+        if prompts.size.len() != sized || prompts.input_tokens.len() != sized {
+            return Err(LoadError::Shape(format!(
+                "prompts.request, prompts.size and prompts.input_tokens must be as long as each \
+                 other ({sized}, {}, {})",
+                prompts.size.len(),
+                prompts.input_tokens.len()
+            )));
+        }
+        if let Some(&index) = prompts
+            .request
+            .iter()
+            .chain(&prompts.repeats)
+            .find(|&&i| i as usize >= n)
+        {
+            return Err(LoadError::BadSample(format!(
+                "prompts name request {index} but the file has only {n}"
+            )));
+        }
+    }
     if points.sent_at_ms.len() != n || points.ttft_ms.len() != n {
         return Err(LoadError::Shape(format!(
             "target, sent_at_ms and ttft_ms must be as long as each other ({n}, {}, {})",
@@ -497,7 +529,31 @@ pub struct Dataset {
     pub without_ttft: usize,
     /// Fidelity probe replies, when the monitor's plan checks fidelity.
     pub probes: Vec<ProbePoint>,
+    /// The sized requests (also in [`Dataset::points`]), when the
+    /// monitor's plan measures prompt sizes; ordered by send time once
+    /// [`Dataset::finish`] ran.
+    pub prompts: Vec<PromptPoint>,
     reasoning_counts: Option<bool>,
+}
+
+/// One request sent at a prompt size: what the prefill fit needs of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PromptPoint {
+    /// When it was sent, Unix epoch ms.
+    pub at_ms: f64,
+    /// Index into [`Dataset::targets`].
+    pub target: u32,
+    /// Index into [`Dataset::vantages`].
+    pub vantage: u32,
+    /// Time to first token, ms; `None` for a failed request (timeouts
+    /// included: a censored TTFT is no point on the prefill line).
+    pub ttft_ms: Option<f64>,
+    /// The requested size, tokens.
+    pub size: u32,
+    /// Input tokens as the provider counted them.
+    pub input_tokens: Option<u32>,
+    /// A cache-probe repeat of an earlier prompt.
+    pub repeat: bool,
 }
 
 /// One fidelity probe reply: when, who, and whether it passed.
@@ -571,6 +627,35 @@ impl Dataset {
                 });
             }
         }
+        if let Some(prompts) = &points.prompts {
+            let mut repeats = prompts.repeats.clone();
+            repeats.sort_unstable();
+            for ((&request, &size), &input_tokens) in prompts
+                .request
+                .iter()
+                .zip(&prompts.size)
+                .zip(&prompts.input_tokens)
+            {
+                let index = request as usize;
+                // A validated file's requests index its lists.
+                let (Some(&target), Some(&at_ms), Some(&ttft_ms)) = (
+                    points.target.get(index),
+                    points.sent_at_ms.get(index),
+                    points.ttft_ms.get(index),
+                ) else {
+                    continue;
+                };
+                self.prompts.push(PromptPoint {
+                    at_ms,
+                    target: remap.get(target as usize).copied().unwrap_or(0),
+                    vantage: vantage_index,
+                    ttft_ms,
+                    size,
+                    input_tokens,
+                    repeat: repeats.binary_search(&request).is_ok(),
+                });
+            }
+        }
         self.points.reserve(points.len());
         let mut censored = points.censored.clone();
         censored.sort_unstable();
@@ -608,21 +693,8 @@ impl Dataset {
     /// the points themselves is another copy of the sort in the page.
     #[inline]
     pub fn finish(&mut self) {
-        let mut order: Vec<(f64, f64)> = self
-            .points
-            .iter()
-            .enumerate()
-            .map(|(position, point)| (point.at_ms, position as f64))
-            .collect();
-        sort_by_first(&mut order);
-        let mut points: Vec<Option<Point>> = std::mem::take(&mut self.points)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.points = order
-            .iter()
-            .filter_map(|&(_, position)| points[position as usize].take())
-            .collect();
+        self.points = in_time_order(std::mem::take(&mut self.points), |point| point.at_ms);
+        self.prompts = in_time_order(std::mem::take(&mut self.prompts), |prompt| prompt.at_ms);
     }
 
     /// Send time of the oldest and newest request.
@@ -654,11 +726,30 @@ impl Dataset {
     }
 }
 
+
+/// `items` ordered by `at` (stable: equal times keep their order), through
+/// the page's one sort of pairs ([`sort_by_first`]) of (time, position):
+/// a sort of the items themselves would be another copy of the sort.
+#[inline]
+fn in_time_order<T>(items: Vec<T>, at: impl Fn(&T) -> f64) -> Vec<T> {
+    let mut order: Vec<(f64, f64)> = items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| (at(item), position as f64))
+        .collect();
+    sort_by_first(&mut order);
+    let mut items: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|&(_, position)| items[position as usize].take())
+        .collect()
+}
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fixtures::*;
     use crate::plan::Target;
+    use crate::prompt::SizedPrompt;
     use crate::results::{import_json, merge};
     use crate::sample::{Sample, SampleError};
 
@@ -722,6 +813,193 @@ mod tests {
         // A latency-only file has none, and its points file no member.
         let plain = read_run(&results_file(plan.targets.clone(), &samples[..1]));
         assert!(plain.probes.is_none() && !plain.to_json().contains("probes"));
+    }
+
+    /// A day of requests from a provider that behaves as the mock's
+    /// `prefill` scripts do: TTFT = 200 ms + uniform 0–30 ms + input tokens
+    /// ÷ `rate` × (1 ± 5 %), a cold start of 3 s one time in 20, and a
+    /// cache that serves a repeated prompt in 200 ms.
+    fn prefill_day(
+        target: u32,
+        rate: f64,
+        day: f64,
+        sizes: &[u32],
+        rng: &mut fastrand::Rng,
+    ) -> Vec<Sample> {
+        const DAY_MS: f64 = 86_400_000.0;
+        let mut samples = Vec::new();
+        for round in 0..15u32 {
+            for (i, &size) in sizes.iter().enumerate() {
+                let seq = round * 10 + u32::try_from(i).unwrap() * 2;
+                let at_ms = day * DAY_MS + f64::from(seq) * 60_000.0 + f64::from(target);
+                let input = size + 7;
+                let reading =
+                    f64::from(input) * 1_000.0 / rate * (1.0 + 0.05 * (2.0 * rng.f64() - 1.0));
+                let cold = if rng.f64() < 0.05 { 3_000.0 } else { 0.0 };
+                let mut first = sample(
+                    target,
+                    seq,
+                    at_ms,
+                    Some(200.0 + rng.f64() * 30.0 + reading + cold),
+                    false,
+                );
+                first.sized_prompt = Some(SizedPrompt {
+                    tokens: size,
+                    repeat_of: None,
+                });
+                first.input_tokens = Some(input);
+                samples.push(first);
+                if size >= 4_096 {
+                    let mut repeat = sample(target, seq + 1, at_ms + 30_000.0, Some(200.0), false);
+                    repeat.sized_prompt = Some(SizedPrompt {
+                        tokens: size,
+                        repeat_of: Some(seq),
+                    });
+                    repeat.input_tokens = Some(input);
+                    samples.push(repeat);
+                }
+            }
+        }
+        samples
+    }
+
+    #[test]
+    fn the_prefill_rate_per_day_covers_the_truth_and_says_when_a_day_has_too_few() {
+        use crate::plan::Plan;
+        use crate::results::{Environment, export_json};
+        use figures::{DayPrefill, prefill_daily};
+        const SIZES: [u32; 4] = [128, 1_024, 4_096, 16_384];
+        let plan = Plan {
+            targets: vec![
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
+            ],
+            prompt_sizes: Some(SIZES.to_vec()),
+            prompt_cache_probe: true,
+            ..Plan::default()
+        };
+        let mut rng = fastrand::Rng::with_seed(32);
+        let day0 = 20_000.0;
+        let mut samples = Vec::new();
+        for day in 0..3 {
+            let day = day0 + f64::from(day);
+            samples.extend(prefill_day(0, 6_000.0, day, &SIZES, &mut rng));
+            samples.extend(prefill_day(1, 20_000.0, day, &SIZES, &mut rng));
+        }
+        // A fourth day measured one size only: no line through one point.
+        samples.extend(prefill_day(0, 6_000.0, day0 + 3.0, &[128], &mut rng));
+        samples.sort_by(|a, b| a.sent_at_ms.total_cmp(&b.sent_at_ms));
+        let text = export_json(&plan, &Environment::default(), &samples);
+        let from_results = read_run(&text);
+        let prompts = from_results.prompts.as_deref().unwrap();
+        assert_eq!(
+            prompts.request.len(),
+            samples.len(),
+            "every request is sized"
+        );
+        assert_eq!(prompts.repeats.len(), 15 * 2 * 3 * 2, "two sizes repeated");
+        // The points file carries them and reads back the same.
+        let points = read_run(&from_results.to_json());
+        assert_eq!(points, from_results);
+        let mut data = Dataset::default();
+        data.add(&points, "").unwrap();
+        data.finish();
+        let days = prefill_daily(&data, None);
+        assert_eq!(days.len(), 7);
+        for day in days.iter().filter(|d| d.day < 20_003) {
+            let truth = if day.target == 0 { 6_000.0 } else { 20_000.0 };
+            let DayPrefill::Fitted {
+                rate_tokens_per_s,
+                interval,
+                ..
+            } = day.rate
+            else {
+                panic!("{day:?}");
+            };
+            assert!(
+                interval.low <= truth && truth <= interval.high,
+                "{truth} outside {interval:?} on {day:?}"
+            );
+            assert!((rate_tokens_per_s / truth - 1.0).abs() < 0.15, "{day:?}");
+            assert_eq!(day.requests, 60, "first sends only");
+        }
+        assert_eq!((days[3].target, days[3].day), (0, 20_003));
+        assert_eq!(days[3].rate, DayPrefill::TooFew { sizes: 1 });
+        assert_eq!(prefill_daily(&data, Some(1)), Vec::new(), "no such vantage");
+        // Bad shapes are refused.
+        let json = points.to_json();
+        let cut = json.replacen("\"size\":[128,", "\"size\":[", 1);
+        assert_ne!(cut, json);
+        assert!(matches!(
+            read_published(cut.as_bytes()),
+            Err(LoadError::Shape(_))
+        ));
+        let beyond = json.replacen("\"request\":[0,", "\"request\":[9999,", 1);
+        assert_ne!(beyond, json);
+        assert!(matches!(
+            read_published(beyond.as_bytes()),
+            Err(LoadError::BadSample(_))
+        ));
+        // A run without sizes has no such member, and no daily rate.
+        let plain = read_run(&results_file(
+            plan.targets.clone(),
+            &[sample(0, 0, 1.0, Some(2.0), false)],
+        ));
+        assert!(plain.prompts.is_none() && !plain.to_json().contains("prompts"));
+    }
+
+    /// How often a day's interval covers the truth, over seeds: the figure
+    /// docs/statistics.md gives.
+    #[test]
+    #[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib dashboard::tests::prefill_daily_coverage -- --ignored --nocapture"]
+    fn prefill_daily_coverage() {
+        use crate::plan::Plan;
+        use crate::results::{Environment, export_json};
+        use figures::{DayPrefill, prefill_daily};
+        const SIZES: [u32; 4] = [128, 1_024, 4_096, 16_384];
+        let plan = Plan {
+            targets: vec![
+                Target::openai("A", "https://a.example/v1", "m"),
+                Target::openai("B", "https://b.example/v1", "m"),
+            ],
+            prompt_sizes: Some(SIZES.to_vec()),
+            prompt_cache_probe: true,
+            ..Plan::default()
+        };
+        let (mut days, mut covered, mut worst) = (0u32, 0u32, 0.0_f64);
+        for seed in 0..500 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut samples = prefill_day(0, 6_000.0, 20_000.0, &SIZES, &mut rng);
+            samples.extend(prefill_day(1, 20_000.0, 20_000.0, &SIZES, &mut rng));
+            samples.sort_by(|a, b| a.sent_at_ms.total_cmp(&b.sent_at_ms));
+            let mut data = Dataset::default();
+            data.add(
+                &read_run(&export_json(&plan, &Environment::default(), &samples)),
+                "",
+            )
+            .unwrap();
+            data.finish();
+            for day in prefill_daily(&data, None) {
+                let truth = if day.target == 0 { 6_000.0 } else { 20_000.0 };
+                let DayPrefill::Fitted {
+                    rate_tokens_per_s,
+                    interval,
+                    ..
+                } = day.rate
+                else {
+                    panic!("{day:?}");
+                };
+                days += 1;
+                covered += u32::from(interval.low <= truth && truth <= interval.high);
+                worst = worst.max((rate_tokens_per_s / truth - 1.0).abs());
+            }
+        }
+        let pct = 100.0 * f64::from(covered) / f64::from(days);
+        println!(
+            "{days} target-days of 15 first sends per size: interval covers the truth in {pct:.1} %, worst error {:.1} %",
+            100.0 * worst
+        );
+        assert!(pct >= 90.0);
     }
 
     #[test]

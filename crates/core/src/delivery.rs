@@ -16,7 +16,7 @@ use super::stream_shape::StreamShape;
 
 /// The class of a request's HTTP status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StatusClass {
+pub(crate) enum StatusClass {
     /// 2xx.
     Success,
     /// 429 Too Many Requests.
@@ -32,7 +32,7 @@ pub enum StatusClass {
 
 /// The class of `sample`'s response.
 #[inline]
-pub fn status_class(sample: &Sample) -> StatusClass {
+pub(crate) fn status_class(sample: &Sample) -> StatusClass {
     match sample.http_status {
         Some(200..=299) => StatusClass::Success,
         Some(429) => StatusClass::RateLimited,
@@ -73,7 +73,9 @@ pub struct StatusFigures {
 /// The status figures of one target's `samples` (warm-ups and stopped
 /// requests skipped here); `None` without a measured request.
 #[inline]
-pub fn status_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<StatusFigures> {
+pub(crate) fn status_figures<'a>(
+    samples: impl IntoIterator<Item = &'a Sample>,
+) -> Option<StatusFigures> {
     let mut counts = StatusCounts::default();
     let (mut requests, mut first_try_success, mut hidden) = (0, 0, 0);
     let mut retry_after = Vec::new();
@@ -151,7 +153,9 @@ pub struct StreamFigures {
 /// warm-ups, none the user stopped) that carry a [`StreamShape`]. `None`
 /// when none does (older files, or no first token at all).
 #[inline]
-pub fn stream_figures<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<StreamFigures> {
+pub(crate) fn stream_figures<'a>(
+    samples: impl IntoIterator<Item = &'a Sample>,
+) -> Option<StreamFigures> {
     let shapes: Vec<StreamShape> = samples
         .into_iter()
         .filter(|s| !s.warmup)

@@ -99,7 +99,7 @@ pub fn choose_resampling(ttft_ms: &[f64], span_ms: f64) -> Resampling {
 /// whose drift is too slow to show in the autocorrelations) and ⌊n / 4⌋ (at
 /// least four blocks' worth of distinct material).
 #[inline]
-pub fn block_length(logs: &[f64]) -> usize {
+pub(crate) fn block_length(logs: &[f64]) -> usize {
     let n = logs.len();
     let nf = n as f64;
     let floor = nf.cbrt().ceil() as usize;

@@ -235,7 +235,7 @@ impl<F: Formatter> Formatter for DocumentFloats<F> {
 /// # Errors
 /// When the member is there with the wrong shape.
 #[inline]
-pub fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: serde::Deserialize<'de> + Default,

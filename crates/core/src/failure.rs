@@ -118,7 +118,7 @@ impl Phase {
 /// Gemini's "exceeds the maximum number of tokens", vLLM's "maximum
 /// context length").
 #[inline]
-pub fn is_context_exceeded(status: u16, body: &str) -> bool {
+pub(crate) fn is_context_exceeded(status: u16, body: &str) -> bool {
     if status == 413 {
         return true;
     }

@@ -234,6 +234,33 @@ impl Measurement {
     }
 
     /// A body chunk arrived at `t_ms` (taken before this call).
+    ///
+    /// # Examples
+    ///
+    /// The adapter reads the clock when bytes arrive and passes the time
+    /// in; the measurement decides which chunk held the first token:
+    ///
+    /// ```
+    /// use firsttoken_core::measure::{BodyMode, Flow, Measurement};
+    /// use firsttoken_core::plan::Protocol;
+    ///
+    /// let mut measurement = Measurement::new(Protocol::OpenAi, false);
+    /// let mode = measurement.on_headers(180.0, 200, Some("text/event-stream"));
+    /// assert_eq!(mode, BodyMode::Stream);
+    /// // A role-only delta is not a token; the first content delta is, even
+    /// // when its line was split across two chunks.
+    /// let role = br#"data: {"choices":[{"delta":{"role":"assistant"}}]}"#;
+    /// measurement.on_chunk(250.0, &[&role[..], b"\n\n"].concat());
+    /// measurement.on_chunk(410.0, br#"data: {"choices":[{"delta":{"cont"#);
+    /// measurement.on_chunk(412.5, b"ent\":\"Hello\"}}]}\n\n");
+    /// let flow = measurement.on_chunk(600.0, b"data: [DONE]\n\n");
+    /// assert_eq!(flow, Flow::Finished);
+    ///
+    /// let outcome = measurement.finish();
+    /// assert_eq!(outcome.first_byte_ms, Some(250.0));
+    /// assert_eq!(outcome.ttft_ms, Some(412.5));
+    /// assert_eq!(outcome.error, None);
+    /// ```
     #[inline]
     pub fn on_chunk(&mut self, t_ms: f64, bytes: &[u8]) -> Flow {
         if self.settled {

@@ -17,14 +17,15 @@ mod rules;
 mod url;
 
 pub(crate) use read::edit_distance;
-pub use rules::is_provider_slug;
+pub use rules::{OverWindow, is_provider_slug};
 pub use url::{check_base_url, normalise_base_url};
 
 /// The plan document's version this build reads and writes.
 pub const PLAN_VERSION: u32 = 1;
 
 /// The short fixed prompt used unless the user gives their own.
-pub const DEFAULT_PROMPT: &str = "Reply with one short sentence: what is the capital of France?";
+pub(crate) const DEFAULT_PROMPT: &str =
+    "Reply with one short sentence: what is the capital of France?";
 
 /// Wire protocol of a target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -236,16 +237,16 @@ pub const MIN_REQUESTS_FOR_TAIL: u32 = 75;
 
 /// Upper bound on measured requests per target. A schedule holds every
 /// request in memory; this keeps a mistyped plan from exhausting a tab.
-pub const MAX_REQUESTS_PER_TARGET: u32 = 100_000;
+pub(crate) const MAX_REQUESTS_PER_TARGET: u32 = 100_000;
 
 /// Upper bound on warm-up requests per target.
-pub const MAX_WARMUP_PER_TARGET: u32 = 1000;
+pub(crate) const MAX_WARMUP_PER_TARGET: u32 = 1000;
 
 /// Upper bound on the prompt's length, in characters (Unicode scalar values).
-pub const MAX_PROMPT_CHARS: usize = 20_000;
+pub(crate) const MAX_PROMPT_CHARS: usize = 20_000;
 
 /// Upper bound on `max_tokens`.
-pub const MAX_MAX_TOKENS: u32 = 65_536;
+pub(crate) const MAX_MAX_TOKENS: u32 = 65_536;
 
 /// Why a plan document was refused. Nothing is applied when any of these is
 /// returned: a plan is taken whole or not at all.
@@ -391,6 +392,9 @@ pub enum WarningKind {
     FewRequestsPerSize,
     /// Prompt sizes: what the long prompts' input tokens add up to.
     LongPromptsCost,
+    /// A prompt size above a target's known context window: the provider
+    /// will refuse it.
+    OverContextWindow,
 }
 
 /// A warning about a valid plan: which field, and why it matters.

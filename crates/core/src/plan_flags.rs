@@ -381,7 +381,7 @@ fn place(base_url: &str) -> String {
 /// a spacing); `None` when it fits, or when either figure is not a valid
 /// number (the plan's own message then says what to fix).
 #[inline]
-pub fn fitted_jitter(jitter_s: f64, spacing_s: f64) -> Option<f64> {
+pub(crate) fn fitted_jitter(jitter_s: f64, spacing_s: f64) -> Option<f64> {
     if !jitter_s.is_finite() || jitter_s <= 0.0 || !spacing_s.is_finite() || spacing_s < 0.0 {
         return None;
     }

@@ -30,7 +30,7 @@
 //! rounds, so each size is a stratum of the run), seeded and reproducible.
 //! The rate's interval is the slope's, inverted; a slope interval that
 //! reaches 0 leaves the rate unbounded above. docs/statistics.md gives the
-//! coverage measured by [`tests::prefill_fit_coverage`].
+//! coverage measured by `tests::prefill_fit_coverage`.
 //!
 //! # Comparing providers
 //!
@@ -91,6 +91,9 @@ pub struct PrefillFit {
     pub points: Vec<SizePoint>,
     /// The slope's bootstrap replicates, ms per token (for comparisons).
     pub slope_replicates: Vec<f64>,
+    /// The fixed part's bootstrap replicates, ms, each from the same
+    /// resample as the slope of the same index.
+    pub fixed_replicates: Vec<f64>,
 }
 
 impl PrefillFit {
@@ -99,38 +102,62 @@ impl PrefillFit {
     pub fn ttft_at_ms(&self, input_tokens: f64) -> f64 {
         self.fixed_ms + input_tokens * 1_000.0 / self.rate_tokens_per_s
     }
+
+    /// The 95 % bootstrap interval of the fitted TTFT at `input_tokens`,
+    /// ms: the percentiles of each resample's line there.
+    #[inline]
+    pub fn ttft_at_interval(&self, input_tokens: f64) -> Option<Interval> {
+        let mut at: Vec<f64> = self
+            .slope_replicates
+            .iter()
+            .zip(&self.fixed_replicates)
+            .map(|(slope, fixed)| fixed + slope * input_tokens)
+            .collect();
+        interval_of(&mut at)
+    }
 }
 
 /// One size's warm points: (requested size, warm (input tokens, TTFT ms)
 /// pairs, requests left out as slow).
-pub type SizeGroup = (u32, Vec<(f64, f64)>, usize);
+pub(crate) type SizeGroup = (u32, Vec<(f64, f64)>, usize);
 
 /// The warm points of one target, from its measured first sends.
 #[inline]
-pub fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
-    let mut by_size: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
-    for sample in samples {
-        let Some(sized) = sample.sized_prompt else {
-            continue;
-        };
+pub(crate) fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
+    size_groups(samples.iter().filter_map(|sample| {
+        let sized = sample.sized_prompt?;
         if sample.target != target
             || sample.warmup
             || sample.is_probe()
             || sized.repeat_of.is_some()
             || sample.error.is_some()
         {
-            continue;
+            return None;
         }
-        let (Some(ttft), Some(input)) = (sample.ttft_ms, sample.input_tokens) else {
-            continue;
-        };
+        Some((
+            sized.tokens,
+            f64::from(sample.input_tokens?),
+            sample.ttft_ms?,
+        ))
+    }))
+}
+
+/// The warm points of measured first sends given as (requested size,
+/// provider's input tokens, TTFT ms): grouped by size ascending, each
+/// size's slow requests left out by the slow rule, sizes with fewer than
+/// [`MIN_PER_SIZE`] warm requests dropped. The caller has already left out
+/// warm-ups, cache-probe repeats, probes and errors.
+#[inline]
+pub fn size_groups(points: impl IntoIterator<Item = (u32, f64, f64)>) -> Vec<SizeGroup> {
+    let mut by_size: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
+    for (tokens, input, ttft) in points {
         // Sizes kept in ascending order as they come (a sort of the
         // groups would be one more copy of the sort in the page's wasm).
         // Points are (TTFT, input tokens) until sorted by TTFT.
-        let point = (ttft, f64::from(input));
-        match by_size.binary_search_by_key(&sized.tokens, |(size, _)| *size) {
+        let point = (ttft, input);
+        match by_size.binary_search_by_key(&tokens, |(size, _)| *size) {
             Ok(at) => by_size[at].1.push(point),
-            Err(at) => by_size.insert(at, (sized.tokens, vec![point])),
+            Err(at) => by_size.insert(at, (tokens, vec![point])),
         }
     }
     by_size
@@ -217,13 +244,27 @@ pub fn prefill_fit(samples: &[Sample], target: u32, seed: u64) -> Option<Prefill
 
 /// [`prefill_fit`] with `resamples` bootstrap resamples.
 #[inline]
-pub fn prefill_fit_with(
+pub(crate) fn prefill_fit_with(
     samples: &[Sample],
     target: u32,
     seed: u64,
     resamples: usize,
 ) -> Option<PrefillFit> {
-    let sizes = size_points(samples, target);
+    fit_sizes(&size_points(samples, target), target, seed, resamples)
+}
+
+/// The prefill fit through the warm points of [`size_groups`] (or
+/// [`size_points`]), labelled `target`, with `resamples` bootstrap
+/// resamples seeded by `seed`; `None` as for [`prefill_fit`].
+///
+/// Cost: O(resamples × requests × log) time.
+#[inline]
+pub fn fit_sizes(
+    sizes: &[SizeGroup],
+    target: u32,
+    seed: u64,
+    resamples: usize,
+) -> Option<PrefillFit> {
     if sizes.len() < 2 {
         return None;
     }
@@ -248,7 +289,7 @@ pub fn prefill_fit_with(
         }
     }
     let slope_interval = interval_of(&mut slopes.clone())?;
-    let fixed_interval = interval_of(&mut fixeds)?;
+    let fixed_interval = interval_of(&mut fixeds.clone())?;
     let rate = |slope_ms_per_token: f64| {
         if slope_ms_per_token > 0.0 {
             1_000.0 / slope_ms_per_token
@@ -281,6 +322,7 @@ pub fn prefill_fit_with(
         },
         points,
         slope_replicates: slopes,
+        fixed_replicates: fixeds,
     })
 }
 

@@ -56,6 +56,13 @@ pub struct Preset {
 }
 
 impl Preset {
+    /// The context window of `model` at this provider, input tokens, when
+    /// it is known for certain ([`crate::context_window`]).
+    #[inline]
+    pub fn context_window(&self, model: &str) -> Option<u32> {
+        super::context_window::context_window(self.id, model)
+    }
+
     /// The name the page shows in `lang`.
     #[inline]
     pub fn name_in(&self, lang: Lang) -> &'static str {

@@ -35,17 +35,17 @@ pub struct SizedPrompt {
 /// prompts at least this long (OpenAI's automatic cache and Anthropic's
 /// cache breakpoints both start at 1 024 tokens), so a shorter repeat
 /// would measure nothing but noise.
-pub const CACHE_PROBE_MIN_TOKENS: u32 = 1_024;
+pub(crate) const CACHE_PROBE_MIN_TOKENS: u32 = 1_024;
 
 /// Largest size a plan may ask for, input tokens.
-pub const MAX_PROMPT_SIZE_TOKENS: u32 = 2_000_000;
+pub(crate) const MAX_PROMPT_SIZE_TOKENS: u32 = 2_000_000;
 
 /// Most sizes a plan may list.
-pub const MAX_PROMPT_SIZES: usize = 16;
+pub(crate) const MAX_PROMPT_SIZES: usize = 16;
 
 /// Whether a size gets a cache-probe repeat under `plan`.
 #[inline]
-pub fn probes_cache(plan: &Plan, tokens: u32) -> bool {
+pub(crate) fn probes_cache(plan: &Plan, tokens: u32) -> bool {
     plan.prompt_cache_probe && tokens >= CACHE_PROBE_MIN_TOKENS
 }
 
@@ -139,7 +139,7 @@ fn keep_short(chinese: bool) -> &'static str {
 ///
 /// Cost: O(tokens) time and memory.
 #[inline]
-pub fn synthetic_prompt(plan: &Plan, tokens: u32, nonce: Option<&str>) -> String {
+pub(crate) fn synthetic_prompt(plan: &Plan, tokens: u32, nonce: Option<&str>) -> String {
     let chinese = is_chinese(&plan.prompt);
     let head = nonce
         .map(|nonce| format!("[{nonce}]\n"))

@@ -196,7 +196,7 @@ impl EventDecoder {
 
 /// The protocol's name as people say it, for messages.
 #[inline]
-pub fn protocol_name(protocol: Protocol) -> &'static str {
+pub(crate) fn protocol_name(protocol: Protocol) -> &'static str {
     match protocol {
         Protocol::OpenAi => "OpenAI-compatible",
         Protocol::Anthropic => "Anthropic Messages",
@@ -243,7 +243,7 @@ pub(crate) struct Ask<'a> {
 impl<'a> Ask<'a> {
     /// The plan's latency request.
     #[inline]
-    pub fn of_plan(plan: &'a Plan, nonce: Option<&str>) -> Self {
+    pub(crate) fn of_plan(plan: &'a Plan, nonce: Option<&str>) -> Self {
         Self {
             prompt: match nonce {
                 Some(_) => Cow::Owned(prompt_text(plan, nonce)),
@@ -258,7 +258,7 @@ impl<'a> Ask<'a> {
     /// A fidelity probe: its own prompt and limit, temperature 0, never a
     /// nonce (identical requests are what `prompt_tokens` compares).
     #[inline]
-    pub fn of_probe(probe: &Probe) -> Self {
+    pub(crate) fn of_probe(probe: &Probe) -> Self {
         Self {
             prompt: probe.prompt(),
             max_tokens: probe.max_tokens,
@@ -427,7 +427,7 @@ pub fn http_error_text(lang: Lang, protocol: Protocol, status: u16, body: &str) 
 
 /// What to do about an HTTP status, in a few words, when there is a rule.
 #[inline]
-pub fn status_hint(status: u16) -> Option<&'static str> {
+pub(crate) fn status_hint(status: u16) -> Option<&'static str> {
     match status {
         400 | 422 => Some("check the model name and the plan's settings"),
         401 | 403 => Some("check the key for this provider"),
@@ -443,7 +443,7 @@ pub fn status_hint(status: u16) -> Option<&'static str> {
 /// The provider's error message in `body` (from the protocol's error
 /// shape), else a cleaned snippet of it; lowercase-led, keys redacted.
 #[inline]
-pub fn body_message(protocol: Protocol, body: &str) -> String {
+pub(crate) fn body_message(protocol: Protocol, body: &str) -> String {
     let extracted = match protocol {
         Protocol::OpenAi | Protocol::Demo => openai::error_body_message(body),
         Protocol::Anthropic => anthropic::error_body_message(body),
@@ -459,7 +459,7 @@ pub fn body_message(protocol: Protocol, body: &str) -> String {
 /// A short, one-line excerpt of an unexpected body: an HTML page's title,
 /// else its first characters with whitespace collapsed.
 #[inline]
-pub fn body_snippet(body: &str) -> String {
+pub(crate) fn body_snippet(body: &str) -> String {
     let trimmed = body.trim();
     if trimmed.is_empty() {
         return "empty body".to_owned();

@@ -28,7 +28,10 @@
 //! its points files (15 MB) can. The dashboard reads a file's points file when
 //! the index names one, else the results file itself; both give the same
 //! figures (tested). Results files stay the record: `firsttoken report` and the
-//! page's import read them.
+//! page's import read them. A run that measures prompt sizes adds each sized
+//! request's size and input-token count (`prompts`), so the dashboard can fit
+//! the prefill rate per day; a run without sizes publishes the same bytes as
+//! before.
 //!
 //! Everything here is pure: the caller reads and writes the files, and
 //! passes the time (`now_ms`) in.
@@ -42,6 +45,7 @@ use super::calendar::{civil_from_days, iso_date, month_of, utc_clock, utc_day};
 use super::fidelity::suite::Suite;
 use super::fidelity::verify::{ProbeReply, verify};
 use super::plan::Plan;
+use super::prompt::SizedPrompt;
 use super::results::ResultsDoc;
 use super::sample::{ErrorKind, Phase, Sample, TtftRank, rank_of};
 
@@ -198,6 +202,32 @@ pub struct PointsDoc {
     /// latency points, so they have their own lists. Left out otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probes: Option<Box<ProbePoints>>,
+    /// The prompt sizes of the sized requests, when the plan measures
+    /// prompt sizes (`prompt_sizes`), so a dashboard can show the prefill
+    /// rate per day. Left out otherwise: a run without sizes publishes the
+    /// same bytes as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<Box<PromptPoints>>,
+}
+
+/// The sized requests of a published run, column by column: which request
+/// each is, the size asked for and the input tokens the provider counted
+/// (the prefill fit's x).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PromptPoints {
+    /// Per sized request: its index into the file's per-request lists
+    /// (`target`, `sent_at_ms`, `ttft_ms`), ascending.
+    pub request: Vec<u32>,
+    /// Per sized request: the requested size, tokens.
+    pub size: Vec<u32>,
+    /// Per sized request: the input tokens as the provider counted them,
+    /// `null` when it did not say.
+    pub input_tokens: Vec<Option<u32>>,
+    /// Indices (into the per-request lists) of the cache-probe repeats:
+    /// they send an earlier prompt again, so the prefill fit leaves them
+    /// out. Left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repeats: Vec<u32>,
 }
 
 /// Each probe reply of a published run: who answered, when, and whether
@@ -232,6 +262,10 @@ pub struct PointSample<'a> {
     pub error: Option<(ErrorKind, Phase)>,
     /// A fidelity probe's id and the reply the sample kept.
     pub probe: Option<(&'a str, ProbeReply<'a>)>,
+    /// The prompt size it was sent at, when the plan measures sizes.
+    pub sized_prompt: Option<SizedPrompt>,
+    /// Input tokens as the provider counted them.
+    pub input_tokens: Option<u32>,
 }
 
 impl<'a> From<&'a Sample> for PointSample<'a> {
@@ -245,6 +279,8 @@ impl<'a> From<&'a Sample> for PointSample<'a> {
             total_ms: sample.total_ms,
             error: sample.error.as_ref().map(|e| (e.kind, e.phase)),
             probe: sample.probe.as_deref().map(|id| (id, sample.probe_reply())),
+            sized_prompt: sample.sized_prompt,
+            input_tokens: sample.input_tokens,
         }
     }
 }
@@ -277,6 +313,7 @@ impl PointsDoc {
             timeout_ms: None,
             censored: Vec::new(),
             probes: None,
+            prompts: None,
         };
         for sample in samples {
             if let Some((id, reply)) = sample.probe {
@@ -315,6 +352,16 @@ impl PointsDoc {
                 doc.censored
                     .push(u32::try_from(doc.target.len()).unwrap_or(u32::MAX));
                 doc.timeout_ms = Some(timeout_ms);
+            }
+            if let Some(sized) = sample.sized_prompt {
+                let request = u32::try_from(doc.target.len()).unwrap_or(u32::MAX);
+                let prompts = doc.prompts.get_or_insert_with(Box::default);
+                prompts.request.push(request);
+                prompts.size.push(sized.tokens);
+                prompts.input_tokens.push(sample.input_tokens);
+                if sized.repeat_of.is_some() {
+                    prompts.repeats.push(request);
+                }
             }
             doc.target.push(sample.target);
             doc.sent_at_ms.push(sample.sent_at_ms);
@@ -358,7 +405,7 @@ impl PointsDoc {
 
 /// A plan's targets as points files name them.
 #[inline]
-pub fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
+pub(crate) fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
     plan.targets
         .iter()
         .map(|t| PointsTarget {
@@ -372,7 +419,7 @@ pub fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
 
 /// Where a results file's points go: `x.json` → `x.points.json`.
 #[inline]
-pub fn points_file_name(results_file: &str) -> String {
+pub(crate) fn points_file_name(results_file: &str) -> String {
     let stem = results_file.strip_suffix(".json").unwrap_or(results_file);
     format!("{stem}.points.json")
 }
@@ -515,14 +562,14 @@ pub struct CompactionGroup {
 
 /// Where the compacted runs of one vantage and month go.
 #[inline]
-pub fn month_file_name(year: i64, month: u32, vantage: &str) -> String {
+pub(crate) fn month_file_name(year: i64, month: u32, vantage: &str) -> String {
     format!("months/{year:04}-{month:02}.{}.json", file_safe(vantage))
 }
 
 /// A vantage name as it may appear in a file name: ASCII letters, digits,
 /// `-` and `_`, anything else as `-`; empty becomes `default`.
 #[inline]
-pub fn file_safe(vantage: &str) -> String {
+pub(crate) fn file_safe(vantage: &str) -> String {
     let safe: String = vantage
         .chars()
         .map(|c| {
@@ -544,7 +591,7 @@ pub fn file_safe(vantage: &str) -> String {
 /// after the run's start (UTC), so names sort by time and never clash
 /// between vantages.
 #[inline]
-pub fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
+pub(crate) fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
     let (day, h, m, s) = utc_clock(started_at_ms);
     format!(
         "runs/{}T{h:02}-{m:02}-{s:02}Z.{}.json",
@@ -555,7 +602,7 @@ pub fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
 
 /// Where the compacted runs of one vantage and day go.
 #[inline]
-pub fn day_file_name(day: i64, vantage: &str) -> String {
+pub(crate) fn day_file_name(day: i64, vantage: &str) -> String {
     format!("days/{}.{}.json", iso_date(day), file_safe(vantage))
 }
 

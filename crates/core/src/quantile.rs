@@ -65,7 +65,7 @@ impl Interval {
 }
 
 /// Two-sided confidence of every interval here.
-pub const QUANTILE_CONFIDENCE: f64 = 0.95;
+pub(crate) const QUANTILE_CONFIDENCE: f64 = 0.95;
 
 /// A batch of the batch-means interval is this many bootstrap blocks long.
 /// Batch means need batches long enough that neighbouring means are nearly

@@ -20,11 +20,11 @@ use serde::{Deserialize, Serialize};
 
 /// A header value longer than this, or holding anything but visible ASCII,
 /// is not kept: a hostile server decides what its headers say.
-pub const MAX_HEADER_VALUE_CHARS: usize = 64;
+pub(crate) const MAX_HEADER_VALUE_CHARS: usize = 64;
 
 /// The response headers any page may read, whatever the server exposes
 /// (the Fetch standard's CORS-safelisted response-header names).
-pub const CORS_SAFELISTED: [&str; 7] = [
+pub(crate) const CORS_SAFELISTED: [&str; 7] = [
     "cache-control",
     "content-language",
     "content-length",

@@ -11,12 +11,14 @@
 use super::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
 use super::cache::{CacheSplit, cache_split};
 use super::compare::{
-    ModelComparison, RoutingTable, TargetFigures, compare_models_with_budget, routing_table,
+    ModelComparison, RoutingTable, TargetFigures, TypicalTtft, compare_models_with_budget,
+    routing_table,
 };
 use super::cost::{CostFigures, cost_figures};
 use super::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
 use super::fidelity::score::{Fidelity, score as score_fidelity};
 use super::plan::Plan;
+use super::prefill::prefill_fit;
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
@@ -173,6 +175,54 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// ignored. `tz_offset_min` is minutes east of UTC; `seed` makes the
 /// bootstrap reproducible (each target draws from its own stream derived
 /// from it, so adding a target does not move the others' intervals).
+///
+/// # Examples
+///
+/// Two targets serving one model, 30 requests each (measured here with the
+/// built-in demo provider, whose `cold-tail` has a cold start now and
+/// then):
+///
+/// ```
+/// use firsttoken_core::report::{REPORT_SEED, build_report};
+///
+/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::measure::Measurement;
+/// # use firsttoken_core::plan::Plan;
+/// # use firsttoken_core::sample::Sample;
+/// # use firsttoken_core::schedule::Schedule;
+/// # // Every request of `plan` answered by the built-in demo provider, fed
+/// # // through a `Measurement` as the page and the runner feed real replies.
+/// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
+/// #     let schedule = Schedule::new(plan, 1.8e12, 7);
+/// #     schedule.requests.iter().map(|planned| {
+/// #         let target = &plan.targets[planned.target as usize];
+/// #         let seed = target_seed(7, planned.target);
+/// #         let reply = demo_reply(behaviour_of(&target.base_url), planned.seq, seed);
+/// #         let mut measurement = Measurement::new(target.protocol, false);
+/// #         measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+/// #         for chunk in &reply.chunks {
+/// #             measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+/// #         }
+/// #         let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+/// #         measurement.on_body_end(end_ms);
+/// #         Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+/// #     }).collect()
+/// # }
+/// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
+/// #     {"label": "steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// let samples = measure_with_demo(&plan);
+/// let report = build_report(&plan, &samples, 0, REPORT_SEED);
+///
+/// let steady = &report.targets[0];
+/// assert_eq!((steady.requests, steady.errors), (30, 0));
+/// let median_ms = steady.ttft.map(|ttft| ttft.median).unwrap_or_default();
+/// assert!((250.0..500.0).contains(&median_ms), "{median_ms}");
+/// // One model, two providers: one comparison and one routing pick.
+/// assert_eq!(report.models.len(), 1);
+/// assert_eq!(report.routing.routes[0].model, "m");
+/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// ```
 #[inline]
 pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u64) -> Report {
     build_report_with(plan, samples, tz_offset_min, seed, DEFAULT_RESAMPLES)
@@ -243,6 +293,7 @@ pub fn build_report_with(
                 censored: t.censored,
                 p95_interval: t.intervals.map(|i| i.p95_ms),
                 median_interval: t.intervals.map(|i| i.median_ms),
+                typical: typical_ttft(plan, samples, t.target, seed),
             })
         })
         .collect();
@@ -260,6 +311,26 @@ pub fn build_report_with(
     };
     report.routing = report.routing_in(Lang::En);
     report
+}
+
+/// The TTFT that `target`'s prefill fit predicts at the plan's
+/// `typical_prompt_tokens`, when the plan names one and the run measured
+/// prompt sizes enough for a fit: what the routing ranks by then.
+///
+/// Cost: nothing without a typical size; else one prefill fit's bootstrap.
+#[inline]
+fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32, seed: u64) -> Option<TypicalTtft> {
+    let tokens = plan.typical_prompt_tokens?;
+    if samples.iter().all(|s| s.sized_prompt.is_none()) {
+        return None;
+    }
+    let fit = prefill_fit(samples, target, seed)?;
+    let at = f64::from(tokens);
+    Some(TypicalTtft {
+        tokens,
+        ttft_ms: fit.ttft_at_ms(at),
+        interval: fit.ttft_at_interval(at)?,
+    })
 }
 
 /// A per-target seed: SplitMix64's mixing of seed + index, so neighbouring

@@ -44,10 +44,10 @@ use super::settings::TimeoutAdvice;
 use super::stats::percentile;
 
 /// Version of the OpenRouter preferences document.
-pub const OPENROUTER_VERSION: u32 = 1;
+pub(crate) const OPENROUTER_VERSION: u32 = 1;
 
 /// The host of OpenRouter's API.
-pub const OPENROUTER_HOST: &str = "openrouter.ai";
+pub(crate) const OPENROUTER_HOST: &str = "openrouter.ai";
 
 /// Which run an export comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -162,6 +162,71 @@ fn comment(text: &str) -> String {
 }
 
 /// The LiteLLM router config (YAML) for the routing table of `report`.
+///
+/// # Examples
+///
+/// Two OpenAI-compatible providers of one model, measured (here with the
+/// demo provider's `steady` and `cold-tail` replies); the exports name
+/// the run they come from:
+///
+/// ```
+/// use firsttoken_core::report::{REPORT_SEED, build_report};
+/// use firsttoken_core::results::{Environment, RunnerKind};
+/// use firsttoken_core::routing_config::{RunSource, litellm_yaml, routing_json};
+/// use firsttoken_core::text::Lang;
+///
+/// # use firsttoken_core::demo::{demo_reply, target_seed};
+/// # use firsttoken_core::measure::Measurement;
+/// # use firsttoken_core::plan::Plan;
+/// # use firsttoken_core::sample::Sample;
+/// # use firsttoken_core::schedule::Schedule;
+/// # // Every request of `plan` answered by the demo provider that its label names, fed
+/// # // through a `Measurement` as the page and the runner feed real replies.
+/// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
+/// #     let schedule = Schedule::new(plan, 1.8e12, 7);
+/// #     schedule.requests.iter().map(|planned| {
+/// #         let target = &plan.targets[planned.target as usize];
+/// #         let seed = target_seed(7, planned.target);
+/// #         let reply = demo_reply(&target.label, planned.seq, seed);
+/// #         let mut measurement = Measurement::new(target.protocol, false);
+/// #         measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+/// #         for chunk in &reply.chunks {
+/// #             measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+/// #         }
+/// #         let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+/// #         measurement.on_body_end(end_ms);
+/// #         Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+/// #     }).collect()
+/// # }
+/// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
+/// #     {"label": "steady", "protocol": "openai", "base_url": "https://steady.example/v1", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "openai", "base_url": "https://cold.example/v1", "model": "m"}]}"#)?;
+/// let report = build_report(&plan, &measure_with_demo(&plan), 0, REPORT_SEED);
+/// let environment = Environment {
+///     started_at_ms: 1_796_274_429_000.0,
+///     runner: RunnerKind::Cli,
+///     vantage: Some("fra1".to_owned()),
+///     ..Environment::default()
+/// };
+/// let source = RunSource::of(&environment);
+/// assert_eq!(source.run_id, "2026-12-03T05-07-09Z.fra1");
+///
+/// // LiteLLM tries the recommended deployment first, the other as a
+/// // fallback; a key is named by its environment variable, never written.
+/// let yaml = litellm_yaml(&plan, &report, &source);
+/// let at = |text: &str| yaml.find(text).unwrap_or(usize::MAX);
+/// assert!(at("https://steady.example/v1") < at("order: 1"));
+/// assert!(at("order: 1") < at("https://cold.example/v1"));
+/// assert!(at("https://cold.example/v1") < at("order: 2"));
+/// assert!(yaml.contains(r#"api_key: "os.environ/FIRSTTOKEN_KEY_FOR_STEADY_EXAMPLE""#));
+///
+/// // The routing table for scripts: the pick and its reason, per model.
+/// let json = routing_json(&report.routing_in(Lang::En), &source);
+/// let table: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+/// assert_eq!(table["routes"][0]["label"], "steady");
+/// assert_eq!(table["source"]["runner"], "cli");
+/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// ```
 #[inline]
 pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String {
     litellm_yaml_with_prefill(plan, report, source, None)

@@ -64,7 +64,7 @@ use super::verdict::Verdict;
 pub const SLOW_MULTIPLE: f64 = 3.0;
 
 /// Confidence of the slow share's interval, 0–1.
-pub const SLOW_SHARE_CONFIDENCE: f64 = 0.95;
+pub(crate) const SLOW_SHARE_CONFIDENCE: f64 = 0.95;
 
 /// The slow requests of one target.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -101,6 +101,26 @@ impl SseDecoder {
     /// Decodes the next chunk of the body, appending every event completed
     /// by it to `out` (in stream order). Any split of the body into chunks
     /// yields the same events.
+    ///
+    /// # Examples
+    ///
+    /// Chunks end wherever the network cut them, here in the middle of a
+    /// line; an event comes out once its blank line has arrived:
+    ///
+    /// ```
+    /// use firsttoken_core::sse::SseDecoder;
+    ///
+    /// let mut decoder = SseDecoder::new();
+    /// let mut events = Vec::new();
+    /// decoder.feed(b": keep-alive\n\nevent: delta\nda", &mut events);
+    /// assert!(events.is_empty());
+    /// decoder.feed(b"ta: {\"text\":\"Hi\"}\r\n\r\ndata: [DONE]\n\n", &mut events);
+    /// assert_eq!(events.len(), 2);
+    /// assert_eq!(events[0].event.as_deref(), Some("delta"));
+    /// assert_eq!(events[0].data, r#"{"text":"Hi"}"#);
+    /// assert_eq!(events[1].data, "[DONE]");
+    /// assert_eq!(decoder.comments_seen(), 1);
+    /// ```
     #[inline]
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) {
         if self.overflowed {

@@ -33,7 +33,7 @@ pub const BUFFERED_TOKENS: u32 = 20;
 
 /// At most this many gaps of one request are kept for its p95 (the count,
 /// maximum and stalls stay exact past it): 512 KiB, whatever a server sends.
-pub const MAX_KEPT_GAPS: usize = 65_536;
+pub(crate) const MAX_KEPT_GAPS: usize = 65_536;
 
 /// One request's stream after its first token, as its sample stores it
 /// (`stream`).
@@ -54,7 +54,7 @@ pub struct StreamShape {
 
 /// Records the arrivals of one request's tokens.
 #[derive(Clone, Debug, Default)]
-pub struct GapRecorder {
+pub(crate) struct GapRecorder {
     first_ms: Option<f64>,
     last_ms: Option<f64>,
     gaps: Vec<f64>,
@@ -68,7 +68,7 @@ impl GapRecorder {
     /// A token-bearing delta arrived at `t_ms` (after or with the first
     /// token). Deltas of one arrival share its time.
     #[inline]
-    pub fn token(&mut self, t_ms: f64) {
+    pub(crate) fn token(&mut self, t_ms: f64) {
         if !t_ms.is_finite() {
             return;
         }
@@ -100,7 +100,7 @@ impl GapRecorder {
     /// count (the provider's, else counted deltas). `None` when no token
     /// came.
     #[inline]
-    pub fn finish(mut self, output_tokens: Option<u32>) -> Option<StreamShape> {
+    pub(crate) fn finish(mut self, output_tokens: Option<u32>) -> Option<StreamShape> {
         let first = self.first_ms?;
         let all_in_window = self
             .last_ms

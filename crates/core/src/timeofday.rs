@@ -29,7 +29,7 @@ const MINUTES_PER_DAY: i64 = 24 * 60;
 /// `tz_offset_min` is minutes *east* of UTC (UTC+8 → 480, UTC−5 → −300):
 /// the opposite sign of JavaScript's `Date.getTimezoneOffset()`.
 #[inline]
-pub fn local_hour(epoch_ms: f64, tz_offset_min: i32) -> u8 {
+pub(crate) fn local_hour(epoch_ms: f64, tz_offset_min: i32) -> u8 {
     let utc_minutes = (epoch_ms / MS_PER_MINUTE).floor() as i64;
     let local_minutes = (utc_minutes + i64::from(tz_offset_min)).rem_euclid(MINUTES_PER_DAY);
     // rem_euclid keeps it in 0..1440, so the hour is in 0..24.

@@ -210,7 +210,7 @@ pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
 /// (successes and censored timeouts) with CV `cv_pct`, `censored` of them
 /// timeouts at `timeout_ms`.
 #[inline]
-pub fn caveats_with_censoring(
+pub(crate) fn caveats_with_censoring(
     ranked: usize,
     error_rate: f64,
     censored: usize,

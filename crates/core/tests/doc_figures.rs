@@ -535,6 +535,7 @@ fn methodology_the_routing_rule() {
             censored: 0,
             p95_interval: None,
             median_interval: None,
+            typical: None,
         }
     };
     let comparisons = compare_models(&[

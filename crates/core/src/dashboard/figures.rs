@@ -1,6 +1,7 @@
 //! What the dashboard's views show, computed from the merged requests:
 //! rolling windows, TTFT percentiles and error rates per UTC day, hour of
-//! the day, and targets compared across vantages.
+//! the day, targets compared across vantages, and the prefill rate per day
+//! when the monitor measures prompt sizes.
 //!
 //! Percentiles are [`crate::stats::percentile`] (numpy's linear
 //! method) over every successful request of the group, exactly as the
@@ -12,11 +13,13 @@
 use std::collections::BTreeMap;
 
 use super::{Dataset, Point};
+use crate::bootstrap::{DEFAULT_RESAMPLES, Interval};
 use crate::calendar::{MS_PER_DAY, utc_day};
+use crate::prefill::{fit_sizes, size_groups};
 use crate::stats::percentile;
 
 /// Milliseconds in an hour.
-pub const MS_PER_HOUR: f64 = 3_600_000.0;
+pub(crate) const MS_PER_HOUR: f64 = 3_600_000.0;
 
 /// The rolling windows the dashboard shows, in hours: 24 h, 72 h, 7 days.
 pub const WINDOW_HOURS: [u32; 3] = [24, 72, 168];
@@ -112,7 +115,7 @@ impl Acc {
 
 /// The UTC hour (0–23) of an epoch-ms time.
 #[inline]
-pub fn utc_hour(epoch_ms: f64) -> u32 {
+pub(crate) fn utc_hour(epoch_ms: f64) -> u32 {
     (epoch_ms.rem_euclid(MS_PER_DAY) / MS_PER_HOUR) as u32 % 24
 }
 
@@ -235,6 +238,103 @@ pub fn fidelity_daily(data: &Dataset) -> Vec<FidelityDay> {
             passed,
             replies,
             interval: crate::binomial::wilson(passed, replies),
+        })
+        .collect()
+}
+
+/// One target's prefill rate on one UTC day.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrefillDay {
+    /// Target index.
+    pub target: u32,
+    /// Days since 1970-01-01.
+    pub day: i64,
+    /// The day's sized first sends that succeeded with the provider's
+    /// input-token count: the fit's candidates.
+    pub requests: usize,
+    /// The fitted rate, or why there is none.
+    pub rate: DayPrefill,
+}
+
+/// A day's prefill rate, or why the day has none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DayPrefill {
+    /// The fit of [`crate::prefill::fit_sizes`] over the day's requests.
+    Fitted {
+        /// Prefill rate, input tokens per second.
+        rate_tokens_per_s: f64,
+        /// Its 95 % bootstrap interval; `high` infinite when unbounded.
+        interval: Interval,
+        /// The fixed part, ms.
+        fixed_ms: f64,
+    },
+    /// Fewer than two sizes with [`crate::prefill::MIN_PER_SIZE`] warm
+    /// requests: a line needs two, so no rate is said.
+    TooFew {
+        /// Sizes that had enough.
+        sizes: usize,
+    },
+    /// TTFT did not grow with the prompt that day: no prefill rate.
+    NoGrowth,
+}
+
+/// Seed of the daily prefill fits' bootstraps (mixed with the day), so a
+/// day's interval is the same on every load.
+const PREFILL_SEED: u64 = 0x0050_5245_4649_4C4C;
+
+/// Each target's prefill rate per UTC day, by target then day, from the
+/// sized requests of [`Dataset::prompts`] at `vantage` (`None`: every
+/// vantage together): the fit of `core::prefill` over each day's measured
+/// first sends (cache-probe repeats and failures left out), with its 95 %
+/// interval. A day with sized requests but too few warm ones at two sizes
+/// says so ([`DayPrefill::TooFew`]) rather than guessing. Empty when no
+/// loaded file measured prompt sizes.
+///
+/// Cost: one bootstrap of [`DEFAULT_RESAMPLES`] resamples per target and
+/// day, O(resamples × requests × log) each.
+#[inline]
+pub fn prefill_daily(data: &Dataset, vantage: Option<u32>) -> Vec<PrefillDay> {
+    // (target, day) → the day's (size, input tokens, TTFT ms) first sends.
+    type Day = Vec<(u32, f64, f64)>;
+    let mut groups: BTreeMap<(u32, i64), Day> = BTreeMap::new();
+    for point in &data.prompts {
+        if vantage.is_some_and(|v| v != point.vantage) {
+            continue;
+        }
+        let group = groups
+            .entry((point.target, utc_day(point.at_ms)))
+            .or_default();
+        if point.repeat {
+            continue;
+        }
+        if let (Some(ttft), Some(input)) = (point.ttft_ms, point.input_tokens) {
+            group.push((point.size, f64::from(input), ttft));
+        }
+    }
+    groups
+        .into_iter()
+        .map(|((target, day), points)| {
+            let requests = points.len();
+            let sizes = size_groups(points);
+            let seed = PREFILL_SEED ^ u64::from_ne_bytes(day.to_ne_bytes());
+            let rate = if sizes.len() < 2 {
+                DayPrefill::TooFew { sizes: sizes.len() }
+            } else {
+                match fit_sizes(&sizes, target, seed, DEFAULT_RESAMPLES) {
+                    Some(fit) => DayPrefill::Fitted {
+                        rate_tokens_per_s: fit.rate_tokens_per_s,
+                        interval: fit.rate_interval,
+                        fixed_ms: fit.fixed_ms,
+                    },
+                    None => DayPrefill::NoGrowth,
+                }
+            };
+            PrefillDay {
+                target,
+                day,
+                requests,
+                rate,
+            }
         })
         .collect()
 }

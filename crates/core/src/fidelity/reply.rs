@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 pub const MAX_ANSWER_CHARS: usize = 4_000;
 
 /// Characters of one call's arguments kept.
-pub const MAX_ARGUMENT_CHARS: usize = 4_000;
+pub(crate) const MAX_ARGUMENT_CHARS: usize = 4_000;
 
 /// Function calls kept per reply.
-pub const MAX_TOOL_CALLS: usize = 8;
+pub(crate) const MAX_TOOL_CALLS: usize = 8;
 
 /// One function call of a reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -131,14 +131,14 @@ pub struct Tool {
 }
 
 /// `get_weather(city, unit)`.
-pub const GET_WEATHER: Tool = Tool {
+pub(crate) const GET_WEATHER: Tool = Tool {
     name: "get_weather",
     description: "Get the current weather in a city.",
     parameters: r#"{"type":"object","properties":{"city":{"type":"string","description":"The city's name in English, e.g. Paris"},"unit":{"type":"string","enum":["celsius","fahrenheit"]}},"required":["city","unit"]}"#,
 };
 
 /// `convert_currency(amount, from, to)`.
-pub const CONVERT_CURRENCY: Tool = Tool {
+pub(crate) const CONVERT_CURRENCY: Tool = Tool {
     name: "convert_currency",
     description: "Convert an amount of money from one currency to another.",
     parameters: r#"{"type":"object","properties":{"amount":{"type":"number"},"from":{"type":"string","description":"ISO 4217 code, e.g. EUR"},"to":{"type":"string","description":"ISO 4217 code, e.g. USD"}},"required":["amount","from","to"]}"#,
@@ -270,7 +270,7 @@ const JSON_REPLY: u32 = 128;
 const TOOL_REPLY: u32 = 256;
 
 /// The `basic-1` suite.
-pub const BASIC_1: &[Probe] = &[
+pub(crate) const BASIC_1: &[Probe] = &[
     Probe {
         id: "arith-mul",
         category: Category::Arithmetic,

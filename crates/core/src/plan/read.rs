@@ -94,6 +94,37 @@ impl Plan {
     /// [`PlanError::NewerVersion`] / [`PlanError::BadVersion`] for versions
     /// this page cannot read, and [`PlanError::Invalid`] with one message per
     /// bad field. Nothing is half-applied.
+    ///
+    /// # Examples
+    ///
+    /// A plan names its targets; every member left out takes its default:
+    ///
+    /// ```
+    /// use firsttoken_core::plan::{Plan, PlanError, Protocol};
+    ///
+    /// let plan = Plan::from_json(
+    ///     r#"{
+    ///         "firsttoken_plan": 1,
+    ///         "targets": [{
+    ///             "label": "mini",
+    ///             "protocol": "openai",
+    ///             "base_url": "https://api.openai.com/v1/",
+    ///             "model": "gpt-4o-mini"
+    ///         }],
+    ///         "requests_per_target": 30
+    ///     }"#,
+    /// )?;
+    /// assert_eq!(plan.targets[0].protocol, Protocol::OpenAi);
+    /// // Trailing slashes go at the boundary.
+    /// assert_eq!(plan.targets[0].base_url, "https://api.openai.com/v1");
+    /// assert_eq!(plan.total_requests(), u64::from(30 + plan.warmup_per_target));
+    ///
+    /// // A bad plan names each bad field, and nothing of it is applied.
+    /// let bad = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": -3}"#);
+    /// let Err(PlanError::Invalid(fields)) = bad else { panic!("{bad:?}") };
+    /// assert!(fields.iter().any(|f| f.field == "requests_per_target"));
+    /// # Ok::<(), PlanError>(())
+    /// ```
     #[inline]
     pub fn from_json(text: &str) -> Result<Self, PlanError> {
         let value: Value = serde_json::from_str(text).map_err(|e| {
@@ -169,6 +200,23 @@ impl Plan {
     /// The plan as a URL fragment payload: `plan=` followed by the compact
     /// JSON in base64url without padding. Put a `#` in front to make a link.
     /// Plans carry no keys, so neither does the link.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use firsttoken_core::plan::{Plan, PlanError};
+    ///
+    /// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "targets": [{"label": "mini",
+    /// #     "protocol": "openai", "base_url": "https://api.openai.com/v1", "model": "gpt-4o-mini"}]}"#)?;
+    /// let fragment = plan.to_link_fragment();
+    /// assert!(fragment.starts_with("plan="));
+    /// let link = format!("https://example.org/#{fragment}");
+    /// let (_, fragment) = link.split_once('#').unwrap_or_default();
+    /// assert_eq!(Plan::from_link_fragment(fragment)?, plan);
+    ///
+    /// assert!(matches!(Plan::from_link_fragment("#lang=zh"), Err(PlanError::Link(_))));
+    /// # Ok::<(), PlanError>(())
+    /// ```
     #[inline]
     pub fn to_link_fragment(&self) -> String {
         let json = document::to_string(self);

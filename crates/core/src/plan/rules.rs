@@ -6,6 +6,7 @@ use super::{
     FieldError, MAX_FIDELITY_REPEATS, MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET,
     MAX_WARMUP_PER_TARGET, MIN_REQUESTS_FOR_TAIL, Plan, Problem, Protocol, Warning, WarningKind,
 };
+use crate::context_window::context_window;
 use crate::peak::{is_peak, parse_peak_tz};
 use crate::price::MAX_PRICE_PER_MTOK;
 use crate::prompt::{MAX_PROMPT_SIZE_TOKENS, MAX_PROMPT_SIZES, requests_per_size};
@@ -362,6 +363,35 @@ impl Plan {
                 ),
             );
         }
+        let over = self.sizes_over_context_window();
+        if !over.is_empty() {
+            let list: Vec<String> = over
+                .iter()
+                .map(|over| {
+                    let sizes: Vec<String> = over
+                        .sizes
+                        .iter()
+                        .map(|&s| crate::text::format::grouped(u64::from(s)))
+                        .collect();
+                    format!(
+                        "{} ({}, {} tokens) at {}",
+                        self.targets[over.target].label,
+                        self.targets[over.target].model,
+                        crate::text::format::grouped(u64::from(over.window)),
+                        sizes.join(", ")
+                    )
+                })
+                .collect();
+            warn(
+                WarningKind::OverContextWindow,
+                "prompt_sizes",
+                format!(
+                    "some sizes are longer than the model's context window, so the provider will \
+                     refuse them (each is counted as context exceeded and spends its requests): {}",
+                    list.join("; ")
+                ),
+            );
+        }
         if let Some(tokens) = self.input_tokens_per_target() {
             warn(
                 WarningKind::LongPromptsCost,
@@ -374,6 +404,29 @@ impl Plan {
             );
         }
         warnings
+    }
+
+    /// The prompt sizes above each target's context window, for the targets
+    /// of a preset whose model's window is known for certain
+    /// ([`crate::context_window`]); empty without sizes.
+    #[inline]
+    pub fn sizes_over_context_window(&self) -> Vec<OverWindow> {
+        let Some(sizes) = &self.prompt_sizes else {
+            return Vec::new();
+        };
+        self.targets
+            .iter()
+            .enumerate()
+            .filter_map(|(target, t)| {
+                let window = context_window(t.provider.as_deref()?, &t.model)?;
+                let over: Vec<u32> = sizes.iter().copied().filter(|&s| s > window).collect();
+                (!over.is_empty()).then_some(OverWindow {
+                    target,
+                    window,
+                    sizes: over,
+                })
+            })
+            .collect()
     }
 
     /// Input tokens one target sends over the run when the plan has prompt
@@ -390,6 +443,18 @@ impl Plan {
         let warmups = u64::from(self.warmup_per_target) * u64::from(turns[0].0);
         Some(measured + warmups)
     }
+}
+
+/// A target whose model takes fewer input tokens than some of the plan's
+/// prompt sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverWindow {
+    /// Index of the target in the plan.
+    pub target: usize,
+    /// Its model's context window, input tokens.
+    pub window: u32,
+    /// The plan's sizes above it.
+    pub sizes: Vec<u32>,
 }
 
 /// Rounds to 3 decimals for messages, so 1.6666… reads 1.667.

@@ -11,6 +11,8 @@ use crate::schedule::Schedule;
 /// How a simulated provider behaves.
 #[derive(Clone, Copy)]
 struct Provider {
+    /// The fixed part before the jitter, ms.
+    fixed_ms: f64,
     rate: f64,
     cold_share: f64,
     cache: bool,
@@ -64,7 +66,7 @@ fn simulate(plan: &Plan, providers: &[Provider], seed: u64) -> Vec<Sample> {
             } else {
                 0.0
             };
-            let ttft = 150.0 + rng.f64() * 30.0 + reading + cold;
+            let ttft = provider.fixed_ms + rng.f64() * 30.0 + reading + cold;
             let mut sample = fixtures::sample(
                 planned.target,
                 planned.seq,
@@ -85,11 +87,13 @@ const TEMPLATE_TOKENS: u32 = 7;
 
 const SIZES: [u32; 5] = [128, 512, 2_048, 8_192, 32_768];
 const A: Provider = Provider {
+    fixed_ms: 150.0,
     rate: 6_000.0,
     cold_share: 0.05,
     cache: false,
 };
 const B: Provider = Provider {
+    fixed_ms: 150.0,
     rate: 20_000.0,
     cold_share: 0.05,
     cache: true,
@@ -229,4 +233,72 @@ fn prefill_fit_coverage() {
     assert!(pct(covered_a, runs) >= 93.0 && pct(covered_b, runs) >= 93.0);
     assert!(worst_a < 0.10 && worst_b < 0.10);
     assert_eq!(wrong, 0);
+}
+
+#[test]
+#[inline]
+fn the_routing_ranks_by_the_ttft_predicted_at_the_typical_size_when_the_plan_names_one() {
+    use crate::report::build_report;
+    use crate::verdict::Lang;
+    // Short prompts favour `near` (a small fixed part, a slow prefill);
+    // at 32 768 tokens `far` (a large fixed part, a fast prefill) starts
+    // first: about 2.3 s against 5.6 s.
+    let near = Provider {
+        fixed_ms: 150.0,
+        rate: 6_000.0,
+        cold_share: 0.0,
+        cache: false,
+    };
+    let far = Provider {
+        fixed_ms: 600.0,
+        rate: 20_000.0,
+        cold_share: 0.0,
+        cache: false,
+    };
+    let mut plan = plan_of(2, &[128, 512, 2_048], 300, false);
+    plan.targets[0].label = "near".into();
+    plan.targets[1].label = "far".into();
+    let samples = simulate(&plan, &[near, far], 7);
+    let without = build_report(&plan, &samples, 0, 3);
+    let route = &without.routing.routes[0];
+    assert_eq!(route.target, Some(0), "{route:?}");
+    assert!(
+        route.reason.starts_with("fewest slow requests (0 of 300")
+            && !route.reason.contains("typical"),
+        "{}",
+        route.reason
+    );
+    assert!(
+        without.models[0]
+            .rows
+            .iter()
+            .all(|r| r.figures.typical.is_none())
+    );
+
+    plan.typical_prompt_tokens = Some(32_768);
+    let with = build_report(&plan, &samples, 0, 3);
+    let route = &with.routing.routes[0];
+    assert_eq!(route.target, Some(1), "{route:?}");
+    assert!(route.distinguishable, "{route:?}");
+    assert!(
+        route.reason.starts_with(
+            "lowest TTFT predicted at the typical 32 768 input tokens (2.25 s, from the prefill fit) \
+             of 2 providers"
+        ),
+        "{}",
+        route.reason
+    );
+    let typical = with.models[0].rows[0].figures.typical.unwrap();
+    let truth = 600.0 + 15.0 + 32_768.0 * 1_000.0 / 20_000.0;
+    assert!(
+        typical.interval.low <= truth && truth <= typical.interval.high,
+        "{truth} outside {typical:?}"
+    );
+    let zh = &with.routing_in(Lang::ZhCn).routes[0].reason;
+    assert!(
+        zh.contains("典型长度 32 768 个输入 token 时首个 token 最快"),
+        "{zh}"
+    );
+    // The other figures are the same either way: only the order moved.
+    assert_eq!(with.targets, without.targets);
 }

@@ -94,7 +94,7 @@ pub struct Published {
 /// The `environment.vantage` a results file names (the native runner's
 /// `--vantage`), or empty.
 #[inline]
-pub fn vantage_of(results_text: &str) -> String {
+pub(crate) fn vantage_of(results_text: &str) -> String {
     serde_json::from_str::<serde_json::Value>(results_text)
         .ok()
         .and_then(|doc| {

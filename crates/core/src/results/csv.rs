@@ -52,6 +52,51 @@ pub const PROMPT_SIZE_COLUMNS: [&str; 2] = ["prompt_size", "prompt_repeat_of"];
 /// rows end with CRLF, and text fields are quoted per RFC 4180 when they
 /// contain a comma, a double quote or a line break. Missing values are
 /// empty; numbers are written in their shortest exact form.
+///
+/// # Examples
+///
+/// ```
+/// use firsttoken_core::results::{CSV_COLUMNS, export_csv};
+///
+/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::measure::Measurement;
+/// # use firsttoken_core::plan::Plan;
+/// # use firsttoken_core::sample::Sample;
+/// # use firsttoken_core::schedule::Schedule;
+/// # // Every request of `plan` answered by the built-in demo provider, fed
+/// # // through a `Measurement` as the page and the runner feed real replies.
+/// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
+/// #     let schedule = Schedule::new(plan, 1.8e12, 7);
+/// #     schedule.requests.iter().map(|planned| {
+/// #         let target = &plan.targets[planned.target as usize];
+/// #         let seed = target_seed(7, planned.target);
+/// #         let reply = demo_reply(behaviour_of(&target.base_url), planned.seq, seed);
+/// #         let mut measurement = Measurement::new(target.protocol, false);
+/// #         measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+/// #         for chunk in &reply.chunks {
+/// #             measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+/// #         }
+/// #         let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+/// #         measurement.on_body_end(end_ms);
+/// #         Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+/// #     }).collect()
+/// # }
+/// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
+/// #     {"label": "steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// let samples = measure_with_demo(&plan);
+/// let csv = export_csv(&plan, &samples);
+/// let rows: Vec<&str> = csv.split_terminator("\r\n").collect();
+/// assert_eq!(rows.len(), 1 + samples.len());
+/// assert_eq!(rows[0], CSV_COLUMNS.join(","));
+/// // Each request's row: its target, then every timing in ms.
+/// let first: Vec<&str> = rows[1].split(',').collect();
+/// assert_eq!(first[..4], ["0", "steady", "m", "demo://steady"]);
+/// let ttft_column = CSV_COLUMNS.iter().position(|c| *c == "ttft_ms").unwrap_or(usize::MAX);
+/// let ttft_ms = first.get(ttft_column).and_then(|cell| cell.parse::<f64>().ok());
+/// assert_eq!(ttft_ms, samples[0].ttft_ms);
+/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// ```
 #[inline]
 pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
     let mut out = String::with_capacity(samples.len() * 160 + 300);

@@ -97,6 +97,57 @@ impl std::error::Error for ImportError {}
 /// [`ImportError`] when the text is not JSON, is not a results document, has
 /// another version, lacks a field, holds a non-finite or negative time, or
 /// names a target index the plan does not have. The message names the field.
+///
+/// # Examples
+///
+/// What the page's Export and the runner write, Import reads back whole;
+/// a file that is not a results document is refused, in words:
+///
+/// ```
+/// use firsttoken_core::results::{Environment, ImportError, export_json, import_json};
+/// use firsttoken_core::text::Lang;
+///
+/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::measure::Measurement;
+/// # use firsttoken_core::plan::Plan;
+/// # use firsttoken_core::sample::Sample;
+/// # use firsttoken_core::schedule::Schedule;
+/// # // Every request of `plan` answered by the built-in demo provider, fed
+/// # // through a `Measurement` as the page and the runner feed real replies.
+/// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
+/// #     let schedule = Schedule::new(plan, 1.8e12, 7);
+/// #     schedule.requests.iter().map(|planned| {
+/// #         let target = &plan.targets[planned.target as usize];
+/// #         let seed = target_seed(7, planned.target);
+/// #         let reply = demo_reply(behaviour_of(&target.base_url), planned.seq, seed);
+/// #         let mut measurement = Measurement::new(target.protocol, false);
+/// #         measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+/// #         for chunk in &reply.chunks {
+/// #             measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+/// #         }
+/// #         let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+/// #         measurement.on_body_end(end_ms);
+/// #         Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+/// #     }).collect()
+/// # }
+/// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
+/// #     {"label": "steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// let samples = measure_with_demo(&plan);
+/// let environment = Environment { started_at_ms: 1.8e12, ..Environment::default() };
+/// let text = export_json(&plan, &environment, &samples);
+///
+/// let doc = import_json(&text)?;
+/// assert_eq!(doc.plan, plan);
+/// assert_eq!(doc.samples, samples);
+/// assert_eq!(doc.summary.len(), 2);
+///
+/// let Err(foreign) = import_json(r#"{"firsttoken_plan": 1}"#) else { panic!() };
+/// assert_eq!(foreign, ImportError::Foreign);
+/// assert!(foreign.text(Lang::En).starts_with("this is not a firsttoken results file"));
+/// assert!(foreign.text(Lang::ZhCn).starts_with("这不是 FirstToken 结果文件"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
     if text.len() > MAX_RESULTS_BYTES {

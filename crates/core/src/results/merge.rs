@@ -60,6 +60,59 @@ impl std::error::Error for MergeError {}
 ///
 /// [`MergeError::Empty`] for no documents; [`MergeError::DifferentMeasure`]
 /// when the plans disagree on whether reasoning counts as the first token.
+///
+/// # Examples
+///
+/// The page's Import of two files, the same plan run from two places:
+///
+/// ```
+/// use firsttoken_core::results::{Environment, export_json, import_json, merge};
+///
+/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::measure::Measurement;
+/// # use firsttoken_core::plan::Plan;
+/// # use firsttoken_core::sample::Sample;
+/// # use firsttoken_core::schedule::Schedule;
+/// # // Every request of `plan` answered by the built-in demo provider, fed
+/// # // through a `Measurement` as the page and the runner feed real replies.
+/// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
+/// #     let schedule = Schedule::new(plan, 1.8e12, 7);
+/// #     schedule.requests.iter().map(|planned| {
+/// #         let target = &plan.targets[planned.target as usize];
+/// #         let seed = target_seed(7, planned.target);
+/// #         let reply = demo_reply(behaviour_of(&target.base_url), planned.seq, seed);
+/// #         let mut measurement = Measurement::new(target.protocol, false);
+/// #         measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+/// #         for chunk in &reply.chunks {
+/// #             measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+/// #         }
+/// #         let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+/// #         measurement.on_body_end(end_ms);
+/// #         Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+/// #     }).collect()
+/// # }
+/// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
+/// #     {"label": "steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// let file_from = |vantage: &str, started_at_ms: f64| {
+///     let environment = Environment {
+///         started_at_ms,
+///         vantage: Some(vantage.to_owned()),
+///         ..Environment::default()
+///     };
+///     export_json(&plan, &environment, &measure_with_demo(&plan))
+/// };
+/// let fra1 = import_json(&file_from("fra1", 1.8e12))?;
+/// let sgp1 = import_json(&file_from("sgp1", 1.8e12 + 3_600_000.0))?;
+///
+/// let merged = merge(&[fra1, sgp1])?;
+/// // Seen from two places, each endpoint is two things to compare.
+/// let labels: Vec<&str> = merged.plan.targets.iter().map(|t| t.label.as_str()).collect();
+/// assert_eq!(labels, ["steady · fra1", "cold-tail · fra1", "steady · sgp1", "cold-tail · sgp1"]);
+/// assert_eq!(merged.environment.started_at_ms, 1.8e12);
+/// assert_eq!(merged.samples.len(), 2 * measure_with_demo(&plan).len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[inline]
 pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
     let first = docs.first().ok_or(MergeError::Empty)?;

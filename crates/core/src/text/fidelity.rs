@@ -110,7 +110,11 @@ pub fn pass_rate_text(lang: Lang, pass: &PassRate) -> String {
 /// One target's fidelity in one sentence, against `reference` (its label)
 /// when the plan names one: what was seen, figure by figure.
 #[inline]
-pub fn fidelity_sentence(lang: Lang, figures: &FidelityFigures, reference: Option<&str>) -> String {
+pub(crate) fn fidelity_sentence(
+    lang: Lang,
+    figures: &FidelityFigures,
+    reference: Option<&str>,
+) -> String {
     let pass = pass_rate_text(lang, &figures.pass);
     let mut parts: Vec<String> = Vec::new();
     let reference = reference.unwrap_or("–");

@@ -3,7 +3,7 @@
 //!
 //! - [`comparison`]: one target better than another, or more consistent;
 //! - [`lang`]: the one [`Lang`] (a leaf: every module may name it);
-//! - [`format`]: one way to format a duration, a share, a ratio, an
+//! - [`format`](mod@format): one way to format a duration, a share, a ratio, an
 //!   interval and dollars (a leaf too, so the routing reasons can use it
 //!   without a circle);
 //! - [`notice`]: the page's notices about files, storage and links;
@@ -150,7 +150,7 @@ pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
 /// upper bound of the p99, 2.80 s, × 1.5); it would have cut 0 of 300
 /// requests", or what is missing for one.
 #[inline]
-pub fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
+pub(crate) fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
     let quantile_name = |q: f64| if q >= 0.999 { "p99.9" } else { "p99" };
     let margin = format!("{TIMEOUT_MARGIN}");
     match (lang, *advice) {
@@ -329,7 +329,11 @@ pub fn resampling_text(lang: Lang, method: Resampling) -> String {
 /// B are not distinguishable with this many samples (…)". Both adapters
 /// print these lines under each model.
 #[inline]
-pub fn distinction_sentences(lang: Lang, report: &Report, model: &ModelComparison) -> Vec<String> {
+pub(crate) fn distinction_sentences(
+    lang: Lang,
+    report: &Report,
+    model: &ModelComparison,
+) -> Vec<String> {
     let target = |i: u32| report.targets.get(i as usize);
     let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else {
         return Vec::new();
@@ -423,7 +427,7 @@ pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
 /// distinguishable from B, C with these requests)" when the routing pick
 /// is a tie.
 #[inline]
-pub fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
+pub(crate) fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
     if tied.is_empty() {
         return best.to_owned();
     }
@@ -453,7 +457,7 @@ fn format_seconds(lang: Lang, seconds: f64) -> String {
 /// retries; 429 (rate limited): 3 (4 %, 1–11 %), Retry-After 7 s
 /// (median), at most 7 s; other 4xx 0, 5xx 0, no status 0."
 #[inline]
-pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
+pub(crate) fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
     let n = status.requests;
     let (ok, ok_low, ok_high) = share_parts(status.first_try_success, n, status.first_try_interval);
     let counts = &status.counts;
@@ -513,7 +517,7 @@ pub fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
 /// sent them: "requests: 0 left, reset 7s; tokens: 0 left"; `None` when
 /// they said nothing.
 #[inline]
-pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
+pub(crate) fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
     let (requests, tokens, reset_word, separator, colon) = match lang {
         Lang::En => ("requests", "tokens", "reset", ", ", ": "),
         Lang::ZhCn => ("请求", "令牌", "重置", "，", "："),
@@ -557,7 +561,7 @@ pub fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String>
 /// 75 replies (1 %, 0–7 %); per-reply p95 gap: median 21 ms, p95 42 ms;
 /// longest gap 2.52 s; 0 replies came all at once."
 #[inline]
-pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
+pub(crate) fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
     let n = stream.requests;
     let (stalled, low, high) = share_parts(stream.stalled, n, stream.stall_interval);
     let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
@@ -588,7 +592,7 @@ pub fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
 /// (77 charged requests)", with "some token counts were estimated" when
 /// they were.
 #[inline]
-pub fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
+pub(crate) fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
     let per = cost
         .per_success_usd
         .map_or_else(|| "–".to_owned(), format_usd);
@@ -706,7 +710,11 @@ pub struct ReportSentences {
 /// both CVs and that these requests cannot tell them apart (a "1.0×" would
 /// claim a difference the intervals do not show).
 #[inline]
-pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consistency) -> String {
+pub(crate) fn consistency_sentence(
+    lang: Lang,
+    report: &Report,
+    consistency: &Consistency,
+) -> String {
     let target = |i: u32| report.targets.get(i as usize);
     let (most, least) = (
         target(consistency.most_consistent),
@@ -726,6 +734,58 @@ pub fn consistency_sentence(lang: Lang, report: &Report, consistency: &Consisten
 }
 
 /// The sentences of `report` in `lang`.
+///
+/// # Examples
+///
+/// The same report in English and in Chinese: the same verdicts, each
+/// sentence about the same target, in its own words.
+///
+/// ```
+/// use firsttoken_core::report::{REPORT_SEED, build_report};
+/// use firsttoken_core::text::{Lang, report_sentences};
+///
+/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::measure::Measurement;
+/// # use firsttoken_core::plan::Plan;
+/// # use firsttoken_core::sample::Sample;
+/// # use firsttoken_core::schedule::Schedule;
+/// # // Every request of `plan` answered by the built-in demo provider, fed
+/// # // through a `Measurement` as the page and the runner feed real replies.
+/// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
+/// #     let schedule = Schedule::new(plan, 1.8e12, 7);
+/// #     schedule.requests.iter().map(|planned| {
+/// #         let target = &plan.targets[planned.target as usize];
+/// #         let seed = target_seed(7, planned.target);
+/// #         let reply = demo_reply(behaviour_of(&target.base_url), planned.seq, seed);
+/// #         let mut measurement = Measurement::new(target.protocol, false);
+/// #         measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+/// #         for chunk in &reply.chunks {
+/// #             measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+/// #         }
+/// #         let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+/// #         measurement.on_body_end(end_ms);
+/// #         Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+/// #     }).collect()
+/// # }
+/// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "requests_per_target": 30, "targets": [
+/// #     {"label": "steady", "protocol": "demo", "base_url": "demo://steady", "model": "m"},
+/// #     {"label": "cold-tail", "protocol": "demo", "base_url": "demo://cold-tail", "model": "m"}]}"#)?;
+/// let report = build_report(&plan, &measure_with_demo(&plan), 0, REPORT_SEED);
+/// let english = report_sentences(&report, Lang::En);
+/// let chinese = report_sentences(&report, Lang::ZhCn);
+///
+/// let verdicts = |sentences: &firsttoken_core::text::ReportSentences| -> Vec<String> {
+///     sentences.models[0].verdicts.iter().map(|said| said.text.clone()).collect()
+/// };
+/// // The demo's `cold-tail` had its cold starts in these 30 requests.
+/// assert_eq!(
+///     verdicts(&english),
+///     ["solid", "cold starts — judge the p95 against your needs"]
+/// );
+/// assert_eq!(verdicts(&chinese), ["稳定", "存在冷启动，请对照你的需求看 p95"]);
+/// assert_eq!(english.models[0].verdicts[0].label, "steady");
+/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// ```
 #[inline]
 pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
     let said = |target: &TargetReport, text: String| Said {
@@ -921,7 +981,9 @@ pub fn warning_text(
              而命中缓存的请求首个词元到达的时间不同；开启“每个提示词附加随机串”后，每个请求的提示词末尾会加上一段随机字符，\
              任何请求都不会命中缓存（结果中每个样本的缓存词元数会显示哪些命中了）"
             .to_owned(),
-        WarningKind::FewRequestsPerSize | WarningKind::LongPromptsCost => {
+        WarningKind::FewRequestsPerSize
+        | WarningKind::LongPromptsCost
+        | WarningKind::OverContextWindow => {
             prefill::warning_zh(plan, warning.kind)
         }
     }
@@ -933,7 +995,7 @@ pub fn warning_text(
 /// planned" when `brief` (a terminal's progress line must fit one line);
 /// `None` below a second.
 #[inline]
-pub fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<String> {
+pub(crate) fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<String> {
     (shift_ms >= 1000.0).then(|| {
         let by = format_duration(lang, shift_ms);
         match (lang, brief) {

@@ -86,7 +86,7 @@ pub fn plan_link_unused(lang: Lang, error: &str) -> String {
 /// its own message ("HTTP 401 from provider: invalid api key"). The runner
 /// keeps the English in a failed sample's message.
 #[inline]
-pub fn provider_http_error(lang: Lang, status: u16, message: &str) -> String {
+pub(crate) fn provider_http_error(lang: Lang, status: u16, message: &str) -> String {
     match lang {
         Lang::En => format!("HTTP {status} from provider: {message}"),
         Lang::ZhCn => format!("提供商返回 HTTP {status}：{message}"),

@@ -211,7 +211,7 @@ texts! {
 }
 
 /// English.
-pub static EN: Texts = Texts {
+pub(crate) static EN: Texts = Texts {
     tagline: "Time-to-first-token, measured the right way, in your browser",
     language: "Language",
     nav_setup: "Setup",
@@ -389,7 +389,7 @@ pub static EN: Texts = Texts {
 };
 
 /// Simplified Chinese.
-pub static ZH_CN: Texts = Texts {
+pub(crate) static ZH_CN: Texts = Texts {
     tagline: "在浏览器里用正确的方法测量首 Token 延迟",
     language: "语言",
     nav_setup: "设置",
@@ -647,7 +647,7 @@ texts! {
 }
 
 /// The dashboard in English.
-pub static DASHBOARD_EN: DashboardTexts = DashboardTexts {
+pub(crate) static DASHBOARD_EN: DashboardTexts = DashboardTexts {
     nav_dashboard: "Dashboard",
     title: "Monitor dashboard",
     read_only: "read-only: published results",
@@ -690,7 +690,7 @@ pub static DASHBOARD_EN: DashboardTexts = DashboardTexts {
 };
 
 /// The dashboard in Simplified Chinese.
-pub static DASHBOARD_ZH_CN: DashboardTexts = DashboardTexts {
+pub(crate) static DASHBOARD_ZH_CN: DashboardTexts = DashboardTexts {
     nav_dashboard: "监控面板",
     title: "监控面板",
     read_only: "只读：已发布的结果",

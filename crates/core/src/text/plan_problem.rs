@@ -518,10 +518,10 @@ fn spaced(text: &str) -> String {
     }
 }
 
-/// One bad field in `lang`: "targets[0].model: name the model as the
+/// One bad field in `lang`: "targets\[0\].model: name the model as the
 /// provider spells it".
 #[inline]
-pub fn field_problem(lang: Lang, field: &str, problem: &Problem) -> String {
+pub(crate) fn field_problem(lang: Lang, field: &str, problem: &Problem) -> String {
     match lang {
         Lang::En => format!("{field}: {}", problem.text(lang)),
         Lang::ZhCn => format!("{field}：{}", problem.text(lang)),

@@ -11,7 +11,7 @@ use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, 
 /// The Chinese words of the prompt-size warnings (the English ones are the
 /// validator's own, with the same figures).
 #[inline]
-pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
+pub(crate) fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
     match kind {
         WarningKind::FewRequestsPerSize => format!(
             "每个长度只分到每个目标 {} 个请求中的 {} 个；每个长度少于 75 个请求时，该长度的冷启动长尾常常显示不出来\
@@ -19,6 +19,27 @@ pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
             plan.requests_per_target,
             crate::prompt::requests_per_size(plan).unwrap_or(0)
         ),
+        WarningKind::OverContextWindow => {
+            let list: Vec<String> = plan
+                .sizes_over_context_window()
+                .iter()
+                .map(|over| {
+                    let sizes: Vec<String> =
+                        over.sizes.iter().map(|&s| grouped(u64::from(s))).collect();
+                    format!(
+                        "{}（{}，{} token）的 {}",
+                        plan.targets[over.target].label,
+                        plan.targets[over.target].model,
+                        grouped(u64::from(over.window)),
+                        sizes.join("、")
+                    )
+                })
+                .collect();
+            format!(
+                "部分长度超出模型的上下文窗口，供应商会拒绝这些请求（记为超出上下文，白白占用请求数）：{}",
+                list.join("；")
+            )
+        }
         _ => format!(
             "长提示词有成本：整个运行中每个目标约读取 {} 个输入 token（费用估算已计入）",
             grouped(plan.input_tokens_per_target().unwrap_or(0))
@@ -29,7 +50,7 @@ pub fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
 /// A rate in tokens per second to three significant digits, thousands set
 /// apart: 19 873.2 → "19 900"; "∞" when unbounded.
 #[inline]
-pub fn format_rate(tokens_per_s: f64) -> String {
+pub(crate) fn format_rate(tokens_per_s: f64) -> String {
     if !tokens_per_s.is_finite() {
         return "∞".to_owned();
     }
@@ -83,7 +104,7 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
 /// prefills 2.9× faster than A (2.4–3.5×)", or that these samples cannot
 /// tell them apart. `label` names a target by its index.
 #[inline]
-pub fn comparison_sentence(
+pub(crate) fn comparison_sentence(
     lang: Lang,
     comparison: &PrefillComparison,
     fast_label: &str,
@@ -112,45 +133,45 @@ pub fn comparison_sentence(
     }
 }
 
-/// What a repeated prompt saved: "at 8 192 tokens a repeated prompt
-/// starts 1.6 s sooner (1.2–2.0 s) on B", or "A shows no cache effect at
-/// 8 192 tokens".
+/// What a repeated prompt saved, said under the target's own label (the
+/// label is not repeated): "at 8 192 tokens a repeated prompt starts 1.6 s
+/// sooner (1.2–2.0 s)", or "no cache effect at 8 192 tokens".
 #[inline]
-pub fn cache_sentence(lang: Lang, saving: &CacheSaving, label: &str) -> String {
+pub fn cache_line(lang: Lang, saving: &CacheSaving) -> String {
     let size = grouped(u64::from(saving.size));
     let amount = |ms: f64| format_ms(lang, ms.abs());
-    let interval = if saving.saving_ms >= 0.0 {
-        format!(
-            "{}–{}",
-            amount(saving.interval.low),
-            amount(saving.interval.high)
-        )
+    let (near, far) = if saving.saving_ms >= 0.0 {
+        (saving.interval.low, saving.interval.high)
     } else {
-        format!(
-            "{}–{}",
-            amount(saving.interval.high),
-            amount(saving.interval.low)
-        )
+        (saving.interval.high, saving.interval.low)
     };
+    let interval = format!("{}–{}", amount(near), amount(far));
+    let by = amount(saving.saving_ms);
     match (lang, saving.has_effect(), saving.saving_ms >= 0.0) {
-        (Lang::En, false, _) => format!("{label} shows no cache effect at {size} tokens"),
-        (Lang::En, true, true) => format!(
-            "at {size} tokens a repeated prompt starts {} sooner ({interval}) on {label}",
-            amount(saving.saving_ms)
-        ),
-        (Lang::En, true, false) => format!(
-            "at {size} tokens a repeated prompt starts {} later ({interval}) on {label}",
-            amount(saving.saving_ms)
-        ),
-        (Lang::ZhCn, false, _) => format!("{label} 在 {size} token 时没有显示出缓存效果"),
-        (Lang::ZhCn, true, true) => format!(
-            "在 {label} 上，{size} token 的重复提示词首个 token 早到 {}（{interval}）",
-            amount(saving.saving_ms)
-        ),
-        (Lang::ZhCn, true, false) => format!(
-            "在 {label} 上，{size} token 的重复提示词首个 token 晚到 {}（{interval}）",
-            amount(saving.saving_ms)
-        ),
+        (Lang::En, false, _) => format!("no cache effect at {size} tokens"),
+        (Lang::En, true, true) => {
+            format!("at {size} tokens a repeated prompt starts {by} sooner ({interval})")
+        }
+        (Lang::En, true, false) => {
+            format!("at {size} tokens a repeated prompt starts {by} later ({interval})")
+        }
+        (Lang::ZhCn, false, _) => format!("{size} token 时没有显示出缓存效果"),
+        (Lang::ZhCn, true, true) => {
+            format!("{size} token 的重复提示词首个 token 早到 {by}（{interval}）")
+        }
+        (Lang::ZhCn, true, false) => {
+            format!("{size} token 的重复提示词首个 token 晚到 {by}（{interval}）")
+        }
+    }
+}
+
+/// The verdict cell of a size the provider refused outright (no request
+/// answered, some refused as over the context window).
+#[inline]
+pub fn refused_cell(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "refused: longer than the model's context window",
+        Lang::ZhCn => "被拒绝：超出模型的上下文窗口",
     }
 }
 
@@ -183,7 +204,7 @@ pub fn size_headings(lang: Lang) -> [&'static str; 7] {
 /// "3 sizes refused: the prompt is longer than the model takes" for the
 /// sizes a target refused as over its context window.
 #[inline]
-pub fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
+pub(crate) fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
     let list: Vec<String> = sizes.iter().map(|&s| grouped(u64::from(s))).collect();
     match lang {
         Lang::En => format!(
@@ -236,11 +257,29 @@ pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
         median,
         p95,
         slow,
-        row.figures.judgement.label(lang, true),
+        if refused(row) {
+            refused_cell(lang).to_owned()
+        } else {
+            row.figures.judgement.label(lang, true)
+        },
     ]
 }
 
-/// [`size_cells`] but the verdict, which the page shows as its badge.
+/// Whether the provider refused this size (context exceeded): it has no
+/// figures to judge, and its verdict says why rather than "collecting
+/// (0 of 20)".
+#[inline]
+pub fn refused(row: &SizeRow) -> bool {
+    row.figures.ttft.is_none()
+        && row
+            .figures
+            .errors_by_kind
+            .iter()
+            .any(|(kind, _)| *kind == crate::sample::ErrorKind::ContextExceeded)
+}
+
+/// [`size_cells`] but the verdict, which the page shows as its badge (or,
+/// for a [`refused`] size, as [`refused_cell`]).
 #[inline]
 pub fn size_figure_cells(lang: Lang, row: &SizeRow) -> [String; 6] {
     let figures = &row.figures;
@@ -302,7 +341,7 @@ pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
             ));
         }
         for saving in &target.cache {
-            lines.push((label.clone(), cache_sentence(lang, saving, &target.label)));
+            lines.push((label.clone(), cache_line(lang, saving)));
         }
     }
     for model in &report.models {
@@ -356,20 +395,157 @@ mod tests {
             interval: interval(1_200.0, 2_000.0),
             cached_tokens: Some(8_192.0),
         };
-        assert_eq!(
-            cache_sentence(Lang::En, &saving, "B"),
-            "at 8 192 tokens a repeated prompt starts 1.6 s sooner (1.2 s–2 s) on B"
-        );
         let none = CacheSaving {
             saving_ms: 10.0,
             interval: interval(-30.0, 40.0),
             ..saving
         };
+        // Under the target's own label the sentence does not name it again.
         assert_eq!(
-            cache_sentence(Lang::En, &none, "A"),
-            "A shows no cache effect at 8 192 tokens"
+            cache_line(Lang::En, &saving),
+            "at 8 192 tokens a repeated prompt starts 1.6 s sooner (1.2 s–2 s)"
         );
-        assert!(cache_sentence(Lang::ZhCn, &saving, "B").contains("早到"));
+        assert_eq!(
+            cache_line(Lang::En, &none),
+            "no cache effect at 8 192 tokens"
+        );
+        assert_eq!(
+            cache_line(Lang::ZhCn, &saving),
+            "8 192 token 的重复提示词首个 token 早到 1.6 秒（1.2 秒–2 秒）"
+        );
+        assert_eq!(
+            cache_line(Lang::ZhCn, &none),
+            "8 192 token 时没有显示出缓存效果"
+        );
+    }
+
+    #[test]
+    fn a_refused_size_s_row_says_it_was_refused_and_the_lines_name_no_label_twice() {
+        use crate::fixtures::sample;
+        use crate::plan::Target;
+        use crate::prefill::prefill_report;
+        use crate::prompt::SizedPrompt;
+        use crate::sample::{ErrorKind, Sample};
+        let plan = Plan {
+            targets: vec![Target::openai("fast", "https://a.example/v1", "m")],
+            prompt_sizes: Some(vec![128, 65_536]),
+            prompt_cache_probe: true,
+            requests_per_target: 40,
+            ..Plan::default()
+        };
+        let sized = |mut s: Sample, tokens: u32, repeat_of: Option<u32>| {
+            s.sized_prompt = Some(SizedPrompt { tokens, repeat_of });
+            s.input_tokens = s.error.is_none().then_some(tokens);
+            s
+        };
+        let mut samples = Vec::new();
+        for round in 0..20u32 {
+            let at = f64::from(round) * 1_000.0;
+            samples.push(sized(
+                sample(0, round * 3, at, Some(300.0), false),
+                128,
+                None,
+            ));
+            samples.push(sized(
+                Sample::failed(0, round * 3 + 1, ErrorKind::ContextExceeded),
+                65_536,
+                None,
+            ));
+            // A repeat of the 128-token prompt that saves nothing.
+            samples.push(sized(
+                sample(
+                    0,
+                    round * 3 + 2,
+                    at + 500.0,
+                    Some(300.0 + f64::from(round % 3)),
+                    false,
+                ),
+                128,
+                Some(round * 3),
+            ));
+        }
+        let report = prefill_report(&plan, &samples, 1).unwrap();
+        let rows = &report.targets[0].sizes;
+        assert_eq!(rows.len(), 2);
+        for (lang, words) in [
+            (Lang::En, "refused: longer than the model's context window"),
+            (Lang::ZhCn, "被拒绝：超出模型的上下文窗口"),
+        ] {
+            assert_eq!(size_cells(lang, &rows[1])[6], words);
+            assert_ne!(size_cells(lang, &rows[0])[6], words);
+        }
+        let lines = lines(Lang::En, &report);
+        assert!(
+            lines.contains(&(
+                "fast".to_owned(),
+                "no cache effect at 128 tokens".to_owned()
+            )),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .all(|(label, sentence)| !sentence.contains(label.as_str())),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn a_size_over_a_known_context_window_is_warned_about_in_both_languages() {
+        use crate::plan::Target;
+        let preset = |label: &str, provider: &str, model: &str| Target {
+            provider: Some(provider.to_owned()),
+            ..Target::openai(label, "https://api.example.com/v1", model)
+        };
+        let mut plan = Plan {
+            targets: vec![
+                preset("A", "openai", "gpt-4o"),
+                preset("K", "moonshot-cn", "moonshot-v1-32k"),
+                // A model whose window is not known for certain: no word.
+                preset("D", "deepseek", "deepseek-chat"),
+                Target::openai("C", "https://api.example.com/v1", "gpt-4o"),
+            ],
+            prompt_sizes: Some(vec![8_192, 65_536, 262_144]),
+            ..Plan::default()
+        };
+        let over = plan.sizes_over_context_window();
+        assert_eq!(
+            over.iter()
+                .map(|o| (o.target, o.window, o.sizes.clone()))
+                .collect::<Vec<_>>(),
+            [
+                (0, 128_000, vec![262_144]),
+                (1, 32_768, vec![65_536, 262_144])
+            ]
+        );
+        let warning = plan
+            .warnings()
+            .into_iter()
+            .find(|w| w.kind == WarningKind::OverContextWindow)
+            .unwrap();
+        assert_eq!(warning.field, "prompt_sizes");
+        assert!(
+            warning.message.ends_with(
+                "A (gpt-4o, 128 000 tokens) at 262 144; K (moonshot-v1-32k, 32 768 tokens) at \
+                 65 536, 262 144"
+            ),
+            "{}",
+            warning.message
+        );
+        let zh = warning_zh(&plan, WarningKind::OverContextWindow);
+        assert!(
+            zh.contains("上下文窗口")
+                && zh.contains("K（moonshot-v1-32k，32 768 token）的 65 536、262 144"),
+            "{zh}"
+        );
+        // Sizes within every known window: no warning.
+        plan.prompt_sizes = Some(vec![128, 8_192]);
+        assert!(plan.sizes_over_context_window().is_empty());
+        assert!(
+            plan.warnings()
+                .iter()
+                .all(|w| w.kind != WarningKind::OverContextWindow)
+        );
     }
 
     #[test]

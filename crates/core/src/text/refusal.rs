@@ -56,7 +56,7 @@ impl LinkProblem {
 
 /// A plan that is not JSON: where the reader stopped, and its words.
 #[inline]
-pub fn plan_not_json(lang: Lang, line: usize, column: usize, message: &str) -> String {
+pub(crate) fn plan_not_json(lang: Lang, line: usize, column: usize, message: &str) -> String {
     match lang {
         Lang::En => format!("not valid JSON at line {line}, column {column}: {message}"),
         Lang::ZhCn => format!("不是有效的 JSON（第 {line} 行第 {column} 列）：{message}"),
@@ -65,7 +65,7 @@ pub fn plan_not_json(lang: Lang, line: usize, column: usize, message: &str) -> S
 
 /// JSON, but not a plan.
 #[inline]
-pub fn plan_not_a_plan(lang: Lang) -> String {
+pub(crate) fn plan_not_a_plan(lang: Lang) -> String {
     match lang {
         Lang::En => "this is not a FirstToken plan (it has no \"firsttoken_plan\" member); \
                      was it a results file?"
@@ -78,7 +78,7 @@ pub fn plan_not_a_plan(lang: Lang) -> String {
 
 /// A plan of a later version than this build reads (`understood`).
 #[inline]
-pub fn plan_newer(lang: Lang, found: u64, understood: u32) -> String {
+pub(crate) fn plan_newer(lang: Lang, found: u64, understood: u32) -> String {
     match lang {
         Lang::En => format!(
             "plan version {found} is newer than this page understands ({understood}); \
@@ -92,7 +92,7 @@ pub fn plan_newer(lang: Lang, found: u64, understood: u32) -> String {
 
 /// A plan whose `firsttoken_plan` is no version number (`found`, as JSON).
 #[inline]
-pub fn plan_bad_version(lang: Lang, found: &str, understood: u32) -> String {
+pub(crate) fn plan_bad_version(lang: Lang, found: &str, understood: u32) -> String {
     match lang {
         Lang::En => format!(
             "\"firsttoken_plan\" is {found}, not a plan version this page knows \
@@ -106,7 +106,7 @@ pub fn plan_bad_version(lang: Lang, found: &str, understood: u32) -> String {
 
 /// A plan with bad fields, each already said in `lang`, on one line.
 #[inline]
-pub fn plan_bad_fields(lang: Lang, fields: &[String]) -> String {
+pub(crate) fn plan_bad_fields(lang: Lang, fields: &[String]) -> String {
     let n = fields.len();
     match lang {
         Lang::En => format!(
@@ -120,7 +120,7 @@ pub fn plan_bad_fields(lang: Lang, fields: &[String]) -> String {
 
 /// A results file refused before it was parsed, for its size.
 #[inline]
-pub fn results_too_large(lang: Lang, mib: usize, max_mib: usize) -> String {
+pub(crate) fn results_too_large(lang: Lang, mib: usize, max_mib: usize) -> String {
     match lang {
         Lang::En => format!(
             "the file is {mib} MiB; results files of up to {max_mib} MiB are read (about 250 000 \
@@ -135,7 +135,7 @@ pub fn results_too_large(lang: Lang, mib: usize, max_mib: usize) -> String {
 
 /// A results file that is not JSON; the JSON reader's words.
 #[inline]
-pub fn results_not_json(lang: Lang, reason: &str) -> String {
+pub(crate) fn results_not_json(lang: Lang, reason: &str) -> String {
     match lang {
         Lang::En => format!("the file is not valid json: {reason}"),
         Lang::ZhCn => format!("文件不是有效的 JSON：{reason}"),
@@ -144,7 +144,7 @@ pub fn results_not_json(lang: Lang, reason: &str) -> String {
 
 /// JSON, but not a results file.
 #[inline]
-pub fn results_foreign(lang: Lang) -> String {
+pub(crate) fn results_foreign(lang: Lang) -> String {
     match lang {
         Lang::En => "this is not a firsttoken results file: it has no firsttoken_results field \
                      (a plan file is loaded on the plan page)"
@@ -157,7 +157,7 @@ pub fn results_foreign(lang: Lang) -> String {
 
 /// A results file of a version this build does not read (`found`, as JSON).
 #[inline]
-pub fn results_version(lang: Lang, found: &str, supported: u32) -> String {
+pub(crate) fn results_version(lang: Lang, found: &str, supported: u32) -> String {
     match lang {
         Lang::En => format!(
             "firsttoken_results version {found} is not supported: this page reads version {supported}"
@@ -171,7 +171,7 @@ pub fn results_version(lang: Lang, found: &str, supported: u32) -> String {
 /// A results file of the right version with a member that does not fit;
 /// `reason` names the member and what the reader found.
 #[inline]
-pub fn results_shape(lang: Lang, version: u32, reason: &str) -> String {
+pub(crate) fn results_shape(lang: Lang, version: u32, reason: &str) -> String {
     match lang {
         Lang::En => format!("the results file does not match version {version}: {reason}"),
         Lang::ZhCn => format!("结果文件与第 {version} 版的格式不符：{reason}"),
@@ -180,7 +180,7 @@ pub fn results_shape(lang: Lang, version: u32, reason: &str) -> String {
 
 /// A sample's timing that is negative or not a finite number.
 #[inline]
-pub fn results_bad_number(lang: Lang, sample: usize, field: &str, value: f64) -> String {
+pub(crate) fn results_bad_number(lang: Lang, sample: usize, field: &str, value: f64) -> String {
     match (lang, value.is_finite()) {
         (Lang::En, true) => format!("samples[{sample}].{field} is negative ({value})"),
         (Lang::En, false) => format!("samples[{sample}].{field} is not a finite number ({value})"),
@@ -191,7 +191,12 @@ pub fn results_bad_number(lang: Lang, sample: usize, field: &str, value: f64) ->
 
 /// A sample or summary line naming a target the plan does not have.
 #[inline]
-pub fn results_target_out_of_range(lang: Lang, field: &str, target: u32, targets: usize) -> String {
+pub(crate) fn results_target_out_of_range(
+    lang: Lang,
+    field: &str,
+    target: u32,
+    targets: usize,
+) -> String {
     match lang {
         Lang::En => format!("{field} is {target} but the plan has only {targets} targets"),
         Lang::ZhCn => format!("{field} 为 {target}，但计划只有 {targets} 个目标"),
@@ -200,7 +205,7 @@ pub fn results_target_out_of_range(lang: Lang, field: &str, target: u32, targets
 
 /// Nothing to merge.
 #[inline]
-pub fn merge_empty(lang: Lang) -> String {
+pub(crate) fn merge_empty(lang: Lang) -> String {
     match lang {
         Lang::En => "no results to merge: import at least one results file".to_owned(),
         Lang::ZhCn => "没有可合并的结果：请至少导入一个结果文件".to_owned(),
@@ -209,7 +214,7 @@ pub fn merge_empty(lang: Lang) -> String {
 
 /// Runs whose plans measure different things under the same name (`field`).
 #[inline]
-pub fn merge_different_measure(lang: Lang, field: &str) -> String {
+pub(crate) fn merge_different_measure(lang: Lang, field: &str) -> String {
     match lang {
         Lang::En => format!(
             "cannot merge: the plans differ in {field}, so their ttft_ms measure different things"

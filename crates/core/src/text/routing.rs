@@ -11,7 +11,7 @@ use crate::verdict::{ERROR_RATE_THRESHOLD, Judgement, VERDICT_MIN_SAMPLES};
 /// (`collecting`), or none that has kept its error rate under the
 /// threshold.
 #[inline]
-pub fn no_route_reason(lang: Lang, collecting: bool) -> String {
+pub(crate) fn no_route_reason(lang: Lang, collecting: bool) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     match (lang, collecting) {
         (Lang::En, true) => {
@@ -49,10 +49,16 @@ pub struct Pick<'a> {
     pub tied: &'a [String],
     /// The requests the pick's figures rest on.
     pub requests: usize,
+    /// The plan's typical prompt size (tokens) and the TTFT the pick's
+    /// prefill fit predicts there (ms), when the ranking went by it.
+    pub typical: Option<(u32, f64)>,
 }
 
 /// Why the routing rule picked `pick`: "lowest p95 (0.57 s) of 3 providers
-/// with error rate under 5 %; CV 21 %, solid", with the ties said first.
+/// with error rate under 5 %; CV 21 %, solid", or, ranked at the plan's
+/// typical prompt size, "lowest TTFT predicted at the typical 4 096 input
+/// tokens (231 ms, from the prefill fit) of 2 providers …", with the ties
+/// said first.
 #[inline]
 pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
@@ -62,23 +68,35 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     let slow = pick
         .slow
         .map(|(k, n, threshold_ms)| (k, n, format_ms(lang, threshold_ms)));
-    let reason = match (lang, pick.only_one, &slow) {
-        (Lang::En, true, _) => {
+    let typical = pick.typical.filter(|_| !pick.only_one).map(|(tokens, ms)| {
+        (
+            super::format::grouped(u64::from(tokens)),
+            format_ms(lang, ms),
+        )
+    });
+    let reason = match (lang, pick.only_one, &slow, typical) {
+        (Lang::En, _, _, Some((tokens, ms))) => format!(
+            "lowest TTFT predicted at the typical {tokens} input tokens ({ms}, from the prefill fit) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
+        ),
+        (Lang::ZhCn, _, _, Some((tokens, ms))) => format!(
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，按预填充拟合预测，典型长度 {tokens} 个输入 token 时首个 token 最快（{ms}）；CV {cv}%，{verdict_text}"
+        ),
+        (Lang::En, true, _, None) => {
             format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
         }
-        (Lang::En, false, Some((k, n, threshold))) => format!(
+        (Lang::En, false, Some((k, n, threshold)), None) => format!(
             "fewest slow requests ({k} of {n} over {threshold}), then lowest p95 ({p95}), of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
         ),
-        (Lang::En, false, None) => format!(
+        (Lang::En, false, None, None) => format!(
             "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
         ),
-        (Lang::ZhCn, true, _) => {
+        (Lang::ZhCn, true, _, None) => {
             format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict_text}")
         }
-        (Lang::ZhCn, false, Some((k, n, threshold))) => format!(
+        (Lang::ZhCn, false, Some((k, n, threshold)), None) => format!(
             "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
         ),
-        (Lang::ZhCn, false, None) => format!(
+        (Lang::ZhCn, false, None, None) => format!(
             "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
         ),
     };
@@ -97,7 +115,7 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
 /// What the routing table adds beside a pick whose answers differ from the
 /// reference's, so it never recommends one without saying so.
 #[inline]
-pub fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
+pub(crate) fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
     match (lang, verdict) {
         (Lang::En, FidelityVerdict::Differs) => Some(format!(
             " Its answers differ from {reference}'s in the fidelity check: check them before \
