@@ -209,8 +209,16 @@ fn resample_intervals(
     // order; `slot` maps each wanted rank to its place in that order (for
     // n = 2 the p95's low rank precedes the median's high rank).
     let wanted = [median_at.low, median_at.high, p95_at.low, p95_at.high];
+    // Four ranks in place by insertion: a call of the standard sort on
+    // usize would put a copy of it in the page for this alone.
     let mut ranks = wanted;
-    ranks.sort_unstable();
+    for i in 1..ranks.len() {
+        let mut j = i;
+        while j > 0 && ranks[j - 1] > ranks[j] {
+            ranks.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let slot = wanted.map(|rank| ranks.iter().position(|&r| r == rank).unwrap_or(0));
 
     let mut counts = vec![0u32; n];

@@ -726,7 +726,6 @@ impl Dataset {
     }
 }
 
-
 /// `items` ordered by `at` (stable: equal times keep their order), through
 /// the page's one sort of pairs ([`sort_by_first`]) of (time, position):
 /// a sort of the items themselves would be another copy of the sort.

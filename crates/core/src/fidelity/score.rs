@@ -464,24 +464,29 @@ fn token_agreement(own: &[Verified], reference: &[Verified]) -> Option<TokenAgre
             .filter(|v| v.probe == probe)
             .find_map(|v| v.prompt_tokens)
     };
-    let mut differences: Vec<i64> = Vec::new();
-    let mut probes: Vec<usize> = own.iter().map(|v| v.probe).collect();
-    probes.sort_unstable();
-    probes.dedup();
-    for probe in probes {
+    // Each probe once, in the order its first reply comes (the differences
+    // are sorted below, so the order does not matter), and the differences
+    // as f64 (exact: they are below 2³³) through the f64 sort the page
+    // already has: a sort of integers would add a copy of its own.
+    let mut differences: Vec<f64> = Vec::new();
+    for (index, reply) in own.iter().enumerate() {
+        let probe = reply.probe;
+        if own[..index].iter().any(|v| v.probe == probe) {
+            continue;
+        }
         if let (Some(a), Some(b)) = (first(own, probe), first(reference, probe)) {
-            differences.push(i64::from(a) - i64::from(b));
+            differences.push(f64::from(a) - f64::from(b));
         }
     }
     if differences.is_empty() {
         return None;
     }
-    let equal = differences.iter().filter(|d| **d == 0).count();
-    differences.sort_unstable();
+    let equal = differences.iter().filter(|d| **d == 0.0).count();
+    differences.sort_unstable_by(f64::total_cmp);
     Some(TokenAgreement {
         compared: differences.len(),
         equal,
-        median_difference: differences[differences.len() / 2],
+        median_difference: differences[differences.len() / 2] as i64,
     })
 }
 
