@@ -305,21 +305,39 @@ fn compare_one(
         }
     }
     let threshold = slow_threshold(&members, ttft_budget_ms);
-    let mut counted: Vec<(&TargetFigures, usize)> = members
+    let counted: Vec<(&TargetFigures, usize)> = members
         .iter()
         .map(|figures| (*figures, slow_count(figures, threshold)))
         .collect();
-    // `by_rule` ends on the target index, so no two compare equal and an
-    // unstable sort orders them as a stable one would.
-    counted.sort_unstable_by(|a, b| by_rule(*a, *b));
-    let rows: Vec<ComparisonRow> = counted
+    // Each member's place is the number that rank before it under
+    // `by_rule` (equal ones, which its last key, the target index, rules
+    // out, would keep their order): the order a stable sort gives, for a
+    // model's few targets, without a copy of the standard sort for this
+    // comparator.
+    let mut order = vec![0; counted.len()];
+    for (i, &member) in counted.iter().enumerate() {
+        let place = counted
+            .iter()
+            .enumerate()
+            .filter(|&(j, &other)| match by_rule(other, member) {
+                Ordering::Less => true,
+                Ordering::Equal => j < i,
+                Ordering::Greater => false,
+            })
+            .count();
+        order[place] = i;
+    }
+    let rows: Vec<ComparisonRow> = order
         .iter()
         .enumerate()
-        .map(|(index, (figures, slow))| ComparisonRow {
-            rank: index + 1,
-            eligible: figures.eligible(),
-            figures: (*figures).clone(),
-            slow: *slow,
+        .map(|(index, &i)| {
+            let (figures, slow) = counted[i];
+            ComparisonRow {
+                rank: index + 1,
+                eligible: figures.eligible(),
+                figures: figures.clone(),
+                slow,
+            }
         })
         .collect();
     let best_row = rows.first().filter(|row| row.eligible);
