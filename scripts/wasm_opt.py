@@ -13,7 +13,11 @@ inlining and code reordering compress worse); -O1 plus stripping the name and
 producers sections is the smallest on the wire. `--converge` repeats -O1
 until it stops shrinking the module: on the split page (seven modules) that
 took 906 bytes gzip off the wasm in all (355.8 → 355.1 kB for the main
-module), measured on the dist of the merged build.
+module), measured on the dist of the merged build. `--dae-optimizing`
+(parameters every caller passes the same, or no caller reads, removed) and
+`--code-folding` (identical tails of branches merged) take about 0.6-1.2 kB
+gzip off each lazily loaded part (docs/size.md, 2026-12-05 (later)); unlike
+-Oz's inlining they leave the code's repetitions for the compressor.
 
 Trunk has already written Subresource Integrity hashes into index.html, so
 this rewrites the wasm's `integrity` attribute to match the new bytes. The
@@ -40,7 +44,14 @@ FEATURES = [
     "--enable-reference-types",
     "--enable-multivalue",
 ]
-PASSES = ["-O1", "--converge", "--strip-debug", "--strip-producers"]
+PASSES = [
+    "-O1",
+    "--converge",
+    "--dae-optimizing",
+    "--code-folding",
+    "--strip-debug",
+    "--strip-producers",
+]
 
 
 def rewrite_integrity(html: str, file_name: str, data: bytes) -> tuple[str, int]:
