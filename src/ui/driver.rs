@@ -34,12 +34,11 @@ use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
 use crate::core::sample::Sample;
 use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
-use crate::core::stats::sort_by_first;
 use crate::core::text::notice::{self, StorageStep};
 use crate::core::timeofday::{PeakZone, parse_peak_tz};
 use crate::ui::i18n::Lang;
 use crate::ui::lazy::PartUnloaded;
-use crate::ui::state::{Action, HistoryEntry, ResultsView};
+use crate::ui::state::{Action, HistoryEntry, ResultsView, newest_first};
 
 /// Longest single wait, ms: the loop wakes this often to notice pause,
 /// stop and a hidden tab.
@@ -501,20 +500,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
             total,
         });
     }
-    // Newest first, stably, through the page's one sort of pairs
-    // ([`sort_by_first`]) of (−start, position): the negated key reverses
-    // `total_cmp`'s order exactly, and the results' part then uses this
-    // copy of the sort instead of carrying its own.
-    let mut order: Vec<(f64, f64)> = entries
-        .iter()
-        .enumerate()
-        .map(|(index, entry)| (-entry.started_at_ms, index as f64))
-        .collect();
-    sort_by_first(&mut order);
-    let entries: Vec<HistoryEntry> = order
-        .iter()
-        .map(|&(_, index)| entries[index as usize].clone())
-        .collect();
+    let entries = newest_first(&entries);
     let interrupted = entries
         .iter()
         .find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused))

@@ -17,6 +17,7 @@ use crate::core::report::{LiveRow, live_row};
 use crate::core::results::Environment;
 pub use crate::core::run::RunStatus;
 use crate::core::sample::{Sample, SampleError};
+use crate::core::stats::sort_by_first;
 use crate::core::text::notice::{self, StorageStep};
 use crate::ui::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
 use crate::ui::form::{PlanForm, demo_plan};
@@ -146,6 +147,24 @@ pub struct HistoryEntry {
     pub samples: u32,
     /// Samples planned.
     pub total: u32,
+}
+
+/// `entries` newest first, stably (runs started at the same ms keep their
+/// order), through the page's one sort of pairs ([`sort_by_first`]) of
+/// (−start, position): the negated key reverses `total_cmp`'s order
+/// exactly, and the results' part then uses this copy of the sort instead
+/// of carrying its own.
+pub fn newest_first(entries: &[HistoryEntry]) -> Vec<HistoryEntry> {
+    let mut order: Vec<(f64, f64)> = entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| (-entry.started_at_ms, index as f64))
+        .collect();
+    sort_by_first(&mut order);
+    order
+        .iter()
+        .map(|&(_, index)| entries[index as usize].clone())
+        .collect()
 }
 
 /// What "Test connection" found for one provider.
@@ -455,6 +474,30 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
 mod tests {
     use super::*;
     use crate::core::sample::{ErrorKind, Phase};
+
+    #[test]
+    fn history_is_newest_first_and_equal_starts_keep_their_order() {
+        let entry = |run_id: &str, started_at_ms: f64| HistoryEntry {
+            run_id: run_id.to_owned(),
+            labels: Vec::new(),
+            started_at_ms,
+            status: RunStatus::Finished,
+            samples: 0,
+            total: 0,
+        };
+        let entries = [
+            entry("a", 1.0),
+            entry("b", 3.0),
+            entry("c", 2.0),
+            entry("d", 3.0),
+            entry("e", 1.0),
+        ];
+        let ids: Vec<String> = newest_first(&entries)
+            .into_iter()
+            .map(|e| e.run_id)
+            .collect();
+        assert_eq!(ids, ["b", "d", "c", "a", "e"]);
+    }
 
     fn sample(target: u32, seq: u32, ttft_ms: f64) -> Sample {
         Sample {
