@@ -22,7 +22,7 @@ const LOG_MANTISSAS: [&[f64]; 3] = [&[1.0, 2.0, 5.0], &[1.0, 3.0], &[1.0]];
 /// the axes use in every language (`412.3` → "412 ms", `1234.0` → "1.23 s",
 /// `0.5` → "0.5 ms").
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn tick_ms(ms: f64) -> String {
     firsttoken_core::text::format_ms(firsttoken_core::text::Lang::En, ms)
 }
@@ -32,7 +32,7 @@ pub use firsttoken_core::text::significant;
 /// Formats a plain number with at most `max_decimals` decimals, trailing
 /// zeros dropped (`2.50` → "2.5", `3.0` → "3").
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn format_plain(value: f64, max_decimals: usize) -> String {
     trim_zeros(format!("{value:.max_decimals$}"))
 }
@@ -45,7 +45,7 @@ use firsttoken_core::text::trim_zeros;
 /// for two such ticks (e.g. 380–450 ms), falls back to [`linear_ticks`].
 /// Returns an empty list when `max_ticks` is 0 or the range is empty.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn log_ticks(lo_ms: f64, hi_ms: f64, max_ticks: usize) -> Vec<f64> {
     if max_ticks == 0 || !(lo_ms > 0.0 && hi_ms > lo_ms && hi_ms.is_finite()) {
         return Vec::new();
@@ -87,7 +87,7 @@ pub(crate) fn log_ticks(lo_ms: f64, hi_ms: f64, max_ticks: usize) -> Vec<f64> {
 /// decade in range (only the decades themselves beyond four decades, to
 /// keep the grid calm), minus the major `ticks`.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn log_minor_ticks(lo_ms: f64, hi_ms: f64, ticks: &[f64]) -> Vec<f64> {
     if !(lo_ms > 0.0 && hi_ms > lo_ms && hi_ms.is_finite()) {
         return Vec::new();
@@ -109,7 +109,7 @@ pub fn log_minor_ticks(lo_ms: f64, hi_ms: f64, ticks: &[f64]) -> Vec<f64> {
 /// "Nice" linear ticks (steps of 1, 2 or 5 × 10^k) inside `lo..=hi`, at
 /// most `max_ticks` of them (at least one step is always taken).
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn linear_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
     if max_ticks == 0 || hi <= lo || !lo.is_finite() || !hi.is_finite() {
         return Vec::new();
@@ -138,7 +138,7 @@ pub(crate) fn linear_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
 /// between the ends, so one value or all-equal values still get an axis.
 /// Non-finite or non-positive inputs give 100 ms–1 s.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn log_range(min_ms: f64, max_ms: f64) -> (f64, f64) {
     if !(min_ms.is_finite() && max_ms.is_finite() && min_ms > 0.0 && max_ms >= min_ms) {
         return (100.0, 1000.0);
@@ -163,7 +163,7 @@ pub(crate) fn log_range(min_ms: f64, max_ms: f64) -> (f64, f64) {
 /// a bin. Equal or invalid bounds are widened around the value; `bins` is at
 /// least 1.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn log_bin_edges(min_ms: f64, max_ms: f64, bins: usize) -> Vec<f64> {
     let bins = bins.max(1);
     let (lo, hi) = if min_ms.is_finite() && max_ms.is_finite() && min_ms > 0.0 && max_ms > min_ms {
@@ -191,7 +191,7 @@ pub(crate) fn log_bin_edges(min_ms: f64, max_ms: f64, bins: usize) -> Vec<f64> {
 /// Index of the bin of `edges` (from [`log_bin_edges`]) holding `value_ms`;
 /// values outside go to the first or last bin.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn bin_index(edges: &[f64], value_ms: f64) -> usize {
     let bins = edges.len().saturating_sub(1).max(1);
     let (Some(first), Some(last)) = (edges.first(), edges.last()) else {
@@ -228,7 +228,7 @@ pub struct TickAxis {
 impl TickAxis {
     /// A linear axis with the given ticks.
     #[must_use]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn linear(lo: f64, hi: f64, major: Vec<f64>) -> Self {
         Self {
             lo,
@@ -241,7 +241,7 @@ impl TickAxis {
 
     /// A log axis; minor grid lines follow [`log_minor_ticks`].
     #[must_use]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn log(lo: f64, hi: f64, major: Vec<f64>) -> Self {
         let minor = log_minor_ticks(lo, hi, &major);
         Self {
@@ -256,7 +256,7 @@ impl TickAxis {
     /// Position of `value` along the axis, 0 at `lo` and 1 at `hi`
     /// (outside for values out of range, bounded to keep pixels sane).
     #[must_use]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn fraction(&self, value: f64) -> f64 {
         let (v, lo, hi) = if self.log {
             (
@@ -278,13 +278,13 @@ impl Ranged for TickAxis {
     type FormatOption = NoDefaultFormatting;
     type ValueType = f64;
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
         let span = f64::from(limit.1 - limit.0);
         (f64::from(limit.0) + self.fraction(*value) * span).round() as i32
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
         match hint.weight() {
             KeyPointWeight::Bold => self.major.clone(),
@@ -292,14 +292,14 @@ impl Ranged for TickAxis {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn range(&self) -> Range<f64> {
         self.lo..self.hi
     }
 }
 
 impl ValueFormatter<f64> for TickAxis {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn format(value: &f64) -> String {
         // Every chart sets its own label formatter; this is the fallback.
         significant(*value)

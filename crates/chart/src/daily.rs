@@ -56,7 +56,7 @@ pub struct DailyInput {
 /// A series' usable days, sorted, with `value` finite and accepted.
 /// `keep` is a `dyn` closure: a generic one made a copy of this function,
 /// and of the sort inside it, per chart.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn usable_days(days: &[DayPoint], keep: &dyn Fn(f64) -> bool) -> Vec<DayPoint> {
     let ok = |v: Option<f64>| v.filter(|v| v.is_finite() && keep(*v));
     let usable: Vec<DayPoint> = days
@@ -87,7 +87,7 @@ fn usable_days(days: &[DayPoint], keep: &dyn Fn(f64) -> bool) -> Vec<DayPoint> {
 
 /// Polylines through consecutive days' values (a missing day or value
 /// breaks the line); x is the middle of the day.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn day_runs(days: &[DayPoint], value: fn(&DayPoint) -> Option<f64>) -> Vec<Vec<(f64, f64)>> {
     let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut previous: Option<i64> = None;
@@ -107,7 +107,7 @@ fn day_runs(days: &[DayPoint], value: fn(&DayPoint) -> Option<f64>) -> Vec<Vec<(
 }
 
 /// `MM-DD`, or `YYYY-MM-DD` when the chart spans more than one year.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn day_label(day: i64, with_year: bool) -> String {
     let (y, m, d) = civil_from_days(day);
     if with_year {
@@ -119,7 +119,7 @@ fn day_label(day: i64, with_year: bool) -> String {
 
 /// Day ticks every 1, 2 or 7 days, 2 weeks, or 1, 2, 3, 6 or 12 months
 /// (first of the month), whichever is densest and fits.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn day_axis<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -168,7 +168,7 @@ fn day_axis<DB: DrawingBackend>(
 }
 
 /// Days covered by every series together.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn day_span(series: &[Vec<DayPoint>]) -> Option<(i64, i64)> {
     let first = series
         .iter()
@@ -183,13 +183,13 @@ fn day_span(series: &[Vec<DayPoint>]) -> Option<(i64, i64)> {
     Some((first, last))
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn years_differ((first, last): (i64, i64)) -> bool {
     civil_from_days(first).0 != civil_from_days(last + 1).0
 }
 
 /// Draws the series' lines and markers: the median solid, the p95 dashed.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn draw_lines<DB: DrawingBackend>(
     chart: &super::layout::Plot<'_, DB>,
     ink: &Ink<'_>,
@@ -225,7 +225,7 @@ fn draw_lines<DB: DrawingBackend>(
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_daily<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &DailyInput,
@@ -303,7 +303,7 @@ pub fn draw_daily<DB: DrawingBackend>(
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_daily_rates<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &DailyInput,

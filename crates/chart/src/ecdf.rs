@@ -27,7 +27,7 @@ pub struct EcdfInput {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_ecdf<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &EcdfInput,
@@ -102,7 +102,7 @@ pub fn draw_ecdf<DB: DrawingBackend>(
 }
 
 /// 0–100 % in steps that fit `length` pixels (20 % or 25 % or 50 %).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn share_axis(ink: &Ink<'_>, length: u32) -> TickAxis {
     let row = ink.metrics.tick_px * 2.2;
     let max_ticks = ((f64::from(length) / row).floor() as usize).clamp(2, 6);
@@ -120,7 +120,7 @@ fn share_axis(ink: &Ink<'_>, length: u32) -> TickAxis {
 /// thinned to two points per pixel column (the first and last step in it),
 /// which draws exactly the same picture: a 10 000-sample curve becomes at
 /// most a few thousand points.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn step_points(
     values: &[f64],
     lo: f64,

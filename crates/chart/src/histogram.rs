@@ -34,7 +34,7 @@ pub struct HistogramInput {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_histogram<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &HistogramInput,
@@ -124,7 +124,7 @@ pub fn draw_histogram<DB: DrawingBackend>(
 }
 
 /// "label · n = 100", or just the part that is not empty.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn join_subtitle(label: &str, count: &str) -> String {
     if label.trim().is_empty() {
         count.to_string()
@@ -134,7 +134,7 @@ fn join_subtitle(label: &str, count: &str) -> String {
 }
 
 /// Integer count ticks from 0 to `hi` that fit `length` pixels vertically.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn count_axis<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -159,7 +159,7 @@ fn count_axis<DB: DrawingBackend>(
 /// median label sits left of its line and the p95 label right of its line,
 /// so they only collide when a label has to flip side at the plot's edge;
 /// then the p95 label moves down a row.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn draw_markers<DB: DrawingBackend>(
     chart: &super::layout::Plot<'_, DB>,
     ink: &Ink<'_>,

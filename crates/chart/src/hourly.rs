@@ -43,7 +43,7 @@ pub struct HourlyInput {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_hourly<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &HourlyInput,
@@ -187,7 +187,7 @@ pub fn draw_hourly<DB: DrawingBackend>(
 }
 
 /// Shaded hour spans for peak `[start, end)`, split at midnight.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn peak_spans([start, end]: [u8; 2]) -> Vec<(u8, u8)> {
     let (start, end) = (start.min(24), end.min(24));
     match start.cmp(&end) {
@@ -202,7 +202,7 @@ fn peak_spans([start, end]: [u8; 2]) -> Vec<(u8, u8)> {
 
 /// Polylines through the values of consecutive hours (a missing hour or a
 /// missing value breaks the line); single points are left to the markers.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn consecutive_runs(
     hours: &[HourBucket],
     value: fn(&HourBucket) -> Option<f64>,
@@ -226,7 +226,7 @@ fn consecutive_runs(
 }
 
 /// Hour ticks every 1, 2, 3, 4 or 6 hours, whichever is densest and fits.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn hour_axis<DB: DrawingBackend>(area: &Area<DB>, ink: &Ink<'_>, length: u32) -> TickAxis {
     let font = ink.tick_font();
     let all_hours: Vec<f64> = (0..=24).map(f64::from).collect();

@@ -68,7 +68,7 @@ pub struct ChartItem {
 ///
 /// # Errors
 /// The backend's [`ChartError`].
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_chart<DB: DrawingBackend>(
     spec: &ChartSpec,
     area: &Area<DB>,
@@ -103,7 +103,7 @@ pub fn draw_chart<DB: DrawingBackend>(
 ///
 /// # Errors
 /// The backend's [`ChartError`].
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, ChartError> {
     let height_px = item.height_px.round().max(1.0) as u32;
     let style = ChartStyle {
@@ -122,7 +122,7 @@ pub fn chart_svg(item: &ChartItem, width_px: u32, lang: Lang) -> Result<String, 
 }
 
 /// The charts' own words in `lang`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn chart_labels(lang: Lang) -> ChartLabels {
     match lang {
         Lang::En => ChartLabels::default(),
@@ -149,7 +149,7 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
     match summary {
         Some(s) => vec![
@@ -171,7 +171,7 @@ fn summary_cells(lang: Lang, summary: Option<&Summary>) -> Vec<String> {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn summary_columns(lang: Lang) -> Vec<String> {
     let t = lang.texts();
     let min_max = match lang {
@@ -190,7 +190,7 @@ fn summary_columns(lang: Lang) -> Vec<String> {
 }
 
 /// Every chart of the results, in display order.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -> Vec<ChartItem> {
     let prefill = prefill_report(&results.plan, &results.samples, report.seed);
     results_chart_items_with(lang, results, report, prefill.as_ref())
@@ -199,7 +199,7 @@ pub fn results_chart_items(lang: Lang, results: &ResultsView, report: &Report) -
 /// [`results_chart_items`] with the prompt-size figures already made
 /// (`prefill_report` of the same samples and seed): the page makes them
 /// once per set of samples, not once more per language.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn results_chart_items_with(
     lang: Lang,
     results: &ResultsView,
@@ -406,7 +406,7 @@ pub fn results_chart_items_with(
 /// warm median of each size the fit used (or, without a fit, each size's
 /// median) and the fitted line; the table lists the same points with the
 /// fitted TTFT beside each.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
     let (title, warm_median, fitted) = firsttoken_core::text::prefill::chart_words(lang);
     let headings = firsttoken_core::text::prefill::size_headings(lang);
@@ -494,7 +494,7 @@ pub struct Figures {
 impl Figures {
     /// The figures of `data`: rolling windows, and per day (per vantage too
     /// when there are several).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of(data: &Dataset) -> Self {
         Self {
             windows: rolling_windows(data),
@@ -522,7 +522,7 @@ pub struct Ranged {
 impl Ranged {
     /// The figures of the points of `data` sent from `from_ms` on (epoch ms;
     /// −∞ for all).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of(data: &Dataset, from_ms: f64) -> Self {
         let points = data.since(from_ms);
         Self {
@@ -540,7 +540,7 @@ impl Ranged {
 type DayValue = dyn Fn(&DayCell) -> (Option<f64>, Option<f64>);
 
 /// A day series cut to the time range, with `value` per day.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoint> {
     series
         .days
@@ -559,7 +559,7 @@ fn day_points(series: &DaySeries, from_day: i64, value: &DayValue) -> Vec<DayPoi
 
 /// Columns and rows of a day chart's number table: per series, the days
 /// shown, requests, errors and the range's newest day.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn day_table(
     lang: Lang,
     series: &[(String, &DaySeries)],
@@ -599,7 +599,7 @@ fn day_table(
 }
 
 /// Every chart of the dashboard, in display order.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn dashboard_chart_items(
     lang: Lang,
     data: &Dataset,

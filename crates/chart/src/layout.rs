@@ -37,7 +37,7 @@ pub(crate) struct Metrics {
 impl Metrics {
     /// Sizes for `area` drawn with `style`: fonts grow from their 400 px
     /// sizes to their 1280 px sizes and stay there beyond.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn new<DB: DrawingBackend>(area: &Area<DB>, style: &ChartStyle) -> Self {
         let scale = if style.font_scale.is_finite() && style.font_scale > 0.0 {
             style.font_scale.clamp(0.25, 8.0)
@@ -66,7 +66,7 @@ impl Metrics {
     }
 
     /// `css` pixels in device pixels.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn px(&self, css: f64) -> u32 {
         (css * self.scale).round().max(0.0) as u32
     }
@@ -80,7 +80,7 @@ pub(crate) struct Ink<'a> {
 }
 
 impl<'a> Ink<'a> {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn new<DB: DrawingBackend>(area: &Area<DB>, style: &'a ChartStyle) -> Self {
         let family = if style.font_family.trim().is_empty() {
             "sans-serif"
@@ -95,7 +95,7 @@ impl<'a> Ink<'a> {
     }
 
     /// A text style of `size_px` device pixels in `colour`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn font(&self, size_px: f64, colour: RGBColor) -> TextStyle<'a> {
         // `TextStyle::color` wants a reference living as long as the style,
         // but only copies the colour: set the field directly instead.
@@ -105,24 +105,24 @@ impl<'a> Ink<'a> {
         style
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn tick_font(&self) -> TextStyle<'a> {
         self.font(self.metrics.tick_px, self.theme.text)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn text_font(&self) -> TextStyle<'a> {
         self.font(self.metrics.text_px, self.theme.text)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn small_font(&self, colour: RGBColor) -> TextStyle<'a> {
         self.font(self.metrics.small_px, colour)
     }
 }
 
 /// Width and height of `text` in `font` as the backend estimates them.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn text_size<DB: DrawingBackend>(
     area: &Area<DB>,
     text: &str,
@@ -132,7 +132,7 @@ pub(crate) fn text_size<DB: DrawingBackend>(
 }
 
 /// `text`, shortened with "…" until it fits in `max_width` pixels.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn fit_text<DB: DrawingBackend>(
     area: &Area<DB>,
     text: &str,
@@ -154,7 +154,7 @@ pub(crate) fn fit_text<DB: DrawingBackend>(
 
 /// Fills the background, draws the title (and a muted subtitle under it)
 /// and returns the area left for the chart.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn draw_frame<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -191,7 +191,7 @@ pub(crate) fn draw_frame<DB: DrawingBackend>(
 }
 
 /// Writes the "no data" message in the middle of `area`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn draw_no_data<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -234,7 +234,7 @@ pub(crate) struct LegendItem {
 }
 
 /// Rows of legend items that fit in `width` pixels: `(item index, x)` each.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn legend_rows<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -268,13 +268,13 @@ fn legend_rows<DB: DrawingBackend>(
     rows
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn legend_row_height(ink: &Ink<'_>) -> u32 {
     (ink.metrics.small_px * 1.6).round() as u32
 }
 
 /// Height the legend for `items` needs at the bottom of `area`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn legend_height<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -290,7 +290,7 @@ pub(crate) fn legend_height<DB: DrawingBackend>(
 
 /// Splits `area` into the plot (top) and the legend strip (bottom), draws
 /// the legend there and returns the plot area.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn split_legend<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -306,7 +306,7 @@ pub(crate) fn split_legend<DB: DrawingBackend>(
     Ok(plot)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn draw_legend<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -334,7 +334,7 @@ fn draw_legend<DB: DrawingBackend>(
 }
 
 /// Draws `swatch` with its left edge at `x`, centred vertically on `y`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn draw_swatch<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -397,7 +397,7 @@ fn draw_swatch<DB: DrawingBackend>(
 
 /// A filled diamond of half-diagonal `r` pixels at `centre`, in backend
 /// coordinates.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn diamond(centre: (i32, i32), r: i32, colour: RGBColor) -> Polygon<(i32, i32)> {
     let (x, y) = centre;
     Polygon::new(
@@ -409,7 +409,7 @@ pub(crate) fn diamond(centre: (i32, i32), r: i32, colour: RGBColor) -> Polygon<(
 /// The densest log ticks between `lo` and `hi` whose labels, laid along an
 /// axis `length` pixels long, keep at least one label height apart
 /// (horizontal axes measure label widths, vertical ones heights).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -421,7 +421,7 @@ pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
 }
 
 /// [`fitted_log_axis`] for labels made by `format` (token counts, say).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn fitted_log_axis_with<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,
@@ -445,7 +445,7 @@ pub(crate) fn fitted_log_axis_with<DB: DrawingBackend>(
 /// Whether the labels of `axis`'s major ticks, formatted by `format`, fit
 /// along `length` pixels without touching. `format` is `dyn` so that this
 /// is compiled once, not once per axis kind.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn labels_fit<DB: DrawingBackend>(
     area: &Area<DB>,
     font: &TextStyle<'_>,
@@ -473,7 +473,7 @@ pub(crate) fn labels_fit<DB: DrawingBackend>(
 }
 
 /// Width in pixels of the widest tick label, for sizing the y label area.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn widest_label<DB: DrawingBackend>(
     area: &Area<DB>,
     font: &TextStyle<'_>,
@@ -502,7 +502,7 @@ pub(crate) struct AxisPlan<'f> {
 /// Lays out label areas, builds the axes in the order their sizes depend on
 /// each other (x label height → y length → y labels' width → x length) and
 /// draws the grid, ticks and axis titles.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn build_plot<'a, DB: DrawingBackend>(
     area: &'a Area<DB>,
     ink: &Ink<'_>,

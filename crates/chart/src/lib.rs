@@ -98,7 +98,7 @@ pub struct ChartLabels {
 }
 
 impl Default for ChartLabels {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn default() -> Self {
         Self {
             ttft_axis: "TTFT (log scale)".into(),
@@ -142,7 +142,7 @@ pub struct ChartStyle {
 }
 
 impl Default for ChartStyle {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn default() -> Self {
         Self {
             font_family: "sans-serif".into(),
@@ -163,7 +163,7 @@ pub enum ChartError {
 }
 
 impl std::fmt::Display for ChartError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Backend(message) => write!(f, "chart drawing failed: {message}"),
@@ -174,7 +174,7 @@ impl std::fmt::Display for ChartError {
 impl std::error::Error for ChartError {}
 
 impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for ChartError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn from(error: DrawingAreaErrorKind<E>) -> Self {
         Self::Backend(error.to_string())
     }
@@ -184,7 +184,7 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for Chart
 pub type Area<DB> = DrawingArea<DB, Shift>;
 
 /// Keeps the values a log axis can place: finite and above zero.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn positive_finite(values: &[f64]) -> Vec<f64> {
     values
         .iter()
@@ -196,7 +196,7 @@ pub(crate) fn positive_finite(values: &[f64]) -> Vec<f64> {
 /// Each series' placeable values, sorted ascending, and the range they span
 /// together (`None` when no series has a value): the start of every chart
 /// that draws several targets on one log axis.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn sorted_series(series: &[Series]) -> (Vec<Vec<f64>>, Option<(f64, f64)>) {
     let sorted: Vec<Vec<f64>> = series
         .iter()

@@ -53,7 +53,7 @@ pub(crate) const SERIES_COLOURS: usize = 8;
 
 /// Colour of series `index` (0-based), cycling after [`SERIES_COLOURS`].
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn series_colour(index: usize, dark: bool) -> RGBColor {
     let colours = if dark { &DARK_SERIES } else { &LIGHT_SERIES };
     colours[index % SERIES_COLOURS]
@@ -62,7 +62,7 @@ pub(crate) fn series_colour(index: usize, dark: bool) -> RGBColor {
 /// Whether series `index` is drawn dashed, so that series 0 and 8 (same
 /// colour) still differ.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn series_dashed(index: usize) -> bool {
     (index / SERIES_COLOURS) % 2 == 1
 }
@@ -70,7 +70,7 @@ pub(crate) fn series_dashed(index: usize) -> bool {
 /// `colour` laid over `background` with opacity `alpha` (0–1), as one
 /// opaque colour: for legend swatches of translucent fills.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn blend(colour: RGBColor, background: RGBColor, alpha: f64) -> RGBColor {
     let alpha = alpha.clamp(0.0, 1.0);
     let mix = |f: u8, b: u8| (f64::from(f) * alpha + f64::from(b) * (1.0 - alpha)).round() as u8;
@@ -104,7 +104,7 @@ pub struct Theme {
 
 /// The theme for a light (`dark = false`) or dark page.
 #[must_use]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn theme(dark: bool) -> Theme {
     if dark {
         Theme {

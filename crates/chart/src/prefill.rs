@@ -42,13 +42,13 @@ pub struct PrefillInput {
     pub series: Vec<PrefillSeries>,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn placeable(point: &(f64, f64)) -> bool {
     point.0.is_finite() && point.0 > 0.0 && point.1.is_finite() && point.1 > 0.0
 }
 
 /// A fit that draws: a finite fixed part ≥ 0 and a finite rate > 0.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn usable_fit(fit: Option<(f64, f64)>) -> Option<(f64, f64)> {
     fit.filter(|(fixed, rate)| {
         fixed.is_finite() && *fixed >= 0.0 && rate.is_finite() && *rate > 0.0
@@ -56,7 +56,7 @@ fn usable_fit(fit: Option<(f64, f64)>) -> Option<(f64, f64)> {
 }
 
 /// The fitted line of `fit` from `lo` to `hi` tokens, as (tokens, ms).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn line_points((fixed_ms, rate): (f64, f64), lo: f64, hi: f64) -> Vec<(f64, f64)> {
     let (a, b) = (lo.log10(), hi.log10());
     (0..LINE_POINTS)
@@ -68,7 +68,7 @@ fn line_points((fixed_ms, rate): (f64, f64), lo: f64, hi: f64) -> Vec<(f64, f64)
         .collect()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn span(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
     values.fold(None, |range, v| match range {
         None => Some((v, v)),
@@ -80,7 +80,7 @@ fn span(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_prefill<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &PrefillInput,

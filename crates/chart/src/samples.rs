@@ -13,7 +13,7 @@ use super::axis::percentile;
 use super::test_support::sample_ttft_ms;
 use super::*;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f64) -> Series {
     Series {
         label: label.into(),
@@ -24,7 +24,7 @@ fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn ecdf_input(n: usize) -> EcdfInput {
     EcdfInput {
         title: "llama-3.3-70b · TTFT by provider".into(),
@@ -37,7 +37,7 @@ fn ecdf_input(n: usize) -> EcdfInput {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn histogram_input(n: usize) -> HistogramInput {
     let ttft_ms = sample_ttft_ms(n, 2, 19);
     let mut sorted = ttft_ms.clone();
@@ -51,7 +51,7 @@ fn histogram_input(n: usize) -> HistogramInput {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> TimelineInput {
     let start_ms = 1_750_000_000_000.0;
     let series: Vec<Series> = (0..targets)
@@ -89,7 +89,7 @@ fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> Timelin
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn spread_input(n: usize, targets: usize) -> SpreadInput {
     let names = [
         "DigitalOcean",
@@ -116,7 +116,7 @@ fn spread_input(n: usize, targets: usize) -> SpreadInput {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn hourly_input() -> HourlyInput {
     let hours = (0..24u8)
         .filter(|h| !(3..6).contains(h))
@@ -143,7 +143,7 @@ fn hourly_input() -> HourlyInput {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn write_svg(
     name: &str,
     (width, height): (u32, u32),
@@ -164,7 +164,7 @@ fn write_svg(
 
 #[test]
 #[ignore = "writes docs/charts/*.svg; run on demand"]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
     let light = ChartStyle::default();
     let dark = ChartStyle {
@@ -208,7 +208,7 @@ fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Draws `draw` into a fresh SVG string `runs` times; returns the median ms.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn median_draw_ms(
     runs: usize,
     draw: impl Fn(&Area<SVGBackend<'_>>) -> Result<(), ChartError>,
@@ -230,7 +230,7 @@ fn median_draw_ms(
 
 #[test]
 #[ignore = "timing; run in release with --nocapture"]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn timing() -> Result<(), ChartError> {
     // 10 000 samples over 12 targets (≈ 833 each), and the ECDF and spread
     // also with 10 000 per target.
@@ -292,7 +292,7 @@ fn timing() -> Result<(), ChartError> {
 
 #[test]
 #[ignore = "timing; the SVG backend's own cost for 10 000 circles, the floor for the timeline"]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn timing_raw_circles() {
     use plotters::prelude::*;
     let mut svg = String::new();

@@ -43,7 +43,7 @@ struct BoxStats {
     p95: f64,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn box_stats(sorted: &[f64]) -> Option<BoxStats> {
     Some(BoxStats {
         p5: percentile(sorted, 5.0)?,
@@ -58,7 +58,7 @@ fn box_stats(sorted: &[f64]) -> Option<BoxStats> {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_spread<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &SpreadInput,

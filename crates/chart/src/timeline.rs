@@ -73,7 +73,7 @@ impl TimelineAxes {
     /// four times the slowest (200 ms–2 s before any request succeeded): a
     /// new frame is then needed only for a request four times faster or
     /// slower than any before, a handful of times in a whole run.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn around(points: &[TimelinePoint], start_ms: f64, planned_ms: f64) -> Self {
         let latest = points
             .iter()
@@ -103,7 +103,7 @@ impl TimelineAxes {
 
 /// The next figure of 1, 1.5, 2, 3, 5 or 7.5 times a power of ten at or
 /// above `value` (> 0).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn round_up(value: f64) -> f64 {
     let scale = 10f64.powf(value.log10().floor());
     [1.0, 1.5, 2.0, 3.0, 5.0, 7.5, 10.0]
@@ -133,7 +133,7 @@ pub struct TimelinePlot {
 impl TimelinePlot {
     /// Whether `point` falls inside the plot: if not, the frame must be
     /// redrawn with wider axes before it can be shown.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn covers(&self, point: &TimelinePoint) -> bool {
         let elapsed = (point.at_ms - self.start_ms) / 60_000.0 / self.unit_min;
         let x_ok = (0.0..=self.x.hi).contains(&elapsed.max(0.0));
@@ -144,7 +144,7 @@ impl TimelinePlot {
         x_ok && y_ok
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn pixel(&self, elapsed: f64, ttft_ms: f64) -> (i32, i32) {
         let (width, height) = self.size;
         let px = (self.x.fraction(elapsed) * f64::from(width)).round() as i32;
@@ -167,7 +167,7 @@ struct Placed {
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_timeline<DB: DrawingBackend>(
     area: &Area<DB>,
     input: &TimelineInput,
@@ -307,7 +307,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
 ///
 /// # Errors
 /// [`ChartError::Backend`] if the backend fails to draw.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn draw_timeline_points<DB: DrawingBackend>(
     area: &Area<DB>,
     plot: &TimelinePlot,
@@ -332,7 +332,7 @@ pub fn draw_timeline_points<DB: DrawingBackend>(
 
 /// Dots for successful requests (ringed when in the tail), crosses for
 /// failed ones, on `strip`: the plot's own pixel area.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn draw_placed<DB: DrawingBackend>(
     strip: &Area<DB>,
     plot: &TimelinePlot,
@@ -385,7 +385,7 @@ fn draw_placed<DB: DrawingBackend>(
 }
 
 /// Elapsed-time ticks from 0 to `hi` whose labels fit `length` pixels.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn elapsed_axis<DB: DrawingBackend>(
     area: &Area<DB>,
     ink: &Ink<'_>,

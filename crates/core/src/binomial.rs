@@ -6,7 +6,7 @@
 
 /// `P(B ≤ k)` for every k in 0..=n, B ~ Binomial(n, p), in one pass of the
 /// probability recursion in log space. Cost: O(n).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn binomial_cdf_table(n: usize, p: f64) -> Vec<f64> {
     let mut table = Vec::with_capacity(n + 1);
     if p <= 0.0 || p >= 1.0 {
@@ -30,7 +30,7 @@ pub(crate) fn binomial_cdf_table(n: usize, p: f64) -> Vec<f64> {
 }
 
 /// Wilson's 95 % score interval for `k` successes in `n` trials.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn wilson(k: usize, n: usize) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
@@ -65,7 +65,7 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 /// Solved by bisection on the binomial distribution function, summed in
 /// log space so that n in the tens of thousands stays finite.
 /// Cost: O(min(k, n − k) · 60).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn clopper_pearson(k: usize, n: usize, confidence: f64) -> (f64, f64) {
     if n == 0 || k > n {
         return (0.0, 1.0);
@@ -87,7 +87,7 @@ pub fn clopper_pearson(k: usize, n: usize, confidence: f64) -> (f64, f64) {
 }
 
 /// The root in (0, 1) of a function rising from negative to positive.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn bisect(f: impl Fn(f64) -> f64) -> f64 {
     let (mut low, mut high) = (0.0_f64, 1.0_f64);
     for _ in 0..60 {
@@ -104,7 +104,7 @@ fn bisect(f: impl Fn(f64) -> f64) -> f64 {
 /// P(X ≤ k) for X ~ Binomial(n, p), summing from the cheaper end, each
 /// term from the last by the ratio of consecutive probabilities (in log
 /// space, so n in the tens of thousands stays finite). Cost: O(min(k, n − k)).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn binomial_cdf(k: usize, n: usize, p: f64) -> f64 {
     if k >= n || p <= 0.0 {
         return 1.0;
@@ -139,7 +139,7 @@ pub fn binomial_cdf(k: usize, n: usize, p: f64) -> f64 {
 /// the same share: the probability, with the margins fixed, of a table at
 /// most as likely as the one seen (the usual "sum of small p" rule, with a
 /// relative tolerance of 10⁻⁷ for ties). Cost: O(n + m).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn fisher_exact(a: usize, n: usize, c: usize, m: usize) -> f64 {
     if a > n || c > m {
         return 1.0;

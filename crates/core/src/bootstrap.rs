@@ -73,7 +73,7 @@ pub struct Intervals {
 ///
 /// Returns `None` when there is no value or `resamples` is 0.
 /// Cost: O(resamples × n + n log n) time, O(n) memory.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn time_aware_intervals(
     ttft_in_send_order: &[f64],
     span_ms: f64,
@@ -100,7 +100,7 @@ pub fn time_aware_intervals(
 /// CV's bootstrap: order statistics for [`Resampling::Iid`], batch means
 /// over blocks of the given length otherwise. `sorted` holds the values
 /// of `in_send_order` ascending. Cost: O(n).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn quantile_intervals(
     in_send_order: &[f64],
     sorted: &[f64],
@@ -123,7 +123,7 @@ pub(crate) fn quantile_intervals(
 ///
 /// Returns `None` when there is no value or `resamples` is 0.
 /// Cost: O(resamples × n + n log n) time, O(n) memory.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn block_bootstrap_intervals(
     in_send_order: &[f64],
     length: usize,
@@ -177,7 +177,7 @@ pub(crate) fn block_bootstrap_intervals(
 ///
 /// Returns `None` when `sorted` is empty or `resamples` is 0.
 /// Cost: O(resamples × n) time, O(n) memory.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Option<Intervals> {
     let n_u64 = sorted.len() as u64;
     resample_intervals(sorted, resamples, seed, Resampling::Iid, |rng, counts| {
@@ -187,7 +187,7 @@ pub fn bootstrap_intervals(sorted: &[f64], resamples: usize, seed: u64) -> Optio
 
 /// The bootstrap proper: `draw` fills the counts of one resample over
 /// `sorted` (they sum to n); the statistics are read from the counts.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn resample_intervals(
     sorted: &[f64],
     resamples: usize,
@@ -269,7 +269,7 @@ fn resample_intervals(
 /// 32-bit halves, halving the generator calls; the bias of a 32-bit
 /// reduction is below n / 2³² (under 10⁻⁵ for a million samples), far
 /// beneath the bootstrap's own Monte Carlo error.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn draw_counts(rng: &mut fastrand::Rng, counts: &mut [u32], n: u64) {
     let index = |half: u64| ((half * n) >> 32) as usize;
     let pairs = counts.len() / 2;
@@ -292,7 +292,7 @@ struct RankPair {
 }
 
 impl RankPair {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn new(n: usize, p: f64) -> Self {
         let last = n - 1;
         let rank = p / 100.0 * last as f64;
@@ -307,7 +307,7 @@ impl RankPair {
 
 /// The values at the given ascending 0-based ranks of the resample that
 /// `counts` describes over `sorted`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 4] {
     let mut picked = [0.0; 4];
     let mut next = 0;
@@ -336,7 +336,7 @@ fn order_statistics(counts: &[u32], sorted: &[f64], ranks: [usize; 4]) -> [f64; 
 /// One block would give 0 degrees of freedom and an infinite t; the
 /// widening of a zero-width interval by ∞ is NaN, so one block is widened
 /// as two (t₁ = 12.706) and the interval stays a number.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn few_units_widening(blocks: usize) -> f64 {
     const Z: f64 = 1.959_963_984_540_054;
     super::quantile::student_t_975(blocks.saturating_sub(1).max(1)) / Z
@@ -345,7 +345,7 @@ fn few_units_widening(blocks: usize) -> f64 {
 impl Interval {
     /// The interval with each end moved `factor` times as far from
     /// `estimate` (`factor` 1 leaves it as it is).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn widened(self, estimate: f64, factor: f64) -> Self {
         Self {
             low: estimate - (estimate - self.low) * factor,
@@ -354,7 +354,7 @@ impl Interval {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn interval_of(estimates: &mut [f64]) -> Option<Interval> {
     estimates.sort_unstable_by(f64::total_cmp);
     let tail_pct = (100.0 - CONFIDENCE_PCT) / 2.0;
@@ -378,7 +378,7 @@ pub enum Distinction {
 impl Distinction {
     /// Compare two intervals of a statistic where lower is better (latency,
     /// p95, CV). Only non-overlapping intervals make a winner.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn lower_is_better(a: &Interval, b: &Interval) -> Self {
         if a.high < b.low {
             Self::ABetter

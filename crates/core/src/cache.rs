@@ -28,7 +28,7 @@ pub struct CacheSplit {
 
 /// The split of `samples` (one target's; warm-ups and failures are left
 /// out here), or `None` when no counted sample reported a cache figure.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> Option<CacheSplit> {
     let (mut hit_ms, mut miss_ms) = (Vec::new(), Vec::new());
     for sample in samples {

@@ -6,14 +6,14 @@
 pub const MS_PER_DAY: f64 = 86_400_000.0;
 
 /// The UTC day of an epoch-ms time, as days since 1970-01-01.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn utc_day(epoch_ms: f64) -> i64 {
     (epoch_ms / MS_PER_DAY).floor() as i64
 }
 
 /// Year, month (1–12) and day (1–31) of a day count since 1970-01-01, in
 /// the proleptic Gregorian calendar (H. Hinnant's `civil_from_days`).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -28,14 +28,14 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// `YYYY-MM-DD` of a day count since 1970-01-01.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn iso_date(days: i64) -> String {
     let (y, m, d) = civil_from_days(days);
     format!("{y:04}-{m:02}-{d:02}")
 }
 
 /// Months since year 0 of a day count: comparable across years.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn month_of(day: i64) -> i64 {
     let (y, m, _) = civil_from_days(day);
     y * 12 + i64::from(m) - 1
@@ -43,7 +43,7 @@ pub(crate) fn month_of(day: i64) -> i64 {
 
 /// The UTC day of an epoch-ms time (days since 1970-01-01) and the hour,
 /// minute and second within it.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn utc_clock(epoch_ms: f64) -> (i64, i64, i64, i64) {
     let day = utc_day(epoch_ms);
     let second_of_day = ((epoch_ms - day as f64 * MS_PER_DAY) / 1000.0).floor() as i64;
@@ -56,7 +56,7 @@ pub(crate) fn utc_clock(epoch_ms: f64) -> (i64, i64, i64, i64) {
 }
 
 /// An epoch-ms time as RFC 3339 UTC to the second: `2026-12-03T05:07:09Z`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn iso_time(epoch_ms: f64) -> String {
     let (day, h, m, s) = utc_clock(epoch_ms);
     format!("{}T{h:02}:{m:02}:{s:02}Z", iso_date(day))

@@ -59,7 +59,7 @@ pub const ROUTING_VERSION: u32 = 1;
 
 /// The grouping key of a model name: trimmed, lowercased, and without any
 /// provider or organisation prefix (everything up to the last `/`).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn model_key(model: &str) -> String {
     let trimmed = model.trim();
     let base = trimmed.rsplit('/').next().unwrap_or(trimmed);
@@ -119,7 +119,7 @@ impl TargetFigures {
     /// Enough samples for a verdict and an error rate under the threshold:
     /// may be recommended. A target still collecting is ranked but never
     /// named the best, since the page gives it no verdict yet.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn eligible(&self) -> bool {
         self.n >= VERDICT_MIN_SAMPLES && self.error_rate < ERROR_RATE_THRESHOLD
     }
@@ -152,7 +152,7 @@ pub struct Consistency {
 impl Consistency {
     /// The ratio as people say it: whole numbers from 10× up, one decimal
     /// below ("34×", "2.5×").
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn ratio_text(&self) -> String {
         // 9.96 would print as "10.0×" with one decimal: switch to whole
         // numbers where the rounding would.
@@ -191,7 +191,7 @@ pub struct ModelComparison {
 /// The ranking order: eligible first, then the lower TTFT predicted at the
 /// typical prompt size (targets with a prediction before those without),
 /// then the smaller slow share, lower p95, lower CV, lower median.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
     let share = |(f, slow): (&TargetFigures, usize)| {
         if f.ttft_sorted_ms.is_empty() {
@@ -219,14 +219,14 @@ fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
 /// Models keep the order in which they first appear in `figures`; targets
 /// without successful samples should not be passed (they have no p95 to
 /// rank by).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn compare_models(figures: &[TargetFigures]) -> Vec<ModelComparison> {
     compare_models_with_budget(figures, None)
 }
 
 /// [`compare_models`], slow meaning "over `ttft_budget_ms`" when it is
 /// given.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn compare_models_with_budget(
     figures: &[TargetFigures],
     ttft_budget_ms: Option<f64>,
@@ -247,7 +247,7 @@ pub(crate) fn compare_models_with_budget(
 
 /// The slow threshold of a model: the budget, or [`SLOW_MULTIPLE`] × the
 /// median of every ranked request of its targets together.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn slow_threshold(members: &[&TargetFigures], ttft_budget_ms: Option<f64>) -> Option<f64> {
     if let Some(budget) = ttft_budget_ms.filter(|b| b.is_finite() && *b > 0.0) {
         return Some(budget);
@@ -262,7 +262,7 @@ fn slow_threshold(members: &[&TargetFigures], ttft_budget_ms: Option<f64>) -> Op
 
 /// Requests of `figures` over `threshold`, and every timeout: a request
 /// that timed out is slow even when the timeout is under the threshold.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
     let over = threshold.map_or(0, |at| {
         let kept = figures.ttft_sorted_ms.partition_point(|&ms| ms <= at);
@@ -272,7 +272,7 @@ fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
 }
 
 /// Whether `a` and `b` can be told apart (see the module doc).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
     if let (Some(x), Some(y)) = (a.figures.typical, b.figures.typical) {
         return !x.interval.overlaps(&y.interval);
@@ -292,7 +292,7 @@ fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
         || apart(a.figures.median_interval, b.figures.median_interval)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn compare_one(
     model: String,
     members: Vec<&TargetFigures>,
@@ -372,7 +372,7 @@ fn compare_one(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn consistency(rows: &[ComparisonRow]) -> Option<Consistency> {
     let measured: Vec<&TargetFigures> = rows
         .iter()
@@ -477,7 +477,7 @@ pub struct RouteStep {
 }
 
 /// The ranking of `comparison` as route steps.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn route_steps(comparison: &ModelComparison) -> Vec<RouteStep> {
     let best = comparison
         .rows
@@ -507,14 +507,14 @@ fn route_steps(comparison: &ModelComparison) -> Vec<RouteStep> {
         .collect()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn distinguishable_by_default() -> bool {
     true
 }
 
 impl RoutingTable {
     /// The table as compact JSON.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_json(&self) -> String {
         // A non-finite number is written as null.
         crate::document::to_string(self)
@@ -522,7 +522,7 @@ impl RoutingTable {
 }
 
 /// Build the routing table from the comparisons, with reasons in `lang`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn routing_table(comparisons: &[ModelComparison], lang: Lang) -> RoutingTable {
     let routes = comparisons
         .iter()
@@ -534,7 +534,7 @@ pub fn routing_table(comparisons: &[ModelComparison], lang: Lang) -> RoutingTabl
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
     let candidates = comparison.rows.len();
     let best = comparison

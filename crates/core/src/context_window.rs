@@ -65,7 +65,7 @@ const MOONSHOT: Windows = &[
 /// The context window of `model` served by preset `preset_id`, input
 /// tokens; `None` when it is not known for certain. The model id is
 /// compared exactly (trimmed, ASCII case ignored).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn context_window(preset_id: &str, model: &str) -> Option<u32> {
     let windows = match preset_id {
         "openai" => OPENAI,

@@ -43,7 +43,7 @@ pub struct CostFigures {
 
 /// The cost of one target's `samples` at `price`; `prompt` is the plan's,
 /// for estimating a missing input count.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn cost_figures<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     price: &Price,
@@ -105,7 +105,7 @@ pub struct PlanCost {
 }
 
 /// The cost of running `plan`, `None` when no target has a price.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn plan_cost(plan: &Plan) -> Option<PlanCost> {
     let per_target = u64::from(plan.requests_per_target) + u64::from(plan.warmup_per_target);
     let input = estimate_prompt_tokens(&plan.prompt);

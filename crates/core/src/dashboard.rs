@@ -74,7 +74,7 @@ struct PublishedRun {
 }
 
 impl PublishedRun {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn into_points(self) -> PointsDoc {
         PointsDoc::build(
             self.environment.vantage.as_deref().unwrap_or_default(),
@@ -119,7 +119,7 @@ struct RunPlan {
     fidelity: Option<FidelityPlan>,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn no_timeout() -> f64 {
     f64::INFINITY
 }
@@ -230,7 +230,7 @@ pub enum LoadError {
 }
 
 impl fmt::Display for LoadError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::TooLarge { bytes } => write!(
@@ -260,7 +260,7 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn json_error(error: &serde_json::Error) -> LoadError {
     match error.classify() {
         serde_json::error::Category::Eof => LoadError::Truncated,
@@ -283,7 +283,7 @@ enum DocKind {
 }
 
 /// The version members' verdict: which kind of file, or why none.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn kind_of(
     results: Option<&serde_json::Value>,
     index: Option<&serde_json::Value>,
@@ -321,7 +321,7 @@ fn kind_of(
 /// # Errors
 /// [`LoadError`] saying whether the file is cut off, not JSON, of another
 /// kind or version, malformed, or holds an impossible sample.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
     if bytes.len() > MAX_PUBLISHED_BYTES {
         return Err(LoadError::TooLarge { bytes: bytes.len() });
@@ -396,7 +396,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
     if let Some(probes) = &points.probes {
         let n = probes.target.len();
@@ -488,7 +488,7 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
     Ok(())
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn validate_run(run: &PublishedRun) -> Result<(), LoadError> {
     let targets = run.plan.targets.len();
     for (index, sample) in run.samples.iter().enumerate() {
@@ -574,7 +574,7 @@ impl Dataset {
     /// # Errors
     /// [`LoadError::CannotMerge`] when the file disagrees with the earlier
     /// ones on whether reasoning counts as the first token; nothing is added.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn add(&mut self, points: &PointsDoc, vantage: &str) -> Result<usize, LoadError> {
         let counts = points.reasoning_counts_as_first_token;
         if *self.reasoning_counts.get_or_insert(counts) != counts {
@@ -691,20 +691,20 @@ impl Dataset {
     /// The sort is of (time, position) pairs, through the page's one sort
     /// of pairs ([`sort_by_first`]), and the points follow it: a sort of
     /// the points themselves is another copy of the sort in the page.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn finish(&mut self) {
         self.points = in_time_order(std::mem::take(&mut self.points), |point| point.at_ms);
         self.prompts = in_time_order(std::mem::take(&mut self.prompts), |prompt| prompt.at_ms);
     }
 
     /// Send time of the oldest and newest request.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn time_range(&self) -> Option<(f64, f64)> {
         Some((self.points.first()?.at_ms, self.points.last()?.at_ms))
     }
 
     /// The requests sent at or after `from_ms` (the points are ordered).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn since(&self, from_ms: f64) -> &[Point] {
         let start = self.points.partition_point(|p| p.at_ms < from_ms);
         &self.points[start..]
@@ -712,7 +712,7 @@ impl Dataset {
 
     /// A target's label, with the vantage when the data has several
     /// ("DeepSeek V3 · fra1").
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn label(&self, target: u32, vantage: Option<u32>) -> String {
         let label = self
             .targets
@@ -729,7 +729,7 @@ impl Dataset {
 /// `items` ordered by `at` (stable: equal times keep their order), through
 /// the page's one sort of pairs ([`sort_by_first`]) of (time, position):
 /// a sort of the items themselves would be another copy of the sort.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn in_time_order<T>(items: Vec<T>, at: impl Fn(&T) -> f64) -> Vec<T> {
     let mut order: Vec<(f64, f64)> = items
         .iter()

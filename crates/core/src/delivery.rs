@@ -31,7 +31,7 @@ pub(crate) enum StatusClass {
 }
 
 /// The class of `sample`'s response.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn status_class(sample: &Sample) -> StatusClass {
     match sample.http_status {
         Some(200..=299) => StatusClass::Success,
@@ -72,7 +72,7 @@ pub struct StatusFigures {
 
 /// The status figures of one target's `samples` (warm-ups and stopped
 /// requests skipped here); `None` without a measured request.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn status_figures<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
 ) -> Option<StatusFigures> {
@@ -152,7 +152,7 @@ pub struct StreamFigures {
 /// The stream figures of one target's `samples`: measured requests (no
 /// warm-ups, none the user stopped) that carry a [`StreamShape`]. `None`
 /// when none does (older files, or no first token at all).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn stream_figures<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
 ) -> Option<StreamFigures> {

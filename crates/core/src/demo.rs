@@ -90,7 +90,7 @@ pub struct DemoReply {
 
 /// The simulated provider a demo request URL names: the host of
 /// `demo://{behaviour}/{model}` (`steady`, `cold-tail`, …).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn behaviour_of(url: &str) -> &str {
     url.trim_start_matches("demo://")
         .split('/')
@@ -100,7 +100,7 @@ pub fn behaviour_of(url: &str) -> &str {
 
 /// The seed of one target's demo replies in a run seeded with `run_seed`:
 /// each target of a run draws its own delays.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn target_seed(run_seed: u64, target: u32) -> u64 {
     run_seed ^ u64::from(target)
 }
@@ -108,7 +108,7 @@ pub fn target_seed(run_seed: u64, target: u32) -> u64 {
 /// The demo provider's reply to request `seq` for `model` in a run seeded
 /// with `seed`. Same arguments, same reply. An unknown model gets a 404
 /// with an OpenAI-style error body.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn demo_reply(model: &str, seq: u32, seed: u64) -> DemoReply {
     let mut rng = fastrand::Rng::with_seed(mix_seed(model, seq, seed));
     let mut script = Script::new(model, seq);
@@ -186,7 +186,7 @@ pub fn demo_reply(model: &str, seq: u32, seed: u64) -> DemoReply {
 /// (recognised by its prompt, as a server would see it), else
 /// [`demo_reply`]. Every behaviour answers probes the way a faithful
 /// server would, except `degraded`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn demo_reply_to(model: &str, body: &str, seq: u32, seed: u64) -> DemoReply {
     let prompt = serde_json::from_str::<Value>(body).ok().and_then(|body| {
         body.pointer("/messages/0/content")
@@ -210,7 +210,7 @@ pub fn demo_reply_to(model: &str, body: &str, seq: u32, seed: u64) -> DemoReply 
 /// Whether the `degraded` demo answers `probe` wrong: 9 of the 30, chosen
 /// by position so the same probes go wrong every time (the repeats agree,
 /// as a served model's would).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn degraded_wrong(probe: &Probe) -> bool {
     Suite::Basic1
         .probes()
@@ -221,7 +221,7 @@ fn degraded_wrong(probe: &Probe) -> bool {
 
 /// A probe's answer: text in a few deltas, or a call whose arguments come
 /// in fragments cut at odd places.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn probe_reply(model: &str, probe: &Probe, seq: u32, seed: u64) -> DemoReply {
     let mut rng = fastrand::Rng::with_seed(mix_seed(probe.id, seq, seed));
     let mut script = Script::new(model, seq);
@@ -289,7 +289,7 @@ fn probe_reply(model: &str, probe: &Probe, seq: u32, seed: u64) -> DemoReply {
 }
 
 /// A plausible wrong answer that fails `probe`'s rule.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn wrong_answer(probe: &Probe) -> String {
     match probe.expect {
         Expect::Integer(value) => (value + 1).to_string(),
@@ -311,7 +311,7 @@ struct Script<'a> {
 }
 
 impl<'a> Script<'a> {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn new(model: &'a str, seq: u32) -> Self {
         Self {
             model,
@@ -325,7 +325,7 @@ impl<'a> Script<'a> {
     }
 
     /// Adds a chunk, never earlier than the one before it.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn push(&mut self, at_ms: f64, bytes: Vec<u8>) {
         let floor_ms = self
             .chunks
@@ -338,7 +338,7 @@ impl<'a> Script<'a> {
     }
 
     /// Adds one `chat.completion.chunk` event.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn event(&mut self, at_ms: f64, choices: Value, usage: Option<Value>) {
         let mut chunk = json!({
             "id": (self.id.as_str()),
@@ -354,14 +354,14 @@ impl<'a> Script<'a> {
     }
 
     /// The role-only first chunk (not a token).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn role_chunk(&mut self, at_ms: f64) {
         let choices = json!([{ "index": 0, "delta": { "role": "assistant", "content": "" }, "finish_reason": null }]);
         self.event(at_ms, choices, None);
     }
 
     /// One token-bearing delta in `field` (`content` or `reasoning_content`).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn delta(&mut self, at_ms: f64, field: &str, text: &str) {
         let choices = json!([{ "index": 0, "delta": { field: text }, "finish_reason": null }]);
         self.event(at_ms, choices, None);
@@ -370,7 +370,7 @@ impl<'a> Script<'a> {
 
     /// The answer's content deltas from `ttft_ms`, a uniform gap in
     /// `[min_gap_ms, max_gap_ms)` apart.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn content(&mut self, rng: &mut fastrand::Rng, ttft_ms: f64, min_gap_ms: f64, max_gap_ms: f64) {
         let mut at_ms = ttft_ms;
         for piece in CONTENT_PIECES {
@@ -380,7 +380,7 @@ impl<'a> Script<'a> {
     }
 
     /// Finish reason, usage and `[DONE]`, right after the last delta.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn finish(mut self) -> DemoReply {
         let last_ms = self
             .chunks
@@ -407,7 +407,7 @@ impl<'a> Script<'a> {
 /// One 64-bit seed from (model, seq, seed): FNV-1a over the model name,
 /// then a splitmix64 finaliser, so nearby inputs give unrelated streams and
 /// the result is the same on every platform.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn mix_seed(model: &str, seq: u32, seed: u64) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in model.bytes() {
@@ -421,19 +421,19 @@ fn mix_seed(model: &str, seq: u32, seed: u64) -> u64 {
 }
 
 /// Uniform in `[low, high)`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn rng_range(rng: &mut fastrand::Rng, low: f64, high: f64) -> f64 {
     low + (high - low) * rng.f64()
 }
 
 /// Log-normal with the given median and log-space standard deviation.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn lognormal(rng: &mut fastrand::Rng, median: f64, sigma: f64) -> f64 {
     median * (sigma * standard_normal(rng)).exp()
 }
 
 /// A standard normal draw (Box–Muller).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn standard_normal(rng: &mut fastrand::Rng) -> f64 {
     // 1 − [0, 1) is (0, 1], so the logarithm is finite.
     let u1 = 1.0 - rng.f64();

@@ -50,7 +50,7 @@ pub enum Resampling {
 
 impl Resampling {
     /// The name used in exports: `"iid"` or `"block"`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Iid => "iid",
@@ -61,7 +61,7 @@ impl Resampling {
 
 /// How to resample `ttft_ms` (successful TTFTs in send order) that were sent
 /// over `span_ms` (last `sent_at_ms` − first).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn choose_resampling(ttft_ms: &[f64], span_ms: f64) -> Resampling {
     let n = ttft_ms.len();
     if n < MIN_SAMPLES_FOR_BLOCKS {
@@ -98,7 +98,7 @@ pub fn choose_resampling(ttft_ms: &[f64], span_ms: f64) -> Resampling {
 /// It is then kept between ⌈n^⅓⌉ (the rate-optimal order, a floor for runs
 /// whose drift is too slow to show in the autocorrelations) and ⌊n / 4⌋ (at
 /// least four blocks' worth of distinct material).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn block_length(logs: &[f64]) -> usize {
     let n = logs.len();
     let nf = n as f64;
@@ -137,7 +137,7 @@ pub(crate) fn block_length(logs: &[f64]) -> usize {
 }
 
 /// The flat-top lag window of Politis and Romano.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn flat_top(t: f64) -> f64 {
     let t = t.abs();
     if t <= 0.5 {
@@ -151,7 +151,7 @@ fn flat_top(t: f64) -> f64 {
 
 /// ln of each value, minus their mean. Non-positive values (never a real
 /// TTFT) count as the smallest positive one rather than −∞.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn centred_logs(values: &[f64]) -> Vec<f64> {
     let logs: Vec<f64> = values
         .iter()
@@ -164,7 +164,7 @@ fn centred_logs(values: &[f64]) -> Vec<f64> {
 /// R(0)…R(max_lag) of centred `x`: R(k) = Σₜ xₜ·xₜ₊ₖ / n (the biased
 /// estimator, which keeps the sequence positive semi-definite).
 /// Cost: O(n · max_lag).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn autocovariances(x: &[f64], max_lag: usize) -> Vec<f64> {
     let n = x.len();
     (0..=max_lag.min(n.saturating_sub(1)))

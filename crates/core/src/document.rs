@@ -33,20 +33,20 @@ pub struct Error {
 
 impl Error {
     /// Where in the document, e.g. `samples[3].ttft_ms`; empty at the top.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn path(&self) -> &str {
         &self.path
     }
 
     /// serde_json's error, for its category, line and column.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn inner(&self) -> &serde_json::Error {
         &self.inner
     }
 }
 
 impl From<serde_path_to_error::Error<serde_json::Error>> for Error {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn from(e: serde_path_to_error::Error<serde_json::Error>) -> Self {
         let path = e
             .path()
@@ -64,7 +64,7 @@ impl From<serde_path_to_error::Error<serde_json::Error>> for Error {
 }
 
 impl From<serde_json::Error> for Error {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn from(inner: serde_json::Error) -> Self {
         Self {
             path: String::new(),
@@ -74,7 +74,7 @@ impl From<serde_json::Error> for Error {
 }
 
 impl fmt::Display for Error {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.path.is_empty() {
             write!(f, "{}: ", self.path)?;
@@ -86,19 +86,19 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Compact JSON text of `value`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
     write(value, DocumentFloats(CompactFormatter))
 }
 
 /// JSON text of `value` indented by two spaces (the layout of
 /// `JSON.stringify(v, null, 2)`).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> String {
     write(value, DocumentFloats(PrettyFormatter::new()))
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn write<T: Serialize + ?Sized, F: Formatter>(value: &T, formatter: F) -> String {
     let mut out = Vec::with_capacity(128);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
@@ -116,7 +116,7 @@ fn write<T: Serialize + ?Sized, F: Formatter>(value: &T, formatter: F) -> String
 /// # Errors
 /// When the text is not JSON or its shape does not fit `T`; the error's
 /// path names the member.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut deserializer)?;
@@ -132,7 +132,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
 /// document type's reader, which the page keeps out of its first load (the
 /// readers of files a person chooses or publishes are in its lazily loaded
 /// parts).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn read_quietly<T: DeserializeOwned>(text: &str) -> Option<T> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = T::deserialize(&mut deserializer).ok()?;
@@ -146,7 +146,7 @@ pub fn read_quietly<T: DeserializeOwned>(text: &str) -> Option<T> {
 pub struct Number(pub f64);
 
 impl fmt::Display for Number {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let x = self.0;
         if !x.is_finite() {
@@ -169,22 +169,22 @@ impl fmt::Display for Number {
 struct DocumentFloats<F>(F);
 
 impl<F: Formatter> Formatter for DocumentFloats<F> {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
         write!(writer, "{}", Number(value))
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.begin_array(writer)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.end_array(writer)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn begin_array_value<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -193,22 +193,22 @@ impl<F: Formatter> Formatter for DocumentFloats<F> {
         self.0.begin_array_value(writer, first)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.end_array_value(writer)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.begin_object(writer)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.end_object(writer)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn begin_object_key<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -217,12 +217,12 @@ impl<F: Formatter> Formatter for DocumentFloats<F> {
         self.0.begin_object_key(writer, first)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.begin_object_value(writer)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.0.end_object_value(writer)
     }
@@ -234,7 +234,7 @@ impl<F: Formatter> Formatter for DocumentFloats<F> {
 ///
 /// # Errors
 /// When the member is there with the wrong shape.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,

@@ -67,7 +67,7 @@ impl ErrorKind {
     ];
 
     /// The name used in exported documents (serde's name for the variant).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::CorsOrNetwork => "cors_or_network",
@@ -102,7 +102,7 @@ impl Phase {
     pub const ALL: [Self; 3] = [Self::Request, Self::BeforeFirstToken, Self::AfterFirstToken];
 
     /// The name used in exported documents (serde's name for the variant).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Request => "request",
@@ -117,7 +117,7 @@ impl Phase {
 /// (OpenAI's `context_length_exceeded`, Anthropic's "prompt is too long",
 /// Gemini's "exceeds the maximum number of tokens", vLLM's "maximum
 /// context length").
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn is_context_exceeded(status: u16, body: &str) -> bool {
     if status == 413 {
         return true;

@@ -12,7 +12,7 @@ use super::presets::{Preset, preset_by_id};
 /// `None` for the demo protocol (it runs in the page and sends nothing) and
 /// for a base URL that has no origin (see [`Origin::parse`]): such a target
 /// gets no key.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn key_origin(target: &Target) -> Option<Origin> {
     if target.protocol == Protocol::Demo {
         return None;
@@ -22,7 +22,7 @@ pub fn key_origin(target: &Target) -> Option<Origin> {
 
 /// The preset a target names, when it is one with hosts of its own (not
 /// "custom", not the demo).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn named_preset(target: &Target) -> Option<&'static Preset> {
     target
         .provider
@@ -37,7 +37,7 @@ pub fn named_preset(target: &Target) -> Option<&'static Preset> {
 /// key remembered or set for the provider goes to it.
 ///
 /// `false` for a target that names no preset, "custom" or the demo.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn is_custom_host(target: &Target) -> bool {
     named_preset(target)
         .is_some_and(|preset| !key_origin(target).is_some_and(|origin| preset.owns(&origin)))
@@ -46,7 +46,7 @@ pub fn is_custom_host(target: &Target) -> bool {
 /// Whether the target expects a key at all: not for the demo, a base URL on
 /// this machine (loopback), or a preset that needs none (a local server's
 /// preset) — unless the user ties a key to such a host explicitly.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn wants_key(target: &Target) -> bool {
     let Some(origin) = key_origin(target) else {
         return false;
@@ -64,14 +64,14 @@ pub fn wants_key(target: &Target) -> bool {
 /// The origin whose key `target` waits for: its key origin when it
 /// [wants a key](wants_key), else `None`. The one answer the page's key
 /// fields, its resume and the runner's key lookup all ask.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn needed_key(target: &Target) -> Option<Origin> {
     key_origin(target).filter(|_| wants_key(target))
 }
 
 /// The origins the targets of `plan` wait for keys for ([`needed_key`]),
 /// in plan order, each once.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn needed_keys(plan: &Plan) -> Vec<Origin> {
     let mut origins: Vec<Origin> = Vec::new();
     for origin in plan.targets.iter().filter_map(needed_key) {
@@ -90,7 +90,7 @@ pub const FALLBACK_VARIABLE: &str = "FIRSTTOKEN_KEY";
 pub const HOST_VARIABLE_PREFIX: &str = "FIRSTTOKEN_KEY_FOR_";
 
 /// `FIRSTTOKEN_KEY_<PROVIDER>`: the provider id uppercased, `-` as `_`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn provider_variable(provider: &str) -> String {
     let id: String = provider
         .chars()
@@ -113,7 +113,7 @@ pub fn provider_variable(provider: &str) -> String {
 /// `None` for plain HTTP to another machine: a variable names no scheme, and
 /// a key sent over plain HTTP crosses the network readable, so it takes an
 /// explicit `--key http://HOST:PORT=VARIABLE`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn host_variable(origin: &Origin) -> Option<String> {
     if origin.scheme == Scheme::Http && !origin.is_loopback() {
         return None;
@@ -137,7 +137,7 @@ pub fn host_variable(origin: &Origin) -> Option<String> {
 /// host, else `FIRSTTOKEN_KEY_FOR_<HOST>`; `None` for a target that takes
 /// no key (the demo, a local server) or a plain-HTTP remote host. Exports
 /// that name a key (the LiteLLM config) name this variable, never a key.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn key_variable(target: &Target) -> Option<String> {
     if !wants_key(target) {
         return None;
@@ -153,7 +153,7 @@ pub fn key_variable(target: &Target) -> Option<String> {
 /// its key from, for lists of presets: `FIRSTTOKEN_KEY_<PROVIDER>`, or
 /// `FIRSTTOKEN_KEY_FOR_<HOST>` for "custom", whose host is the user's;
 /// `None` for a preset that takes no key (a local server, the demo).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn preset_key_variable(preset: &Preset) -> Option<String> {
     if preset.base_url.is_empty() {
         return preset

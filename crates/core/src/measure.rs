@@ -170,7 +170,7 @@ pub struct Measurement {
 impl Measurement {
     /// A measurement for one request of `protocol`;
     /// `reasoning_counts_as_first_token` is the plan's option.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn new(protocol: Protocol, reasoning_counts_as_first_token: bool) -> Self {
         Self {
             protocol,
@@ -209,7 +209,7 @@ impl Measurement {
 
     /// Response headers arrived at `t_ms` with `status` and the
     /// `Content-Type` header; returns how to read the body.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_headers(&mut self, t_ms: f64, status: u16, content_type: Option<&str>) -> BodyMode {
         let mime = content_type
             .and_then(|value| value.split(';').next())
@@ -261,7 +261,7 @@ impl Measurement {
     /// assert_eq!(outcome.ttft_ms, Some(412.5));
     /// assert_eq!(outcome.error, None);
     /// ```
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_chunk(&mut self, t_ms: f64, bytes: &[u8]) -> Flow {
         if self.settled {
             return Flow::Finished;
@@ -341,7 +341,7 @@ impl Measurement {
     }
 
     /// Acts on the decoded stream events of one SSE event.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn apply_stream_events(&mut self, t_ms: Option<f64>) -> Flow {
         let mut stream_events = std::mem::take(&mut self.stream_events);
         let mut flow = Flow::Continue;
@@ -407,7 +407,7 @@ impl Measurement {
 
     /// A token-bearing delta arrived; `may_be_first` says whether this kind
     /// of delta can be the first token.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn on_token_delta(&mut self, t_ms: Option<f64>, may_be_first: bool) {
         if !self.first_token_seen {
             if may_be_first {
@@ -428,13 +428,13 @@ impl Measurement {
     /// The rate-limit headers the adapter read from the response
     /// ([`crate::ratelimit::read_rate_limit`]); kept on the sample
     /// only when the status was not 2xx.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_rate_limit(&mut self, headers: RateLimitHeaders) {
         self.rate_limit = Some(headers);
     }
 
     /// The reader reported the end of the body at `t_ms`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_body_end(&mut self, t_ms: f64) {
         if self.settled {
             return;
@@ -478,7 +478,7 @@ impl Measurement {
 
     /// The whole body of a reply read as text (after [`BodyMode::ErrorBody`]
     /// or [`BodyMode::NotSse`]) arrived at `t_ms`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_error_body(&mut self, t_ms: f64, body: &str) {
         if self.settled {
             return;
@@ -518,7 +518,7 @@ impl Measurement {
 
     /// `fetch()` rejected at `t_ms`; `hint` says what to try for this
     /// provider (e.g. its allowed-origins setting).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_fetch_rejected(&mut self, t_ms: f64, hint: &str) {
         let message = format!(
             "the browser blocked the request or the network failed (it does not say which): {hint}"
@@ -530,7 +530,7 @@ impl Measurement {
     /// says which step of opening the connection failed (a browser cannot
     /// tell these apart and reports [`Measurement::on_fetch_rejected`]
     /// instead), `detail` is the system's words.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_connect_failed(&mut self, t_ms: f64, failure: ConnectFailure, detail: &str) {
         let detail = snippet(detail, 200);
         let message = match failure {
@@ -557,7 +557,7 @@ impl Measurement {
     }
 
     /// Reading the body failed at `t_ms` with `detail` (the browser's words).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_read_error(&mut self, t_ms: f64, detail: &str) {
         if self.settled {
             return;
@@ -578,7 +578,7 @@ impl Measurement {
     }
 
     /// The plan's timeout of `timeout_s` seconds fired at `t_ms`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_timeout(&mut self, t_ms: f64, timeout_s: f64) {
         let message = match self.phase() {
             Phase::Request => format!(
@@ -598,7 +598,7 @@ impl Measurement {
     }
 
     /// The user stopped the run at `t_ms`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_abort(&mut self, t_ms: f64) {
         self.fail(
             finite(t_ms),
@@ -608,7 +608,7 @@ impl Measurement {
     }
 
     /// Whether the first token has arrived (the timeout no longer applies).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn has_first_token(&self) -> bool {
         self.first_token_seen
     }
@@ -616,7 +616,7 @@ impl Measurement {
     /// The measured outcome. A measurement that was never settled (the
     /// caller stopped without an end, error or abort) counts as a cut
     /// stream, unless the protocol had already said it was complete.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn finish(mut self) -> Outcome {
         if !self.settled {
             if self.events.completed() {
@@ -657,7 +657,7 @@ impl Measurement {
     }
 
     /// How far the request got.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn phase(&self) -> Phase {
         if self.status.is_none() {
             Phase::Request
@@ -670,7 +670,7 @@ impl Measurement {
 
     /// The stream ended properly at `t_ms`; without a first token that is
     /// still a failure.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn complete(&mut self, t_ms: Option<f64>) {
         if self.settled {
             return;
@@ -693,7 +693,7 @@ impl Measurement {
     }
 
     /// Records the first error; later ones are ignored.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fail(&mut self, t_ms: Option<f64>, kind: ErrorKind, message: String) {
         if self.settled {
             return;
@@ -709,7 +709,7 @@ impl Measurement {
     }
 
     /// "HTTP 200, application/json", for messages.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn status_and_type(&self) -> String {
         let status = self
             .status
@@ -725,7 +725,7 @@ impl Measurement {
 
 /// A time as stored: `None` for NaN or infinity, so no sample ever holds
 /// one.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn finite(t_ms: f64) -> Option<f64> {
     t_ms.is_finite().then_some(t_ms)
 }

@@ -36,7 +36,7 @@ pub enum Metric {
 
 impl Metric {
     /// The name objectives use.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn name(self) -> &'static str {
         match self {
             Self::Median => "median",
@@ -49,7 +49,7 @@ impl Metric {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn parse(name: &str) -> Option<Self> {
         Some(match name {
             "median" | "p50" => Self::Median,
@@ -74,7 +74,7 @@ pub enum Crossing {
 }
 
 impl Crossing {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn symbol(self) -> &'static str {
         match self {
             Self::Above => ">",
@@ -82,7 +82,7 @@ impl Crossing {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn crosses(self, value: f64, limit: f64) -> bool {
         match self {
             Self::Above => value > limit,
@@ -131,7 +131,7 @@ pub enum ObjectiveError {
 }
 
 impl std::fmt::Display for ObjectiveError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::NoComparison => write!(
@@ -170,7 +170,7 @@ impl std::str::FromStr for Objective {
 
     /// Reads `p95>2s`, `median >= 800ms`, `error_rate>2%`, `cv>100%`,
     /// `verdict>=cold_starts` (spaces and case do not matter).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let text: String = text
             .chars()
@@ -202,14 +202,14 @@ impl std::str::FromStr for Objective {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn number(text: &str) -> Option<f64> {
     text.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite() && *v >= 0.0)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn parse_ms(value: &str) -> Result<f64, ObjectiveError> {
     let bad = || ObjectiveError::BadTime(value.to_owned());
     if let Some(ms) = value.strip_suffix("ms") {
@@ -221,7 +221,7 @@ fn parse_ms(value: &str) -> Result<f64, ObjectiveError> {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn parse_pct(value: &str) -> Result<f64, ObjectiveError> {
     value
         .strip_suffix('%')
@@ -229,7 +229,7 @@ fn parse_pct(value: &str) -> Result<f64, ObjectiveError> {
         .ok_or_else(|| ObjectiveError::BadPercent(value.to_owned()))
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn parse_verdict(value: &str) -> Result<Verdict, ObjectiveError> {
     Ok(match value.replace(['-', ' '], "_").as_str() {
         "solid" => Verdict::Solid,
@@ -241,7 +241,7 @@ fn parse_verdict(value: &str) -> Result<Verdict, ObjectiveError> {
 }
 
 impl std::fmt::Display for Objective {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}{}", self.metric.name(), self.crossing.symbol())?;
         match self.limit {
@@ -311,13 +311,13 @@ pub struct Check {
 
 impl Check {
     /// Whether this check fails the gate.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn failed(&self) -> bool {
         matches!(self.finding, Finding::Crossed { .. } | Finding::Missing)
     }
 
     /// One line: which target, which objective, which figure.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn line(&self) -> String {
         // Figures to three places, or to the limit's own when it has
         // more (a limit of 150.62 ms is judged on hundredths).
@@ -382,7 +382,7 @@ impl Check {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn crossing_word(&self) -> &'static str {
         match (self.objective.crossing, self.objective.metric) {
             (Crossing::Above, Metric::Verdict) => "worse than",
@@ -394,7 +394,7 @@ impl Check {
 }
 
 /// Checks every objective on every target of `report`, target by target.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn check(report: &Report, objectives: &[Objective], strictness: Strictness) -> Vec<Check> {
     report
         .targets
@@ -410,7 +410,7 @@ pub fn check(report: &Report, objectives: &[Objective], strictness: Strictness) 
         .collect()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn finding(target: &TargetReport, objective: &Objective, strictness: Strictness) -> Finding {
     let crossing = objective.crossing;
     let limit = match objective.limit {
@@ -477,7 +477,7 @@ fn finding(target: &TargetReport, objective: &Objective, strictness: Strictness)
 }
 
 /// A limit as it was given, never rounded: `2 s`, `1.5 s`, `150.9 ms`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn limit_ms_text(ms: f64) -> String {
     let trim = |text: String| {
         if text.contains('.') {
@@ -494,7 +494,7 @@ fn limit_ms_text(ms: f64) -> String {
 }
 
 /// `2 s`, `850 ms`: a figure as people read it, to three figures.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn ms_text(ms: f64) -> String {
     if ms >= 1000.0 {
         format!("{} s", round_sig(ms / 1000.0))
@@ -503,7 +503,7 @@ fn ms_text(ms: f64) -> String {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn interval_text(low: f64, high: f64, unit: impl Fn(f64) -> String) -> String {
     if high.is_finite() {
         format!("{}–{}", unit(low), unit(high))
@@ -513,7 +513,7 @@ fn interval_text(low: f64, high: f64, unit: impl Fn(f64) -> String) -> String {
 }
 
 /// Three significant figures at most, without trailing zeros.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn round_sig(value: f64) -> String {
     let text = if value.abs() >= 100.0 {
         format!("{value:.0}")

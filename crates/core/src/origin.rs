@@ -25,7 +25,7 @@ pub enum Scheme {
 
 impl Scheme {
     /// `"http"` or `"https"`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Http => "http",
@@ -34,7 +34,7 @@ impl Scheme {
     }
 
     /// The port used when a URL names none.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn default_port(self) -> u16 {
         match self {
             Self::Http => 80,
@@ -66,7 +66,7 @@ impl Origin {
     /// ASCII letters, digits, `-`, `_` and `.` only (an internationalised name
     /// must be given in its `xn--` form), so no two spellings of one host can
     /// tell two different stories.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn parse(url: &str) -> Option<Self> {
         let url = url.trim();
         let (scheme_text, rest) = url.split_once("://")?;
@@ -111,7 +111,7 @@ impl Origin {
     /// The origin's host as a person types it: `api.openai.com`,
     /// `localhost:8000`, `[::1]:8787` (the port only when it is not the
     /// scheme's default).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn host_port(&self) -> String {
         let host = if self.host.contains(':') {
             format!("[{}]", self.host)
@@ -128,7 +128,7 @@ impl Origin {
     /// The host is this machine: `localhost` (or a name under it), any
     /// address in 127.0.0.0/8, or `::1`. A key never goes there unasked, and
     /// a server there usually needs none.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_loopback(&self) -> bool {
         if self.host == "localhost" || self.host.ends_with(".localhost") {
             return true;
@@ -145,7 +145,7 @@ impl Origin {
 
 impl fmt::Display for Origin {
     /// `https://api.openai.com`, `http://localhost:8000`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}://{}", self.scheme.as_str(), self.host_port())
     }
@@ -155,7 +155,7 @@ impl fmt::Display for Origin {
 /// empty or holds anything but ASCII letters, digits, `-`, `_` and `.`
 /// (percent escapes, spaces, non-ASCII letters that could imitate another
 /// host).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn normalise_host_name(name: &str) -> Option<String> {
     let name = name.strip_suffix('.').unwrap_or(name);
     let valid = !name.is_empty()

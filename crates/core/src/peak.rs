@@ -5,7 +5,7 @@
 /// Whether `hour` lies in the peak window `[start, end)`. A window with
 /// `start > end` wraps past midnight (`[22, 6)` is 22:00–05:59); `start ==
 /// end` means no peak hours at all.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn is_peak(hour: u8, peak_hours: [u8; 2]) -> bool {
     let [start, end] = peak_hours;
     match start.cmp(&end) {
@@ -28,7 +28,7 @@ pub enum PeakZone {
 /// `+8`, `UTC+8`, `UTC-05:30`; at most ±14 h) or an IANA name (`Area/City`
 /// made of letters, digits, `_`, `-`, `+` and `/`, at most 64 bytes).
 /// `None` for anything else.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn parse_peak_tz(text: &str) -> Option<PeakZone> {
     let text = text.trim();
     let upper = text.to_ascii_uppercase();
@@ -55,7 +55,7 @@ pub fn parse_peak_tz(text: &str) -> Option<PeakZone> {
 }
 
 /// `+08:00`, `-0530`, `+8` → minutes east of UTC; at most 14 hours.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn parse_offset(text: &str) -> Option<i32> {
     let (sign, digits) = match text.as_bytes().first()? {
         b'+' => (1, &text[1..]),

@@ -86,7 +86,7 @@ pub struct TargetIdentity<'a> {
 
 impl Target {
     /// What makes this target the same as another ([`TargetIdentity`]).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn identity(&self) -> TargetIdentity<'_> {
         TargetIdentity {
             protocol: self.protocol.as_str(),
@@ -182,7 +182,7 @@ pub struct FidelityPlan {
 
 impl FidelityPlan {
     /// `basic-1`, twice, against `reference`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn basic(reference: Option<String>) -> Self {
         Self {
             suite: Suite::Basic1,
@@ -192,7 +192,7 @@ impl FidelityPlan {
     }
 
     /// Probe requests per target.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn requests_per_target(&self) -> u32 {
         u32::try_from(self.suite.probes().len())
             .unwrap_or(u32::MAX)
@@ -204,7 +204,7 @@ impl FidelityPlan {
 pub const MAX_FIDELITY_REPEATS: u32 = 10;
 
 impl Default for Plan {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn default() -> Self {
         Self {
             firsttoken_plan: PLAN_VERSION,
@@ -281,7 +281,7 @@ pub enum PlanError {
 }
 
 impl std::fmt::Display for PlanError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -291,13 +291,13 @@ impl std::error::Error for PlanError {}
 
 impl PlanError {
     /// One line per problem: each bad field on its own, or the one reason.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn messages(&self) -> Vec<String> {
         self.messages_in(Lang::En)
     }
 
     /// [`Self::messages`] in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn messages_in(&self, lang: Lang) -> Vec<String> {
         match self {
             Self::Invalid(errors) => errors.iter().map(|e| e.text(lang)).collect(),
@@ -307,7 +307,7 @@ impl PlanError {
 
     /// The whole refusal on one line, in `lang` (the English is the
     /// error's `Display`, the runner's words).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Self::Json {
@@ -335,7 +335,7 @@ pub struct FieldError {
 
 impl FieldError {
     /// `field` has `problem`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn new(field: impl Into<String>, problem: Problem) -> Self {
         Self {
             field: field.into(),
@@ -345,20 +345,20 @@ impl FieldError {
 
     /// What is wrong and what would be accepted, in English (the runner's
     /// words and the documents' language).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn message(&self) -> String {
         self.problem.text(Lang::En)
     }
 
     /// "field: what is wrong" in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         field_problem(lang, &self.field, &self.problem)
     }
 }
 
 impl std::fmt::Display for FieldError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -410,7 +410,7 @@ pub struct Warning {
 
 impl Plan {
     /// The plan as indented JSON, for saving to a file.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_json_pretty(&self) -> String {
         document::to_string_pretty(self)
     }
@@ -418,7 +418,7 @@ impl Plan {
     /// Trims text fields and drops trailing slashes from base URLs, so that
     /// `"https://api.openai.com/v1/"` and `"https://api.openai.com/v1"` are one
     /// endpoint. Done by [`Plan::from_json`]; forms should call it too.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn normalise(&mut self) {
         for target in &mut self.targets {
             target.label = target.label.trim().to_owned();
@@ -433,7 +433,7 @@ impl Plan {
 
     /// Total requests in the run: (warm-ups + measured + fidelity probes)
     /// × targets.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn total_requests(&self) -> u64 {
         let probes = self
             .fidelity
@@ -447,7 +447,7 @@ impl Plan {
 
     /// Seconds between consecutive sends: `spacing_s`, or when `spread_hours`
     /// is set, hours × 3600 / total requests.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn effective_spacing_s(&self) -> f64 {
         match self.spread_hours {
             Some(hours) => {
@@ -468,7 +468,7 @@ impl Protocol {
     pub const ALL: [Self; 4] = [Self::OpenAi, Self::Anthropic, Self::Gemini, Self::Demo];
 
     /// The name used in plan documents (serde's name for the variant).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::OpenAi => "openai",

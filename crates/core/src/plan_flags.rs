@@ -64,7 +64,7 @@ pub enum TargetSpecError {
 }
 
 impl std::fmt::Display for TargetSpecError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::NoProvider { spec } => write!(
@@ -110,7 +110,7 @@ impl TargetSpec {
     /// [`TargetSpecError`]: no provider, an unknown one, no model, or
     /// `custom` without a base URL. The base URL itself is checked with the
     /// rest of the plan.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn parse(spec: &str) -> Result<Self, TargetSpecError> {
         let trimmed = spec.trim();
         let Some((provider, rest)) = trimmed.split_once(':') else {
@@ -153,7 +153,7 @@ impl TargetSpec {
     /// The plan's target: the preset's protocol, the given base URL or the
     /// preset's, and the page's label. `custom` is written without a
     /// `provider`, as the page's form writes it.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_target(&self) -> Target {
         Target {
             label: self.preset.label_for(&self.model),
@@ -172,7 +172,7 @@ impl TargetSpec {
 
 /// Where the base URL's `@` is in `MODEL[@BASE_URL]`: the first `@`
 /// followed by a scheme.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn url_start(rest: &str) -> Option<usize> {
     rest.match_indices('@').map(|(at, _)| at).find(|&at| {
         let after = rest.get(at + 1..).unwrap_or_default().to_ascii_lowercase();
@@ -180,7 +180,7 @@ fn url_start(rest: &str) -> Option<usize> {
     })
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn closest_preset(provider: &str) -> Option<&'static str> {
     let provider = provider.to_ascii_lowercase();
     PRESETS
@@ -222,7 +222,7 @@ pub struct PlanFlags {
 }
 
 impl Default for PlanFlags {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn default() -> Self {
         let plan = Plan::default();
         Self {
@@ -263,7 +263,7 @@ pub enum PlanNote {
 }
 
 impl std::fmt::Display for PlanNote {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::JitterFitted {
@@ -303,7 +303,7 @@ impl PlanFlags {
     /// # Errors
     /// The plan reader's [`PlanError`], one message per bad field (a bad
     /// base URL is `targets[N].base_url`).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn build(&self) -> Result<FlagPlan, PlanError> {
         let mut notes = Vec::new();
         let mut targets: Vec<Target> = Vec::with_capacity(self.targets.len());
@@ -368,7 +368,7 @@ impl PlanFlags {
 
 /// Where a base URL points, in a few characters: its host (and port),
 /// or the demo's behaviour.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn place(base_url: &str) -> String {
     if let Some(behaviour) = base_url.strip_prefix("demo://") {
         return behaviour.to_owned();
@@ -380,7 +380,7 @@ fn place(base_url: &str) -> String {
 /// `spacing_s` (the plan's rule: under half the spacing, and none without
 /// a spacing); `None` when it fits, or when either figure is not a valid
 /// number (the plan's own message then says what to fix).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn fitted_jitter(jitter_s: f64, spacing_s: f64) -> Option<f64> {
     if !jitter_s.is_finite() || jitter_s <= 0.0 || !spacing_s.is_finite() || spacing_s < 0.0 {
         return None;
@@ -393,7 +393,7 @@ pub(crate) fn fitted_jitter(jitter_s: f64, spacing_s: f64) -> Option<f64> {
     Some((spacing_s * JITTER_SHARE_OF_SPACING * 1000.0).floor() / 1000.0)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }

@@ -98,14 +98,14 @@ pub struct PrefillFit {
 
 impl PrefillFit {
     /// The fitted TTFT at `input_tokens`, ms.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn ttft_at_ms(&self, input_tokens: f64) -> f64 {
         self.fixed_ms + input_tokens * 1_000.0 / self.rate_tokens_per_s
     }
 
     /// The 95 % bootstrap interval of the fitted TTFT at `input_tokens`,
     /// ms: the percentiles of each resample's line there.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn ttft_at_interval(&self, input_tokens: f64) -> Option<Interval> {
         let mut at: Vec<f64> = self
             .slope_replicates
@@ -122,7 +122,7 @@ impl PrefillFit {
 pub(crate) type SizeGroup = (u32, Vec<(f64, f64)>, usize);
 
 /// The warm points of one target, from its measured first sends.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
     size_groups(samples.iter().filter_map(|sample| {
         let sized = sample.sized_prompt?;
@@ -147,7 +147,7 @@ pub(crate) fn size_points(samples: &[Sample], target: u32) -> Vec<SizeGroup> {
 /// size's slow requests left out by the slow rule, sizes with fewer than
 /// [`MIN_PER_SIZE`] warm requests dropped. The caller has already left out
 /// warm-ups, cache-probe repeats, probes and errors.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn size_groups(points: impl IntoIterator<Item = (u32, f64, f64)>) -> Vec<SizeGroup> {
     let mut by_size: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
     for (tokens, input, ttft) in points {
@@ -179,7 +179,7 @@ pub fn size_groups(points: impl IntoIterator<Item = (u32, f64, f64)>) -> Vec<Siz
 }
 
 /// Median of `values` (sorted in place); NaN for none.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn median(values: &mut [f64]) -> f64 {
     values.sort_unstable_by(f64::total_cmp);
     percentile(values, 50.0).unwrap_or(f64::NAN)
@@ -187,7 +187,7 @@ fn median(values: &mut [f64]) -> f64 {
 
 /// Sievers' weighted Theil–Sen line through `(x, y)` points: (slope,
 /// intercept); `None` with fewer than two distinct x.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn weighted_theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let mut slopes: Vec<(f64, f64)> = Vec::new();
     for (i, a) in points.iter().enumerate() {
@@ -218,7 +218,7 @@ fn weighted_theil_sen(points: &[(f64, f64)]) -> Option<(f64, f64)> {
 }
 
 /// The line through the per-size medians of `groups`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn fit_groups(groups: &[Vec<(f64, f64)>]) -> Option<(f64, f64)> {
     let centres: Vec<(f64, f64)> = groups
         .iter()
@@ -237,13 +237,13 @@ fn fit_groups(groups: &[Vec<(f64, f64)>]) -> Option<(f64, f64)> {
 /// positive (TTFT that does not grow with the prompt has no prefill rate).
 ///
 /// Cost: O(resamples × requests × log) time.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn prefill_fit(samples: &[Sample], target: u32, seed: u64) -> Option<PrefillFit> {
     prefill_fit_with(samples, target, seed, DEFAULT_RESAMPLES)
 }
 
 /// [`prefill_fit`] with `resamples` bootstrap resamples.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn prefill_fit_with(
     samples: &[Sample],
     target: u32,
@@ -258,7 +258,7 @@ pub(crate) fn prefill_fit_with(
 /// resamples seeded by `seed`; `None` as for [`prefill_fit`].
 ///
 /// Cost: O(resamples × requests × log) time.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn fit_sizes(
     sizes: &[SizeGroup],
     target: u32,
@@ -327,7 +327,7 @@ pub fn fit_sizes(
 }
 
 /// The 2.5th and 97.5th percentiles of `values`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn interval_of(values: &mut [f64]) -> Option<Interval> {
     values.sort_unstable_by(f64::total_cmp);
     Some(Interval {
@@ -354,7 +354,7 @@ pub struct PrefillComparison {
 
 /// Compares `a` and `b` on prefill rate, ties admitted: a winner only when
 /// the rate intervals are apart.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn compare_prefill(a: &PrefillFit, b: &PrefillFit) -> PrefillComparison {
     // Higher is better for a rate: compare the slopes' (ms per token)
     // intervals, where lower is better, through their inverses.
@@ -413,7 +413,7 @@ pub struct CacheSaving {
 impl CacheSaving {
     /// Whether the interval is clear of 0: a cache effect in either
     /// direction.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn has_effect(&self) -> bool {
         self.interval.low > 0.0 || self.interval.high < 0.0
     }
@@ -424,7 +424,7 @@ pub const MIN_CACHE_PAIRS: usize = 5;
 
 /// The cache savings of `target`, by size ascending: one per size with
 /// cache-probe repeats and at least [`MIN_CACHE_PAIRS`] good pairs.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn cache_savings(samples: &[Sample], target: u32) -> Vec<CacheSaving> {
     let good =
         |s: &&Sample| s.target == target && !s.warmup && s.error.is_none() && s.ttft_ms.is_some();

@@ -58,13 +58,13 @@ pub struct Preset {
 impl Preset {
     /// The context window of `model` at this provider, input tokens, when
     /// it is known for certain ([`crate::context_window`]).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn context_window(&self, model: &str) -> Option<u32> {
         super::context_window::context_window(self.id, model)
     }
 
     /// The name the page shows in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn name_in(&self, lang: Lang) -> &'static str {
         match lang {
             Lang::En => self.name,
@@ -75,13 +75,13 @@ impl Preset {
     /// The label a target of this preset starts with: "{name} · {model}",
     /// as the page's form names a row when its preset is picked and as the
     /// runner's `--target` names one.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn label_for(&self, model: &str) -> String {
         format!("{} · {}", self.name, model)
     }
 
     /// The preset points at this machine (localhost), not a hosted service.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_local(&self) -> bool {
         self.base_url.starts_with("http://localhost:")
             || self.base_url.starts_with("http://127.0.0.1:")
@@ -90,7 +90,7 @@ impl Preset {
     /// The origins this preset's key belongs to: its base URL's origin and
     /// any other host the provider documents for the same keys (see
     /// [`ALSO_OWNS`]). Empty for "Custom" and the demo, which own no host.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn origins(&self) -> Vec<Origin> {
         let others = ALSO_OWNS
             .iter()
@@ -105,7 +105,7 @@ impl Preset {
     /// Whether `origin` is one of this preset's own hosts, where a key given
     /// for the preset (`FIRSTTOKEN_KEY_<PROVIDER>`, a key remembered for it)
     /// may go.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn owns(&self, origin: &Origin) -> bool {
         self.origins().contains(origin)
     }
@@ -520,7 +520,7 @@ pub static PRESETS: &[Preset] = &[
 ];
 
 /// The preset with this id, if any.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn preset_by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }

@@ -24,7 +24,7 @@ pub struct Price {
 
 impl Price {
     /// The members that are not a price from 0 to [`MAX_PRICE_PER_MTOK`].
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn problems(&self) -> Vec<&'static str> {
         let check = |value: f64| value.is_finite() && (0.0..=MAX_PRICE_PER_MTOK).contains(&value);
         let mut problems = Vec::new();
@@ -42,7 +42,7 @@ impl Price {
 
     /// The cost in US dollars of `input` prompt tokens (`cached` of them
     /// from the cache) and `output` tokens.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn cost_usd(&self, input: u32, cached: u32, output: u32) -> f64 {
         let cached = cached.min(input);
         let cached_price = self.cached_input_per_mtok.unwrap_or(self.input_per_mtok);
@@ -55,7 +55,7 @@ impl Price {
 
 /// A rough count of a prompt's tokens, for when the provider sent none:
 /// characters / 4, rounded up.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn estimate_prompt_tokens(prompt: &str) -> u32 {
     u32::try_from(prompt.chars().count().div_ceil(4)).unwrap_or(u32::MAX)
 }

@@ -44,7 +44,7 @@ pub(crate) const MAX_PROMPT_SIZE_TOKENS: u32 = 2_000_000;
 pub(crate) const MAX_PROMPT_SIZES: usize = 16;
 
 /// Whether a size gets a cache-probe repeat under `plan`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn probes_cache(plan: &Plan, tokens: u32) -> bool {
     plan.prompt_cache_probe && tokens >= CACHE_PROBE_MIN_TOKENS
 }
@@ -56,7 +56,7 @@ pub(crate) fn probes_cache(plan: &Plan, tokens: u32) -> bool {
 /// Measured request k (0-based, probes of the fidelity check not counted)
 /// of every target sends turn `k mod len`, so every size sees the same
 /// hours of the run and the repeat comes at the target's next turn.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn cycle(plan: &Plan) -> Vec<(u32, bool)> {
     let mut turns = Vec::new();
     for &tokens in plan.prompt_sizes.iter().flatten() {
@@ -70,7 +70,7 @@ pub fn cycle(plan: &Plan) -> Vec<(u32, bool)> {
 
 /// Measured requests per size (first sends, repeats not counted) when each
 /// target sends `plan.requests_per_target` of them; `None` without sizes.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn requests_per_size(plan: &Plan) -> Option<u32> {
     let turns = cycle(plan);
     let per_cycle = u32::try_from(turns.len()).ok().filter(|&n| n > 0)?;
@@ -81,7 +81,7 @@ pub fn requests_per_size(plan: &Plan) -> Option<u32> {
 /// mock provider counts with: each run of ASCII letters and digits is one
 /// token, and so is every other character that is not white space (a
 /// punctuation mark, a Chinese character).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn count_tokens(text: &str) -> u32 {
     let mut count: u32 = 0;
     let mut in_word = false;
@@ -116,13 +116,13 @@ const FILLER_ZH: &[&str] = &[
 
 /// Whether the plan's prompt is Chinese (any CJK ideograph), which picks
 /// the filler's language.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn is_chinese(text: &str) -> bool {
     text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
 /// The instruction between the filler and the plan's prompt.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn keep_short(chinese: bool) -> &'static str {
     if chinese {
         "以上文字只是填充，请忽略。只用一句话简短回答："
@@ -138,7 +138,7 @@ fn keep_short(chinese: bool) -> &'static str {
 /// a size below those is sent as just them.
 ///
 /// Cost: O(tokens) time and memory.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn synthetic_prompt(plan: &Plan, tokens: u32, nonce: Option<&str>) -> String {
     let chinese = is_chinese(&plan.prompt);
     let head = nonce

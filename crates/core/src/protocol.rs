@@ -111,7 +111,7 @@ pub struct MalformedEvent {
 
 impl MalformedEvent {
     /// A malformed-event error quoting the start of `data`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn new(reason: impl Into<String>, data: &str) -> Self {
         Self {
             reason: reason.into(),
@@ -121,7 +121,7 @@ impl MalformedEvent {
 }
 
 impl fmt::Display for MalformedEvent {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: `{}`", self.reason, self.snippet)
     }
@@ -149,7 +149,7 @@ pub(crate) struct DecodeState {
 impl EventDecoder {
     /// A decoder for a fresh stream of `protocol` (the demo provider speaks
     /// the OpenAI format).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn new(protocol: Protocol) -> Self {
         Self {
             protocol,
@@ -162,7 +162,7 @@ impl EventDecoder {
     /// # Errors
     /// [`MalformedEvent`] when the event's data is not the JSON the protocol
     /// sends. Empty (keep-alive) events are never an error.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn on_event(
         &mut self,
         event: &SseEvent,
@@ -178,13 +178,13 @@ impl EventDecoder {
     /// Whether the stream said it is complete: OpenAI `[DONE]` or a
     /// `finish_reason`, Anthropic `message_stop`, Gemini a `finishReason`.
     /// A body that ends before this is a cut stream.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn completed(&self) -> bool {
         self.state.completed
     }
 
     /// The marker a complete stream of this protocol ends with, for messages.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn end_marker(&self) -> &'static str {
         match self.protocol {
             Protocol::OpenAi | Protocol::Demo => "`data: [DONE]` or a `finish_reason`",
@@ -195,7 +195,7 @@ impl EventDecoder {
 }
 
 /// The protocol's name as people say it, for messages.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn protocol_name(protocol: Protocol) -> &'static str {
     match protocol {
         Protocol::OpenAi => "OpenAI-compatible",
@@ -207,7 +207,7 @@ pub(crate) fn protocol_name(protocol: Protocol) -> &'static str {
 
 /// A provider's own message made safe to show and store: one line, at most
 /// 300 characters, keys redacted, lowercase-led.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn clean_provider_message(message: &str) -> String {
     let message = snippet(message, 300);
     if message.is_empty() {
@@ -218,7 +218,7 @@ pub fn clean_provider_message(message: &str) -> String {
 
 /// The prompt text actually sent: the plan's prompt, plus ` [nonce]` when a
 /// nonce is given (so provider-side prompt caches never hit).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn prompt_text(plan: &Plan, nonce: Option<&str>) -> String {
     match nonce {
         Some(nonce) => format!("{} [{nonce}]", plan.prompt),
@@ -242,7 +242,7 @@ pub(crate) struct Ask<'a> {
 
 impl<'a> Ask<'a> {
     /// The plan's latency request.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn of_plan(plan: &'a Plan, nonce: Option<&str>) -> Self {
         Self {
             prompt: match nonce {
@@ -257,7 +257,7 @@ impl<'a> Ask<'a> {
 
     /// A fidelity probe: its own prompt and limit, temperature 0, never a
     /// nonce (identical requests are what `prompt_tokens` compares).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn of_probe(probe: &Probe) -> Self {
         Self {
             prompt: probe.prompt(),
@@ -270,7 +270,7 @@ impl<'a> Ask<'a> {
 
 /// A function's JSON schema as a tree (the suite's schemas are tested to
 /// parse).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn tool_schema(tool: &Tool) -> Value {
     serde_json::from_str(tool.parameters).unwrap_or(Value::Null)
 }
@@ -284,20 +284,20 @@ pub(crate) struct Message<'a> {
 
 /// A request body as JSON text; the bodies are plain structs of strings and
 /// numbers, which always serialize.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn body_text<T: Serialize>(body: &T) -> String {
     crate::document::to_string(body)
 }
 
 /// `base_url` without trailing slashes (users paste them).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn base_url(target: &Target) -> &str {
     target.base_url.trim().trim_end_matches('/')
 }
 
 /// A key as it will be sent: trimmed (pasted keys often end in a newline,
 /// which `fetch()` rejects as an invalid header value), `None` when blank.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn usable_key(key: Option<&str>) -> Option<&str> {
     key.map(str::trim).filter(|key| !key.is_empty())
 }
@@ -305,7 +305,7 @@ pub(crate) fn usable_key(key: Option<&str>) -> Option<&str> {
 /// Builds the streaming request for one sample of `target` under `plan`.
 /// `key` is sent only in the provider's own header; `nonce` is appended to
 /// the prompt when given.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_request(
     target: &Target,
     plan: &Plan,
@@ -320,7 +320,7 @@ pub fn build_request(
 /// of its size when the plan has `prompt_sizes` (nonce first), else the
 /// plan's latency request as [`build_request`]. The nonce of a cache-probe
 /// repeat is its first send's ([`PlannedRequest::nonce_seq`]). Both adapters send what this returns.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_planned_request(
     target: &Target,
     plan: &Plan,
@@ -342,7 +342,7 @@ pub fn build_planned_request(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn build_ask(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let key = usable_key(key);
     match target.protocol {
@@ -365,7 +365,7 @@ fn build_ask(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
 
 /// The request listing the provider's models, or `None` for the demo
 /// provider (its models are [`DEMO_MODELS`]).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsRequest> {
     let key = usable_key(key);
     match target.protocol {
@@ -378,7 +378,7 @@ pub fn models_request(target: &Target, key: Option<&str>) -> Option<ModelsReques
 
 /// `data[].id` of a models list: the shape OpenAI-compatible servers and
 /// Anthropic share.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn data_ids(body: &str) -> Vec<String> {
     let Ok(value) = serde_json::from_str::<Value>(body) else {
         return Vec::new();
@@ -396,7 +396,7 @@ pub(crate) fn data_ids(body: &str) -> Vec<String> {
 /// Model ids from a models-list response body, sorted and without
 /// duplicates; empty when the body is not the expected JSON. For the demo
 /// provider, the demo models whatever the body.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
     let mut models = match protocol {
         Protocol::OpenAi => openai::parse_models(body),
@@ -413,20 +413,20 @@ pub fn parse_models(protocol: Protocol, body: &str) -> Vec<String> {
 /// provider's own message taken from the protocol's JSON error shape, or a
 /// trimmed snippet of the body. Anything that looks like a key (providers
 /// echo masked keys) is replaced by `[redacted]`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn http_error_message(protocol: Protocol, status: u16, body: &str) -> String {
     http_error_text(Lang::En, protocol, status, body)
 }
 
 /// [`http_error_message`] in `lang`: the provider's own message is passed
 /// through as it came.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn http_error_text(lang: Lang, protocol: Protocol, status: u16, body: &str) -> String {
     notice::provider_http_error(lang, status, &body_message(protocol, body))
 }
 
 /// What to do about an HTTP status, in a few words, when there is a rule.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn status_hint(status: u16) -> Option<&'static str> {
     match status {
         400 | 422 => Some("check the model name and the plan's settings"),
@@ -442,7 +442,7 @@ pub(crate) fn status_hint(status: u16) -> Option<&'static str> {
 
 /// The provider's error message in `body` (from the protocol's error
 /// shape), else a cleaned snippet of it; lowercase-led, keys redacted.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn body_message(protocol: Protocol, body: &str) -> String {
     let extracted = match protocol {
         Protocol::OpenAi | Protocol::Demo => openai::error_body_message(body),
@@ -458,7 +458,7 @@ pub(crate) fn body_message(protocol: Protocol, body: &str) -> String {
 
 /// A short, one-line excerpt of an unexpected body: an HTML page's title,
 /// else its first characters with whitespace collapsed.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn body_snippet(body: &str) -> String {
     let trimmed = body.trim();
     if trimmed.is_empty() {
@@ -487,7 +487,7 @@ pub(crate) fn body_snippet(body: &str) -> String {
 
 /// `text` on one line (whitespace collapsed), cut to at most `max_chars`
 /// characters with `…` when longer.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn snippet(text: &str, max_chars: usize) -> String {
     let mut result = String::new();
     let mut chars = 0;
@@ -510,7 +510,7 @@ pub(crate) fn snippet(text: &str, max_chars: usize) -> String {
 
 /// Replaces every word that looks like a key (even a masked one) with
 /// `[redacted]`, keeping the punctuation around it.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn redact_secrets(text: &str) -> String {
     let mut result = String::with_capacity(text.len());
     for (index, word) in text.split(' ').enumerate() {
@@ -531,7 +531,7 @@ pub(crate) fn redact_secrets(text: &str) -> String {
 
 /// Heuristic for key-like words: known key prefixes, masked keys (`***`),
 /// or long runs of letters and digits.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn looks_like_secret(word: &str) -> bool {
     const KEY_PREFIXES: &[&str] = &[
         "sk-", "sk_", "AIza", "gsk_", "xai-", "fw_", "dop_v1_", "nvapi-", "pplx-",
@@ -556,7 +556,7 @@ fn looks_like_secret(word: &str) -> bool {
 
 /// `text` with its first letter lowercased, unless it starts an acronym
 /// ("API", "HTTP").
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn lowercase_led(text: &str) -> String {
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
@@ -571,7 +571,7 @@ pub(crate) fn lowercase_led(text: &str) -> String {
 
 /// The provider's message inside a JSON `error` value: `error.message`, or
 /// the string itself, else `error.type` / `error.status`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn error_value_message(error: &Value) -> Option<String> {
     if let Some(text) = error.as_str() {
         return Some(text.to_owned());
@@ -585,7 +585,7 @@ pub(crate) fn error_value_message(error: &Value) -> Option<String> {
 }
 
 /// Parses an event's data as a JSON object.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn parse_object(data: &str) -> Result<Value, MalformedEvent> {
     match serde_json::from_str::<Value>(data) {
         Ok(value) if value.is_object() => Ok(value),
@@ -616,7 +616,7 @@ pub enum EventKind {
 /// (`delta.text`, `invalid type: integer `5`, expected a string`); None when
 /// it fits. Reads the event a second time through serde_path_to_error, a
 /// second copy of each event type's reader.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn misfit_member(kind: EventKind, data: &str) -> Option<(String, String)> {
     match kind {
         EventKind::OpenAi => openai::misfit_member(data),
@@ -626,7 +626,7 @@ pub fn misfit_member(kind: EventKind, data: &str) -> Option<(String, String)> {
 }
 
 /// [`misfit_member`] for one event type.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
     data: &'a str,
 ) -> Option<(String, String)> {
@@ -649,7 +649,7 @@ pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
 /// decodes one reply at a time, after the reply's times are taken, where
 /// tracking the path (a small allocation per member) costs nothing that is
 /// measured.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
     kind: EventKind,
     data: &'a str,
@@ -693,7 +693,7 @@ pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
 pub(crate) struct TokenCount(pub Option<u32>);
 
 impl<'de> serde::Deserialize<'de> for TokenCount {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let count = Option::<u64>::deserialize(deserializer)?;
         Ok(Self(count.map(|c| u32::try_from(c).unwrap_or(u32::MAX))))

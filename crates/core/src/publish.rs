@@ -71,13 +71,13 @@ pub struct Index {
     pub runs: Vec<RunEntry>,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn default_schedule_minutes() -> u32 {
     DEFAULT_SCHEDULE_MINUTES
 }
 
 impl Default for Index {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn default() -> Self {
         Self {
             firsttoken_index: INDEX_VERSION,
@@ -114,7 +114,7 @@ pub struct RunEntry {
 
 impl RunEntry {
     /// The index entry for `doc`, published as `file` from `vantage`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn describe(file: &str, vantage: &str, doc: &ResultsDoc, runs: u32) -> Self {
         let times = doc.samples.iter().map(|s| s.sent_at_ms);
         Self {
@@ -131,7 +131,7 @@ impl RunEntry {
 
     /// The UTC day (days since 1970-01-01) the file belongs to: its first
     /// sample's. A run that crosses midnight stays whole in its first day.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn day(&self) -> Option<i64> {
         self.first_sample_ms.map(utc_day)
     }
@@ -154,7 +154,7 @@ pub struct PointsTarget {
 impl PointsTarget {
     /// What makes this target the same as another: the plan's one rule
     /// ([`crate::plan::TargetIdentity`]).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn identity(&self) -> crate::plan::TargetIdentity<'_> {
         crate::plan::TargetIdentity {
             protocol: &self.protocol,
@@ -269,7 +269,7 @@ pub struct PointSample<'a> {
 }
 
 impl<'a> From<&'a Sample> for PointSample<'a> {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn from(sample: &'a Sample) -> Self {
         Self {
             target: sample.target,
@@ -291,7 +291,7 @@ impl PointsDoc {
     /// ranking rule, [`rank_of`]) and whether a probe's reply passed
     /// (verified again by the plan's `suite`; a probe that failed as a
     /// request, or that the suite does not know, is left out).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn build<'a>(
         vantage: &str,
         reasoning_counts_as_first_token: bool,
@@ -371,7 +371,7 @@ impl PointsDoc {
     }
 
     /// The points of a results document measured from `vantage`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_results(doc: &ResultsDoc, vantage: &str) -> Self {
         Self::build(
             vantage,
@@ -384,27 +384,27 @@ impl PointsDoc {
     }
 
     /// Compact JSON: this file is for machines.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_json(&self) -> String {
         // Strings, numbers and finite floats always serialise.
         serde_json::to_string(self).unwrap_or_default()
     }
 
     /// Measured requests it holds.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn len(&self) -> usize {
         self.target.len()
     }
 
     /// True when it holds none.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_empty(&self) -> bool {
         self.target.is_empty()
     }
 }
 
 /// A plan's targets as points files name them.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
     plan.targets
         .iter()
@@ -418,7 +418,7 @@ pub(crate) fn points_targets(plan: &Plan) -> Vec<PointsTarget> {
 }
 
 /// Where a results file's points go: `x.json` → `x.points.json`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn points_file_name(results_file: &str) -> String {
     let stem = results_file.strip_suffix(".json").unwrap_or(results_file);
     format!("{stem}.points.json")
@@ -434,7 +434,7 @@ pub enum PublishError {
 }
 
 impl fmt::Display for PublishError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Duplicate(file) => write!(
@@ -454,7 +454,7 @@ impl Index {
     /// # Errors
     /// [`PublishError::BadIndex`] when the text is not JSON, not an index or
     /// of another version.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_json(text: &str) -> Result<Self, PublishError> {
         let index: Self =
             serde_json::from_str(text).map_err(|e| PublishError::BadIndex(e.to_string()))?;
@@ -468,7 +468,7 @@ impl Index {
     }
 
     /// The index as indented JSON.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_json(&self) -> String {
         // A struct of strings and numbers always serialises.
         serde_json::to_string_pretty(self).unwrap_or_default()
@@ -478,7 +478,7 @@ impl Index {
     ///
     /// # Errors
     /// [`PublishError::Duplicate`] when a file of that name is listed.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn add(&mut self, entry: RunEntry) -> Result<(), PublishError> {
         if self.runs.iter().any(|r| r.file == entry.file) {
             return Err(PublishError::Duplicate(entry.file));
@@ -489,14 +489,14 @@ impl Index {
     }
 
     /// Lists `entry` in place of the files of `group`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn replace(&mut self, group: &CompactionGroup, entry: RunEntry) {
         self.runs.retain(|r| !group.members.contains(&r.file));
         self.runs.push(entry);
         self.sort();
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn sort(&mut self) {
         self.runs.sort_by(|a, b| {
             let at = |r: &RunEntry| r.first_sample_ms.unwrap_or(f64::NEG_INFINITY);
@@ -510,7 +510,7 @@ impl Index {
     /// group is returned while it still has a member other than its own
     /// compacted file (a late run, or the day files of a month that just
     /// ended). Files without samples stay as they are.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn compaction_groups(&self, now_ms: f64) -> Vec<CompactionGroup> {
         let today = utc_day(now_ms);
         let this_month = month_of(today);
@@ -561,14 +561,14 @@ pub struct CompactionGroup {
 }
 
 /// Where the compacted runs of one vantage and month go.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn month_file_name(year: i64, month: u32, vantage: &str) -> String {
     format!("months/{year:04}-{month:02}.{}.json", file_safe(vantage))
 }
 
 /// A vantage name as it may appear in a file name: ASCII letters, digits,
 /// `-` and `_`, anything else as `-`; empty becomes `default`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn file_safe(vantage: &str) -> String {
     let safe: String = vantage
         .chars()
@@ -590,7 +590,7 @@ pub(crate) fn file_safe(vantage: &str) -> String {
 /// Where a single run is published: `runs/YYYY-MM-DDTHH-MM-SSZ.VANTAGE.json`
 /// after the run's start (UTC), so names sort by time and never clash
 /// between vantages.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
     let (day, h, m, s) = utc_clock(started_at_ms);
     format!(
@@ -601,7 +601,7 @@ pub(crate) fn run_file_name(started_at_ms: f64, vantage: &str) -> String {
 }
 
 /// Where the compacted runs of one vantage and day go.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn day_file_name(day: i64, vantage: &str) -> String {
     format!("days/{}.{}.json", iso_date(day), file_safe(vantage))
 }

@@ -45,20 +45,20 @@ pub struct Interval {
 
 impl Interval {
     /// Whether the two intervals share at least one point.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn overlaps(&self, other: &Interval) -> bool {
         self.low <= other.high && other.low <= self.high
     }
 
     /// Whether the interval has a finite upper end.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_bounded(&self) -> bool {
         self.high.is_finite()
     }
 
     /// `[low, high]` as the results document writes it: `high` is `None`
     /// (`null`) when unbounded.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn pair(&self) -> [Option<f64>; 2] {
         [Some(self.low), self.is_bounded().then_some(self.high)]
     }
@@ -83,7 +83,7 @@ pub const MIN_BATCHES: usize = 5;
 /// The 1-based ranks `(l, u)` of the order-statistic interval for the
 /// `p`-quantile (0–1) of `n` independent values: `l` is `None` when no
 /// rank bounds it from below, `u` when none bounds it from above.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn order_statistic_ranks(n: usize, p: f64) -> (Option<usize>, Option<usize>) {
     if n == 0 {
         return (None, None);
@@ -101,7 +101,7 @@ pub fn order_statistic_ranks(n: usize, p: f64) -> (Option<usize>, Option<usize>)
 /// `censored_at_ms` are censored. A missing lower rank gives 0 (a TTFT is
 /// never negative); a missing or censored upper rank gives `high = ∞`.
 /// `None` for no values. Cost: O(n).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn order_statistic_interval(
     sorted: &[f64],
     p: f64,
@@ -126,7 +126,7 @@ pub fn order_statistic_interval(
 /// `in_send_order`, in batches of [`BATCH_BLOCKS`] × `block` consecutive
 /// values (at most n / [`MIN_BATCHES`]; see the module doc); `sorted` holds the same values ascending. Values at or above
 /// `censored_at_ms` are censored. `None` for no values. Cost: O(n).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn batch_means_interval(
     in_send_order: &[f64],
     sorted: &[f64],
@@ -184,7 +184,7 @@ pub fn batch_means_interval(
 /// The 97.5th percentile of Student's t with `df` degrees of freedom
 /// (exact values below 4, the Cornish–Fisher expansion above: error under
 /// 0.1 % from 4); ∞ for 0.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn student_t_975(df: usize) -> f64 {
     const Z: f64 = 1.959_963_984_540_054;
     match df {

@@ -74,7 +74,7 @@ pub struct RateLimitHeaders {
 
 impl RateLimitHeaders {
     /// Whether any rate-limit figure was read.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn any(&self) -> bool {
         self.retry_after_s.is_some()
             || self.retry_after_date.is_some()
@@ -89,7 +89,7 @@ impl RateLimitHeaders {
 /// case). `all_visible` is `true` for a client that sees every header (the
 /// runner); a page passes `false` and visibility is judged from what it
 /// could see.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn read_rate_limit<'a>(
     headers: impl IntoIterator<Item = (&'a str, &'a str)>,
     all_visible: bool,
@@ -145,7 +145,7 @@ pub fn read_rate_limit<'a>(
 }
 
 /// A header value worth keeping: trimmed, short, visible ASCII only.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn clean(value: &str) -> Option<String> {
     let value = value.trim();
     (!value.is_empty()

@@ -127,7 +127,7 @@ impl Report {
     /// The routing table in `lang`, each pick and ranked target with its
     /// fidelity verdict when the run checked fidelity against a reference,
     /// and a pick whose answers differ said to differ in its reason.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn routing_in(&self, lang: Lang) -> RoutingTable {
         let mut table = routing_table(&self.models, lang);
         let Some(fidelity) = &self.fidelity else {
@@ -223,14 +223,14 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// assert_eq!(report.routing.routes[0].model, "m");
 /// # Ok::<(), firsttoken_core::plan::PlanError>(())
 /// ```
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u64) -> Report {
     build_report_with(plan, samples, tz_offset_min, seed, DEFAULT_RESAMPLES)
 }
 
 /// [`build_report`] with `resamples` bootstrap resamples for the CV's
 /// interval ([`crate::bootstrap::EXPORT_RESAMPLES`] for exports).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_report_with(
     plan: &Plan,
     samples: &[Sample],
@@ -318,7 +318,7 @@ pub fn build_report_with(
 /// prompt sizes enough for a fit: what the routing ranks by then.
 ///
 /// Cost: nothing without a typical size; else one prefill fit's bootstrap.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32, seed: u64) -> Option<TypicalTtft> {
     let tokens = plan.typical_prompt_tokens?;
     if samples.iter().all(|s| s.sized_prompt.is_none()) {
@@ -335,7 +335,7 @@ fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32, seed: u64) -> Opti
 
 /// A per-target seed: SplitMix64's mixing of seed + index, so neighbouring
 /// targets get unrelated streams.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn target_seed(seed: u64, index: u32) -> u64 {
     let mut z = seed.wrapping_add(
         u64::from(index)
@@ -355,7 +355,7 @@ struct Tally {
     error_rate: f64,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn tally(samples: &[&Sample]) -> Tally {
     let (mut requests, mut warmups, mut errors, mut aborted) = (0, 0, 0, 0);
     for sample in samples {
@@ -389,7 +389,7 @@ fn tally(samples: &[&Sample]) -> Tally {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn target_report(
     samples: &[&Sample],
     plan: &Plan,
@@ -500,7 +500,7 @@ struct Judged {
 /// [`super::slow::warm_reference`]), tail band and verdict. The results
 /// view and the live row both judge here, so they never disagree.
 /// Cost: O(n) after the sort.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn judge_ranked(sorted: &[f64], censored: usize) -> Judged {
     let ttft = summarize_sorted(sorted);
     let cold_tail = detect_cold_tail(sorted);
@@ -534,7 +534,7 @@ struct Ranked {
 /// Ranks `samples` of one target ([`Sample::rank`]) for a plan whose
 /// timeout is `timeout_ms`. A measured TTFT above the timeout (possible
 /// only in a hand-edited file) keeps its value.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn ranked_ttft(samples: &[&Sample], timeout_ms: f64) -> Ranked {
     let mut in_send_order = Vec::new();
     let mut censored = 0;
@@ -563,13 +563,13 @@ impl TargetReport {
     /// only a lower bound: true when its interpolation reaches a rank held
     /// by a censored request. Censored requests hold the top ranks, so the
     /// p95 of 75 requests stays exact with up to 3 timeouts.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn percentile_is_lower_bound(&self, p: f64) -> bool {
         percentile_reaches_censored(self.ttft.map_or(0, |t| t.n), self.censored, p)
     }
 
     /// Whether mean, stddev and CV are lower bounds (some request was censored).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn moments_are_lower_bounds(&self) -> bool {
         self.censored > 0
     }
@@ -578,7 +578,7 @@ impl TargetReport {
 /// Whether the `p`-th percentile of `n` ranked values, the top `censored`
 /// of which are censored, interpolates from a censored rank. With
 /// `h = (n − 1)·p / 100` the percentile reads ranks ⌊h⌋ and ⌈h⌉ (from 0).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn percentile_reaches_censored(n: usize, censored: usize, p: f64) -> bool {
     if censored == 0 || n == 0 {
         return false;
@@ -592,7 +592,7 @@ pub fn percentile_reaches_censored(n: usize, censored: usize, p: f64) -> bool {
 /// independent or dependent requests as [`time_aware_intervals`] decides
 /// from the order and times they were sent in; values at or above
 /// `censored_at_ms` are censored timeouts.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn intervals_in_send_order(
     in_order: &[(f64, f64)],
     seed: u64,
@@ -633,7 +633,7 @@ pub struct LiveRow {
 /// `requests_per_target` measured requests: one sort, no bootstrap, no
 /// interval, cheap enough to recompute after every request. `timeout_ms`
 /// is the plan's timeout, where timeouts are ranked.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn live_row<'a>(
     samples_of_one_target: impl IntoIterator<Item = &'a Sample>,
     requests_per_target: u32,
@@ -679,7 +679,7 @@ pub fn live_row<'a>(
 
 impl LiveRow {
     /// Whether the `p`-th percentile so far is only a lower bound.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn percentile_is_lower_bound(&self, p: f64) -> bool {
         percentile_reaches_censored(self.ranked, self.censored, p)
     }

@@ -92,7 +92,7 @@ impl Environment {
     /// offset, its resolved offset when it is a name, else the zone of the
     /// run itself. The page, `firsttoken report` and the dashboard all bin
     /// with it.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn peak_offset_min(&self, plan: &Plan) -> i32 {
         match plan.peak_tz.as_deref().and_then(parse_peak_tz) {
             Some(PeakZone::Offset(minutes)) => minutes,
@@ -115,7 +115,7 @@ pub enum RunnerKind {
 
 impl RunnerKind {
     /// The name used in exported documents.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Page => "page",
@@ -320,7 +320,7 @@ pub struct CategorySummary {
 
 impl FidelitySummary {
     /// The summary of `figures`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of(figures: &FidelityFigures) -> Self {
         Self {
             verdict: figures.verdict,
@@ -443,7 +443,7 @@ pub struct GoodputSummary {
 }
 
 /// How a vantage is shown: its name, or "(none)" for files that named none.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn vantage_name(name: &str) -> &str {
     if name.is_empty() { "(none)" } else { name }
 }
@@ -469,7 +469,7 @@ pub struct ResultsDoc {
 /// intervals (seeded with [`REPORT_SEED`]) and verdicts as the results view
 /// shows. The page's export and the command line's `report --json` both
 /// write these.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
     // The time zone only moves the hour-of-day figures, which the summary
     // does not carry.
@@ -573,7 +573,7 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
 }
 
 /// The summary of a timeout advice, its rule named.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn timeout_summary(advice: TimeoutAdvice) -> TimeoutSummary {
     let base = TimeoutSummary {
         rule: String::new(),
@@ -612,13 +612,13 @@ fn timeout_summary(advice: TimeoutAdvice) -> TimeoutSummary {
 
 /// The summary lines as pretty-printed JSON (an array of the rows that the
 /// results file's `summary` holds), for scripts and the command line.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn summary_json(plan: &Plan, samples: &[Sample]) -> String {
     document::to_string_pretty(&summary_rows(plan, samples))
 }
 
 /// The results document as pretty-printed JSON, summary included.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn export_json(plan: &Plan, environment: &Environment, samples: &[Sample]) -> String {
     let doc = ResultsDoc {
         firsttoken_results: RESULTS_VERSION,
@@ -632,7 +632,7 @@ pub fn export_json(plan: &Plan, environment: &Environment, samples: &[Sample]) -
 
 /// Writes a document, indented. A non-finite number is written as `null`
 /// (and refused on import).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn to_json(doc: &ResultsDoc) -> String {
     document::to_string_pretty(doc)
 }

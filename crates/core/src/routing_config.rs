@@ -65,7 +65,7 @@ pub struct RunSource {
 
 impl RunSource {
     /// The source of a run with `environment`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of(environment: &Environment) -> Self {
         let vantage = environment.vantage.clone().filter(|v| !v.trim().is_empty());
         let file = run_file_name(
@@ -87,7 +87,7 @@ impl RunSource {
 
     /// "run 2026-12-03T05-07-09Z.fra1, started 2026-12-03T05:07:09Z,
     /// vantage fra1, measured by the cli".
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn describe(&self) -> String {
         format!(
             "run {}, started {}, vantage {}, measured by the {}",
@@ -108,7 +108,7 @@ struct RoutingExport<'a> {
 }
 
 /// The routing table as JSON, with its source run.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn routing_json(table: &RoutingTable, source: &RunSource) -> String {
     document::to_string_pretty(&RoutingExport {
         firsttoken_routing: table.firsttoken_routing,
@@ -118,7 +118,7 @@ pub fn routing_json(table: &RoutingTable, source: &RunSource) -> String {
 }
 
 /// The recommended timeout of target `index`, seconds.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn stream_timeout_s(report: &Report, index: u32) -> Option<f64> {
     match report.targets.get(index as usize)?.recommended_timeout? {
         TimeoutAdvice::Recommended { timeout_ms, .. } => Some(timeout_ms / 1000.0),
@@ -127,20 +127,20 @@ fn stream_timeout_s(report: &Report, index: u32) -> Option<f64> {
 }
 
 /// A JSON string, which YAML reads as the same double-quoted scalar.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn quoted(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
 /// A number as YAML and JSON both read it, to the millisecond.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn seconds(value: f64) -> String {
     let rounded = (value * 1000.0).round() / 1000.0;
     format!("{rounded}")
 }
 
 /// LiteLLM's name for a target's model: its provider route and the model.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn litellm_model(target: &Target) -> Option<String> {
     let prefix = match target.protocol {
         Protocol::OpenAi => "openai",
@@ -152,7 +152,7 @@ fn litellm_model(target: &Target) -> Option<String> {
 }
 
 /// A comment line: no line break can escape it.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn comment(text: &str) -> String {
     let single: String = text
         .chars()
@@ -227,7 +227,7 @@ fn comment(text: &str) -> String {
 /// assert_eq!(table["source"]["runner"], "cli");
 /// # Ok::<(), firsttoken_core::plan::PlanError>(())
 /// ```
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String {
     litellm_yaml_with_prefill(plan, report, source, None)
 }
@@ -236,7 +236,7 @@ pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String 
 /// prefill rate and fixed part (`firsttoken_prefill_tokens_per_s`,
 /// `firsttoken_prefill_fixed_s`) when the run measured prompt sizes and
 /// the target has a fit.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn litellm_yaml_with_prefill(
     plan: &Plan,
     report: &Report,
@@ -385,7 +385,7 @@ struct LatencyCutoffs {
 }
 
 impl LatencyCutoffs {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn is_empty(&self) -> bool {
         self.p50.is_none() && self.p90.is_none() && self.p99.is_none()
     }
@@ -408,7 +408,7 @@ struct OpenRouterExport<'a> {
 }
 
 /// Whether a target is an OpenRouter endpoint measuring one upstream.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn openrouter_slug(target: &Target) -> Option<&str> {
     let origin = Origin::parse(&target.base_url)?;
     (origin.host == OPENROUTER_HOST && target.protocol == Protocol::OpenAi)
@@ -418,7 +418,7 @@ fn openrouter_slug(target: &Target) -> Option<&str> {
 
 /// A percentile of target `index`'s ranked TTFT in seconds, when it does
 /// not reach a timeout.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn cutoff_s(report: &Report, index: u32, p: f64) -> Option<f64> {
     let target = report.targets.get(index as usize)?;
     if target.percentile_is_lower_bound(p) {
@@ -429,7 +429,7 @@ fn cutoff_s(report: &Report, index: u32, p: f64) -> Option<f64> {
 
 /// OpenRouter provider preferences (JSON), per model; `pin` writes
 /// `allow_fallbacks: false`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn openrouter_json(plan: &Plan, report: &Report, source: &RunSource, pin: bool) -> String {
     let mut models = Vec::new();
     let mut skipped = Vec::new();

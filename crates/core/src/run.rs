@@ -27,7 +27,7 @@ impl RunStatus {
     pub const ALL: [Self; 4] = [Self::Running, Self::Paused, Self::Stopped, Self::Finished];
 
     /// The name used in the stored record (serde's name for the variant).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Running => "running",

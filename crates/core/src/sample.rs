@@ -136,7 +136,7 @@ impl Sample {
     /// The sample of `planned`, sent at `sent_at_ms` (epoch ms), measured as
     /// `outcome`; `hidden` says the page was hidden meanwhile. Both
     /// adapters build their samples here.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_outcome(
         planned: &PlannedRequest,
         sent_at_ms: f64,
@@ -199,7 +199,7 @@ impl Sample {
     /// the provider's words are kept: the error message, a probe's answer
     /// and its call arguments. A reply is a stranger's text, and a server
     /// that echoes the key must not put it in an exported file.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn redact_key(&mut self, key: &str) {
         let key = key.trim();
         if key.chars().count() < 4 {
@@ -225,13 +225,13 @@ impl Sample {
     }
 
     /// A fidelity probe's request: not a latency figure.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_probe(&self) -> bool {
         self.probe.is_some()
     }
 
     /// The reply this sample kept, as the verifier reads it.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn probe_reply(&self) -> ProbeReply<'_> {
         ProbeReply::kept(
             self.answer.as_deref(),
@@ -244,14 +244,14 @@ impl Sample {
 
     /// This sample's reply to `probe`, verified again from what it kept
     /// (its own `check`, which a file could forge, is never read).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn verify_probe(&self, probe: &Probe) -> ProbeCheck {
         verify(probe, &self.probe_reply())
     }
 
     /// Every probe request among `samples`, as the fidelity scoring reads
     /// it (a failed request has no reply).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn probe_answers(samples: &[Self]) -> impl Iterator<Item = ProbeAnswer<'_>> {
         samples.iter().enumerate().filter_map(|(index, sample)| {
             Some(ProbeAnswer {
@@ -268,7 +268,7 @@ impl Sample {
     /// success, or a request that failed only *after* its first token (a
     /// stream cut mid-reply still timed its first token exactly). What the
     /// latency figures rank, beside the censored timeouts of [`Self::rank`].
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn counted_ttft_ms(&self) -> Option<f64> {
         match (&self.error, self.warmup) {
             (_, true) => None,
@@ -288,7 +288,7 @@ impl Sample {
     /// came only once the timeout had passed. Every other failure (an HTTP
     /// status, CORS, a malformed stream, a stop by the user) says nothing
     /// about latency and stays out of the ranks; it counts in the error rate.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn rank(&self, timeout_ms: f64) -> TtftRank {
         rank_of(
             self.warmup,
@@ -301,7 +301,7 @@ impl Sample {
 
     /// Decode rate in tokens per second after the first token, when known:
     /// (tokens − 1) / (total − ttft).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn decode_rate_tps(&self) -> Option<f64> {
         let (ttft, total, tokens) = (self.ttft_ms?, self.total_ms?, self.output_tokens?);
         let span_ms = total - ttft;
@@ -311,7 +311,7 @@ impl Sample {
 
 /// [`Sample::rank`] from the members it reads, for readers that keep only
 /// those (the dashboard's published files): the one ranking rule.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn rank_of(
     warmup: bool,
     ttft_ms: Option<f64>,

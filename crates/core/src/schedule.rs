@@ -48,7 +48,7 @@ impl PlannedRequest {
     /// The `seq` whose nonce this request carries: the first send's for a
     /// cache-probe repeat (the same prompt, so a cache can serve it), its
     /// own otherwise.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn nonce_seq(&self) -> u32 {
         self.sized_prompt
             .and_then(|prompt| prompt.repeat_of)
@@ -68,7 +68,7 @@ pub struct PlannedProbe {
 impl PlannedProbe {
     /// The probe itself; `None` for an index past the suite (a run record
     /// edited by hand).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn probe(self) -> Option<&'static Probe> {
         self.suite.probes().get(usize::from(self.index))
     }
@@ -102,7 +102,7 @@ impl Schedule {
     /// negative or non-finite values count as 0.
     ///
     /// Cost: O(requests) time and memory.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn new(plan: &Plan, start_ms: f64, seed: u64) -> Self {
         let targets = u32::try_from(plan.targets.len()).unwrap_or(u32::MAX);
         let spacing_ms = finite_non_negative(plan.effective_spacing_s()) * 1000.0;
@@ -195,7 +195,7 @@ impl Schedule {
     }
 
     /// When the last request is planned (epoch ms), or the start if empty.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn end_ms(&self) -> f64 {
         self.requests
             .last()
@@ -206,7 +206,7 @@ impl Schedule {
 /// The number a person gives a target's request `seq` among its kind:
 /// warm-ups from 1, measured requests from 1 after them (probe rounds not
 /// counted), probes from 1 in the order sent. The terminal's log uses it.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn number_within_kind(plan: &Plan, seq: u32) -> u32 {
     let warmups = plan.warmup_per_target;
     if seq < warmups {
@@ -232,7 +232,7 @@ pub fn number_within_kind(plan: &Plan, seq: u32) -> u32 {
 /// Whether round `slot` of the `slots` rounds after the warm-ups sends a
 /// probe, when `probes` of them do: the rounds where `slot × probes /
 /// slots` steps up, which spreads them evenly and places exactly `probes`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn is_probe_round(slot: u32, slots: u32, probes: u32) -> bool {
     if probes == 0 || slots == 0 {
         return false;
@@ -241,7 +241,7 @@ fn is_probe_round(slot: u32, slots: u32, probes: u32) -> bool {
     step(slot + 1) > step(slot)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn finite_non_negative(x: f64) -> f64 {
     if x.is_finite() && x > 0.0 { x } else { 0.0 }
 }
@@ -288,7 +288,7 @@ pub enum RunnerError {
 }
 
 impl std::fmt::Display for RunnerError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::NotDue {
@@ -359,7 +359,7 @@ pub struct Runner {
 
 impl Runner {
     /// A runner at the start of `schedule`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn new(schedule: Schedule) -> Self {
         let max_jitter_ms = schedule
             .jitter_ms
@@ -386,7 +386,7 @@ impl Runner {
     /// A request is due at its planned time (moved by any overrun, see
     /// [`Runner::mark_done`]), but never sooner than the spacing minus the
     /// jitter after the previous send.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn next(&self, now_ms: f64) -> Next {
         if self.stopped {
             return Next::Finished;
@@ -412,7 +412,7 @@ impl Runner {
 
     /// When `request` may be sent: its planned time, or the least gap after
     /// the previous send, whichever is later.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn due_ms(&self, request: &PlannedRequest) -> f64 {
         match self.last_sent_ms {
             Some(last) => request.planned_at_ms.max(last + self.min_gap_ms),
@@ -422,7 +422,7 @@ impl Runner {
 
     /// How far overruns have moved the schedule later, in all, ms (pauses
     /// not counted: they move it by the user's choice).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn schedule_shift_ms(&self) -> f64 {
         self.shift_ms
     }
@@ -435,7 +435,7 @@ impl Runner {
     /// # Errors
     /// [`RunnerError`] when `index` is not the next request, another is in
     /// flight, or the run was stopped. Nothing changes then.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn mark_sent(&mut self, index: u32, now_ms: f64) -> Result<(), RunnerError> {
         if self.stopped {
             return Err(RunnerError::Stopped);
@@ -465,7 +465,7 @@ impl Runner {
     ///
     /// # Errors
     /// [`RunnerError::NotInFlight`] when `index` is not the request in flight.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn mark_done(&mut self, index: u32, now_ms: f64) -> Result<(), RunnerError> {
         match self.in_flight {
             Some(in_flight) if in_flight.index == index => {
@@ -489,7 +489,7 @@ impl Runner {
 
     /// Pauses the run at `now_ms`. A request in flight finishes normally.
     /// Pausing a paused run changes nothing.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn pause(&mut self, now_ms: f64) {
         if self.paused_at_ms.is_none() && !self.stopped {
             self.paused_at_ms = Some(now_ms);
@@ -499,7 +499,7 @@ impl Runner {
     /// Resumes at `now_ms`, moving every request not yet sent later by the
     /// pause's length, so the time left to each send is what it was when the
     /// run paused. Resuming a running run changes nothing.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn resume(&mut self, now_ms: f64) {
         let Some(paused_at) = self.paused_at_ms.take() else {
             return;
@@ -513,7 +513,7 @@ impl Runner {
 
     /// Stops the run for good: [`Runner::next`] says `Finished` from now on.
     /// A request in flight may still be marked done.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn stop(&mut self) {
         self.stopped = true;
         self.paused_at_ms = None;
@@ -525,7 +525,7 @@ impl Runner {
     /// the plan's spacing with their original jitter. A request that was in
     /// flight when the page went away is sent again. A paused run stays
     /// paused (from `now_ms`); a stopped run stays stopped.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn resume_after_reload(&mut self, done: &[(u32, u32)], now_ms: f64) {
         // A sorted list searched by halves rather than a set: the shared sort
         // is already in the page, a set type would add its own code.
@@ -559,7 +559,7 @@ impl Runner {
     }
 
     /// `(done, total)` requests, warm-ups included.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn progress(&self) -> (usize, usize) {
         (self.done_before_queue + self.cursor, self.total)
     }
@@ -568,7 +568,7 @@ impl Runner {
     /// (its own duration is not known, so not counted). While paused the
     /// clock stands still: this is the time left once resumed. 0 when
     /// nothing is left to send.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn eta_ms(&self, now_ms: f64) -> f64 {
         if self.stopped {
             return 0.0;
@@ -583,25 +583,25 @@ impl Runner {
 
     /// Requests not yet done, in send order, with their current planned times
     /// (the first may be in flight).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn remaining(&self) -> &[PlannedRequest] {
         self.queue.get(self.cursor..).unwrap_or_default()
     }
 
     /// The request in flight, if any.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn in_flight(&self) -> Option<InFlight> {
         self.in_flight
     }
 
     /// The run is paused.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_paused(&self) -> bool {
         self.paused_at_ms.is_some()
     }
 
     /// The run was stopped by the user (rather than running to the end).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn was_stopped(&self) -> bool {
         self.stopped
     }

@@ -73,7 +73,7 @@ pub enum TimeoutAdvice {
 
 /// Fewest values for which the largest bounds the `q`-quantile from above
 /// with [`TIMEOUT_CONFIDENCE`]: the smallest n with 1 − qⁿ ≥ 0.95.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn requests_needed(q: f64) -> usize {
     let mut n = 1usize;
     let mut q_power_n = q;
@@ -87,7 +87,7 @@ pub fn requests_needed(q: f64) -> usize {
 /// The advice for ranked TTFTs `sorted_ms` (ascending; the top `censored`
 /// of them timeouts at `plan_timeout_ms`). Cost: O(n) per candidate rank
 /// near the top, O(n · (n − u)) at worst; in practice a few ranks.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn recommended_timeout(
     sorted_ms: &[f64],
     censored: usize,
@@ -139,7 +139,7 @@ pub struct Goodput {
 
 impl Goodput {
     /// `within / of`, 0 when nothing was measured.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn share(&self) -> f64 {
         if self.of == 0 {
             0.0
@@ -151,7 +151,7 @@ impl Goodput {
 
 /// The goodput of `samples` (one target's, warm-ups skipped here) at
 /// `budget_ms`; `None` without a measured request.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn goodput<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     budget_ms: f64,

@@ -93,7 +93,7 @@ pub struct SlowShare {
 
 impl SlowShare {
     /// The share itself, 0–1 (0 when nothing was ranked).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn share(&self) -> f64 {
         if self.of == 0 {
             0.0
@@ -114,7 +114,7 @@ impl SlowShare {
 /// than about half the run is slow the reference stops at the fastest
 /// request. Returns `None` for an empty run. Cost: O(n log n) at worst,
 /// O(log n) per step.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn warm_reference(sorted_ms: &[f64], censored: usize) -> Option<(f64, usize)> {
     let n = sorted_ms.len();
     if n == 0 {
@@ -149,7 +149,7 @@ pub fn warm_reference(sorted_ms: &[f64], censored: usize) -> Option<(f64, usize)
 /// however many cold starts there were. Returns `None` when there is
 /// nothing to rank or no positive reference.
 /// Cost: O(n) plus the interval's O(k · 60).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn slow_share(ranked_ms: &[f64], censored: usize) -> Option<SlowShare> {
     let (reference, slow_count) = warm_reference(ranked_ms, censored)?;
     if reference.is_nan() || reference <= 0.0 {
@@ -175,7 +175,7 @@ pub fn slow_share(ranked_ms: &[f64], censored: usize) -> Option<SlowShare> {
 /// The CV band of the envelope (see the module doc): the verdict is never
 /// better than it. [`Verdict::Solid`] when nothing was slow and the run
 /// itself is solid.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn tail_band(slow: &SlowShare) -> Verdict {
     Verdict::from_cv_pct(slow.envelope_cv_pct)
 }
@@ -185,7 +185,7 @@ pub fn tail_band(slow: &SlowShare) -> Verdict {
 /// t = 0..=slow (percent; with `slow` = 0, the run's own CV). Sums are
 /// kept as the slow values are added one by one from the largest, so the
 /// whole envelope costs O(n). 0 for fewer than two values.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn envelope_cv_pct(sorted_ms: &[f64], slow: usize) -> f64 {
     let n = sorted_ms.len();
     if n < 2 {
@@ -214,7 +214,7 @@ pub fn envelope_cv_pct(sorted_ms: &[f64], slow: usize) -> f64 {
 }
 
 /// "1 in 8": a share as one request in N, N rounded; `None` for a zero share.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn one_in(share: f64) -> Option<u64> {
     (share > 0.0 && share.is_finite()).then(|| (1.0 / share).round().max(1.0) as u64)
 }

@@ -74,7 +74,7 @@ pub struct SseDecoder {
 }
 
 impl Default for SseDecoder {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn default() -> Self {
         Self::new()
     }
@@ -82,7 +82,7 @@ impl Default for SseDecoder {
 
 impl SseDecoder {
     /// A decoder at the start of a stream.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn new() -> Self {
         Self {
             partial_line: Vec::new(),
@@ -121,7 +121,7 @@ impl SseDecoder {
     /// assert_eq!(events[1].data, "[DONE]");
     /// assert_eq!(decoder.comments_seen(), 1);
     /// ```
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<SseEvent>) {
         if self.overflowed {
             return;
@@ -173,7 +173,7 @@ impl SseDecoder {
 
     /// Whether a line grew past [`MAX_LINE_BYTES`] without ending: the
     /// stream is malformed, and the decoder ignores the rest of it.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn overflowed(&self) -> bool {
         self.overflowed
     }
@@ -185,7 +185,7 @@ impl SseDecoder {
     /// is appended to `out` (the parameter keeps the call shape of
     /// [`SseDecoder::feed`]). Call [`SseDecoder::has_pending_data`] first to
     /// learn whether the body was cut in the middle of an event.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn finish(&mut self, out: &mut Vec<SseEvent>) {
         // Every complete event was already dispatched by `feed`.
         let _ = out;
@@ -197,7 +197,7 @@ impl SseDecoder {
 
     /// Whether the body so far ends in the middle of an event: an
     /// unterminated line, or fields not yet closed by a blank line.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn has_pending_data(&self) -> bool {
         let partial = if self.at_stream_start {
             // A lone (possibly partial) byte order mark is not data.
@@ -209,25 +209,25 @@ impl SseDecoder {
     }
 
     /// Number of `:` comment lines (keep-alives) seen so far.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn comments_seen(&self) -> u64 {
         self.comments_seen
     }
 
     /// Number of events dispatched so far.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn events_dispatched(&self) -> u64 {
         self.events_dispatched
     }
 
     /// The last `retry:` value, in ms, if the stream sent one.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn retry_ms(&self) -> Option<u64> {
         self.retry_ms
     }
 
     /// Interprets one complete line (without its terminator).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn process_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) {
         let line = if self.at_stream_start {
             self.at_stream_start = false;
@@ -277,7 +277,7 @@ impl SseDecoder {
     }
 
     /// Dispatches the buffered event on a blank line, if it has data.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn dispatch(&mut self, out: &mut Vec<SseEvent>) {
         if self.data.is_empty() {
             self.event_type.clear();
@@ -297,7 +297,7 @@ impl SseDecoder {
 }
 
 /// Position of the first CR or LF in `bytes`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn find_line_end(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b'\n' || b == b'\r')
 }
@@ -307,7 +307,7 @@ fn find_line_end(bytes: &[u8]) -> Option<usize> {
 /// Decoding a whole line at a time gives the same text as decoding the
 /// whole body: line ends are ASCII, and an ASCII byte always ends an invalid
 /// sequence.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn push_lossy(target: &mut String, bytes: &[u8]) {
     match std::str::from_utf8(bytes) {
         Ok(text) => target.push_str(text),

@@ -44,7 +44,7 @@ pub struct Summary {
 /// function: each comparator closure is a type of its own, so each
 /// `sort_by` call site would otherwise put a whole copy of the standard
 /// library's sort in the page's wasm.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn sort_by_first(pairs: &mut [(f64, f64)]) {
     pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
 }
@@ -57,7 +57,7 @@ pub fn sort_by_first(pairs: &mut [(f64, f64)]) {
 /// Returns `None` when `sorted` is empty or `p` is NaN. The caller keeps the
 /// slice sorted; an unsorted slice gives a meaningless (but finite) answer.
 /// Cost: O(1).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
     if sorted.is_empty() || p.is_nan() {
         return None;
@@ -74,7 +74,7 @@ pub fn percentile(sorted: &[f64], p: f64) -> Option<f64> {
 /// Linear interpolation written the way numpy writes it, so that results
 /// agree to the last bit in most cases: from the upper end when the
 /// fraction is at least one half, which keeps `lerp(a, b, 1) == b` exact.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn lerp(low: f64, high: f64, fraction: f64) -> f64 {
     let difference = high - low;
     if fraction >= 0.5 {
@@ -87,7 +87,7 @@ pub(crate) fn lerp(low: f64, high: f64, fraction: f64) -> f64 {
 /// Summarise `values` (any order). Non-finite values are ignored, since a
 /// NaN has no rank. Returns `None` when no finite value is left.
 /// Cost: one copy and one sort, O(n log n).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn summarize(values: &[f64]) -> Option<Summary> {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
     sorted.sort_unstable_by(f64::total_cmp);
@@ -97,7 +97,7 @@ pub fn summarize(values: &[f64]) -> Option<Summary> {
 /// [`summarize`] for values already sorted ascending and all finite, which
 /// saves the copy and the sort when the caller has them (the report sorts
 /// each target's TTFT once and reuses it for the tail and the bootstrap).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn summarize_sorted(sorted: &[f64]) -> Option<Summary> {
     let n = sorted.len();
     let (&min, &max) = (sorted.first()?, sorted.last()?);
@@ -122,7 +122,7 @@ pub fn summarize_sorted(sorted: &[f64]) -> Option<Summary> {
 /// Sample standard deviation (n − 1) about a known mean; 0 for fewer than
 /// two values. Two passes (mean first) avoid the cancellation of the
 /// sum-of-squares formula on tightly clustered timings.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn stddev_about(values: &[f64], mean: f64) -> f64 {
     if values.len() < 2 {
         return 0.0;
@@ -132,7 +132,7 @@ fn stddev_about(values: &[f64], mean: f64) -> f64 {
 }
 
 /// CV% = stddev / mean × 100, or 0 when the mean is not positive.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn cv_pct(stddev: f64, mean: f64) -> f64 {
     if mean > 0.0 {
         stddev / mean * 100.0

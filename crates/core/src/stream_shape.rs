@@ -67,7 +67,7 @@ pub(crate) struct GapRecorder {
 impl GapRecorder {
     /// A token-bearing delta arrived at `t_ms` (after or with the first
     /// token). Deltas of one arrival share its time.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn token(&mut self, t_ms: f64) {
         if !t_ms.is_finite() {
             return;
@@ -99,7 +99,7 @@ impl GapRecorder {
     /// The shape, once the stream is over; `output_tokens` is the reply's
     /// count (the provider's, else counted deltas). `None` when no token
     /// came.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn finish(mut self, output_tokens: Option<u32>) -> Option<StreamShape> {
         let first = self.first_ms?;
         let all_in_window = self

@@ -125,7 +125,7 @@ pub struct ColdTail {
 /// Find a cold-start tail in TTFT values sorted ascending (ms, finite,
 /// positive). Returns `None` when the data show no separate slow group.
 /// Cost: O(n) after the caller's sort.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn detect_cold_tail(sorted_ms: &[f64]) -> Option<ColdTail> {
     let n = sorted_ms.len();
     if n < MIN_SAMPLES_FOR_TAIL {

@@ -28,7 +28,7 @@ const MINUTES_PER_DAY: i64 = 24 * 60;
 ///
 /// `tz_offset_min` is minutes *east* of UTC (UTC+8 → 480, UTC−5 → −300):
 /// the opposite sign of JavaScript's `Date.getTimezoneOffset()`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn local_hour(epoch_ms: f64, tz_offset_min: i32) -> u8 {
     let utc_minutes = (epoch_ms / MS_PER_MINUTE).floor() as i64;
     let local_minutes = (utc_minutes + i64::from(tz_offset_min)).rem_euclid(MINUTES_PER_DAY);
@@ -72,7 +72,7 @@ pub struct Period {
 
 impl Period {
     /// Ranked requests: measured first tokens and timeouts.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn ranked(&self) -> usize {
         self.ttft.map_or(0, |t| t.n)
     }
@@ -80,7 +80,7 @@ impl Period {
     /// Whether the period has enough requests for its p95 to have a finite
     /// distribution-free upper confidence bound ([`MIN_FOR_P95_BOUND`]); below
     /// it the p95 is shown as "≥ x", not as a number.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn p95_is_bounded(&self) -> bool {
         self.ranked() >= MIN_FOR_P95_BOUND
     }
@@ -103,7 +103,7 @@ pub struct PeriodComparison {
 
 impl PeriodComparison {
     /// The shares differ at the 5 % level.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn differs(&self) -> bool {
         self.p_value < 0.05
     }
@@ -111,7 +111,7 @@ impl PeriodComparison {
 
 impl TimeOfDay {
     /// Peak against off-peak, when both periods ranked at least one request.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn compare_periods(&self) -> Option<PeriodComparison> {
         let (peak, off) = (&self.peak, &self.off_peak);
         if peak.ranked() == 0 || off.ranked() == 0 {
@@ -139,7 +139,7 @@ pub struct TimeOfDay {
 /// The distribution-free 97.5 % lower confidence bound of the p95 of
 /// `sorted` (see [`Period::p95_low_ms`]); `None` for fewer than two
 /// values, where even the smallest is above the p95 too often.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn p95_lower_bound(sorted: &[f64]) -> Option<f64> {
     // The largest l with P(B ≤ l − 1) ≤ 0.025, B ~ Binomial(n, 0.95),
     // makes x₍ₗ₎ ≤ p95 with 97.5 % confidence: the lower rank of the
@@ -153,7 +153,7 @@ fn p95_lower_bound(sorted: &[f64]) -> Option<f64> {
 /// at `timeout_ms` ([`Sample::rank`]); a request slower than
 /// `slow_threshold_ms` counts as slow in its period, and so does every
 /// timeout, whatever the threshold.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn time_of_day<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
     tz_offset_min: i32,

@@ -51,7 +51,7 @@ pub enum Verdict {
 impl Verdict {
     /// The verdict for a CV in percent. A NaN CV (no data) is treated as the
     /// worst case rather than the best.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_cv_pct(cv_pct: f64) -> Self {
         if cv_pct < 40.0 {
             Self::Solid
@@ -84,7 +84,7 @@ pub enum Judgement {
 /// Successful samples from which a verdict is no longer provisional: the
 /// plan's requests per target, or [`MIN_SAMPLES`] if that is smaller, and
 /// never fewer than [`VERDICT_MIN_SAMPLES`].
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn settled_at(requests_per_target: u32) -> usize {
     usize::try_from(requests_per_target)
         .unwrap_or(usize::MAX)
@@ -94,7 +94,7 @@ pub fn settled_at(requests_per_target: u32) -> usize {
 impl Judgement {
     /// The judgement for `n` successful samples whose TTFT CV is `cv_pct`,
     /// in a plan of `requests_per_target` measured requests per target.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn new(n: usize, cv_pct: f64, requests_per_target: u32) -> Self {
         Self::of(n, Verdict::from_cv_pct(cv_pct), requests_per_target)
     }
@@ -102,7 +102,7 @@ impl Judgement {
     /// The judgement for `n` ranked samples whose verdict would be
     /// `verdict` (see [`judge`]), in a plan of `requests_per_target`
     /// measured requests per target.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of(n: usize, verdict: Verdict, requests_per_target: u32) -> Self {
         if n < VERDICT_MIN_SAMPLES {
             Self::Collecting { n }
@@ -114,7 +114,7 @@ impl Judgement {
     }
 
     /// The verdict, provisional or final; `None` while collecting.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn verdict(self) -> Option<Verdict> {
         match self {
             Self::Collecting { .. } => None,
@@ -123,7 +123,7 @@ impl Judgement {
     }
 
     /// Whether the verdict may still change.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_provisional(self) -> bool {
         matches!(self, Self::Provisional(_))
     }
@@ -137,7 +137,7 @@ impl Judgement {
 /// Monotone: with the tail band of [`super::slow`], making any request of a
 /// run slow (a warm one cold, a cold one longer, a success a timeout)
 /// never improves this verdict (docs/statistics.md, "Monotone verdict").
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn judge(cv_pct: f64, tail_band: Verdict, slow: usize, cold_tail_found: bool) -> Verdict {
     let worse = Verdict::from_cv_pct(cv_pct).max(tail_band);
     if slow > 0 || cold_tail_found {
@@ -150,7 +150,7 @@ pub fn judge(cv_pct: f64, tail_band: Verdict, slow: usize, cold_tail_found: bool
 /// The largest CV% that `n` values can have (all but one equal): √n × 100.
 /// A CV near it cannot grow however bad the tail gets, so it understates a
 /// rare, very long cold start.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn cv_cap_pct(n: usize) -> f64 {
     (n as f64).sqrt() * 100.0
 }
@@ -194,7 +194,7 @@ pub enum Caveat {
 /// The caveats for a target with `successful` successful measured samples
 /// and the given error rate (0–1): a high error rate first, since it
 /// changes what the other numbers mean, then too few samples.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
     let mut found = Vec::new();
     if error_rate > ERROR_RATE_THRESHOLD {
@@ -209,7 +209,7 @@ pub fn caveats(successful: usize, error_rate: f64) -> Vec<Caveat> {
 /// [`caveats`], then the censoring and CV-cap caveats: `ranked` samples
 /// (successes and censored timeouts) with CV `cv_pct`, `censored` of them
 /// timeouts at `timeout_ms`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn caveats_with_censoring(
     ranked: usize,
     error_rate: f64,
@@ -233,7 +233,7 @@ pub(crate) fn caveats_with_censoring(
 
 impl Verdict {
     /// The name used in documents and as a CSS class (serde's name for the variant).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Solid => "solid",

@@ -52,7 +52,7 @@ pub struct Cell {
 
 impl Cell {
     /// Failed requests / requests, in percent; `None` without requests.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn error_rate_pct(&self) -> Option<f64> {
         (self.requests > 0).then(|| self.errors as f64 * 100.0 / self.requests as f64)
     }
@@ -72,7 +72,7 @@ struct Acc {
 }
 
 impl Acc {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn push(&mut self, point: &Point) {
         self.requests += 1;
         let hour = 1u32 << utc_hour(point.at_ms);
@@ -92,7 +92,7 @@ impl Acc {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn cell(mut self) -> Cell {
         self.ttft_ms.sort_unstable_by(f64::total_cmp);
         let sorted = &self.ttft_ms;
@@ -114,13 +114,13 @@ impl Acc {
 }
 
 /// The UTC hour (0–23) of an epoch-ms time.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn utc_hour(epoch_ms: f64) -> u32 {
     (epoch_ms.rem_euclid(MS_PER_DAY) / MS_PER_HOUR) as u32 % 24
 }
 
 /// Groups `points` by `key` and sums each group up.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn grouped<K: Ord>(points: &[Point], key: impl Fn(&Point) -> K) -> BTreeMap<K, Acc> {
     let mut groups: BTreeMap<K, Acc> = BTreeMap::new();
     for point in points {
@@ -141,7 +141,7 @@ pub struct Overview {
 }
 
 /// The header's figures.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn overview(data: &Dataset) -> Overview {
     Overview {
         requests: data.points.len(),
@@ -156,7 +156,7 @@ pub fn overview(data: &Dataset) -> Overview {
 
 /// Whether the monitor looks stopped: the newest sample is older than three
 /// schedule periods at `now_ms`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn is_stale(newest_ms: f64, now_ms: f64, schedule_minutes: u32) -> bool {
     now_ms - newest_ms > 3.0 * f64::from(schedule_minutes.max(1)) * 60_000.0
 }
@@ -174,7 +174,7 @@ pub struct WindowRow {
 /// newest request (`end_ms`), all vantages together: windows end at the data's
 /// end, not at the viewer's clock, so a stopped monitor still shows its last
 /// days (the header says it is stale).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn rolling_windows(data: &Dataset) -> Vec<WindowRow> {
     let Some((_, end_ms)) = data.time_range() else {
         return Vec::new();
@@ -219,7 +219,7 @@ pub struct FidelityDay {
 
 /// Each target's probe pass rate per UTC day, by target then day; empty
 /// when no loaded file checked fidelity.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn fidelity_daily(data: &Dataset) -> Vec<FidelityDay> {
     let mut counts: std::collections::BTreeMap<(u32, i64), (usize, usize)> =
         std::collections::BTreeMap::new();
@@ -292,7 +292,7 @@ const PREFILL_SEED: u64 = 0x0050_5245_4649_4C4C;
 ///
 /// Cost: one bootstrap of [`DEFAULT_RESAMPLES`] resamples per target and
 /// day, O(resamples × requests × log) each.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn prefill_daily(data: &Dataset, vantage: Option<u32>) -> Vec<PrefillDay> {
     // (target, day) → the day's (size, input tokens, TTFT ms) first sends.
     type Day = Vec<(u32, f64, f64)>;
@@ -354,7 +354,7 @@ pub struct DayCell {
 
 impl DayCell {
     /// Start of the day, epoch ms.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn start_ms(&self) -> f64 {
         self.day as f64 * MS_PER_DAY
     }
@@ -362,7 +362,7 @@ impl DayCell {
     /// Availability: the share of the day's measured hours in which the
     /// target answered at least once, in percent. An hourly monitor's run
     /// that fails entirely is an hour the target was down.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn availability_pct(&self) -> Option<f64> {
         (self.hours_tried > 0)
             .then(|| f64::from(self.hours_answered) * 100.0 / f64::from(self.hours_tried))
@@ -382,7 +382,7 @@ pub struct DaySeries {
 
 /// Each target's days, all vantages together (`by_vantage` false), or each
 /// target at each vantage (true).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn daily(data: &Dataset, by_vantage: bool) -> Vec<DaySeries> {
     let Some((first_ms, last_ms)) = data.time_range() else {
         return Vec::new();
@@ -438,7 +438,7 @@ pub struct HourSeries {
 /// Groups `points` into `groups` dense slots by `slot` (each below
 /// `groups`): one pass and no map lookups, for the views recomputed when
 /// the time range changes.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn dense(points: &[Point], groups: usize, slot: impl Fn(&Point) -> usize) -> Vec<Acc> {
     let mut accs = vec![Acc::default(); groups];
     for point in points {
@@ -450,7 +450,7 @@ fn dense(points: &[Point], groups: usize, slot: impl Fn(&Point) -> usize) -> Vec
 }
 
 /// How many targets and vantages the points name (largest index + 1).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn extent(points: &[Point]) -> (usize, usize) {
     points.iter().fold((0, 0), |(t, v), p| {
         (t.max(p.target as usize + 1), v.max(p.vantage as usize + 1))
@@ -459,7 +459,7 @@ fn extent(points: &[Point]) -> (usize, usize) {
 
 /// Each target at each vantage by UTC hour, over `points` (a time range of
 /// the data).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn hour_of_day(points: &[Point]) -> Vec<HourSeries> {
     let (targets, vantages) = extent(points);
     let accs = dense(points, targets * vantages * 24, |p| {
@@ -503,7 +503,7 @@ pub struct VantageRow {
 
 /// Each target at each vantage over `points`, ordered by target then
 /// vantage: the comparison across vantages of the same target.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn by_vantage(points: &[Point]) -> Vec<VantageRow> {
     let (targets, vantages) = extent(points);
     dense(points, targets * vantages, |p| {

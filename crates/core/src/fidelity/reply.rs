@@ -44,7 +44,7 @@ pub struct Transcript {
 
 impl Transcript {
     /// Appends a piece of the answer.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn content(&mut self, text: &str) {
         if self.answer_cut {
             return;
@@ -60,7 +60,7 @@ impl Transcript {
     }
 
     /// A call starts (or is named) at stream index `index`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn call_start(&mut self, index: u32, name: &str) {
         if let Some((_, call)) = self.calls.iter_mut().find(|(i, _)| *i == index) {
             if call.name.is_empty() {
@@ -81,7 +81,7 @@ impl Transcript {
 
     /// A fragment of the arguments of the call at `index` (a call not yet
     /// started is started without a name).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn call_arguments(&mut self, index: u32, fragment: &str) {
         if !self.calls.iter().any(|(i, _)| *i == index) {
             self.call_start(index, "");
@@ -93,19 +93,19 @@ impl Transcript {
     }
 
     /// The stream's finish reason (the last one wins).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn finish(&mut self, reason: &str) {
         self.finish_reason = Some(cap(reason, 64));
     }
 
     /// The calls, in the order they started.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn tool_calls(&self) -> Vec<ToolCall> {
         self.calls.iter().map(|(_, call)| call.clone()).collect()
     }
 
     /// What the reply said, for its outcome.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn into_reply(self) -> Reply {
         Reply {
             tool_calls: self.tool_calls(),
@@ -126,7 +126,7 @@ pub struct Reply {
     pub finish_reason: Option<String>,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn cap(text: &str, max_chars: usize) -> String {
     text.chars().take(max_chars).collect()
 }

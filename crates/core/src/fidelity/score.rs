@@ -43,7 +43,7 @@ pub enum FidelityVerdict {
 
 impl FidelityVerdict {
     /// Its name in documents.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             FidelityVerdict::Reference => "reference",
@@ -90,7 +90,7 @@ pub struct PassRate {
 }
 
 impl PassRate {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn of(passed: usize, replies: usize) -> Self {
         let (low, high) = wilson(passed, replies);
         Self {
@@ -102,7 +102,7 @@ impl PassRate {
     }
 
     /// The share, 0–1 (0 without replies).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn rate(&self) -> f64 {
         if self.replies == 0 {
             0.0
@@ -175,13 +175,13 @@ pub enum CellState {
 
 impl CellState {
     /// The state of `cell`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of(cell: &ProbeCell) -> Self {
         Self::of_counts(cell.passed, cell.replies)
     }
 
     /// The state of a cell where `passed` of `replies` passed.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of_counts(passed: usize, replies: usize) -> Self {
         match (passed, replies) {
             (_, 0) => Self::None,
@@ -192,7 +192,7 @@ impl CellState {
     }
 
     /// Its name in `data-state` and the cell's class.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Pass => "pass",
@@ -265,7 +265,7 @@ struct Verified {
 
 /// Scores every probe reply in `answers` by the plan's suite; `None` when
 /// the plan has no fidelity check.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn score<'a>(
     plan: &Plan,
     answers: impl IntoIterator<Item = ProbeAnswer<'a>>,
@@ -335,7 +335,7 @@ pub fn score<'a>(
     })
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn figures_of(
     suite: Suite,
     own: &[Verified],
@@ -417,7 +417,7 @@ fn figures_of(
 /// Trigger F1 over the probes that offer functions: against the
 /// reference's reply to the same probe and repeat when there is one, else
 /// against what the suite expects.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn trigger_f1(suite: Suite, own: &[Verified], reference: Option<&[Verified]>) -> Option<TriggerF1> {
     let probes = suite.probes();
     let mut counts = (0, 0, 0);
@@ -456,7 +456,7 @@ fn trigger_f1(suite: Suite, own: &[Verified], reference: Option<&[Verified]>) ->
 
 /// `prompt_tokens` per probe (the first reply's count), compared where both
 /// sides counted.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn token_agreement(own: &[Verified], reference: &[Verified]) -> Option<TokenAgreement> {
     let first = |replies: &[Verified], probe: usize| {
         replies
@@ -493,7 +493,7 @@ fn token_agreement(own: &[Verified], reference: &[Verified]) -> Option<TokenAgre
 /// Fewest compared probes for a `prompt_tokens` disagreement to count.
 const MIN_TOKEN_PROBES: usize = 3;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn judge(
     target: &FidelityFigures,
     reference: &FidelityFigures,

@@ -23,7 +23,7 @@ pub enum Suite {
 
 impl Suite {
     /// Its name in documents.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Suite::Basic1 => "basic-1",
@@ -31,7 +31,7 @@ impl Suite {
     }
 
     /// Its probes, in the order they are sent.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn probes(self) -> &'static [Probe] {
         match self {
             Suite::Basic1 => BASIC_1,
@@ -39,7 +39,7 @@ impl Suite {
     }
 
     /// The probe called `id`, if the suite has one.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn probe(self, id: &str) -> Option<&'static Probe> {
         self.probes().iter().find(|probe| probe.id == id)
     }
@@ -87,7 +87,7 @@ impl Category {
     ];
 
     /// Its name in documents.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             Category::Arithmetic => "arithmetic",
@@ -209,7 +209,7 @@ pub struct Probe {
 
 impl Probe {
     /// The prompt as sent: the haystack with its fact, then the question.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn prompt(&self) -> Cow<'static, str> {
         match self.haystack {
             None => Cow::Borrowed(self.question),
@@ -218,7 +218,7 @@ impl Probe {
     }
 
     /// The functions offered with it (none without a tool choice).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn tools(&self) -> &'static [Tool] {
         if self.tool_choice.is_some() {
             &TOOLS
@@ -246,7 +246,7 @@ const FILLER: &[&str] = &[
     "Orders marked urgent are placed on the red trolley and packed before anything else.",
 ];
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn haystack_text(haystack: &Haystack, question: &str) -> String {
     let mut text = String::with_capacity(haystack.sentences * 96 + question.len() + 128);
     text.push_str("Read the notes below, then answer the question after them.\n\n");

@@ -38,7 +38,7 @@ pub enum ProbeFailure {
 
 impl ProbeFailure {
     /// Its name in documents.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn as_str(self) -> &'static str {
         match self {
             ProbeFailure::NoAnswer => "no_answer",
@@ -72,7 +72,7 @@ impl<'a> ProbeReply<'a> {
     /// A reply as a sample keeps it: a missing answer or call list reads as
     /// empty, and the output count is used only when the provider gave it
     /// (a count made from deltas says nothing about `max_tokens`).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn kept(
         answer: Option<&'a str>,
         tool_calls: Option<&'a [ToolCall]>,
@@ -130,7 +130,7 @@ pub struct ProbeCheck {
 }
 
 /// Checks `reply` against `probe`'s rule and the contract.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn verify(probe: &Probe, reply: &ProbeReply<'_>) -> ProbeCheck {
     let called = !reply.tool_calls.is_empty();
     let schema_valid = called.then(|| {
@@ -151,7 +151,7 @@ pub fn verify(probe: &Probe, reply: &ProbeReply<'_>) -> ProbeCheck {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn rule(expect: Expect, reply: &ProbeReply<'_>) -> Option<ProbeFailure> {
     match expect {
         Expect::Call { name, arguments } => {
@@ -195,7 +195,7 @@ fn rule(expect: Expect, reply: &ProbeReply<'_>) -> Option<ProbeFailure> {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn no_text_or(answer: &str, failure: ProbeFailure) -> ProbeFailure {
     if visible(answer).trim().is_empty() {
         ProbeFailure::NoAnswer
@@ -206,7 +206,7 @@ fn no_text_or(answer: &str, failure: ProbeFailure) -> ProbeFailure {
 
 /// The answer without a `<think>…</think>` block some servers leave in the
 /// content: the rule reads the answer, the contract check reports the block.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn visible(answer: &str) -> &str {
     match answer.rfind("</think>") {
         Some(end) => &answer[end + "</think>".len()..],
@@ -216,7 +216,7 @@ fn visible(answer: &str) -> &str {
 
 /// The last whole number in the text; thousands separators (`8,778`) are
 /// read through.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn last_integer(answer: &str) -> Option<i64> {
     let text = visible(answer);
     let mut last = None;
@@ -255,7 +255,7 @@ fn last_integer(answer: &str) -> Option<i64> {
 
 /// One word, compared without case and the punctuation and emphasis
 /// models wrap words in.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn one_word(answer: &str, words: &[&str]) -> Option<ProbeFailure> {
     let trimmed = visible(answer)
         .trim()
@@ -271,7 +271,7 @@ fn one_word(answer: &str, words: &[&str]) -> Option<ProbeFailure> {
 }
 
 /// The reply as a JSON object, a Markdown code fence around it allowed.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn json_object(answer: &str) -> Option<Value> {
     let mut text = visible(answer).trim();
     if let Some(inner) = text.strip_prefix("```") {
@@ -286,7 +286,7 @@ fn json_object(answer: &str) -> Option<Value> {
 /// Whether every member of `expected` is in `actual` with an equal value:
 /// numbers by value, strings without case (and trimmed); with
 /// `alternatives`, an array in `expected` lists accepted values.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn members_match(expected: &Value, actual: &Value, alternatives: bool) -> bool {
     match (expected, actual) {
         (Value::Object(expected), Value::Object(actual)) => expected.iter().all(|(key, value)| {
@@ -312,7 +312,7 @@ fn members_match(expected: &Value, actual: &Value, alternatives: bool) -> bool {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn is_han(c: char) -> bool {
     matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}')
 }
@@ -344,7 +344,7 @@ struct CurrencyArguments {
 /// The call's arguments read through its function's schema type, back as
 /// JSON for comparing values; `None` when they do not parse, do not fit,
 /// or the function is not one the suite offers.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn typed_arguments(call: &ToolCall) -> Option<Value> {
     // An empty argument string is what some servers send for `{}`; no
     // suite function takes zero arguments, so it never fits.

@@ -29,7 +29,7 @@ macro_rules! members {
 
         /// Reads plain member `name` (at `path`) of `value` into `into`;
         /// `false` when `name` is not a plain member.
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)]
         fn $reader(reader: &mut FieldReader, path: &str, name: &str, value: &Value, into: &mut $ty) -> bool {
             match name {
                 $(stringify!($member) => reader.read(path, value, &mut into.$member),)*
@@ -125,7 +125,7 @@ impl Plan {
     /// assert!(fields.iter().any(|f| f.field == "requests_per_target"));
     /// # Ok::<(), PlanError>(())
     /// ```
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_json(text: &str) -> Result<Self, PlanError> {
         let value: Value = serde_json::from_str(text).map_err(|e| {
             // serde_json's message ends with the position, given separately here.
@@ -217,7 +217,7 @@ impl Plan {
     /// assert!(matches!(Plan::from_link_fragment("#lang=zh"), Err(PlanError::Link(_))));
     /// # Ok::<(), PlanError>(())
     /// ```
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_link_fragment(&self) -> String {
         let json = document::to_string(self);
         format!(
@@ -233,7 +233,7 @@ impl Plan {
     /// # Errors
     /// [`PlanError::Link`] when there is no `plan=` parameter or its payload
     /// is not base64url UTF-8; otherwise whatever [`Plan::from_json`] says.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_link_fragment(fragment: &str) -> Result<Self, PlanError> {
         let fragment = fragment.trim();
         let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
@@ -257,7 +257,7 @@ struct FieldReader {
 impl FieldReader {
     /// Reads `value` into `slot` when it has the right shape; otherwise
     /// records an error and leaves the default in place.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn read<T: DeserializeOwned + Expected>(&mut self, field: &str, value: &Value, slot: &mut T) {
         match T::deserialize(value) {
             Ok(v) => *slot = v,
@@ -271,12 +271,12 @@ impl FieldReader {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn unknown(&mut self, field: &str, known: &[&'static str]) {
         self.errors.push(unknown_field(field, field, known));
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn targets(&mut self, value: &Value) -> Vec<Target> {
         let Value::Array(items) = value else {
             self.errors.push(FieldError::new(
@@ -297,7 +297,7 @@ impl FieldReader {
 
     /// Reads one target; a bad one still yields a stand-in so later targets
     /// keep their indexes in messages.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn target(&mut self, i: usize, value: &Value) -> Target {
         let path = format!("targets[{i}]");
         let mut target = Target {
@@ -337,7 +337,7 @@ impl FieldReader {
 
 /// Sort key putting field errors in document-schema order:
 /// top-level fields as listed in `PLAN_FIELDS`, targets by index then member.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn field_order(field: &str) -> (usize, usize, usize, String) {
     let (head, tail) = match field.find(['[', '.']) {
         Some(i) => field.split_at(i),
@@ -365,7 +365,7 @@ fn field_order(field: &str) -> (usize, usize, usize, String) {
 }
 
 /// An unknown member: key-like names get a pointed refusal, typos a hint.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn unknown_field(path: &str, name: &str, known: &[&'static str]) -> FieldError {
     let lower = name.to_ascii_lowercase();
     if ["key", "token", "secret", "authorization", "password"]
@@ -388,7 +388,7 @@ fn unknown_field(path: &str, name: &str, known: &[&'static str]) -> FieldError {
 }
 
 /// Levenshtein distance, for "did you mean" hints on short field names.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
@@ -445,7 +445,7 @@ impl Expected for [u8; 2] {
 }
 
 /// How a JSON value looks, for "expected X, found Y" messages.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn describe(value: &Value) -> Found {
     match value {
         Value::Null => Found::Literal("null".to_owned()),

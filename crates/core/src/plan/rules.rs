@@ -16,7 +16,7 @@ impl Plan {
     ///
     /// # Errors
     /// One [`FieldError`] per bad field, in field order.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut errors = Vec::new();
         let mut bad = |field: &str, problem: Problem| errors.push(FieldError::new(field, problem));
@@ -220,7 +220,7 @@ impl Plan {
     }
 
     /// Concerns about a valid plan; never refusals. In field order.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn warnings(&self) -> Vec<Warning> {
         let mut warnings = Vec::new();
         let mut warn = |kind, field: &str, message: String| {
@@ -409,7 +409,7 @@ impl Plan {
     /// The prompt sizes above each target's context window, for the targets
     /// of a preset whose model's window is known for certain
     /// ([`crate::context_window`]); empty without sizes.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn sizes_over_context_window(&self) -> Vec<OverWindow> {
         let Some(sizes) = &self.prompt_sizes else {
             return Vec::new();
@@ -431,7 +431,7 @@ impl Plan {
 
     /// Input tokens one target sends over the run when the plan has prompt
     /// sizes (warm-ups included, by the requested sizes); `None` without.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn input_tokens_per_target(&self) -> Option<u64> {
         let turns = crate::prompt::cycle(self);
         if turns.is_empty() {
@@ -458,19 +458,19 @@ pub struct OverWindow {
 }
 
 /// Rounds to 3 decimals for messages, so 1.6666… reads 1.667.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn round1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
 /// An OpenRouter provider slug: lower-case letters, digits and `-_./`, 1–64
 /// characters.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn is_provider_slug(slug: &str) -> bool {
     (1..=64).contains(&slug.len())
         && slug

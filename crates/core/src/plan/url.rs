@@ -4,7 +4,7 @@
 use super::{Protocol, UrlProblem};
 
 /// Trims a base URL and removes trailing slashes.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn normalise_base_url(url: &str) -> String {
     url.trim().trim_end_matches('/').to_owned()
 }
@@ -16,7 +16,7 @@ pub fn normalise_base_url(url: &str) -> String {
 ///
 /// # Errors
 /// What is wrong (its words say what to write instead).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), UrlProblem> {
     if url.is_empty() {
         return Err(UrlProblem::Empty);
@@ -71,7 +71,7 @@ pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), UrlProblem> {
 }
 
 /// Checks `host` or `host:port` (IPv6 in brackets).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn check_host_port(authority: &str) -> Result<(), UrlProblem> {
     let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
         match v6.split_once(']') {

@@ -66,7 +66,7 @@ pub struct PrefillReport {
 
 impl PrefillReport {
     /// The label of target `index` ("" when there is none).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn label(&self, index: u32) -> &str {
         self.targets
             .iter()
@@ -79,7 +79,7 @@ impl PrefillReport {
 /// sample carries a size (a plan without `prompt_sizes`). Seeded by `seed`.
 ///
 /// Cost: one [`build_report`] per size plus the fits' bootstraps.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<PrefillReport> {
     if samples.iter().all(|s| s.sized_prompt.is_none()) {
         return None;
@@ -205,7 +205,7 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
 }
 
 /// Median of the provider's input counts for `target` at `size`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn input_median(samples: &[Sample], target: u32, size: u32) -> Option<f64> {
     let mut counts: Vec<f64> = samples
         .iter()

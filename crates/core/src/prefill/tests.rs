@@ -18,7 +18,7 @@ struct Provider {
     cache: bool,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn plan_of(targets: usize, sizes: &[u32], requests: u32, probe: bool) -> Plan {
     let target = Target {
         label: "t".into(),
@@ -40,7 +40,7 @@ fn plan_of(targets: usize, sizes: &[u32], requests: u32, probe: bool) -> Plan {
 }
 
 /// The samples of a run of `plan` against `providers` (one per target).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn simulate(plan: &Plan, providers: &[Provider], seed: u64) -> Vec<Sample> {
     let schedule = Schedule::new(plan, 0.0, seed);
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -100,7 +100,7 @@ const B: Provider = Provider {
 };
 
 #[test]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn the_fit_finds_each_rate_and_says_which_prefills_faster() {
     let plan = plan_of(2, &SIZES, 400, false);
     let samples = simulate(&plan, &[A, B], 11);
@@ -131,7 +131,7 @@ fn the_fit_finds_each_rate_and_says_which_prefills_faster() {
 }
 
 #[test]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn a_repeated_prompt_saves_what_the_cache_skips_and_none_without_a_cache() {
     let plan = plan_of(2, &[128, 8_192], 300, true);
     let samples = simulate(&plan, &[A, B], 5);
@@ -153,7 +153,7 @@ fn a_repeated_prompt_saves_what_the_cache_skips_and_none_without_a_cache() {
 }
 
 #[test]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn without_sizes_there_is_no_fit() {
     let samples = vec![fixtures::sample(0, 0, 0.0, Some(100.0), false)];
     assert_eq!(prefill_fit(&samples, 0, 1), None);
@@ -167,7 +167,7 @@ fn without_sizes_there_is_no_fit() {
 /// error of the point estimate, and how often "faster" is said.
 #[test]
 #[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib prefill::tests::prefill_fit_coverage -- --ignored --nocapture"]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn prefill_fit_coverage() {
     let runs = 1_000;
     let plan = plan_of(2, &SIZES, 400, false);
@@ -236,7 +236,7 @@ fn prefill_fit_coverage() {
 }
 
 #[test]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn the_routing_ranks_by_the_ttft_predicted_at_the_typical_size_when_the_plan_names_one() {
     use crate::report::build_report;
     use crate::verdict::Lang;

@@ -27,7 +27,7 @@ const ANTHROPIC_VERSION: &str = "2023-06-01";
 /// The headers every request carries. Anthropic answers browser requests
 /// only when `anthropic-dangerous-direct-browser-access` says the caller
 /// knows the key is exposed to the page (it is the user's own key).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn common_headers(key: Option<&str>) -> Vec<(String, String)> {
     let mut headers = Vec::with_capacity(4);
     if let Some(key) = key {
@@ -66,7 +66,7 @@ struct ToolSpec<'a> {
 }
 
 /// `POST {base}/v1/messages`, streamed.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let mut headers = common_headers(key);
     headers.push(("content-type".to_owned(), "application/json".to_owned()));
@@ -103,7 +103,7 @@ pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -
 }
 
 /// `GET {base}/v1/models`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsRequest {
     ModelsRequest {
         url: format!("{}/v1/models", base_url(target)),
@@ -112,14 +112,14 @@ pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsReques
 }
 
 /// `data[].id` of a models list.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn parse_models(body: &str) -> Vec<String> {
     super::data_ids(body)
 }
 
 /// The message of an error body:
 /// `{"type":"error","error":{"type":"…","message":"…"}}`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
     let value: Value = serde_json::from_str(body).ok()?;
     match value.get("error") {
@@ -132,7 +132,7 @@ pub(crate) fn error_body_message(body: &str) -> Option<String> {
 }
 
 /// Decodes one event.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn decode_event(
     event: &SseEvent,
     out: &mut Vec<StreamEvent>,
@@ -225,7 +225,7 @@ pub(crate) fn decode_event(
 /// `output` says the count is the reply's), the prompt (Anthropic splits it
 /// into `input_tokens`, uncached, plus cache reads and writes: the prompt is
 /// their sum) and the cache reads.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn push_usage(usage: &Usage, output: bool, out: &mut Vec<StreamEvent>) {
     if output && let Some(tokens) = usage.output_tokens.0 {
         out.push(StreamEvent::Usage {
@@ -245,7 +245,7 @@ fn push_usage(usage: &Usage, output: bool, out: &mut Vec<StreamEvent>) {
 
 /// Where `data` stops fitting this protocol's event type (see
 /// [`super::misfit_member`]).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn misfit_member(data: &str) -> Option<(String, String)> {
     misfit_member_of::<Event<'_>>(data)
 }

@@ -25,14 +25,14 @@ use crate::sse::SseEvent;
 
 /// The model name as it goes in the URL path: users may paste it with the
 /// `models/` prefix the API lists it with.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn model_path(target: &Target) -> &str {
     let model = target.model.trim();
     model.strip_prefix("models/").unwrap_or(model)
 }
 
 /// `x-goog-api-key` when a key is given.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn key_headers(key: Option<&str>) -> Vec<(String, String)> {
     key.map(|key| vec![("x-goog-api-key".to_owned(), key.to_owned())])
         .unwrap_or_default()
@@ -98,7 +98,7 @@ struct GenerationConfig {
 }
 
 /// `POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let mut headers = key_headers(key);
     headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
@@ -156,7 +156,7 @@ pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -
 }
 
 /// `GET {base}/v1beta/models`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsRequest {
     ModelsRequest {
         url: format!("{}/v1beta/models", base_url(target)),
@@ -166,7 +166,7 @@ pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsReques
 
 /// `models[].name` without the `models/` prefix, keeping only models that
 /// can generate content (the list also holds embedding models).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn parse_models(body: &str) -> Vec<String> {
     let Ok(value) = serde_json::from_str::<Value>(body) else {
         return Vec::new();
@@ -196,7 +196,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 
 /// The message of an error body: `{"error":{"code","message","status"}}`,
 /// sometimes wrapped in an array.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
     let value: Value = serde_json::from_str(body).ok()?;
     let value = match &value {
@@ -210,7 +210,7 @@ pub(crate) fn error_body_message(body: &str) -> Option<String> {
 }
 
 /// Decodes one event.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn decode_event(
     event: &SseEvent,
     out: &mut Vec<StreamEvent>,
@@ -292,7 +292,7 @@ pub(crate) fn decode_event(
 
 /// Where `data` stops fitting this protocol's event type (see
 /// [`super::misfit_member`]).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn misfit_member(data: &str) -> Option<(String, String)> {
     misfit_member_of::<Chunk<'_>>(data)
 }

@@ -24,7 +24,7 @@ use crate::sse::SseEvent;
 /// `POST {base}/chat/completions`, with `Authorization` only when a key is
 /// given (local servers take none, and an unneeded `Authorization` header
 /// would force a CORS preflight).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn build_request(target: &Target, ask: &Ask<'_>, key: Option<&str>) -> HttpRequest {
     let mut headers = Vec::with_capacity(2);
     if let Some(key) = key {
@@ -87,7 +87,7 @@ struct StreamOptions {
 }
 
 /// The chat completions body: one user message, streamed, usage included.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn request_body(target: &Target, ask: &Ask<'_>) -> String {
     let (tools, choice) = ask.tools.unzip();
     body_text(&RequestBody {
@@ -132,7 +132,7 @@ pub(crate) fn request_body(target: &Target, ask: &Ask<'_>) -> String {
 }
 
 /// `GET {base}/models`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsRequest {
     ModelsRequest {
         url: format!("{}/models", base_url(target)),
@@ -143,7 +143,7 @@ pub(crate) fn models_request(target: &Target, key: Option<&str>) -> ModelsReques
 }
 
 /// `data[].id` of a models list.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn parse_models(body: &str) -> Vec<String> {
     super::data_ids(body)
 }
@@ -151,7 +151,7 @@ pub(crate) fn parse_models(body: &str) -> Vec<String> {
 /// The message of an error body: `{"error": {"message"}}` (OpenAI and most
 /// copies), `{"error": "text"}` (Ollama), `{"message"}` (vLLM),
 /// `{"detail"}` (FastAPI servers), or an array holding one of those.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn error_body_message(body: &str) -> Option<String> {
     let value: Value = serde_json::from_str(body).ok()?;
     let value = match &value {
@@ -167,7 +167,7 @@ pub(crate) fn error_body_message(body: &str) -> Option<String> {
 }
 
 /// Decodes one chunk event.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn decode_event(
     event: &SseEvent,
     out: &mut Vec<StreamEvent>,
@@ -268,7 +268,7 @@ pub(crate) fn decode_event(
 
 /// Where `data` stops fitting this protocol's event type (see
 /// [`super::misfit_member`]).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn misfit_member(data: &str) -> Option<(String, String)> {
     misfit_member_of::<Chunk<'_>>(data)
 }

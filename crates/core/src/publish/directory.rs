@@ -66,7 +66,7 @@ pub enum PublishRunError {
 }
 
 impl fmt::Display for PublishRunError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Results(error) => write!(f, "the results file was not published: {error}"),
@@ -93,7 +93,7 @@ pub struct Published {
 
 /// The `environment.vantage` a results file names (the native runner's
 /// `--vantage`), or empty.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn vantage_of(results_text: &str) -> String {
     serde_json::from_str::<serde_json::Value>(results_text)
         .ok()
@@ -106,7 +106,7 @@ pub(crate) fn vantage_of(results_text: &str) -> String {
         .unwrap_or_default()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn write_points(
     store: &mut impl Store,
     file: &str,
@@ -128,7 +128,7 @@ fn write_points(
 /// [`PublishRunError`] when the file is not a results file, the run is
 /// already published, a published file cannot be read or merged, or the
 /// store fails. Nothing is listed in the index before it is written.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn publish_run(
     store: &mut impl Store,
     results_text: &str,
@@ -189,7 +189,7 @@ pub fn publish_run(
 
 /// Merges the files of `group` into its file and lists that instead (the
 /// caller removes the members once the index is written).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn compact(
     store: &mut impl Store,
     index: &mut Index,

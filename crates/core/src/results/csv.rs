@@ -97,7 +97,7 @@ pub const PROMPT_SIZE_COLUMNS: [&str; 2] = ["prompt_size", "prompt_repeat_of"];
 /// assert_eq!(ttft_ms, samples[0].ttft_ms);
 /// # Ok::<(), firsttoken_core::plan::PlanError>(())
 /// ```
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
     let mut out = String::with_capacity(samples.len() * 160 + 300);
     out.push_str(&CSV_COLUMNS.join(","));
@@ -196,7 +196,7 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
 
 /// RFC 4180: quote a field containing a comma, quote, CR or LF, doubling
 /// inner quotes.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn quote(field: &str) -> String {
     // A text cell that a spreadsheet would read as a formula (OWASP's CSV
     // injection: `=`, `+`, `-`, `@`, tab, carriage return) gets a leading

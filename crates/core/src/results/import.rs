@@ -51,7 +51,7 @@ pub enum ImportError {
 }
 
 impl fmt::Display for ImportError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -60,7 +60,7 @@ impl fmt::Display for ImportError {
 impl ImportError {
     /// Why the file was refused, in `lang` (the English is the error's
     /// `Display`, the runner's words).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Self::TooLarge { bytes } => refusal::results_too_large(
@@ -148,7 +148,7 @@ impl std::error::Error for ImportError {}
 /// assert!(foreign.text(Lang::ZhCn).starts_with("这不是 FirstToken 结果文件"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
     if text.len() > MAX_RESULTS_BYTES {
         return Err(ImportError::TooLarge { bytes: text.len() });
@@ -181,7 +181,7 @@ pub fn import_json(text: &str) -> Result<ResultsDoc, ImportError> {
     Err(ImportError::Shape(shape.to_string()))
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn validate(doc: &ResultsDoc) -> Result<(), ImportError> {
     let targets = doc.plan.targets.len();
     let in_range = |field: String, target: u32| {

@@ -18,7 +18,7 @@ pub enum MergeError {
 }
 
 impl fmt::Display for MergeError {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -27,7 +27,7 @@ impl fmt::Display for MergeError {
 impl MergeError {
     /// Why the runs were not merged, in `lang` (the English is the error's
     /// `Display`).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         match self {
             Self::Empty => refusal::merge_empty(lang),
@@ -113,7 +113,7 @@ impl std::error::Error for MergeError {}
 /// assert_eq!(merged.samples.len(), 2 * measure_with_demo(&plan).len());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
     let first = docs.first().ok_or(MergeError::Empty)?;
     let counts_reasoning = first.plan.reasoning_counts_as_first_token;

@@ -9,7 +9,7 @@ use crate::text::lang::Lang;
 
 impl Distinction {
     /// A short sentence naming the two targets.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(self, a: &str, b: &str, lang: Lang) -> String {
         match (self, lang) {
             (Self::ABetter, Lang::En) => format!("{a} is better than {b}"),
@@ -29,7 +29,7 @@ impl Consistency {
     /// requests": what to say instead of [`Consistency::text`] when the two
     /// CVs' intervals overlap, so that no ratio is stated that the
     /// intervals cannot tell from 1×.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn indistinct_text(most: (&str, f64), least: (&str, f64), lang: Lang) -> String {
         let ((most, most_cv), (least, least_cv)) = (most, least);
         match lang {
@@ -43,7 +43,7 @@ impl Consistency {
     }
 
     /// "A is 34× more consistent than B".
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, most: &str, least: &str, lang: Lang) -> String {
         let ratio = self.ratio_text();
         match lang {

@@ -8,7 +8,7 @@ use super::lang::Lang;
 use crate::calendar::civil_from_days;
 
 /// An epoch time as UTC "YYYY-MM-DD HH:MM UTC".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn utc_time(epoch_ms: f64) -> String {
     let seconds = (epoch_ms / 1000.0).floor() as i64;
     let (days, secs) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
@@ -21,7 +21,7 @@ pub fn utc_time(epoch_ms: f64) -> String {
 }
 
 /// "2026-12-01 00:05 – 2026-12-04 06:05 UTC".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn utc_range(first_ms: f64, last_ms: f64) -> String {
     let first = utc_time(first_ms);
     let first = first.strip_suffix(" UTC").unwrap_or(&first);
@@ -30,7 +30,7 @@ pub fn utc_range(first_ms: f64, last_ms: f64) -> String {
 
 /// The warning of a monitor that looks stopped: the newest sample is `age_ms`
 /// old, more than three schedule periods of `schedule_minutes`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn stale_warning(lang: Lang, age_ms: f64, schedule_minutes: u32) -> String {
     let age = format_duration(lang, age_ms);
     match lang {
@@ -46,7 +46,7 @@ pub fn stale_warning(lang: Lang, age_ms: f64, schedule_minutes: u32) -> String {
 }
 
 /// One source's line: "data/index.json (index, 32 files, 499 740 requests)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn source_line(lang: Lang, url: &str, index: bool, files: usize, requests: usize) -> String {
     match (lang, index) {
         (Lang::En, true) => format!("{url} (index, {files} files, {requests} requests)"),
@@ -58,7 +58,7 @@ pub fn source_line(lang: Lang, url: &str, index: bool, files: usize, requests: u
 
 /// The header's request count: "499 740 (1 203 errors) — measured requests;
 /// warm-ups left out, nothing thinned".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn requests_line(lang: Lang, requests: usize, errors: usize) -> String {
     match lang {
         Lang::En => format!(
@@ -72,7 +72,7 @@ pub fn requests_line(lang: Lang, requests: usize, errors: usize) -> String {
 
 /// A rolling window's latency: "420 ms · p95 TTFT ≥ 30 s" (`≥` where the
 /// percentile reaches timed-out requests), or "–" without a successful one.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn window_latency(
     lang: Lang,
     median_ms: f64,
@@ -95,7 +95,7 @@ pub fn window_latency(
 
 /// A rolling window's counts: "n 71 / 75 · 5.3 %" (successes of requests,
 /// error rate).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn window_counts(n: usize, requests: usize, error_rate_pct: Option<f64>) -> String {
     format!(
         "n {n} / {requests} · {}",

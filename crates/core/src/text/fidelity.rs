@@ -13,7 +13,7 @@ use crate::fidelity::suite::Category;
 use crate::fidelity::verify::ProbeFailure;
 
 /// A verdict in one word.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn verdict_word(lang: Lang, verdict: FidelityVerdict) -> &'static str {
     match (lang, verdict) {
         (Lang::En, FidelityVerdict::Reference) => "reference",
@@ -30,7 +30,7 @@ pub fn verdict_word(lang: Lang, verdict: FidelityVerdict) -> &'static str {
 }
 
 /// A category's name.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn category_name(lang: Lang, category: Category) -> &'static str {
     match (lang, category) {
         (Lang::En, Category::Arithmetic) => "arithmetic",
@@ -57,7 +57,7 @@ pub fn category_name(lang: Lang, category: Category) -> &'static str {
 }
 
 /// Why a reply failed, in a few words.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn failure_text(lang: Lang, failure: ProbeFailure) -> &'static str {
     match (lang, failure) {
         (Lang::En, ProbeFailure::NoAnswer) => "no answer",
@@ -84,7 +84,7 @@ pub fn failure_text(lang: Lang, failure: ProbeFailure) -> &'static str {
 }
 
 /// "57 of 60 (95 %, 86–98 %)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn pass_rate_text(lang: Lang, pass: &PassRate) -> String {
     let pct = |share: f64| format!("{:.0}", share * 100.0);
     match lang {
@@ -109,7 +109,7 @@ pub fn pass_rate_text(lang: Lang, pass: &PassRate) -> String {
 
 /// One target's fidelity in one sentence, against `reference` (its label)
 /// when the plan names one: what was seen, figure by figure.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn fidelity_sentence(
     lang: Lang,
     figures: &FidelityFigures,
@@ -261,7 +261,7 @@ pub(crate) fn fidelity_sentence(
 
 /// "The planned run adds 60 probe requests per target (basic-1, twice)":
 /// what the check costs, said before Start.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn probe_cost_text(
     lang: Lang,
     per_target: u32,
@@ -282,7 +282,7 @@ pub fn probe_cost_text(
 }
 
 /// "9 of 10" / "9/10".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn count_of(lang: Lang, part: usize, whole: usize) -> String {
     match lang {
         Lang::En => format!("{part} of {whole}"),
@@ -291,14 +291,14 @@ pub fn count_of(lang: Lang, part: usize, whole: usize) -> String {
 }
 
 /// A trigger F1 with two decimals ("0.93"), as the sentence writes it.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn f1_text(f1: f64) -> String {
     format!("{f1:.2}")
 }
 
 /// "28 of 30 (median +23)": probes counted to the same `prompt_tokens` as
 /// the reference's, and the median difference when it is not 0.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn token_agreement_text(lang: Lang, tokens: &TokenAgreement) -> String {
     let equal = count_of(lang, tokens.equal, tokens.compared);
     match (lang, tokens.median_difference) {
@@ -310,7 +310,7 @@ pub fn token_agreement_text(lang: Lang, tokens: &TokenAgreement) -> String {
 
 /// The mark in a probe-grid cell: ✓ (every reply passed), ✗ (none),
 /// "1/2" (some), "–" (no reply).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn cell_mark(passed: usize, replies: usize) -> String {
     match CellState::of_counts(passed, replies) {
         CellState::None => "–".to_owned(),
@@ -321,7 +321,7 @@ pub fn cell_mark(passed: usize, replies: usize) -> String {
 }
 
 /// A grid cell's accessible name: "Demo A, arith-mul: 1 of 2 passed".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn cell_title(lang: Lang, label: &str, probe: &str, passed: usize, replies: usize) -> String {
     match lang {
         Lang::En => format!(
@@ -335,7 +335,7 @@ pub fn cell_title(lang: Lang, label: &str, probe: &str, passed: usize, replies: 
 /// A reply as the grid opens it: the answer, then each call as
 /// `name(arguments)` (the form of a probe's right answer), one a line; a
 /// reply with neither says so.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn reply_text(lang: Lang, answer: Option<&str>, calls: &[ToolCall]) -> String {
     let mut lines: Vec<String> = Vec::new();
     if let Some(answer) = answer.filter(|a| !a.trim().is_empty()) {
@@ -355,7 +355,7 @@ pub fn reply_text(lang: Lang, answer: Option<&str>, calls: &[ToolCall]) -> Strin
 }
 
 /// A run's probe replies so far, for a live line: "probes 21 of 30 passed".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn probe_progress(lang: Lang, passed: usize, replies: usize) -> String {
     match lang {
         Lang::En => format!("probes {passed} of {replies} passed"),

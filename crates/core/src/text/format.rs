@@ -11,7 +11,7 @@ use crate::bootstrap::Interval;
 /// "120 s"; 毫秒 / 秒 in Chinese); "–" for a value that is not finite. Tables,
 /// sentences, routing reasons, chart ticks and the terminal all print
 /// durations through it, so "12.3 s" in a reason is "12.3 s" in the table.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn format_ms(lang: Lang, ms: f64) -> String {
     let (seconds, unit_ms) = match lang {
         Lang::En => ("s", "ms"),
@@ -30,7 +30,7 @@ pub fn format_ms(lang: Lang, ms: f64) -> String {
 
 /// `value` with three significant digits (whole numbers from 100 up),
 /// trailing zeros dropped: `412.3` → "412", `56.78` → "56.8", `0.5` → "0.5".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn significant(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {
         return "0".into();
@@ -50,7 +50,7 @@ pub fn significant(value: f64) -> String {
 }
 
 /// "2.50" → "2.5", "3.0" → "3", "-0.0" → "0".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn trim_zeros(text: String) -> String {
     if text.contains('.') {
         let trimmed = text.trim_end_matches('0').trim_end_matches('.');
@@ -66,7 +66,7 @@ pub fn trim_zeros(text: String) -> String {
 
 /// A percentage with no decimals from 10 up and one below ("541 %",
 /// "4.2 %"); "–" for a value that is not finite.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn format_pct(value: f64) -> String {
     if !value.is_finite() {
         "–".to_owned()
@@ -79,7 +79,7 @@ pub fn format_pct(value: f64) -> String {
 
 /// A duration interval: "420 ms–560 ms", or "≥ 420 ms" when the data
 /// bound it only from below (an infinite `high`).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn interval_ms(lang: Lang, interval: &Interval) -> String {
     if interval.is_bounded() {
         format!(
@@ -94,14 +94,14 @@ pub fn interval_ms(lang: Lang, interval: &Interval) -> String {
 
 /// "≥ " before a figure that is only a lower bound (a censored timeout
 /// reaches it), nothing otherwise.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn at_least(lower_bound: bool) -> &'static str {
     if lower_bound { "≥ " } else { "" }
 }
 
 /// A ratio as people say it: whole numbers from 10× up, one decimal below
 /// ("34×", "2.5×").
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn format_ratio(ratio: f64) -> String {
     if !ratio.is_finite() {
         "–".to_owned()
@@ -114,7 +114,7 @@ pub fn format_ratio(ratio: f64) -> String {
 
 /// US dollars: "$1.23", "$0.042", "$0.00041" (two significant digits
 /// below a dollar), "$0" for nothing.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn format_usd(usd: f64) -> String {
     if !usd.is_finite() {
         return "–".to_owned();
@@ -133,7 +133,7 @@ pub fn format_usd(usd: f64) -> String {
 /// A duration for an ETA or a delay: "45 s", "12 min", "3 h 20 min" (秒 /
 /// 分钟 / 小时 in Chinese). The page's run view and the terminal's progress
 /// line both say durations this way.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn format_duration(lang: Lang, ms: f64) -> String {
     let (seconds, minutes, hours) = match lang {
         Lang::En => ("s", "min", "h"),
@@ -156,7 +156,7 @@ pub fn format_duration(lang: Lang, ms: f64) -> String {
 
 /// A whole number with its thousands set apart by a space: "8 192",
 /// "32 768", "512".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn grouped(value: u64) -> String {
     let digits = value.to_string();
     let mut text = String::with_capacity(digits.len() + digits.len() / 3);
@@ -172,7 +172,7 @@ pub fn grouped(value: u64) -> String {
 /// `text` with each space between two digits made a no-break space
 /// (U+00A0), so a grouped number ("32 768") never wraps between its
 /// groups on a narrow screen.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn unbroken_groups(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut previous = '\0';

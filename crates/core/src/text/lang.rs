@@ -18,7 +18,7 @@ impl Lang {
 
     /// The language for a browser's preferred languages: Chinese for any
     /// `zh` tag (Traditional readers still read the numbers), else English.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_browser(languages: &[String]) -> Self {
         match languages.first() {
             Some(tag) if tag.to_ascii_lowercase().starts_with("zh") => Self::ZhCn,
@@ -27,7 +27,7 @@ impl Lang {
     }
 
     /// The BCP 47 tag (`<html lang>`, `firsttoken report --lang`).
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn tag(self) -> &'static str {
         match self {
             Self::En => "en",
@@ -36,7 +36,7 @@ impl Lang {
     }
 
     /// The language a BCP 47 tag names: `en…` or `zh…`; `None` otherwise.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn from_tag(tag: &str) -> Option<Self> {
         let tag = tag.trim().to_ascii_lowercase();
         if tag == "en" || tag.starts_with("en-") {
@@ -64,7 +64,7 @@ macro_rules! texts {
 
         impl $name {
             /// Every text, for checks that walk them all.
-            #[inline]
+            #[cfg_attr(target_arch = "wasm32", inline)]
             pub fn all(&self) -> Vec<&'static str> {
                 vec![$(self.$field),*]
             }

@@ -60,7 +60,7 @@ use crate::verdict::Verdict;
 ///
 /// "4 of 75 requests slower than 1.24 s (3× the warm median), 1 in 8 to
 /// 1 in 68; p95 is 14× the median; warm-only p95 450 ms."
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>) -> String {
     let threshold = format_ms(lang, slow.threshold_ms);
     let multiple = format!("{SLOW_MULTIPLE:.0}");
@@ -118,7 +118,7 @@ pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>
 /// Peak against off-peak by their slow shares, with Fisher's exact test:
 /// "peak hours are slower: 9 of 80 requests slow at peak against 0 of 40
 /// off peak (Fisher's exact test, p = 0.028)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
     let ((peak_slow, peak_n), (off_slow, off_n)) = (comparison.peak, comparison.off_peak);
     let p = format_p(comparison.p_value);
@@ -149,7 +149,7 @@ pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
 /// The first-token timeout advice as one sentence: "4.20 s (the 95 %
 /// upper bound of the p99, 2.80 s, × 1.5); it would have cut 0 of 300
 /// requests", or what is missing for one.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
     let quantile_name = |q: f64| if q >= 0.999 { "p99.9" } else { "p99" };
     let margin = format!("{TIMEOUT_MARGIN}");
@@ -216,7 +216,7 @@ pub(crate) fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
 }
 
 /// "5.2 s–6.8 s", or one figure when the tail's requests round alike.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn tail_range(lang: Lang, tail: &ColdTail) -> String {
     let (min, max) = (format_ms(lang, tail.min_ms), format_ms(lang, tail.max_ms));
     if min == max {
@@ -231,7 +231,7 @@ fn tail_range(lang: Lang, tail: &ColdTail) -> String {
 /// that "cold starts" above and "no separate slow tail" below do not read
 /// as a contradiction: "no separate slow tail: the slow requests do not
 /// form a group of their own (1 of 40 over 1.2 s, 3× the warm median)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn target_tail_sentence(lang: Lang, target: &TargetReport) -> String {
     let plain = tail_sentence(lang, target.cold_tail.as_ref(), target.ttft.is_some());
     let cold_verdict = target.verdict.is_some_and(|v| v >= Verdict::ColdStarts);
@@ -261,7 +261,7 @@ pub fn target_tail_sentence(lang: Lang, target: &TargetReport) -> String {
 /// requests, about 1 in 19, took 5.2 s–6.8 s (median 6.1 s); without them
 /// the median is 412 ms and the p95 650 ms." `has_ttft` says whether the
 /// target has any ranked request (else "no data").
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn tail_sentence(lang: Lang, tail: Option<&ColdTail>, has_ttft: bool) -> String {
     match (tail, lang) {
         // One slow request has no range and no median of its own.
@@ -309,7 +309,7 @@ pub fn tail_sentence(lang: Lang, tail: Option<&ColdTail>, has_ttft: bool) -> Str
 
 /// How an interval was found, in words: "order statistics of independent
 /// requests" or "batch means of consecutive requests, blocks of 28".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn resampling_text(lang: Lang, method: Resampling) -> String {
     match (lang, method) {
         (Lang::En, Resampling::Iid) => "order statistics of independent requests".into(),
@@ -328,7 +328,7 @@ pub fn resampling_text(lang: Lang, method: Resampling) -> String {
 /// 412 ms–455 ms, order statistics of independent requests / …)", or "A and
 /// B are not distinguishable with this many samples (…)". Both adapters
 /// print these lines under each model.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn distinction_sentences(
     lang: Lang,
     report: &Report,
@@ -375,14 +375,14 @@ pub(crate) fn distinction_sentences(
 }
 
 /// "Label: sentence" in English, "Label：sentence" in Chinese.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn labelled(lang: Lang, label: &str, sentence: &str) -> String {
     format!("{label}{}{sentence}", colon(lang))
 }
 
 /// What stands between a name and what is said of it: ": " in English,
 /// a full-width colon in Chinese.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn colon(lang: Lang) -> &'static str {
     match lang {
         Lang::En => ": ",
@@ -392,7 +392,7 @@ pub fn colon(lang: Lang) -> &'static str {
 
 /// A caveat that holds for several targets: their labels, listed, then
 /// the caveat. "A, B: only 13 measured samples …"; "A、B：…".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn caveat_line(lang: Lang, labels: &[String], caveat: &str) -> String {
     let separator = match lang {
         Lang::En => ", ",
@@ -403,7 +403,7 @@ pub fn caveat_line(lang: Lang, labels: &[String], caveat: &str) -> String {
 
 /// Goodput as one sentence: "97 % within 1 s (92–99 %), 97 of 100
 /// requests".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
     let pct = |share: f64| format!("{:.0}", share * 100.0);
     let (share, low, high) = (
@@ -426,7 +426,7 @@ pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
 /// The best provider as both adapters name it: "A", or "A (not
 /// distinguishable from B, C with these requests)" when the routing pick
 /// is a tie.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> String {
     if tied.is_empty() {
         return best.to_owned();
@@ -439,7 +439,7 @@ pub(crate) fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> Str
 }
 
 /// A whole-percent share and its interval: ("96", "90", "98").
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn share_parts(k: usize, n: usize, interval: (f64, f64)) -> (String, String, String) {
     let pct = |share: f64| format!("{:.0}", share * 100.0);
     let share = if n == 0 { 0.0 } else { k as f64 / n as f64 };
@@ -447,7 +447,7 @@ fn share_parts(k: usize, n: usize, interval: (f64, f64)) -> (String, String, Str
 }
 
 /// Seconds as a `Retry-After` says them: "7 s", "0.5 s".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn format_seconds(lang: Lang, seconds: f64) -> String {
     format_ms(lang, seconds * 1000.0)
 }
@@ -456,7 +456,7 @@ fn format_seconds(lang: Lang, seconds: f64) -> String {
 /// sentence: "72 of 75 succeeded on the first try (96 %, 89–99 %), without
 /// retries; 429 (rate limited): 3 (4 %, 1–11 %), Retry-After 7 s
 /// (median), at most 7 s; other 4xx 0, 5xx 0, no status 0."
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
     let n = status.requests;
     let (ok, ok_low, ok_high) = share_parts(status.first_try_success, n, status.first_try_interval);
@@ -516,7 +516,7 @@ pub(crate) fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
 /// What the last 429's rate-limit headers said, values as the provider
 /// sent them: "requests: 0 left, reset 7s; tokens: 0 left"; `None` when
 /// they said nothing.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<String> {
     let (requests, tokens, reset_word, separator, colon) = match lang {
         Lang::En => ("requests", "tokens", "reset", ", ", ": "),
@@ -560,7 +560,7 @@ pub(crate) fn rate_limit_text(lang: Lang, headers: &RateLimitHeaders) -> Option<
 /// Gaps and stalls after the first token: "stalls (a gap over 2 s) in 1 of
 /// 75 replies (1 %, 0–7 %); per-reply p95 gap: median 21 ms, p95 42 ms;
 /// longest gap 2.52 s; 0 replies came all at once."
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
     let n = stream.requests;
     let (stalled, low, high) = share_parts(stream.stalled, n, stream.stall_interval);
@@ -591,7 +591,7 @@ pub(crate) fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
 /// A target's cost: "$0.00041 per successful request; $0.031 for the run
 /// (77 charged requests)", with "some token counts were estimated" when
 /// they were.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
     let per = cost
         .per_success_usd
@@ -621,7 +621,7 @@ pub(crate) fn cost_sentence(lang: Lang, cost: &CostFigures) -> String {
 
 /// What a plan will cost before Start: "At most about $0.04 for 300
 /// requests at the prices in the plan (every reply at max tokens)."
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn plan_cost_sentence(lang: Lang, cost: &PlanCost) -> String {
     let usd = format_usd(cost.at_most_usd);
     let requests = cost.requests;
@@ -709,7 +709,7 @@ pub struct ReportSentences {
 /// consistent than B" when their CVs' 95 % intervals do not overlap, else
 /// both CVs and that these requests cannot tell them apart (a "1.0×" would
 /// claim a difference the intervals do not show).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn consistency_sentence(
     lang: Lang,
     report: &Report,
@@ -786,7 +786,7 @@ pub(crate) fn consistency_sentence(
 /// assert_eq!(english.models[0].verdicts[0].label, "steady");
 /// # Ok::<(), firsttoken_core::plan::PlanError>(())
 /// ```
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
     let said = |target: &TargetReport, text: String| Said {
         target: target.target,
@@ -924,7 +924,7 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
 
 /// A plan warning in the page's language. The English text is the plan
 /// validator's own (with its figures); the Chinese one is said per kind.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn warning_text(
     lang: Lang,
     plan: &crate::plan::Plan,
@@ -994,7 +994,7 @@ pub fn warning_text(
 /// moved the schedule, keeping the spacing", or only "4 s later than
 /// planned" when `brief` (a terminal's progress line must fit one line);
 /// `None` below a second.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Option<String> {
     (shift_ms >= 1000.0).then(|| {
         let by = format_duration(lang, shift_ms);
@@ -1013,7 +1013,7 @@ pub(crate) fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Opt
 /// slow requests moved its schedule: "12 min", "12 min (4 s later than
 /// planned)", "12 分钟（4 秒 晚于计划）". The page's run view and the
 /// terminal's progress bar both show it after their "ETA".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn eta_text(lang: Lang, eta_ms: f64, shift_ms: f64, brief: bool) -> String {
     let left = format_duration(lang, eta_ms);
     match (lang, schedule_shift_text(lang, shift_ms, brief)) {
@@ -1026,7 +1026,7 @@ pub fn eta_text(lang: Lang, eta_ms: f64, shift_ms: f64, brief: bool) -> String {
 /// What the runner says when a run ends late: "the run ended 1 min 17 s
 /// later than planned: slow requests moved the schedule, keeping the
 /// spacing"; `None` under a second.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn run_end_shift_note(lang: Lang, shift_ms: f64) -> Option<String> {
     schedule_shift_text(lang, shift_ms, false).map(|shift| match lang {
         Lang::En => format!("the run ended {shift}"),
@@ -1035,7 +1035,7 @@ pub fn run_end_shift_note(lang: Lang, shift_ms: f64) -> Option<String> {
 }
 
 /// A p-value with two significant digits, "< 0.001" below a thousandth.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn format_p(p: f64) -> String {
     if p < 0.001 {
         "< 0.001".to_owned()

@@ -19,7 +19,7 @@ pub enum StorageStep {
 }
 
 impl StorageStep {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn words(self, lang: Lang) -> &'static str {
         match (lang, self) {
             (Lang::En, Self::OpeningDatabase) => "opening the browser's database",
@@ -37,7 +37,7 @@ impl StorageStep {
 /// Browser storage failed: from now on the run lives in memory only.
 ///
 /// "This browser is no longer keeping this run: … (saving a sample: quota)"
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn storage_failed(lang: Lang, step: StorageStep, error: &str) -> String {
     let step = step.words(lang);
     match lang {
@@ -55,7 +55,7 @@ pub fn storage_failed(lang: Lang, step: StorageStep, error: &str) -> String {
 
 /// A chosen file could not be read at all: "runs.json: the file could not
 /// be read (NotReadableError)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn file_unreadable(lang: Lang, file: &str, error: &str) -> String {
     match lang {
         Lang::En => format!("{file}: the file could not be read ({error})"),
@@ -65,7 +65,7 @@ pub fn file_unreadable(lang: Lang, file: &str, error: &str) -> String {
 
 /// A chosen file was read but refused (not a plan, not a results file):
 /// the file's name, then the reader's reason.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn file_refused(lang: Lang, file: &str, error: &str) -> String {
     match lang {
         Lang::En => format!("{file}: {error}"),
@@ -74,7 +74,7 @@ pub fn file_refused(lang: Lang, file: &str, error: &str) -> String {
 }
 
 /// A `#plan=` link that was not used, and why.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn plan_link_unused(lang: Lang, error: &str) -> String {
     match lang {
         Lang::En => format!("The plan link was not used: {error}"),
@@ -85,7 +85,7 @@ pub fn plan_link_unused(lang: Lang, error: &str) -> String {
 /// A provider answered the model list with an HTTP error: its status and
 /// its own message ("HTTP 401 from provider: invalid api key"). The runner
 /// keeps the English in a failed sample's message.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn provider_http_error(lang: Lang, status: u16, message: &str) -> String {
     match lang {
         Lang::En => format!("HTTP {status} from provider: {message}"),
@@ -95,7 +95,7 @@ pub(crate) fn provider_http_error(lang: Lang, status: u16, message: &str) -> Str
 
 /// The model list could not be fetched at all (the browser's reason: no
 /// network, or the provider's CORS).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn models_unlisted(lang: Lang, error: &str) -> String {
     match lang {
         Lang::En => format!("The model list could not be fetched ({error})"),
@@ -104,7 +104,7 @@ pub fn models_unlisted(lang: Lang, error: &str) -> String {
 }
 
 /// A file the page offered could not be saved.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn download_failed(lang: Lang, file: &str, error: &str) -> String {
     match lang {
         Lang::En => format!("{file} could not be saved ({error})"),
@@ -114,7 +114,7 @@ pub fn download_failed(lang: Lang, file: &str, error: &str) -> String {
 
 /// Resuming a stored run needs keys this page does not hold: which, and
 /// what to do once they are entered.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
     match lang {
         Lang::En => format!(
@@ -133,7 +133,7 @@ pub fn keys_needed(lang: Lang, missing: &[String]) -> String {
 /// (offline, a blocked request, a deploy that replaced the page) and that
 /// nothing measured is lost. Shown where the part would be, beside
 /// [`retry_part`]'s button.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn part_unloaded(lang: Lang) -> &'static str {
     match lang {
         Lang::En => {
@@ -148,7 +148,7 @@ pub fn part_unloaded(lang: Lang) -> &'static str {
 }
 
 /// The button that fetches a part of the page again after [`part_unloaded`].
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn retry_part(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Try again",
@@ -157,7 +157,7 @@ pub fn retry_part(lang: Lang) -> &'static str {
 }
 
 /// What stands where a part of the page will be, while it is fetched.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn part_loading(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Loading…",

@@ -12,7 +12,7 @@ use super::lang::texts;
 /// [`Lang`]: the words are the page's, the language type is shared).
 impl Lang {
     /// This language's texts.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn texts(self) -> &'static Texts {
         match self {
             Self::En => &EN,
@@ -21,7 +21,7 @@ impl Lang {
     }
 
     /// This language's dashboard texts.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn dashboard_texts(self) -> &'static DashboardTexts {
         match self {
             Self::En => &DASHBOARD_EN,
@@ -575,7 +575,7 @@ pub use crate::text::{format_ms, format_pct};
 pub use crate::text::format_duration;
 
 /// An epoch time as local "YYYY-MM-DD HH:MM", given the local UTC offset.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
     let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
     let days = local_s.div_euclid(86_400);
@@ -589,7 +589,7 @@ pub fn format_epoch(epoch_ms: f64, tz_offset_min: i32) -> String {
 }
 
 /// A local wall-clock time, "14:05:09", for lists of recent requests.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn format_clock(epoch_ms: f64, tz_offset_min: i32) -> String {
     let local_s = (epoch_ms / 1000.0).floor() as i64 + i64::from(tz_offset_min) * 60;
     let secs = local_s.rem_euclid(86_400);

@@ -200,7 +200,7 @@ pub enum Found {
 
 impl Problem {
     /// The problem in `lang`, without the field's name.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         match lang {
             Lang::En => self.english(),
@@ -208,7 +208,7 @@ impl Problem {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn english(&self) -> String {
         match self {
             Self::Expected { shape, found } => format!(
@@ -287,7 +287,7 @@ impl Problem {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn chinese(&self) -> String {
         match self {
             Self::Expected { shape, found } => format!(
@@ -362,7 +362,7 @@ impl Problem {
 
 impl UrlProblem {
     /// The problem in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         match (lang, self) {
             (Lang::En, Self::Empty) => {
@@ -425,7 +425,7 @@ impl UrlProblem {
 
 impl Shape {
     /// What the member accepts, in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(self, lang: Lang) -> &'static str {
         match (lang, self) {
             (Lang::En, Self::WholeNumber) => "a whole number from 0 to 4294967295",
@@ -478,7 +478,7 @@ impl Shape {
 
 impl Found {
     /// What the member holds, in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         match (lang, self) {
             (_, Self::Literal(text)) => text.clone(),
@@ -494,7 +494,7 @@ impl Found {
 
 /// In English, as the runner and the documents say it.
 impl std::fmt::Display for Problem {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
@@ -502,14 +502,14 @@ impl std::fmt::Display for Problem {
 
 /// In English, as the runner and the documents say it.
 impl std::fmt::Display for UrlProblem {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.text(Lang::En))
     }
 }
 
 /// Chinese text sets Latin words and numbers apart with a space.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn spaced(text: &str) -> String {
     if text.starts_with(|c: char| c.is_ascii_graphic()) {
         format!(" {text}")
@@ -520,7 +520,7 @@ fn spaced(text: &str) -> String {
 
 /// One bad field in `lang`: "targets\[0\].model: name the model as the
 /// provider spells it".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn field_problem(lang: Lang, field: &str, problem: &Problem) -> String {
     match lang {
         Lang::En => format!("{field}: {}", problem.text(lang)),

@@ -10,7 +10,7 @@ use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, 
 
 /// The Chinese words of the prompt-size warnings (the English ones are the
 /// validator's own, with the same figures).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
     match kind {
         WarningKind::FewRequestsPerSize => format!(
@@ -49,7 +49,7 @@ pub(crate) fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
 
 /// A rate in tokens per second to three significant digits, thousands set
 /// apart: 19 873.2 → "19 900"; "∞" when unbounded.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn format_rate(tokens_per_s: f64) -> String {
     if !tokens_per_s.is_finite() {
         return "∞".to_owned();
@@ -63,7 +63,7 @@ pub(crate) fn format_rate(tokens_per_s: f64) -> String {
 }
 
 /// A rate's interval: "18 500–21 700", or "≥ 18 500" when unbounded.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn rate_interval(interval: &Interval) -> String {
     if interval.high.is_finite() {
         format!(
@@ -78,7 +78,7 @@ fn rate_interval(interval: &Interval) -> String {
 
 /// One target's prefill fit: "prefills 20 000 tokens/s (18 500–21 700),
 /// after a fixed 165 ms (150–180 ms)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
     let (open, close) = match lang {
         Lang::En => (" (", ")"),
@@ -103,7 +103,7 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
 /// Two providers of one model on prefill speed, ties admitted: "B
 /// prefills 2.9× faster than A (2.4–3.5×)", or that these samples cannot
 /// tell them apart. `label` names a target by its index.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn comparison_sentence(
     lang: Lang,
     comparison: &PrefillComparison,
@@ -136,7 +136,7 @@ pub(crate) fn comparison_sentence(
 /// What a repeated prompt saved, said under the target's own label (the
 /// label is not repeated): "at 8 192 tokens a repeated prompt starts 1.6 s
 /// sooner (1.2–2.0 s)", or "no cache effect at 8 192 tokens".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn cache_line(lang: Lang, saving: &CacheSaving) -> String {
     let size = grouped(u64::from(saving.size));
     let amount = |ms: f64| format_ms(lang, ms.abs());
@@ -167,7 +167,7 @@ pub fn cache_line(lang: Lang, saving: &CacheSaving) -> String {
 
 /// The verdict cell of a size the provider refused outright (no request
 /// answered, some refused as over the context window).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn refused_cell(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "refused: longer than the model's context window",
@@ -177,7 +177,7 @@ pub fn refused_cell(lang: Lang) -> &'static str {
 
 /// The per-size table's column headings: size, input tokens (the
 /// provider's count), requests, median, p95, cold starts, verdict.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn size_headings(lang: Lang) -> [&'static str; 7] {
     match lang {
         Lang::En => [
@@ -203,7 +203,7 @@ pub fn size_headings(lang: Lang) -> [&'static str; 7] {
 
 /// "3 sizes refused: the prompt is longer than the model takes" for the
 /// sizes a target refused as over its context window.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
     let list: Vec<String> = sizes.iter().map(|&s| grouped(u64::from(s))).collect();
     match lang {
@@ -220,7 +220,7 @@ pub(crate) fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
 
 /// The prefill chart's caption and the headings of its number table that
 /// [`size_headings`] lacks: (caption, warm median TTFT, fitted TTFT).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn chart_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
     match lang {
         Lang::En => (
@@ -237,7 +237,7 @@ pub fn chart_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
 }
 
 /// The heading of the prompt-size block.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn heading(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Prompt size and prefill speed",
@@ -247,7 +247,7 @@ pub fn heading(lang: Lang) -> &'static str {
 
 /// One size's row as cells under [`size_headings`]: "8 192", "8 199",
 /// "80", "1.52 s", "1.61 s", "4 of 80", "cold starts, judge p95".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
     let [size, tokens, requests, median, p95, slow] = size_figure_cells(lang, row);
     [
@@ -268,7 +268,7 @@ pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
 /// Whether the provider refused this size (context exceeded): it has no
 /// figures to judge, and its verdict says why rather than "collecting
 /// (0 of 20)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn refused(row: &SizeRow) -> bool {
     row.figures.ttft.is_none()
         && row
@@ -280,7 +280,7 @@ pub fn refused(row: &SizeRow) -> bool {
 
 /// [`size_cells`] but the verdict, which the page shows as its badge (or,
 /// for a [`refused`] size, as [`refused_cell`]).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn size_figure_cells(lang: Lang, row: &SizeRow) -> [String; 6] {
     let figures = &row.figures;
     let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
@@ -305,7 +305,7 @@ pub fn size_figure_cells(lang: Lang, row: &SizeRow) -> [String; 6] {
 /// The sentences under the per-size tables: each target's fit (or why
 /// there is none), its refused sizes, the TTFT at the typical size, each
 /// model's comparison and each cache saving, as (label, sentence).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
     let mut lines = Vec::new();
     for target in &report.targets {

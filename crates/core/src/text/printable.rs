@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 /// Characters that reorder the text shown around them (the Unicode
 /// bidirectional controls).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn is_bidi_control(c: char) -> bool {
     matches!(
         c,
@@ -22,7 +22,7 @@ fn is_bidi_control(c: char) -> bool {
     )
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn escaped(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| !keep(c) && (c.is_control() || is_bidi_control(c));
     if !text.chars().any(unsafe_char) {
@@ -45,14 +45,14 @@ fn escaped(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
 ///
 /// `printable("A\u{1b}[2J")` is `A\u{1b}[2J` written out, eight visible
 /// characters after the `A`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn printable(text: &str) -> Cow<'_, str> {
     escaped(text, |_| false)
 }
 
 /// Lines of output the runner composed itself, safe to print: as
 /// [`printable`], but its own line feeds stay line feeds.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn printable_lines(text: &str) -> Cow<'_, str> {
     escaped(text, |c| c == '\n')
 }

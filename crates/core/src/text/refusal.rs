@@ -29,7 +29,7 @@ pub enum LinkProblem {
 
 impl LinkProblem {
     /// The problem in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(&self, lang: Lang) -> String {
         match (lang, self) {
             (Lang::En, Self::NoPlan) => "the link has no plan in it (expected #plan=…)".to_owned(),
@@ -55,7 +55,7 @@ impl LinkProblem {
 }
 
 /// A plan that is not JSON: where the reader stopped, and its words.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn plan_not_json(lang: Lang, line: usize, column: usize, message: &str) -> String {
     match lang {
         Lang::En => format!("not valid JSON at line {line}, column {column}: {message}"),
@@ -64,7 +64,7 @@ pub(crate) fn plan_not_json(lang: Lang, line: usize, column: usize, message: &st
 }
 
 /// JSON, but not a plan.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn plan_not_a_plan(lang: Lang) -> String {
     match lang {
         Lang::En => "this is not a FirstToken plan (it has no \"firsttoken_plan\" member); \
@@ -77,7 +77,7 @@ pub(crate) fn plan_not_a_plan(lang: Lang) -> String {
 }
 
 /// A plan of a later version than this build reads (`understood`).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn plan_newer(lang: Lang, found: u64, understood: u32) -> String {
     match lang {
         Lang::En => format!(
@@ -91,7 +91,7 @@ pub(crate) fn plan_newer(lang: Lang, found: u64, understood: u32) -> String {
 }
 
 /// A plan whose `firsttoken_plan` is no version number (`found`, as JSON).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn plan_bad_version(lang: Lang, found: &str, understood: u32) -> String {
     match lang {
         Lang::En => format!(
@@ -105,7 +105,7 @@ pub(crate) fn plan_bad_version(lang: Lang, found: &str, understood: u32) -> Stri
 }
 
 /// A plan with bad fields, each already said in `lang`, on one line.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn plan_bad_fields(lang: Lang, fields: &[String]) -> String {
     let n = fields.len();
     match lang {
@@ -119,7 +119,7 @@ pub(crate) fn plan_bad_fields(lang: Lang, fields: &[String]) -> String {
 }
 
 /// A results file refused before it was parsed, for its size.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn results_too_large(lang: Lang, mib: usize, max_mib: usize) -> String {
     match lang {
         Lang::En => format!(
@@ -134,7 +134,7 @@ pub(crate) fn results_too_large(lang: Lang, mib: usize, max_mib: usize) -> Strin
 }
 
 /// A results file that is not JSON; the JSON reader's words.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn results_not_json(lang: Lang, reason: &str) -> String {
     match lang {
         Lang::En => format!("the file is not valid json: {reason}"),
@@ -143,7 +143,7 @@ pub(crate) fn results_not_json(lang: Lang, reason: &str) -> String {
 }
 
 /// JSON, but not a results file.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn results_foreign(lang: Lang) -> String {
     match lang {
         Lang::En => "this is not a firsttoken results file: it has no firsttoken_results field \
@@ -156,7 +156,7 @@ pub(crate) fn results_foreign(lang: Lang) -> String {
 }
 
 /// A results file of a version this build does not read (`found`, as JSON).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn results_version(lang: Lang, found: &str, supported: u32) -> String {
     match lang {
         Lang::En => format!(
@@ -170,7 +170,7 @@ pub(crate) fn results_version(lang: Lang, found: &str, supported: u32) -> String
 
 /// A results file of the right version with a member that does not fit;
 /// `reason` names the member and what the reader found.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn results_shape(lang: Lang, version: u32, reason: &str) -> String {
     match lang {
         Lang::En => format!("the results file does not match version {version}: {reason}"),
@@ -179,7 +179,7 @@ pub(crate) fn results_shape(lang: Lang, version: u32, reason: &str) -> String {
 }
 
 /// A sample's timing that is negative or not a finite number.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn results_bad_number(lang: Lang, sample: usize, field: &str, value: f64) -> String {
     match (lang, value.is_finite()) {
         (Lang::En, true) => format!("samples[{sample}].{field} is negative ({value})"),
@@ -190,7 +190,7 @@ pub(crate) fn results_bad_number(lang: Lang, sample: usize, field: &str, value: 
 }
 
 /// A sample or summary line naming a target the plan does not have.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn results_target_out_of_range(
     lang: Lang,
     field: &str,
@@ -204,7 +204,7 @@ pub(crate) fn results_target_out_of_range(
 }
 
 /// Nothing to merge.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn merge_empty(lang: Lang) -> String {
     match lang {
         Lang::En => "no results to merge: import at least one results file".to_owned(),
@@ -213,7 +213,7 @@ pub(crate) fn merge_empty(lang: Lang) -> String {
 }
 
 /// Runs whose plans measure different things under the same name (`field`).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn merge_different_measure(lang: Lang, field: &str) -> String {
     match lang {
         Lang::En => format!(

@@ -118,7 +118,7 @@ const ZH_CN: ReportWords = ReportWords {
 
 impl ReportWords {
     /// The words in `lang`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of(lang: Lang) -> &'static Self {
         match lang {
             Lang::En => &EN,
@@ -132,7 +132,7 @@ impl ReportWords {
 /// the place the run was made from, if it names one.
 ///
 /// "1610 samples · 5 targets · started 2026-12-03 05:07 (UTC+00) · firsttoken/0.1.0 (linux; x86_64) · from fra1"
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn report_heading(
     lang: Lang,
     (samples, targets): (usize, usize),
@@ -154,7 +154,7 @@ pub fn report_heading(
 }
 
 /// A start time that cannot be written out.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn unknown_time(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "at an unknown time",
@@ -165,7 +165,7 @@ pub fn unknown_time(lang: Lang) -> &'static str {
 /// A target none of whose requests succeeded: how many were sent, and
 /// how they failed (`failures`: "3 timeout", "2 http_status"; empty when
 /// none finished).
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn no_successful_samples(
     lang: Lang,
     label: &str,
@@ -194,7 +194,7 @@ pub fn no_successful_samples(
 
 /// The fidelity block's heading: the suite, how many times it ran, and
 /// the reference target's label.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn fidelity_heading(lang: Lang, suite: &str, repeats: u32, reference: Option<&str>) -> String {
     let reference = reference.unwrap_or(ReportWords::of(lang).none);
     match lang {
@@ -204,7 +204,7 @@ pub fn fidelity_heading(lang: Lang, suite: &str, repeats: u32, reference: Option
 }
 
 /// The `prompt_tokens` cell: "3/3 equal".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn prompt_tokens_equal(lang: Lang, count: &str) -> String {
     match lang {
         Lang::En => format!("{count} equal"),
@@ -214,7 +214,7 @@ pub fn prompt_tokens_equal(lang: Lang, count: &str) -> String {
 
 /// One failed probe: its name, the reasons, and how many of its replies
 /// failed. "arith-mul (wrong answer, 1 of 2)".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn failed_probe(
     lang: Lang,
     probe: &str,
@@ -232,7 +232,7 @@ pub fn failed_probe(
 }
 
 /// A target's failed probes ([`failed_probe`] each) on one line.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn failed_probes_list(lang: Lang, probes: &[String]) -> String {
     match lang {
         Lang::En => probes.join("; "),
@@ -245,7 +245,7 @@ pub fn failed_probes_list(lang: Lang, probes: &[String]) -> String {
 /// duration written out).
 ///
 /// "3 opened; median DNS 1.8 ms, connect 21 ms, TLS 45 ms".
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn connections_opened(lang: Lang, opened: usize, phases: &[(Phase, String)]) -> String {
     let parts: Vec<String> = phases
         .iter()
@@ -269,7 +269,7 @@ pub enum Phase {
 }
 
 impl Phase {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn name(self, lang: Lang) -> &'static str {
         match (lang, self) {
             (_, Self::Dns) => "DNS",

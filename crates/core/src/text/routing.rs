@@ -10,7 +10,7 @@ use crate::verdict::{ERROR_RATE_THRESHOLD, Judgement, VERDICT_MIN_SAMPLES};
 /// Why a model has no pick: no provider has enough samples yet
 /// (`collecting`), or none that has kept its error rate under the
 /// threshold.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn no_route_reason(lang: Lang, collecting: bool) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     match (lang, collecting) {
@@ -59,7 +59,7 @@ pub struct Pick<'a> {
 /// typical prompt size, "lowest TTFT predicted at the typical 4 096 input
 /// tokens (231 ms, from the prefill fit) of 2 providers …", with the ties
 /// said first.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     let (p95, cv) = (format_ms(lang, pick.p95_ms), format!("{:.0}", pick.cv_pct));
@@ -114,7 +114,7 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
 
 /// What the routing table adds beside a pick whose answers differ from the
 /// reference's, so it never recommends one without saying so.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
     match (lang, verdict) {
         (Lang::En, FidelityVerdict::Differs) => Some(format!(

@@ -10,7 +10,7 @@ use crate::verdict::{
 
 impl Verdict {
     /// The verdict in a word or two, for a table cell or a badge.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn short(self, lang: Lang) -> &'static str {
         match (lang, self) {
             (Lang::En, Self::Solid) => "solid",
@@ -25,7 +25,7 @@ impl Verdict {
     }
 
     /// The verdict in a sentence, with what to do about it.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(self, lang: Lang) -> &'static str {
         match (self, lang) {
             (Self::Solid, Lang::En) => "solid",
@@ -45,7 +45,7 @@ impl Verdict {
 impl Judgement {
     /// "collecting (12 of 20)" / "收集中（12 / 20）", or `None` once there is
     /// a verdict.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn collecting_text(self, lang: Lang) -> Option<String> {
         let Self::Collecting { n } = self else {
             return None;
@@ -59,7 +59,7 @@ impl Judgement {
     /// The judgement in words, as a table cell says it: the verdict's short
     /// name (`short`) or its full text, "(provisional)" / "（暂定）" while it
     /// may change, or "collecting (12 of 20)".
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn label(self, lang: Lang, short: bool) -> String {
         let name = |verdict: Verdict| {
             if short {
@@ -79,7 +79,7 @@ impl Judgement {
 
 impl Caveat {
     /// A short sentence, with the numbers filled in.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn text(self, lang: Lang) -> String {
         let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
         match (self, lang) {
