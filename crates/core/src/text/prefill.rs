@@ -2,9 +2,10 @@
 //! rate and its comparison between providers, the per-size table's
 //! headings and what the prompt cache saves, in English and Chinese.
 
-use super::format::{format_ms, format_ratio, grouped};
+use super::format::{format_ms, format_ratio, grouped, unbroken_groups};
 use super::lang::Lang;
 use crate::bootstrap::Interval;
+use crate::dashboard::figures::DayPrefill;
 use crate::plan::{Plan, WarningKind};
 use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, SizeRow};
 
@@ -98,6 +99,68 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
         }
         Lang::ZhCn => format!("预填充速度 {rate} 输入 token/秒（{interval}），固定部分 {fixed}"),
     }
+}
+
+/// The dashboard's per-day prefill section: its heading, the rate
+/// column's heading and the hint under the table.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn daily_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
+    match lang {
+        Lang::En => (
+            "Prefill speed per day",
+            "Prefill rate (95 % interval)",
+            "Each row is one target's sized requests of one UTC day (first sends only, with the provider's input-token count): the line of TTFT over input tokens gives the rate at which the prompt is read. A fall shows the provider reading prompts more slowly; it cannot say why.",
+        ),
+        Lang::ZhCn => (
+            "每天的预填充速度",
+            "预填充速度（95% 区间）",
+            "每行是一个目标在一个 UTC 日内带提示词大小的请求（仅首次发送，按服务商报告的输入 token 数）：TTFT 对输入 token 数的直线给出读取提示词的速度。速度下降说明服务商读取提示词变慢了，但无法说明原因。",
+        ),
+    }
+}
+
+/// A day's prefill cell: "20 000 input tokens/s (18 500–21 700)", or the
+/// plain words of a day with too few sizes or no growth. Groups never
+/// break apart.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn day_rate(lang: Lang, rate: &DayPrefill) -> String {
+    let text = match (lang, rate) {
+        (
+            Lang::En,
+            DayPrefill::Fitted {
+                rate_tokens_per_s,
+                interval,
+                ..
+            },
+        ) => format!(
+            "{} input tokens/s ({})",
+            format_rate(*rate_tokens_per_s),
+            rate_interval(interval)
+        ),
+        (
+            Lang::ZhCn,
+            DayPrefill::Fitted {
+                rate_tokens_per_s,
+                interval,
+                ..
+            },
+        ) => format!(
+            "{} 输入 token/秒（{}）",
+            format_rate(*rate_tokens_per_s),
+            rate_interval(interval)
+        ),
+        (Lang::En, DayPrefill::TooFew { sizes }) => {
+            format!("too few sizes for a rate ({sizes} of 2 with enough requests)")
+        }
+        (Lang::ZhCn, DayPrefill::TooFew { sizes }) => {
+            format!("大小太少，无法得出速度（请求足够的大小 {sizes} 个，需要 2 个）")
+        }
+        (Lang::En, DayPrefill::NoGrowth) => {
+            "no prefill rate: TTFT did not grow with the prompt".to_owned()
+        }
+        (Lang::ZhCn, DayPrefill::NoGrowth) => "无预填充速度：TTFT 未随提示词增长".to_owned(),
+    };
+    unbroken_groups(&text)
 }
 
 /// Two providers of one model on prefill speed, ties admitted: "B
@@ -359,6 +422,49 @@ pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_day_s_prefill_cell_reads_in_both_languages() {
+        let fitted = DayPrefill::Fitted {
+            rate_tokens_per_s: 19_873.2,
+            interval: Interval {
+                low: 18_512.0,
+                high: 21_688.0,
+            },
+            fixed_ms: 165.0,
+        };
+        assert_eq!(
+            day_rate(Lang::En, &fitted),
+            "19\u{a0}900 input tokens/s (18\u{a0}500–21\u{a0}700)"
+        );
+        assert_eq!(
+            day_rate(Lang::ZhCn, &fitted),
+            "19\u{a0}900 输入 token/秒（18\u{a0}500–21\u{a0}700）"
+        );
+        let unbounded = DayPrefill::Fitted {
+            rate_tokens_per_s: 5_000.0,
+            interval: Interval {
+                low: 1_200.0,
+                high: f64::INFINITY,
+            },
+            fixed_ms: 100.0,
+        };
+        assert_eq!(
+            day_rate(Lang::En, &unbounded),
+            "5\u{a0}000 input tokens/s (≥ 1\u{a0}200)"
+        );
+        assert_eq!(
+            day_rate(Lang::En, &DayPrefill::TooFew { sizes: 1 }),
+            "too few sizes for a rate (1 of 2 with enough requests)"
+        );
+        assert!(day_rate(Lang::ZhCn, &DayPrefill::TooFew { sizes: 0 }).contains("0 个"));
+        assert!(day_rate(Lang::En, &DayPrefill::NoGrowth).starts_with("no prefill rate"));
+        assert!(day_rate(Lang::ZhCn, &DayPrefill::NoGrowth).starts_with("无预填充速度"));
+        let (en, zh) = (daily_words(Lang::En), daily_words(Lang::ZhCn));
+        assert_eq!(en.0, "Prefill speed per day");
+        assert_eq!(zh.0, "每天的预填充速度");
+        assert_ne!(en.2, zh.2);
+    }
 
     #[test]
     fn thousands_are_set_apart() {
