@@ -10,7 +10,8 @@
 
 use crate::core::calendar::iso_date;
 use crate::core::dashboard::Dataset;
-use crate::core::dashboard::figures::fidelity_daily;
+use crate::core::dashboard::figures::{DayPrefill, PrefillDay, fidelity_daily, prefill_daily};
+use crate::core::text::prefill::{day_rate, daily_words};
 use crate::core::fidelity::score::PassRate;
 use crate::core::text::dashboard::{
     requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_latency,
@@ -198,6 +199,45 @@ fn fidelity_days(lang: Lang, data: &Dataset) -> Html {
     }
 }
 
+/// Each target's prefill rate per UTC day, for a monitor of sized
+/// requests; nothing otherwise. The raw rate and interval ride in data
+/// attributes for tests.
+fn prefill_days(lang: Lang, data: &Dataset, days: &[PrefillDay]) -> Html {
+    if days.is_empty() {
+        return Html::default();
+    }
+    let (t, d) = (lang.texts(), lang.dashboard_texts());
+    let (heading, rate_heading, hint) = daily_words(lang);
+    html! {
+        <section class="card" id="prefill-days">
+            <h2>{heading}</h2>
+            <div class="table-wrap">
+            <table class="stack">
+                <thead><tr><th scope="col">{t.target}</th><th scope="col">{d.day}</th><th scope="col" class="num">{rate_heading}</th></tr></thead>
+                <tbody>
+                { for days.iter().map(|day| {
+                    let (kind, rate, low, high) = match day.rate {
+                        DayPrefill::Fitted { rate_tokens_per_s, interval, .. } => ("fitted", Some(rate_tokens_per_s.to_string()), Some(interval.low.to_string()), Some(interval.high.to_string())),
+                        DayPrefill::TooFew { .. } => ("too-few", None, None, None),
+                        DayPrefill::NoGrowth => ("no-growth", None, None, None),
+                    };
+                    html! {
+                        <tr data-target={data.label(day.target, None)} data-day={iso_date(day.day)} data-kind={kind}
+                            data-rate={rate} data-low={low} data-high={high} data-requests={day.requests.to_string()}>
+                            <th scope="row">{data.label(day.target, None)}</th>
+                            <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
+                            <td class="num full" data-label={rate_heading}>{day_rate(lang, &day.rate)}</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <p class="hint">{hint}</p>
+        </section>
+    }
+}
+
 fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
     match value {
         Some(v) => {
@@ -280,6 +320,10 @@ fn DashboardBody(props: &BodyProps) -> Html {
         .find(|(_, r)| *r == range)
         .map(|(ranged, _)| Rc::clone(ranged))
         .unwrap_or_else(|| Rc::clone(&by_range[by_range.len() - 1]));
+    let prefill = use_memo(key, {
+        let data = Rc::clone(&data);
+        move |_| prefill_daily(&data, None)
+    });
     let items = use_memo((lang, key, range), {
         let data = Rc::clone(&data);
         let figures = Rc::clone(&figures);
@@ -355,6 +399,7 @@ fn DashboardBody(props: &BodyProps) -> Html {
             </div>
         </section>
         { fidelity_days(lang, &data) }
+        { prefill_days(lang, &data, &prefill) }
         <ChartGrid {lang} {items} layout={key} title={d.charts} mark="firsttoken:dashboard-drawn" />
         </>
     }
