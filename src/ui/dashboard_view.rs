@@ -226,7 +226,7 @@ fn prefill_days(lang: Lang, data: &Dataset, days: &[PrefillDay]) -> Html {
                             data-rate={rate} data-low={low} data-high={high} data-requests={day.requests.to_string()}>
                             <th scope="row">{data.label(day.target, None)}</th>
                             <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
-                            <td class="num full" data-label={rate_heading}>{day_rate(lang, &day.rate)}</td>
+                            <td class="num wrap" data-label={rate_heading}>{day_rate(lang, &day.rate)}</td>
                         </tr>
                     }
                 }) }
