@@ -11,12 +11,12 @@
 use crate::core::calendar::iso_date;
 use crate::core::dashboard::Dataset;
 use crate::core::dashboard::figures::{DayPrefill, PrefillDay, fidelity_daily, prefill_daily};
-use crate::core::text::prefill::{day_rate, daily_words};
 use crate::core::fidelity::score::PassRate;
 use crate::core::text::dashboard::{
     requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_latency,
 };
 use crate::core::text::fidelity::pass_rate_text;
+use crate::core::text::prefill::{daily_words, day_rate};
 use std::rc::Rc;
 
 use yew::prelude::*;
