@@ -862,28 +862,35 @@ mod tests {
         samples
     }
 
-    #[test]
-    fn the_prefill_rate_per_day_covers_the_truth_and_says_when_a_day_has_too_few() {
-        use crate::plan::Plan;
-        use crate::results::{Environment, export_json};
-        use figures::{DayPrefill, prefill_daily};
-        const SIZES: [u32; 4] = [128, 1_024, 4_096, 16_384];
-        let plan = Plan {
+    /// The sizes [`prefill_day`]'s plans measure.
+    const PREFILL_SIZES: [u32; 4] = [128, 1_024, 4_096, 16_384];
+
+    /// Two targets of one model measured at [`PREFILL_SIZES`] with the cache
+    /// probe on: the plan of the prefill-per-day tests.
+    fn sized_plan() -> crate::plan::Plan {
+        crate::plan::Plan {
             targets: vec![
                 Target::openai("A", "https://a.example/v1", "m"),
                 Target::openai("B", "https://b.example/v1", "m"),
             ],
-            prompt_sizes: Some(SIZES.to_vec()),
+            prompt_sizes: Some(PREFILL_SIZES.to_vec()),
             prompt_cache_probe: true,
-            ..Plan::default()
-        };
+            ..crate::plan::Plan::default()
+        }
+    }
+
+    #[test]
+    fn the_prefill_rate_per_day_covers_the_truth_and_says_when_a_day_has_too_few() {
+        use crate::results::{Environment, export_json};
+        use figures::{DayPrefill, prefill_daily};
+        let plan = sized_plan();
         let mut rng = fastrand::Rng::with_seed(32);
         let day0 = 20_000.0;
         let mut samples = Vec::new();
         for day in 0..3 {
             let day = day0 + f64::from(day);
-            samples.extend(prefill_day(0, 6_000.0, day, &SIZES, &mut rng));
-            samples.extend(prefill_day(1, 20_000.0, day, &SIZES, &mut rng));
+            samples.extend(prefill_day(0, 6_000.0, day, &PREFILL_SIZES, &mut rng));
+            samples.extend(prefill_day(1, 20_000.0, day, &PREFILL_SIZES, &mut rng));
         }
         // A fourth day measured one size only: no line through one point.
         samples.extend(prefill_day(0, 6_000.0, day0 + 3.0, &[128], &mut rng));
@@ -952,24 +959,14 @@ mod tests {
     #[test]
     #[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib dashboard::tests::prefill_daily_coverage -- --ignored --nocapture"]
     fn prefill_daily_coverage() {
-        use crate::plan::Plan;
         use crate::results::{Environment, export_json};
         use figures::{DayPrefill, prefill_daily};
-        const SIZES: [u32; 4] = [128, 1_024, 4_096, 16_384];
-        let plan = Plan {
-            targets: vec![
-                Target::openai("A", "https://a.example/v1", "m"),
-                Target::openai("B", "https://b.example/v1", "m"),
-            ],
-            prompt_sizes: Some(SIZES.to_vec()),
-            prompt_cache_probe: true,
-            ..Plan::default()
-        };
+        let plan = sized_plan();
         let (mut days, mut covered, mut worst) = (0u32, 0u32, 0.0_f64);
         for seed in 0..500 {
             let mut rng = fastrand::Rng::with_seed(seed);
-            let mut samples = prefill_day(0, 6_000.0, 20_000.0, &SIZES, &mut rng);
-            samples.extend(prefill_day(1, 20_000.0, 20_000.0, &SIZES, &mut rng));
+            let mut samples = prefill_day(0, 6_000.0, 20_000.0, &PREFILL_SIZES, &mut rng);
+            samples.extend(prefill_day(1, 20_000.0, 20_000.0, &PREFILL_SIZES, &mut rng));
             samples.sort_by(|a, b| a.sent_at_ms.total_cmp(&b.sent_at_ms));
             let mut data = Dataset::default();
             data.add(
