@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::fidelity::score::Fidelity;
-use firsttoken_core::prefill::{PrefillReport, prefill_report};
+use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
 use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken_core::routing_config::{
@@ -374,8 +374,28 @@ fn prefill_json(prefill: &PrefillReport) -> Value {
                 "fixed_ms_interval": interval(&fit.fixed_interval),
                 "rate_tokens_per_s": fit.rate_tokens_per_s,
                 "rate_interval": interval(&fit.rate_interval),
+                "off_line_sizes": fit.off_line.iter().map(|o| o.size).collect::<Vec<_>>(),
             })),
             "ttft_at_typical_ms": t.ttft_at_typical_ms,
+            "ttft_at_typical_interval_ms": t.typical.as_ref()
+                .and_then(|typical| typical.as_ref().ok())
+                .map(|prediction| interval(&prediction.interval)),
+            "ttft_at_typical_from": t.typical.as_ref()
+                .and_then(|typical| typical.as_ref().ok())
+                .map(|prediction| match prediction.source {
+                    PredictionSource::Sizes => "sizes",
+                    PredictionSource::Line => "line",
+                }),
+            "typical_unusable": match (&t.typical, prefill.typical_prompt_tokens) {
+                (Some(Err(reason)), Some(tokens)) => json!(text::prefill::typical_sentence(
+                    Lang::En,
+                    tokens,
+                    &Err(*reason),
+                )),
+                _ => Value::Null,
+            },
+            "estimated_tokens": t.estimated_tokens,
+            "no_growth": t.no_growth,
             "refused_sizes": t.refused_sizes,
             "sizes": t.sizes.iter().map(|row| json!({
                 "size": row.size,

@@ -109,10 +109,14 @@ pub struct TargetFigures {
 pub struct TypicalTtft {
     /// The typical size, input tokens.
     pub tokens: u32,
-    /// Fixed part + tokens ÷ rate, ms.
+    /// The predicted TTFT, ms: between the measured sizes read from
+    /// them, beyond them fixed part + tokens ÷ rate.
     pub ttft_ms: f64,
     /// Its 95 % bootstrap interval, ms.
     pub interval: Interval,
+    /// Carried beyond the measured sizes by the prefill line (else read
+    /// from the measured sizes).
+    pub from_line: bool,
 }
 
 impl TargetFigures {
@@ -599,7 +603,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             slow,
             tied: &tied,
             requests: best.ttft_sorted_ms.len().max(best.n),
-            typical: best.typical.map(|t| (t.tokens, t.ttft_ms)),
+            typical: best.typical.map(|t| (t.tokens, t.ttft_ms, t.from_line)),
         },
     );
     Route {
@@ -924,6 +928,7 @@ mod tests {
                     low: ms - half,
                     high: ms + half,
                 },
+                from_line: true,
             })
         };
         let mut set = vec![

@@ -18,7 +18,7 @@ use super::cost::{CostFigures, cost_figures};
 use super::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
 use super::fidelity::score::{Fidelity, score as score_fidelity};
 use super::plan::Plan;
-use super::prefill::prefill_fit;
+use super::prefill::{PredictionSource, prefill_measure};
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use super::slow::{SlowShare, slow_share, tail_band};
@@ -313,23 +313,27 @@ pub fn build_report_with(
     report
 }
 
-/// The TTFT that `target`'s prefill fit predicts at the plan's
-/// `typical_prompt_tokens`, when the plan names one and the run measured
-/// prompt sizes enough for a fit: what the routing ranks by then.
+/// The TTFT predicted for `target` at the plan's `typical_prompt_tokens`,
+/// when the plan names one and the run measured prompt sizes enough for a
+/// prediction ([`crate::prefill::SizeMeasure::predict`]: read from the
+/// measured sizes between them, from the prefill line beyond them): what
+/// the routing ranks by then.
 ///
-/// Cost: nothing without a typical size; else one prefill fit's bootstrap.
+/// Cost: nothing without a typical size; else one prefill bootstrap.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32, seed: u64) -> Option<TypicalTtft> {
     let tokens = plan.typical_prompt_tokens?;
     if samples.iter().all(|s| s.sized_prompt.is_none()) {
         return None;
     }
-    let fit = prefill_fit(samples, target, seed)?;
-    let at = f64::from(tokens);
+    let prediction = prefill_measure(samples, target, seed)?
+        .predict(tokens)
+        .ok()?;
     Some(TypicalTtft {
         tokens,
-        ttft_ms: fit.ttft_at_ms(at),
-        interval: fit.ttft_at_interval(at)?,
+        ttft_ms: prediction.ttft_ms,
+        interval: prediction.interval,
+        from_line: prediction.source == PredictionSource::Line,
     })
 }
 

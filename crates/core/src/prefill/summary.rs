@@ -5,7 +5,8 @@
 //! providers compared on prefill rate.
 
 use super::{
-    CacheSaving, PrefillComparison, PrefillFit, cache_savings, compare_prefill, prefill_fit,
+    CacheSaving, NoPrediction, Prediction, PrefillComparison, PrefillFit, cache_savings,
+    compare_prefill, prefill_measure,
 };
 use crate::compare::model_key;
 use crate::plan::Plan;
@@ -32,16 +33,29 @@ pub struct TargetPrefill {
     pub target: u32,
     /// Its label.
     pub label: String,
-    /// The prefill fit; `None` with fewer than two sizes measured.
+    /// The prefill fit; `None` with fewer than two sizes measured or a
+    /// slope that is not positive.
     pub fit: Option<PrefillFit>,
+    /// Two sizes or more were measured, yet TTFT does not grow with the
+    /// prompt beyond doubt: the line through them has no positive slope,
+    /// or its slope's interval reaches 0 ([`PrefillFit::shows_growth`]).
+    /// No rate is said then, and no ratio.
+    pub no_growth: bool,
+    /// The input counts are the synthetic prompt's own: the provider
+    /// reported none.
+    pub estimated_tokens: bool,
     /// One row per size, by size ascending.
     pub sizes: Vec<SizeRow>,
     /// Sizes with requests refused as over the model's context window.
     pub refused_sizes: Vec<u32>,
     /// What a repeated prompt saved, per probed size.
     pub cache: Vec<CacheSaving>,
-    /// The fitted TTFT at the plan's `typical_prompt_tokens`, ms.
+    /// The TTFT predicted at the plan's `typical_prompt_tokens`, ms (the
+    /// point of [`TargetPrefill::typical`]).
     pub ttft_at_typical_ms: Option<f64>,
+    /// The prediction at the plan's `typical_prompt_tokens`, or why there
+    /// is none; `None` when the plan names no typical size.
+    pub typical: Option<Result<Prediction, NoPrediction>>,
 }
 
 /// Two providers of one model compared on prefill rate.
@@ -49,7 +63,8 @@ pub struct TargetPrefill {
 pub struct ModelPrefill {
     /// The model's grouping key ([`model_key`]).
     pub model: String,
-    /// The comparison of the fastest and the slowest target by rate.
+    /// The comparison of the fastest and the slowest target by rate, among
+    /// those whose TTFT grows beyond doubt ([`PrefillFit::shows_growth`]).
     pub comparison: PrefillComparison,
 }
 
@@ -58,7 +73,8 @@ pub struct ModelPrefill {
 pub struct PrefillReport {
     /// One per plan target, in plan order.
     pub targets: Vec<TargetPrefill>,
-    /// One per model with two or more fitted targets.
+    /// One per model with two or more targets whose TTFT grows beyond
+    /// doubt.
     pub models: Vec<ModelPrefill>,
     /// The plan's typical size, tokens.
     pub typical_prompt_tokens: Option<u32>,
@@ -119,7 +135,17 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
         .enumerate()
         .map(|(index, target)| {
             let index = u32::try_from(index).unwrap_or(u32::MAX);
-            let fit = prefill_fit(samples, index, seed);
+            let measure = prefill_measure(samples, index, seed);
+            let typical = plan.typical_prompt_tokens.map(|tokens| {
+                measure
+                    .as_ref()
+                    .map_or(Err(NoPrediction::NothingMeasured), |m| m.predict(tokens))
+            });
+            let no_growth = measure.as_ref().is_some_and(|m| {
+                m.points.len() >= 2 && !m.fit.as_ref().is_some_and(PrefillFit::shows_growth)
+            });
+            let estimated_tokens = measure.as_ref().is_some_and(|m| m.estimated_tokens);
+            let fit = measure.and_then(|m| m.fit);
             let rows = by_size
                 .iter()
                 .filter_map(|(size, reports)| {
@@ -145,11 +171,13 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
             TargetPrefill {
                 target: index,
                 label: target.label.clone(),
-                ttft_at_typical_ms: fit
-                    .as_ref()
-                    .zip(plan.typical_prompt_tokens)
-                    .map(|(fit, tokens)| fit.ttft_at_ms(f64::from(tokens))),
+                ttft_at_typical_ms: typical
+                    .and_then(|t| t.ok())
+                    .map(|prediction| prediction.ttft_ms),
+                typical,
                 fit,
+                no_growth,
+                estimated_tokens,
                 sizes: rows,
                 refused_sizes,
                 cache: cache_savings(samples, index),
@@ -169,6 +197,7 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
             .iter()
             .filter(|t| model_key(&plan.targets[t.target as usize].model) == key)
             .filter_map(|t| t.fit.as_ref())
+            .filter(|fit| fit.shows_growth())
             .collect();
         if fits.len() < 2 {
             continue;
@@ -192,10 +221,12 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
                 fastest = fit;
             }
         }
-        models.push(ModelPrefill {
-            model: key,
-            comparison: compare_prefill(slowest, fastest),
-        });
+        if let Some(comparison) = compare_prefill(slowest, fastest) {
+            models.push(ModelPrefill {
+                model: key,
+                comparison,
+            });
+        }
     }
     Some(PrefillReport {
         targets,

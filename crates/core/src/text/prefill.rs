@@ -7,7 +7,10 @@ use super::lang::Lang;
 use crate::bootstrap::Interval;
 use crate::dashboard::figures::DayPrefill;
 use crate::plan::{Plan, WarningKind};
-use crate::prefill::{CacheSaving, PrefillComparison, PrefillFit, PrefillReport, SizeRow};
+use crate::prefill::{
+    CacheSaving, LineProblem, NoPrediction, PredictionSource, PrefillComparison, PrefillFit,
+    PrefillReport, SizeRow, TargetPrefill,
+};
 
 /// The Chinese words of the prompt-size warnings (the English ones are the
 /// validator's own, with the same figures).
@@ -78,26 +81,211 @@ fn rate_interval(interval: &Interval) -> String {
 }
 
 /// One target's prefill fit: "prefills 20 000 tokens/s (18 500–21 700),
-/// after a fixed 165 ms (150–180 ms)".
+/// after a fixed 165 ms (150–180 ms)". A fixed part that comes out below
+/// zero is no time and is not given as one: the sentence says why. An
+/// interval end below zero is shown as 0, since no fixed time is less.
+/// Counts estimated from the synthetic prompt are said to be.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
     let (open, close) = match lang {
         Lang::En => (" (", ")"),
         Lang::ZhCn => ("（", "）"),
     };
-    let fixed = format!(
-        "{}{open}{}–{}{close}",
-        format_ms(lang, fit.fixed_ms),
-        format_ms(lang, fit.fixed_interval.low),
-        format_ms(lang, fit.fixed_interval.high)
-    );
     let rate = format_rate(fit.rate_tokens_per_s);
     let interval = rate_interval(&fit.rate_interval);
+    let mut sentence = if fit.fixed_is_time() {
+        let fixed = format!(
+            "{}{open}{}–{}{close}",
+            format_ms(lang, fit.fixed_ms),
+            format_ms(lang, fit.fixed_interval.low.max(0.0)),
+            format_ms(lang, fit.fixed_interval.high.max(0.0))
+        );
+        match lang {
+            Lang::En => {
+                format!("prefills {rate} input tokens/s ({interval}), after a fixed {fixed}")
+            }
+            Lang::ZhCn => {
+                format!("预填充速度 {rate} 输入 token/秒（{interval}），固定部分 {fixed}")
+            }
+        }
+    } else {
+        match lang {
+            Lang::En => format!(
+                "prefills {rate} input tokens/s ({interval}); no fixed part is given: the line,                  carried back to an empty prompt, comes out below zero, which no time can be                  (TTFT grows faster at the long sizes than at the short ones)"
+            ),
+            Lang::ZhCn => format!(
+                "预填充速度 {rate} 输入 token/秒（{interval}）；不给出固定部分：把直线延伸到空提示词时                 得到小于零的值，而时间不会小于零（长提示词处 TTFT 增长得比短提示词处快）"
+            ),
+        }
+    };
+    if fit.estimated_tokens {
+        sentence.push_str(estimated_words(lang));
+    }
+    sentence
+}
+
+/// The clause that says the input counts are the synthetic prompt's own.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn estimated_words(lang: Lang) -> &'static str {
     match lang {
         Lang::En => {
-            format!("prefills {rate} input tokens/s ({interval}), after a fixed {fixed}")
+            "; input tokens estimated from the synthetic prompt's own count (the provider \
+             reported none)"
         }
-        Lang::ZhCn => format!("预填充速度 {rate} 输入 token/秒（{interval}），固定部分 {fixed}"),
+        Lang::ZhCn => "；输入 token 数按合成提示词自身的计数估算（供应商未报告）",
+    }
+}
+
+/// The lack-of-fit sentence: "TTFT does not grow in a straight line with
+/// the prompt: at 2 048 and 8 192 tokens the medians (284 ms, 843 ms) lie
+/// off the fitted line (410 ms, 1.1 s) beyond both intervals; …"; `None`
+/// when the line fits.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn off_line_sentence(lang: Lang, fit: &PrefillFit) -> Option<String> {
+    if fit.fits_line() {
+        return None;
+    }
+    let join = |items: Vec<String>| match lang {
+        Lang::En => items.join(", "),
+        Lang::ZhCn => items.join("、"),
+    };
+    let sizes = join(
+        fit.off_line
+            .iter()
+            .map(|o| grouped(u64::from(o.size)))
+            .collect(),
+    );
+    let medians = join(
+        fit.off_line
+            .iter()
+            .map(|o| format_ms(lang, o.median_ms))
+            .collect(),
+    );
+    let line = join(
+        fit.off_line
+            .iter()
+            .map(|o| format_ms(lang, o.line_ms))
+            .collect(),
+    );
+    Some(match lang {
+        Lang::En => format!(
+            "TTFT does not grow in a straight line with the prompt: at {sizes} tokens the median \
+             TTFT ({medians}) lies off the fitted line ({line}) beyond both intervals, so the rate \
+             is only an average over the sizes, and TTFT between sizes is read from the \
+             neighbouring sizes"
+        ),
+        Lang::ZhCn => format!(
+            "TTFT 并不随提示词长度直线增长：在 {sizes} token 处，TTFT 中位数（{medians}）偏离拟合直线\
+             （{line}），超出两者的区间；因此速度只是各长度的平均，长度之间的 TTFT 由相邻长度读出"
+        ),
+    })
+}
+
+/// The sentence of a target whose TTFT does not grow with the prompt:
+/// no rate and no ratio of speeds.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn no_growth_sentence(lang: Lang, target: &TargetPrefill) -> String {
+    let ends = |row: Option<&SizeRow>| {
+        row.and_then(|r| r.figures.ttft.map(|t| (r.size, t.median)))
+            .map(|(size, ms)| (grouped(u64::from(size)), format_ms(lang, ms)))
+    };
+    let (first, last) = (ends(target.sizes.first()), ends(target.sizes.last()));
+    let span = match (first, last, lang) {
+        (Some((a, a_ms)), Some((b, b_ms)), Lang::En) => {
+            format!(" (median {a_ms} at {a} tokens, {b_ms} at {b})")
+        }
+        (Some((a, a_ms)), Some((b, b_ms)), Lang::ZhCn) => {
+            format!("（{a} token 时中位数 {a_ms}，{b} token 时 {b_ms}）")
+        }
+        _ => String::new(),
+    };
+    let mut sentence = match lang {
+        Lang::En => format!(
+            "TTFT does not grow with the prompt{span}: no prefill rate, and no ratio of speeds \
+             with other providers"
+        ),
+        Lang::ZhCn => {
+            format!("TTFT 未随提示词增长{span}：没有预填充速度，也不与其他服务商比较速度倍数")
+        }
+    };
+    if target.estimated_tokens {
+        sentence.push_str(estimated_words(lang));
+    }
+    sentence
+}
+
+/// The TTFT at the plan's typical size, or why there is none: "about
+/// 437 ms to the first token at 4 096 input tokens (425–449 ms, between
+/// the measured sizes)"; "the typical 65 536 input tokens cannot be used:
+/// …".
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn typical_sentence(
+    lang: Lang,
+    tokens: u32,
+    typical: &Result<crate::prefill::Prediction, NoPrediction>,
+) -> String {
+    let size = grouped(u64::from(tokens));
+    match typical {
+        Ok(prediction) => {
+            let ms = format_ms(lang, prediction.ttft_ms);
+            let interval = format!(
+                "{}–{}",
+                format_ms(lang, prediction.interval.low),
+                format_ms(lang, prediction.interval.high)
+            );
+            match (lang, prediction.source) {
+                (Lang::En, PredictionSource::Sizes) => format!(
+                    "about {ms} to the first token at {size} input tokens ({interval}, read from \
+                     the measured sizes)"
+                ),
+                (Lang::En, PredictionSource::Line) => format!(
+                    "about {ms} to the first token at {size} input tokens ({interval}, from the \
+                     prefill line beyond the measured sizes)"
+                ),
+                (Lang::ZhCn, PredictionSource::Sizes) => {
+                    format!(
+                        "输入 {size} token 时首个 token 约需 {ms}（{interval}，由实测长度读出）"
+                    )
+                }
+                (Lang::ZhCn, PredictionSource::Line) => format!(
+                    "输入 {size} token 时首个 token 约需 {ms}（{interval}，由预填充直线外推到实测长度之外）"
+                ),
+            }
+        }
+        Err(NoPrediction::NothingMeasured) => match lang {
+            Lang::En => format!(
+                "the typical {size} input tokens cannot be used: no size has 3 warm requests"
+            ),
+            Lang::ZhCn => {
+                format!("无法使用典型长度 {size} 个输入 token：没有哪个长度有 3 个热请求")
+            }
+        },
+        Err(NoPrediction::Outside {
+            smallest,
+            largest,
+            line,
+        }) => {
+            let (a, b) = (grouped(u64::from(*smallest)), grouped(u64::from(*largest)));
+            let why = match (lang, line) {
+                (Lang::En, LineProblem::OneSize) => "only one size was measured",
+                (Lang::En, LineProblem::NoGrowth) => "TTFT does not grow with the prompt",
+                (Lang::En, LineProblem::NotStraight) => {
+                    "TTFT does not grow in a straight line with the prompt"
+                }
+                (Lang::ZhCn, LineProblem::OneSize) => "只测了一个长度",
+                (Lang::ZhCn, LineProblem::NoGrowth) => "TTFT 未随提示词增长",
+                (Lang::ZhCn, LineProblem::NotStraight) => "TTFT 并不随提示词长度直线增长",
+            };
+            match lang {
+                Lang::En => format!(
+                    "the typical {size} input tokens cannot be used: it lies outside the measured \
+                     sizes ({a}–{b}), and no line carries TTFT there because {why}"
+                ),
+                Lang::ZhCn => format!(
+                    "无法使用典型长度 {size} 个输入 token：它在实测长度（{a}–{b}）之外，且{why}，无法用直线外推"
+                ),
+            }
+        }
     }
 }
 
@@ -374,34 +562,30 @@ pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
     for target in &report.targets {
         let label = target.label.clone();
         match &target.fit {
-            Some(fit) => lines.push((label.clone(), fit_sentence(lang, fit))),
+            _ if target.no_growth => {
+                lines.push((label.clone(), no_growth_sentence(lang, target)));
+            }
+            Some(fit) => {
+                lines.push((label.clone(), fit_sentence(lang, fit)));
+                if let Some(sentence) = off_line_sentence(lang, fit) {
+                    lines.push((label.clone(), sentence));
+                }
+            }
             None => lines.push((
                 label.clone(),
                 match lang {
-                    Lang::En => "no prefill fit: it needs two sizes with warm requests whose \
-                                 input tokens the provider reported"
-                        .to_owned(),
-                    Lang::ZhCn => {
-                        "无法拟合预填充速度：需要至少两个长度有热请求，且供应商报告了输入 token 数"
-                            .to_owned()
+                    Lang::En => {
+                        "no prefill fit: it needs two sizes with 3 warm requests each".to_owned()
                     }
+                    Lang::ZhCn => "无法拟合预填充速度：需要至少两个长度各有 3 个热请求".to_owned(),
                 },
             )),
         }
         if !target.refused_sizes.is_empty() {
             lines.push((label.clone(), refused_sentence(lang, &target.refused_sizes)));
         }
-        if let (Some(ms), Some(tokens)) = (target.ttft_at_typical_ms, report.typical_prompt_tokens)
-        {
-            let tokens = grouped(u64::from(tokens));
-            let ms = format_ms(lang, ms);
-            lines.push((
-                label.clone(),
-                match lang {
-                    Lang::En => format!("about {ms} to the first token at {tokens} input tokens"),
-                    Lang::ZhCn => format!("输入 {tokens} token 时首个 token 约需 {ms}"),
-                },
-            ));
+        if let (Some(typical), Some(tokens)) = (&target.typical, report.typical_prompt_tokens) {
+            lines.push((label.clone(), typical_sentence(lang, tokens, typical)));
         }
         for saving in &target.cache {
             lines.push((label.clone(), cache_line(lang, saving)));

@@ -49,9 +49,11 @@ pub struct Pick<'a> {
     pub tied: &'a [String],
     /// The requests the pick's figures rest on.
     pub requests: usize,
-    /// The plan's typical prompt size (tokens) and the TTFT the pick's
-    /// prefill fit predicts there (ms), when the ranking went by it.
-    pub typical: Option<(u32, f64)>,
+    /// The plan's typical prompt size (tokens), the TTFT predicted for the
+    /// pick there (ms) and whether the prefill line carried it beyond the
+    /// measured sizes (else it was read from them), when the ranking went
+    /// by it.
+    pub typical: Option<(u32, f64, bool)>,
 }
 
 /// Why the routing rule picked `pick`: "lowest p95 (0.57 s) of 3 providers
@@ -68,18 +70,28 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     let slow = pick
         .slow
         .map(|(k, n, threshold_ms)| (k, n, format_ms(lang, threshold_ms)));
-    let typical = pick.typical.filter(|_| !pick.only_one).map(|(tokens, ms)| {
-        (
-            super::format::grouped(u64::from(tokens)),
-            format_ms(lang, ms),
-        )
-    });
+    let typical = pick
+        .typical
+        .filter(|_| !pick.only_one)
+        .map(|(tokens, ms, from_line)| {
+            let source = match (lang, from_line) {
+                (Lang::En, true) => "from the prefill fit",
+                (Lang::En, false) => "read from the measured sizes",
+                (Lang::ZhCn, true) => "按预填充拟合预测",
+                (Lang::ZhCn, false) => "由实测长度读出",
+            };
+            (
+                super::format::grouped(u64::from(tokens)),
+                format_ms(lang, ms),
+                source,
+            )
+        });
     let reason = match (lang, pick.only_one, &slow, typical) {
-        (Lang::En, _, _, Some((tokens, ms))) => format!(
-            "lowest TTFT predicted at the typical {tokens} input tokens ({ms}, from the prefill fit) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
+        (Lang::En, _, _, Some((tokens, ms, source))) => format!(
+            "lowest TTFT predicted at the typical {tokens} input tokens ({ms}, {source}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
         ),
-        (Lang::ZhCn, _, _, Some((tokens, ms))) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，按预填充拟合预测，典型长度 {tokens} 个输入 token 时首个 token 最快（{ms}）；CV {cv}%，{verdict_text}"
+        (Lang::ZhCn, _, _, Some((tokens, ms, source))) => format!(
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，{source}，典型长度 {tokens} 个输入 token 时首个 token 最快（{ms}）；CV {cv}%，{verdict_text}"
         ),
         (Lang::En, true, _, None) => {
             format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
