@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use firsttoken_core::plan::{Plan, Protocol};
+use firsttoken_core::prompt::request_nonce;
 use firsttoken_core::protocol::build_planned_request;
 use firsttoken_core::results::{Environment, export_csv, export_json};
 use firsttoken_core::sample::Sample;
@@ -313,14 +314,9 @@ async fn send(
 ) -> (Sample, SampleNote) {
     let index = planned.target as usize;
     let key = keys.get(index).and_then(Option::as_ref).map(Key::expose);
-    let nonce = plan.nonce.then(|| {
-        format!(
-            "{}-{}-{}",
-            header.run_id,
-            planned.target,
-            planned.nonce_seq()
-        )
-    });
+    let nonce = plan
+        .nonce
+        .then(|| request_nonce(&header.run_id, planned.target, planned.nonce_seq()));
     let options = plan.targets.get(index).map(|target| {
         (
             build_planned_request(target, plan, planned, key, nonce.as_deref()),

@@ -15,6 +15,7 @@ mod native {
     pub mod html;
     pub mod journal;
     pub mod measure;
+    pub mod nonce;
     pub mod prefill;
     pub mod publish;
     pub mod release;

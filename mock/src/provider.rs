@@ -12,7 +12,9 @@ use crate::http::{self, Request};
 use crate::listener::{Disposition, Handler};
 use firsttoken_core::prompt::count_tokens;
 
-use crate::prefill::{PREFILL_CONTEXT_TOKENS, Prefill, PromptCache, context_exceeded_message};
+use crate::prefill::{
+    Earlier, PREFILL_CONTEXT_TOKENS, Prefill, PromptCache, context_exceeded_message,
+};
 use crate::protocol::{self, PROMPT_TOKENS, Protocol, ReasoningField, ReplyContext};
 use crate::reply::{self, ReplySender, common_headers};
 use crate::script::{ReplyPlan, Script, ScriptKind, ScriptedReply, known_script_names};
@@ -26,7 +28,7 @@ const ROUTES: &str = "POST /v1/chat/completions, POST /v1/messages, \
 pub struct Provider {
     recorder: Recorder,
     seed: u64,
-    /// The prompts the `prefill-cached` script has read.
+    /// The prompts the `prefill-cached` and `prefill-prefix` scripts have read.
     prompts: PromptCache,
 }
 
@@ -194,12 +196,20 @@ impl Provider {
                         &message,
                     );
                 }
-                let repeated = prefill == Prefill::Cached
-                    && self
-                        .prompts
-                        .seen_before(&canonical, prompt.as_deref().unwrap_or_default());
+                let text = prompt.as_deref().unwrap_or_default();
+                let earlier = Earlier {
+                    repeated: prefill == Prefill::Cached
+                        && self.prompts.seen_before(&canonical, text),
+                    // Keyed by the model as sent: a server's cache is per model, and
+                    // `prefill-prefix@R/m` and `prefill-prefix@R/n` are two models.
+                    shared_prefix_tokens: if prefill == Prefill::Prefix {
+                        self.prompts.shared_prefix(&model, text)
+                    } else {
+                        0
+                    },
+                };
                 ScriptedReply {
-                    plan: script.plan_prefill(self.seed, index, prompt_tokens, repeated),
+                    plan: script.plan_prefill(self.seed, index, prompt_tokens, earlier),
                     answer: None,
                     prompt_tokens,
                 }

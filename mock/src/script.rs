@@ -13,7 +13,7 @@ use std::fmt;
 
 use crate::fidelity::{self, ProbeAnswer};
 use crate::leaf::{PROMPT_TOKENS, splitmix64};
-use crate::prefill::{Prefill, PrefillDraw};
+use crate::prefill::{Earlier, Prefill, PrefillDraw};
 
 /// The content tokens of every successful reply, in order. They cover 2-, 3- and 4-byte UTF-8
 /// characters so decoders that split characters across reads are caught.
@@ -89,6 +89,9 @@ pub enum ScriptKind {
     PrefillCold,
     /// As `Prefill`, with a prompt cache: a long prompt sent again is mostly read from it.
     PrefillCached,
+    /// As `Prefill`, with a prefix cache: the leading tokens a prompt shares with an earlier
+    /// prompt of the same model are read from it, as llama.cpp's server does.
+    PrefillPrefix,
 }
 
 /// The pause inside a `mid-stall` reply, ms: longer than the 2 s a stall needs.
@@ -103,7 +106,7 @@ pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
     /// All scripts, in the order they are listed to users.
-    pub const ALL: [ScriptKind; 23] = [
+    pub const ALL: [ScriptKind; 24] = [
         ScriptKind::Fixed,
         ScriptKind::Bimodal,
         ScriptKind::Reasoning,
@@ -127,6 +130,7 @@ impl ScriptKind {
         ScriptKind::Prefill,
         ScriptKind::PrefillCold,
         ScriptKind::PrefillCached,
+        ScriptKind::PrefillPrefix,
     ];
 
     /// The name used as a model name.
@@ -155,6 +159,7 @@ impl ScriptKind {
             ScriptKind::Prefill => "prefill",
             ScriptKind::PrefillCold => "prefill-cold",
             ScriptKind::PrefillCached => "prefill-cached",
+            ScriptKind::PrefillPrefix => "prefill-prefix",
         }
     }
 
@@ -177,7 +182,10 @@ impl ScriptKind {
             ScriptKind::ErrorEvent => 100,
             ScriptKind::Http401 | ScriptKind::Http429 | ScriptKind::Http500 => 0,
             ScriptKind::Stall => 0,
-            ScriptKind::Prefill | ScriptKind::PrefillCold | ScriptKind::PrefillCached => 20_000,
+            ScriptKind::Prefill
+            | ScriptKind::PrefillCold
+            | ScriptKind::PrefillCached
+            | ScriptKind::PrefillPrefix => 20_000,
         }
     }
 }
@@ -464,8 +472,11 @@ impl Script {
                 status: 500,
                 delay_ms,
             },
-            ScriptKind::Prefill | ScriptKind::PrefillCold | ScriptKind::PrefillCached => {
-                self.plan_prefill(seed, request_index, PROMPT_TOKENS, false)
+            ScriptKind::Prefill
+            | ScriptKind::PrefillCold
+            | ScriptKind::PrefillCached
+            | ScriptKind::PrefillPrefix => {
+                self.plan_prefill(seed, request_index, PROMPT_TOKENS, Earlier::default())
             }
         }
     }
@@ -476,18 +487,19 @@ impl Script {
             ScriptKind::Prefill => Some(Prefill::Plain),
             ScriptKind::PrefillCold => Some(Prefill::Cold),
             ScriptKind::PrefillCached => Some(Prefill::Cached),
+            ScriptKind::PrefillPrefix => Some(Prefill::Prefix),
             _ => None,
         }
     }
 
-    /// A prefill script's reply to a prompt of `prompt_tokens`, `repeated` when the same
-    /// prompt came before ([`crate::prefill`]); `fixed`'s reply for other scripts.
+    /// A prefill script's reply to a prompt of `prompt_tokens`, of which the script's cache
+    /// knows `earlier` ([`crate::prefill`]); `fixed`'s reply for other scripts.
     pub fn plan_prefill(
         &self,
         seed: u64,
         request_index: u64,
         prompt_tokens: u32,
-        repeated: bool,
+        earlier: Earlier,
     ) -> ReplyPlan {
         match self.prefill() {
             Some(prefill) => prefill_reply(prefill.draw(
@@ -495,7 +507,7 @@ impl Script {
                 seed,
                 request_index,
                 prompt_tokens,
-                repeated,
+                earlier,
             )),
             None => stream_of_tokens(self.first_token_delay_ms(), Framing::PLAIN, None),
         }

@@ -29,6 +29,7 @@ use crate::browser::wake_lock::WakeLock;
 use crate::core::document;
 use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
+use crate::core::prompt::request_nonce;
 use crate::core::protocol::{build_planned_request, build_request};
 use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::{RunRecord, RunStatus};
@@ -427,14 +428,9 @@ impl Driver {
                 .keys
                 .get(&crate::ui::keys::key_slot(target))
                 .map(String::as_str);
-            let nonce = plan.nonce.then(|| {
-                format!(
-                    "{}-{}-{}",
-                    active.record.run_id,
-                    planned.target,
-                    planned.nonce_seq()
-                )
-            });
+            let nonce = plan
+                .nonce
+                .then(|| request_nonce(&active.record.run_id, planned.target, planned.nonce_seq()));
             let request = build_planned_request(target, plan, planned, key, nonce.as_deref());
             let options = MeasureOptions {
                 protocol: target.protocol,

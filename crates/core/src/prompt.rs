@@ -7,7 +7,22 @@
 //! instruction to keep the reply short and the plan's own prompt. The
 //! filler is the same for every request of a size, so two sends differ only
 //! in their nonce, and a cache-probe repeat (same nonce) is the very same
-//! text.
+//! text. Without sizes the plan's prompt goes with the nonce on the line
+//! before it, for the same reason.
+//!
+//! The nonce ([`request_nonce`]) is `{digest}-{run_id}-{target}-{seq}`:
+//! sixteen hex digits of a 64-bit digest of the other three, then the run
+//! id, the target's index and the `seq` whose prompt it is, so a provider's
+//! log still names the run and the request. Prefix caches (llama.cpp's
+//! prompt reuse, vLLM's and SGLang's prefix caching, OpenAI's automatic
+//! cache) serve the longest beginning a prompt shares with an earlier one:
+//! with the run id first, every prompt of a run shared `[run-…-` and a
+//! llama.cpp server reused about 26 tokens of each "fresh" prompt. The
+//! digest comes first, with no bracket or other fixed mark before it, so
+//! two requests differ from their first token on. A real tokenizer may cut
+//! the digest into pieces of a few hex digits; two digests begin with the
+//! same digit one time in 16, and then may share that one piece, never
+//! more than their common leading digits (on average under 0.07 tokens).
 //!
 //! Sizing counts tokens with [`count_tokens`], a simple rule that real
 //! tokenizers follow closely for this filler (common short words, one token
@@ -18,6 +33,41 @@
 use serde::{Deserialize, Serialize};
 
 use super::plan::Plan;
+
+/// The nonce of a request: unique to `run_id`, `target` and `nonce_seq`
+/// from its first character (see the module doc for why and for the
+/// format), and the same every time for the same three, so a cache-probe
+/// repeat, which carries its first send's `nonce_seq`
+/// ([`crate::schedule::PlannedRequest::nonce_seq`]), sends the very same
+/// prompt, and a resumed run the nonces it would have sent.
+///
+/// The digest is SplitMix64's finaliser folded over the run id's bytes, its
+/// length, the target and the seq: a pure function, no clock and no random
+/// source, so both adapters make the same nonce for the same request.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn request_nonce(run_id: &str, target: u32, nonce_seq: u32) -> String {
+    let digest = nonce_digest(run_id, target, nonce_seq);
+    format!("{digest:016x}-{run_id}-{target}-{nonce_seq}")
+}
+
+/// The 64-bit digest that leads [`request_nonce`].
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn nonce_digest(run_id: &str, target: u32, nonce_seq: u32) -> u64 {
+    // SplitMix64's step and finaliser: every input bit reaches every output
+    // bit, so requests one seq apart share no leading digit but by chance.
+    let mix = |state: u64, value: u64| {
+        let mut z = (state ^ value).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let state = run_id
+        .bytes()
+        .fold(0, |state, byte| mix(state, u64::from(byte)));
+    let state = mix(state, run_id.len() as u64);
+    let state = mix(state, u64::from(target));
+    mix(state, u64::from(nonce_seq))
+}
 
 /// Which size of prompt a request sends, and whether it repeats an earlier
 /// send of the same target (the prompt-cache probe).
@@ -141,9 +191,9 @@ fn keep_short(chinese: bool) -> &'static str {
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn synthetic_prompt(plan: &Plan, tokens: u32, nonce: Option<&str>) -> String {
     let chinese = is_chinese(&plan.prompt);
-    let head = nonce
-        .map(|nonce| format!("[{nonce}]\n"))
-        .unwrap_or_default();
+    // No bracket or other mark before the nonce: it would be a leading
+    // token every prompt shares (see the module doc).
+    let head = nonce.map(|nonce| format!("{nonce}\n")).unwrap_or_default();
     let tail = format!("\n\n{} {}", keep_short(chinese), plan.prompt);
     let fixed = count_tokens(&head).saturating_add(count_tokens(&tail));
     let filler = tokens.saturating_sub(fixed) as usize;
@@ -183,11 +233,12 @@ mod tests {
     fn the_prompt_is_sized_to_the_token_and_starts_with_the_nonce() {
         let plan = Plan::default();
         for size in [128, 2_048, 8_192, 32_768] {
-            let text = synthetic_prompt(&plan, size, Some("run-1-7"));
+            let nonce = request_nonce("run-1", 0, 7);
+            let text = synthetic_prompt(&plan, size, Some(&nonce));
             assert_eq!(count_tokens(&text), size, "size {size}");
-            assert!(text.starts_with("[run-1-7]\n"));
+            assert!(text.starts_with(&format!("{nonce}\n")));
             assert!(text.ends_with(&plan.prompt));
-            assert_eq!(text, synthetic_prompt(&plan, size, Some("run-1-7")));
+            assert_eq!(text, synthetic_prompt(&plan, size, Some(&nonce)));
         }
         let chinese = Plan {
             prompt: "用一句话回答：法国的首都是哪里？".to_owned(),
@@ -199,6 +250,34 @@ mod tests {
         // A size below the fixed parts sends just them.
         let tiny = synthetic_prompt(&plan, 3, None);
         assert!(count_tokens(&tiny) > 3 && tiny.ends_with(&plan.prompt));
+    }
+
+    #[test]
+    fn every_request_s_nonce_differs_from_its_first_token() {
+        let nonce = request_nonce("run-1764000000000", 1, 12);
+        let (digest, rest) = nonce.split_at(16);
+        assert!(digest.chars().all(|c| c.is_ascii_hexdigit()), "{nonce}");
+        // The run id, target and seq stay readable after the digest.
+        assert_eq!(rest, "-run-1764000000000-1-12");
+        assert_eq!(nonce, request_nonce("run-1764000000000", 1, 12));
+        // Two requests of a run, of one target or of two, or the same
+        // request of another run: no leading token (by `count_tokens`, the
+        // digest is one) in common, and few leading digits.
+        let mut digests = std::collections::HashSet::new();
+        let mut same_first_digit = 0;
+        let mut previous = request_nonce("run-1", 0, 0);
+        for run in ["run-1", "run-2"] {
+            for target in 0..4 {
+                for seq in 0..250 {
+                    let nonce = request_nonce(run, target, seq);
+                    assert!(digests.insert(nonce[..16].to_owned()), "{nonce}");
+                    same_first_digit += usize::from(nonce[..1] == previous[..1]);
+                    previous = nonce;
+                }
+            }
+        }
+        // About 1 in 16 of 2 000 neighbours by chance (125).
+        assert!((60..=190).contains(&same_first_digit), "{same_first_digit}");
     }
 
     #[test]
@@ -280,12 +359,12 @@ mod tests {
                 .iter()
                 .find(|r| r.target == 0 && r.seq == seq);
             let planned = planned.copied().unwrap();
-            let nonce = format!("run-0-{}", planned.nonce_seq());
+            let nonce = request_nonce("run", 0, planned.nonce_seq());
             build_planned_request(&plan.targets[0], &plan, &planned, None, Some(&nonce)).body
         };
         assert_eq!(body(2), body(3), "the repeat sends the very same prompt");
         assert_ne!(body(2), body(5));
-        assert!(body(2).contains("[run-0-2]"));
+        assert!(body(2).contains(&format!("\"{}\\n", request_nonce("run", 0, 2))));
         // A plan without sizes plans exactly what it did.
         plan.prompt_sizes = None;
         let plain = Schedule::new(&plan, 0.0, 7);

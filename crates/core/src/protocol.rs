@@ -216,12 +216,14 @@ pub fn clean_provider_message(message: &str) -> String {
     lowercase_led(&redact_secrets(&message))
 }
 
-/// The prompt text actually sent: the plan's prompt, plus ` [nonce]` when a
-/// nonce is given (so provider-side prompt caches never hit).
+/// The prompt text actually sent: the plan's prompt, after the nonce and a
+/// line break when a nonce is given. The nonce goes first because prefix
+/// caches serve a prompt's longest beginning seen before: at the end it
+/// left the whole prompt to the cache ([`crate::prompt`] says more).
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn prompt_text(plan: &Plan, nonce: Option<&str>) -> String {
     match nonce {
-        Some(nonce) => format!("{} [{nonce}]", plan.prompt),
+        Some(nonce) => format!("{nonce}\n{}", plan.prompt),
         None => plan.prompt.clone(),
     }
 }
@@ -303,8 +305,8 @@ pub(crate) fn usable_key(key: Option<&str>) -> Option<&str> {
 }
 
 /// Builds the streaming request for one sample of `target` under `plan`.
-/// `key` is sent only in the provider's own header; `nonce` is appended to
-/// the prompt when given.
+/// `key` is sent only in the provider's own header; `nonce`
+/// ([`crate::prompt::request_nonce`]) opens the prompt when given.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_request(
     target: &Target,

@@ -415,7 +415,7 @@ mod tests {
         assert_eq!(body["contents"][0]["role"], "user");
         assert_eq!(
             body["contents"][0]["parts"][0]["text"],
-            format!("{} [x7]", plan.prompt)
+            format!("x7\n{}", plan.prompt)
         );
         assert_eq!(body["generationConfig"]["maxOutputTokens"], 20);
         assert_eq!(body["generationConfig"]["temperature"], 0.0);

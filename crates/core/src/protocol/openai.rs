@@ -384,7 +384,8 @@ mod tests {
         assert_eq!(body["messages"][0]["role"], "user");
         assert_eq!(
             body["messages"][0]["content"],
-            format!("{} [n1]", plan.prompt)
+            format!("n1\n{}", plan.prompt),
+            "the nonce opens the prompt, so no prefix cache serves any of it"
         );
         assert_eq!(body["stream"], true);
         assert_eq!(body["stream_options"]["include_usage"], true);
