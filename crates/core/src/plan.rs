@@ -121,7 +121,8 @@ pub struct Plan {
     pub timeout_s: f64,
     /// The fixed prompt sent with every request.
     pub prompt: String,
-    /// Append a per-request nonce to the prompt, against prompt caching.
+    /// Open every prompt with a per-request nonce, against prompt caching
+    /// ([`crate::prompt::request_nonce`]).
     pub nonce: bool,
     /// Upper bound on the reply's length.
     pub max_tokens: u32,

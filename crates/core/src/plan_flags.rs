@@ -212,7 +212,7 @@ pub struct PlanFlags {
     pub timeout_s: f64,
     /// The prompt; `None` for the fixed default.
     pub prompt: Option<String>,
-    /// Append a per-request nonce to the prompt (default on).
+    /// Open every prompt with a per-request nonce (default on).
     pub nonce: bool,
     /// Upper bound on the reply's length; `None` for the plan's default.
     pub max_tokens: Option<u32>,

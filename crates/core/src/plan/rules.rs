@@ -344,9 +344,9 @@ impl Plan {
                 WarningKind::FixedPromptMayBeCached,
                 "nonce",
                 "the same prompt on every request may be served from the provider's prompt \
-                 cache, and cache hits have a different TTFT; the nonce option adds a short \
-                 random tag to each request's prompt so none can hit the cache (each sample's \
-                 cached_tokens shows which did)"
+                 cache, and cache hits have a different TTFT; the nonce option opens each \
+                 request's prompt with a short tag of its own so none can hit the cache (each \
+                 sample's cached_tokens shows which did)"
                     .to_owned(),
             );
         }
