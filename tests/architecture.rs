@@ -288,6 +288,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "judgement",
         &[
+            "population",
             "verdict",
             "slow",
             "tail",
@@ -317,7 +318,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "hostile",
         ],
     ),
-    ("text", &["text", "text::fidelity"]),
+    ("text", &["text", "text::fidelity", "metamorphic"]),
 ];
 
 /// The layer of `module`: that of its longest listed prefix, or `None`

@@ -136,6 +136,9 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     );
 
     let sentences = report_sentences(report, lang);
+    if let Some(population) = &sentences.population {
+        let _ = writeln!(out, "<p class=\"population\">{}</p>", escape(population));
+    }
     for (model_index, model) in report.models.iter().enumerate() {
         let _ = writeln!(
             out,

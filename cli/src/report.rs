@@ -488,6 +488,11 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     let label_width = label_width(report);
     // Every sentence is core's, the same list the page shows.
     let sentences = report_sentences(report, lang);
+    // Which requests the tables below are computed from, when it is not
+    // every measured request of the plan's prompt.
+    if let Some(population) = &sentences.population {
+        let _ = writeln!(out, "\n{population}");
+    }
     for (model_index, model) in report.models.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -663,6 +668,7 @@ pub(crate) fn model_lines(
     each(words.slow, &said.slow);
     each(words.timeout, &said.timeouts);
     each(words.goodput, &said.goodput);
+    each(words.by_size, &said.by_size);
     each(words.first_try, &of_model(&sentences.first_try));
     each(words.rate_limits, &of_model(&sentences.rate_limits));
     each(words.stream, &of_model(&sentences.streams));

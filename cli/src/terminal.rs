@@ -13,6 +13,7 @@ use std::time::Duration;
 use unicode_width::UnicodeWidthStr;
 
 use firsttoken_core::plan::Plan;
+use firsttoken_core::population::Population;
 use firsttoken_core::report::live_row;
 use firsttoken_core::sample::Sample;
 use firsttoken_core::text::eta_text;
@@ -168,12 +169,18 @@ impl Live {
         ));
         let index = sample.target as usize;
         if let (Some(line), Some(target)) = (self.targets.get(index), plan.targets.get(index)) {
-            let own = samples.iter().filter(|s| s.target == sample.target);
+            // The requests the results will judge: the plan's prompt, or
+            // its headline prompt size, weighed against the plan's count
+            // for them.
+            let population = Population::of_plan(plan);
+            let own = samples
+                .iter()
+                .filter(|s| s.target == sample.target && population.contains(s));
             line.set_message(live_line(
                 &target.label,
                 label_width(plan),
                 own,
-                plan.requests_per_target,
+                population.planned_requests(plan),
                 plan.timeout_s * 1000.0,
             ));
         }

@@ -64,6 +64,10 @@ fn said_items(lang: Lang, said: &[Said]) -> Html {
 fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
     let t = lang.texts();
     html! {
+        <>
+        if let Some(population) = &sentences.population {
+            <p class="sentence population" id="population-note">{population.clone()}</p>
+        }
         { for report.models.iter().zip(&sentences.models).map(|(model, said)| {
             html! {
                 <section class="card model-block" data-model={model.model.clone()}>
@@ -99,6 +103,9 @@ fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -
                     </table>
                     </div>
                     <ul class="notes">{ said_items(lang, &said.verdicts) }</ul>
+                    if !said.by_size.is_empty() {
+                        <ul class="notes by-size">{ said_items(lang, &said.by_size) }</ul>
+                    }
                     { for said.caveats.iter().map(|(labels, text)| html! {
                         <p class="sentence warn-line">{caveat_line(lang, labels, text)}</p>
                     }) }
@@ -131,6 +138,7 @@ fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -
                 </section>
             }
         }) }
+        </>
     }
 }
 

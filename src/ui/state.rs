@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use crate::core::plan::Plan;
-use crate::core::report::{LiveRow, live_row};
+use crate::core::report::{LiveRow, live_row_for};
 use crate::core::results::Environment;
 pub use crate::core::run::RunStatus;
 use crate::core::sample::{Sample, SampleError};
@@ -371,13 +371,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         } => {
             let log = SampleLog::from_samples(samples);
             let live = (0..plan.targets.len())
-                .map(|t| {
-                    live_row(
-                        &log.of_target(u32::try_from(t).unwrap_or(u32::MAX)),
-                        plan.requests_per_target,
-                        plan.timeout_s * 1000.0,
-                    )
-                })
+                .map(|t| live_row_for(&plan, &log.of_target(u32::try_from(t).unwrap_or(u32::MAX))))
                 .collect();
             let done = u32::try_from(log.len()).unwrap_or(u32::MAX);
             let hidden_samples =
@@ -423,11 +417,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             }
             run.samples.push(sample);
             if let Some(row) = run.live.get_mut(target as usize) {
-                *row = live_row(
-                    &run.samples.of_target(target),
-                    run.plan.requests_per_target,
-                    run.plan.timeout_s * 1000.0,
-                );
+                *row = live_row_for(&run.plan, &run.samples.of_target(target));
             }
             run.revision += 1;
             run.done = done;

@@ -20,7 +20,7 @@ use firsttoken_core::report::Report;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::results::vantage_name;
 use firsttoken_core::stats::Summary;
-use firsttoken_core::text::{Lang, format_ms, format_pct};
+use firsttoken_core::text::{Lang, format_ms, format_pct, population_suffix};
 use plotters::prelude::{DrawingBackend, IntoDrawingArea, SVGBackend};
 
 /// What one canvas shows.
@@ -209,7 +209,15 @@ pub fn results_chart_items_with(
     let t = lang.texts();
     let plan = &results.plan;
     let mut counted: Vec<Vec<f64>> = vec![Vec::new(); plan.targets.len()];
-    for sample in results.samples.iter() {
+    // The report's own population (the plan's prompt, or its headline
+    // size): a chart draws exactly the requests its table counts.
+    let population = report.population;
+    let in_population = |sample: &&firsttoken_core::sample::Sample| population.contains(sample);
+    let named = |title: String| match population_suffix(lang, population) {
+        Some(suffix) => format!("{title}{suffix}"),
+        None => title,
+    };
+    for sample in results.samples.iter().filter(in_population) {
         if let (Some(ttft), Some(own)) = (
             sample.counted_ttft_ms(),
             counted.get_mut(sample.target as usize),
@@ -245,7 +253,7 @@ pub fn results_chart_items_with(
             .collect();
         items.push(ChartItem {
             id: format!("chart-ecdf-{m}"),
-            title: format!("{} — {}", t.chart_ecdf, model.names.join(" / ")),
+            title: named(format!("{} — {}", t.chart_ecdf, model.names.join(" / "))),
             height_px: 340.0,
             spec: ChartSpec::Ecdf(EcdfInput {
                 title: String::new(),
@@ -263,7 +271,7 @@ pub fn results_chart_items_with(
     let all: Vec<usize> = (0..plan.targets.len()).collect();
     items.push(ChartItem {
         id: "chart-spread".into(),
-        title: t.chart_spread.into(),
+        title: named(t.chart_spread.into()),
         height_px: (120.0 + 46.0 * all.len() as f64).min(700.0),
         spec: ChartSpec::Spread(SpreadInput {
             title: String::new(),
@@ -281,7 +289,8 @@ pub fn results_chart_items_with(
     let points: Vec<TimelinePoint> = results
         .samples
         .iter()
-        .filter(|s| !s.warmup && !s.is_probe())
+        .filter(in_population)
+        .filter(|s| !s.warmup)
         .map(|s| {
             let tail_min = tail_from.get(s.target as usize).copied().flatten();
             TimelinePoint {
@@ -300,7 +309,7 @@ pub fn results_chart_items_with(
         .fold(f64::INFINITY, f64::min);
     items.push(ChartItem {
         id: "chart-timeline".into(),
-        title: t.chart_timeline.into(),
+        title: named(t.chart_timeline.into()),
         height_px: 340.0,
         spec: ChartSpec::Timeline(TimelineInput {
             title: String::new(),
@@ -344,7 +353,7 @@ pub fn results_chart_items_with(
         }
         items.push(ChartItem {
             id: format!("chart-histogram-{i}"),
-            title: format!("{} — {}", t.chart_histogram, target.label),
+            title: named(format!("{} — {}", t.chart_histogram, target.label)),
             height_px: 280.0,
             spec: ChartSpec::Histogram(HistogramInput {
                 title: String::new(),
@@ -858,6 +867,70 @@ mod tests {
         };
         let items = results_chart_items(Lang::En, &plain, &report);
         assert!(items.iter().all(|i| i.id != "chart-prefill"));
+    }
+
+    #[test]
+    fn every_chart_draws_the_requests_its_table_counts() {
+        // A sized run (four sizes) and the same run with fidelity probes
+        // and a cache repeat of every request mixed in: each TTFT chart
+        // draws exactly the headline population's requests, as many as
+        // the table's n, and names the size.
+        let (results, report) = sized_results();
+        let mut samples: Vec<_> = results.samples.iter().cloned().collect();
+        let extra: Vec<_> = samples
+            .iter()
+            .map(|s| {
+                let mut repeat = s.clone();
+                repeat.ttft_ms = Some(5.0);
+                repeat.sized_prompt =
+                    s.sized_prompt
+                        .map(|p| firsttoken_core::prompt::SizedPrompt {
+                            repeat_of: Some(s.seq),
+                            ..p
+                        });
+                let mut probe = s.clone();
+                probe.ttft_ms = Some(9_000.0);
+                probe.sized_prompt = None;
+                probe.probe = Some("basic-1/arith".into());
+                [repeat, probe]
+            })
+            .collect();
+        samples.extend(extra.into_iter().flatten());
+        let mixed = ResultsView {
+            samples: Rc::new(samples.clone()),
+            ..results.clone()
+        };
+        let mixed_report = build_report(&mixed.plan, &samples, 0, REPORT_SEED);
+        assert_eq!(
+            mixed_report.targets, report.targets,
+            "repeats and probes change no figure"
+        );
+        for (view, report) in [(&results, &report), (&mixed, &mixed_report)] {
+            let items = results_chart_items(Lang::En, view, report);
+            let n = |i: usize| report.targets[i].ttft.map_or(0, |t| t.n);
+            assert_eq!(n(0), 12, "one size's first sends");
+            for item in &items {
+                let drawn: Vec<usize> = match &item.spec {
+                    ChartSpec::Ecdf(input) => {
+                        input.series.iter().map(|s| s.ttft_ms.len()).collect()
+                    }
+                    ChartSpec::Spread(input) => {
+                        input.series.iter().map(|s| s.ttft_ms.len()).collect()
+                    }
+                    ChartSpec::Histogram(input) => vec![input.ttft_ms.len()],
+                    ChartSpec::Timeline(input) => (0..2)
+                        .map(|t| input.points.iter().filter(|p| p.series == t).count())
+                        .collect(),
+                    _ => continue,
+                };
+                assert!(drawn.iter().all(|&d| d == n(0)), "{}: {drawn:?}", item.id);
+                assert!(
+                    item.title.ends_with("first sends at 128 tokens"),
+                    "{}",
+                    item.title
+                );
+            }
+        }
     }
 
     #[test]

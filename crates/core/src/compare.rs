@@ -14,9 +14,10 @@
 //! # The rule for the best provider
 //!
 //! Among targets whose error rate is under [`ERROR_RATE_THRESHOLD`]: the
-//! smallest share of **slow** requests — slower than [`SLOW_MULTIPLE`] × the
-//! pooled median of every target of the model (or than the plan's TTFT
-//! budget when it sets one), timeouts included — then the lowest p95, then
+//! smallest share of **slow** requests — each target's own, by the rule
+//! its own row uses ([`crate::slow::slow_share`]: over [`SLOW_MULTIPLE`](crate::slow::SLOW_MULTIPLE) ×
+//! its own warm reference), or over the plan's TTFT budget when it sets
+//! one, timeouts included — then the lowest p95, then
 //! the lowest median. A point p95 of 75 requests rests on the four slowest,
 //! so one provider with 5 % cold starts beat a clean but slightly slower one
 //! in 44 % of simulated runs; the slow share counts every cold start.
@@ -49,8 +50,7 @@ use std::cmp::Ordering;
 use super::binomial::fisher_exact;
 use super::bootstrap::Interval;
 use super::fidelity::score::FidelityVerdict;
-use super::slow::SLOW_MULTIPLE;
-use super::stats::percentile;
+use super::slow::slow_share;
 use super::text::routing::{Pick, no_route_reason, pick_reason};
 use super::verdict::{ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict};
 
@@ -138,8 +138,13 @@ pub struct ComparisonRow {
     pub figures: TargetFigures,
     /// Error rate under the threshold, so it may be recommended.
     pub eligible: bool,
-    /// Ranked requests slower than the model's slow threshold.
+    /// Slow requests among the ranked ones (every timeout included), by
+    /// the target's own rule or over the plan's TTFT budget: the count its
+    /// own row shows.
     pub slow: usize,
+    /// The threshold `slow` counts over, ms; `None` without ranked
+    /// requests.
+    pub slow_threshold_ms: Option<f64>,
 }
 
 /// Best versus worst CV within one model.
@@ -182,8 +187,10 @@ pub struct ModelComparison {
     pub best: Option<u32>,
     /// Best versus worst CV, when at least two targets have a positive CV.
     pub consistency: Option<Consistency>,
-    /// Requests slower than this are slow, ms: [`SLOW_MULTIPLE`] × the
-    /// pooled median of the model's targets, or the plan's TTFT budget.
+    /// The plan's TTFT budget, ms, when it sets one: then every target's
+    /// slow requests are those over it. `None` without a budget, when each
+    /// target counts by its own rule (its row's
+    /// [`ComparisonRow::slow_threshold_ms`]).
     pub slow_threshold_ms: Option<f64>,
     /// Whether the best can be told apart from the runner-up (see the
     /// module doc); `true` when there is no runner-up.
@@ -249,30 +256,27 @@ pub(crate) fn compare_models_with_budget(
         .collect()
 }
 
-/// The slow threshold of a model: the budget, or [`SLOW_MULTIPLE`] × the
-/// median of every ranked request of its targets together.
+/// The slow requests of `figures` and the threshold they are over, ms:
+/// over the plan's TTFT budget when it sets one (the user's own line, the
+/// same for every target), else by the target's own rule, the one its row
+/// uses ([`slow_share`]: over [`SLOW_MULTIPLE`](crate::slow::SLOW_MULTIPLE) × its own warm
+/// reference). Every timeout is slow whatever the threshold. A threshold
+/// pooled over the model's targets would count one target's requests
+/// against another's speed, and is not monotone: a request turning slow
+/// raises the pooled median and can take other targets' requests off the
+/// count. `None` for the threshold without ranked requests.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn slow_threshold(members: &[&TargetFigures], ttft_budget_ms: Option<f64>) -> Option<f64> {
+fn slow_count(figures: &TargetFigures, ttft_budget_ms: Option<f64>) -> (usize, Option<f64>) {
+    let timeouts = figures.censored.min(figures.ttft_sorted_ms.len());
     if let Some(budget) = ttft_budget_ms.filter(|b| b.is_finite() && *b > 0.0) {
-        return Some(budget);
+        let kept = figures.ttft_sorted_ms.partition_point(|&ms| ms <= budget);
+        let over = figures.ttft_sorted_ms.len() - kept;
+        return (over.max(timeouts), Some(budget));
     }
-    let mut pooled: Vec<f64> = members
-        .iter()
-        .flat_map(|m| m.ttft_sorted_ms.iter().copied())
-        .collect();
-    pooled.sort_unstable_by(f64::total_cmp);
-    percentile(&pooled, 50.0).map(|median| SLOW_MULTIPLE * median)
-}
-
-/// Requests of `figures` over `threshold`, and every timeout: a request
-/// that timed out is slow even when the timeout is under the threshold.
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn slow_count(figures: &TargetFigures, threshold: Option<f64>) -> usize {
-    let over = threshold.map_or(0, |at| {
-        let kept = figures.ttft_sorted_ms.partition_point(|&ms| ms <= at);
-        figures.ttft_sorted_ms.len() - kept
-    });
-    over.max(figures.censored.min(figures.ttft_sorted_ms.len()))
+    match slow_share(&figures.ttft_sorted_ms, timeouts) {
+        Some(own) => (own.slow, Some(own.threshold_ms)),
+        None => (timeouts, None),
+    }
 }
 
 /// Whether `a` and `b` can be told apart (see the module doc).
@@ -308,10 +312,13 @@ fn compare_one(
             names.push(member.model.clone());
         }
     }
-    let threshold = slow_threshold(&members, ttft_budget_ms);
+    let thresholds: Vec<Option<f64>> = members
+        .iter()
+        .map(|figures| slow_count(figures, ttft_budget_ms).1)
+        .collect();
     let counted: Vec<(&TargetFigures, usize)> = members
         .iter()
-        .map(|figures| (*figures, slow_count(figures, threshold)))
+        .map(|figures| (*figures, slow_count(figures, ttft_budget_ms).0))
         .collect();
     // Each member's place is the number that rank before it under
     // `by_rule` (equal ones, which its last key, the target index, rules
@@ -341,6 +348,7 @@ fn compare_one(
                 eligible: figures.eligible(),
                 figures: figures.clone(),
                 slow,
+                slow_threshold_ms: thresholds[i],
             }
         })
         .collect();
@@ -370,7 +378,7 @@ fn compare_one(
         consistency: consistency(&rows),
         rows,
         best,
-        slow_threshold_ms: threshold,
+        slow_threshold_ms: ttft_budget_ms.filter(|b| b.is_finite() && *b > 0.0),
         distinguishable,
         indistinguishable_from_best,
     }
@@ -470,7 +478,8 @@ pub struct RouteStep {
     pub p95_ms: f64,
     /// Error rate, 0–1.
     pub error_rate: f64,
-    /// Ranked requests slower than the model's slow threshold.
+    /// Slow requests by the target's own rule (or over the plan's TTFT
+    /// budget), timeouts included: the count its own row shows.
     pub slow: usize,
     /// Ranked requests.
     pub n: usize,
@@ -585,7 +594,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         .map(|&target| label_of(target))
         .collect();
     let best_row = comparison.rows.first();
-    let slow = match (best_row, comparison.slow_threshold_ms) {
+    let slow = match (best_row, best_row.and_then(|row| row.slow_threshold_ms)) {
         (Some(row), Some(threshold)) if !row.figures.ttft_sorted_ms.is_empty() => {
             Some((row.slow, row.figures.ttft_sorted_ms.len(), threshold))
         }

@@ -76,6 +76,10 @@ struct PublishedRun {
 impl PublishedRun {
     #[cfg_attr(target_arch = "wasm32", inline)]
     fn into_points(self) -> PointsDoc {
+        let headline = self.plan.prompt_sizes.as_ref().map(|sizes| {
+            crate::population::Population::among(sizes, self.plan.typical_prompt_tokens)
+        });
+        let headline = headline.and_then(crate::population::Population::size);
         PointsDoc::build(
             self.environment.vantage.as_deref().unwrap_or_default(),
             self.plan.reasoning_counts_as_first_token,
@@ -103,6 +107,7 @@ impl PublishedRun {
                 input_tokens: s.input_tokens,
             }),
         )
+        .with_headline(headline)
     }
 }
 
@@ -117,6 +122,11 @@ struct RunPlan {
     /// The fidelity check, whose suite verifies the probe replies.
     #[serde(default)]
     fidelity: Option<FidelityPlan>,
+    /// The sizes and the typical size, which pick the headline size.
+    #[serde(default)]
+    prompt_sizes: Option<Vec<u32>>,
+    #[serde(default)]
+    typical_prompt_tokens: Option<u32>,
 }
 
 #[cfg_attr(target_arch = "wasm32", inline)]
@@ -656,6 +666,19 @@ impl Dataset {
                 });
             }
         }
+        // One population per figure: the TTFT figures count the first
+        // sends of the file's headline size alone (other sizes and cache
+        // repeats stay in `prompts`, for the prefill figures).
+        let mut elsewhere: Vec<u32> = Vec::new();
+        if let Some(prompts) = &points.prompts {
+            let headline = prompts.headline_size();
+            for (&request, &size) in prompts.request.iter().zip(&prompts.size) {
+                if Some(size) != headline || prompts.repeats.contains(&request) {
+                    elsewhere.push(request);
+                }
+            }
+            elsewhere.sort_unstable();
+        }
         self.points.reserve(points.len());
         let mut censored = points.censored.clone();
         censored.sort_unstable();
@@ -666,9 +689,11 @@ impl Dataset {
             .zip(&points.ttft_ms)
             .enumerate()
         {
-            let is_censored = censored
-                .binary_search(&u32::try_from(index).unwrap_or(u32::MAX))
-                .is_ok();
+            let request = u32::try_from(index).unwrap_or(u32::MAX);
+            if elsewhere.binary_search(&request).is_ok() {
+                continue;
+            }
+            let is_censored = censored.binary_search(&request).is_ok();
             self.points.push(Point {
                 at_ms,
                 ttft_ms: if is_censored {

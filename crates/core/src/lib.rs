@@ -45,7 +45,7 @@
 //! | words | [`text::format`], [`text::refusal`], [`text::plan_problem`], [`text::notice`], [`text::report_words`], [`text::page`], [`text::dashboard`] | numbers and typed problems in words |
 //! | plan and probes | [`plan`], [`plan_flags`], [`presets`], [`context_window`], [`key_rules`], [`fidelity`] (its [`suite`](fidelity::suite), [`reply`](fidelity::reply), [`verify`](fidelity::verify)), [`schedule`], [`prompt`] | what to measure, where its keys go, the probes and when to send |
 //! | wire | [`sse`], [`protocol`], [`measure`], [`stream_shape`], [`ratelimit`], [`demo`], [`sample`] | requests, streams and what one request measured |
-//! | judgement | [`verdict`], [`slow`], [`tail`], [`settings`], [`delivery`], [`cache`], [`cost`], [`timeofday`], [`compare`], [`report`], [`objective`], [`prefill`], [`fidelity::score`], [`text::verdict`], [`text::comparison`], [`text::routing`] | what the samples say, and its words |
+//! | judgement | [`population`], [`verdict`], [`slow`], [`tail`], [`settings`], [`delivery`], [`cache`], [`cost`], [`timeofday`], [`compare`], [`report`], [`objective`], [`prefill`], [`fidelity::score`], [`text::verdict`], [`text::comparison`], [`text::routing`] | what the samples say, and its words |
 //! | documents | [`results`], [`publish`], [`dashboard`], [`routing_config`], [`run`] | results, published files, the dashboard's data, routing exports, stored runs |
 //! | text | [`text`], [`text::fidelity`] | the sentences about a whole report |
 
@@ -77,6 +77,7 @@ pub mod origin;
 pub mod peak;
 pub mod plan;
 pub mod plan_flags;
+pub mod population;
 pub mod prefill;
 pub mod presets;
 pub mod price;
@@ -103,3 +104,5 @@ pub mod verdict;
 
 #[cfg(test)]
 mod hostile;
+#[cfg(test)]
+mod metamorphic;

@@ -228,6 +228,28 @@ pub struct PromptPoints {
     /// out. Left out when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repeats: Vec<u32>,
+    /// The size of the run's headline population
+    /// ([`crate::population::Population::headline`]): the dashboard's TTFT
+    /// figures count the first sends of this size alone, never a pool of
+    /// sizes. Older files lack it; a reader takes their smallest size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headline: Option<u32>,
+}
+
+impl PromptPoints {
+    /// The headline size: the file's own, or its smallest first-send
+    /// size (an older file's, written before it said).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn headline_size(&self) -> Option<u32> {
+        self.headline.or_else(|| {
+            self.request
+                .iter()
+                .zip(&self.size)
+                .filter(|(request, _)| !self.repeats.contains(request))
+                .map(|(_, &size)| size)
+                .min()
+        })
+    }
 }
 
 /// Each probe reply of a published run: who answered, when, and whether
@@ -381,6 +403,17 @@ impl PointsDoc {
             doc.plan.fidelity.as_ref().map(|fidelity| fidelity.suite),
             doc.samples.iter().map(PointSample::from),
         )
+        .with_headline(crate::population::Population::headline(&doc.plan, &doc.samples).size())
+    }
+
+    /// The same points saying `size` is the headline prompt size (when
+    /// they carry sized requests).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub(crate) fn with_headline(mut self, size: Option<u32>) -> Self {
+        if let Some(prompts) = self.prompts.as_mut() {
+            prompts.headline = size;
+        }
+        self
     }
 
     /// Compact JSON: this file is for machines.

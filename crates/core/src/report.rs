@@ -18,6 +18,7 @@ use super::cost::{CostFigures, cost_figures};
 use super::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
 use super::fidelity::score::{Fidelity, score as score_fidelity};
 use super::plan::Plan;
+use super::population::Population;
 use super::prefill::{PredictionSource, prefill_measure};
 use super::sample::{ErrorKind, Sample, TtftRank};
 use super::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
@@ -104,6 +105,26 @@ pub struct TargetReport {
     pub time_of_day: TimeOfDay,
     /// Prompt-cache hits and misses, when the provider reported them.
     pub cache: Option<CacheSplit>,
+    /// In a run with prompt sizes, every size judged within itself (the
+    /// headline's size among them), by size ascending; empty otherwise.
+    /// A size is never judged against another's requests.
+    pub by_size: Vec<SizeJudgement>,
+}
+
+/// One prompt size of one target, judged on its own first sends as any
+/// target is judged: its own slow rule, tail and verdict.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SizeJudgement {
+    /// The requested size, input tokens.
+    pub tokens: u32,
+    /// Ranked requests of the size (first tokens and timeouts).
+    pub ranked: usize,
+    /// Slow requests by the size's own rule (every timeout included).
+    pub slow: usize,
+    /// Whether the size's TTFT has a cold-start tail.
+    pub cold_tail: bool,
+    /// The size's verdict, weighed against the plan's requests per size.
+    pub judgement: Judgement,
 }
 
 /// The whole results view.
@@ -121,6 +142,12 @@ pub struct Report {
     pub seed: u64,
     /// The fidelity check's scores, when the plan has one.
     pub fidelity: Option<Fidelity>,
+    /// The requests every target's headline figures come from: the plan's
+    /// prompt, or one prompt size ([`Population::headline`]).
+    pub population: Population,
+    /// The plan's typical prompt size, tokens, which picks the headline
+    /// size in a run with prompt sizes.
+    pub typical_prompt_tokens: Option<u32>,
 }
 
 impl Report {
@@ -238,13 +265,17 @@ pub fn build_report_with(
     seed: u64,
     resamples: usize,
 ) -> Report {
-    // Probe replies answer other prompts: they count toward the cost and
-    // the fidelity check, never toward a latency figure.
+    // One population per figure: probe replies answer other prompts and
+    // cache-probe repeats measure the cache, so both count toward the cost
+    // (and the fidelity check) and never toward a latency figure; in a run
+    // with prompt sizes the headline is one size, each other size judged
+    // within itself.
+    let population = Population::headline(plan, samples);
     let mut by_target: Vec<Vec<&Sample>> = vec![Vec::new(); plan.targets.len()];
     let mut spent_by_target: Vec<Vec<&Sample>> = vec![Vec::new(); plan.targets.len()];
     for sample in samples {
         if let Some(own) = by_target.get_mut(sample.target as usize)
-            && !sample.is_probe()
+            && population.contains(sample)
         {
             own.push(sample);
         }
@@ -252,6 +283,10 @@ pub fn build_report_with(
             spent.push(sample);
         }
     }
+    let planned = Plan {
+        requests_per_target: population.planned_requests(plan),
+        ..plan.clone()
+    };
     let targets: Vec<TargetReport> = plan
         .targets
         .iter()
@@ -261,11 +296,12 @@ pub fn build_report_with(
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             let mut report = target_report(
                 own,
-                plan,
+                &planned,
                 tz_offset_min,
                 target_seed(seed, index),
                 resamples,
             );
+            report.by_size = size_judgements(plan, spent, &planned);
             report.cost = target
                 .price
                 .map(|price| cost_figures(spent.iter().copied(), &price, &plan.prompt));
@@ -308,9 +344,53 @@ pub fn build_report_with(
         tz_offset_min,
         seed,
         fidelity: score_fidelity(plan, Sample::probe_answers(samples)),
+        population,
+        typical_prompt_tokens: plan.typical_prompt_tokens,
     };
     report.routing = report.routing_in(Lang::En);
     report
+}
+
+/// Every prompt size of one target judged within itself: its first sends
+/// alone, ranked, slow by its own rule, its own tail and verdict (weighed
+/// against `planned`'s requests per size). Empty without prompt sizes.
+/// Cost: one sort per size, no bootstrap.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn size_judgements(plan: &Plan, samples: &[&Sample], planned: &Plan) -> Vec<SizeJudgement> {
+    let Some(sizes) = plan.prompt_sizes.as_ref() else {
+        return Vec::new();
+    };
+    let mut sizes = sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let timeout_ms = plan.timeout_s * 1000.0;
+    sizes
+        .into_iter()
+        .filter_map(|tokens| {
+            let population = Population::Size(tokens);
+            let own: Vec<&Sample> = samples
+                .iter()
+                .copied()
+                .filter(|s| !s.warmup && population.contains(s))
+                .collect();
+            if own.is_empty() {
+                return None;
+            }
+            let ranked = ranked_ttft(&own, timeout_ms);
+            let judged = judge_ranked(&ranked.sorted_ms, ranked.censored);
+            Some(SizeJudgement {
+                tokens,
+                ranked: ranked.sorted_ms.len(),
+                slow: judged.slow.map_or(ranked.censored, |slow| slow.slow),
+                cold_tail: judged.cold_tail.is_some(),
+                judgement: Judgement::of(
+                    ranked.sorted_ms.len(),
+                    judged.verdict,
+                    planned.requests_per_target,
+                ),
+            })
+        })
+        .collect()
 }
 
 /// The TTFT predicted for `target` at the plan's `typical_prompt_tokens`,
@@ -478,6 +558,7 @@ fn target_report(
         stream: stream_figures(samples.iter().copied()),
         cost: None,
         cache: cache_split(counted.iter().copied()),
+        by_size: Vec::new(),
         time_of_day: time_of_day(
             samples.iter().copied(),
             tz_offset_min,
@@ -679,6 +760,25 @@ pub fn live_row<'a>(
         censored,
         judgement: Judgement::of(ttft_ms.len(), judged.verdict, requests_per_target),
     }
+}
+
+/// [`live_row`] for one target's samples of a run of `plan`: the headline
+/// population alone ([`Population::of_plan`]: the plan's prompt, or one
+/// prompt size), weighed against the requests the plan sends to it, so
+/// the run view and the results judge the same requests.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn live_row_for<'a>(
+    plan: &Plan,
+    samples_of_one_target: impl IntoIterator<Item = &'a Sample>,
+) -> LiveRow {
+    let population = Population::of_plan(plan);
+    live_row(
+        samples_of_one_target
+            .into_iter()
+            .filter(|s| population.contains(s)),
+        population.planned_requests(plan),
+        plan.timeout_s * 1000.0,
+    )
 }
 
 impl LiveRow {

@@ -123,10 +123,14 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
                 })
                 .cloned()
                 .collect();
-            (
-                size,
-                build_report(&per_size_plan, &of_size, 0, seed).targets,
-            )
+            // The size's own plan: its population is this size alone,
+            // weighed against the requests the plan sends to it.
+            let plan_of_size = Plan {
+                prompt_sizes: Some(vec![size]),
+                prompt_cache_probe: false,
+                ..per_size_plan.clone()
+            };
+            (size, build_report(&plan_of_size, &of_size, 0, seed).targets)
         })
         .collect();
     let targets: Vec<TargetPrefill> = plan

@@ -45,8 +45,9 @@ use crate::compare::{Consistency, ModelComparison};
 use crate::cost::{CostFigures, PlanCost};
 use crate::delivery::{StatusFigures, StreamFigures};
 use crate::dependence::Resampling;
+use crate::population::Population;
 use crate::ratelimit::RateLimitHeaders;
-use crate::report::{Report, TargetReport};
+use crate::report::{Report, SizeJudgement, TargetReport};
 use crate::settings::{Goodput, TIMEOUT_MARGIN, TimeoutAdvice};
 use crate::slow::{SLOW_MULTIPLE, SlowShare, one_in};
 use crate::stream_shape::STALL_MS;
@@ -438,6 +439,111 @@ pub(crate) fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> Str
     }
 }
 
+/// Which requests the headline figures come from, for a run with prompt
+/// sizes: "Prompt sizes: the figures above are the first sends at 128
+/// tokens (the smallest size) …". `None` for the plan's own prompt, where
+/// the headline is every measured request and needs no note.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn population_sentence(
+    lang: Lang,
+    population: Population,
+    typical_prompt_tokens: Option<u32>,
+) -> Option<String> {
+    let size = population.size()?;
+    let tokens = format::unbroken_groups(&format::grouped(u64::from(size)));
+    Some(match (lang, typical_prompt_tokens) {
+        (Lang::En, Some(typical)) => format!(
+            "Prompt sizes: the figures above are the first sends at {tokens} tokens, the measured \
+             size nearest your typical {} tokens; each size is judged on its own, never pooled \
+             with another, and cache repeats and probes are left out.",
+            format::unbroken_groups(&format::grouped(u64::from(typical)))
+        ),
+        (Lang::En, None) => format!(
+            "Prompt sizes: the figures above are the first sends at {tokens} tokens, the smallest \
+             size; each size is judged on its own, never pooled with another, and cache repeats \
+             and probes are left out."
+        ),
+        (Lang::ZhCn, Some(typical)) => format!(
+            "提示长度：以上数字来自 {tokens} token 的首次发送，这是最接近你的典型长度（{} token）的已测长度；\
+             每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。",
+            format::unbroken_groups(&format::grouped(u64::from(typical)))
+        ),
+        (Lang::ZhCn, None) => format!(
+            "提示长度：以上数字来自 {tokens} token 的首次发送，这是最小的长度；\
+             每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。"
+        ),
+    })
+}
+
+/// What a chart's title adds to name its population in a run with prompt
+/// sizes: " — first sends at 128 tokens"; `None` for the plan's prompt.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn population_suffix(lang: Lang, population: Population) -> Option<String> {
+    let tokens = format::unbroken_groups(&format::grouped(u64::from(population.size()?)));
+    Some(match lang {
+        Lang::En => format!(" — first sends at {tokens} tokens"),
+        Lang::ZhCn => format!("——{tokens} token 的首次发送"),
+    })
+}
+
+/// One target's verdict at every prompt size, each size judged on its
+/// own first sends: "solid at every size", or "solid at 128 and 2 048
+/// tokens; cold starts at 16 384 tokens". `None` without sizes.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn by_size_sentence(lang: Lang, by_size: &[SizeJudgement]) -> Option<String> {
+    if by_size.is_empty() {
+        return None;
+    }
+    let label = |size: &SizeJudgement| size.judgement.label(lang, true);
+    let first = label(&by_size[0]);
+    if by_size.len() > 1 && by_size.iter().all(|size| label(size) == first) {
+        return Some(match lang {
+            Lang::En => format!("{first} at every size"),
+            Lang::ZhCn => format!("每个长度均为{first}"),
+        });
+    }
+    // Sizes with the same label together, in the order labels first come.
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for size in by_size {
+        let tokens = format::unbroken_groups(&format::grouped(u64::from(size.tokens)));
+        let name = label(size);
+        match groups.iter_mut().find(|(existing, _)| *existing == name) {
+            Some((_, sizes)) => sizes.push(tokens),
+            None => groups.push((name, vec![tokens])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .into_iter()
+        .map(|(name, sizes)| match lang {
+            Lang::En => {
+                let list = match sizes.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} and {last}", rest.join(", "))
+                    }
+                    _ => sizes.join(""),
+                };
+                format!("{name} at {list} tokens")
+            }
+            Lang::ZhCn => format!("{} token：{name}", sizes.join("、")),
+        })
+        .collect();
+    Some(match lang {
+        Lang::En => parts.join("; "),
+        Lang::ZhCn => parts.join("；"),
+    })
+}
+
+/// The fidelity caveat of the best provider `best`, when the run checked
+/// fidelity against a reference and the pick's answers differ or the
+/// check is inconclusive ([`routing::best_note`]).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn best_fidelity_note(report: &Report, lang: Lang, best: u32) -> Option<String> {
+    let fidelity = report.fidelity.as_ref()?;
+    let reference = report.targets.get(fidelity.reference? as usize)?;
+    let verdict = fidelity.targets.get(best as usize)?.verdict;
+    routing::best_note(lang, verdict, &reference.label)
+}
+
 /// A whole-percent share and its interval: ("96", "90", "98").
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn share_parts(k: usize, n: usize, interval: (f64, f64)) -> (String, String, String) {
@@ -681,6 +787,9 @@ pub struct ModelSentences {
     pub timeouts: Vec<Said>,
     /// Each target's goodput at the plan's budget.
     pub goodput: Vec<Said>,
+    /// In a run with prompt sizes, each target's verdict at every size,
+    /// each size judged on its own ("solid at every size").
+    pub by_size: Vec<Said>,
 }
 
 /// Every sentence the results say, in one language: what the page shows and
@@ -703,6 +812,10 @@ pub struct ReportSentences {
     pub routing: Vec<(String, String, String)>,
     /// The fidelity check, per target, when the plan has one.
     pub fidelity: Vec<Said>,
+    /// Which requests the headline figures come from, when it is not
+    /// simply every measured request of the plan's prompt (a run with
+    /// prompt sizes).
+    pub population: Option<String>,
 }
 
 /// Most against least consistent target of a model: "A is 34× more
@@ -836,7 +949,9 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
                         .iter()
                         .map(|&i| label_of(i))
                         .collect();
-                    best_provider_text(lang, &label_of(best), &tied)
+                    let mut text = best_provider_text(lang, &label_of(best), &tied);
+                    text.push_str(&best_fidelity_note(report, lang, best).unwrap_or_default());
+                    text
                 }),
                 distinctions: distinction_sentences(lang, report, model),
                 tails: members
@@ -860,6 +975,10 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
                 goodput: members
                     .iter()
                     .filter_map(|t| t.goodput.map(|g| said(t, goodput_sentence(lang, &g))))
+                    .collect(),
+                by_size: members
+                    .iter()
+                    .filter_map(|t| Some(said(t, by_size_sentence(lang, &t.by_size)?)))
                     .collect(),
             }
         })
@@ -907,6 +1026,7 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
                 })
             })
             .collect(),
+        population: population_sentence(lang, report.population, report.typical_prompt_tokens),
         routing: report
             .routing_in(lang)
             .routes

@@ -124,6 +124,30 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     }
 }
 
+/// What the best-provider line adds for a pick whose fidelity verdict
+/// is `verdict` against `reference`: the same caveat as its route's
+/// reason, so the headline never recommends a provider whose answers
+/// differ without saying so. `None` for a consistent pick.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn best_note(lang: Lang, verdict: FidelityVerdict, reference: &str) -> Option<String> {
+    match (lang, verdict) {
+        (Lang::En, FidelityVerdict::Differs) => Some(format!(
+            " — but its answers differ from {reference}'s in the fidelity check: check them \
+             before routing to it"
+        )),
+        (Lang::ZhCn, FidelityVerdict::Differs) => Some(format!(
+            "——但保真检查中它的回答与 {reference} 不同：路由前请先查看"
+        )),
+        (Lang::En, FidelityVerdict::Inconclusive) => Some(format!(
+            " — the fidelity check against {reference} is inconclusive"
+        )),
+        (Lang::ZhCn, FidelityVerdict::Inconclusive) => {
+            Some(format!("——与 {reference} 的保真检查无定论"))
+        }
+        _ => None,
+    }
+}
+
 /// What the routing table adds beside a pick whose answers differ from the
 /// reference's, so it never recommends one without saying so.
 #[cfg_attr(target_arch = "wasm32", inline)]
