@@ -16,9 +16,10 @@
 //! model, however short, all but its last token (which a server reads again to compute the
 //! first output token), skips reading them and reports them as cached tokens. It is what shows
 //! whether a "fresh" prompt is fresh: any part the prompts of a run share at their start, a
-//! cache like this serves. The prompt is counted with the app's
-//! own rule ([`firsttoken_core::prompt::count_tokens`]) and that count is what the usage reports,
-//! so a fitted rate can be checked against R. A prompt longer than [`PREFILL_CONTEXT_TOKENS`] is
+//! cache like this serves. `prefill-nousage@R` draws as `prefill@R` and reports no usage at
+//! all (the script, not this module, decides what a reply reports). The prompt is counted with
+//! the app's own rule ([`firsttoken_core::prompt::count_tokens`]) and that count is what the
+//! usage reports, so a fitted rate can be checked against R. A prompt longer than [`PREFILL_CONTEXT_TOKENS`] is
 //! refused as the providers refuse it: HTTP 400, "prompt is too long … context_length_exceeded".
 //!
 //! Draws are a pure function of the seed and the request's index, like `bimodal`'s. A draw is

@@ -51,6 +51,11 @@ pub struct ReplyContext {
     pub request_id: u64,
     /// OpenAI only: the body asked for `stream_options.include_usage`.
     pub include_usage: bool,
+    /// The reply reports usage at all. `false` (`prefill-nousage`) leaves every token count
+    /// out in every protocol, whatever the body asked: OpenAI's usage chunk (and the `usage`
+    /// member of every chunk), Anthropic's `usage` in `message_start` and `message_delta`,
+    /// Gemini's `usageMetadata`.
+    pub reports_usage: bool,
     /// OpenAI only: where reasoning deltas go.
     pub reasoning_field: ReasoningField,
     /// Cached prompt tokens to report in usage (`cached` script); `None` reports no cache field.
@@ -301,6 +306,7 @@ mod tests {
             model: "faithful".into(),
             request_id: 1,
             include_usage: true,
+            reports_usage: true,
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
             content_tokens: 4,

@@ -244,6 +244,7 @@ impl Provider {
                 .pointer("/stream_options/include_usage")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            reports_usage: script.reports_usage(),
             reasoning_field: if script.kind == ScriptKind::ReasoningOr {
                 ReasoningField::Reasoning
             } else {

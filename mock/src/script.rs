@@ -92,6 +92,9 @@ pub enum ScriptKind {
     /// As `Prefill`, with a prefix cache: the leading tokens a prompt shares with an earlier
     /// prompt of the same model are read from it, as llama.cpp's server does.
     PrefillPrefix,
+    /// As `Prefill`, with a stream that reports no usage at all (no token counts in any
+    /// protocol), as llama.cpp's OpenAI-compatible server streams unless asked.
+    PrefillNoUsage,
 }
 
 /// The pause inside a `mid-stall` reply, ms: longer than the 2 s a stall needs.
@@ -106,7 +109,7 @@ pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
     /// All scripts, in the order they are listed to users.
-    pub const ALL: [ScriptKind; 24] = [
+    pub const ALL: [ScriptKind; 25] = [
         ScriptKind::Fixed,
         ScriptKind::Bimodal,
         ScriptKind::Reasoning,
@@ -131,6 +134,7 @@ impl ScriptKind {
         ScriptKind::PrefillCold,
         ScriptKind::PrefillCached,
         ScriptKind::PrefillPrefix,
+        ScriptKind::PrefillNoUsage,
     ];
 
     /// The name used as a model name.
@@ -160,6 +164,7 @@ impl ScriptKind {
             ScriptKind::PrefillCold => "prefill-cold",
             ScriptKind::PrefillCached => "prefill-cached",
             ScriptKind::PrefillPrefix => "prefill-prefix",
+            ScriptKind::PrefillNoUsage => "prefill-nousage",
         }
     }
 
@@ -185,7 +190,8 @@ impl ScriptKind {
             ScriptKind::Prefill
             | ScriptKind::PrefillCold
             | ScriptKind::PrefillCached
-            | ScriptKind::PrefillPrefix => 20_000,
+            | ScriptKind::PrefillPrefix
+            | ScriptKind::PrefillNoUsage => 20_000,
         }
     }
 }
@@ -475,7 +481,8 @@ impl Script {
             ScriptKind::Prefill
             | ScriptKind::PrefillCold
             | ScriptKind::PrefillCached
-            | ScriptKind::PrefillPrefix => {
+            | ScriptKind::PrefillPrefix
+            | ScriptKind::PrefillNoUsage => {
                 self.plan_prefill(seed, request_index, PROMPT_TOKENS, Earlier::default())
             }
         }
@@ -488,8 +495,17 @@ impl Script {
             ScriptKind::PrefillCold => Some(Prefill::Cold),
             ScriptKind::PrefillCached => Some(Prefill::Cached),
             ScriptKind::PrefillPrefix => Some(Prefill::Prefix),
+            // The very same draws as `prefill`: only what the stream reports differs.
+            ScriptKind::PrefillNoUsage => Some(Prefill::Plain),
             _ => None,
         }
+    }
+
+    /// Whether the reply reports usage (token counts) at all: every script but
+    /// `prefill-nousage`, whose stream carries none in any protocol, as a server that does not
+    /// count (or not unless asked) sends.
+    pub fn reports_usage(&self) -> bool {
+        self.kind != ScriptKind::PrefillNoUsage
     }
 
     /// A prefill script's reply to a prompt of `prompt_tokens`, of which the script's cache
@@ -942,6 +958,26 @@ mod tests {
     fn bimodal_share_extremes() {
         assert!((0..500).all(|index| !bimodal_draw(1, index, 0).cold));
         assert!((0..500).all(|index| bimodal_draw(1, index, 100).cold));
+    }
+
+    #[test]
+    fn prefill_nousage_draws_as_prefill_and_alone_reports_no_usage() {
+        let plain = Script::parse("prefill@30000").unwrap();
+        let silent = Script::parse("prefill-nousage@30000").unwrap();
+        assert_eq!(silent.canonical_name(), "prefill-nousage@30000");
+        for index in 0..50 {
+            assert_eq!(
+                silent.plan_prefill(7, index, 8_192, Earlier::default()),
+                plain.plan_prefill(7, index, 8_192, Earlier::default()),
+            );
+        }
+        assert!(!silent.reports_usage());
+        assert!(
+            ScriptKind::ALL
+                .into_iter()
+                .filter(|&kind| kind != ScriptKind::PrefillNoUsage)
+                .all(|kind| Script::parse(kind.name()).unwrap().reports_usage())
+        );
     }
 
     #[test]

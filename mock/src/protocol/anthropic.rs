@@ -149,21 +149,24 @@ impl EventStream {
                         json!(prompt_tokens - cached.min(prompt_tokens) - written);
                     usage["cache_read_input_tokens"] = json!(cached);
                     usage["cache_creation_input_tokens"] = json!(written);
-                    self.reported_cached_tokens = Some(cached);
                 }
-                self.reported_prompt_tokens = Some(prompt_tokens);
+                let mut message = json!({
+                    "id": format!("msg_mock_{}", self.context.request_id),
+                    "type": "message",
+                    "role": "assistant",
+                    "model": self.context.model,
+                    "content": [],
+                    "stop_reason": null,
+                    "stop_sequence": null,
+                });
+                if self.context.reports_usage {
+                    message["usage"] = usage;
+                    self.reported_cached_tokens = self.context.cached_tokens;
+                    self.reported_prompt_tokens = Some(prompt_tokens);
+                }
                 events.push(event(
                     "message_start",
-                    json!({ "type": "message_start", "message": {
-                        "id": format!("msg_mock_{}", self.context.request_id),
-                        "type": "message",
-                        "role": "assistant",
-                        "model": self.context.model,
-                        "content": [],
-                        "stop_reason": null,
-                        "stop_sequence": null,
-                        "usage": usage,
-                    }}),
+                    json!({ "type": "message_start", "message": message }),
                 ));
             }
             Beat::Empty => {
@@ -212,14 +215,14 @@ impl EventStream {
                 } else {
                     "end_turn"
                 };
-                events.push(event(
-                    "message_delta",
-                    json!({ "type": "message_delta",
-                            "delta": { "stop_reason": stop_reason, "stop_sequence": null },
-                            "usage": { "output_tokens": output_tokens } }),
-                ));
+                let mut delta = json!({ "type": "message_delta",
+                        "delta": { "stop_reason": stop_reason, "stop_sequence": null } });
+                if self.context.reports_usage {
+                    delta["usage"] = json!({ "output_tokens": output_tokens });
+                    self.reported_output_tokens = Some(output_tokens);
+                }
+                events.push(event("message_delta", delta));
                 events.push(event("message_stop", json!({ "type": "message_stop" })));
-                self.reported_output_tokens = Some(output_tokens);
             }
             Beat::ErrorEvent => events.push(event(
                 "error",
@@ -272,6 +275,7 @@ mod tests {
             model: "reasoning".into(),
             request_id: 1,
             include_usage: false,
+            reports_usage: true,
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
             content_tokens: CONTENT_TOKENS.len(),

@@ -66,6 +66,8 @@ impl ChunkStream {
         });
         if finished {
             candidate["finishReason"] = json!("STOP");
+        }
+        if finished && self.context.reports_usage {
             let prompt_tokens = self.context.prompt_tokens;
             let candidates_tokens = self.context.output_tokens(self.content_deltas);
             let mut usage = json!({
@@ -89,6 +91,9 @@ impl ChunkStream {
 
     /// Notes what the last chunk's usage reports, for the ground truth.
     fn record_usage(&mut self) {
+        if !self.context.reports_usage {
+            return;
+        }
         self.reported_output_tokens = Some(self.context.output_tokens(self.content_deltas));
         self.reported_cached_tokens = self.cached_tokens_to_report();
         self.reported_prompt_tokens = Some(self.context.prompt_tokens);
@@ -204,6 +209,7 @@ mod tests {
             model: "reasoning".into(),
             request_id: 9,
             include_usage: false,
+            reports_usage: true,
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
             content_tokens: CONTENT_TOKENS.len(),
@@ -239,6 +245,7 @@ mod tests {
             model: "faithful".into(),
             request_id: 2,
             include_usage: false,
+            reports_usage: true,
             reasoning_field: ReasoningField::ReasoningContent,
             cached_tokens: None,
             content_tokens: 0,

@@ -44,6 +44,12 @@ impl ChunkStream {
         }
     }
 
+    /// Whether the stream carries usage: asked for, and a script that reports it (a server
+    /// that counts nothing sends no `usage` member even when asked).
+    fn sends_usage(&self) -> bool {
+        self.context.include_usage && self.context.reports_usage
+    }
+
     fn chunk(&self, choices: Value, usage: Option<Value>) -> String {
         let mut chunk = json!({
             "id": format!("chatcmpl-mock-{}", self.context.request_id),
@@ -53,7 +59,7 @@ impl ChunkStream {
             "choices": choices,
         });
         // Like the real API: with include_usage every chunk has `usage`, null until the last.
-        if self.context.include_usage {
+        if self.sends_usage() {
             chunk["usage"] = usage.unwrap_or(Value::Null);
         }
         chunk.to_string()
@@ -136,7 +142,7 @@ impl ChunkStream {
                     json!([{ "index": 0, "delta": {}, "logprobs": null, "finish_reason": reason }]),
                     None,
                 )))];
-                if self.context.include_usage {
+                if self.sends_usage() {
                     let prompt_tokens = self.context.prompt_tokens;
                     let completion_tokens = self
                         .context
@@ -218,6 +224,7 @@ mod tests {
             model: "fixed".into(),
             request_id: 3,
             include_usage,
+            reports_usage: true,
             reasoning_field,
             cached_tokens: None,
             content_tokens: CONTENT_TOKENS.len(),

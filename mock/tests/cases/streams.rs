@@ -432,3 +432,44 @@ fn cached_reports_hits_and_misses_in_every_protocol() {
         }
     }
 }
+
+#[test]
+fn prefill_nousage_streams_no_token_count_in_any_protocol() {
+    let mock = start_mock();
+    for protocol in ALL_PROTOCOLS {
+        // The same request index of each script, so the same draw: the times agree and only
+        // the usage differs.
+        let counted = exchange(&mock, protocol, "prefill@30000");
+        let silent = exchange(&mock, protocol, "prefill-nousage@30000");
+        let body = silent.response.body_text();
+        assert_eq!(silent.response.status, 200, "{protocol:?}: {body}");
+        let (content, _) = texts(protocol, &silent.json_events());
+        assert_eq!(content, all_content(), "{protocol:?}");
+        // Member names only: the model name itself says "nousage".
+        for word in ["\"usage\"", "usageMetadata", "_tokens\"", "TokenCount"] {
+            assert!(!body.contains(word), "{protocol:?} {word}: {body}");
+        }
+        let counted_body = counted.response.body_text();
+        assert!(
+            counted_body.contains("_tokens\"") || counted_body.contains("TokenCount"),
+            "{protocol:?}: the plain script still reports its usage"
+        );
+        let (counted, silent) = (counted.record(&mock), silent.record(&mock));
+        assert_eq!(silent.outcome, Outcome::Complete, "{protocol:?}");
+        assert_eq!(
+            (
+                silent.prompt_tokens,
+                silent.output_tokens,
+                silent.cached_tokens
+            ),
+            (None, None, None),
+            "{protocol:?}"
+        );
+        assert_eq!(counted.prompt_tokens, Some(4), "{protocol:?}");
+        assert_eq!(
+            silent.scripted_first_token_ms, counted.scripted_first_token_ms,
+            "{protocol:?}"
+        );
+        assert!(silent.scripted_first_token_ms.unwrap() >= 150.0);
+    }
+}
