@@ -318,7 +318,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "hostile",
         ],
     ),
-    ("text", &["text", "text::fidelity", "metamorphic"]),
+    (
+        "text",
+        &["text", "text::fidelity", "metamorphic", "prefill::tests"],
+    ),
 ];
 
 /// The layer of `module`: that of its longest listed prefix, or `None`
@@ -469,7 +472,13 @@ const WASM_INLINE: &str = "#[cfg_attr(target_arch = \"wasm32\", inline)]";
 /// that have a body and not [`WASM_INLINE`] among their attributes, as
 /// their signature's first line.
 fn functions_without_inline(text: &str) -> Vec<String> {
-    let code = text.find("#[cfg(test)]").map_or(text, |end| &text[..end]);
+    // Test code ends the scan: a `#[cfg(test)]` block, or a whole file
+    // compiled for tests only (`#![cfg(test)]`).
+    let end = [text.find("#[cfg(test)]"), text.find("#![cfg(test)]")]
+        .into_iter()
+        .flatten()
+        .min();
+    let code = end.map_or(text, |end| &text[..end]);
     let lines: Vec<&str> = code.lines().collect();
     let mut out = Vec::new();
     for (at, line) in lines.iter().enumerate() {

@@ -323,6 +323,29 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
     ) {
         members.insert("prefill".to_owned(), prefill_json(&prefill));
     }
+    // Which requests the targets' figures come from, in a run with prompt
+    // sizes (the plan's prompt otherwise, and the member left out so the
+    // report of any other run is what it was), with each size judged on
+    // its own.
+    if let (Some(size), Some(members)) = (report.population.size(), document.as_object_mut()) {
+        members.insert(
+            "population".to_owned(),
+            json!({
+                "prompt_size": size,
+                "typical_prompt_tokens": report.typical_prompt_tokens,
+                "by_size": report.targets.iter().map(|t| json!({
+                    "target": t.target,
+                    "sizes": t.by_size.iter().map(|s| json!({
+                        "size": s.tokens,
+                        "ranked": s.ranked,
+                        "slow": s.slow,
+                        "cold_tail": s.cold_tail,
+                        "judgement": judgement_json(s.judgement),
+                    })).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+            }),
+        );
+    }
     document
 }
 

@@ -66,7 +66,7 @@ fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -
     html! {
         <>
         if let Some(population) = &sentences.population {
-            <p class="sentence population" id="population-note">{population.clone()}</p>
+            <p class="sentence population" id="population-note">{unbroken_groups(population)}</p>
         }
         { for report.models.iter().zip(&sentences.models).map(|(model, said)| {
             html! {

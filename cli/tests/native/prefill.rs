@@ -7,7 +7,9 @@ use firsttoken_core::plan::Protocol;
 use firsttoken_core::sample::ErrorKind;
 use serde_json::Value;
 
-use super::support::{firsttoken, quick_plan, run, run_plan_with, scratch, target, texts};
+use super::support::{
+    firsttoken, quick_plan, run, run_plan, run_plan_with, scratch, target, texts,
+};
 
 #[test]
 fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
@@ -111,12 +113,27 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
             && !text.contains(" on slow"),
         "{text}"
     );
-    // A refused size is not the service failing: the routing picks a provider.
+    // A refused size is not the service failing: no error rate rules a
+    // provider out. Each size is judged on its own, and six first sends of
+    // one size are too few for a verdict: the route waits for 20 (core's
+    // routing tests rank by the typical size's prediction).
     assert!(!text.contains("no provider with"), "{text}");
-    // The plan names a typical size: the routing ranks by the TTFT the fit
-    // predicts there, and says so.
     assert!(
-        text.contains("lowest TTFT predicted at the typical 4 096 input tokens"),
+        text.contains("m → –: no provider has 20 successful samples yet"),
+        "{text}"
+    );
+    // The headline is the measured size nearest the typical one, and says so.
+    assert!(
+        text.contains(
+            "the first sends at 2 048 tokens, the measured size nearest your typical 4 096 tokens"
+        ),
+        "{text}"
+    );
+    // The plan names a typical size: the prompt-size block predicts TTFT
+    // there from the measured sizes.
+    assert!(
+        text.contains("to the first token at 4 096 input tokens")
+            && text.contains("read from the measured sizes"),
         "{text}"
     );
     println!("{text}");
@@ -127,7 +144,10 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
         .args(["--config", "litellm"]));
     let (yaml, stderr) = texts(&output);
     assert!(output.status.success(), "{stderr}");
-    assert!(yaml.contains("firsttoken_prefill_tokens_per_s:"), "{yaml}");
+    // Six first sends per size: no target is eligible yet, and the config
+    // says why rather than routing on a pool of sizes.
+    assert!(yaml.contains("# Left out: fast: not eligible"), "{yaml}");
+    assert!(yaml.contains("model_list: []"), "{yaml}");
 
     // report --html: the same block, every string from the file escaped,
     // each size's figures those of `report --json`.
@@ -191,4 +211,93 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     assert!(section.contains("faster than slow&lt;i&gt;"), "{section}");
     assert!(section.contains("refused 65 536 tokens"), "{section}");
     assert!(section.contains("a repeated prompt starts"), "{section}");
+}
+
+#[test]
+fn a_provider_that_reports_no_usage_gets_an_estimated_fit_and_steady_ones_read_solid() {
+    let started = std::time::Instant::now();
+    let mock = super::support::mock();
+    let dir = scratch("prefill-nousage");
+    // A local server that streams no usage (llama.cpp's OpenAI-compatible
+    // one) beside a provider that counts its input, one model `m`.
+    let mut local = target(&mock, Protocol::OpenAi, "prefill-nousage@100000/m");
+    local.label = "local".into();
+    let mut counted = target(&mock, Protocol::Anthropic, "prefill@30000/m");
+    counted.label = "counted".into();
+    // Three sizes in turn: 20 first sends of each, the fewest a verdict
+    // takes (VERDICT_MIN_SAMPLES), so every size is judged.
+    let mut plan = quick_plan(vec![local, counted], 60);
+    plan.nonce = true;
+    plan.prompt_sizes = Some(vec![128, 2_048, 8_192]);
+    let ran = run_plan(&dir, &plan).succeeded();
+    let doc = ran.doc();
+    assert_eq!(doc.samples.len(), 120);
+    for sample in &doc.samples {
+        assert!(sample.error.is_none(), "{sample:?}");
+        let size = sample.sized_prompt.unwrap().tokens;
+        let expected = (sample.target == 1).then_some(size);
+        assert_eq!(sample.input_tokens, expected, "{sample:?}");
+    }
+
+    let output = run(firsttoken().arg("report").arg(&ran.results).arg("--json"));
+    let (json, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    let report: Value = serde_json::from_str(&json).unwrap();
+    let prefill = &report["prefill"];
+    for (index, truth, estimated) in [(0, 100_000.0, true), (1, 30_000.0, false)] {
+        let fitted = &prefill["targets"][index];
+        assert_eq!(fitted["estimated_tokens"], estimated, "{fitted}");
+        let rate = fitted["fit"]["rate_tokens_per_s"].as_f64().unwrap();
+        println!("target {index}: fitted {rate:.0} tokens/s, scripted {truth:.0}");
+        assert!((rate / truth - 1.0).abs() < 0.15, "{rate} vs {truth}");
+    }
+
+    // Steady providers: the headline (the smallest size's first sends) and
+    // every size on its own read solid, never "cold starts" from sizes
+    // pooled together.
+    let population = &report["population"];
+    assert_eq!(population["prompt_size"], 128, "{population}");
+    for index in 0..2 {
+        let headline = &report["targets"][index];
+        assert_eq!(headline["verdict"], "solid", "{headline}");
+        let sizes = population["by_size"][index]["sizes"].as_array().unwrap();
+        assert_eq!(sizes.len(), 3, "{population}");
+        for size in sizes {
+            assert_eq!(size["judgement"]["verdict"], "solid", "{size}");
+        }
+    }
+
+    let output = run(firsttoken().arg("report").arg(&ran.results));
+    let (text, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    println!("{text}");
+    // The counts are said to be estimated for the provider that reported
+    // none, and for it alone.
+    let estimated: Vec<&str> = text
+        .lines()
+        .filter(|line| {
+            line.contains("input tokens estimated from the synthetic prompt's own count")
+        })
+        .collect();
+    assert!(!estimated.is_empty(), "{text}");
+    assert!(
+        estimated
+            .iter()
+            .all(|line| line.contains("local") && !line.contains("counted")),
+        "{estimated:?}"
+    );
+    assert_eq!(text.matches("solid at every size").count(), 2, "{text}");
+    let population_line = text
+        .lines()
+        .map(str::trim)
+        .find(|line| line.starts_with("Prompt sizes: "))
+        .unwrap_or_else(|| panic!("no population sentence: {text}"));
+    assert!(
+        population_line.contains("are the first sends at 128 tokens, the smallest size"),
+        "{population_line}"
+    );
+    println!(
+        "run and reports took {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
 }

@@ -17,6 +17,8 @@
 //! Fits of prompt-size growth have their own truthfulness tests in
 //! [`crate::prefill`].
 
+#![cfg(test)]
+
 use crate::compare::ComparisonRow;
 use crate::failure::{ErrorKind, Phase, SampleError};
 use crate::plan::{FidelityPlan, Plan, Target};

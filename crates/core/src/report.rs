@@ -373,10 +373,13 @@ fn size_judgements(plan: &Plan, samples: &[&Sample], planned: &Plan) -> Vec<Size
                 .copied()
                 .filter(|s| !s.warmup && population.contains(s))
                 .collect();
-            if own.is_empty() {
+            let ranked = ranked_ttft(&own, timeout_ms);
+            // A size with no ranked request (refused as over the model's
+            // context window, or every request failed) has nothing to
+            // judge: the prompt-size table says why.
+            if ranked.sorted_ms.is_empty() {
                 return None;
             }
-            let ranked = ranked_ttft(&own, timeout_ms);
             let judged = judge_ranked(&ranked.sorted_ms, ranked.censored);
             Some(SizeJudgement {
                 tokens,

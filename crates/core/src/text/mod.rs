@@ -440,8 +440,8 @@ pub(crate) fn best_provider_text(lang: Lang, best: &str, tied: &[String]) -> Str
 }
 
 /// Which requests the headline figures come from, for a run with prompt
-/// sizes: "Prompt sizes: the figures above are the first sends at 128
-/// tokens (the smallest size) …". `None` for the plan's own prompt, where
+/// sizes: "Prompt sizes: every provider's figures are the first sends at
+/// 128 tokens, the smallest size …". `None` for the plan's own prompt, where
 /// the headline is every measured request and needs no note.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn population_sentence(
@@ -450,26 +450,26 @@ pub fn population_sentence(
     typical_prompt_tokens: Option<u32>,
 ) -> Option<String> {
     let size = population.size()?;
-    let tokens = format::unbroken_groups(&format::grouped(u64::from(size)));
+    let tokens = format::grouped(u64::from(size));
     Some(match (lang, typical_prompt_tokens) {
         (Lang::En, Some(typical)) => format!(
-            "Prompt sizes: the figures above are the first sends at {tokens} tokens, the measured \
-             size nearest your typical {} tokens; each size is judged on its own, never pooled \
+            "Prompt sizes: every provider's figures are the first sends at {tokens} tokens, the \
+             measured size nearest your typical {} tokens; each size is judged on its own, never pooled \
              with another, and cache repeats and probes are left out.",
-            format::unbroken_groups(&format::grouped(u64::from(typical)))
+            format::grouped(u64::from(typical))
         ),
         (Lang::En, None) => format!(
-            "Prompt sizes: the figures above are the first sends at {tokens} tokens, the smallest \
-             size; each size is judged on its own, never pooled with another, and cache repeats \
+            "Prompt sizes: every provider's figures are the first sends at {tokens} tokens, the \
+             smallest size; each size is judged on its own, never pooled with another, and cache repeats \
              and probes are left out."
         ),
         (Lang::ZhCn, Some(typical)) => format!(
-            "提示长度：以上数字来自 {tokens} token 的首次发送，这是最接近你的典型长度（{} token）的已测长度；\
+            "提示长度：各供应商的数字都来自 {tokens} token 的首次发送，这是最接近你的典型长度（{} token）的已测长度；\
              每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。",
-            format::unbroken_groups(&format::grouped(u64::from(typical)))
+            format::grouped(u64::from(typical))
         ),
         (Lang::ZhCn, None) => format!(
-            "提示长度：以上数字来自 {tokens} token 的首次发送，这是最小的长度；\
+            "提示长度：各供应商的数字都来自 {tokens} token 的首次发送，这是最小的长度；\
              每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。"
         ),
     })
@@ -479,7 +479,7 @@ pub fn population_sentence(
 /// sizes: " — first sends at 128 tokens"; `None` for the plan's prompt.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn population_suffix(lang: Lang, population: Population) -> Option<String> {
-    let tokens = format::unbroken_groups(&format::grouped(u64::from(population.size()?)));
+    let tokens = format::grouped(u64::from(population.size()?));
     Some(match lang {
         Lang::En => format!(" — first sends at {tokens} tokens"),
         Lang::ZhCn => format!("——{tokens} token 的首次发送"),
@@ -505,7 +505,7 @@ pub fn by_size_sentence(lang: Lang, by_size: &[SizeJudgement]) -> Option<String>
     // Sizes with the same label together, in the order labels first come.
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for size in by_size {
-        let tokens = format::unbroken_groups(&format::grouped(u64::from(size.tokens)));
+        let tokens = format::grouped(u64::from(size.tokens));
         let name = label(size);
         match groups.iter_mut().find(|(existing, _)| *existing == name) {
             Some((_, sizes)) => sizes.push(tokens),
