@@ -935,6 +935,22 @@ mod tests {
         let mut data = Dataset::default();
         data.add(&points, "").unwrap();
         data.finish();
+        // One population per figure: the TTFT figures count the first sends
+        // of the headline size (the smallest, 128 tokens) alone, 15 a day
+        // per target on three days for two targets and on a fourth for one.
+        assert_eq!(prompts.headline, Some(128));
+        assert_eq!(data.points.len(), 15 * 2 * 3 + 15);
+        assert_eq!(data.prompts.len(), samples.len(), "every size for the fits");
+        // A file written before it named its headline reads the same.
+        let mut older = points.clone();
+        if let Some(prompts) = older.prompts.as_mut() {
+            prompts.headline = None;
+        }
+        assert!(!older.to_json().contains("headline"));
+        let mut old_data = Dataset::default();
+        old_data.add(&older, "").unwrap();
+        old_data.finish();
+        assert_eq!(old_data.points, data.points);
         let days = prefill_daily(&data, None);
         assert_eq!(days.len(), 7);
         for day in days.iter().filter(|d| d.day < 20_003) {

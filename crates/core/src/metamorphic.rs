@@ -387,3 +387,56 @@ fn a_request_made_worse_never_improves_its_target_or_its_route() {
     }
     assert_eq!(checked, 4 * 7 * 6);
 }
+
+/// The black-box figure of docs/statistics.md: how often a steady
+/// provider measured at three prompt sizes reads "solid", judged as the
+/// report judges it (the headline size, each size on its own) and as it
+/// was judged when every size was pooled into one population.
+#[test]
+#[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib metamorphic::steady_sized_providers_in_seeded_runs -- --ignored --nocapture"]
+fn steady_sized_providers_in_seeded_runs() {
+    let runs = 200;
+    let (mut solid, mut every_size_solid, mut pooled_solid) = (0, 0, 0);
+    let mut pooled_verdicts = std::collections::BTreeMap::new();
+    for seed in 0..runs {
+        let (_, plan) = variants(100).swap_remove(0);
+        let values = headline_values(seed, 100);
+        let samples = run(&plan, &values, seed);
+        let report = build_report(&plan, &samples, 0, REPORT_SEED);
+        let steady = &report.targets[0];
+        solid += usize::from(steady.verdict == Some(Verdict::Solid));
+        every_size_solid += usize::from(
+            steady
+                .by_size
+                .iter()
+                .all(|s| s.judgement.verdict() == Some(Verdict::Solid)),
+        );
+        // Pooled: the same requests as one population (every first send,
+        // whatever its size).
+        let pooled_plan = Plan {
+            prompt_sizes: None,
+            ..plan.clone()
+        };
+        let pooled: Vec<Sample> = samples
+            .iter()
+            .filter(|s| s.sized_prompt.is_none_or(|p| p.repeat_of.is_none()))
+            .cloned()
+            .map(|mut s| {
+                s.sized_prompt = None;
+                s
+            })
+            .collect();
+        let verdict = build_report(&pooled_plan, &pooled, 0, REPORT_SEED).targets[0].verdict;
+        pooled_solid += usize::from(verdict == Some(Verdict::Solid));
+        *pooled_verdicts.entry(format!("{verdict:?}")).or_insert(0) += 1;
+    }
+    let pct = |k: usize| 100.0 * k as f64 / f64::from(u32::try_from(runs).unwrap_or(1));
+    println!(
+        "steady provider at 128, 2 048 and 16 384 tokens, 100 first sends each, {runs} runs: \
+         headline solid {:.1} %, every size solid {:.1} %; pooled as before: solid {:.1} % {pooled_verdicts:?}",
+        pct(solid),
+        pct(every_size_solid),
+        pct(pooled_solid)
+    );
+    assert!(pct(solid) >= 99.0);
+}
