@@ -18,14 +18,11 @@
 //! sizes are judged each within itself (`crate::report::SizeJudgement`),
 //! never across sizes. Repeats and probes enter no TTFT figure at all.
 
-use serde::{Deserialize, Serialize};
-
 use super::plan::Plan;
 use super::sample::Sample;
 
 /// The requests a target's headline figures are computed from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "tokens")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Population {
     /// The first sends of the plan's own prompt (a plan without prompt
     /// sizes): every measured latency request, fidelity probes left out.
