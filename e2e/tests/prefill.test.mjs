@@ -135,6 +135,24 @@ test("a run with prompt sizes shows its per-size tables, prefill rates and chart
       const cache = lang === "en" ? "a repeated prompt starts" : "重复提示词首个 token 早到";
       assert.ok(sentences.some((s) => s.includes(cache)), JSON.stringify(sentences));
 
+      // One population per figure: the comparison says its figures are
+      // the first sends of one size (the one nearest the typical 4 096
+      // tokens), as `report --json` does, and the TTFT charts name it.
+      assert.equal(report.population.prompt_size, 2048);
+      const population = (await page.textContent("#population-note")).replace(/\u00a0/g, " ");
+      assert.ok(
+        population.includes(lang === "en" ? "first sends at 2 048 tokens" : "2 048 token 的首次发送"),
+        population,
+      );
+      const captions = await page.$$eval("figure.chart figcaption span", (spans) =>
+        spans.map((span) => span.textContent.replace(/\u00a0/g, " ")),
+      );
+      const named = lang === "en" ? "first sends at 2 048 tokens" : "2 048 token 的首次发送";
+      assert.ok(
+        captions.filter((c) => c.includes(named)).length >= 3,
+        `the ECDF, spread and timeline name the size: ${JSON.stringify(captions)}`,
+      );
+
       // The chart: drawn, captioned in the language, its table one row per
       // fitted point.
       const figure = page.locator("figure.chart", { has: page.locator("canvas#chart-prefill") });
@@ -150,6 +168,9 @@ test("a run with prompt sizes shows its per-size tables, prefill rates and chart
       assert.equal(points, 8, "four sizes of two targets");
 
       await page.locator("#prefill").screenshot({ path: resolve(dir, `prefill-${lang}-${width}.png`) });
+      // The comparison with its population note and each size's verdicts.
+      await page.locator("#population-note").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: resolve(dir, `population-${lang}-${width}.png`) });
       await figure.screenshot({ path: resolve(dir, `chart-prefill-${lang}-${width}.png`) });
     }
     assert.deepEqual(page.problems, []);
