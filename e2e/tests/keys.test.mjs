@@ -113,3 +113,30 @@ test("cancelling sends nothing, and a host used before is not asked about again"
   assert.equal(truth.requests[0].auth, "authorization");
   assert.deepEqual(again.problems, []);
 });
+
+test("a target that needs a key cannot start without one, in either language", async () => {
+  await resetMock(servers.mock);
+  // OpenAI's own host with the demo's model, as a person who switched a
+  // demo row to OpenAI would have it: the runner refuses this plan (exit 2).
+  const plan = quickPlan(
+    [
+      { label: "Demo", protocol: "demo", base_url: "demo://steady", model: "demo-llm" },
+      { label: "OpenAI · demo-llm", protocol: "openai", base_url: "https://api.openai.com/v1", model: "demo-llm", provider: "openai" },
+    ],
+    { requests_per_target: 2, warmup_per_target: 0, spacing_s: 0.05 },
+  );
+  for (const [locale, words] of [
+    ["en-US", "Enter the API key for https://api.openai.com before starting"],
+    ["zh-CN", "开始前请输入 https://api.openai.com 的 API 密钥"],
+  ]) {
+    const page = await openWith(`${servers.site}#${planFragment(plan)}`, {}, locale);
+    await page.click("#start");
+    await page.waitForSelector(".notice");
+    assert.ok((await page.textContent(".notice")).includes(words), await page.textContent(".notice"));
+    // Still on the setup screen: nothing started.
+    assert.ok(await page.isVisible("#start"));
+    assert.equal(await page.$$eval("#run-progress", (els) => els.length), 0);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+});

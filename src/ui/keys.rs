@@ -136,13 +136,13 @@ pub fn keyed_origins(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String
 }
 
 /// Origins `plan` waits for keys for ([`needed_keys`], the runner's rule
-/// too) that have none in `keys` (keys are not stored unless remembered, so
-/// a resumed run asks again).
+/// too) that have none in `keys`, an empty or blank field counting as none
+/// (keys are not stored unless remembered, so a resumed run asks again).
 pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String> {
     needed_keys(plan)
         .into_iter()
         .map(|origin| origin.to_string())
-        .filter(|slot| !keys.contains_key(slot))
+        .filter(|slot| keys.get(slot).is_none_or(|key| key.trim().is_empty()))
         .collect()
 }
 
@@ -289,6 +289,16 @@ mod tests {
             [("https://llm.example.com".to_owned(), "sk".to_owned())].into();
         assert_eq!(
             missing_keys(&resumed, &typed),
+            vec!["https://api.deepseek.com"]
+        );
+        // A field typed into and cleared holds no key.
+        let cleared: BTreeMap<String, String> = [
+            ("https://llm.example.com".to_owned(), "sk".to_owned()),
+            ("https://api.deepseek.com".to_owned(), "  ".to_owned()),
+        ]
+        .into();
+        assert_eq!(
+            missing_keys(&resumed, &cleared),
             vec!["https://api.deepseek.com"]
         );
     }

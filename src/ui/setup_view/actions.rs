@@ -159,6 +159,15 @@ fn start_run(page: &PageProps, plan: &Plan, confirmed: bool) {
     if page.driver.is_active() {
         return;
     }
+    // A target that needs a key and has none would only collect refusals:
+    // the runner refuses such a plan (exit 2), and so does Start.
+    let missing = crate::ui::keys::missing_keys(plan, &state.keys);
+    if !missing.is_empty() {
+        state.dispatch(Action::Notice(notice::keys_missing_to_start(
+            state.lang, &missing,
+        )));
+        return;
+    }
     if state.plan_from_link && !confirmed {
         let mut used = used_key_origins();
         if let Some(json) = remembered_keys()

@@ -112,6 +112,23 @@ pub fn download_failed(lang: Lang, file: &str, error: &str) -> String {
     }
 }
 
+/// Start refused because a target that needs a key has none: the same
+/// rule the runner refuses such a plan by (`key_rules::needed_keys`).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn keys_missing_to_start(lang: Lang, missing: &[String]) -> String {
+    match lang {
+        Lang::En => format!(
+            "Enter the API key for {} before starting: a key goes only to its own host, and \
+             without one every request would be refused.",
+            missing.join(", ")
+        ),
+        Lang::ZhCn => format!(
+            "开始前请输入 {} 的 API 密钥：密钥只会发送到它自己的主机，没有密钥，每个请求都会被拒绝。",
+            missing.join("、")
+        ),
+    }
+}
+
 /// Resuming a stored run needs keys this page does not hold: which, and
 /// what to do once they are entered.
 #[cfg_attr(target_arch = "wasm32", inline)]
