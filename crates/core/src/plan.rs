@@ -480,6 +480,27 @@ impl Protocol {
     }
 }
 
+/// The share of the spacing a fitted (or defaulted) jitter takes: the
+/// page's own ratio (1 s of jitter on 5 s of spacing).
+pub(crate) const JITTER_SHARE_OF_SPACING: f64 = 0.2;
+
+/// The jitter to use instead of `jitter_s` when it does not fit
+/// `spacing_s` (the plan's rule: under half the spacing, and none without
+/// a spacing); `None` when it fits, or when either figure is not a valid
+/// number (the plan's own message then says what to fix).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn fitted_jitter(jitter_s: f64, spacing_s: f64) -> Option<f64> {
+    if !jitter_s.is_finite() || jitter_s <= 0.0 || !spacing_s.is_finite() || spacing_s < 0.0 {
+        return None;
+    }
+    if jitter_s < spacing_s / 2.0 {
+        return None;
+    }
+    // Rounded down to a millisecond, so the written plan reads back under
+    // the half-spacing limit.
+    Some((spacing_s * JITTER_SHARE_OF_SPACING * 1000.0).floor() / 1000.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::read::{LINK_ENGINE, edit_distance};

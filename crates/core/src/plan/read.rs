@@ -168,6 +168,15 @@ impl Plan {
             }
         }
         plan.normalise();
+        // A plan that leaves `jitter_s` out has the default, 1 s, which a
+        // spacing of 2 s or less cannot hold: the default follows the
+        // spacing then (the runner's flags do the same), rather than the
+        // plan being refused for a member the person never wrote.
+        if !members.contains_key("jitter_s")
+            && let Some(fitted_s) = super::fitted_jitter(plan.jitter_s, plan.effective_spacing_s())
+        {
+            plan.jitter_s = fitted_s;
+        }
         let mut errors = reader.errors;
         if let Err(range_errors) = plan.validate() {
             // A field that could not be read holds a stand-in value; a range
@@ -522,6 +531,29 @@ mod tests {
         // And every listed member reads back what was written.
         let read = Plan::from_json(&plan.to_json_pretty()).unwrap();
         assert_eq!(read, plan);
+    }
+
+    #[test]
+    fn a_short_spacing_without_a_jitter_reads_with_the_jitter_fitted() {
+        let target =
+            r#"{"label": "a", "protocol": "demo", "base_url": "demo://steady", "model": "m"}"#;
+        let plan = |members: &str| {
+            Plan::from_json(&format!(
+                r#"{{"firsttoken_plan": 1, {members} "targets": [{target}]}}"#
+            ))
+        };
+        // Left out: the default follows a spacing too short for it.
+        let short = plan(r#""spacing_s": 0.5,"#).unwrap();
+        assert_eq!((short.spacing_s, short.jitter_s), (0.5, 0.1));
+        // The default spacing keeps the default jitter, as before.
+        assert_eq!(plan("").unwrap().jitter_s, 1.0);
+        assert_eq!(plan(r#""spacing_s": 10,"#).unwrap().jitter_s, 1.0);
+        // Written by the person: still refused when it does not fit.
+        let written = plan(r#""spacing_s": 0.5, "jitter_s": 1,"#).unwrap_err();
+        let PlanError::Invalid(errors) = written else {
+            panic!("{written:?}")
+        };
+        assert_eq!(errors[0].field, "jitter_s");
     }
 
     #[test]
