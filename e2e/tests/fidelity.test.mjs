@@ -174,6 +174,11 @@ test("the demo's degraded provider differs from the steady one, with no key", as
   assert.ok(routing.length > 0);
   const reason = await page.textContent("#routing-table tbody");
   if (routing.includes("differs")) assert.match(reason, /answers differ from Demo A · steady's in the fidelity check/);
+  // The best-provider line says it too when the pick is the one whose
+  // answers differ, never a bare recommendation.
+  const best = await page.textContent(".best-provider");
+  if (best.includes("Demo C")) assert.match(best, /but its answers differ from Demo A · steady's in the fidelity check/);
+  else assert.doesNotMatch(best, /answers differ/);
   assert.deepEqual(page.problems, []);
 });
 
