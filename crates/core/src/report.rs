@@ -16,7 +16,7 @@ use super::compare::{
 };
 use super::cost::{CostFigures, cost_figures};
 use super::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
-use super::fidelity::score::{Fidelity, score as score_fidelity};
+use super::fidelity::score::{Fidelity, FidelityVerdict, score as score_fidelity};
 use super::plan::Plan;
 use super::population::Population;
 use super::prefill::{PredictionSource, prefill_measure};
@@ -157,22 +157,10 @@ impl Report {
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn routing_in(&self, lang: Lang) -> RoutingTable {
         let mut table = routing_table(&self.models, lang);
-        let Some(fidelity) = &self.fidelity else {
+        let Some(reference) = self.fidelity_reference() else {
             return table;
         };
-        let Some(reference) = fidelity
-            .reference
-            .and_then(|r| self.targets.get(r as usize))
-            .map(|t| t.label.as_str())
-        else {
-            return table;
-        };
-        let verdict_of = |target: u32| {
-            fidelity
-                .targets
-                .get(target as usize)
-                .map(|figures| figures.verdict)
-        };
+        let verdict_of = |target: u32| self.fidelity_verdict(target);
         for route in &mut table.routes {
             for step in &mut route.order {
                 step.fidelity = verdict_of(step.target);
@@ -190,6 +178,26 @@ impl Report {
             }
         }
         table
+    }
+
+    /// The label of the fidelity check's reference target, when the run
+    /// checked fidelity against one.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn fidelity_reference(&self) -> Option<&str> {
+        let reference = self.fidelity.as_ref()?.reference?;
+        self.targets
+            .get(reference as usize)
+            .map(|t| t.label.as_str())
+    }
+
+    /// Target `target`'s fidelity verdict, when the run checked fidelity.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn fidelity_verdict(&self, target: u32) -> Option<FidelityVerdict> {
+        self.fidelity
+            .as_ref()?
+            .targets
+            .get(target as usize)
+            .map(|figures| figures.verdict)
     }
 }
 

@@ -538,10 +538,8 @@ pub fn by_size_sentence(lang: Lang, by_size: &[SizeJudgement]) -> Option<String>
 /// check is inconclusive ([`routing::best_note`]).
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn best_fidelity_note(report: &Report, lang: Lang, best: u32) -> Option<String> {
-    let fidelity = report.fidelity.as_ref()?;
-    let reference = report.targets.get(fidelity.reference? as usize)?;
-    let verdict = fidelity.targets.get(best as usize)?.verdict;
-    routing::best_note(lang, verdict, &reference.label)
+    let reference = report.fidelity_reference()?;
+    routing::best_note(lang, report.fidelity_verdict(best)?, reference)
 }
 
 /// A whole-percent share and its interval: ("96", "90", "98").
