@@ -38,7 +38,6 @@ pub const SPACING_MS: f64 = 5_000.0;
 impl Target {
     /// A target of the OpenAI protocol, with no preset, price or
     /// OpenRouter provider.
-    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn openai(label: &str, base_url: &str, model: &str) -> Self {
         Self {
             label: label.to_owned(),
@@ -52,7 +51,6 @@ impl Target {
     }
 
     /// A target of the Anthropic protocol, otherwise as [`Target::openai`].
-    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn anthropic(label: &str, base_url: &str, model: &str) -> Self {
         Self {
             protocol: Protocol::Anthropic,
@@ -61,7 +59,6 @@ impl Target {
     }
 
     /// A target of the built-in demo provider at `demo://local`.
-    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn demo(label: &str, model: &str) -> Self {
         Self {
             protocol: Protocol::Demo,
@@ -78,7 +75,6 @@ impl Sample {
     /// first, the end 500 ms after it, 11 output tokens. The members added
     /// later (HTTP status, cache, connection, probes) are `None`, as in a
     /// file written before they existed.
-    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn measured(target: u32, seq: u32, ttft_ms: f64) -> Self {
         let at_ms = START_MS + f64::from(seq) * SPACING_MS;
         Self {
@@ -117,7 +113,6 @@ impl Sample {
     /// tokens. Its phase is where `kind` usually happens: a timeout before
     /// the first token, a cut stream or an abort after it, anything else at
     /// the request.
-    #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn failed(target: u32, seq: u32, kind: ErrorKind) -> Self {
         let phase = match kind {
             ErrorKind::Timeout | ErrorKind::MalformedStream | ErrorKind::ProviderError => {
@@ -146,7 +141,6 @@ impl Sample {
 /// A sample sent at `at_ms`, as the dashboard's tests count them: a first
 /// token at `ttft_ms` (headers at 10 ms, the end 100 ms later, 5 tokens),
 /// or an HTTP 503 when `ttft_ms` is `None`.
-#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn sample(target: u32, seq: u32, at_ms: f64, ttft_ms: Option<f64>, warmup: bool) -> Sample {
     let outcome = match ttft_ms {
         Some(ttft_ms) => Sample {
@@ -175,7 +169,6 @@ pub fn sample(target: u32, seq: u32, at_ms: f64, ttft_ms: Option<f64>, warmup: b
 }
 
 /// A results file of `targets` and `samples`, as exported.
-#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn results_file(targets: Vec<Target>, samples: &[Sample]) -> String {
     let plan = Plan {
         targets,
@@ -193,7 +186,6 @@ pub fn results_file(targets: Vec<Target>, samples: &[Sample]) -> String {
 /// requests (plus `warmups`) for each of `targets` targets, lognormal TTFT
 /// around 400 ms with σ = 0.3, every fifth target with a 5 % cold tail 12×
 /// slower, and 2 % errors. Deterministic in `seed`.
-#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64) -> Vec<Sample> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut normal = move || {
@@ -238,7 +230,6 @@ pub fn synthetic_samples(targets: u32, per_target: u32, warmups: u32, seed: u64)
 
 /// `n` successful measured requests of target 0, each with a 400 ms first
 /// token and an HTTP 200, for tests that then change a few.
-#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn plain_samples(n: u32) -> Vec<Sample> {
     synthetic_samples(1, n, 0, 7)
         .into_iter()
@@ -258,7 +249,6 @@ pub fn plain_samples(n: u32) -> Vec<Sample> {
 /// configs' golden files and of the runner's report tests. Two targets are
 /// OpenRouter endpoints measuring one upstream each; one target of the
 /// second model has a price.
-#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn routing_fixture() -> (Plan, Vec<Sample>, Environment) {
     let or_target = |label: &str, slug: &str| Target {
         provider: Some("openrouter".to_owned()),
@@ -313,7 +303,6 @@ pub fn routing_fixture() -> (Plan, Vec<Sample>, Environment) {
 }
 
 /// [`routing_fixture`] as an exported results file.
-#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn routing_results() -> String {
     let (plan, samples, environment) = routing_fixture();
     format!("{}\n", export_json(&plan, &environment, &samples))
