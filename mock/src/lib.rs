@@ -3,8 +3,9 @@
 //! One process on a loopback port speaks the three streaming protocols the app measures (OpenAI
 //! chat completions, Anthropic Messages, Gemini `streamGenerateContent`) with real SSE framing over
 //! chunked HTTP/1.1. The model name picks a *script* ([`script`]): a delay, a cold-start mix,
-//! reasoning, keep-alives, awkward framing, a fault, or answers to the app's fidelity probes
-//! ([`fidelity`]: right ones, or a fixed share wrong). Every reply records, on the mock's
+//! reasoning, keep-alives, awkward framing, a fault, answers to the app's fidelity probes
+//! ([`fidelity`]: right ones, or a fixed share wrong), or a model that goes cold after an idle
+//! spell ([`idle`]). Every reply records, on the mock's
 //! monotonic clock, when its first byte and first token actually left ([`ground_truth`]), which
 //! is what the app's measured TTFT is checked against.
 //!
@@ -20,6 +21,7 @@ pub mod error;
 pub mod fidelity;
 pub mod ground_truth;
 pub mod http;
+pub mod idle;
 mod leaf;
 pub mod listener;
 pub mod prefill;

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use crate::ground_truth::{Outcome, PreflightRecord, Recorder, RequestRecord};
 use crate::http::{self, Request};
+use crate::idle::IdleModels;
 use crate::listener::{Disposition, Handler};
 use firsttoken_core::prompt::count_tokens;
 
@@ -30,6 +31,8 @@ pub struct Provider {
     seed: u64,
     /// The prompts the `prefill-cached` and `prefill-prefix` scripts have read.
     prompts: PromptCache,
+    /// When each `scale-to-zero` model last finished a reply.
+    idle: IdleModels,
 }
 
 impl Provider {
@@ -39,6 +42,7 @@ impl Provider {
             recorder,
             seed,
             prompts: PromptCache::default(),
+            idle: IdleModels::default(),
         }
     }
 
@@ -214,7 +218,21 @@ impl Provider {
                     prompt_tokens,
                 }
             }
-            None => script.reply_to(self.seed, index, prompt.as_deref()),
+            None => match script.scale_down_after() {
+                Some(threshold) => {
+                    // Keyed by the model as sent: a provider keeps a replica per model.
+                    let cold = self.idle.arrive(&model, request.received_at, threshold);
+                    let plan = script.plan_scale_to_zero(self.seed, index, cold);
+                    let end = request.received_at + Duration::from_millis(plan.last_beat_ms());
+                    self.idle.finish(&model, end);
+                    ScriptedReply {
+                        plan,
+                        answer: None,
+                        prompt_tokens: PROMPT_TOKENS,
+                    }
+                }
+                None => script.reply_to(self.seed, index, prompt.as_deref()),
+            },
         };
         let ScriptedReply {
             plan,

@@ -95,6 +95,10 @@ pub enum ScriptKind {
     /// As `Prefill`, with a stream that reports no usage at all (no token counts in any
     /// protocol), as llama.cpp's OpenAI-compatible server streams unless asked.
     PrefillNoUsage,
+    /// A serverless provider that scales a model to zero: warm replies while the model has
+    /// traffic, and one cold start once it has been idle longer than the parameter, seconds
+    /// ([`crate::idle`]); the cold start's length is the second parameter, ms.
+    ScaleToZero,
 }
 
 /// The pause inside a `mid-stall` reply, ms: longer than the 2 s a stall needs.
@@ -109,7 +113,7 @@ pub const CACHED_PROMPT_TOKENS: u32 = 8;
 
 impl ScriptKind {
     /// All scripts, in the order they are listed to users.
-    pub const ALL: [ScriptKind; 25] = [
+    pub const ALL: [ScriptKind; 26] = [
         ScriptKind::Fixed,
         ScriptKind::Bimodal,
         ScriptKind::Reasoning,
@@ -135,6 +139,7 @@ impl ScriptKind {
         ScriptKind::PrefillCached,
         ScriptKind::PrefillPrefix,
         ScriptKind::PrefillNoUsage,
+        ScriptKind::ScaleToZero,
     ];
 
     /// The name used as a model name.
@@ -165,13 +170,15 @@ impl ScriptKind {
             ScriptKind::PrefillCached => "prefill-cached",
             ScriptKind::PrefillPrefix => "prefill-prefix",
             ScriptKind::PrefillNoUsage => "prefill-nousage",
+            ScriptKind::ScaleToZero => "scale-to-zero",
         }
     }
 
     /// The main parameter when no `@N` is given: the delay to the first content token (or to the
     /// error, or to the body) in ms; for `bimodal`, the cold share in percent; for `degraded`,
     /// the share of probes answered wrong in percent; for the prefill scripts, the prompt
-    /// tokens read per second.
+    /// tokens read per second; for `scale-to-zero`, the idle time after which the model goes
+    /// cold, seconds.
     pub fn default_parameter(self) -> u64 {
         match self {
             ScriptKind::Fixed | ScriptKind::Split | ScriptKind::Crlf | ScriptKind::NotSse => 150,
@@ -192,9 +199,16 @@ impl ScriptKind {
             | ScriptKind::PrefillCached
             | ScriptKind::PrefillPrefix
             | ScriptKind::PrefillNoUsage => 20_000,
+            ScriptKind::ScaleToZero => 60,
         }
     }
 }
+
+/// The cold start of `scale-to-zero` when the name gives no second parameter, ms.
+pub const DEFAULT_COLD_START_MS: u64 = 2_500;
+
+/// The longest idle threshold `scale-to-zero` takes, seconds: a day.
+const MAX_IDLE_S: u64 = 86_400;
 
 /// A parsed model name: which script, and its main parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,6 +218,10 @@ pub struct Script {
     /// Delay in ms, cold share in percent for `bimodal`, or wrong share in percent for
     /// `degraded`; see [`ScriptKind::default_parameter`].
     pub parameter: u64,
+    /// The second parameter, `name@N@M`: for `scale-to-zero`, the cold start's length, ms
+    /// ([`DEFAULT_COLD_START_MS`] when not given). `None` for every other script, which takes
+    /// one parameter.
+    pub cold_start_ms: Option<u64>,
 }
 
 /// What a script makes of one request: the reply, and what its usage reports.
@@ -237,7 +255,8 @@ impl fmt::Display for ScriptError {
             ScriptError::BadParameter(name) => write!(
                 formatter,
                 "bad parameter in mock script '{name}': write name@N with N a whole number of \
-                 milliseconds (for bimodal and degraded, a share in percent from 0 to 100)"
+                 milliseconds (for bimodal and degraded, a share in percent from 0 to 100; for \
+                 scale-to-zero, name@N@M: idle seconds up to 86400, then a cold start of M ms)"
             ),
         }
     }
@@ -254,11 +273,13 @@ pub fn known_script_names() -> Vec<&'static str> {
 const MAX_DELAY_MS: u64 = 3_600_000;
 
 impl Script {
-    /// Parses `name` or `name@N`.
+    /// Parses `name`, `name@N` or, for `scale-to-zero`, `name@N@M`.
     ///
     /// # Errors
     /// [`ScriptError::Unknown`] for a name no script has, [`ScriptError::BadParameter`] when `N`
-    /// is not a whole number (or above 100 for `bimodal` and `degraded`, or above an hour).
+    /// is not a whole number (or above 100 for `bimodal` and `degraded`, above a day of idle
+    /// seconds for `scale-to-zero`, or above an hour), or a second parameter is given to a
+    /// script that takes one.
     pub fn parse(model: &str) -> Result<Script, ScriptError> {
         // `script/name` runs `script`: targets of one model (the app groups models by the part
         // after the last `/`) can then run different scripts.
@@ -271,33 +292,72 @@ impl Script {
             .into_iter()
             .find(|kind| kind.name() == name)
             .ok_or_else(|| ScriptError::Unknown(model.to_owned()))?;
+        let bad = || ScriptError::BadParameter(model.to_owned());
+        let (parameter, second) = match parameter.map(|text| text.split_once('@')) {
+            None => (None, None),
+            Some(None) => (parameter, None),
+            Some(Some((first, second))) => (Some(first), Some(second)),
+        };
+        let number = |text: &str, limit: u64| {
+            text.parse::<u64>()
+                .ok()
+                .filter(|value| *value <= limit)
+                .ok_or_else(bad)
+        };
+        let limit = match kind {
+            ScriptKind::Bimodal | ScriptKind::Degraded => 100,
+            ScriptKind::ScaleToZero => MAX_IDLE_S,
+            _ => MAX_DELAY_MS,
+        };
         let parameter = match parameter {
             None => kind.default_parameter(),
-            Some(text) => {
-                let value: u64 = text
-                    .parse()
-                    .map_err(|_| ScriptError::BadParameter(model.to_owned()))?;
-                let limit = if matches!(kind, ScriptKind::Bimodal | ScriptKind::Degraded) {
-                    100
-                } else {
-                    MAX_DELAY_MS
-                };
-                if value > limit {
-                    return Err(ScriptError::BadParameter(model.to_owned()));
-                }
-                value
-            }
+            Some(text) => number(text, limit)?,
         };
-        Ok(Script { kind, parameter })
+        let cold_start_ms = match (kind, second) {
+            (ScriptKind::ScaleToZero, None) => Some(DEFAULT_COLD_START_MS),
+            (ScriptKind::ScaleToZero, Some(text)) => Some(number(text, MAX_DELAY_MS)?),
+            (_, None) => None,
+            (_, Some(_)) => return Err(bad()),
+        };
+        Ok(Script {
+            kind,
+            parameter,
+            cold_start_ms,
+        })
     }
 
-    /// The canonical name, `name` or `name@N` when the parameter is not the default.
+    /// The canonical name, `name` or `name@N` when the parameter is not the default (and
+    /// `name@N@M` when the second one is not).
     pub fn canonical_name(&self) -> String {
-        if self.parameter == self.kind.default_parameter() {
-            self.kind.name().to_owned()
-        } else {
-            format!("{}@{}", self.kind.name(), self.parameter)
+        let second = self.cold_start_ms.filter(|ms| *ms != DEFAULT_COLD_START_MS);
+        match second {
+            Some(ms) => format!("{}@{}@{ms}", self.kind.name(), self.parameter),
+            None if self.parameter == self.kind.default_parameter() => self.kind.name().to_owned(),
+            None => format!("{}@{}", self.kind.name(), self.parameter),
         }
+    }
+
+    /// For `scale-to-zero`, how long the model may sit idle and stay warm; `None` for the
+    /// other scripts.
+    pub fn scale_down_after(&self) -> Option<std::time::Duration> {
+        (self.kind == ScriptKind::ScaleToZero)
+            .then(|| std::time::Duration::from_secs(self.parameter))
+    }
+
+    /// The `scale-to-zero` reply to its `request_index`-th request: warm (110–130 ms, as
+    /// `bimodal`'s warm replies) or, when `cold`, the same plus the cold start
+    /// ([`Script::cold_start_ms`]). Other scripts get [`Script::plan`].
+    pub fn plan_scale_to_zero(&self, seed: u64, request_index: u64, cold: bool) -> ReplyPlan {
+        if self.kind != ScriptKind::ScaleToZero {
+            return self.plan(seed, request_index);
+        }
+        let warm_ms = bimodal_draw(seed, request_index, 0).first_token_ms;
+        let load_ms = if cold {
+            self.cold_start_ms.unwrap_or(DEFAULT_COLD_START_MS)
+        } else {
+            0
+        };
+        stream_of_tokens(warm_ms + load_ms, Framing::PLAIN, Some(cold))
     }
 
     /// The delay to the first content token, ms: the parameter, except for `degraded`, whose
@@ -485,6 +545,9 @@ impl Script {
             | ScriptKind::PrefillNoUsage => {
                 self.plan_prefill(seed, request_index, PROMPT_TOKENS, Earlier::default())
             }
+            // Without the provider's memory of idle times, warm: the provider asks
+            // `plan_scale_to_zero` with what its memory says.
+            ScriptKind::ScaleToZero => self.plan_scale_to_zero(seed, request_index, false),
         }
     }
 
@@ -654,6 +717,23 @@ pub enum ReplyPlan {
 }
 
 impl ReplyPlan {
+    /// When the reply's last beat is due, ms after the request (the delay of an HTTP error or a
+    /// non-streamed body): when the script is done with the request.
+    pub fn last_beat_ms(&self) -> u64 {
+        match self {
+            ReplyPlan::Stream { beats, ending, .. } => {
+                let last = beats.iter().map(|timed| timed.at_ms).max().unwrap_or(0);
+                match ending {
+                    Ending::Cut { at_ms } => last.max(*at_ms),
+                    Ending::Complete | Ending::Stall => last,
+                }
+            }
+            ReplyPlan::HttpError { delay_ms, .. } | ReplyPlan::NotStreamed { delay_ms } => {
+                *delay_ms
+            }
+        }
+    }
+
     fn stream(
         beats: Vec<TimedBeat>,
         ending: Ending,
@@ -918,6 +998,7 @@ mod tests {
             if let ReplyPlan::Stream { beats, .. } = (Script {
                 kind,
                 parameter: kind.default_parameter(),
+                cold_start_ms: None,
             })
             .plan(7, 3)
             {
@@ -978,6 +1059,70 @@ mod tests {
                 .filter(|&kind| kind != ScriptKind::PrefillNoUsage)
                 .all(|kind| Script::parse(kind.name()).unwrap().reports_usage())
         );
+    }
+
+    #[test]
+    fn scale_to_zero_takes_an_idle_threshold_and_a_cold_start() {
+        let default = Script::parse("scale-to-zero").unwrap();
+        assert_eq!(default.parameter, 60);
+        assert_eq!(default.cold_start_ms, Some(DEFAULT_COLD_START_MS));
+        assert_eq!(default.canonical_name(), "scale-to-zero");
+        let short = Script::parse("scale-to-zero@3/m").unwrap();
+        assert_eq!(
+            short.scale_down_after(),
+            Some(std::time::Duration::from_secs(3))
+        );
+        assert_eq!(short.canonical_name(), "scale-to-zero@3");
+        let both = Script::parse("scale-to-zero@3@1500/m").unwrap();
+        assert_eq!((both.parameter, both.cold_start_ms), (3, Some(1_500)));
+        assert_eq!(both.canonical_name(), "scale-to-zero@3@1500");
+        assert_eq!(
+            Script::parse(&both.canonical_name()).unwrap(),
+            both,
+            "the canonical name parses back"
+        );
+        // A second parameter only where a script takes one; numbers in range.
+        for bad in [
+            "fixed@40@2",
+            "scale-to-zero@86401",
+            "scale-to-zero@3@",
+            "scale-to-zero@3@x",
+            "scale-to-zero@3@3600001",
+            "scale-to-zero@@1500",
+        ] {
+            assert!(
+                matches!(Script::parse(bad), Err(ScriptError::BadParameter(_))),
+                "{bad}"
+            );
+        }
+        assert_eq!(Script::parse("fixed@40").unwrap().cold_start_ms, None);
+        assert_eq!(Script::parse("fixed").unwrap().scale_down_after(), None);
+
+        // Warm as bimodal's warm replies; cold adds the cold start, and says so.
+        for index in 0..50 {
+            let warm = both.plan_scale_to_zero(7, index, false);
+            let cold = both.plan_scale_to_zero(7, index, true);
+            let warm_ms = first_content_ms(&warm).unwrap();
+            assert!((110..=130).contains(&warm_ms), "{warm_ms}");
+            assert_eq!(first_content_ms(&cold), Some(warm_ms + 1_500));
+            assert!(matches!(
+                warm,
+                ReplyPlan::Stream {
+                    cold: Some(false),
+                    ..
+                }
+            ));
+            assert!(matches!(
+                cold,
+                ReplyPlan::Stream {
+                    cold: Some(true),
+                    ..
+                }
+            ));
+            assert_eq!(cold.last_beat_ms(), warm_ms + 1_500 + 7 * TOKEN_INTERVAL_MS);
+        }
+        // Without the provider's memory the reply is warm.
+        assert_eq!(both.plan(7, 3), both.plan_scale_to_zero(7, 3, false));
     }
 
     #[test]

@@ -473,3 +473,38 @@ fn prefill_nousage_streams_no_token_count_in_any_protocol() {
         assert!(silent.scripted_first_token_ms.unwrap() >= 150.0);
     }
 }
+
+#[test]
+fn scale_to_zero_goes_cold_after_an_idle_spell_in_every_protocol() {
+    let mock = start_mock();
+    // Three protocols at once, each its own model (the mock keeps a replica per model name):
+    // cold at first, warm right after, cold again after more than 1 s idle.
+    std::thread::scope(|scope| {
+        for protocol in ALL_PROTOCOLS {
+            let mock = &mock;
+            scope.spawn(move || {
+                let model = format!("scale-to-zero@1@400/{}", protocol.name());
+                let mut seen = Vec::new();
+                for idle_ms in [0, 0, 300, 1_300, 0] {
+                    std::thread::sleep(Duration::from_millis(idle_ms));
+                    let exchange = exchange(mock, protocol, &model);
+                    assert_eq!(exchange.response.status, 200, "{protocol:?}");
+                    let (content, _) = texts(protocol, &exchange.json_events());
+                    assert_eq!(content, all_content(), "{protocol:?}");
+                    let record = exchange.record(mock);
+                    assert_eq!(record.script.as_deref(), Some("scale-to-zero@1@400"));
+                    let ttft_ms = after_receipt(&record, record.first_token_ms);
+                    let scripted = record.scripted_first_token_ms.unwrap();
+                    assert!(ttft_ms >= scripted && ttft_ms < scripted + SLACK_MS);
+                    seen.push((record.cold.unwrap(), scripted));
+                }
+                let cold: Vec<bool> = seen.iter().map(|(cold, _)| *cold).collect();
+                assert_eq!(cold, [true, false, false, true, false], "{protocol:?}");
+                for (cold, scripted) in seen {
+                    let warm = if cold { scripted - 400.0 } else { scripted };
+                    assert!((110.0..=130.0).contains(&warm), "{protocol:?} {scripted}");
+                }
+            });
+        }
+    });
+}
