@@ -29,80 +29,86 @@
 //!   [`routing_json`](routing_config::routing_json) and
 //!   [`openrouter_json`](routing_config::openrouter_json).
 //!
-//! # Domains
+//! # Layers
 //!
-//! The modules stack in layers, bottom to top; a module imports from its
-//! own layer and those below, never from above (`tests/architecture.rs`
-//! holds the same table and checks every import against it). A submodule
-//! sits in its parent's layer unless named here: [`text`]'s words sit
-//! where their imports put them, and its sentences about whole reports at
-//! the top.
+//! Core's folders are its layers, bottom to top; a module imports from its
+//! own layer and those below, never from above, and no two modules import
+//! each other round a circle (`tests/architecture.rs` reads the layers from
+//! the folders and checks every import; docs/architecture.md draws them):
 //!
-//! | Layer | Modules | What it holds |
-//! |---|---|---|
-//! | base | [`document`], [`failure`], [`origin`], [`price`], [`peak`], [`calendar`], [`text::lang`], [`text::printable`] | reading JSON, typed failures, origins, prices, peak hours, dates, the language |
-//! | stats | [`stats`], [`quantile`], [`bootstrap`], [`dependence`], [`binomial`] | summaries, percentiles and intervals, resampling, binomial tools |
-//! | words | [`text::format`], [`text::refusal`], [`text::plan_problem`], [`text::notice`], [`text::report_words`], [`text::page`], [`text::dashboard`] | numbers and typed problems in words |
-//! | plan and probes | [`plan`], [`plan_flags`], [`presets`], [`context_window`], [`key_rules`], [`fidelity`] (its [`suite`](fidelity::suite), [`reply`](fidelity::reply), [`verify`](fidelity::verify)), [`schedule`], [`prompt`] | what to measure, where its keys go, the probes and when to send |
-//! | wire | [`sse`], [`protocol`], [`measure`], [`stream_shape`], [`ratelimit`], [`demo`], [`sample`] | requests, streams and what one request measured |
-//! | judgement | [`population`], [`verdict`], [`slow`], [`tail`], [`settings`], [`delivery`], [`cache`], [`cost`], [`timeofday`], [`compare`], [`report`], [`objective`], [`prefill`], [`fidelity::score`], [`text::verdict`], [`text::comparison`], [`text::routing`] | what the samples say, and its words |
-//! | documents | [`results`], [`publish`], [`dashboard`], [`routing_config`], [`run`] | results, published files, the dashboard's data, routing exports, stored runs |
-//! | text | [`text`], [`text::fidelity`] | the sentences about a whole report |
+//! 1. [`base`]: reading JSON, typed failures, origins, prices, peak hours,
+//!    dates, the language;
+//! 2. [`statistics`]: summaries, percentiles and intervals, resampling,
+//!    binomial tools;
+//! 3. [`words`]: numbers and typed problems in words;
+//! 4. [`planning`]: what to measure, where its keys go, the probes and when
+//!    to send;
+//! 5. [`wire`]: requests, streams and what one request measured;
+//! 6. [`judgement`]: what the samples say, and its words;
+//! 7. [`documents`]: results, published files, the dashboard's data,
+//!    routing exports, stored runs;
+//! 8. [`narrative`]: the sentences about a whole report;
+//! 9. [`testing`]: fixtures and cross-cutting tests.
+//!
+//! # The other crates' face
+//!
+//! The layer folders are core's own layout; the page, the runner, the mock
+//! and the charts name core's modules by their flat names
+//! (`firsttoken_core::plan`, `firsttoken_core::text::format`), which the
+//! re-exports below keep: they are the other crates' face, and moving a
+//! module between layers does not change it. Inside core, code names a
+//! module by its layer (`crate::planning::plan`), so that the architecture
+//! test sees the import.
 
 // A `pub` item outside the public face is an accident: it widens the face
 // without saying so. Reaching one from outside its module is `pub(crate)`.
 #![warn(unreachable_pub)]
 
-pub mod binomial;
-pub mod bootstrap;
-pub mod cache;
-pub mod calendar;
-pub mod compare;
-pub mod context_window;
-pub mod cost;
-pub mod dashboard;
-pub mod delivery;
-pub mod demo;
-pub mod dependence;
-pub mod document;
-pub mod failure;
-pub mod fidelity;
+pub mod base;
+pub mod documents;
+pub mod judgement;
+pub mod narrative;
+pub mod planning;
+pub mod statistics;
+pub mod testing;
+pub mod wire;
+pub mod words;
+
+pub use base::{calendar, document, failure, origin, peak, price};
+pub use documents::{dashboard, publish, results, routing_config, run};
+pub use judgement::{
+    cache, compare, cost, delivery, objective, population, prefill, report, settings, slow, tail,
+    timeofday, verdict,
+};
+pub use planning::{context_window, key_rules, plan, plan_flags, presets, prompt, schedule};
+pub use statistics::{binomial, bootstrap, dependence, quantile, stats};
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
-pub mod fixtures;
-pub mod key_rules;
-pub mod measure;
-pub mod objective;
-pub mod origin;
-pub mod peak;
-pub mod plan;
-pub mod plan_flags;
-pub mod population;
-pub mod prefill;
-pub mod presets;
-pub mod price;
-pub mod prompt;
-pub mod protocol;
-pub mod publish;
-pub mod quantile;
-pub mod ratelimit;
-pub mod report;
-pub mod results;
-pub mod routing_config;
-pub mod run;
-pub mod sample;
-pub mod schedule;
-pub mod settings;
-pub mod slow;
-pub mod sse;
-pub mod stats;
-pub mod stream_shape;
-pub mod tail;
-pub mod text;
-pub mod timeofday;
-pub mod verdict;
+pub use testing::fixtures;
+pub use wire::{demo, measure, protocol, ratelimit, sample, sse, stream_shape};
 
-#[cfg(test)]
-mod hostile;
-#[cfg(test)]
-mod metamorphic;
+/// The fidelity check under its flat name: the probes, replies and
+/// verifiers ([`planning::fidelity`]) with their scoring
+/// ([`judgement::fidelity_score`]) as `fidelity::score`.
+pub mod fidelity {
+    pub use crate::judgement::fidelity_score as score;
+    pub use crate::planning::fidelity::*;
+}
+
+/// Every word and sentence under the flat name `text`, as the page and the
+/// runner name them: the language, the words layer, the words of the
+/// judgement and the sentences about a whole report.
+pub mod text {
+    pub use crate::base::lang::{self, Lang};
+    pub use crate::base::printable;
+    pub use crate::judgement::{
+        comparison_words as comparison, routing_words as routing, verdict_words as verdict,
+    };
+    pub use crate::narrative::sentences::*;
+    pub use crate::narrative::{fidelity, prefill};
+    pub use crate::words::format::{
+        at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
+        significant, trim_zeros,
+    };
+    pub use crate::words::{dashboard, format, notice, page, plan_problem, refusal, report_words};
+}

@@ -1,0 +1,687 @@
+//! What the dashboard's views show, computed from the merged requests:
+//! rolling windows, TTFT percentiles and error rates per UTC day, hour of
+//! the day, targets compared across vantages, and the prefill rate per day
+//! when the monitor measures prompt sizes.
+//!
+//! Percentiles are [`crate::statistics::stats::percentile`] (numpy's linear
+//! method) over every successful request of the group, exactly as the
+//! results view and `firsttoken report` compute them: no binning, no
+//! sampling. Days and hours are UTC, so runs from vantages in different time
+//! zones line up. Each function groups the requests once and sorts each
+//! group's TTFTs once: O(n log n) for n requests.
+
+use std::collections::BTreeMap;
+
+use super::{Dataset, Point};
+use crate::base::calendar::{MS_PER_DAY, utc_day};
+use crate::judgement::prefill::{fit_sizes, size_groups};
+use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Interval};
+use crate::statistics::stats::percentile;
+
+/// Milliseconds in an hour.
+pub(crate) const MS_PER_HOUR: f64 = 3_600_000.0;
+
+/// The rolling windows the dashboard shows, in hours: 24 h, 72 h, 7 days.
+pub const WINDOW_HOURS: [u32; 3] = [24, 72, 168];
+
+/// TTFT percentiles of a group's ranked requests: successes, and timeouts
+/// ranked at the timeout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Percentiles {
+    /// Ranked requests.
+    pub n: usize,
+    /// Of them, timeouts ranked at the timeout: a percentile that reaches
+    /// them is a lower bound (`crate::judgement::report::percentile_reaches_censored`).
+    pub censored: usize,
+    /// Median, ms.
+    pub p50_ms: f64,
+    /// 95th percentile, ms.
+    pub p95_ms: f64,
+}
+
+/// Requests, errors and TTFT of one group.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cell {
+    /// Measured requests (successes and errors).
+    pub requests: usize,
+    /// Failed ones.
+    pub errors: usize,
+    /// TTFT of the successful ones; `None` when none succeeded.
+    pub ttft: Option<Percentiles>,
+}
+
+impl Cell {
+    /// Failed requests / requests, in percent; `None` without requests.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn error_rate_pct(&self) -> Option<f64> {
+        (self.requests > 0).then(|| self.errors as f64 * 100.0 / self.requests as f64)
+    }
+}
+
+/// Collects one group's requests before its TTFTs are sorted.
+#[derive(Clone, Debug, Default)]
+struct Acc {
+    requests: usize,
+    errors: usize,
+    censored: usize,
+    ttft_ms: Vec<f64>,
+    /// Bit h set: some request in UTC hour h (daily groups only).
+    hours_tried: u32,
+    /// Bit h set: some request in UTC hour h succeeded.
+    hours_answered: u32,
+}
+
+impl Acc {
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn push(&mut self, point: &Point) {
+        self.requests += 1;
+        let hour = 1u32 << utc_hour(point.at_ms);
+        self.hours_tried |= hour;
+        match point.ttft_ms {
+            // A timeout failed, and ranks at the timeout all the same.
+            Some(timeout) if point.censored => {
+                self.errors += 1;
+                self.censored += 1;
+                self.ttft_ms.push(timeout);
+            }
+            Some(ttft) => {
+                self.ttft_ms.push(ttft);
+                self.hours_answered |= hour;
+            }
+            None => self.errors += 1,
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn cell(mut self) -> Cell {
+        self.ttft_ms.sort_unstable_by(f64::total_cmp);
+        let sorted = &self.ttft_ms;
+        let ttft =
+            percentile(sorted, 50.0)
+                .zip(percentile(sorted, 95.0))
+                .map(|(p50_ms, p95_ms)| Percentiles {
+                    n: sorted.len(),
+                    censored: self.censored,
+                    p50_ms,
+                    p95_ms,
+                });
+        Cell {
+            requests: self.requests,
+            errors: self.errors,
+            ttft,
+        }
+    }
+}
+
+/// The UTC hour (0–23) of an epoch-ms time.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn utc_hour(epoch_ms: f64) -> u32 {
+    (epoch_ms.rem_euclid(MS_PER_DAY) / MS_PER_HOUR) as u32 % 24
+}
+
+/// Groups `points` by `key` and sums each group up.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn grouped<K: Ord>(points: &[Point], key: impl Fn(&Point) -> K) -> BTreeMap<K, Acc> {
+    let mut groups: BTreeMap<K, Acc> = BTreeMap::new();
+    for point in points {
+        groups.entry(key(point)).or_default().push(point);
+    }
+    groups
+}
+
+/// What the dashboard's header says about the data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overview {
+    /// Measured requests.
+    pub requests: usize,
+    /// Failed ones.
+    pub errors: usize,
+    /// Oldest and newest send time, epoch ms.
+    pub range: Option<(f64, f64)>,
+}
+
+/// The header's figures.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn overview(data: &Dataset) -> Overview {
+    Overview {
+        requests: data.points.len(),
+        errors: data
+            .points
+            .iter()
+            .filter(|p| p.ttft_ms.is_none() || p.censored)
+            .count(),
+        range: data.time_range(),
+    }
+}
+
+/// Whether the monitor looks stopped: the newest sample is older than three
+/// schedule periods at `now_ms`.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn is_stale(newest_ms: f64, now_ms: f64, schedule_minutes: u32) -> bool {
+    now_ms - newest_ms > 3.0 * f64::from(schedule_minutes.max(1)) * 60_000.0
+}
+
+/// One target's figures over the rolling windows of [`WINDOW_HOURS`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowRow {
+    /// Target index.
+    pub target: u32,
+    /// One cell per window, in [`WINDOW_HOURS`] order.
+    pub windows: Vec<Cell>,
+}
+
+/// Each target's requests in the last 24 h, 72 h and 7 days before the
+/// newest request (`end_ms`), all vantages together: windows end at the data's
+/// end, not at the viewer's clock, so a stopped monitor still shows its last
+/// days (the header says it is stale).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn rolling_windows(data: &Dataset) -> Vec<WindowRow> {
+    let Some((_, end_ms)) = data.time_range() else {
+        return Vec::new();
+    };
+    let mut rows: Vec<WindowRow> = (0..data.targets.len())
+        .map(|t| WindowRow {
+            target: u32::try_from(t).unwrap_or(u32::MAX),
+            windows: Vec::new(),
+        })
+        .collect();
+    for hours in WINDOW_HOURS {
+        // (end − span, end]: the last `hours` hours, the newest request included.
+        let from = end_ms - f64::from(hours) * MS_PER_HOUR;
+        let start = data.points.partition_point(|p| p.at_ms <= from);
+        let mut groups = grouped(&data.points[start..], |p| p.target);
+        for row in &mut rows {
+            row.windows.push(
+                groups
+                    .remove(&row.target)
+                    .map(Acc::cell)
+                    .unwrap_or_default(),
+            );
+        }
+    }
+    rows
+}
+
+/// One target's fidelity probe replies on one UTC day.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FidelityDay {
+    /// Target index.
+    pub target: u32,
+    /// Days since 1970-01-01.
+    pub day: i64,
+    /// Replies that passed.
+    pub passed: usize,
+    /// Replies.
+    pub replies: usize,
+    /// Wilson 95 % interval of the pass rate, 0–1.
+    pub interval: (f64, f64),
+}
+
+/// Each target's probe pass rate per UTC day, by target then day; empty
+/// when no loaded file checked fidelity.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn fidelity_daily(data: &Dataset) -> Vec<FidelityDay> {
+    let mut counts: std::collections::BTreeMap<(u32, i64), (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for probe in &data.probes {
+        let entry = counts
+            .entry((probe.target, utc_day(probe.at_ms)))
+            .or_insert((0, 0));
+        entry.0 += usize::from(probe.passed);
+        entry.1 += 1;
+    }
+    counts
+        .into_iter()
+        .map(|((target, day), (passed, replies))| FidelityDay {
+            target,
+            day,
+            passed,
+            replies,
+            interval: crate::statistics::binomial::wilson(passed, replies),
+        })
+        .collect()
+}
+
+/// One target's prefill rate on one UTC day.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrefillDay {
+    /// Target index.
+    pub target: u32,
+    /// Days since 1970-01-01.
+    pub day: i64,
+    /// The day's sized first sends that succeeded with the provider's
+    /// input-token count: the fit's candidates.
+    pub requests: usize,
+    /// The fitted rate, or why there is none.
+    pub rate: DayPrefill,
+}
+
+/// A day's prefill rate, or why the day has none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DayPrefill {
+    /// The fit of [`crate::judgement::prefill::fit_sizes`] over the day's requests.
+    Fitted {
+        /// Prefill rate, input tokens per second.
+        rate_tokens_per_s: f64,
+        /// Its 95 % bootstrap interval; `high` infinite when unbounded.
+        interval: Interval,
+        /// The fixed part, ms.
+        fixed_ms: f64,
+    },
+    /// Fewer than two sizes with [`crate::judgement::prefill::MIN_PER_SIZE`] warm
+    /// requests: a line needs two, so no rate is said.
+    TooFew {
+        /// Sizes that had enough.
+        sizes: usize,
+    },
+    /// TTFT did not grow with the prompt that day: no prefill rate.
+    NoGrowth,
+}
+
+/// Seed of the daily prefill fits' bootstraps (mixed with the day), so a
+/// day's interval is the same on every load.
+const PREFILL_SEED: u64 = 0x0050_5245_4649_4C4C;
+
+/// Each target's prefill rate per UTC day, by target then day, from the
+/// sized requests of [`Dataset::prompts`] at `vantage` (`None`: every
+/// vantage together): the fit of `core::prefill` over each day's measured
+/// first sends (cache-probe repeats and failures left out), with its 95 %
+/// interval. A day with sized requests but too few warm ones at two sizes
+/// says so ([`DayPrefill::TooFew`]) rather than guessing. Empty when no
+/// loaded file measured prompt sizes.
+///
+/// Cost: one bootstrap of [`DEFAULT_RESAMPLES`] resamples per target and
+/// day, O(resamples × requests × log) each.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn prefill_daily(data: &Dataset, vantage: Option<u32>) -> Vec<PrefillDay> {
+    // (target, day) → the day's (size, input tokens, TTFT ms) first sends.
+    type Day = Vec<(u32, f64, f64)>;
+    let mut groups: BTreeMap<(u32, i64), Day> = BTreeMap::new();
+    for point in &data.prompts {
+        if vantage.is_some_and(|v| v != point.vantage) {
+            continue;
+        }
+        let group = groups
+            .entry((point.target, utc_day(point.at_ms)))
+            .or_default();
+        if point.repeat {
+            continue;
+        }
+        if let (Some(ttft), Some(input)) = (point.ttft_ms, point.input_tokens) {
+            group.push((point.size, f64::from(input), ttft));
+        }
+    }
+    groups
+        .into_iter()
+        .map(|((target, day), points)| {
+            let requests = points.len();
+            let sizes = size_groups(points);
+            let seed = PREFILL_SEED ^ u64::from_ne_bytes(day.to_ne_bytes());
+            let rate = if sizes.len() < 2 {
+                DayPrefill::TooFew { sizes: sizes.len() }
+            } else {
+                match fit_sizes(&sizes, target, seed, DEFAULT_RESAMPLES) {
+                    Some(fit) => DayPrefill::Fitted {
+                        rate_tokens_per_s: fit.rate_tokens_per_s,
+                        interval: fit.rate_interval,
+                        fixed_ms: fit.fixed_ms,
+                    },
+                    None => DayPrefill::NoGrowth,
+                }
+            };
+            PrefillDay {
+                target,
+                day,
+                requests,
+                rate,
+            }
+        })
+        .collect()
+}
+
+/// One UTC day of a series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DayCell {
+    /// Days since 1970-01-01.
+    pub day: i64,
+    /// Requests, errors and TTFT percentiles of that day.
+    pub cell: Cell,
+    /// UTC hours of the day with at least one request.
+    pub hours_tried: u32,
+    /// Of those, hours in which at least one request succeeded.
+    pub hours_answered: u32,
+}
+
+impl DayCell {
+    /// Start of the day, epoch ms.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn start_ms(&self) -> f64 {
+        self.day as f64 * MS_PER_DAY
+    }
+
+    /// Availability: the share of the day's measured hours in which the
+    /// target answered at least once, in percent. An hourly monitor's run
+    /// that fails entirely is an hour the target was down.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn availability_pct(&self) -> Option<f64> {
+        (self.hours_tried > 0)
+            .then(|| f64::from(self.hours_answered) * 100.0 / f64::from(self.hours_tried))
+    }
+}
+
+/// A target's (or a target at one vantage's) days, oldest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DaySeries {
+    /// Target index.
+    pub target: u32,
+    /// Vantage index, or `None` for all vantages together.
+    pub vantage: Option<u32>,
+    /// Days with at least one request.
+    pub days: Vec<DayCell>,
+}
+
+/// Each target's days, all vantages together (`by_vantage` false), or each
+/// target at each vantage (true).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn daily(data: &Dataset, by_vantage: bool) -> Vec<DaySeries> {
+    let Some((first_ms, last_ms)) = data.time_range() else {
+        return Vec::new();
+    };
+    let (first_day, days) = (utc_day(first_ms), utc_day(last_ms) - utc_day(first_ms) + 1);
+    let days = usize::try_from(days).unwrap_or(0);
+    let (targets, vantages) = extent(&data.points);
+    let columns = if by_vantage { vantages } else { 1 };
+    // One slot per (target, vantage or all, day): a year of six targets from
+    // two vantages is a few thousand slots, filled in one pass.
+    let accs = dense(&data.points, targets * columns * days, |p| {
+        let column = if by_vantage { p.vantage as usize } else { 0 };
+        let day = usize::try_from(utc_day(p.at_ms) - first_day).unwrap_or(usize::MAX);
+        (p.target as usize * columns + column) * days + day
+    });
+    let mut series: Vec<DaySeries> = Vec::new();
+    for (slot, acc) in accs.into_iter().enumerate() {
+        if acc.requests == 0 {
+            continue;
+        }
+        let (pair, day) = (slot / days, slot % days);
+        let target = u32::try_from(pair / columns).unwrap_or(u32::MAX);
+        let vantage = by_vantage.then(|| u32::try_from(pair % columns).unwrap_or(u32::MAX));
+        let cell = DayCell {
+            day: first_day + i64::try_from(day).unwrap_or(0),
+            hours_tried: acc.hours_tried.count_ones(),
+            hours_answered: acc.hours_answered.count_ones(),
+            cell: acc.cell(),
+        };
+        match series.last_mut() {
+            Some(last) if last.target == target && last.vantage == vantage => last.days.push(cell),
+            _ => series.push(DaySeries {
+                target,
+                vantage,
+                days: vec![cell],
+            }),
+        }
+    }
+    series
+}
+
+/// One target at one vantage, by UTC hour of the day.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HourSeries {
+    /// Target index.
+    pub target: u32,
+    /// Vantage index.
+    pub vantage: u32,
+    /// `(hour, cell)` for the hours with requests, 0 to 23.
+    pub hours: Vec<(u8, Cell)>,
+}
+
+/// Groups `points` into `groups` dense slots by `slot` (each below
+/// `groups`): one pass and no map lookups, for the views recomputed when
+/// the time range changes.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn dense(points: &[Point], groups: usize, slot: impl Fn(&Point) -> usize) -> Vec<Acc> {
+    let mut accs = vec![Acc::default(); groups];
+    for point in points {
+        if let Some(acc) = accs.get_mut(slot(point)) {
+            acc.push(point);
+        }
+    }
+    accs
+}
+
+/// How many targets and vantages the points name (largest index + 1).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn extent(points: &[Point]) -> (usize, usize) {
+    points.iter().fold((0, 0), |(t, v), p| {
+        (t.max(p.target as usize + 1), v.max(p.vantage as usize + 1))
+    })
+}
+
+/// Each target at each vantage by UTC hour, over `points` (a time range of
+/// the data).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn hour_of_day(points: &[Point]) -> Vec<HourSeries> {
+    let (targets, vantages) = extent(points);
+    let accs = dense(points, targets * vantages * 24, |p| {
+        (p.target as usize * vantages + p.vantage as usize) * 24 + utc_hour(p.at_ms) as usize
+    });
+    let mut series: Vec<HourSeries> = Vec::new();
+    for (slot, acc) in accs.into_iter().enumerate() {
+        if acc.requests == 0 {
+            continue;
+        }
+        let (pair, hour) = (slot / 24, (slot % 24) as u8);
+        let (target, vantage) = (
+            u32::try_from(pair / vantages).unwrap_or(u32::MAX),
+            u32::try_from(pair % vantages).unwrap_or(u32::MAX),
+        );
+        let cell = acc.cell();
+        match series.last_mut() {
+            Some(last) if last.target == target && last.vantage == vantage => {
+                last.hours.push((hour, cell));
+            }
+            _ => series.push(HourSeries {
+                target,
+                vantage,
+                hours: vec![(hour, cell)],
+            }),
+        }
+    }
+    series
+}
+
+/// One target seen from one vantage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VantageRow {
+    /// Target index.
+    pub target: u32,
+    /// Vantage index.
+    pub vantage: u32,
+    /// Its requests over the range.
+    pub cell: Cell,
+}
+
+/// Each target at each vantage over `points`, ordered by target then
+/// vantage: the comparison across vantages of the same target.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn by_vantage(points: &[Point]) -> Vec<VantageRow> {
+    let (targets, vantages) = extent(points);
+    dense(points, targets * vantages, |p| {
+        p.target as usize * vantages + p.vantage as usize
+    })
+    .into_iter()
+    .enumerate()
+    .filter(|(_, acc)| acc.requests > 0)
+    .map(|(slot, acc)| VantageRow {
+        target: u32::try_from(slot / vantages).unwrap_or(u32::MAX),
+        vantage: u32::try_from(slot % vantages).unwrap_or(u32::MAX),
+        cell: acc.cell(),
+    })
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::documents::dashboard::DashTarget;
+    use crate::statistics::stats::summarize;
+    use proptest::prelude::*;
+
+    const H: f64 = MS_PER_HOUR;
+    const DAY0: f64 = 20_000.0 * MS_PER_DAY;
+
+    fn dataset(points: Vec<Point>, targets: usize, vantages: usize) -> Dataset {
+        let mut data = Dataset {
+            targets: (0..targets)
+                .map(|i| DashTarget {
+                    label: format!("t{i}"),
+                    protocol: "openai".into(),
+                    base_url: format!("https://{i}.example"),
+                    model: "m".into(),
+                })
+                .collect(),
+            vantages: (0..vantages).map(|v| format!("v{v}")).collect(),
+            points,
+            ..Dataset::default()
+        };
+        data.finish();
+        data
+    }
+
+    fn point(at_ms: f64, ttft_ms: Option<f64>, target: u32, vantage: u32) -> Point {
+        Point {
+            censored: false,
+            at_ms,
+            ttft_ms,
+            target,
+            vantage,
+        }
+    }
+
+    #[test]
+    fn rolling_windows_end_at_the_newest_request() {
+        let end = DAY0 + 10.0 * MS_PER_DAY;
+        let data = dataset(
+            vec![
+                point(end, Some(100.0), 0, 0),
+                point(end - 23.0 * H, Some(300.0), 0, 0),
+                point(end - 24.0 * H, Some(999.0), 0, 0), // just outside 24 h
+                point(end - 50.0 * H, None, 0, 1),
+                point(end - 100.0 * H, Some(500.0), 0, 0),
+                point(end - 169.0 * H, Some(1.0), 0, 0), // outside 7 d
+                point(end - 2.0 * H, None, 1, 0),
+            ],
+            2,
+            2,
+        );
+        let rows = rolling_windows(&data);
+        let t0 = &rows[0].windows;
+        assert_eq!((t0[0].requests, t0[0].errors), (2, 0));
+        assert_eq!(t0[0].ttft.unwrap().p50_ms, 200.0);
+        assert_eq!((t0[1].requests, t0[1].errors), (4, 1));
+        assert_eq!(t0[2].requests, 5);
+        assert_eq!(t0[2].ttft.unwrap().n, 4);
+        let t1 = &rows[1].windows;
+        assert_eq!(t1[0].ttft, None);
+        assert_eq!(t1[0].error_rate_pct(), Some(100.0));
+        assert!(rolling_windows(&Dataset::default()).is_empty());
+    }
+
+    #[test]
+    fn days_count_hours_answered() {
+        let mut points = Vec::new();
+        for hour in 0..24 {
+            let at = DAY0 + f64::from(hour) * H + 60_000.0;
+            // Hours 3 and 4: every request fails; hour 5: one of two fails.
+            let down = hour == 3 || hour == 4;
+            points.push(point(at, if down { None } else { Some(400.0) }, 0, 0));
+            points.push(point(
+                at + 1.0,
+                if down || hour == 5 { None } else { Some(600.0) },
+                0,
+                0,
+            ));
+        }
+        points.push(point(DAY0 + MS_PER_DAY + 5.0, Some(700.0), 0, 0));
+        let data = dataset(points, 1, 1);
+        let series = daily(&data, false);
+        assert_eq!(series.len(), 1);
+        let day = &series[0].days[0];
+        assert_eq!((day.cell.requests, day.cell.errors), (48, 5));
+        assert_eq!((day.hours_tried, day.hours_answered), (24, 22));
+        assert!((day.availability_pct().unwrap() - 22.0 / 24.0 * 100.0).abs() < 1e-9);
+        // 22 answers of 400 ms and 21 of 600 ms: the median is the 22nd.
+        assert_eq!(day.cell.ttft.unwrap().p50_ms, 400.0);
+        assert_eq!(series[0].days[1].day, day.day + 1);
+        assert_eq!(day.start_ms(), DAY0);
+    }
+
+    #[test]
+    fn hours_and_vantages_split_the_same_target() {
+        let data = dataset(
+            vec![
+                point(DAY0 + 9.0 * H, Some(100.0), 0, 0),
+                point(DAY0 + 9.5 * H, Some(300.0), 0, 1),
+                point(DAY0 + MS_PER_DAY + 9.1 * H, Some(200.0), 0, 0),
+                point(DAY0 + 23.9 * H, None, 0, 0),
+            ],
+            1,
+            2,
+        );
+        let hours = hour_of_day(&data.points);
+        assert_eq!(hours.len(), 2);
+        assert_eq!(hours[0].vantage, 0);
+        assert_eq!(hours[0].hours.len(), 2);
+        assert_eq!(hours[0].hours[0].0, 9);
+        assert_eq!(hours[0].hours[0].1.ttft.unwrap().p50_ms, 150.0);
+        assert_eq!(hours[0].hours[1].0, 23);
+        let rows = by_vantage(&data.points);
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].cell.requests, rows[0].cell.errors), (3, 1));
+        assert_eq!(rows[1].cell.ttft.unwrap().p95_ms, 300.0);
+        let split = daily(&data, true);
+        assert_eq!(split.len(), 2);
+        assert_eq!(split[0].vantage, Some(0));
+        assert_eq!(split[0].days.len(), 2);
+    }
+
+    #[test]
+    fn staleness_is_three_periods() {
+        let newest = DAY0;
+        assert!(!is_stale(newest, newest + 3.0 * H, 60));
+        assert!(is_stale(newest, newest + 3.0 * H + 1.0, 60));
+        assert!(!is_stale(newest, newest + 80.0 * 60_000.0, 30));
+        assert!(is_stale(newest, newest + 91.0 * 60_000.0, 30));
+    }
+
+    proptest! {
+        /// Every group's figures equal the statistics module's over the same
+        /// requests: nothing is lost, thinned or binned, whatever the split.
+        #[test]
+        fn groups_agree_with_the_statistics_and_lose_nothing(
+            raw in prop::collection::vec((0.0f64..(9.0 * MS_PER_DAY), prop::option::of(1.0f64..60_000.0), 0u32..3, 0u32..2), 0..400)
+        ) {
+            let points: Vec<Point> = raw.iter().map(|&(at, ttft, t, v)| point(DAY0 + at, ttft, t, v)).collect();
+            let data = dataset(points, 3, 2);
+            for split in [false, true] {
+                let series = daily(&data, split);
+                let total: usize = series.iter().flat_map(|s| &s.days).map(|d| d.cell.requests).sum();
+                prop_assert_eq!(total, data.points.len());
+                for s in &series {
+                    for day in &s.days {
+                        let values: Vec<f64> = data.points.iter()
+                            .filter(|p| p.target == s.target && s.vantage.is_none_or(|v| v == p.vantage) && utc_day(p.at_ms) == day.day)
+                            .filter_map(|p| p.ttft_ms).collect();
+                        let expected = summarize(&values);
+                        prop_assert_eq!(day.cell.ttft.map(|t| (t.n, t.p50_ms, t.p95_ms)), expected.map(|e| (e.n, e.median, e.p95)));
+                        prop_assert!(day.hours_answered <= day.hours_tried);
+                    }
+                }
+            }
+            let rows = by_vantage(&data.points);
+            prop_assert_eq!(rows.iter().map(|r| r.cell.requests).sum::<usize>(), data.points.len());
+            let hours = hour_of_day(&data.points);
+            prop_assert_eq!(hours.iter().flat_map(|h| &h.hours).map(|(_, c)| c.requests).sum::<usize>(), data.points.len());
+        }
+    }
+}

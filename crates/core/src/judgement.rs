@@ -1,0 +1,24 @@
+//! The judgement layer: what the samples say (populations, verdicts, slow
+//! shares, cold tails, settings, delivery, caching, cost, time of day,
+//! comparisons, the report, the routing objective, the prefill fit and the
+//! fidelity scores), and the words of its verdicts, comparisons and routing
+//! reasons.
+
+pub mod cache;
+pub mod compare;
+pub mod comparison_words;
+pub mod cost;
+pub mod delivery;
+pub mod fidelity_score;
+pub mod idle;
+pub mod objective;
+pub mod population;
+pub mod prefill;
+pub mod report;
+pub mod routing_words;
+pub mod settings;
+pub mod slow;
+pub mod tail;
+pub mod timeofday;
+pub mod verdict;
+pub mod verdict_words;

@@ -1,0 +1,436 @@
+//! When does a model go cold? The cold-start share of one target by how
+//! long it sat idle, from this client, before each request (the plan's
+//! `idle_gaps_s`), and what that means for keeping it warm.
+//!
+//! A serverless provider keeps a warm replica of a model only while the
+//! model has traffic; after a quiet spell the replica is released and the
+//! next request waits for the weights to load. A run with idle gaps sends
+//! every measured request after one of a few idle times, each equally
+//! often, shuffled over the run, so each gap's requests say how often that
+//! much idle ends in a cold start.
+//!
+//! - **Cold** is the tail rule's *slow* request, the same rule as every
+//!   other figure ([`crate::judgement::slow`]): slower than 3× the target's
+//!   warm reference, every timeout included. The threshold comes from all
+//!   of the target's ranked requests, so no gap is judged by its own speed.
+//! - **Per gap**: cold of ranked requests, with an exact Clopper–Pearson
+//!   95 % interval, and the gap's TTFT median and p95.
+//! - **Monotone estimate**: a longer idle never makes a warm replica more
+//!   likely, so P(cold | gap) is estimated non-decreasing in the gap: the
+//!   weighted least-squares fit under that order (pool-adjacent-violators,
+//!   [`isotonic_non_decreasing`]).
+//! - **Goes cold after**: the first gap whose cold share is above that of
+//!   all shorter gaps pooled, by Fisher's exact test at 0.05 shared among
+//!   the comparisons (Bonferroni); the range is from the gap before it to
+//!   it. A provider whose shortest gap is already mostly cold (the interval
+//!   lies above one half) goes cold before that gap. Otherwise it stayed
+//!   warm after the longest gap, with a one-sided 95 % upper bound on its
+//!   cold share there.
+//! - **Settings**: a keep-warm interval just under the longest idle shown
+//!   to stay warm ([`KEEP_WARM_SHARE`] of it), its cost per day at the
+//!   target's measured cost per request; the cold share to expect at the
+//!   user's spacing (`typical_gap_s`), read from the gaps around it; and,
+//!   with a dedicated endpoint's hourly price, the traffic above which it
+//!   costs less than serverless requests with keep-warm pings.
+//!
+//! The simulation in this module's tests measures how often the range
+//! holds the true threshold, how often a provider that never goes cold
+//! reads "goes cold", and how often the per-gap intervals hold the true
+//! cold probability (docs/statistics.md has the figures and the command).
+
+use crate::statistics::binomial::{clopper_pearson, fisher_exact};
+use crate::statistics::stats::percentile;
+use crate::wire::sample::TtftRank;
+
+/// Confidence of every interval here, 0–1.
+pub const IDLE_CONFIDENCE: f64 = 0.95;
+
+/// The family-wise level of the "goes cold after" comparisons: each of the
+/// k − 1 comparisons of k gaps is made at this level / (k − 1).
+pub const RISE_LEVEL: f64 = 0.05;
+
+/// The keep-warm interval is this share of the longest idle shown to stay
+/// warm: a ping a little before the replica could go, since idle counts
+/// from the end of the last request and pings take time of their own.
+pub const KEEP_WARM_SHARE: f64 = 0.8;
+
+/// Seconds in a day.
+const DAY_S: f64 = 86_400.0;
+
+/// One measured request as the idle figures read it: the idle gap it was
+/// sent after, s, and how it enters the TTFT ranks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IdleRequest {
+    /// The planned idle before it, seconds.
+    pub gap_s: f64,
+    /// Its TTFT rank ([`crate::wire::sample::Sample::rank`]).
+    pub rank: TtftRank,
+}
+
+/// One idle gap of one target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GapFigures {
+    /// The idle time before each of these requests, seconds.
+    pub gap_s: f64,
+    /// Ranked requests sent after this gap (first tokens and timeouts).
+    pub requests: usize,
+    /// Of them, cold: slow by the target's own rule, every timeout included.
+    pub cold: usize,
+    /// Exact (Clopper–Pearson) 95 % interval of the cold share, 0–1.
+    pub interval: (f64, f64),
+    /// The monotone (isotonic) estimate of P(cold | this gap), 0–1.
+    pub monotone_share: f64,
+    /// TTFT median of the gap's ranked requests, ms (timeouts at the timeout).
+    pub median_ms: Option<f64>,
+    /// TTFT p95 of the gap's ranked requests, ms.
+    pub p95_ms: Option<f64>,
+    /// Timeouts among them (a percentile reaching one is a lower bound).
+    pub censored: usize,
+}
+
+impl GapFigures {
+    /// Cold / requests, 0–1 (0 without requests).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn share(&self) -> f64 {
+        if self.requests == 0 {
+            0.0
+        } else {
+            self.cold as f64 / self.requests as f64
+        }
+    }
+}
+
+/// Where the cold share rises with idle, if it does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GoesCold {
+    /// The cold share rises between `lo_s` and `hi_s` of idle: warm after
+    /// `lo_s` (0 when even the shortest gap is mostly cold), cold more
+    /// often after `hi_s`.
+    After {
+        /// The longest gap before the rise, s; 0 when the shortest gap is
+        /// already mostly cold.
+        lo_s: f64,
+        /// The first gap whose cold share is above the shorter gaps', s.
+        hi_s: f64,
+        /// Fisher's exact test of that gap against the shorter ones pooled
+        /// (two-sided); `None` when the shortest gap is already mostly cold.
+        p_value: Option<f64>,
+    },
+    /// No gap is colder than the shorter ones: after the longest gap,
+    /// `cold` of `of` requests met a cold start.
+    StayedWarm {
+        /// The longest gap, s.
+        after_s: f64,
+        /// Cold requests after it.
+        cold: usize,
+        /// Ranked requests after it.
+        of: usize,
+        /// One-sided 95 % upper bound of its cold share, 0–1.
+        share_at_most: f64,
+    },
+    /// Fewer than two gaps have a ranked request: nothing to compare.
+    TooFewGaps,
+}
+
+impl GoesCold {
+    /// `[lo, hi]` seconds when the share rises, for documents.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn range_s(&self) -> Option<[f64; 2]> {
+        match *self {
+            Self::After { lo_s, hi_s, .. } => Some([lo_s, hi_s]),
+            Self::StayedWarm { .. } | Self::TooFewGaps => None,
+        }
+    }
+}
+
+/// A keep-warm ping: how often, and what it costs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KeepWarm {
+    /// One request at least this often keeps the model warm, seconds.
+    pub every_s: f64,
+    /// Pings a day with no other traffic.
+    pub requests_per_day: f64,
+    /// Their cost a day at the target's measured cost per request, US
+    /// dollars; `None` without a price.
+    pub usd_per_day: Option<f64>,
+}
+
+/// The cold share to expect at the user's own spacing between requests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AtTraffic {
+    /// The plan's `typical_gap_s`.
+    pub gap_s: f64,
+    /// The monotone estimate there, as a range `(low, high)`, 0–1: equal
+    /// ends at a measured gap; between two gaps, their estimates (a longer
+    /// idle is never warmer); past the longest gap, from its estimate to 1.
+    pub share: (f64, f64),
+    /// From the 95 % interval of the gap below (or 0 before the shortest)
+    /// to that of the gap above (or 1 past the longest), 0–1.
+    pub interval: (f64, f64),
+}
+
+/// A dedicated endpoint against serverless requests with keep-warm pings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Dedicated {
+    /// The plan's price of a dedicated endpoint, US dollars an hour.
+    pub usd_per_hour: f64,
+    /// The same a day.
+    pub usd_per_day: f64,
+    /// Requests a day above which the dedicated endpoint costs less than
+    /// serverless at the measured cost per request (pings fill the gaps
+    /// the traffic leaves, so below it they add nothing once traffic is
+    /// denser than the pings); `None` without a cost per request.
+    pub break_even_requests_per_day: Option<f64>,
+    /// The keep-warm pings alone cost more than the dedicated endpoint.
+    pub cheaper_at_any_traffic: bool,
+}
+
+/// What the user sets for the settings: their spacing, a dedicated
+/// endpoint's price and the measured cost of one request.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct IdleSettings {
+    /// The plan's `typical_gap_s`.
+    pub typical_gap_s: Option<f64>,
+    /// The plan's `dedicated_usd_per_hour`.
+    pub dedicated_usd_per_hour: Option<f64>,
+    /// The target's cost per successful request, US dollars.
+    pub cost_per_request_usd: Option<f64>,
+}
+
+/// Everything about one target's idle gaps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IdleFigures {
+    /// One per gap with a ranked request, by gap ascending.
+    pub gaps: Vec<GapFigures>,
+    /// Where the cold share rises.
+    pub goes_cold: GoesCold,
+    /// The slow threshold the cold requests are over, ms.
+    pub threshold_ms: f64,
+    /// Cold requests over every gap.
+    pub cold_starts: usize,
+    /// Their median TTFT, ms: how long a cold start makes the first token
+    /// wait; a lower bound when it reaches a timeout.
+    pub cold_median_ms: Option<f64>,
+    /// Timeouts among the cold requests.
+    pub cold_censored: usize,
+    /// How often to ping to keep it warm; `None` when it never went cold,
+    /// or went cold already after the shortest gap.
+    pub keep_warm: Option<KeepWarm>,
+    /// The cold share at the plan's `typical_gap_s`, when it sets one.
+    pub at_traffic: Option<AtTraffic>,
+    /// The dedicated endpoint's break-even, when the plan prices one.
+    pub dedicated: Option<Dedicated>,
+}
+
+/// The idle figures of one target's `requests` (its headline population's
+/// measured requests that carry an idle gap), `threshold_ms` being the
+/// target's slow threshold ([`crate::judgement::slow::SlowShare`]) and
+/// `timeout_ms` the plan's, where censored requests rank. `None` when no
+/// request carries a gap.
+/// Cost: O(n log n) for the sort, plus a Fisher test per gap.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_figures(
+    requests: &[IdleRequest],
+    threshold_ms: f64,
+    timeout_ms: f64,
+    settings: IdleSettings,
+) -> Option<IdleFigures> {
+    let value_of = |rank: TtftRank| match rank {
+        TtftRank::Measured(ms) => Some((ms, false)),
+        TtftRank::Censored => Some((timeout_ms, true)),
+        TtftRank::Excluded => None,
+    };
+    let with_gap = requests
+        .iter()
+        .filter(|r| r.gap_s.is_finite() && r.gap_s >= 0.0);
+    if with_gap.clone().next().is_none() {
+        return None;
+    }
+    let mut ranked: Vec<(f64, f64, bool)> = with_gap
+        .filter_map(|r| value_of(r.rank).map(|(ms, censored)| (r.gap_s, ms, censored)))
+        .collect();
+    ranked.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let is_cold = |ms: f64, censored: bool| censored || ms > threshold_ms;
+
+    let mut gaps: Vec<GapFigures> = Vec::new();
+    for group in ranked.chunk_by(|a, b| a.0 == b.0) {
+        let sorted: Vec<f64> = group.iter().map(|(_, ms, _)| *ms).collect();
+        let cold = group.iter().filter(|(_, ms, c)| is_cold(*ms, *c)).count();
+        gaps.push(GapFigures {
+            gap_s: group[0].0,
+            requests: group.len(),
+            cold,
+            interval: clopper_pearson(cold, group.len(), IDLE_CONFIDENCE),
+            monotone_share: 0.0,
+            median_ms: percentile(&sorted, 50.0),
+            p95_ms: percentile(&sorted, 95.0),
+            censored: group.iter().filter(|(_, _, c)| *c).count(),
+        });
+    }
+    let shares: Vec<f64> = gaps.iter().map(GapFigures::share).collect();
+    let weights: Vec<f64> = gaps.iter().map(|g| g.requests as f64).collect();
+    for (gap, fitted) in gaps
+        .iter_mut()
+        .zip(isotonic_non_decreasing(&shares, &weights))
+    {
+        gap.monotone_share = fitted;
+    }
+
+    let mut cold_sorted: Vec<(f64, bool)> = ranked
+        .iter()
+        .filter(|(_, ms, c)| is_cold(*ms, *c))
+        .map(|(_, ms, c)| (*ms, *c))
+        .collect();
+    cold_sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    let cold_values: Vec<f64> = cold_sorted.iter().map(|(ms, _)| *ms).collect();
+
+    let goes_cold = goes_cold(&gaps);
+    let keep_warm = match goes_cold {
+        GoesCold::After { lo_s, .. } if lo_s > 0.0 => {
+            let every_s = (lo_s * KEEP_WARM_SHARE).floor().max(1.0);
+            let requests_per_day = DAY_S / every_s;
+            Some(KeepWarm {
+                every_s,
+                requests_per_day,
+                usd_per_day: settings
+                    .cost_per_request_usd
+                    .map(|usd| usd * requests_per_day),
+            })
+        }
+        _ => None,
+    };
+    let at_traffic = settings
+        .typical_gap_s
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .and_then(|t| at_traffic(&gaps, t));
+    let dedicated = settings
+        .dedicated_usd_per_hour
+        .filter(|usd| usd.is_finite() && *usd >= 0.0)
+        .map(|usd_per_hour| {
+            let usd_per_day = usd_per_hour * 24.0;
+            let ping_usd = keep_warm.and_then(|k| k.usd_per_day).unwrap_or(0.0);
+            Dedicated {
+                usd_per_hour,
+                usd_per_day,
+                break_even_requests_per_day: settings
+                    .cost_per_request_usd
+                    .filter(|usd| *usd > 0.0)
+                    .map(|usd| usd_per_day / usd),
+                cheaper_at_any_traffic: keep_warm.is_some() && ping_usd >= usd_per_day,
+            }
+        });
+    Some(IdleFigures {
+        cold_starts: cold_values.len(),
+        cold_median_ms: percentile(&cold_values, 50.0),
+        cold_censored: cold_sorted.iter().filter(|(_, c)| *c).count(),
+        gaps,
+        goes_cold,
+        threshold_ms,
+        keep_warm,
+        at_traffic,
+        dedicated,
+    })
+}
+
+/// Where the cold share of `gaps` (ascending) rises; see the module doc.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn goes_cold(gaps: &[GapFigures]) -> GoesCold {
+    let (Some(shortest), Some(longest)) = (gaps.first(), gaps.last()) else {
+        return GoesCold::TooFewGaps;
+    };
+    if gaps.len() < 2 {
+        return GoesCold::TooFewGaps;
+    }
+    if shortest.interval.0 > 0.5 {
+        return GoesCold::After {
+            lo_s: 0.0,
+            hi_s: shortest.gap_s,
+            p_value: None,
+        };
+    }
+    let level = RISE_LEVEL / (gaps.len() - 1) as f64;
+    let (mut cold_below, mut of_below) = (0, 0);
+    for pair in gaps.windows(2) {
+        let (before, gap) = (&pair[0], &pair[1]);
+        cold_below += before.cold;
+        of_below += before.requests;
+        // Higher than every shorter gap together, and not by chance.
+        let higher = gap.cold * of_below > cold_below * gap.requests;
+        if higher {
+            let p = fisher_exact(gap.cold, gap.requests, cold_below, of_below);
+            if p < level {
+                return GoesCold::After {
+                    lo_s: before.gap_s,
+                    hi_s: gap.gap_s,
+                    p_value: Some(p),
+                };
+            }
+        }
+    }
+    GoesCold::StayedWarm {
+        after_s: longest.gap_s,
+        cold: longest.cold,
+        of: longest.requests,
+        // A two-sided 90 % interval's upper end is the one-sided 95 % bound.
+        share_at_most: clopper_pearson(longest.cold, longest.requests, 1.0 - 2.0 * 0.05).1,
+    }
+}
+
+/// The cold share at a spacing of `gap_s` between the user's requests,
+/// from the monotone estimates and intervals of the gaps around it.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn at_traffic(gaps: &[GapFigures], gap_s: f64) -> Option<AtTraffic> {
+    if gaps.is_empty() {
+        return None;
+    }
+    // The gaps at or below and at or above the spacing.
+    let below = gaps.iter().rev().find(|g| g.gap_s <= gap_s);
+    let above = gaps.iter().find(|g| g.gap_s >= gap_s);
+    let share = (
+        below.map_or(0.0, |g| g.monotone_share),
+        above.map_or(1.0, |g| g.monotone_share),
+    );
+    let interval = (
+        below.map_or(0.0, |g| g.interval.0),
+        above.map_or(1.0, |g| g.interval.1),
+    );
+    Some(AtTraffic {
+        gap_s,
+        share,
+        interval,
+    })
+}
+
+/// The non-decreasing sequence closest to `values` in weighted least
+/// squares (the isotonic regression), by pool-adjacent-violators: walk left
+/// to right, and while the last block's mean is above the new one, merge
+/// them into one block at their weighted mean. Weights must be positive.
+/// Cost: O(n).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn isotonic_non_decreasing(values: &[f64], weights: &[f64]) -> Vec<f64> {
+    // (weighted mean, total weight, values pooled)
+    let mut blocks: Vec<(f64, f64, usize)> = Vec::with_capacity(values.len());
+    for (&value, &weight) in values.iter().zip(weights) {
+        let mut block = (value, weight.max(f64::MIN_POSITIVE), 1);
+        while let Some(&last) = blocks.last() {
+            if last.0 <= block.0 {
+                break;
+            }
+            blocks.pop();
+            let total = last.1 + block.1;
+            block = (
+                (last.0 * last.1 + block.0 * block.1) / total,
+                total,
+                last.2 + block.2,
+            );
+        }
+        blocks.push(block);
+    }
+    blocks
+        .iter()
+        .flat_map(|&(mean, _, count)| std::iter::repeat_n(mean, count))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,243 @@
+use super::*;
+use crate::judgement::slow::slow_share;
+
+fn measured(gap_s: f64, ms: f64) -> IdleRequest {
+    IdleRequest {
+        gap_s,
+        rank: TtftRank::Measured(ms),
+    }
+}
+
+/// `warm` requests at 400–419 ms and `cold` at 12 s after each gap.
+fn run(gaps: &[(f64, usize, usize)]) -> Vec<IdleRequest> {
+    let mut out = Vec::new();
+    for &(gap_s, warm, cold) in gaps {
+        out.extend((0..warm).map(|i| measured(gap_s, 400.0 + (i % 20) as f64)));
+        out.extend((0..cold).map(|i| measured(gap_s, 12_000.0 + i as f64)));
+    }
+    out
+}
+
+/// The figures with the threshold the target's own slow rule gives.
+fn figures(requests: &[IdleRequest], settings: IdleSettings) -> IdleFigures {
+    let timeout_ms = 120_000.0;
+    let mut sorted: Vec<f64> = requests
+        .iter()
+        .filter_map(|r| match r.rank {
+            TtftRank::Measured(ms) => Some(ms),
+            TtftRank::Censored => Some(timeout_ms),
+            TtftRank::Excluded => None,
+        })
+        .collect();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let censored = requests
+        .iter()
+        .filter(|r| r.rank == TtftRank::Censored)
+        .count();
+    let threshold_ms = slow_share(&sorted, censored).map_or(f64::INFINITY, |s| s.threshold_ms);
+    idle_figures(requests, threshold_ms, timeout_ms, settings).unwrap()
+}
+
+#[test]
+fn isotonic_pools_adjacent_violators() {
+    assert_eq!(
+        isotonic_non_decreasing(&[0.0, 0.5, 0.25, 1.0], &[1.0, 1.0, 1.0, 1.0]),
+        [0.0, 0.375, 0.375, 1.0]
+    );
+    // Weighted: the heavier block pulls the pooled mean.
+    assert_eq!(
+        isotonic_non_decreasing(&[0.6, 0.0], &[3.0, 1.0]),
+        [0.45, 0.45]
+    );
+    // A cascade: the last value pulls everything down into one block.
+    assert_eq!(
+        isotonic_non_decreasing(&[0.2, 0.4, 0.6, 0.0], &[1.0, 1.0, 1.0, 1.0]),
+        [0.3, 0.3, 0.3, 0.3]
+    );
+    assert_eq!(
+        isotonic_non_decreasing(&[0.1, 0.2], &[1.0, 1.0]),
+        [0.1, 0.2]
+    );
+    assert!(isotonic_non_decreasing(&[], &[]).is_empty());
+}
+
+#[test]
+fn a_sharp_threshold_reads_goes_cold_between_the_two_gaps_around_it() {
+    // Warm after 10 and 60 s, cold after 300 and 900 s: half the run slow.
+    let requests = run(&[
+        (60.0, 20, 0),
+        (10.0, 20, 0),
+        (900.0, 0, 20),
+        (300.0, 1, 19),
+    ]);
+    let settings = IdleSettings {
+        typical_gap_s: Some(120.0),
+        dedicated_usd_per_hour: Some(1.0),
+        cost_per_request_usd: Some(0.001),
+    };
+    let idle = figures(&requests, settings);
+    let gaps: Vec<(f64, usize, usize)> = idle
+        .gaps
+        .iter()
+        .map(|g| (g.gap_s, g.requests, g.cold))
+        .collect();
+    assert_eq!(
+        gaps,
+        [
+            (10.0, 20, 0),
+            (60.0, 20, 0),
+            (300.0, 20, 19),
+            (900.0, 20, 20)
+        ]
+    );
+    assert_eq!(idle.goes_cold.range_s(), Some([60.0, 300.0]));
+    let GoesCold::After { p_value, .. } = idle.goes_cold else {
+        panic!("{:?}", idle.goes_cold);
+    };
+    assert!(p_value.unwrap() < 1e-10);
+    // 0 of 20 cold: the exact interval's upper end is 1 − 0.025^(1/20).
+    let (low, high) = idle.gaps[0].interval;
+    assert_eq!(low, 0.0);
+    assert!((high - (1.0 - 0.025_f64.powf(1.0 / 20.0))).abs() < 1e-9);
+    assert!((idle.gaps[2].monotone_share - 0.95).abs() < 1e-12);
+    assert_eq!(idle.cold_starts, 39);
+    assert_eq!(idle.cold_median_ms, Some(12_009.0));
+    assert!(idle.gaps[0].median_ms.unwrap() < 420.0);
+    assert!(idle.gaps[3].median_ms.unwrap() > 12_000.0);
+    // Keep warm a little under the 60 s shown to stay warm: every 48 s,
+    // 1 800 pings a day at $0.001.
+    let keep = idle.keep_warm.unwrap();
+    assert_eq!(keep.every_s, 48.0);
+    assert!((keep.requests_per_day - 1_800.0).abs() < 1e-9);
+    assert!((keep.usd_per_day.unwrap() - 1.8).abs() < 1e-9);
+    // Every 2 min, between the 60 s and the 300 s gaps: 0 to 95 %.
+    let at = idle.at_traffic.unwrap();
+    assert_eq!(at.share, (0.0, 0.95));
+    assert_eq!(at.interval.0, 0.0);
+    assert_eq!(at.interval.1, idle.gaps[2].interval.1);
+    // $24 a day against $0.001 a request: 24 000 requests a day.
+    let dedicated = idle.dedicated.unwrap();
+    assert_eq!(dedicated.usd_per_day, 24.0);
+    assert!((dedicated.break_even_requests_per_day.unwrap() - 24_000.0).abs() < 1e-6);
+    assert!(!dedicated.cheaper_at_any_traffic);
+}
+
+#[test]
+fn a_provider_that_never_goes_cold_stayed_warm_with_a_bound() {
+    let requests = run(&[(10.0, 20, 0), (60.0, 20, 0), (300.0, 20, 0), (900.0, 20, 0)]);
+    let idle = figures(&requests, IdleSettings::default());
+    // "stayed warm after 15 min idle in all 20 tries (cold share ≤ 14 %)"
+    let GoesCold::StayedWarm {
+        after_s,
+        cold,
+        of,
+        share_at_most,
+    } = idle.goes_cold
+    else {
+        panic!("{:?}", idle.goes_cold);
+    };
+    assert_eq!((after_s, cold, of), (900.0, 0, 20));
+    assert!((share_at_most - (1.0 - 0.05_f64.powf(1.0 / 20.0))).abs() < 1e-9);
+    assert!((share_at_most - 0.139).abs() < 1e-3);
+    assert_eq!(idle.keep_warm, None);
+    assert_eq!(idle.cold_median_ms, None);
+    // One cold start after the longest gap is no rise.
+    let requests = run(&[(10.0, 20, 0), (60.0, 20, 0), (300.0, 20, 0), (900.0, 19, 1)]);
+    assert!(matches!(
+        figures(&requests, IdleSettings::default()).goes_cold,
+        GoesCold::StayedWarm { cold: 1, of: 20, .. }
+    ));
+}
+
+#[test]
+fn cold_already_after_the_shortest_gap_and_too_few_gaps() {
+    // Every gap mostly cold: it goes cold before 10 s, and no keep-warm
+    // interval can be read from these gaps.
+    let requests = run(&[(10.0, 2, 18), (60.0, 1, 19), (300.0, 0, 20)]);
+    let idle = figures(&requests, IdleSettings::default());
+    assert_eq!(idle.goes_cold.range_s(), Some([0.0, 10.0]));
+    assert_eq!(idle.keep_warm, None);
+    let one = run(&[(60.0, 20, 3)]);
+    assert_eq!(
+        figures(&one, IdleSettings::default()).goes_cold,
+        GoesCold::TooFewGaps
+    );
+    // No request carries a gap: no figures at all.
+    let none = [IdleRequest {
+        gap_s: f64::NAN,
+        rank: TtftRank::Measured(400.0),
+    }];
+    assert_eq!(
+        idle_figures(&none, 1_200.0, 120_000.0, IdleSettings::default()),
+        None
+    );
+}
+
+#[test]
+fn timeouts_are_cold_and_errors_are_not_counted() {
+    let mut requests = run(&[(10.0, 20, 0), (600.0, 10, 0)]);
+    requests.extend((0..10).map(|_| IdleRequest {
+        gap_s: 600.0,
+        rank: TtftRank::Censored,
+    }));
+    requests.push(IdleRequest {
+        gap_s: 600.0,
+        rank: TtftRank::Excluded,
+    });
+    let idle = figures(&requests, IdleSettings::default());
+    assert_eq!(idle.gaps[1].requests, 20);
+    assert_eq!((idle.gaps[1].cold, idle.gaps[1].censored), (10, 10));
+    assert_eq!(idle.cold_censored, 10);
+    assert_eq!(idle.cold_median_ms, Some(120_000.0));
+    assert_eq!(idle.goes_cold.range_s(), Some([10.0, 600.0]));
+}
+
+#[test]
+fn at_traffic_reads_the_gaps_around_the_spacing() {
+    let requests = run(&[(10.0, 20, 0), (60.0, 18, 2), (300.0, 0, 20)]);
+    let at = |t: f64| {
+        figures(
+            &requests,
+            IdleSettings {
+                typical_gap_s: Some(t),
+                ..IdleSettings::default()
+            },
+        )
+        .at_traffic
+        .unwrap()
+    };
+    let idle = figures(&requests, IdleSettings::default());
+    // At a measured gap, its estimate and interval.
+    assert_eq!(at(60.0).share, (0.1, 0.1));
+    assert_eq!(at(60.0).interval, idle.gaps[1].interval);
+    // Before the shortest gap: from 0 up to its estimate.
+    assert_eq!(at(5.0).share, (0.0, 0.0));
+    assert_eq!(at(5.0).interval, (0.0, idle.gaps[0].interval.1));
+    // Past the longest: at least its estimate.
+    assert_eq!(at(3_600.0).share, (1.0, 1.0));
+    assert_eq!(at(3_600.0).interval, (idle.gaps[2].interval.0, 1.0));
+    // A dedicated endpoint without a cost per request has no break-even,
+    // and pings dearer than it make it cheaper at any traffic.
+    let dedicated = |usd_per_hour: f64| {
+        figures(
+            &requests,
+            IdleSettings {
+                dedicated_usd_per_hour: Some(usd_per_hour),
+                cost_per_request_usd: Some(0.01),
+                ..IdleSettings::default()
+            },
+        )
+        .dedicated
+        .unwrap()
+    };
+    // Cold after 300 s, warm after 60 s: a ping every 48 s, 1 800 a day,
+    // $18 at $0.01; a dedicated endpoint at $0.50 an hour ($12 a day) costs
+    // less whatever the traffic, at $1 an hour ($24) above 2 400 requests a day.
+    assert_eq!(idle.goes_cold.range_s(), Some([60.0, 300.0]));
+    assert!(dedicated(0.5).cheaper_at_any_traffic);
+    let dearer = dedicated(1.0);
+    assert!(!dearer.cheaper_at_any_traffic);
+    assert!((dearer.break_even_requests_per_day.unwrap() - 2_400.0).abs() < 1e-6);
+}
+
+mod simulation;

@@ -1,0 +1,781 @@
+//! Objectives a run can fail: `p95>2s`, `error_rate>2%`,
+//! `verdict>=cold_starts`, checked against a report's figures, so a
+//! scheduled job can stop (and so alert) when a provider degrades, as load
+//! testers' thresholds fail a CI job.
+//!
+//! An objective names what crossing looks like: `p95>2s` fails a target
+//! whose p95 TTFT is above 2 s. Where the report has a 95 % interval (the
+//! median, the p95 and the CV), an objective fails only when the whole
+//! interval lies beyond the limit: a figure whose interval still reaches
+//! the limit may be there by chance, and a gate that fails on chance
+//! alerts people for nothing. [`Strictness::Point`] judges the point
+//! value instead. A target with no figure at all (no successful request,
+//! too few for a verdict) cannot show it meets the objective and fails it.
+
+use crate::judgement::report::{Report, TargetReport};
+use crate::judgement::verdict::Verdict;
+
+/// What an objective looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Median TTFT (`median` or `p50`), with its interval.
+    Median,
+    /// p90 TTFT (point value: the report has no interval for it).
+    P90,
+    /// p95 TTFT, with its interval.
+    P95,
+    /// p99 TTFT (point value).
+    P99,
+    /// CV of TTFT, with its interval.
+    Cv,
+    /// Share of measured requests that failed (point value).
+    ErrorRate,
+    /// The verdict (solid < some variance < cold starts < not ready).
+    Verdict,
+}
+
+impl Metric {
+    /// The name objectives use.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Median => "median",
+            Self::P90 => "p90",
+            Self::P95 => "p95",
+            Self::P99 => "p99",
+            Self::Cv => "cv",
+            Self::ErrorRate => "error_rate",
+            Self::Verdict => "verdict",
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "median" | "p50" => Self::Median,
+            "p90" => Self::P90,
+            "p95" => Self::P95,
+            "p99" => Self::P99,
+            "cv" => Self::Cv,
+            "error_rate" | "errors" => Self::ErrorRate,
+            "verdict" => Self::Verdict,
+            _ => return None,
+        })
+    }
+}
+
+/// How the figure is compared with the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crossing {
+    /// `>`: fails above the limit.
+    Above,
+    /// `>=`: fails at or above it.
+    AtOrAbove,
+}
+
+impl Crossing {
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn symbol(self) -> &'static str {
+        match self {
+            Self::Above => ">",
+            Self::AtOrAbove => ">=",
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn crosses(self, value: f64, limit: f64) -> bool {
+        match self {
+            Self::Above => value > limit,
+            Self::AtOrAbove => value >= limit,
+        }
+    }
+}
+
+/// The limit, in the metric's unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// Milliseconds (written `2s` or `800ms`).
+    Ms(f64),
+    /// Percent (written `2%`).
+    Pct(f64),
+    /// A verdict.
+    Verdict(Verdict),
+}
+
+/// One objective, as parsed: `metric crossing limit`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Objective {
+    /// What is looked at.
+    pub metric: Metric,
+    /// `>` or `>=`.
+    pub crossing: Crossing,
+    /// The limit.
+    pub limit: Limit,
+}
+
+/// Why an objective could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectiveError {
+    /// No `>` or `>=` in it.
+    NoComparison,
+    /// The name before the comparison is not a metric.
+    UnknownMetric(String),
+    /// `<` or `<=`: objectives say what failing looks like.
+    Below,
+    /// A time without a unit, or a unit that is not `s` or `ms`.
+    BadTime(String),
+    /// A share without `%`.
+    BadPercent(String),
+    /// Not a verdict's name.
+    BadVerdict(String),
+}
+
+impl std::fmt::Display for ObjectiveError {
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoComparison => write!(
+                f,
+                "expected METRIC>LIMIT or METRIC>=LIMIT, e.g. p95>2s, error_rate>2%, \
+                 verdict>=cold_starts"
+            ),
+            Self::UnknownMetric(name) => write!(
+                f,
+                "{name:?} is not a metric: use median, p90, p95, p99, cv, error_rate or verdict"
+            ),
+            Self::Below => write!(
+                f,
+                "an objective says what failing looks like, with > or >= (p95>2s fails above 2 s)"
+            ),
+            Self::BadTime(text) => write!(
+                f,
+                "{text:?} is not a time: write it with its unit, e.g. 2s, 1.5s or 800ms"
+            ),
+            Self::BadPercent(text) => write!(
+                f,
+                "{text:?} is not a percentage: write it with %, e.g. 2% or 0.5%"
+            ),
+            Self::BadVerdict(text) => write!(
+                f,
+                "{text:?} is not a verdict: use solid, some_variance, cold_starts or not_ready"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ObjectiveError {}
+
+impl std::str::FromStr for Objective {
+    type Err = ObjectiveError;
+
+    /// Reads `p95>2s`, `median >= 800ms`, `error_rate>2%`, `cv>100%`,
+    /// `verdict>=cold_starts` (spaces and case do not matter).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if text.contains('<') {
+            return Err(ObjectiveError::Below);
+        }
+        let (name, crossing, value) = if let Some((name, value)) = text.split_once(">=") {
+            (name, Crossing::AtOrAbove, value)
+        } else if let Some((name, value)) = text.split_once('>') {
+            (name, Crossing::Above, value)
+        } else {
+            return Err(ObjectiveError::NoComparison);
+        };
+        let metric =
+            Metric::parse(name).ok_or_else(|| ObjectiveError::UnknownMetric(name.to_owned()))?;
+        let limit = match metric {
+            Metric::Median | Metric::P90 | Metric::P95 | Metric::P99 => Limit::Ms(parse_ms(value)?),
+            Metric::Cv | Metric::ErrorRate => Limit::Pct(parse_pct(value)?),
+            Metric::Verdict => Limit::Verdict(parse_verdict(value)?),
+        };
+        Ok(Self {
+            metric,
+            crossing,
+            limit,
+        })
+    }
+}
+
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn number(text: &str) -> Option<f64> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+}
+
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn parse_ms(value: &str) -> Result<f64, ObjectiveError> {
+    let bad = || ObjectiveError::BadTime(value.to_owned());
+    if let Some(ms) = value.strip_suffix("ms") {
+        number(ms).ok_or_else(bad)
+    } else if let Some(s) = value.strip_suffix('s') {
+        number(s).map(|s| s * 1000.0).ok_or_else(bad)
+    } else {
+        Err(bad())
+    }
+}
+
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn parse_pct(value: &str) -> Result<f64, ObjectiveError> {
+    value
+        .strip_suffix('%')
+        .and_then(number)
+        .ok_or_else(|| ObjectiveError::BadPercent(value.to_owned()))
+}
+
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn parse_verdict(value: &str) -> Result<Verdict, ObjectiveError> {
+    Ok(match value.replace(['-', ' '], "_").as_str() {
+        "solid" => Verdict::Solid,
+        "some_variance" => Verdict::SomeVariance,
+        "cold_starts" => Verdict::ColdStarts,
+        "not_ready" => Verdict::NotReady,
+        _ => return Err(ObjectiveError::BadVerdict(value.to_owned())),
+    })
+}
+
+impl std::fmt::Display for Objective {
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.metric.name(), self.crossing.symbol())?;
+        match self.limit {
+            Limit::Ms(ms) => f.write_str(&limit_ms_text(ms)),
+            Limit::Pct(pct) => write!(f, "{pct}%"),
+            Limit::Verdict(verdict) => f.write_str(verdict.as_str()),
+        }
+    }
+}
+
+/// Whether an interval counts, or only the point value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strictness {
+    /// A figure with an interval crosses only when the whole interval does.
+    Interval,
+    /// The point value decides (`--strict`).
+    Point,
+}
+
+/// What one objective found for one target.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Finding {
+    /// Within the objective.
+    Met,
+    /// The point value crosses, but the interval reaches back over the
+    /// limit: not failed (only [`Strictness::Point`] fails it).
+    PointOnly {
+        /// The point value.
+        value: f64,
+        /// The interval's bounds.
+        low: f64,
+        /// Upper bound (∞ for "≥ low").
+        high: f64,
+    },
+    /// Crossed.
+    Crossed {
+        /// The figure, in the metric's unit.
+        value: Figure,
+        /// The interval, when one decided.
+        interval: Option<(f64, f64)>,
+    },
+    /// No figure to judge (no successful request, no verdict yet): fails.
+    Missing,
+}
+
+/// A figure, as the objective reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Figure {
+    /// Milliseconds, or percent, by the metric.
+    Number(f64),
+    /// A verdict.
+    Verdict(Verdict),
+}
+
+/// One objective checked on one target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// The target's index in the report.
+    pub target: u32,
+    /// The target's label.
+    pub label: String,
+    /// The objective.
+    pub objective: Objective,
+    /// What was found.
+    pub finding: Finding,
+}
+
+impl Check {
+    /// Whether this check fails the gate.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn failed(&self) -> bool {
+        matches!(self.finding, Finding::Crossed { .. } | Finding::Missing)
+    }
+
+    /// One line: which target, which objective, which figure.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn line(&self) -> String {
+        // Figures to three places, or to the limit's own when it has
+        // more (a limit of 150.62 ms is judged on hundredths).
+        let unit = |value: f64| match self.objective.limit {
+            Limit::Ms(limit) if limit < 1000.0 && limit.fract() != 0.0 => {
+                let text = limit_ms_text(limit);
+                let places = text
+                    .split_once('.')
+                    .map_or(0, |(_, fraction)| fraction.trim_end_matches(" ms").len());
+                if value < 1000.0 {
+                    format!("{value:.places$} ms")
+                } else {
+                    ms_text(value)
+                }
+            }
+            Limit::Ms(_) => ms_text(value),
+            _ => format!("{} %", round_sig(value)),
+        };
+        let name = self.objective.metric.name();
+        let limit = match self.objective.limit {
+            Limit::Ms(ms) => limit_ms_text(ms),
+            Limit::Pct(pct) => format!("{pct} %"),
+            Limit::Verdict(verdict) => verdict.as_str().to_owned(),
+        };
+        match &self.finding {
+            Finding::Met => format!("met {}: {}", self.objective, self.label),
+            Finding::PointOnly { value, low, high } => format!(
+                "held {}: {}: {name} {} is {} {limit}, but its 95 % interval {} reaches the \
+                 limit (--strict fails on the point value)",
+                self.objective,
+                self.label,
+                unit(*value),
+                self.crossing_word(),
+                interval_text(*low, *high, unit),
+            ),
+            Finding::Crossed { value, interval } => {
+                let figure = match value {
+                    Figure::Number(value) => unit(*value),
+                    Figure::Verdict(verdict) => verdict.as_str().to_owned(),
+                };
+                let mut line =
+                    format!("FAILED {}: {}: {name} {figure}", self.objective, self.label);
+                match interval {
+                    Some((low, high)) => line.push_str(&format!(
+                        ", its 95 % interval {} wholly {} {limit}",
+                        interval_text(*low, *high, unit),
+                        self.crossing_word()
+                    )),
+                    None => line.push_str(&format!(" is {} {limit}", self.crossing_word())),
+                }
+                line
+            }
+            Finding::Missing => format!(
+                "FAILED {}: {}: no {name} to judge ({})",
+                self.objective,
+                self.label,
+                match self.objective.metric {
+                    Metric::Verdict => "too few successful requests for a verdict",
+                    _ => "no successful request",
+                }
+            ),
+        }
+    }
+
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn crossing_word(&self) -> &'static str {
+        match (self.objective.crossing, self.objective.metric) {
+            (Crossing::Above, Metric::Verdict) => "worse than",
+            (Crossing::AtOrAbove, Metric::Verdict) => "at least as bad as",
+            (Crossing::Above, _) => "above",
+            (Crossing::AtOrAbove, _) => "at or above",
+        }
+    }
+}
+
+/// Checks every objective on every target of `report`, target by target.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn check(report: &Report, objectives: &[Objective], strictness: Strictness) -> Vec<Check> {
+    report
+        .targets
+        .iter()
+        .flat_map(|target| {
+            objectives.iter().map(move |objective| Check {
+                target: target.target,
+                label: target.label.clone(),
+                objective: *objective,
+                finding: finding(target, objective, strictness),
+            })
+        })
+        .collect()
+}
+
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn finding(target: &TargetReport, objective: &Objective, strictness: Strictness) -> Finding {
+    let crossing = objective.crossing;
+    let limit = match objective.limit {
+        Limit::Verdict(limit) => {
+            return match target.verdict {
+                None => Finding::Missing,
+                Some(verdict)
+                    if verdict > limit || (crossing == Crossing::AtOrAbove && verdict == limit) =>
+                {
+                    Finding::Crossed {
+                        value: Figure::Verdict(verdict),
+                        interval: None,
+                    }
+                }
+                Some(_) => Finding::Met,
+            };
+        }
+        Limit::Ms(limit) | Limit::Pct(limit) => limit,
+    };
+    if objective.metric == Metric::ErrorRate {
+        let value = target.error_rate * 100.0;
+        return if target.requests == 0 {
+            Finding::Missing
+        } else if crossing.crosses(value, limit) {
+            Finding::Crossed {
+                value: Figure::Number(value),
+                interval: None,
+            }
+        } else {
+            Finding::Met
+        };
+    }
+    let Some(ttft) = target.ttft else {
+        return Finding::Missing;
+    };
+    let (value, interval) = match objective.metric {
+        Metric::Median => (ttft.median, target.intervals.map(|i| i.median_ms)),
+        Metric::P95 => (ttft.p95, target.intervals.map(|i| i.p95_ms)),
+        Metric::Cv => (ttft.cv_pct, target.intervals.map(|i| i.cv_pct)),
+        Metric::P90 => (ttft.p90, None),
+        Metric::P99 => (ttft.p99, None),
+        Metric::ErrorRate | Metric::Verdict => return Finding::Met,
+    };
+    if !crossing.crosses(value, limit) {
+        return Finding::Met;
+    }
+    match (strictness, interval) {
+        (Strictness::Interval, Some(interval)) if !crossing.crosses(interval.low, limit) => {
+            Finding::PointOnly {
+                value,
+                low: interval.low,
+                high: interval.high,
+            }
+        }
+        (Strictness::Interval, Some(interval)) => Finding::Crossed {
+            value: Figure::Number(value),
+            interval: Some((interval.low, interval.high)),
+        },
+        _ => Finding::Crossed {
+            value: Figure::Number(value),
+            interval: None,
+        },
+    }
+}
+
+/// A limit as it was given, never rounded: `2 s`, `1.5 s`, `150.9 ms`.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn limit_ms_text(ms: f64) -> String {
+    let trim = |text: String| {
+        if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            text
+        }
+    };
+    if ms >= 1000.0 {
+        format!("{} s", trim(format!("{:.6}", ms / 1000.0)))
+    } else {
+        format!("{} ms", trim(format!("{ms:.3}")))
+    }
+}
+
+/// `2 s`, `850 ms`: a figure as people read it, to three figures.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn ms_text(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{} s", round_sig(ms / 1000.0))
+    } else {
+        format!("{} ms", round_sig(ms))
+    }
+}
+
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn interval_text(low: f64, high: f64, unit: impl Fn(f64) -> String) -> String {
+    if high.is_finite() {
+        format!("{}–{}", unit(low), unit(high))
+    } else {
+        format!("≥ {}", unit(low))
+    }
+}
+
+/// Three significant figures at most, without trailing zeros.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn round_sig(value: f64) -> String {
+    let text = if value.abs() >= 100.0 {
+        format!("{value:.0}")
+    } else if value.abs() >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    };
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judgement::report::build_report;
+    use crate::planning::plan::{Plan, Target};
+    use crate::testing::fixtures::plain_samples;
+    use crate::wire::sample::{ErrorKind, Phase, SampleError};
+
+    fn objective(text: &str) -> Objective {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn objectives_read_with_their_units() {
+        assert_eq!(
+            objective("p95>2s"),
+            Objective {
+                metric: Metric::P95,
+                crossing: Crossing::Above,
+                limit: Limit::Ms(2000.0)
+            }
+        );
+        assert_eq!(objective(" Median >= 800ms ").limit, Limit::Ms(800.0));
+        assert_eq!(objective("median>=800ms").crossing, Crossing::AtOrAbove);
+        assert_eq!(objective("error_rate>2%").limit, Limit::Pct(2.0));
+        assert_eq!(
+            objective("verdict>=cold_starts").limit,
+            Limit::Verdict(Verdict::ColdStarts)
+        );
+        assert_eq!(
+            objective("verdict>some-variance").limit,
+            Limit::Verdict(Verdict::SomeVariance)
+        );
+        for (text, round_trip) in [
+            ("p95>2s", "p95>2 s"),
+            ("p50>=1.5s", "median>=1.5 s"),
+            ("cv>100%", "cv>100%"),
+            ("median>150.9ms", "median>150.9 ms"),
+            ("p99>2500ms", "p99>2.5 s"),
+            ("verdict>=not_ready", "verdict>=not_ready"),
+        ] {
+            assert_eq!(objective(text).to_string(), round_trip);
+        }
+    }
+
+    #[test]
+    fn a_bad_objective_says_what_to_write() {
+        let error = |text: &str| text.parse::<Objective>().unwrap_err();
+        assert_eq!(error("p95 2s"), ObjectiveError::NoComparison);
+        assert_eq!(
+            error("p97>2s"),
+            ObjectiveError::UnknownMetric("p97".to_owned())
+        );
+        assert_eq!(error("p95<2s"), ObjectiveError::Below);
+        assert_eq!(error("p95>2"), ObjectiveError::BadTime("2".to_owned()));
+        assert_eq!(error("p95>-2s"), ObjectiveError::BadTime("-2s".to_owned()));
+        assert_eq!(
+            error("p95>nans"),
+            ObjectiveError::BadTime("nans".to_owned())
+        );
+        assert_eq!(
+            error("error_rate>0.02"),
+            ObjectiveError::BadPercent("0.02".to_owned())
+        );
+        assert_eq!(
+            error("verdict>=bad"),
+            ObjectiveError::BadVerdict("bad".to_owned())
+        );
+        for e in [error("p95 2s"), error("p95>2"), error("verdict>=bad")] {
+            assert!(
+                e.to_string().contains("e.g.") || e.to_string().contains("use"),
+                "{e}"
+            );
+        }
+    }
+
+    fn plan(requests: u32) -> Plan {
+        Plan {
+            targets: vec![Target::openai("A", "https://a.example.com/v1", "m")],
+            requests_per_target: requests,
+            warmup_per_target: 0,
+            spacing_s: 5.0,
+            jitter_s: 0.0,
+            ..Plan::default()
+        }
+    }
+
+    /// A report of one target whose TTFTs are `ttfts`, then `errors`
+    /// failed requests, sent 5 s apart.
+    fn report(ttfts: &[f64], errors: usize) -> Report {
+        let n = ttfts.len() + errors;
+        let mut samples = plain_samples(n as u32);
+        for (sample, ttft) in samples.iter_mut().zip(ttfts) {
+            sample.ttft_ms = Some(*ttft);
+        }
+        for sample in samples.iter_mut().skip(ttfts.len()) {
+            sample.ttft_ms = None;
+            sample.total_ms = None;
+            sample.error = Some(SampleError {
+                kind: ErrorKind::HttpStatus,
+                phase: Phase::Request,
+                message: "503".to_owned(),
+            });
+        }
+        build_report(&plan(n as u32), &samples, 0, 7)
+    }
+
+    #[test]
+    fn a_p95_fails_only_when_its_interval_lies_wholly_above_the_limit() {
+        // 100 requests around 1 s with a few at 2.1 s: the p95 is just above
+        // 2 s, but its interval reaches well below.
+        let ttfts: Vec<f64> = spread(900.0, 100)
+            .into_iter()
+            .map(|v| if v >= 994.0 { 2100.0 } else { v })
+            .collect();
+        let report = report(&ttfts, 0);
+        let p95 = report.targets[0].ttft.unwrap().p95;
+        let interval = report.targets[0].intervals.unwrap().p95_ms;
+        assert!(p95 > 2000.0 && interval.low < 2000.0, "{p95} {interval:?}");
+        let objectives = [objective("p95>2s")];
+        let checks = check(&report, &objectives, Strictness::Interval);
+        assert!(
+            matches!(checks[0].finding, Finding::PointOnly { .. }),
+            "{checks:?}"
+        );
+        assert!(!checks[0].failed());
+        assert!(
+            checks[0]
+                .line()
+                .starts_with("held p95>2 s: A: p95 2.1 s is above 2 s"),
+            "{}",
+            checks[0].line()
+        );
+        // --strict: the point value decides.
+        let strict = check(&report, &objectives, Strictness::Point);
+        assert!(strict[0].failed(), "{strict:?}");
+
+        // Every request slow: the whole interval is above, and it fails.
+        let slow = spread(3000.0, 100);
+        let checks = check(&report_of(&slow), &objectives, Strictness::Interval);
+        assert!(checks[0].failed(), "{checks:?}");
+        let line = checks[0].line();
+        assert!(
+            line.starts_with("FAILED p95>2 s: A: p95 3.09 s, its 95 % interval 3.0"),
+            "{line}"
+        );
+        assert!(line.ends_with("wholly above 2 s"), "{line}");
+
+        // Well under: met.
+        let fast = spread(300.0, 100);
+        let checks = check(&report_of(&fast), &objectives, Strictness::Interval);
+        assert_eq!(checks[0].finding, Finding::Met);
+    }
+
+    fn report_of(ttfts: &[f64]) -> Report {
+        report(ttfts, 0)
+    }
+
+    /// `n` values from `base` to `base + n - 1` ms, in a scrambled order
+    /// (no trend over the run, so the requests read as independent).
+    fn spread(base: f64, n: u32) -> Vec<f64> {
+        (0..n).map(|i| base + f64::from((i * 37) % n)).collect()
+    }
+
+    #[test]
+    fn a_median_follows_the_same_rule_and_a_few_requests_leave_intervals_open() {
+        // 100 requests from 1.955 to 2.054 s: the median is above 2 s, its
+        // interval is not wholly.
+        let report = report_of(&spread(1955.0, 100));
+        let checks = check(&report, &[objective("median>2s")], Strictness::Interval);
+        assert!(
+            matches!(checks[0].finding, Finding::PointOnly { .. }),
+            "{checks:?}"
+        );
+        let checks = check(&report, &[objective("median>1.9s")], Strictness::Interval);
+        assert!(checks[0].failed(), "{checks:?}");
+        // Ten requests: a p95 of fewer than 72 has no upper bound, so its
+        // lower bound decides.
+        let report = report_of(&spread(2500.0, 10));
+        let p95 = report.targets[0].intervals.unwrap().p95_ms;
+        assert!(p95.high.is_infinite(), "{p95:?}");
+        let checks = check(&report, &[objective("p95>2s")], Strictness::Interval);
+        assert!(checks[0].failed(), "{checks:?}");
+        assert!(
+            checks[0].line().contains("interval ≥ "),
+            "{}",
+            checks[0].line()
+        );
+    }
+
+    #[test]
+    fn error_rates_and_verdicts_are_point_values_and_no_figure_fails() {
+        let fast = spread(300.0, 98);
+        let with_errors = report(&fast, 2);
+        let checks = check(
+            &with_errors,
+            &[
+                objective("error_rate>2%"),
+                objective("error_rate>=2%"),
+                objective("verdict>=cold_starts"),
+            ],
+            Strictness::Interval,
+        );
+        let failed: Vec<bool> = checks.iter().map(Check::failed).collect();
+        assert_eq!(failed, [false, true, false], "{checks:?}");
+        assert_eq!(
+            checks[1].line(),
+            "FAILED error_rate>=2%: A: error_rate 2 % is at or above 2 %"
+        );
+
+        // Cold starts: one request in ten takes 8 s.
+        let cold: Vec<f64> = (0..100)
+            .map(|i| {
+                if i % 10 == 3 {
+                    8000.0
+                } else {
+                    400.0 + f64::from(i)
+                }
+            })
+            .collect();
+        let checks = check(
+            &report_of(&cold),
+            &[objective("verdict>=cold_starts")],
+            Strictness::Interval,
+        );
+        assert!(checks[0].failed(), "{checks:?}");
+        assert!(
+            checks[0].line().contains("at least as bad as cold_starts"),
+            "{}",
+            checks[0].line()
+        );
+
+        // Every request failed: no latency to judge, which fails.
+        let all_failed = report(&[], 5);
+        let checks = check(
+            &all_failed,
+            &[objective("p95>2s"), objective("verdict>=not_ready")],
+            Strictness::Interval,
+        );
+        assert!(
+            checks.iter().all(|c| c.finding == Finding::Missing),
+            "{checks:?}"
+        );
+        assert!(
+            checks[0].line().contains("no successful request"),
+            "{}",
+            checks[0].line()
+        );
+    }
+}

@@ -1,0 +1,22 @@
+//! The words layer: numbers and typed problems in words, in English and
+//! Chinese, made once so the page and `firsttoken report` say the same
+//! thing about the same file.
+//!
+//! - [`format`](mod@format): one way to format a duration, a share, a
+//!   ratio, an interval and dollars;
+//! - [`refusal`]: why a plan, a link or a results file was refused, or runs
+//!   could not be merged;
+//! - [`plan_problem`]: what is wrong with a field of a plan;
+//! - [`notice`]: the page's notices about files, storage and links;
+//! - [`report_words`]: the frame of the results as text (headings, columns,
+//!   line names);
+//! - [`page`]: the page's labels;
+//! - [`dashboard`]: the dashboard's labels and captions.
+
+pub mod dashboard;
+pub mod format;
+pub mod notice;
+pub mod page;
+pub mod plan_problem;
+pub mod refusal;
+pub mod report_words;
