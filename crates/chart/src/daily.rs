@@ -39,6 +39,9 @@ pub struct DaySeriesInput {
     pub label: String,
     /// Days in any order.
     pub days: Vec<DayPoint>,
+    /// Its series colour: the target's index in the data set, so a
+    /// target keeps one colour in every chart of the dashboard.
+    pub colour_index: usize,
 }
 
 /// What a day chart shows.
@@ -194,13 +197,14 @@ fn draw_lines<DB: DrawingBackend>(
     chart: &super::layout::Plot<'_, DB>,
     ink: &Ink<'_>,
     series: &[Vec<DayPoint>],
+    input: &DailyInput,
     dark: bool,
 ) -> Result<(), ChartError> {
     let plot = chart.plotting_area();
     let m = &ink.metrics;
     let dash = f64::from(m.px(6.0));
-    for (i, days) in series.iter().enumerate() {
-        let colour = series_colour(i, dark);
+    for (days, own) in series.iter().zip(&input.series) {
+        let colour = series_colour(own.colour_index, dark);
         let line = colour.stroke_width(m.line_px);
         for run in day_runs(days, |d| d.median_ms) {
             plot.draw(&PathElement::new(run, line))?;
@@ -255,9 +259,8 @@ pub fn draw_daily<DB: DrawingBackend>(
     let mut legend: Vec<LegendItem> = input
         .series
         .iter()
-        .enumerate()
-        .map(|(i, s)| LegendItem {
-            swatch: Swatch::Block(series_colour(i, style.dark)),
+        .map(|s| LegendItem {
+            swatch: Swatch::Block(series_colour(s.colour_index, style.dark)),
             label: s.label.clone(),
         })
         .collect();
@@ -294,7 +297,7 @@ pub fn draw_daily<DB: DrawingBackend>(
             title: &labels.ttft_axis,
         },
     )?;
-    draw_lines(&chart, &ink, &series, style.dark)
+    draw_lines(&chart, &ink, &series, input, style.dark)
 }
 
 /// Draws a percentage per UTC day for each series (the days' `median_ms`
@@ -337,10 +340,9 @@ pub fn draw_daily_rates<DB: DrawingBackend>(
     let legend: Vec<LegendItem> = input
         .series
         .iter()
-        .enumerate()
-        .map(|(i, s)| LegendItem {
+        .map(|s| LegendItem {
             swatch: Swatch::Line {
-                colour: series_colour(i, style.dark),
+                colour: series_colour(s.colour_index, style.dark),
                 dashed: false,
             },
             label: s.label.clone(),
@@ -375,7 +377,7 @@ pub fn draw_daily_rates<DB: DrawingBackend>(
             title: &input.value_axis,
         },
     )?;
-    draw_lines(&chart, &ink, &series, style.dark)
+    draw_lines(&chart, &ink, &series, input, style.dark)
 }
 
 #[cfg(test)]
@@ -404,10 +406,12 @@ mod tests {
                 DaySeriesInput {
                     label: "Acme · fra1".into(),
                     days: days(n, 3, |d| 300.0 + (d % 5) as f64 * 20.0),
+                    colour_index: 0,
                 },
                 DaySeriesInput {
                     label: "Borealis · sgp1".into(),
                     days: days(n, -1, |d| 900.0 + (d % 3) as f64 * 50.0),
+                    colour_index: 1,
                 },
             ],
         }
@@ -438,6 +442,7 @@ mod tests {
             series: vec![DaySeriesInput {
                 label: "a".into(),
                 days: days(365, -1, |d| 200.0 + (d % 30) as f64),
+                colour_index: 0,
             }],
             ..input(0)
         };
@@ -455,6 +460,7 @@ mod tests {
             series: vec![DaySeriesInput {
                 label: "a".into(),
                 days: days(10, -1, |d| (d % 4) as f64),
+                colour_index: 0,
             }],
             ..input(0)
         };
@@ -474,6 +480,7 @@ mod tests {
             series: vec![DaySeriesInput {
                 label: "a".into(),
                 days: days(1, -1, |_| 0.0),
+                colour_index: 0,
             }],
             ..input(0)
         };

@@ -47,8 +47,8 @@ pub fn draw_ecdf<DB: DrawingBackend>(
         .enumerate()
         .map(|(index, series)| LegendItem {
             swatch: Swatch::Line {
-                colour: series_colour(index, style.dark),
-                dashed: series_dashed(index),
+                colour: series_colour(series.colour_index, style.dark),
+                dashed: series_dashed(series.colour_index),
             },
             label: format!(
                 "{} ({} = {})",
@@ -80,14 +80,14 @@ pub fn draw_ecdf<DB: DrawingBackend>(
 
     let (plot_width, _) = chart.plotting_area().dim_in_pixel();
     let x_spec = chart.plotting_area().as_coord_spec().x_spec().clone();
-    for (index, values) in curves.iter().enumerate() {
+    for (values, series) in curves.iter().zip(&input.series) {
         let points = step_points(values, lo, hi, &x_spec, plot_width);
         if points.is_empty() {
             continue;
         }
-        let colour = series_colour(index, style.dark);
+        let colour = series_colour(series.colour_index, style.dark);
         let line = colour.stroke_width(ink.metrics.line_px);
-        if series_dashed(index) {
+        if series_dashed(series.colour_index) {
             let dash = f64::from(ink.metrics.px(7.0));
             chart
                 .plotting_area()
@@ -174,6 +174,27 @@ mod tests {
         assert!(has_text(&svg, "requests at or below (%)"));
         assert!(has_text(&svg, "100 %"));
         assert!(has_text(&svg, "0 %"));
+        Ok(())
+    }
+
+    #[test]
+    fn a_curve_takes_its_targets_colour_not_its_place() -> Result<(), ChartError> {
+        // Listed by rank, target 3 first: it is drawn in target 3's colour.
+        let input = EcdfInput {
+            title: "m".into(),
+            series: vec![
+                Series {
+                    colour_index: 3,
+                    ..series("D", sample_ttft_ms(50, 1, 0))
+                },
+                series("A", sample_ttft_ms(50, 2, 0)),
+            ],
+        };
+        let svg = render_svg(800, 420, |area, style| draw_ecdf(area, &input, style))?;
+        let hex = |c: RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        assert!(svg.contains(&hex(series_colour(3, false))));
+        assert!(svg.contains(&hex(series_colour(0, false))));
+        assert!(!svg.contains(&hex(series_colour(1, false))));
         Ok(())
     }
 

@@ -28,6 +28,9 @@ pub struct HistogramInput {
     pub median_ms: Option<f64>,
     /// 95th percentile TTFT, ms; `None` draws no line.
     pub p95_ms: Option<f64>,
+    /// The target's series colour (its index in the report), as in the
+    /// charts that show every target.
+    pub colour_index: usize,
 }
 
 /// Draws the histogram of `input` onto `area`.
@@ -102,7 +105,7 @@ pub fn draw_histogram<DB: DrawingBackend>(
         },
     )?;
 
-    let colour = series_colour(0, style.dark);
+    let colour = series_colour(input.colour_index, style.dark);
     let outline = ink.theme.background.stroke_width(1);
     for (index, count) in counts.iter().enumerate() {
         if *count == 0 {
@@ -268,6 +271,7 @@ mod tests {
             ttft_ms,
             median_ms,
             p95_ms,
+            colour_index: 0,
         }
     }
 

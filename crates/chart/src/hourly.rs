@@ -37,6 +37,9 @@ pub struct HourlyInput {
     /// Peak hours `[start, end)`, local; `start > end` wraps past midnight
     /// (`[22, 2]` is 22:00–02:00) and `start == end` shades nothing.
     pub peak: [u8; 2],
+    /// The target's series colour (its index in the report) for the
+    /// median line, as in the charts that show every target.
+    pub colour_index: usize,
 }
 
 /// Draws the hour-of-day chart of `input` onto `area`.
@@ -77,7 +80,7 @@ pub fn draw_hourly<DB: DrawingBackend>(
     }
 
     let theme = &ink.theme;
-    let median_colour = series_colour(0, style.dark);
+    let median_colour = series_colour(input.colour_index, style.dark);
     let mut legend = vec![
         LegendItem {
             swatch: Swatch::Line {
@@ -286,6 +289,7 @@ mod tests {
                 })
                 .collect(),
             peak: [9, 18],
+            colour_index: 0,
         }
     }
 
@@ -315,6 +319,7 @@ mod tests {
             title: "t".into(),
             hours: vec![],
             peak: [9, 17],
+            colour_index: 0,
         };
         let svg = render_svg(400, 300, |area, style| draw_hourly(area, &empty, style))?;
         assert!(has_text(&svg, "no data"));

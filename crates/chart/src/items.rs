@@ -234,6 +234,7 @@ pub fn results_chart_items_with(
     let series = |i: usize| Series {
         label: label(i),
         ttft_ms: counted.get(i).cloned().unwrap_or_default(),
+        colour_index: i,
     };
     let summary_row = |i: usize| {
         let mut row = vec![label(i)];
@@ -361,6 +362,7 @@ pub fn results_chart_items_with(
                 ttft_ms: counted.get(i).cloned().unwrap_or_default(),
                 median_ms: target.ttft.map(|s| s.median),
                 p95_ms: target.ttft.map(|s| s.p95),
+                colour_index: i,
             }),
             columns: summary_columns(lang),
             rows: vec![summary_row(i)],
@@ -405,6 +407,7 @@ pub fn results_chart_items_with(
                 title: String::new(),
                 hours,
                 peak: plan.peak_hours,
+                colour_index: i,
             }),
         });
     }
@@ -630,6 +633,7 @@ pub fn dashboard_chart_items(
             .map(|(label, s)| DaySeriesInput {
                 label: label.clone(),
                 days: day_points(s, from_day, value),
+                colour_index: s.target as usize,
             })
             .collect::<Vec<_>>()
     };
@@ -705,8 +709,11 @@ pub fn dashboard_chart_items(
                 value_axis: String::new(),
                 series: of_target
                     .iter()
-                    .map(|(label, s)| DaySeriesInput {
+                    .enumerate()
+                    .map(|(vantage, (label, s))| DaySeriesInput {
                         label: label.clone(),
+                        // Each line is a vantage here, not a target.
+                        colour_index: vantage,
                         days: day_points(s, from_day, &|day| {
                             (
                                 day.cell.ttft.map(|p| p.p50_ms),
@@ -767,6 +774,7 @@ pub fn dashboard_chart_items(
                 title: String::new(),
                 hours,
                 peak: [0, 0],
+                colour_index: series.target as usize,
             }),
         });
     }
@@ -991,6 +999,60 @@ mod tests {
             zh[0].columns
         );
         assert_eq!(chart_labels(Lang::ZhCn).day_axis, "日期（UTC）");
+    }
+
+    #[test]
+    fn a_target_has_its_index_colour_in_every_chart_whatever_its_rank() {
+        let plan = Plan {
+            targets: vec![
+                Target::openai("Slow", "https://a.example/v1", "m"),
+                Target::openai("Fast", "https://b.example/v1", "m"),
+            ],
+            ..Plan::default()
+        };
+        // Target 0 gets the slower data, so the ECDF (in rank order)
+        // lists target 1 first.
+        let mut samples = synthetic_samples(2, 40, 1, 5);
+        for s in &mut samples {
+            s.target = 1 - s.target;
+        }
+        let results = ResultsView {
+            plan: plan.clone(),
+            environment: Environment::default(),
+            samples: Rc::new(samples.clone()),
+        };
+        let report = build_report(&plan, &samples, 0, REPORT_SEED);
+        let items = results_chart_items(Lang::En, &results, &report);
+        let index = |label: &str| plan.targets.iter().position(|t| t.label == label);
+        let ecdf = items.iter().find(|i| i.id == "chart-ecdf-0").unwrap();
+        let ChartSpec::Ecdf(ecdf) = &ecdf.spec else {
+            panic!("not the ECDF")
+        };
+        assert_eq!(ecdf.series[0].label, "Fast", "the ECDF lists by rank");
+        let mut drawn = 0;
+        for item in &items {
+            let coloured: Vec<(&str, usize)> = match &item.spec {
+                ChartSpec::Ecdf(EcdfInput { series, .. })
+                | ChartSpec::Spread(SpreadInput { series, .. }) => series
+                    .iter()
+                    .map(|s| (s.label.as_str(), s.colour_index))
+                    .collect(),
+                ChartSpec::Histogram(input) => {
+                    vec![(input.series_label.as_str(), input.colour_index)]
+                }
+                ChartSpec::Timeline(input) => input
+                    .points
+                    .iter()
+                    .map(|p| (input.series_labels[p.series].as_str(), p.series))
+                    .collect(),
+                _ => continue,
+            };
+            for (label, colour) in coloured {
+                assert_eq!(Some(colour), index(label), "{}: {label}", item.id);
+                drawn += 1;
+            }
+        }
+        assert!(drawn > 4, "{drawn}");
     }
 
     #[test]

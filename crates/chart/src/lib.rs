@@ -53,6 +53,10 @@ pub struct Series {
     /// Successful samples' time to first token, ms. Non-finite and
     /// non-positive values are ignored (a log axis cannot place them).
     pub ttft_ms: Vec<f64>,
+    /// Which series colour it is drawn in: the target's index in the
+    /// report, so a target keeps one colour in every chart of a screen,
+    /// whatever its rank or place in this chart.
+    pub colour_index: usize,
 }
 
 /// Every piece of text a chart draws that is not data, so the page can hand
@@ -251,6 +255,7 @@ pub(crate) mod test_support {
         Series {
             label: label.into(),
             ttft_ms,
+            colour_index: 0,
         }
     }
 

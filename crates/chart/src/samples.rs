@@ -21,19 +21,30 @@ fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f
             .iter()
             .map(|v| v * scale)
             .collect(),
+        colour_index: 0,
     }
+}
+
+/// `series` with each in its own colour, in order.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn coloured(series: impl IntoIterator<Item = Series>) -> Vec<Series> {
+    series
+        .into_iter()
+        .enumerate()
+        .map(|(colour_index, s)| Series { colour_index, ..s })
+        .collect()
 }
 
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn ecdf_input(n: usize) -> EcdfInput {
     EcdfInput {
         title: "llama-3.3-70b · TTFT by provider".into(),
-        series: vec![
+        series: coloured([
             provider_series("Provider A", n, 1, 0, 0.9),
             provider_series("Provider B", n, 2, 19, 1.0),
             provider_series("Provider C", n, 3, 0, 2.1),
             provider_series("Provider D", n, 4, 8, 1.3),
-        ],
+        ]),
     }
 }
 
@@ -48,6 +59,7 @@ fn histogram_input(n: usize) -> HistogramInput {
         median_ms: percentile(&sorted, 50.0),
         p95_ms: percentile(&sorted, 95.0),
         ttft_ms,
+        colour_index: 1,
     }
 }
 
@@ -101,18 +113,16 @@ fn spread_input(n: usize, targets: usize) -> SpreadInput {
     ];
     SpreadInput {
         title: "TTFT by target · llama-3.3-70b".into(),
-        series: (0..targets)
-            .map(|t| {
-                let name = format!("{} · llama-3.3-70b", names[t % names.len()]);
-                provider_series(
-                    &name,
-                    n,
-                    t as u64 + 11,
-                    [0, 19, 0, 8, 40, 0][t % 6],
-                    [0.9, 1.0, 2.0, 1.3, 0.7, 0.5][t % 6],
-                )
-            })
-            .collect(),
+        series: coloured((0..targets).map(|t| {
+            let name = format!("{} · llama-3.3-70b", names[t % names.len()]);
+            provider_series(
+                &name,
+                n,
+                t as u64 + 11,
+                [0, 19, 0, 8, 40, 0][t % 6],
+                [0.9, 1.0, 2.0, 1.3, 0.7, 0.5][t % 6],
+            )
+        })),
     }
 }
 
@@ -140,6 +150,7 @@ fn hourly_input() -> HourlyInput {
         title: "TTFT by local hour · Provider B".into(),
         hours,
         peak: [9, 18],
+        colour_index: 1,
     }
 }
 
@@ -239,15 +250,13 @@ fn timing() -> Result<(), ChartError> {
     let histogram = histogram_input(10_000);
     let ecdf = EcdfInput {
         title: "t".into(),
-        series: (0..12)
-            .map(|t| provider_series(&format!("T{t}"), per_target, t, 19, 1.0))
-            .collect(),
+        series: coloured(
+            (0..12).map(|t| provider_series(&format!("T{t}"), per_target, t, 19, 1.0)),
+        ),
     };
     let ecdf_big = EcdfInput {
         title: "t".into(),
-        series: (0..12)
-            .map(|t| provider_series(&format!("T{t}"), 10_000, t, 19, 1.0))
-            .collect(),
+        series: coloured((0..12).map(|t| provider_series(&format!("T{t}"), 10_000, t, 19, 1.0))),
     };
     let timeline = timeline_input(per_target, 12, 1_000.0);
     let spread = spread_input(per_target, 12);

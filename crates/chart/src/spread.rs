@@ -20,9 +20,14 @@ use super::palette::{blend, series_colour};
 use super::{Area, ChartError, ChartStyle, Series, sorted_series};
 
 /// Half the height of a box, in rows.
-const BOX_HALF: f64 = 0.28;
+const BOX_HALF: f64 = 0.2;
 /// Half the height of a whisker cap, in rows.
-const CAP_HALF: f64 = 0.14;
+const CAP_HALF: f64 = 0.12;
+/// How far below its row's middle a box sits, in rows: the row's name
+/// takes the upper part.
+const BOX_DOWN: f64 = 0.14;
+/// How far above its row's middle a row's name sits, in rows.
+const LABEL_UP: f64 = 0.28;
 
 /// What the spread chart shows.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -104,37 +109,14 @@ pub fn draw_spread<DB: DrawingBackend>(
     let plot_area = split_legend(&body, &ink, &legend)?;
 
     let count = rows.len();
-    let (width, _) = plot_area.dim_in_pixel();
-    let tick_font = ink.tick_font();
-    let row_labels: Vec<String> = input
-        .series
-        .iter()
-        .zip(&rows)
-        .map(|(series, values)| {
-            // Shorten the name, never the sample count.
-            let count = format!(" ({} = {})", labels.sample_count, values.len());
-            let count_width = text_size(&plot_area, &count, &tick_font).0;
-            let name = fit_text(
-                &plot_area,
-                &series.label,
-                &tick_font,
-                (width * 2 / 5).saturating_sub(count_width),
-            );
-            name + &count
-        })
-        .collect();
-    // Row i (from the top) is centred on count - i - 0.5.
-    let centre = |row: usize| count as f64 - row as f64 - 0.5;
-    let row_of = |value: f64| count.checked_sub((value + 0.5).floor() as usize);
+    // Row i (from the top) spans count - i - 1 to count - i: its name on
+    // the upper part, its box below. A name above its box gets the chart's
+    // whole width, where a name beside it got two fifths and was cut.
+    let centre = |row: usize| count as f64 - row as f64 - 0.5 - BOX_DOWN;
 
     let (lo, hi) = log_range(min, max);
     let x_format = |v: &f64| tick_ms(*v);
-    let y_format = |v: &f64| {
-        row_of(*v)
-            .and_then(|row| row_labels.get(row))
-            .cloned()
-            .unwrap_or_default()
-    };
+    let y_format = |_: &f64| String::new();
     let chart = build_plot(
         &plot_area,
         &ink,
@@ -161,18 +143,29 @@ pub fn draw_spread<DB: DrawingBackend>(
     // (row, pixel column) packed in one u64: the timeline's set has that
     // type, so the page carries one copy of the set code, not two.
     let mut seen: HashSet<u64> = HashSet::new();
-    for (row, values) in rows.iter().enumerate() {
+    let (_, base_y) = plot.get_base_pixel();
+    let x = i32::try_from(ink.metrics.pad_px).unwrap_or(8);
+    let left_text = |at: f64, text: &str, colour: RGBColor| {
+        let font = ink
+            .font(ink.metrics.tick_px, colour)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        let (_, py) = chart.backend_coord(&(lo, at));
+        plot.strip_coord_spec()
+            .draw_text(text, &font, (x, py - base_y))
+    };
+    for ((row, values), series) in rows.iter().enumerate().zip(&input.series) {
         let y = centre(row);
-        let colour = series_colour(row, style.dark);
+        let colour = series_colour(series.colour_index, style.dark);
+        // The whole name when it fits the plot's width (nearly always);
+        // only a name longer than the chart is shortened.
+        let count = format!(" ({} = {})", labels.sample_count, values.len());
+        let room = plot_width
+            .saturating_sub(2 * x.unsigned_abs())
+            .saturating_sub(text_size(&plot_area, &count, &ink.tick_font()).0);
+        let name = fit_text(&plot_area, &series.label, &ink.tick_font(), room);
+        left_text(y + BOX_DOWN + LABEL_UP, &(name + &count), theme.text)?;
         let Some(stats) = box_stats(values) else {
-            let font = ink
-                .small_font(theme.muted)
-                .pos(Pos::new(HPos::Left, VPos::Center));
-            let (_, py) = chart.backend_coord(&(lo, y));
-            let (_, base_y) = plot.get_base_pixel();
-            let x = i32::try_from(ink.metrics.pad_px).unwrap_or(8);
-            plot.strip_coord_spec()
-                .draw_text(&labels.no_data, &font, (x, py - base_y))?;
+            left_text(y, &labels.no_data, theme.muted)?;
             continue;
         };
         // Lone requests beyond the whiskers, one dot per pixel column.
@@ -274,6 +267,23 @@ mod tests {
             })
         );
         assert_eq!(box_stats(&[]), None);
+    }
+
+    #[test]
+    fn a_name_above_its_box_is_whole_at_400_px() -> Result<(), ChartError> {
+        // Beside its box a name got two fifths of the width: "Demo C · fa…".
+        let input = SpreadInput {
+            title: "t".into(),
+            series: vec![
+                series("Demo A · steady", vec![300.0, 320.0, 900.0]),
+                series("Demo C · fast, answers differ", vec![120.0, 130.0]),
+            ],
+        };
+        let svg = render_svg(360, 260, |area, style| draw_spread(area, &input, style))?;
+        assert!(has_text(&svg, "Demo A · steady (n = 3)"));
+        assert!(has_text(&svg, "Demo C · fast, answers differ (n = 2)"));
+        assert!(!svg.contains('…'));
+        Ok(())
     }
 
     #[test]
