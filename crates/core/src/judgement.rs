@@ -14,6 +14,7 @@ pub mod idle;
 pub mod objective;
 pub mod population;
 pub mod prefill;
+pub mod prefill_report;
 pub mod report;
 pub mod routing_words;
 pub mod settings;

@@ -77,7 +77,7 @@ pub mod words;
 pub use base::{calendar, document, failure, origin, peak, price};
 pub use documents::{dashboard, publish, results, routing_config, run};
 pub use judgement::{
-    cache, compare, cost, delivery, objective, population, prefill, report, settings, slow, tail,
+    cache, compare, cost, delivery, idle, objective, population, report, settings, slow, tail,
     timeofday, verdict,
 };
 pub use planning::{context_window, key_rules, plan, plan_flags, presets, prompt, schedule};
@@ -93,6 +93,15 @@ pub use wire::{demo, measure, protocol, ratelimit, sample, sse, stream_shape};
 pub mod fidelity {
     pub use crate::judgement::fidelity_score as score;
     pub use crate::planning::fidelity::*;
+}
+
+/// The prefill fit under its flat name, with the prompt-size results that
+/// judge each size ([`judgement::prefill_report`]) beside it.
+pub mod prefill {
+    pub use crate::judgement::prefill::*;
+    pub use crate::judgement::prefill_report::{
+        ModelPrefill, PrefillReport, SizeRow, TargetPrefill, prefill_report,
+    };
 }
 
 /// Every word and sentence under the flat name `text`, as the page and the

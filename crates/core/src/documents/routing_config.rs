@@ -241,7 +241,7 @@ pub fn litellm_yaml_with_prefill(
     plan: &Plan,
     report: &Report,
     source: &RunSource,
-    prefill: Option<&crate::judgement::prefill::PrefillReport>,
+    prefill: Option<&crate::judgement::prefill_report::PrefillReport>,
 ) -> String {
     let mut out = String::new();
     out += &comment("LiteLLM Router config written by FirstToken from measured first-token times.");

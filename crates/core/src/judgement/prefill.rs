@@ -45,10 +45,6 @@
 //! repeat) over the pairs where both succeeded, with a 95 % bootstrap
 //! interval over pairs; an interval that holds 0 reads "no cache effect".
 
-mod summary;
-
-pub use summary::{ModelPrefill, PrefillReport, SizeRow, TargetPrefill, prefill_report};
-
 use crate::judgement::slow::warm_reference;
 use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Distinction, Interval};
 use crate::statistics::quantile::order_statistic_ranks;
@@ -399,7 +395,7 @@ pub fn size_groups(points: impl IntoIterator<Item = (u32, f64, f64)>) -> Vec<Siz
 
 /// Median of `values` (sorted in place); NaN for none.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn median(values: &mut [f64]) -> f64 {
+pub(crate) fn median(values: &mut [f64]) -> f64 {
     values.sort_unstable_by(f64::total_cmp);
     percentile(values, 50.0).unwrap_or(f64::NAN)
 }

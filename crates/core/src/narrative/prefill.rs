@@ -6,8 +6,8 @@ use crate::base::lang::Lang;
 use crate::documents::dashboard::figures::DayPrefill;
 use crate::judgement::prefill::{
     CacheSaving, LineProblem, NoPrediction, PredictionSource, PrefillComparison, PrefillFit,
-    PrefillReport, SizeRow, TargetPrefill,
 };
+use crate::judgement::prefill_report::{PrefillReport, SizeRow, TargetPrefill};
 use crate::planning::plan::{Plan, WarningKind};
 use crate::statistics::bootstrap::Interval;
 use crate::words::format::{format_ms, format_ratio, grouped, unbroken_groups};
@@ -711,7 +711,7 @@ mod tests {
 
     #[test]
     fn a_refused_size_s_row_says_it_was_refused_and_the_lines_name_no_label_twice() {
-        use crate::judgement::prefill::prefill_report;
+        use crate::judgement::prefill_report::prefill_report;
         use crate::planning::plan::Target;
         use crate::planning::prompt::SizedPrompt;
         use crate::testing::fixtures::sample;

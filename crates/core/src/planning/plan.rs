@@ -14,10 +14,12 @@ use crate::planning::fidelity::suite::Suite;
 
 mod read;
 mod rules;
+mod sizes;
 mod url;
 
 pub(crate) use read::edit_distance;
 pub use rules::{OverWindow, is_provider_slug};
+pub use sizes::{cycle, requests_per_size};
 pub use url::{check_base_url, normalise_base_url};
 
 /// The plan document's version this build reads and writes.

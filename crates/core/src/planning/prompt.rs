@@ -33,6 +33,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::planning::plan::Plan;
+// The cycle of sizes is the plan's own (its rules check it), named here too.
+pub use crate::planning::plan::{cycle, requests_per_size};
 
 /// The nonce of a request: unique to `run_id`, `target` and `nonce_seq`
 /// from its first character (see the module doc for why and for the
@@ -79,52 +81,6 @@ pub struct SizedPrompt {
     /// (nonce included) it sends again; left out of documents otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repeat_of: Option<u32>,
-}
-
-/// The smallest size that gets a cache-probe repeat: providers cache only
-/// prompts at least this long (OpenAI's automatic cache and Anthropic's
-/// cache breakpoints both start at 1 024 tokens), so a shorter repeat
-/// would measure nothing but noise.
-pub(crate) const CACHE_PROBE_MIN_TOKENS: u32 = 1_024;
-
-/// Largest size a plan may ask for, input tokens.
-pub(crate) const MAX_PROMPT_SIZE_TOKENS: u32 = 2_000_000;
-
-/// Most sizes a plan may list.
-pub(crate) const MAX_PROMPT_SIZES: usize = 16;
-
-/// Whether a size gets a cache-probe repeat under `plan`.
-#[cfg_attr(target_arch = "wasm32", inline)]
-pub(crate) fn probes_cache(plan: &Plan, tokens: u32) -> bool {
-    plan.prompt_cache_probe && tokens >= CACHE_PROBE_MIN_TOKENS
-}
-
-/// The measured turns of one cycle of a target's requests: each size in
-/// plan order, followed by its repeat when the size probes the cache. Empty
-/// when the plan has no sizes.
-///
-/// Measured request k (0-based, probes of the fidelity check not counted)
-/// of every target sends turn `k mod len`, so every size sees the same
-/// hours of the run and the repeat comes at the target's next turn.
-#[cfg_attr(target_arch = "wasm32", inline)]
-pub fn cycle(plan: &Plan) -> Vec<(u32, bool)> {
-    let mut turns = Vec::new();
-    for &tokens in plan.prompt_sizes.iter().flatten() {
-        turns.push((tokens, false));
-        if probes_cache(plan, tokens) {
-            turns.push((tokens, true));
-        }
-    }
-    turns
-}
-
-/// Measured requests per size (first sends, repeats not counted) when each
-/// target sends `plan.requests_per_target` of them; `None` without sizes.
-#[cfg_attr(target_arch = "wasm32", inline)]
-pub fn requests_per_size(plan: &Plan) -> Option<u32> {
-    let turns = cycle(plan);
-    let per_cycle = u32::try_from(turns.len()).ok().filter(|&n| n > 0)?;
-    Some(plan.requests_per_target / per_cycle)
 }
 
 /// Tokens of `text` by the rule the synthetic prompt is sized with and the

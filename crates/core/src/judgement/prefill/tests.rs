@@ -4,6 +4,7 @@
 //! a repeated prompt's whole 128-token blocks), on the plan's own schedule.
 
 use super::*;
+use crate::judgement::prefill_report::prefill_report;
 use crate::planning::plan::{Plan, Protocol, Target};
 use crate::planning::schedule::Schedule;
 use crate::testing::fixtures;

@@ -1,6 +1,7 @@
 //! The rules a plan must keep ([`Plan::validate`]) and what may go wrong
 //! with one that keeps them ([`Plan::warnings`]).
 
+use super::sizes::{MAX_PROMPT_SIZE_TOKENS, MAX_PROMPT_SIZES, cycle, requests_per_size};
 use super::url::check_base_url;
 use super::{
     FieldError, MAX_FIDELITY_REPEATS, MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET,
@@ -9,7 +10,6 @@ use super::{
 use crate::base::peak::{is_peak, parse_peak_tz};
 use crate::base::price::MAX_PRICE_PER_MTOK;
 use crate::planning::context_window::context_window;
-use crate::planning::prompt::{MAX_PROMPT_SIZE_TOKENS, MAX_PROMPT_SIZES, requests_per_size};
 
 impl Plan {
     /// Checks every rule of plan version 1 (see `docs/plan.md`).
@@ -433,7 +433,7 @@ impl Plan {
     /// sizes (warm-ups included, by the requested sizes); `None` without.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn input_tokens_per_target(&self) -> Option<u64> {
-        let turns = crate::planning::prompt::cycle(self);
+        let turns = cycle(self);
         if turns.is_empty() {
             return None;
         }

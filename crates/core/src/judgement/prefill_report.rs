@@ -1,14 +1,16 @@
 //! Everything the results show about prompt sizes, gathered once for both
-//! adapters: per target, the prefill fit, a row per size judged as any
+//! adapters (beside [`crate::judgement::prefill`], whose fit it reads, since
+//! it judges each size with [`crate::judgement::report::build_report`],
+//! which reads the fit too): per target, the prefill fit, a row per size judged as any
 //! cell is judged, the sizes refused as too long, the cache savings and
 //! the TTFT predicted at the plan's typical size; per model, the
 //! providers compared on prefill rate.
 
-use super::{
+use crate::judgement::compare::model_key;
+use crate::judgement::prefill::{
     CacheSaving, NoPrediction, Prediction, PrefillComparison, PrefillFit, cache_savings,
     compare_prefill, prefill_measure,
 };
-use crate::judgement::compare::model_key;
 use crate::judgement::report::{TargetReport, build_report};
 use crate::planning::plan::Plan;
 use crate::wire::sample::{ErrorKind, Sample};
@@ -251,5 +253,5 @@ fn input_median(samples: &[Sample], target: u32, size: u32) -> Option<f64> {
         })
         .filter_map(|s| s.input_tokens.map(f64::from))
         .collect();
-    (!counts.is_empty()).then(|| super::median(&mut counts))
+    (!counts.is_empty()).then(|| crate::judgement::prefill::median(&mut counts))
 }
