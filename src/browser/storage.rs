@@ -295,6 +295,24 @@ pub fn add_used_key_origins(origins: &[String]) -> Result<(), BrowserError> {
         .map_err(|e| BrowserError::from_js("remember key hosts", &e))
 }
 
+/// The language the person chose with the English / 中文 buttons
+/// (`firsttoken.lang`, a BCP 47 tag): a reload keeps it, where the
+/// browser's own preference would switch back.
+const LANG_ITEM: &str = "firsttoken.lang";
+
+/// The language tag chosen on this device, if any.
+pub fn remembered_lang() -> Option<String> {
+    local_storage()?.get_item(LANG_ITEM).ok().flatten()
+}
+
+/// Keeps the chosen language tag; a storage that refuses it only means
+/// the next visit follows the browser's language again.
+pub fn remember_lang(tag: &str) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(LANG_ITEM, tag);
+    }
+}
+
 /// Forgets every remembered key.
 pub fn forget_keys() {
     if let Some(storage) = local_storage() {

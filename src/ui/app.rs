@@ -11,7 +11,7 @@ use yew::prelude::*;
 use crate::browser::files::{clear_fragment, fragment, languages};
 use crate::browser::published::query_values;
 use crate::browser::spawn;
-use crate::browser::storage::{remember_keys, remembered_keys};
+use crate::browser::storage::{remember_keys, remember_lang, remembered_keys, remembered_lang};
 use crate::core::plan::Plan;
 use crate::core::text::notice::{self, StorageStep};
 use crate::ui::dashboard::DashboardAction;
@@ -26,7 +26,14 @@ use crate::ui::state::{Action, State, View};
 
 #[component]
 fn App() -> Html {
-    let state = use_reducer(|| State::new(Lang::from_browser(&languages())));
+    // The language chosen here before wins over the browser's preference.
+    let state = use_reducer(|| {
+        State::new(
+            remembered_lang()
+                .and_then(|tag| Lang::from_tag(&tag))
+                .unwrap_or_else(|| Lang::from_browser(&languages())),
+        )
+    });
     let driver = use_memo((), |_| Driver::default());
     let driver: Driver = (*driver).clone();
 
@@ -120,7 +127,10 @@ fn App() -> Html {
     let set_lang = |lang: Lang, label: &'static str| {
         let current = state.lang == lang;
         let state = state.clone();
-        let onclick = Callback::from(move |_| state.dispatch(Action::SetLang(lang)));
+        let onclick = Callback::from(move |_| {
+            remember_lang(lang.tag());
+            state.dispatch(Action::SetLang(lang));
+        });
         html! { <button class={classes!("lang", current.then_some("current"))} lang={lang.tag()} aria-pressed={current.to_string()} {onclick}>{label}</button> }
     };
     let clear_notice = {
