@@ -207,7 +207,7 @@ mod tests {
     /// Both demo targets answer `arith-mul` twice: A right twice, B right
     /// once and wrong once; B also calls the weather tool once.
     fn report_and_samples() -> (Report, Vec<Sample>) {
-        let mut plan = demo_plan();
+        let mut plan = demo_plan(Lang::En);
         plan.fidelity = Some(FidelityPlan::basic(Some(plan.targets[0].label.clone())));
         let mut call = reply(1, 4, "tool-weather-required", "");
         call.tool_calls = Some(vec![ToolCall {

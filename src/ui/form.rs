@@ -12,6 +12,7 @@
 //! what the plan says.
 
 use crate::core::plan::{FidelityPlan, FieldError, Plan, PlanError, Problem, Protocol, Target};
+use crate::ui::i18n::Lang;
 
 use serde_json::{Value, json};
 
@@ -88,11 +89,20 @@ pub struct PlanForm {
     pub fidelity_settings: Option<FidelityPlan>,
 }
 
-/// The plan a newcomer finds: three demo providers serving one model, one
-/// steady, one with cold starts and one fast but served differently, with
-/// the fidelity check once through against the steady one, so the results
-/// show both latency and "still correct" with no key.
-pub fn demo_plan() -> Plan {
+/// The demo targets' labels in `lang`, in the demo plan's order: they are
+/// the page's words, so they follow the language until the person renames
+/// them.
+fn demo_labels(lang: Lang) -> [&'static str; 3] {
+    let t = lang.texts();
+    [t.demo_steady, t.demo_cold_starts, t.demo_degraded]
+}
+
+/// The plan a newcomer finds, labelled in `lang`: three demo providers
+/// serving one model, one steady, one with cold starts and one fast but
+/// served differently, with the fidelity check once through against the
+/// steady one, so the results show both latency and "still correct" with
+/// no key.
+pub fn demo_plan(lang: Lang) -> Plan {
     let demo = |label: &str, behaviour: &str| Target {
         label: label.to_owned(),
         protocol: Protocol::Demo,
@@ -102,16 +112,17 @@ pub fn demo_plan() -> Plan {
         price: None,
         openrouter_provider: None,
     };
+    let [steady, cold, degraded] = demo_labels(lang);
     Plan {
         targets: vec![
-            demo("Demo A · steady", "steady"),
-            demo("Demo B · cold starts", "cold-tail"),
-            demo("Demo C · fast, answers differ", "degraded"),
+            demo(steady, "steady"),
+            demo(cold, "cold-tail"),
+            demo(degraded, "degraded"),
         ],
         // Once through the suite keeps the demo short; a real check repeats it.
         fidelity: Some(crate::core::plan::FidelityPlan {
             repeats: 1,
-            ..crate::core::plan::FidelityPlan::basic(Some("Demo A · steady".to_owned()))
+            ..crate::core::plan::FidelityPlan::basic(Some(steady.to_owned()))
         }),
         requests_per_target: 75,
         warmup_per_target: 2,
@@ -129,6 +140,25 @@ fn number(value: f64) -> String {
 }
 
 impl PlanForm {
+    /// Renames each row still labelled as a demo target in `from` to its
+    /// label in `to` (and the fidelity reference with it): a language
+    /// switch re-words the page's own labels, never one the person typed.
+    pub fn relabel_demo(&mut self, from: Lang, to: Lang) {
+        let (from, to) = (demo_labels(from), demo_labels(to));
+        let renamed: Vec<(usize, &str)> = self
+            .targets
+            .iter()
+            .enumerate()
+            .filter_map(|(row, t)| {
+                let k = from.iter().position(|l| *l == t.label)?;
+                Some((row, *to.get(k)?))
+            })
+            .collect();
+        for (row, label) in renamed {
+            self.set_target_label(row, label.to_owned());
+        }
+    }
+
     /// The form showing `plan`.
     pub fn from_plan(plan: &Plan) -> Self {
         Self {
@@ -358,7 +388,7 @@ mod tests {
 
     #[test]
     fn prices_and_an_openrouter_upstream_round_trip_and_half_a_price_is_an_error() {
-        let mut form = PlanForm::from_plan(&demo_plan());
+        let mut form = PlanForm::from_plan(&demo_plan(Lang::En));
         form.targets[0].price_input = "0.27".to_owned();
         form.targets[0].price_output = "1.1".to_owned();
         form.targets[1].protocol = Protocol::OpenAi;
@@ -397,7 +427,7 @@ mod tests {
 
     #[test]
     fn the_demo_plan_round_trips_through_the_form() {
-        let plan = demo_plan();
+        let plan = demo_plan(Lang::En);
         let form = PlanForm::from_plan(&plan);
         assert_eq!(form.spacing_s, "0.25");
         assert_eq!(form.to_plan().unwrap(), plan);
@@ -405,7 +435,7 @@ mod tests {
 
     #[test]
     fn a_ticked_fidelity_check_is_basic_1_twice_against_the_first_target() {
-        let mut latency_only = demo_plan();
+        let mut latency_only = demo_plan(Lang::En);
         latency_only.fidelity = None;
         let mut form = PlanForm::from_plan(&latency_only);
         assert!(!form.fidelity);
@@ -427,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_loaded_plans_fidelity_keeps_its_reference_and_repeats() {
-        let mut plan = demo_plan();
+        let mut plan = demo_plan(Lang::En);
         plan.fidelity = Some(FidelityPlan {
             repeats: 3,
             ..FidelityPlan::basic(Some("Demo B · cold starts".to_owned()))
@@ -463,7 +493,7 @@ mod tests {
 
     #[test]
     fn a_rename_leaves_the_reference_while_another_row_keeps_its_label() {
-        let mut plan = demo_plan();
+        let mut plan = demo_plan(Lang::En);
         plan.fidelity = Some(FidelityPlan::basic(Some("Demo A · steady".to_owned())));
         let mut form = PlanForm::from_plan(&plan);
         // "Add target" copies the last row, label included.
@@ -478,7 +508,7 @@ mod tests {
 
     #[test]
     fn non_numbers_are_named_by_field() {
-        let mut form = PlanForm::from_plan(&demo_plan());
+        let mut form = PlanForm::from_plan(&demo_plan(Lang::En));
         form.requests_per_target = "lots".into();
         form.timeout_s = "".into();
         let error = form.to_plan().unwrap_err();
@@ -501,7 +531,7 @@ mod tests {
 
     #[test]
     fn plan_rules_come_from_the_plan_validator() {
-        let mut form = PlanForm::from_plan(&demo_plan());
+        let mut form = PlanForm::from_plan(&demo_plan(Lang::En));
         form.targets.clear();
         let errors = form.to_plan().unwrap_err().messages();
         assert!(errors.iter().any(|e| e.contains("targets")), "{errors:?}");
@@ -509,7 +539,7 @@ mod tests {
 
     #[test]
     fn an_empty_spread_means_spacing() {
-        let mut form = PlanForm::from_plan(&demo_plan());
+        let mut form = PlanForm::from_plan(&demo_plan(Lang::En));
         form.spread_hours = " ".into();
         assert_eq!(form.to_plan().unwrap().spread_hours, None);
         form.spread_hours = "6".into();

@@ -225,7 +225,7 @@ impl State {
         Self {
             lang,
             view: View::Setup,
-            form: PlanForm::from_plan(&demo_plan()),
+            form: PlanForm::from_plan(&demo_plan(lang)),
             keys: BTreeMap::new(),
             plan_from_link: false,
             key_hosts_to_confirm: None,
@@ -317,7 +317,10 @@ pub enum Action {
 pub fn reduce(state: &State, action: Action) -> Option<State> {
     let mut next = state.clone();
     match action {
-        Action::SetLang(lang) if lang != state.lang => next.lang = lang,
+        Action::SetLang(lang) if lang != state.lang => {
+            next.lang = lang;
+            next.form.relabel_demo(state.lang, lang);
+        }
         Action::SetLang(_) => return None,
         Action::Show(view) if view != state.view => next.view = view,
         Action::Show(_) => return None,
@@ -508,7 +511,7 @@ mod tests {
             &state,
             Action::RunStarted {
                 run_id: "run-1".into(),
-                plan: demo_plan(),
+                plan: demo_plan(Lang::En),
                 environment: Environment::default(),
                 samples: vec![sample(0, 0, 900.0)],
                 total: 321,
@@ -530,6 +533,27 @@ mod tests {
             "no run to pause"
         );
         assert!(reduce(&state, Action::SetLang(Lang::ZhCn)).is_some());
+    }
+
+    #[test]
+    fn a_language_switch_rewords_the_demo_labels_but_not_a_typed_one() {
+        let mut state = State::new(Lang::En);
+        state.form.set_target_label(1, "My B".to_owned());
+        let zh = reduce(&state, Action::SetLang(Lang::ZhCn)).unwrap();
+        let labels: Vec<&str> = zh.form.targets.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["演示 A · 稳定", "My B", "演示 C · 快，但回答不同"]);
+        let plan = zh.form.to_plan().unwrap();
+        assert_eq!(
+            plan.fidelity.and_then(|f| f.reference).as_deref(),
+            Some("演示 A · 稳定"),
+            "the fidelity reference follows its target"
+        );
+        let en = reduce(&zh, Action::SetLang(Lang::En)).unwrap();
+        assert_eq!(en.form.targets[0].label, "Demo A · steady");
+        assert_eq!(
+            State::new(Lang::ZhCn).form.targets[1].label,
+            "演示 B · 冷启动"
+        );
     }
 
     #[test]
