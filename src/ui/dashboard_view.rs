@@ -86,7 +86,11 @@ fn DashboardHeader(props: &HeaderProps) -> Html {
         .range
         .map(|(first, last)| utc_range(first, last))
         .unwrap_or_else(|| "–".into());
-    let vantages: Vec<&str> = data.vantages.iter().map(|v| vantage_name(v)).collect();
+    let vantages: Vec<&str> = data
+        .vantages
+        .iter()
+        .map(|v| vantage_name(lang, v))
+        .collect();
     let stale = seen.range.and_then(|(_, last)| {
         is_stale(
             last,
@@ -184,8 +188,8 @@ fn fidelity_days(lang: Lang, data: &Dataset) -> Html {
                 { for days.iter().map(|day| {
                     let pass = PassRate { passed: day.passed, replies: day.replies, low: day.interval.0, high: day.interval.1 };
                     html! {
-                        <tr data-target={data.label(day.target, None)} data-day={iso_date(day.day)} data-passed={day.passed.to_string()} data-replies={day.replies.to_string()}>
-                            <th scope="row">{data.label(day.target, None)}</th>
+                        <tr data-target={data.label(lang, day.target, None)} data-day={iso_date(day.day)} data-passed={day.passed.to_string()} data-replies={day.replies.to_string()}>
+                            <th scope="row">{data.label(lang, day.target, None)}</th>
                             <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
                             <td class="num full" data-label={t.probe_pass_rate}>{pass_rate_text(lang, &pass)}</td>
                         </tr>
@@ -222,9 +226,9 @@ fn prefill_days(lang: Lang, data: &Dataset, days: &[PrefillDay]) -> Html {
                         DayPrefill::NoGrowth => ("no-growth", None, None, None),
                     };
                     html! {
-                        <tr data-target={data.label(day.target, None)} data-day={iso_date(day.day)} data-kind={kind}
+                        <tr data-target={data.label(lang, day.target, None)} data-day={iso_date(day.day)} data-kind={kind}
                             data-rate={rate} data-low={low} data-high={high} data-requests={day.requests.to_string()}>
-                            <th scope="row">{data.label(day.target, None)}</th>
+                            <th scope="row">{data.label(lang, day.target, None)}</th>
                             <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
                             <td class="num wrap" data-label={rate_heading}>{day_rate(lang, &day.rate)}</td>
                         </tr>
@@ -351,7 +355,7 @@ fn DashboardBody(props: &BodyProps) -> Html {
                 <tbody>
                 { for figures.windows.iter().map(|row| html! {
                     <tr data-target={row.target.to_string()}>
-                        <th scope="row">{data.label(row.target, None)}</th>
+                        <th scope="row">{data.label(lang, row.target, None)}</th>
                         { for row.windows.iter().zip(window_names).enumerate().map(|(w, (cell, name))| window_cell(lang, w, name, cell)) }
                     </tr>
                 }) }
@@ -382,9 +386,9 @@ fn DashboardBody(props: &BodyProps) -> Html {
                 { for ranged.vantages.iter().map(|row| {
                     let vantage = data.vantages.get(row.vantage as usize).cloned().unwrap_or_default();
                     html! {
-                        <tr data-target={data.label(row.target, None)} data-vantage={vantage.clone()}>
-                            <th scope="row">{data.label(row.target, None)}</th>
-                            <td data-label={d.vantage}>{vantage_name(&vantage).to_owned()}</td>
+                        <tr data-target={data.label(lang, row.target, None)} data-vantage={vantage.clone()}>
+                            <th scope="row">{data.label(lang, row.target, None)}</th>
+                            <td data-label={d.vantage}>{vantage_name(lang, &vantage).to_owned()}</td>
                             { count_cell(d.requests, row.cell.requests) }
                             { count_cell("n", row.cell.ttft.map_or(0, |p| p.n)) }
                             { bounded_ms_cell(lang, t.median, row.cell.ttft.map(|p| p.p50_ms), reaches_timeouts(row.cell.ttft.as_ref(), 50.0)) }

@@ -625,7 +625,7 @@ pub fn dashboard_chart_items(
     let labelled: Vec<(String, &DaySeries)> = figures
         .daily
         .iter()
-        .map(|s| (data.label(s.target, None), s))
+        .map(|s| (data.label(lang, s.target, None), s))
         .collect();
     let day_series = |value: &DayValue| {
         labelled
@@ -691,7 +691,7 @@ pub fn dashboard_chart_items(
             .map(|s| {
                 let vantage = s.vantage.and_then(|v| data.vantages.get(v as usize));
                 (
-                    vantage_name(vantage.map_or("", String::as_str)).to_owned(),
+                    vantage_name(lang, vantage.map_or("", String::as_str)).to_owned(),
                     s,
                 )
             })
@@ -702,7 +702,7 @@ pub fn dashboard_chart_items(
         let (columns, rows) = day_table(lang, &of_target, from_day);
         items.push(ChartItem {
             id: format!("chart-vantages-{target}"),
-            title: format!("{} — {}", d.chart_vantages, data.label(target, None)),
+            title: format!("{} — {}", d.chart_vantages, data.label(lang, target, None)),
             height_px: 320.0,
             spec: ChartSpec::Daily(DailyInput {
                 title: String::new(),
@@ -740,9 +740,9 @@ pub fn dashboard_chart_items(
             })
             .collect();
         let label = if data.vantages.len() > 1 {
-            data.label(series.target, Some(series.vantage))
+            data.label(lang, series.target, Some(series.vantage))
         } else {
-            data.label(series.target, None)
+            data.label(lang, series.target, None)
         };
         items.push(ChartItem {
             id: format!("chart-hour-{}-{}", series.target, series.vantage),

@@ -24,6 +24,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use std::fmt;
 
+use crate::base::lang::Lang;
 use crate::documents::publish::{
     INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, ProbePoints,
     PromptPoints, RunEntry,
@@ -736,16 +737,16 @@ impl Dataset {
     }
 
     /// A target's label, with the vantage when the data has several
-    /// ("DeepSeek V3 · fra1").
+    /// ("DeepSeek V3 · fra1"), named in `lang` when the files named none.
     #[cfg_attr(target_arch = "wasm32", inline)]
-    pub fn label(&self, target: u32, vantage: Option<u32>) -> String {
+    pub fn label(&self, lang: Lang, target: u32, vantage: Option<u32>) -> String {
         let label = self
             .targets
             .get(target as usize)
             .map(|t| t.label.as_str())
             .unwrap_or_default();
         match vantage.and_then(|v| self.vantages.get(v as usize)) {
-            Some(name) => format!("{label} · {}", vantage_name(name)),
+            Some(name) => format!("{label} · {}", vantage_name(lang, name)),
             None => label.to_owned(),
         }
     }
@@ -1148,8 +1149,8 @@ mod tests {
             .collect();
         let ours: Vec<&str> = data.targets.iter().map(|t| t.label.as_str()).collect();
         assert_eq!(labels, ours);
-        assert_eq!(data.label(1, Some(1)), "B · sgp1");
-        assert_eq!(data.label(1, None), "B");
+        assert_eq!(data.label(Lang::En, 1, Some(1)), "B · sgp1");
+        assert_eq!(data.label(Lang::En, 1, None), "B");
         assert_eq!(data.since(2500.0).len(), 3);
         assert_eq!(data.time_range(), Some((500.0, 3500.0)));
     }

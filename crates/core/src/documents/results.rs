@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::base::document;
+use crate::base::lang::Lang;
 use crate::judgement::fidelity_score::{FidelityFigures, FidelityReason, FidelityVerdict};
 use crate::judgement::report::{REPORT_SEED, build_report_with};
 use crate::judgement::settings::{TIMEOUT_CONFIDENCE, TIMEOUT_MARGIN, TimeoutAdvice};
@@ -442,10 +443,15 @@ pub struct GoodputSummary {
     pub interval: [f64; 2],
 }
 
-/// How a vantage is shown: its name, or "(none)" for files that named none.
+/// How a vantage is shown in `lang`: its name, or "(none)" (“（未注明）”)
+/// for files that named none.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn vantage_name(name: &str) -> &str {
-    if name.is_empty() { "(none)" } else { name }
+pub fn vantage_name(lang: Lang, name: &str) -> &str {
+    if name.is_empty() {
+        lang.dashboard_texts().no_vantage
+    } else {
+        name
+    }
 }
 
 /// The results document, `firsttoken_results` version 1.

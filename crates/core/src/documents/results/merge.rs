@@ -168,7 +168,8 @@ pub fn merge(docs: &[ResultsDoc]) -> Result<ResultsDoc, MergeError> {
                         target.label = format!(
                             "{} · {}",
                             target.label,
-                            vantage_name(vantage.unwrap_or_default())
+                            // A label in a file, which speaks English.
+                            vantage_name(Lang::En, vantage.unwrap_or_default())
                         );
                     }
                     plan.targets.push(target);
