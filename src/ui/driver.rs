@@ -2,9 +2,11 @@
 //! worker, sends one request at a time through the measured fetch, stores
 //! each sample the moment it completes and reports it to the page.
 //!
-//! Starting or resuming a run goes through the run's part
-//! ([`crate::ui::lazy::start_run`]): the loop, the measured fetch and
-//! everything they alone reach are in that part, not in the first load.
+//! Starting or resuming a run goes through the run's part: `Driver::start`
+//! and `Driver::resume` live in `lazy.rs`, beside the split points they
+//! call, so that this module (which the part holds) does not import the
+//! module that loads it. The loop, the measured fetch and everything they
+//! alone reach are in that part, not in the first load.
 //!
 //! The scheduler's state lives here, shared with the page's buttons through
 //! an `Rc<RefCell<…>>`, because the loop and the buttons act on it between
@@ -12,7 +14,6 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::future::Future;
 use std::rc::Rc;
 
 use yew::Callback;
@@ -38,7 +39,6 @@ use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
 use crate::core::text::notice::{self, StorageStep};
 use crate::core::timeofday::{PeakZone, parse_peak_tz};
 use crate::ui::i18n::Lang;
-use crate::ui::lazy::PartUnloaded;
 use crate::ui::state::{Action, HistoryEntry, ResultsView, newest_first};
 
 /// Longest single wait, ms: the loop wakes this often to notice pause,
@@ -120,60 +120,20 @@ impl Driver {
         self.starting.get() || self.active.borrow().is_some()
     }
 
-    /// Starts `plan` from now, once the run's part is in (it is usually
-    /// in already: it is fetched right after the first paint). When the
-    /// part does not arrive, nothing has started: the page says so in
-    /// `lang`, and pressing Start again fetches the part again.
-    pub fn start(
-        &self,
-        plan: Plan,
-        keys: BTreeMap<String, String>,
-        dispatch: Callback<Action>,
-        lang: Lang,
-    ) {
-        let driver = self.clone();
-        self.when_run_part_arrives(dispatch.clone(), lang, async move {
-            crate::ui::lazy::start_run(driver, plan, keys, dispatch).await
-        });
-    }
-
-    /// Reloads run `run_id` from storage and resumes it where it stopped,
-    /// once the run's part is in; as [`Self::start`], a part that does not
-    /// arrive changes nothing (the run stays stored, and its offer stays).
-    pub fn resume(
-        &self,
-        run_id: String,
-        keys: BTreeMap<String, String>,
-        dispatch: Callback<Action>,
-        lang: Lang,
-    ) {
-        let driver = self.clone();
-        self.when_run_part_arrives(dispatch.clone(), lang, async move {
-            crate::ui::lazy::resume_run(driver, run_id, keys, dispatch, lang)
-                .await?
-                .await;
-            Ok(())
-        });
-    }
-
-    fn when_run_part_arrives(
-        &self,
-        dispatch: Callback<Action>,
-        lang: Lang,
-        begin: impl Future<Output = Result<(), PartUnloaded>> + 'static,
-    ) {
+    /// Marks a start or resume as waiting for the run's part, or `false`
+    /// when a run is going or another start already waits (a second press
+    /// of Start must not start a second run). [`Self::end_waiting`] ends it.
+    pub(crate) fn begin_waiting(&self) -> bool {
         if self.is_active() {
-            return;
+            return false;
         }
         self.starting.set(true);
-        let starting = Rc::clone(&self.starting);
-        spawn(async move {
-            let begun = begin.await;
-            starting.set(false);
-            if let Err(PartUnloaded) = begun {
-                dispatch.emit(Action::Notice(notice::part_unloaded(lang).to_owned()));
-            }
-        });
+        true
+    }
+
+    /// Ends the wait [`Self::begin_waiting`] began.
+    pub(crate) fn end_waiting(&self) {
+        self.starting.set(false);
     }
 
     /// Starts `plan` from now: [`Self::start`]'s work, in the run's part.

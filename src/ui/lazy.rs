@@ -193,6 +193,67 @@ split_point! {
     }
 }
 
+/// The run's front door, in the first load: starting or resuming a run
+/// fetches the run's part first. It lives here, with the split points it
+/// calls, and not in `driver.rs`, whose loop the part holds: the driver
+/// does not import the module that loads it.
+impl Driver {
+    /// Starts `plan` from now, once the run's part is in (it is usually
+    /// in already: it is fetched right after the first paint). When the
+    /// part does not arrive, nothing has started: the page says so in
+    /// `lang`, and pressing Start again fetches the part again.
+    pub fn start(
+        &self,
+        plan: Plan,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+        lang: Lang,
+    ) {
+        let driver = self.clone();
+        self.when_run_part_arrives(dispatch.clone(), lang, async move {
+            start_run(driver, plan, keys, dispatch).await
+        });
+    }
+
+    /// Reloads run `run_id` from storage and resumes it where it stopped,
+    /// once the run's part is in; as [`Self::start`], a part that does not
+    /// arrive changes nothing (the run stays stored, and its offer stays).
+    pub fn resume(
+        &self,
+        run_id: String,
+        keys: BTreeMap<String, String>,
+        dispatch: Callback<Action>,
+        lang: Lang,
+    ) {
+        let driver = self.clone();
+        self.when_run_part_arrives(dispatch.clone(), lang, async move {
+            resume_run(driver, run_id, keys, dispatch, lang)
+                .await?
+                .await;
+            Ok(())
+        });
+    }
+
+    fn when_run_part_arrives(
+        &self,
+        dispatch: Callback<Action>,
+        lang: Lang,
+        begin: impl Future<Output = Result<(), PartUnloaded>> + 'static,
+    ) {
+        if !self.begin_waiting() {
+            return;
+        }
+        let driver = self.clone();
+        spawn(async move {
+            let begun = begin.await;
+            driver.end_waiting();
+            if let Err(PartUnloaded) = begun {
+                dispatch.emit(Action::Notice(notice::part_unloaded(lang).to_owned()));
+            }
+        });
+    }
+}
+
 /// One measured request on its way, boxed: a split point cannot be `async`.
 pub type Measuring = Pin<Box<dyn Future<Output = Outcome>>>;
 
