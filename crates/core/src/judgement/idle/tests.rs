@@ -1,5 +1,4 @@
 use super::*;
-use crate::judgement::slow::slow_share;
 
 fn measured(gap_s: f64, ms: f64) -> IdleRequest {
     IdleRequest {
@@ -18,24 +17,9 @@ fn run(gaps: &[(f64, usize, usize)]) -> Vec<IdleRequest> {
     out
 }
 
-/// The figures with the threshold the target's own slow rule gives.
+/// The figures, the plan's timeout at 120 s.
 fn figures(requests: &[IdleRequest], settings: IdleSettings) -> IdleFigures {
-    let timeout_ms = 120_000.0;
-    let mut sorted: Vec<f64> = requests
-        .iter()
-        .filter_map(|r| match r.rank {
-            TtftRank::Measured(ms) => Some(ms),
-            TtftRank::Censored => Some(timeout_ms),
-            TtftRank::Excluded => None,
-        })
-        .collect();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let censored = requests
-        .iter()
-        .filter(|r| r.rank == TtftRank::Censored)
-        .count();
-    let threshold_ms = slow_share(&sorted, censored).map_or(f64::INFINITY, |s| s.threshold_ms);
-    idle_figures(requests, threshold_ms, timeout_ms, settings).unwrap()
+    idle_figures(requests, 120_000.0, settings).unwrap()
 }
 
 #[test]
@@ -46,13 +30,18 @@ fn isotonic_pools_adjacent_violators() {
     );
     // Weighted: the heavier block pulls the pooled mean.
     assert_eq!(
-        isotonic_non_decreasing(&[0.6, 0.0], &[3.0, 1.0]),
-        [0.45, 0.45]
+        isotonic_non_decreasing(&[0.5, 0.0], &[3.0, 1.0]),
+        [0.375, 0.375]
     );
-    // A cascade: the last value pulls everything down into one block.
+    // A cascade: the last value pulls the block before it down until it
+    // meets the first pooled block.
     assert_eq!(
-        isotonic_non_decreasing(&[0.2, 0.4, 0.6, 0.0], &[1.0, 1.0, 1.0, 1.0]),
-        [0.3, 0.3, 0.3, 0.3]
+        isotonic_non_decreasing(&[0.5, 0.25, 0.75, 0.0], &[1.0, 1.0, 1.0, 1.0]),
+        [0.375, 0.375, 0.375, 0.375]
+    );
+    assert_eq!(
+        isotonic_non_decreasing(&[0.25, 1.0, 0.5, 0.0], &[1.0, 1.0, 1.0, 1.0]),
+        [0.25, 0.5, 0.5, 0.5]
     );
     assert_eq!(
         isotonic_non_decreasing(&[0.1, 0.2], &[1.0, 1.0]),
@@ -64,12 +53,7 @@ fn isotonic_pools_adjacent_violators() {
 #[test]
 fn a_sharp_threshold_reads_goes_cold_between_the_two_gaps_around_it() {
     // Warm after 10 and 60 s, cold after 300 and 900 s: half the run slow.
-    let requests = run(&[
-        (60.0, 20, 0),
-        (10.0, 20, 0),
-        (900.0, 0, 20),
-        (300.0, 1, 19),
-    ]);
+    let requests = run(&[(60.0, 20, 0), (10.0, 20, 0), (900.0, 0, 20), (300.0, 1, 19)]);
     let settings = IdleSettings {
         typical_gap_s: Some(120.0),
         dedicated_usd_per_hour: Some(1.0),
@@ -145,15 +129,30 @@ fn a_provider_that_never_goes_cold_stayed_warm_with_a_bound() {
     let requests = run(&[(10.0, 20, 0), (60.0, 20, 0), (300.0, 20, 0), (900.0, 19, 1)]);
     assert!(matches!(
         figures(&requests, IdleSettings::default()).goes_cold,
-        GoesCold::StayedWarm { cold: 1, of: 20, .. }
+        GoesCold::StayedWarm {
+            cold: 1,
+            of: 20,
+            ..
+        }
     ));
 }
 
 #[test]
 fn cold_already_after_the_shortest_gap_and_too_few_gaps() {
-    // Every gap mostly cold: it goes cold before 10 s, and no keep-warm
-    // interval can be read from these gaps.
-    let requests = run(&[(10.0, 2, 18), (60.0, 1, 19), (300.0, 0, 20)]);
+    // Most requests after every gap time out: it goes cold before 10 s,
+    // and no keep-warm interval can be read from these gaps.
+    let timeouts = |gap_s: f64, count: usize| {
+        (0..count).map(move |_| IdleRequest {
+            gap_s,
+            rank: TtftRank::Censored,
+        })
+    };
+    let mut requests = run(&[(10.0, 4, 0), (60.0, 2, 0), (300.0, 0, 0)]);
+    requests.extend(
+        timeouts(10.0, 16)
+            .chain(timeouts(60.0, 18))
+            .chain(timeouts(300.0, 20)),
+    );
     let idle = figures(&requests, IdleSettings::default());
     assert_eq!(idle.goes_cold.range_s(), Some([0.0, 10.0]));
     assert_eq!(idle.keep_warm, None);
@@ -168,7 +167,7 @@ fn cold_already_after_the_shortest_gap_and_too_few_gaps() {
         rank: TtftRank::Measured(400.0),
     }];
     assert_eq!(
-        idle_figures(&none, 1_200.0, 120_000.0, IdleSettings::default()),
+        idle_figures(&none, 120_000.0, IdleSettings::default()),
         None
     );
 }
