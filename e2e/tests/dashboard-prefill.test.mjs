@@ -117,7 +117,7 @@ test("a published run with prompt sizes shows each target's prefill rate per day
         const said =
           lang === "en"
             ? `${formatRate(rate)} input tokens/s (${interval})`
-            : `${formatRate(rate)} 输入 token/秒（${interval}）`;
+            : `${formatRate(rate)} 输入 Token/秒（${interval}）`;
         // Grouped numbers keep together with no-break spaces.
         assert.equal(row.text.replace(/\u00a0/g, " "), said);
         assert.ok(!/\d \d/.test(row.text), `no breakable space inside a number: ${JSON.stringify(row.text)}`);

@@ -123,7 +123,7 @@ test("a run with prompt sizes shows its per-size tables, prefill rates and chart
       );
       for (const target of prefill.targets) {
         const rate = formatRate(target.fit.rate_tokens_per_s);
-        const said = lang === "en" ? `prefills ${rate} input tokens/s` : `预填充速度 ${rate} 输入 token/秒`;
+        const said = lang === "en" ? `prefills ${rate} input tokens/s` : `预填充速度 ${rate} 输入 Token/秒`;
         assert.ok(
           sentences.some((s) => s.startsWith(target.label) && s.includes(said)),
           `${target.label}'s rate ${rate} in ${JSON.stringify(sentences)}`,
@@ -132,7 +132,7 @@ test("a run with prompt sizes shows its per-size tables, prefill rates and chart
       assert.equal(prefill.models[0].faster, 0, "the fast script is faster");
       const faster = lang === "en" ? "fast prefills" : "fast 的预填充速度是 slow 的";
       assert.ok(sentences.some((s) => s.includes(faster)), JSON.stringify(sentences));
-      const cache = lang === "en" ? "a repeated prompt starts" : "重复提示词首个 token 早到";
+      const cache = lang === "en" ? "a repeated prompt starts" : "重复提示词首个 Token 早到";
       assert.ok(sentences.some((s) => s.includes(cache)), JSON.stringify(sentences));
 
       // One population per figure: the comparison says its figures are
@@ -141,13 +141,13 @@ test("a run with prompt sizes shows its per-size tables, prefill rates and chart
       assert.equal(report.population.prompt_size, 2048);
       const population = (await page.textContent("#population-note")).replace(/\u00a0/g, " ");
       assert.ok(
-        population.includes(lang === "en" ? "first sends at 2 048 tokens" : "2 048 token 的首次发送"),
+        population.includes(lang === "en" ? "first sends at 2 048 tokens" : "2 048 Token 的首次发送"),
         population,
       );
       const captions = await page.$$eval("figure.chart figcaption span", (spans) =>
         spans.map((span) => span.textContent.replace(/\u00a0/g, " ")),
       );
-      const named = lang === "en" ? "first sends at 2 048 tokens" : "2 048 token 的首次发送";
+      const named = lang === "en" ? "first sends at 2 048 tokens" : "2 048 Token 的首次发送";
       assert.ok(
         captions.filter((c) => c.includes(named)).length >= 3,
         `the ECDF, spread and timeline name the size: ${JSON.stringify(captions)}`,
@@ -159,7 +159,7 @@ test("a run with prompt sizes shows its per-size tables, prefill rates and chart
       const caption = await figure.locator("figcaption span").textContent();
       assert.equal(
         caption,
-        lang === "en" ? "TTFT by input tokens, with each target's fitted line" : "TTFT 随输入 token 的变化及各目标的拟合线",
+        lang === "en" ? "TTFT by input tokens, with each target's fitted line" : "TTFT 随输入 Token 的变化及各目标的拟合线",
       );
       const box = await page.locator("canvas#chart-prefill").boundingBox();
       assert.ok(box.width > 300 && box.height > 300, JSON.stringify(box));

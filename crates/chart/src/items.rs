@@ -134,7 +134,7 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
             elapsed_hours_axis: "开始后的时间（小时）".into(),
             hour_axis: "本地时间（时）".into(),
             day_axis: "日期（UTC）".into(),
-            input_tokens_axis: "输入 token（对数刻度）".into(),
+            input_tokens_axis: "输入 Token（对数刻度）".into(),
             median: "中位数".into(),
             p95: "p95".into(),
             box_range: "箱体：p25–p75".into(),
@@ -856,7 +856,7 @@ mod tests {
         );
         assert_eq!(prefill.rows[3][1], "32 768");
         let svg = chart_svg(prefill, 720, Lang::ZhCn).unwrap();
-        assert!(svg.contains("输入 token（对数刻度）"));
+        assert!(svg.contains("输入 Token（对数刻度）"));
         assert_eq!(svg.matches("<circle").count(), 8);
 
         let plain = ResultsView {

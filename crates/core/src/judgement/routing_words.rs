@@ -91,7 +91,7 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
             "lowest TTFT predicted at the typical {tokens} input tokens ({ms}, {source}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
         ),
         (Lang::ZhCn, _, _, Some((tokens, ms, source))) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，{source}，典型长度 {tokens} 个输入 token 时首个 token 最快（{ms}）；CV {cv}%，{verdict_text}"
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，{source}，典型长度 {tokens} 个输入 Token 时首个 Token 最快（{ms}）；CV {cv}%，{verdict_text}"
         ),
         (Lang::En, true, _, None) => {
             format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")

@@ -109,7 +109,7 @@ impl Caveat {
             (Self::Censored { count, timeout_ms }, Lang::ZhCn) => {
                 let timeout_s = timeout_ms / 1000.0;
                 format!(
-                    "{count} 个请求在 {timeout_s:.0} 秒超时内没有收到首个 token：按至少 {timeout_s:.0} 秒计入，因此均值、标准差和 CV 都是下限（≥）"
+                    "{count} 个请求在 {timeout_s:.0} 秒超时内没有收到首个 Token：按至少 {timeout_s:.0} 秒计入，因此均值、标准差和 CV 都是下限（≥）"
                 )
             }
             (Self::CvAtCap { n, cap_pct }, Lang::En) => format!(

@@ -31,7 +31,7 @@ pub(crate) fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
                     let sizes: Vec<String> =
                         over.sizes.iter().map(|&s| grouped(u64::from(s))).collect();
                     format!(
-                        "{}（{}，{} token）的 {}",
+                        "{}（{}，{} Token）的 {}",
                         plan.targets[over.target].label,
                         plan.targets[over.target].model,
                         grouped(u64::from(over.window)),
@@ -45,7 +45,7 @@ pub(crate) fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
             )
         }
         _ => format!(
-            "长提示词有成本：整个运行中每个目标约读取 {} 个输入 token（费用估算已计入）",
+            "长提示词有成本：整个运行中每个目标约读取 {} 个输入 Token（费用估算已计入）",
             grouped(plan.input_tokens_per_target().unwrap_or(0))
         ),
     }
@@ -105,7 +105,7 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
                 format!("prefills {rate} input tokens/s ({interval}), after a fixed {fixed}")
             }
             Lang::ZhCn => {
-                format!("预填充速度 {rate} 输入 token/秒（{interval}），固定部分 {fixed}")
+                format!("预填充速度 {rate} 输入 Token/秒（{interval}），固定部分 {fixed}")
             }
         }
     } else {
@@ -114,7 +114,7 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
                 "prefills {rate} input tokens/s ({interval}); no fixed part is given: the line,                  carried back to an empty prompt, comes out below zero, which no time can be                  (TTFT grows faster at the long sizes than at the short ones)"
             ),
             Lang::ZhCn => format!(
-                "预填充速度 {rate} 输入 token/秒（{interval}）；不给出固定部分：把直线延伸到空提示词时                 得到小于零的值，而时间不会小于零（长提示词处 TTFT 增长得比短提示词处快）"
+                "预填充速度 {rate} 输入 Token/秒（{interval}）；不给出固定部分：把直线延伸到空提示词时                 得到小于零的值，而时间不会小于零（长提示词处 TTFT 增长得比短提示词处快）"
             ),
         }
     };
@@ -132,7 +132,7 @@ fn estimated_words(lang: Lang) -> &'static str {
             "; input tokens estimated from the synthetic prompt's own count (the provider \
              reported none)"
         }
-        Lang::ZhCn => "；输入 token 数按合成提示词自身的计数估算（供应商未报告）",
+        Lang::ZhCn => "；输入 Token 数按合成提示词自身的计数估算（供应商未报告）",
     }
 }
 
@@ -175,7 +175,7 @@ pub fn off_line_sentence(lang: Lang, fit: &PrefillFit) -> Option<String> {
              neighbouring sizes"
         ),
         Lang::ZhCn => format!(
-            "TTFT 并不随提示词长度直线增长：在 {sizes} token 处，TTFT 中位数（{medians}）偏离拟合直线\
+            "TTFT 并不随提示词长度直线增长：在 {sizes} Token 处，TTFT 中位数（{medians}）偏离拟合直线\
              （{line}），超出两者的区间；因此速度只是各长度的平均，长度之间的 TTFT 由相邻长度读出"
         ),
     })
@@ -195,7 +195,7 @@ fn no_growth_sentence(lang: Lang, target: &TargetPrefill) -> String {
             format!(" (median {a_ms} at {a} tokens, {b_ms} at {b})")
         }
         (Some((a, a_ms)), Some((b, b_ms)), Lang::ZhCn) => {
-            format!("（{a} token 时中位数 {a_ms}，{b} token 时 {b_ms}）")
+            format!("（{a} Token 时中位数 {a_ms}，{b} Token 时 {b_ms}）")
         }
         _ => String::new(),
     };
@@ -244,11 +244,11 @@ pub fn typical_sentence(
                 ),
                 (Lang::ZhCn, PredictionSource::Sizes) => {
                     format!(
-                        "输入 {size} token 时首个 token 约需 {ms}（{interval}，由实测长度读出）"
+                        "输入 {size} Token 时首个 Token 约需 {ms}（{interval}，由实测长度读出）"
                     )
                 }
                 (Lang::ZhCn, PredictionSource::Line) => format!(
-                    "输入 {size} token 时首个 token 约需 {ms}（{interval}，由预填充直线外推到实测长度之外）"
+                    "输入 {size} Token 时首个 Token 约需 {ms}（{interval}，由预填充直线外推到实测长度之外）"
                 ),
             }
         }
@@ -257,7 +257,7 @@ pub fn typical_sentence(
                 "the typical {size} input tokens cannot be used: no size has 3 warm requests"
             ),
             Lang::ZhCn => {
-                format!("无法使用典型长度 {size} 个输入 token：没有哪个长度有 3 个热请求")
+                format!("无法使用典型长度 {size} 个输入 Token：没有哪个长度有 3 个热请求")
             }
         },
         Err(NoPrediction::Outside {
@@ -282,7 +282,7 @@ pub fn typical_sentence(
                      sizes ({a}–{b}), and no line carries TTFT there because {why}"
                 ),
                 Lang::ZhCn => format!(
-                    "无法使用典型长度 {size} 个输入 token：它在实测长度（{a}–{b}）之外，且{why}，无法用直线外推"
+                    "无法使用典型长度 {size} 个输入 Token：它在实测长度（{a}–{b}）之外，且{why}，无法用直线外推"
                 ),
             }
         }
@@ -302,7 +302,7 @@ pub fn daily_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
         Lang::ZhCn => (
             "每天的预填充速度",
             "预填充速度（95% 区间）",
-            "每行是一个目标在一个 UTC 日内带提示词大小的请求（仅首次发送，按服务商报告的输入 token 数）：TTFT 对输入 token 数的直线给出读取提示词的速度。速度下降说明服务商读取提示词变慢了，但无法说明原因。",
+            "每行是一个目标在一个 UTC 日内带提示词大小的请求（仅首次发送，按服务商报告的输入 Token 数）：TTFT 对输入 Token 数的直线给出读取提示词的速度。速度下降说明服务商读取提示词变慢了，但无法说明原因。",
         ),
     }
 }
@@ -333,7 +333,7 @@ pub fn day_rate(lang: Lang, rate: &DayPrefill) -> String {
                 ..
             },
         ) => format!(
-            "{} 输入 token/秒（{}）",
+            "{} 输入 Token/秒（{}）",
             format_rate(*rate_tokens_per_s),
             rate_interval(interval)
         ),
@@ -406,12 +406,12 @@ pub fn cache_line(lang: Lang, saving: &CacheSaving) -> String {
         (Lang::En, true, false) => {
             format!("at {size} tokens a repeated prompt starts {by} later ({interval})")
         }
-        (Lang::ZhCn, false, _) => format!("{size} token 时没有显示出缓存效果"),
+        (Lang::ZhCn, false, _) => format!("{size} Token 时没有显示出缓存效果"),
         (Lang::ZhCn, true, true) => {
-            format!("{size} token 的重复提示词首个 token 早到 {by}（{interval}）")
+            format!("{size} Token 的重复提示词首个 Token 早到 {by}（{interval}）")
         }
         (Lang::ZhCn, true, false) => {
-            format!("{size} token 的重复提示词首个 token 晚到 {by}（{interval}）")
+            format!("{size} Token 的重复提示词首个 Token 晚到 {by}（{interval}）")
         }
     }
 }
@@ -442,7 +442,7 @@ pub fn size_headings(lang: Lang) -> [&'static str; 7] {
         ],
         Lang::ZhCn => [
             "长度",
-            "输入 token",
+            "输入 Token",
             "请求数",
             "TTFT 中位数",
             "p95 TTFT",
@@ -463,7 +463,7 @@ pub(crate) fn refused_sentence(lang: Lang, sizes: &[u32]) -> String {
             list.join(", ")
         ),
         Lang::ZhCn => format!(
-            "拒绝了 {} token 的提示词：超出该模型可接受的长度（上下文窗口）",
+            "拒绝了 {} Token 的提示词：超出该模型可接受的长度（上下文窗口）",
             list.join("、")
         ),
     }
@@ -480,7 +480,7 @@ pub fn chart_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
             "Fitted TTFT",
         ),
         Lang::ZhCn => (
-            "TTFT 随输入 token 的变化及各目标的拟合线",
+            "TTFT 随输入 Token 的变化及各目标的拟合线",
             "热请求 TTFT 中位数",
             "拟合 TTFT",
         ),
@@ -623,7 +623,7 @@ mod tests {
         );
         assert_eq!(
             day_rate(Lang::ZhCn, &fitted),
-            "19\u{a0}900 输入 token/秒（18\u{a0}500–21\u{a0}700）"
+            "19\u{a0}900 输入 Token/秒（18\u{a0}500–21\u{a0}700）"
         );
         let unbounded = DayPrefill::Fitted {
             rate_tokens_per_s: 5_000.0,
@@ -701,11 +701,11 @@ mod tests {
         );
         assert_eq!(
             cache_line(Lang::ZhCn, &saving),
-            "8 192 token 的重复提示词首个 token 早到 1.6 秒（1.2 秒–2 秒）"
+            "8 192 Token 的重复提示词首个 Token 早到 1.6 秒（1.2 秒–2 秒）"
         );
         assert_eq!(
             cache_line(Lang::ZhCn, &none),
-            "8 192 token 时没有显示出缓存效果"
+            "8 192 Token 时没有显示出缓存效果"
         );
     }
 
@@ -825,7 +825,7 @@ mod tests {
         let zh = warning_zh(&plan, WarningKind::OverContextWindow);
         assert!(
             zh.contains("上下文窗口")
-                && zh.contains("K（moonshot-v1-32k，32 768 token）的 65 536、262 144"),
+                && zh.contains("K（moonshot-v1-32k，32 768 Token）的 65 536、262 144"),
             "{zh}"
         );
         // Sizes within every known window: no warning.

@@ -431,12 +431,12 @@ pub fn population_sentence(
              and probes are left out."
         ),
         (Lang::ZhCn, Some(typical)) => format!(
-            "提示长度：各供应商的数字都来自 {tokens} token 的首次发送，这是最接近你的典型长度（{} token）的已测长度；\
+            "提示长度：各供应商的数字都来自 {tokens} Token 的首次发送，这是最接近你的典型长度（{} Token）的已测长度；\
              每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。",
             crate::words::format::grouped(u64::from(typical))
         ),
         (Lang::ZhCn, None) => format!(
-            "提示长度：各供应商的数字都来自 {tokens} token 的首次发送，这是最小的长度；\
+            "提示长度：各供应商的数字都来自 {tokens} Token 的首次发送，这是最小的长度；\
              每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。"
         ),
     })
@@ -449,7 +449,7 @@ pub fn population_suffix(lang: Lang, population: Population) -> Option<String> {
     let tokens = crate::words::format::grouped(u64::from(population.size()?));
     Some(match lang {
         Lang::En => format!(" — first sends at {tokens} tokens"),
-        Lang::ZhCn => format!("——{tokens} token 的首次发送"),
+        Lang::ZhCn => format!("——{tokens} Token 的首次发送"),
     })
 }
 
@@ -491,7 +491,7 @@ pub fn by_size_sentence(lang: Lang, by_size: &[SizeJudgement]) -> Option<String>
                 };
                 format!("{name} at {list} tokens")
             }
-            Lang::ZhCn => format!("{} token：{name}", sizes.join("、")),
+            Lang::ZhCn => format!("{} Token：{name}", sizes.join("、")),
         })
         .collect();
     Some(match lang {
@@ -1067,8 +1067,8 @@ pub fn warning_text(
             )
         }
         WarningKind::FixedPromptMayBeCached => "每次请求都用同一个提示词，可能会命中供应商的提示词缓存，\
-             而命中缓存的请求首个词元到达的时间不同；开启“每个提示词附加随机串”后，每个请求的提示词开头会加上一段该请求独有的字符，\
-             任何请求都不会命中缓存（结果中每个样本的缓存词元数会显示哪些命中了）"
+             而命中缓存的请求首个 Token 到达的时间不同；开启“每个提示词附加随机串”后，每个请求的提示词开头会加上一段该请求独有的字符，\
+             任何请求都不会命中缓存（结果中每个样本的缓存 Token 数会显示哪些命中了）"
             .to_owned(),
         WarningKind::FewRequestsPerSize
         | WarningKind::LongPromptsCost

@@ -446,9 +446,9 @@ pub(crate) static ZH_CN: Texts = Texts {
     confirm_hosts_send: "发送密钥并开始",
     cancel: "取消",
     custom_host_of: "自定义主机，不是",
-    ttft_budget: "首个词元时延预算（毫秒）",
+    ttft_budget: "首个 Token 时延预算（毫秒）",
     ttft_budget_hint: "留空则不设预算",
-    recommended_timeout: "建议配置的首个词元超时",
+    recommended_timeout: "建议配置的首个 Token 超时",
     goodput: "预算内完成的比例",
     start: "开始",
     pause: "暂停",
@@ -507,7 +507,7 @@ pub(crate) static ZH_CN: Texts = Texts {
     cache_hits: "命中缓存",
     cache_hit_median: "命中时 TTFT 中位数",
     cache_miss_median: "未命中时 TTFT 中位数",
-    cache_note: "供应商会在用量信息中报告有多少提示词词元来自提示词缓存（导出文件中的缓存词元数）。命中缓存的请求跳过了部分提示词处理，首字时间与未命中时不同，两个中位数显示差多少。在计划中勾选“每个提示词附加随机串”即可避开缓存。",
+    cache_note: "供应商会在用量信息中报告有多少提示词 Token 来自提示词缓存（导出文件中的缓存 Token 数）。命中缓存的请求跳过了部分提示词处理，首 Token 时间与未命中时不同，两个中位数显示差多少。在计划中勾选“每个提示词附加随机串”即可避开缓存。",
     hidden_notice: "部分请求到期时标签页处于后台，浏览器可能推迟了它们。导出文件里记录了计划发送时间和实际发送时间。",
     no_run: "还没有运行。设置好计划后点击“开始”。",
     no_results: "还没有结果：运行一个计划，或导入结果文件。",
@@ -820,7 +820,8 @@ mod tests {
             let text = warning_text(Lang::ZhCn, &plan, warning);
             let english: Vec<&str> = text
                 .split(|c: char| !c.is_ascii_alphabetic())
-                .filter(|w| !w.is_empty() && !["DNS", "TLS"].contains(w))
+                // Token is the Chinese UI's one word for a token, as in 首 Token 延迟.
+                .filter(|w| !w.is_empty() && !["DNS", "TLS", "Token"].contains(w))
                 .collect();
             assert!(
                 english.is_empty(),

@@ -307,7 +307,7 @@ impl Problem {
             Self::NoLabel => "请给这个目标起个名字".to_owned(),
             Self::NoModel => "请按供应商的写法填写模型名".to_owned(),
             Self::BaseUrl(url) => url.text(Lang::ZhCn),
-            Self::Price { max } => format!("必须是 0 到 {max} 美元/百万 token 之间的价格"),
+            Self::Price { max } => format!("必须是 0 到 {max} 美元/百万 Token 之间的价格"),
             Self::OpenRouterNeedsOpenAi => {
                 "只适用于 OpenRouter 接口，而 OpenRouter 使用 openai 协议".to_owned()
             }
@@ -345,7 +345,7 @@ impl Problem {
             Self::PeakHour => "必须是 0 到 24 之间的小时".to_owned(),
             Self::TtftBudget => "必须大于 0 毫秒，或设为 null 表示不设预算".to_owned(),
             Self::PromptSizes { max, count } => format!(
-                "必须列出 1 到 {count} 个互不相同的长度，每个在 1 到 {max} 个 token 之间，\
+                "必须列出 1 到 {count} 个互不相同的长度，每个在 1 到 {max} 个 Token 之间，\
                  或设为 null 只发送计划的提示词"
             ),
             Self::PeakTz => "必须是 IANA 时区名（如 Asia/Shanghai）或 UTC 偏移（如 +08:00），\
@@ -457,7 +457,7 @@ impl Shape {
             (Lang::ZhCn, Self::TextOrNull) => "字符串或 null",
             (Lang::ZhCn, Self::Price) => {
                 "价格对象 {\"input_per_mtok\": …, \"output_per_mtok\": …, \
-                 \"cached_input_per_mtok\": …（可选）}，单位为美元/百万 token，或 null"
+                 \"cached_input_per_mtok\": …（可选）}，单位为美元/百万 Token，或 null"
             }
             (Lang::ZhCn, Self::Fidelity) => {
                 "保真检查对象 {\"suite\": \"basic-1\", \"repeats\": 2, \"reference\": \
@@ -470,7 +470,7 @@ impl Shape {
             (Lang::ZhCn, Self::TargetObject) => "目标对象",
             (Lang::ZhCn, Self::WholeNumberOrNull) => "整数或 null",
             (Lang::ZhCn, Self::TokenSizes) => {
-                "输入长度（token）的列表，如 [128, 2048, 8192]，或 null"
+                "输入长度（Token）的列表，如 [128, 2048, 8192]，或 null"
             }
         }
     }

@@ -100,7 +100,7 @@ const ZH_CN: ReportWords = ReportWords {
     intervals: "置信区间",
     cold_tail: "冷启动长尾",
     slow: "慢请求",
-    timeout: "首个词元超时",
+    timeout: "首个 Token 超时",
     goodput: "预算内完成",
     by_size: "各长度",
     first_try: "首次请求",
@@ -300,6 +300,9 @@ mod tests {
             "F1",
             "DNS",
             "TLS",
+            // The Chinese UI's one word for a token, as in 首 Token 延迟
+            // (before "n", which is taken out of what is left).
+            "Token",
             "n",
         ];
         let texts: Vec<String> = ReportWords::of(Lang::ZhCn)

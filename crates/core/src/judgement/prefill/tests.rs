@@ -309,7 +309,7 @@ fn the_routing_ranks_by_the_ttft_predicted_at_the_typical_size_when_the_plan_nam
     );
     let zh = &with.routing_in(Lang::ZhCn).routes[0].reason;
     assert!(
-        zh.contains("典型长度 32 768 个输入 token 时首个 token 最快"),
+        zh.contains("典型长度 32 768 个输入 Token 时首个 Token 最快"),
         "{zh}"
     );
     // The headline moved to the measured size nearest the typical one;
@@ -560,7 +560,7 @@ fn beyond_the_measured_sizes_only_a_line_that_fits_predicts_and_the_reason_is_na
     let zh = crate::narrative::prefill::lines(Lang::ZhCn, &report);
     assert!(
         zh.iter()
-            .any(|(l, s)| l == "flat" && s.starts_with("无法使用典型长度 65 536 个输入 token"))
+            .any(|(l, s)| l == "flat" && s.starts_with("无法使用典型长度 65 536 个输入 Token"))
     );
 }
 
