@@ -32,6 +32,13 @@ use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, star
 /// Width of each chart, in CSS pixels: legible on a laptop and on A4.
 const CHART_WIDTH_PX: u32 = 720;
 
+/// Width of each chart's narrow copy, in CSS pixels, shown instead on a
+/// screen narrower than [`NARROW_SCREEN_PX`]. An SVG's text scales with its
+/// viewBox, so the 720 px chart squeezed onto a phone has text about 5 px
+/// high; this copy is laid out for the phone (the chart code sizes its
+/// fonts for its width) and shown at about its own size.
+const NARROW_CHART_WIDTH_PX: u32 = 360;
+
 /// The page's palette and a layout that prints: tables and charts are not
 /// split across pages, and the exports print in full.
 const STYLE: &str = "
@@ -46,6 +53,17 @@ p.meta { color: var(--muted); margin: 0 0 16px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0; font-variant-numeric: tabular-nums; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
+div.scroll { overflow-x: auto; margin: 8px 0; }
+div.scroll > table { margin: 0; }
+div.scroll th[scope=row] { position: sticky; left: 0; background: #fff; min-width: 9em; }
+table.chart-numbers td:not(:first-child) { white-space: nowrap; }
+figure svg.narrow { display: none; }
+@media (max-width: 600px) {
+  body { padding: 12px; }
+  th, td { padding: 4px 6px; }
+  figure svg.wide { display: none; }
+  figure svg.narrow { display: block; }
+}
 thead th { color: var(--muted); font-weight: 600; }
 ul.said { padding-left: 20px; margin: 8px 0; }
 ul.said li { margin: 2px 0; }
@@ -81,6 +99,19 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// Opens the box a table scrolls in when it is wider than the screen, so
+/// its last columns (CV, errors, verdict) stay within reach on a phone
+/// while the page itself never scrolls sideways. The box takes the
+/// keyboard focus, so it scrolls without a pointer too, and is named for
+/// assistive technology by the heading or caption whose id is
+/// `labelled_by` (an id of ours: no string of the file goes into an
+/// attribute).
+fn scroll_open(labelled_by: &str) -> String {
+    format!(
+        "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-labelledby=\"{labelled_by}\">"
+    )
 }
 
 /// A number as `data-value` holds it: JSON's spelling of the same f64
@@ -142,7 +173,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     for (model_index, model) in report.models.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<section class=\"model\">\n<h2>{}{}</h2>",
+            "<section class=\"model\">\n<h2 id=\"model-{model_index}\">{}{}</h2>",
             escape(words.model),
             escape(&format!(
                 "{}{}",
@@ -152,11 +183,12 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         );
         let _ = writeln!(
             out,
-            "<table class=\"comparison\">\n<thead><tr><th scope=\"col\" class=\"num\">{}</th>\
+            "{}<table class=\"comparison\">\n<thead><tr><th scope=\"col\" class=\"num\">{}</th>\
              <th scope=\"col\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
              <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
              <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
              <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\">{}</th></tr></thead>\n<tbody>",
+            scroll_open(&format!("model-{model_index}")),
             escape(words.rank),
             escape(words.target),
             escape(words.n),
@@ -203,7 +235,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 escape(&row.figures.judgement.label(lang, false)),
             );
         }
-        out.push_str("</tbody>\n</table>\n<ul class=\"said\">\n");
+        out.push_str("</tbody>\n</table>\n</div>\n<ul class=\"said\">\n");
         for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
             let _ = writeln!(
                 out,
@@ -260,8 +292,9 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if !sentences.routing.is_empty() {
         let _ = writeln!(
             out,
-            "<section class=\"routing\">\n<h2>{}</h2>\n<table>\n<tbody>",
-            escape(words.routing)
+            "<section class=\"routing\">\n<h2 id=\"routing\">{}</h2>\n{}<table>\n<tbody>",
+            escape(words.routing),
+            scroll_open("routing")
         );
         for (model, label, reason) in &sentences.routing {
             let _ = writeln!(
@@ -271,7 +304,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 escape(&labelled(lang, label, reason))
             );
         }
-        out.push_str("</tbody>\n</table>\n");
+        out.push_str("</tbody>\n</table>\n</div>\n");
         let titles = match lang {
             Lang::En => [
                 "LiteLLM router config (YAML)",
@@ -326,9 +359,10 @@ fn prefill_html(out: &mut String, prefill: &PrefillReport, lang: Lang) {
         }
         let _ = writeln!(
             out,
-            "<h3>{}</h3>\n<table class=\"sizes\" data-target=\"{}\">\n<thead><tr>",
+            "<h3 id=\"sizes-{index}\">{}</h3>\n{}<table class=\"sizes\" data-target=\"{index}\">\n<thead><tr>",
             escape(&target.label),
-            target.target
+            scroll_open(&format!("sizes-{}", target.target)),
+            index = target.target
         );
         for (heading, number) in headings.iter().zip(numeric) {
             let class = if number { " class=\"num\"" } else { "" };
@@ -366,7 +400,7 @@ fn prefill_html(out: &mut String, prefill: &PrefillReport, lang: Lang) {
             }
             out.push_str("</tr>\n");
         }
-        out.push_str("</tbody>\n</table>\n");
+        out.push_str("</tbody>\n</table>\n</div>\n");
     }
     out.push_str("<ul class=\"said\">\n");
     for (label, sentence) in text::prefill::lines(lang, prefill) {
@@ -399,8 +433,12 @@ fn charts(out: &mut String, doc: &ResultsDoc, report: &Report, lang: Lang) {
         escape(lang.texts().charts)
     );
     for item in &items {
-        let svg = match chart_svg(item, CHART_WIDTH_PX, lang) {
-            Ok(svg) => svg,
+        // The chart for wide screens and print, then its copy laid out for
+        // a phone; the style shows one of them.
+        let drawn = chart_svg(item, CHART_WIDTH_PX, lang)
+            .and_then(|wide| Ok((wide, chart_svg(item, NARROW_CHART_WIDTH_PX, lang)?)));
+        let (wide, narrow) = match drawn {
+            Ok(both) => both,
             Err(error) => {
                 let _ = writeln!(out, "<p>{}</p>", escape(&error.to_string()));
                 continue;
@@ -409,21 +447,26 @@ fn charts(out: &mut String, doc: &ResultsDoc, report: &Report, lang: Lang) {
         // plotters writes `<svg width=… height=… viewBox=…`: it keeps its
         // proportions when the page is narrower, and names itself for
         // screen readers by its caption.
-        let svg = svg.replacen(
-            "<svg ",
-            &format!(
-                "<svg role=\"img\" aria-labelledby=\"{}-caption\" ",
-                escape(&item.id)
-            ),
-            1,
-        );
+        let named = |svg: String, class: &str| {
+            svg.replacen(
+                "<svg ",
+                &format!(
+                    "<svg class=\"{class}\" role=\"img\" aria-labelledby=\"{}-caption\" ",
+                    escape(&item.id)
+                ),
+                1,
+            )
+        };
         let _ = writeln!(
             out,
-            "<figure class=\"chart\" id=\"{id}\">\n<figcaption id=\"{id}-caption\">{}</figcaption>\n{svg}",
+            "<figure class=\"chart\" id=\"{id}\">\n<figcaption id=\"{id}-caption\">{}</figcaption>\n{}\n{}",
             escape(&item.title),
+            named(wide, "wide"),
+            named(narrow, "narrow"),
             id = escape(&item.id),
         );
         if !item.rows.is_empty() {
+            out.push_str(&scroll_open(&format!("{}-caption", escape(&item.id))));
             out.push_str("<table class=\"chart-numbers\"><thead><tr>");
             for column in &item.columns {
                 let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column));
@@ -436,7 +479,7 @@ fn charts(out: &mut String, doc: &ResultsDoc, report: &Report, lang: Lang) {
                 }
                 out.push_str("</tr>\n");
             }
-            out.push_str("</tbody></table>\n");
+            out.push_str("</tbody></table>\n</div>\n");
         }
         out.push_str("</figure>\n");
     }

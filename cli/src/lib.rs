@@ -1,7 +1,7 @@
 //! `firsttoken`, FirstToken's native runner: the page's plan, measurement
 //! and statistics from a terminal, a server or a scheduled job.
 //!
-//! One core, two adapters (DESIGN.md section 8). Everything that computes
+//! One core, two adapters (docs/architecture.md). Everything that computes
 //! is the page's own `core`: plan reading and validation, presets, request
 //! building, the protocols, the SSE decoder, the measurement state machine,
 //! the scheduler, statistics, verdicts, tails, comparison, routing, and the
@@ -154,10 +154,12 @@ enum Command {
         /// wholly above the limit. Repeatable.
         #[arg(long = "fail-on", value_name = "OBJECTIVE")]
         fail_on: Vec<Objective>,
-        /// Also write the report as one self-contained HTML file: the
-        /// page's tables, sentences and charts (inline SVG), the fidelity
-        /// check and the routing exports; no script, nothing loaded from
-        /// anywhere. Opens from disk and prints.
+        /// Write the report as one self-contained HTML file instead of
+        /// printing it: the page's tables, sentences and charts (inline
+        /// SVG), the fidelity check and the routing exports; no script,
+        /// nothing loaded from anywhere. Opens from disk and prints.
+        /// Standard error says where it went; --json or --config still
+        /// print on standard output.
         #[arg(long, value_name = "REPORT.html")]
         html: Option<PathBuf>,
         /// With --fail-on: judge the point value, not its interval.
@@ -351,9 +353,11 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 let text = serde_json::to_string_pretty(&report::to_json(&doc, &figures))
                     .map_err(|e| CliError::Failed(format!("cannot write the report: {e}")))?;
                 println!("{text}");
-            } else {
+            } else if html.is_none() {
                 // The files are a stranger's: their texts are shown
-                // escaped, never acted on by the terminal.
+                // escaped, never acted on by the terminal. With --html the
+                // file is the report asked for, and standard error says
+                // where it went (as `plan --save-plan` prints no plan).
                 let doc = report::for_terminal(doc);
                 let figures = report::report_of(&doc);
                 print!(

@@ -126,6 +126,66 @@ test("the HTML report opens from file:// with its charts drawn, loads nothing an
   await context.close();
 });
 
+// A phone: the report is read at 400 px as on a laptop. The page never
+// scrolls sideways, a table wider than the screen scrolls in a box of its own
+// with its last columns (CV, errors, verdict) reachable there, and the
+// charts' text is drawn for the phone, not a 720 px chart shrunk to 5 px text.
+test("the HTML report lays out at 400 px: no sideways page, tables scroll in their boxes, chart text readable", async () => {
+  const dir = resolve(outDir, "report-html-narrow");
+  mkdirSync(dir, { recursive: true });
+  const results = resolve(dir, "results.json");
+  const targets = ["fixed@15", "bimodal", "http-500"].flatMap((script) => ["--target", `custom:${script}@${mock.url}/v1`]);
+  execFileSync(CLI_BIN, ["run", ...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (const lang of ["en", "zh-CN"]) {
+    const html = resolve(dir, `report.${lang}.html`);
+    execFileSync(CLI_BIN, ["report", results, "--html", html, "--lang", lang], { stdio: ["ignore", "ignore", "inherit"] });
+    const context = await browser.newContext({ viewport: { width: 400, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(html).href);
+    await page.waitForLoadState("load");
+    await page.screenshot({ path: resolve(dir, `report.${lang}.400.png`), fullPage: false });
+    const layout = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      // Anything past the right edge that is not inside a scroll box.
+      const outside = [...document.querySelectorAll("body *")]
+        .filter((el) => el.getBoundingClientRect().right > width + 1 && !el.closest("div.scroll"))
+        .map((el) => `${el.tagName}.${el.className}`);
+      // Every table sits in a box that scrolls it, and its last column can
+      // be scrolled into view.
+      const tables = [...document.querySelectorAll("table")].map((table) => {
+        const box = table.closest("div.scroll");
+        if (!box) return { scrolls: false };
+        const boxRect = box.getBoundingClientRect();
+        const last = table.querySelector("tr > :last-child").getBoundingClientRect();
+        return { scrolls: getComputedStyle(box).overflowX === "auto", reach: last.right - boxRect.left <= box.scrollWidth + 1, focusable: box.tabIndex === 0 };
+      });
+      // Chart text as drawn on the screen (the copy for the phone).
+      const heights = [...document.querySelectorAll("figure.chart svg")]
+        .filter((svg) => svg.getBoundingClientRect().width > 0)
+        .flatMap((svg) => [...svg.querySelectorAll("text")].map((t) => t.getBoundingClientRect().height))
+        .filter((h) => h > 0);
+      const visibleCharts = [...document.querySelectorAll("figure.chart")].map(
+        (f) => [...f.querySelectorAll("svg")].filter((svg) => svg.getBoundingClientRect().width > 0).length,
+      );
+      return { scrollWidth: document.documentElement.scrollWidth, width, outside, tables, minText: Math.min(...heights), visibleCharts };
+    });
+    assert.equal(layout.scrollWidth, layout.width, `${lang}: the page does not scroll sideways (${layout.outside.slice(0, 5)})`);
+    assert.deepEqual(layout.outside, [], lang);
+    assert.ok(layout.tables.length >= 3, lang);
+    for (const table of layout.tables) assert.deepEqual(table, { scrolls: true, reach: true, focusable: true }, lang);
+    assert.ok(layout.visibleCharts.length >= 4 && layout.visibleCharts.every((n) => n === 1), `${lang}: one copy of each chart shown ${layout.visibleCharts}`);
+    assert.ok(layout.minText >= 9, `${lang}: chart text ${layout.minText} px high`);
+    // The verdict column is reachable: scrolled into view in its box.
+    const verdict = page.locator("table.comparison tbody tr:first-child td:last-child").first();
+    await verdict.scrollIntoViewIfNeeded();
+    const box = await verdict.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 401, `${lang}: the verdict cell scrolls into view ${JSON.stringify(box)}`);
+    await context.close();
+  }
+});
+
 // The project's accessibility check: axe-core's WCAG 2 A and AA rules on the
 // report opened from disk, in each language. The report's CSP runs no script,
 // so axe is injected as content into a context that bypasses the CSP: it is

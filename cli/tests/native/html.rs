@@ -66,6 +66,7 @@ fn the_html_report_is_self_contained_escaped_and_has_the_json_s_figures() {
         "h2",
         "p",
         "section",
+        "div",
         "table",
         "thead",
         "tbody",
@@ -116,7 +117,16 @@ fn the_html_report_is_self_contained_escaped_and_has_the_json_s_figures() {
     // The page's charts, inline.
     let charts = html.matches("<figure class=\"chart\"").count();
     assert!(charts >= 4, "{charts} charts");
-    assert_eq!(html.matches("<svg ").count(), charts);
+    // Each drawn twice: for wide screens and print, and laid out for a
+    // phone (an SVG's text shrinks with its viewBox).
+    assert_eq!(html.matches("<svg class=\"wide\" ").count(), charts);
+    assert_eq!(html.matches("<svg class=\"narrow\" ").count(), charts);
+    assert_eq!(html.matches("<svg ").count(), 2 * charts);
+    // Every table scrolls in a box of its own.
+    assert_eq!(
+        html.matches("<div class=\"scroll\"").count(),
+        html.matches("<table").count()
+    );
     assert!(html.contains("TTFT distribution"));
     // The routing exports.
     assert!(html.contains("LiteLLM router config (YAML)"));
@@ -151,5 +161,43 @@ fn the_html_report_is_self_contained_escaped_and_has_the_json_s_figures() {
         "the charts' captions in Chinese"
     );
     assert!(html.contains("LiteLLM 路由配置（YAML）"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_html_report_goes_to_its_file_and_standard_output_stays_quiet() {
+    let dir = scratch("html-quiet");
+    let results = run_scripts(&dir, "results", &["fixed@15"]);
+    let html_path = dir.join("report.html");
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&results)
+        .arg("--html")
+        .arg(&html_path));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    // The file is the report asked for: nothing on standard output, and
+    // standard error says where it went.
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr.trim_end(),
+        format!("report written to {}", html_path.display())
+    );
+    assert!(
+        std::fs::read_to_string(&html_path)
+            .unwrap()
+            .contains("<table")
+    );
+    // Asked for beside it, the JSON still prints.
+    let output = run(firsttoken()
+        .arg("report")
+        .arg(&results)
+        .arg("--json")
+        .arg("--html")
+        .arg(&html_path));
+    let (stdout, _) = texts(&output);
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(json["targets"].is_array());
     std::fs::remove_dir_all(&dir).unwrap();
 }
