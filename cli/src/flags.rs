@@ -82,6 +82,18 @@ pub struct PlanArgs {
     /// schedule, judged against the first target.
     #[arg(long, requires = "targets")]
     pub fidelity: bool,
+    /// Measure when the model goes cold: before each measured request a
+    /// target sits idle (from this client) for one of these gaps, in
+    /// seconds, each equally often in a shuffled order, e.g. 10,60,300,900
+    /// [default: none; at least 15 requests per gap].
+    #[arg(
+        long,
+        value_name = "SECONDS,...",
+        value_delimiter = ',',
+        num_args = 1..,
+        requires = "targets"
+    )]
+    pub idle_gaps: Option<Vec<f64>>,
 }
 
 /// Where the plan goes besides the run: a file, a page link.
@@ -127,6 +139,7 @@ impl PlanArgs {
             nonce: !self.no_nonce && defaults.nonce,
             max_tokens: self.max_tokens,
             fidelity: self.fidelity,
+            idle_gaps_s: self.idle_gaps.clone(),
         }
     }
 }

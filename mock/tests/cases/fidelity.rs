@@ -47,6 +47,7 @@ fn target(mock: &MockHandle, protocol: Protocol, script: &str) -> Target {
 /// The request the app sends for probe `index` of the suite.
 fn probe_request(target: &Target, index: usize) -> HttpRequest {
     let planned = PlannedRequest {
+        idle_gap_s: None,
         sized_prompt: None,
         index: 0,
         target: 0,

@@ -31,7 +31,7 @@ mod csv;
 mod import;
 mod merge;
 
-pub use csv::{CSV_COLUMNS, PROMPT_SIZE_COLUMNS, export_csv};
+pub use csv::{CSV_COLUMNS, IDLE_GAP_COLUMN, PROMPT_SIZE_COLUMNS, export_csv};
 pub use import::{ImportError, MAX_RESULTS_BYTES, import_json};
 pub use merge::{MergeError, merge};
 

@@ -1055,7 +1055,7 @@ pub fn warning_text(
                 .filter(|&h| crate::judgement::timeofday::is_peak(h, plan.peak_hours))
                 .count();
             let longer = peak.max(24 - peak);
-            let hours = plan.total_requests() as f64 * plan.effective_spacing_s() / 3600.0;
+            let hours = plan.estimated_duration_s() / 3600.0;
             let length = if hours < 1.0 {
                 format!("{:.0} 分钟", (hours * 60.0).max(1.0))
             } else {
@@ -1075,6 +1075,13 @@ pub fn warning_text(
         | WarningKind::OverContextWindow => {
             crate::narrative::prefill::warning_zh(plan, warning.kind)
         }
+        WarningKind::FewRequestsPerGap => format!(
+            "每个空闲时长只分到每个目标 {} 个请求中的 {} 个；每个时长少于 {} 个请求时，\
+             冷启动比例的区间太宽，看不出模型在空闲多久后变冷（请增加每个目标的请求数，或减少空闲时长）",
+            plan.requests_per_target,
+            plan.requests_per_gap().unwrap_or(0),
+            crate::planning::plan::MIN_REQUESTS_PER_GAP
+        ),
     }
 }
 

@@ -166,6 +166,25 @@ pub struct Plan {
     /// provider's prompt cache saves. Left out of the document when off.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub prompt_cache_probe: bool,
+    /// Idle times to measure, seconds (`[10, 60, 300, 900]`): before each
+    /// measured request a target stays idle from this client for one of
+    /// them, from the end of its previous request to the send, every gap
+    /// equally often in a seeded shuffled order ([`crate::planning::schedule`]);
+    /// the results say after how long idle it goes cold
+    /// ([`crate::judgement::idle`]). `None` (left out of the document) for
+    /// the plan's spacing alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_gaps_s: Option<Vec<f64>>,
+    /// The user's own typical time between requests to a model, seconds:
+    /// the results give the cold share to expect there. `None` (left out)
+    /// for none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typical_gap_s: Option<f64>,
+    /// What a dedicated endpoint of the model would cost, US dollars an
+    /// hour: the results give the traffic above which it costs less than
+    /// serverless requests kept warm. `None` (left out) for none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dedicated_usd_per_hour: Option<f64>,
 }
 
 /// The plan's `fidelity` member: which probe suite, how many times each
@@ -230,6 +249,9 @@ impl Default for Plan {
             prompt_sizes: None,
             typical_prompt_tokens: None,
             prompt_cache_probe: false,
+            idle_gaps_s: None,
+            typical_gap_s: None,
+            dedicated_usd_per_hour: None,
         }
     }
 }
@@ -241,6 +263,19 @@ pub const MIN_REQUESTS_FOR_TAIL: u32 = 75;
 /// Upper bound on measured requests per target. A schedule holds every
 /// request in memory; this keeps a mistyped plan from exhausting a tab.
 pub(crate) const MAX_REQUESTS_PER_TARGET: u32 = 100_000;
+
+/// Fewer measured requests than this per idle gap and a gap's cold share
+/// is too loose to tell a rise (see [`Plan::warnings`]).
+pub const MIN_REQUESTS_PER_GAP: u32 = 15;
+
+/// Upper bound on the number of idle gaps.
+pub const MAX_IDLE_GAPS: usize = 12;
+
+/// Upper bound on one idle gap, and on `typical_gap_s`, seconds: a day.
+pub const MAX_IDLE_GAP_S: f64 = 86_400.0;
+
+/// Upper bound on `dedicated_usd_per_hour`: a typo guard.
+pub const MAX_DEDICATED_USD_PER_HOUR: f64 = 10_000.0;
 
 /// Upper bound on warm-up requests per target.
 pub(crate) const MAX_WARMUP_PER_TARGET: u32 = 1000;
@@ -398,6 +433,8 @@ pub enum WarningKind {
     /// A prompt size above a target's known context window: the provider
     /// will refuse it.
     OverContextWindow,
+    /// Idle gaps leave fewer than [`MIN_REQUESTS_PER_GAP`] requests per gap.
+    FewRequestsPerGap,
 }
 
 /// A warning about a valid plan: which field, and why it matters.
@@ -446,6 +483,32 @@ impl Plan {
             + u64::from(self.warmup_per_target)
             + u64::from(probes);
         per_target * self.targets.len() as u64
+    }
+
+    /// Measured requests per target after each idle gap (the fewest, when
+    /// the gaps do not divide them evenly); `None` without idle gaps.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn requests_per_gap(&self) -> Option<u32> {
+        let gaps = self.idle_gaps_s.as_ref().filter(|g| !g.is_empty())?;
+        Some(self.requests_per_target / u32::try_from(gaps.len()).unwrap_or(u32::MAX))
+    }
+
+    /// About how long the run lasts, seconds: every request at the
+    /// spacing; with idle gaps, at least the warm-ups at the spacing and
+    /// then each target's own gaps one after another (the targets wait
+    /// their gaps side by side, so the longest sum counts), requests'
+    /// own durations not counted.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn estimated_duration_s(&self) -> f64 {
+        let spaced = self.total_requests() as f64 * self.effective_spacing_s();
+        let Some(gaps) = self.idle_gaps_s.as_ref().filter(|g| !g.is_empty()) else {
+            return spaced;
+        };
+        let mean_gap_s = gaps.iter().sum::<f64>() / gaps.len() as f64;
+        let warmups = f64::from(self.warmup_per_target)
+            * self.targets.len() as f64
+            * self.effective_spacing_s();
+        spaced.max(warmups + f64::from(self.requests_per_target) * mean_gap_s)
     }
 
     /// Seconds between consecutive sends: `spacing_s`, or when `spread_hours`
@@ -563,6 +626,64 @@ mod tests {
             Plan::from_json(&none).unwrap().fidelity.unwrap().reference,
             None
         );
+    }
+
+    #[test]
+    fn idle_gaps_read_write_and_are_checked() {
+        let mut plan = valid_plan();
+        // Left out of the document when not set: older plans and links
+        // are written byte for byte as before.
+        let text = plan.to_json_pretty();
+        assert!(!text.contains("idle") && !text.contains("typical_gap") && !text.contains("dedicated"));
+        assert_eq!(plan.requests_per_gap(), None);
+        plan.idle_gaps_s = Some(vec![10.0, 60.0, 300.0, 900.0]);
+        plan.typical_gap_s = Some(120.0);
+        plan.dedicated_usd_per_hour = Some(2.5);
+        let text = plan.to_json_pretty();
+        assert_eq!(Plan::from_json(&text).unwrap(), plan);
+        assert_eq!(plan.requests_per_gap(), Some(25));
+        // 100 requests after gaps averaging 317.5 s: about 8.8 h.
+        let hours = plan.estimated_duration_s() / 3600.0;
+        assert!((8.8..8.9).contains(&hours), "{hours}");
+
+        let compact = crate::base::document::to_string(&plan);
+        let errors = invalid(&compact.replace("[10.0,60.0,300.0,900.0]", "[10,10]"));
+        assert_eq!(fields(&errors), ["idle_gaps_s"]);
+        for bad in ["[]", "[0]", "[-5]", "[86401]", "[1,2,3,4,5,6,7,8,9,10,11,12,13]"] {
+            let errors = invalid(&compact.replace("[10.0,60.0,300.0,900.0]", bad));
+            assert_eq!(fields(&errors), ["idle_gaps_s"], "{bad}");
+        }
+        let errors = invalid(&compact.replace("[10.0,60.0,300.0,900.0]", "\"10,60\""));
+        assert_eq!(
+            errors[0].message(),
+            "expected a list of idle times in seconds, such as [10, 60, 300, 900], or null, \
+             found \"10,60\""
+        );
+        assert!(errors[0].text(Lang::ZhCn).contains("空闲时长"));
+        let errors = invalid(&compact.replace("\"warmup_per_target\":2", "\"warmup_per_target\":0"));
+        assert_eq!(fields(&errors), ["idle_gaps_s"]);
+        assert!(errors[0].message().contains("at least one warm-up"), "{}", errors[0].message());
+        assert!(errors[0].text(Lang::ZhCn).contains("预热"));
+        let errors = invalid(&compact.replace("\"typical_gap_s\":120.0", "\"typical_gap_s\":0"));
+        assert_eq!(fields(&errors), ["typical_gap_s"]);
+        let errors = invalid(
+            &compact.replace("\"dedicated_usd_per_hour\":2.5", "\"dedicated_usd_per_hour\":-1"),
+        );
+        assert_eq!(fields(&errors), ["dedicated_usd_per_hour"]);
+
+        // Fewer than 15 requests per gap: a warning, in both languages.
+        plan.requests_per_target = 40;
+        let warning = plan
+            .warnings()
+            .into_iter()
+            .find(|w| w.kind == WarningKind::FewRequestsPerGap)
+            .unwrap();
+        assert_eq!(warning.field, "idle_gaps_s");
+        assert!(warning.message.contains("only 10 of a target's 40"), "{}", warning.message);
+        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, &warning);
+        assert!(zh.contains("10") && zh.contains("空闲时长"), "{zh}");
+        plan.requests_per_target = 60;
+        assert!(plan.warnings().iter().all(|w| w.kind != WarningKind::FewRequestsPerGap));
     }
 
     #[test]
@@ -762,6 +883,25 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(query.contains("query"), "{query}");
+    }
+
+    #[test]
+    fn a_host_without_its_scheme_is_told_to_add_one() {
+        use Protocol::*;
+        for url in ["localhost:8000/v1", "api.openai.com/v1", "gpu-box"] {
+            assert_eq!(check_base_url(OpenAi, url), Err(UrlProblem::NoScheme), "{url}");
+        }
+        // Another scheme is the other problem: it must start with one of ours.
+        assert_eq!(
+            check_base_url(OpenAi, "ftp://x.example"),
+            Err(UrlProblem::Scheme)
+        );
+        for lang in [Lang::En, Lang::ZhCn] {
+            let text = UrlProblem::NoScheme.text(lang);
+            assert!(text.contains("https://") && text.contains("http://"), "{text}");
+        }
+        assert!(UrlProblem::NoScheme.text(Lang::En).contains("add https://"));
+        assert!(UrlProblem::NoScheme.text(Lang::ZhCn).contains("加上 https://"));
     }
 
     #[test]

@@ -221,6 +221,8 @@ pub struct PlanFlags {
     /// Add the fidelity check: `basic-1` twice, against the first target,
     /// as the page's box does.
     pub fidelity: bool,
+    /// Idle gaps to measure, seconds; `None` for none.
+    pub idle_gaps_s: Option<Vec<f64>>,
 }
 
 impl Default for PlanFlags {
@@ -239,6 +241,7 @@ impl Default for PlanFlags {
             nonce: true,
             max_tokens: None,
             fidelity: false,
+            idle_gaps_s: None,
         }
     }
 }
@@ -345,6 +348,7 @@ impl PlanFlags {
             nonce: self.nonce,
             max_tokens: self.max_tokens.unwrap_or(defaults.max_tokens),
             fidelity,
+            idle_gaps_s: self.idle_gaps_s.clone(),
             ..defaults
         };
         let spacing_s = plan.effective_spacing_s();

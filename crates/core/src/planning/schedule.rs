@@ -14,6 +14,18 @@
 //! the total ([`Runner::schedule_shift_ms`]) for the results.
 //! Targets are interleaved round-robin so every target sees the same hours of
 //! the day. Pure: times are epoch milliseconds passed in by the caller.
+//!
+//! **Idle gaps.** With the plan's `idle_gaps_s`, every measured latency
+//! request of a target is sent after one of the gaps of idle *from this
+//! client*: no sooner than that long after the end of the target's previous
+//! request. Each target's gaps come in permuted blocks (every gap once per
+//! block, in a seeded shuffled order), so every gap comes equally often and
+//! is spread over the whole run, seeing the same hours as the others. The
+//! send times then depend on when requests end, so the runner picks, among
+//! each target's next request, the one due first; other targets' requests go
+//! in the meantime, one at a time as always. A request can only be later
+//! than its gap (another target's request still running, a pause, a reload),
+//! never sooner, so a gap's idle is at least what it says.
 
 use crate::planning::fidelity::suite::{Probe, Suite};
 use crate::planning::plan::Plan;
@@ -42,6 +54,12 @@ pub struct PlannedRequest {
     /// plan's prompt alone (and in run records written before sizes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sized_prompt: Option<SizedPrompt>,
+    /// How long, seconds, the target stays idle from this client before
+    /// this request (from the end of its previous request) when the plan
+    /// has `idle_gaps_s`; `None` for warm-ups, probes, a plan without idle
+    /// gaps (and in run records written before them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_gap_s: Option<f64>,
 }
 
 impl PlannedRequest {
@@ -133,6 +151,26 @@ impl Schedule {
         let turns = prompt::cycle(plan);
         let mut measured_rounds: usize = 0;
         let mut last_measured_seq: Option<u32> = None;
+        // Idle gaps: each target's order of gaps over its latency requests,
+        // from a stream of its own (the jitter's draws are untouched, so a
+        // plan without gaps is planned exactly as before).
+        let gap_orders: Vec<Vec<f64>> = plan
+            .idle_gaps_s
+            .as_deref()
+            .filter(|gaps| !gaps.is_empty())
+            .map(|gaps| {
+                (0..targets)
+                    .map(|target| {
+                        idle_gap_order(
+                            gaps,
+                            plan.requests_per_target as usize,
+                            idle_gap_seed(seed, target),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut latency_rounds: usize = 0;
         for seq in 0..rounds {
             // After the warm-ups, probe rounds are spread evenly among the
             // measured rounds, every target sending the same probe in the
@@ -168,7 +206,18 @@ impl Schedule {
                 last_measured_seq = Some(seq);
                 Some(SizedPrompt { tokens, repeat_of })
             };
+            let latency_round =
+                (seq >= plan.warmup_per_target && probe.is_none()).then(|| {
+                    latency_rounds += 1;
+                    latency_rounds - 1
+                });
             for target in 0..targets {
+                let idle_gap_s = latency_round.and_then(|round| {
+                    gap_orders
+                        .get(target as usize)
+                        .and_then(|order| order.get(round))
+                        .copied()
+                });
                 // Draw for every request, the first included, so a request's
                 // jitter depends only on its index and the seed.
                 let draw = (rng.f64() * 2.0 - 1.0) * jitter_max_ms;
@@ -181,6 +230,7 @@ impl Schedule {
                     planned_at_ms: start_ms + f64::from(index) * spacing_ms + jitter,
                     probe,
                     sized_prompt,
+                    idle_gap_s,
                 });
                 jitters.push(jitter);
                 index = index.saturating_add(1);
@@ -201,6 +251,38 @@ impl Schedule {
             .last()
             .map_or(self.start_ms, |r| r.planned_at_ms)
     }
+}
+
+/// `count` idle gaps for one target's latency requests, in send order:
+/// permuted blocks, each block every gap once in a shuffled order, the last
+/// block cut short (so the gaps' counts differ by at most one). Cost:
+/// O(count).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn idle_gap_order(gaps: &[f64], count: usize, seed: u64) -> Vec<f64> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    // Capacity capped: an unvalidated plan must not reserve gigabytes up front.
+    let mut order = Vec::with_capacity(count.min(1 << 20));
+    while order.len() < count {
+        let mut block = gaps.to_vec();
+        rng.shuffle(&mut block);
+        order.extend(block);
+    }
+    order.truncate(count);
+    order
+}
+
+/// The seed of target `target`'s gap order: SplitMix64's mixing of the
+/// schedule's seed and the target, so targets get unrelated orders.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn idle_gap_seed(seed: u64, target: u32) -> u64 {
+    let mut z = (seed ^ 0x1D1E_6A95_0000_0000).wrapping_add(
+        u64::from(target)
+            .wrapping_add(1)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The number a person gives a target's request `seq` among its kind:
@@ -355,6 +437,15 @@ pub struct Runner {
     /// How far overruns have moved the schedule later in all, ms.
     #[serde(default)]
     shift_ms: f64,
+    /// The plan has idle gaps: each target's requests wait their gap after
+    /// the end of its previous request ([`Runner::next`]). Left out of the
+    /// stored runner otherwise, so a run without gaps stores as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    idle_gaps: bool,
+    /// With idle gaps, when each target's last request ended (epoch ms),
+    /// by target; `None` before its first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    target_end_ms: Vec<Option<f64>>,
 }
 
 impl Runner {
@@ -365,7 +456,20 @@ impl Runner {
             .jitter_ms
             .iter()
             .fold(0.0_f64, |max, jitter| max.max(jitter.abs()));
+        let idle_gaps = schedule.requests.iter().any(|r| r.idle_gap_s.is_some());
+        let targets = schedule
+            .requests
+            .iter()
+            .map(|r| r.target as usize + 1)
+            .max()
+            .unwrap_or(0);
         Self {
+            idle_gaps,
+            target_end_ms: if idle_gaps {
+                vec![None; targets]
+            } else {
+                Vec::new()
+            },
             last_sent_ms: None,
             min_gap_ms: (schedule.spacing_ms - max_jitter_ms).max(0.0),
             shift_ms: 0.0,
@@ -397,6 +501,18 @@ impl Runner {
         if self.paused_at_ms.is_some() {
             return Next::Paused;
         }
+        if self.idle_gaps {
+            let Some((position, due)) = self.idle_choice() else {
+                return Next::Finished;
+            };
+            let mut request = self.queue[position];
+            request.planned_at_ms = due;
+            return if now_ms >= due {
+                Next::SendNow(request)
+            } else {
+                Next::WaitUntil(due, request)
+            };
+        }
         match self.queue.get(self.cursor) {
             None => Next::Finished,
             Some(request) => {
@@ -418,6 +534,48 @@ impl Runner {
             Some(last) => request.planned_at_ms.max(last + self.min_gap_ms),
             None => request.planned_at_ms,
         }
+    }
+
+    /// With idle gaps, the request to send next and when: among each
+    /// target's next request (the first of its own in the queue), the one
+    /// due first, the earlier in the plan on a tie. A request with a gap is
+    /// due that long after its target's last request ended (at its planned
+    /// time before any ended); warm-ups and probes at their planned time;
+    /// none sooner than the least gap after the previous send. `None` when
+    /// nothing is left. Cost: the queue up to the last target's next
+    /// request.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn idle_choice(&self) -> Option<(usize, f64)> {
+        let after_last = self
+            .last_sent_ms
+            .map_or(f64::NEG_INFINITY, |last| last + self.min_gap_ms);
+        let targets = self.target_end_ms.len();
+        let mut seen = vec![false; targets];
+        let mut found = 0;
+        let mut best: Option<(usize, f64)> = None;
+        for (position, request) in self.queue.iter().enumerate().skip(self.cursor) {
+            let target = request.target as usize;
+            if target < targets {
+                if seen[target] {
+                    continue;
+                }
+                seen[target] = true;
+                found += 1;
+            }
+            let end = self.target_end_ms.get(target).copied().flatten();
+            let own = match (request.idle_gap_s, end) {
+                (Some(gap_s), Some(end)) => end + gap_s * 1000.0,
+                _ => request.planned_at_ms,
+            };
+            let due = own.max(after_last);
+            if best.is_none_or(|(_, best_due)| due < best_due) {
+                best = Some((position, due));
+            }
+            if found == targets {
+                break;
+            }
+        }
+        best
     }
 
     /// How far overruns have moved the schedule later, in all, ms (pauses
@@ -445,6 +603,18 @@ impl Runner {
                 in_flight: in_flight.index,
             });
         }
+        if self.idle_gaps {
+            // The request due is the runner's choice, not the queue's next:
+            // it moves to the cursor, the others keep their order.
+            let choice = self.idle_choice();
+            let due = choice.map(|(position, _)| self.queue[position].index);
+            let Some((position, due_ms)) = choice.filter(|_| due == Some(index)) else {
+                return Err(RunnerError::NotDue { index, due });
+            };
+            let mut request = self.queue.remove(position);
+            request.planned_at_ms = due_ms;
+            self.queue.insert(self.cursor, request);
+        }
         let due = self.queue.get(self.cursor).map(|r| r.index);
         if due != Some(index) {
             return Err(RunnerError::NotDue { index, due });
@@ -470,6 +640,16 @@ impl Runner {
         match self.in_flight {
             Some(in_flight) if in_flight.index == index => {
                 self.in_flight = None;
+                if self.idle_gaps {
+                    // Idle counts from here; the gaps, not a fixed plan, set
+                    // the times, so there is no overrun to carry.
+                    let target = self.queue.get(self.cursor).map(|r| r.target as usize);
+                    if let Some(end) = target.and_then(|t| self.target_end_ms.get_mut(t)) {
+                        *end = Some(now_ms);
+                    }
+                    self.cursor += 1;
+                    return Ok(());
+                }
                 self.cursor += 1;
                 let overrun = self
                     .queue
@@ -550,6 +730,20 @@ impl Runner {
             request.planned_at_ms = now_ms + k as f64 * self.spacing_ms + jitter;
         }
         self.done_before_queue = self.total - remaining.len();
+        // With idle gaps, a target whose last end is unknown (a request was
+        // in flight when the page went away, or the runner was rebuilt) is
+        // idle from now: its next gap is at least as long as planned.
+        if self.idle_gaps {
+            let lost = self
+                .in_flight
+                .and_then(|flight| self.queue.iter().find(|r| r.index == flight.index))
+                .map(|r| r.target as usize);
+            for (target, end) in self.target_end_ms.iter_mut().enumerate() {
+                if end.is_none() || lost == Some(target) {
+                    *end = Some(now_ms);
+                }
+            }
+        }
         self.queue = remaining;
         self.cursor = 0;
         self.in_flight = None;
@@ -578,7 +772,31 @@ impl Runner {
             return 0.0;
         };
         let reference_ms = self.paused_at_ms.unwrap_or(now_ms);
+        if self.idle_gaps {
+            return self.idle_eta_ms(first_unsent, reference_ms);
+        }
         (last.planned_at_ms - reference_ms).max(0.0)
+    }
+
+    /// [`Runner::eta_ms`] with idle gaps: each target still waits its
+    /// remaining gaps one after another from its last end (or `now_ms`),
+    /// targets side by side; the latest of them, and never less than the
+    /// least gap between the sends left. Cost: O(requests left).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn idle_eta_ms(&self, first_unsent: usize, now_ms: f64) -> f64 {
+        let rest = self.queue.get(first_unsent..).unwrap_or_default();
+        let mut waits_ms = vec![0.0; self.target_end_ms.len()];
+        for request in rest {
+            if let Some(wait) = waits_ms.get_mut(request.target as usize) {
+                *wait += request.idle_gap_s.unwrap_or(0.0) * 1000.0;
+            }
+        }
+        let latest = waits_ms
+            .iter()
+            .zip(&self.target_end_ms)
+            .map(|(wait, end)| end.unwrap_or(now_ms).max(now_ms) + wait - now_ms)
+            .fold(0.0_f64, f64::max);
+        latest.max(rest.len().saturating_sub(1) as f64 * self.min_gap_ms)
     }
 
     /// Requests not yet done, in send order, with their current planned times
@@ -945,6 +1163,154 @@ mod tests {
         assert_eq!(runner.next(START_MS + 10.0), Next::Paused);
     }
 
+    fn gap_plan(targets: usize, requests: u32, gaps: &[f64]) -> Plan {
+        Plan {
+            idle_gaps_s: Some(gaps.to_vec()),
+            ..plan(targets, 1, requests, 1.0, 0.2)
+        }
+    }
+
+    #[test]
+    fn every_gap_comes_equally_often_spread_over_the_run() {
+        let gaps = [10.0, 60.0, 300.0, 900.0];
+        let schedule = Schedule::new(&gap_plan(3, 40, &gaps), START_MS, 7);
+        let mut orders = Vec::new();
+        for target in 0..3 {
+            let own: Vec<&PlannedRequest> = schedule
+                .requests
+                .iter()
+                .filter(|r| r.target == target)
+                .collect();
+            assert_eq!(own[0].idle_gap_s, None, "a warm-up has no gap");
+            let order: Vec<f64> = own[1..].iter().map(|r| r.idle_gap_s.unwrap()).collect();
+            assert_eq!(order.len(), 40);
+            // Every block of four holds each gap once: equally often, and
+            // spread evenly over the run.
+            for block in order.chunks(4) {
+                let mut sorted = block.to_vec();
+                sorted.sort_unstable_by(f64::total_cmp);
+                assert_eq!(sorted, gaps);
+            }
+            orders.push(order);
+        }
+        assert_ne!(orders[0], orders[1], "each target its own shuffle");
+        // Seeded: the same seed, the same orders; another, others.
+        let again = Schedule::new(&gap_plan(3, 40, &gaps), START_MS, 7);
+        assert_eq!(again.requests, schedule.requests);
+        let other = Schedule::new(&gap_plan(3, 40, &gaps), START_MS, 8);
+        assert_ne!(other.requests, schedule.requests);
+        // A count the gaps do not divide: counts differ by at most one.
+        let uneven = Schedule::new(&gap_plan(1, 10, &gaps), START_MS, 7);
+        let mut counts = [0; 4];
+        for r in uneven.requests.iter().filter(|r| !r.warmup) {
+            counts[gaps.iter().position(|g| Some(*g) == r.idle_gap_s).unwrap()] += 1;
+        }
+        assert!(counts.iter().all(|&c| c == 2 || c == 3), "{counts:?}");
+        // Without gaps, the schedule (jitter draws included) is the same as
+        // before, and so is the runner it makes.
+        let plain = plan(3, 1, 40, 1.0, 0.2);
+        let without = Schedule::new(&plain, START_MS, 7);
+        assert!(without.requests.iter().all(|r| r.idle_gap_s.is_none()));
+        assert_eq!(without.jitter_ms, schedule.jitter_ms);
+        let stored = crate::base::document::to_string(&Runner::new(without));
+        assert!(!stored.contains("idle") && !stored.contains("target_end"), "{stored}");
+    }
+
+    #[test]
+    fn each_request_waits_its_gap_after_its_target_s_last_end() {
+        // Two targets, gaps of 10 and 30 s; each request takes 2 s.
+        let gap_plan = gap_plan(2, 6, &[10.0, 30.0]);
+        let schedule = Schedule::new(&gap_plan, START_MS, 3);
+        let mut runner = Runner::new(schedule.clone());
+        let sends = drive(&mut runner, START_MS, |_| 2_000.0);
+        assert_eq!(sends.len(), schedule.requests.len());
+        assert_eq!(runner.progress(), (14, 14));
+        let mut last_end: [Option<f64>; 2] = [None; 2];
+        for (index, planned, sent) in &sends {
+            let request = schedule.requests[*index as usize];
+            let target = request.target as usize;
+            match (request.idle_gap_s, last_end[target]) {
+                (Some(gap_s), Some(end)) => {
+                    let idle_ms = sent - end;
+                    // Never sooner than the gap; later only when the other
+                    // target's request was running.
+                    assert!(idle_ms >= gap_s * 1000.0 - 1e-6, "{index}: {idle_ms}");
+                    assert!(idle_ms <= gap_s * 1000.0 + 2_000.0 + 1e-6, "{index}: {idle_ms}");
+                    assert!((planned - (end + gap_s * 1000.0)).abs() < 1e-6);
+                }
+                (None, _) => assert!(request.warmup),
+                (Some(_), None) => panic!("a measured request before its warm-up"),
+            }
+            last_end[target] = Some(sent + 2_000.0);
+        }
+        // Each target's requests go in their own order; sends never overlap.
+        for target in 0..2 {
+            let seqs: Vec<u32> = sends
+                .iter()
+                .map(|s| schedule.requests[s.0 as usize])
+                .filter(|r| r.target == target)
+                .map(|r| r.seq)
+                .collect();
+            assert_eq!(seqs, (0..7).collect::<Vec<_>>());
+        }
+        assert!(sends.windows(2).all(|w| w[1].2 >= w[0].2 + 2_000.0));
+        // Each target waits 3 × 10 + 3 × 30 s, side by side with the other.
+        let span_s = (sends.last().unwrap().2 - START_MS) / 1000.0;
+        assert!((120.0..150.0).contains(&span_s), "{span_s}");
+        assert_eq!(runner.schedule_shift_ms(), 0.0);
+    }
+
+    #[test]
+    fn the_eta_counts_the_gaps_left_and_a_reload_counts_idle_from_then() {
+        let gap_plan = gap_plan(1, 4, &[10.0, 20.0]);
+        let schedule = Schedule::new(&gap_plan, START_MS, 1);
+        let mut runner = Runner::new(schedule.clone());
+        // The warm-up, then the gaps one after another: 2 × 10 + 2 × 20 s.
+        assert_eq!(runner.eta_ms(START_MS), 60_000.0);
+        let _ = drive_some(&mut runner, 2);
+        let now = START_MS + 20_000.0;
+        let left: f64 = schedule.requests[2..]
+            .iter()
+            .map(|r| r.idle_gap_s.unwrap() * 1000.0)
+            .sum();
+        // From the last end (10.1 s or later) the gaps still to wait.
+        let end = schedule.requests[1].planned_at_ms;
+        let end = runner.target_end_ms[0].unwrap_or(end);
+        assert_eq!(runner.eta_ms(now), end.max(now) + left - now);
+        // A reload: the run record reads back, the request in flight is
+        // lost, and idle counts from the reload.
+        let next = match runner.next(f64::MAX) {
+            Next::SendNow(r) => r,
+            other => panic!("{other:?}"),
+        };
+        runner.mark_sent(next.index, now).unwrap();
+        let mut runner: Runner =
+            crate::base::document::from_str(&crate::base::document::to_string(&runner)).unwrap();
+        let done: Vec<(u32, u32)> = schedule.requests[..2]
+            .iter()
+            .map(|r| (r.target, r.seq))
+            .collect();
+        let reload = START_MS + 3_600_000.0;
+        runner.resume_after_reload(&done, reload);
+        match runner.next(reload) {
+            Next::WaitUntil(at, r) => {
+                assert_eq!(r.index, next.index);
+                assert_eq!(at, reload + r.idle_gap_s.unwrap() * 1000.0);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A runner rebuilt from the schedule (the runner's --resume) too.
+        let mut rebuilt = Runner::new(schedule);
+        rebuilt.resume_after_reload(&done, reload);
+        assert!(matches!(rebuilt.next(reload), Next::WaitUntil(at, _) if at > reload));
+        // Only the request due may be marked sent.
+        let other = next.index + 1;
+        assert!(matches!(
+            rebuilt.mark_sent(other, reload),
+            Err(RunnerError::NotDue { .. })
+        ));
+    }
+
     /// Sends and finishes `n` requests, each on time and taking 100 ms.
     fn drive_some(runner: &mut Runner, n: usize) -> Vec<u32> {
         let mut sent = Vec::new();
@@ -997,6 +1363,39 @@ mod tests {
                 prop_assert!((sent - held).abs() <= 1e-3 || (sent - planned).abs() <= 1e-3);
             }
             prop_assert_eq!(quick.schedule_shift_ms(), 0.0);
+        }
+
+        /// With idle gaps, whatever the requests take, every request waits
+        /// at least its gap after its target's last end, and sends keep
+        /// the least gap between them.
+        #[test]
+        fn idle_gaps_are_never_cut_short(
+            targets in 1usize..4,
+            requests in 1u32..12,
+            durations in prop::collection::vec(0.0f64..40_000.0, 64),
+            seed in any::<u64>(),
+        ) {
+            let p = Plan {
+                idle_gaps_s: Some(vec![1.0, 15.0, 4.0]),
+                ..plan(targets, 1, requests, 2.0, 0.4)
+            };
+            let schedule = Schedule::new(&p, START_MS, seed);
+            let mut runner = Runner::new(schedule.clone());
+            let sends = drive(&mut runner, START_MS, |i| durations[i as usize % 64]);
+            prop_assert_eq!(sends.len(), schedule.requests.len());
+            let mut last_end = vec![None; targets];
+            for pair in sends.windows(2) {
+                prop_assert!(pair[1].2 - pair[0].2 >= 1_600.0 - 1e-6);
+            }
+            for (index, _, sent) in &sends {
+                let request = schedule.requests[*index as usize];
+                let target = request.target as usize;
+                if let (Some(gap_s), Some(end)) = (request.idle_gap_s, last_end[target]) {
+                    prop_assert!(sent - end >= gap_s * 1000.0 - 1e-6);
+                }
+                prop_assert_eq!(request.idle_gap_s.is_none(), request.warmup);
+                last_end[target] = Some(sent + durations[*index as usize % 64]);
+            }
         }
 
         #[test]

@@ -105,6 +105,7 @@ impl Sample {
             finish_reason: None,
             check: None,
             sized_prompt: None,
+            idle_gap_s: None,
         }
     }
 

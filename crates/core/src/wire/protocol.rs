@@ -1040,6 +1040,7 @@ mod tests {
             u16::try_from(suite.probes().iter().position(|p| p.id == id).unwrap()).unwrap()
         };
         let planned = |id: &str| PlannedRequest {
+            idle_gap_s: None,
             sized_prompt: None,
             index: 0,
             target: 0,
@@ -1108,6 +1109,7 @@ mod tests {
         );
         // A latency request is unchanged: the plan's prompt, with its nonce.
         let latency = PlannedRequest {
+            idle_gap_s: None,
             probe: None,
             ..planned("arith-mul")
         };

@@ -114,6 +114,13 @@ pub struct Sample {
     /// the provider's count, never the requested size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sized_prompt: Option<SizedPrompt>,
+    /// The idle gap it was sent after, seconds: how long its target was
+    /// planned to sit idle from this client, from the end of its previous
+    /// request to this send (at least that long; see
+    /// [`crate::planning::schedule`]). Left out of documents for a plan
+    /// without `idle_gaps_s`, so such files read and write as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_gap_s: Option<f64>,
 }
 
 /// The steps of opening a connection, each in milliseconds on the monotonic
@@ -182,6 +189,7 @@ impl Sample {
             http_status: outcome.http_status,
             input_tokens: outcome.input_tokens,
             sized_prompt: planned.sized_prompt,
+            idle_gap_s: planned.idle_gap_s,
             rate_limit: outcome.rate_limit,
             stream: outcome.stream,
             probe: probe.map(|probe| probe.id.to_owned()),

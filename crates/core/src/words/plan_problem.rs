@@ -103,6 +103,16 @@ pub enum Problem {
     },
     /// A time zone neither IANA nor an offset.
     PeakTz,
+    /// Idle gaps empty, repeated, out of range or too many.
+    IdleGaps {
+        /// The longest gap accepted, s.
+        max_s: f64,
+        /// The most gaps accepted.
+        count: usize,
+    },
+    /// Idle gaps with no warm-up: the first measured request would have no
+    /// earlier request to be idle after.
+    IdleGapsNeedWarmup,
     /// A fidelity reference that names no target.
     UnknownReference {
         /// The name given (at most 60 characters of it).
@@ -182,6 +192,8 @@ pub enum Shape {
     WholeNumberOrNull,
     /// `Option<Vec<u32>>`: the prompt sizes.
     TokenSizes,
+    /// `Option<Vec<f64>>`: idle gaps in seconds.
+    Seconds,
 }
 
 /// What a member holds instead: short values as they are written, the rest
@@ -278,6 +290,14 @@ impl Problem {
             Self::PeakTz => "must be an IANA time zone name such as Asia/Shanghai, or a UTC \
                              offset such as +08:00, or null for the zone of whoever runs the plan"
                 .to_owned(),
+            Self::IdleGaps { max_s, count } => format!(
+                "must list 1 to {count} different idle times, each more than 0 and at most \
+                 {max_s} seconds, or be null to send at the plan's spacing"
+            ),
+            Self::IdleGapsNeedWarmup => "needs at least one warm-up request per target: an idle \
+                                         gap counts from the target's previous request, and the \
+                                         first measured request has none without a warm-up"
+                .to_owned(),
             Self::UnknownReference { label } => format!(
                 "names no target: \"{label}\" is not a target's label; use one of the labels, \
                  or null for no reference"
@@ -350,6 +370,13 @@ impl Problem {
             ),
             Self::PeakTz => "必须是 IANA 时区名（如 Asia/Shanghai）或 UTC 偏移（如 +08:00），\
                              或设为 null 表示使用运行者所在的时区"
+                .to_owned(),
+            Self::IdleGaps { max_s, count } => format!(
+                "必须列出 1 到 {count} 个互不相同的空闲时长，每个大于 0 且不超过 {max_s} 秒，\
+                 或设为 null 按计划的间隔发送"
+            ),
+            Self::IdleGapsNeedWarmup => "每个目标至少需要 1 个预热请求：空闲时长从该目标的上一个请求算起，\
+                                         没有预热时第一个计入统计的请求之前没有请求"
                 .to_owned(),
             Self::UnknownReference { label } => format!(
                 "没有对应的目标：\"{label}\" 不是任何目标的名称；请使用其中一个名称，或设为 null 表示不设参照"
@@ -450,6 +477,9 @@ impl Shape {
             (Lang::En, Self::TokenSizes) => {
                 "a list of input sizes in tokens, such as [128, 2048, 8192], or null"
             }
+            (Lang::En, Self::Seconds) => {
+                "a list of idle times in seconds, such as [10, 60, 300, 900], or null"
+            }
             (Lang::ZhCn, Self::WholeNumber) => "0 到 4294967295 之间的整数",
             (Lang::ZhCn, Self::Number) => "数字",
             (Lang::ZhCn, Self::NumberOrNull) => "数字或 null",
@@ -472,6 +502,7 @@ impl Shape {
             (Lang::ZhCn, Self::TokenSizes) => {
                 "输入长度（Token）的列表，如 [128, 2048, 8192]，或 null"
             }
+            (Lang::ZhCn, Self::Seconds) => "空闲时长（秒）的列表，如 [10, 60, 300, 900]，或 null",
         }
     }
 }
@@ -572,6 +603,11 @@ mod tests {
             Problem::TtftBudget,
             Problem::PromptSizes { max: 9, count: 2 },
             Problem::PeakTz,
+            Problem::IdleGaps {
+                max_s: 86_400.0,
+                count: 12,
+            },
+            Problem::IdleGapsNeedWarmup,
             Problem::UnknownReference {
                 label: "A".to_owned(),
             },
@@ -596,9 +632,10 @@ mod tests {
         problems
     }
 
-    const SHAPES: [Shape; 14] = [
+    const SHAPES: [Shape; 15] = [
         Shape::WholeNumberOrNull,
         Shape::TokenSizes,
+        Shape::Seconds,
         Shape::WholeNumber,
         Shape::Number,
         Shape::NumberOrNull,
@@ -662,6 +699,8 @@ mod tests {
             Problem::NotWholeNumber { .. } => 26,
             Problem::NotNumber { .. } => 27,
             Problem::PromptSizes { .. } => 28,
+            Problem::IdleGaps { .. } => 29,
+            Problem::IdleGapsNeedWarmup => 30,
         }
     }
 
@@ -673,7 +712,7 @@ mod tests {
     fn every_problem_is_said_in_chinese_too() {
         let problems = one_of_each();
         let seen: std::collections::BTreeSet<usize> = problems.iter().map(index).collect();
-        assert_eq!(seen.len(), 29, "a problem has no example here");
+        assert_eq!(seen.len(), 31, "a problem has no example here");
         for problem in &problems {
             let en = problem.text(Lang::En);
             let zh = problem.text(Lang::ZhCn);

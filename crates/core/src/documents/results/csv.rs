@@ -48,6 +48,11 @@ pub const CSV_COLUMNS: [&str; 35] = [
 /// sizes writes exactly the columns it always did.
 pub const PROMPT_SIZE_COLUMNS: [&str; 2] = ["prompt_size", "prompt_repeat_of"];
 
+/// The column added last when any request was sent after an idle gap (a
+/// plan with `idle_gaps_s`): that gap, seconds. A plan without gaps writes
+/// exactly the columns it always did.
+pub const IDLE_GAP_COLUMN: &str = "idle_gap_s";
+
 /// One row per request, with a header row; fields are separated by commas,
 /// rows end with CRLF, and text fields are quoted per RFC 4180 when they
 /// contain a comma, a double quote or a line break. Missing values are
@@ -105,6 +110,11 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
     if sized {
         out.push(',');
         out.push_str(&PROMPT_SIZE_COLUMNS.join(","));
+    }
+    let idle = samples.iter().any(|s| s.idle_gap_s.is_some());
+    if idle {
+        out.push(',');
+        out.push_str(IDLE_GAP_COLUMN);
     }
     out.push_str("\r\n");
     for sample in samples {
@@ -189,6 +199,10 @@ pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {
             out.push(',');
             out.push_str(&cell(prompt.and_then(|p| p.repeat_of)));
         }
+        if idle {
+            out.push(',');
+            out.push_str(&number(sample.idle_gap_s));
+        }
         out.push_str("\r\n");
     }
     out
@@ -236,5 +250,29 @@ mod tests {
         let lines: Vec<&str> = sized.lines().collect();
         assert!(lines[0].ends_with(",input_tokens,retry_after_s,max_gap_ms,stalls,buffered,probe,probe_passed,prompt_size,prompt_repeat_of"));
         assert!(lines[1].ends_with(",8192,2"), "{}", lines[1]);
+    }
+
+    #[test]
+    fn idle_gaps_add_their_column_last_and_only_then() {
+        let plan = Plan::default();
+        let warmup = crate::testing::fixtures::sample(0, 0, 0.0, Some(900.0), true);
+        let mut sample = crate::testing::fixtures::sample(0, 1, 0.0, Some(900.0), false);
+        let plain = export_csv(&plan, &[warmup.clone(), sample.clone()]);
+        assert!(!plain.contains("idle_gap_s"));
+        sample.idle_gap_s = Some(300.0);
+        let idle = export_csv(&plan, &[warmup, sample.clone()]);
+        let lines: Vec<&str> = idle.lines().collect();
+        assert!(lines[0].ends_with(",probe_passed,idle_gap_s"), "{}", lines[0]);
+        // A warm-up has no gap: an empty cell.
+        assert!(lines[1].ends_with(','), "{}", lines[1]);
+        assert!(lines[2].ends_with(",300"), "{}", lines[2]);
+        // After the size columns when both are there.
+        sample.sized_prompt = Some(crate::planning::prompt::SizedPrompt {
+            tokens: 128,
+            repeat_of: None,
+        });
+        let both = export_csv(&plan, &[sample]);
+        assert!(both.lines().next().unwrap().ends_with(",prompt_size,prompt_repeat_of,idle_gap_s"));
+        assert!(both.lines().nth(1).unwrap().ends_with(",128,,300"));
     }
 }

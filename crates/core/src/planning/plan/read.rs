@@ -63,6 +63,9 @@ members! {
         prompt_sizes,
         typical_prompt_tokens,
         prompt_cache_probe,
+        idle_gaps_s,
+        typical_gap_s,
+        dedicated_usd_per_hour,
     ],
 }
 
@@ -446,6 +449,9 @@ impl Expected for Option<u32> {
 impl Expected for Option<Vec<u32>> {
     const SHAPE: Shape = Shape::TokenSizes;
 }
+impl Expected for Option<Vec<f64>> {
+    const SHAPE: Shape = Shape::Seconds;
+}
 impl Expected for bool {
     const SHAPE: Shape = Shape::Bool;
 }
@@ -510,6 +516,9 @@ mod tests {
             prompt_sizes: Some(vec![128, 8_192]),
             typical_prompt_tokens: Some(4_096),
             prompt_cache_probe: true,
+            idle_gaps_s: Some(vec![10.0, 60.0]),
+            typical_gap_s: Some(120.0),
+            dedicated_usd_per_hour: Some(1.5),
             ..Plan::default()
         };
         let mut plan_members = written_members(&plan);

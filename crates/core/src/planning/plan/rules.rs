@@ -4,8 +4,9 @@
 use super::sizes::{MAX_PROMPT_SIZE_TOKENS, MAX_PROMPT_SIZES, cycle, requests_per_size};
 use super::url::check_base_url;
 use super::{
-    FieldError, MAX_FIDELITY_REPEATS, MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET,
-    MAX_WARMUP_PER_TARGET, MIN_REQUESTS_FOR_TAIL, Plan, Problem, Protocol, Warning, WarningKind,
+    FieldError, MAX_DEDICATED_USD_PER_HOUR, MAX_FIDELITY_REPEATS, MAX_IDLE_GAP_S, MAX_IDLE_GAPS,
+    MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET, MAX_WARMUP_PER_TARGET,
+    MIN_REQUESTS_FOR_TAIL, MIN_REQUESTS_PER_GAP, Plan, Problem, Protocol, Warning, WarningKind,
 };
 use crate::base::peak::{is_peak, parse_peak_tz};
 use crate::base::price::MAX_PRICE_PER_MTOK;
@@ -188,6 +189,51 @@ impl Plan {
                 },
             );
         }
+        if let Some(gaps) = &self.idle_gaps_s {
+            let mut distinct = gaps.clone();
+            distinct.sort_unstable_by(f64::total_cmp);
+            distinct.dedup();
+            if gaps.is_empty()
+                || gaps.len() > MAX_IDLE_GAPS
+                || distinct.len() != gaps.len()
+                || gaps
+                    .iter()
+                    .any(|&gap| !(gap.is_finite() && gap > 0.0 && gap <= MAX_IDLE_GAP_S))
+            {
+                bad(
+                    "idle_gaps_s",
+                    Problem::IdleGaps {
+                        max_s: MAX_IDLE_GAP_S,
+                        count: MAX_IDLE_GAPS,
+                    },
+                );
+            } else if self.warmup_per_target == 0 {
+                bad("idle_gaps_s", Problem::IdleGapsNeedWarmup);
+            }
+        }
+        if self
+            .typical_gap_s
+            .is_some_and(|gap| !(gap.is_finite() && (1.0..=MAX_IDLE_GAP_S).contains(&gap)))
+        {
+            bad(
+                "typical_gap_s",
+                Problem::Between {
+                    low: 1.0,
+                    high: MAX_IDLE_GAP_S,
+                },
+            );
+        }
+        if self.dedicated_usd_per_hour.is_some_and(|usd| {
+            !(usd.is_finite() && (0.0..=MAX_DEDICATED_USD_PER_HOUR).contains(&usd))
+        }) {
+            bad(
+                "dedicated_usd_per_hour",
+                Problem::Between {
+                    low: 0.0,
+                    high: MAX_DEDICATED_USD_PER_HOUR,
+                },
+            );
+        }
         if let Some(fidelity) = &self.fidelity {
             if !(1..=MAX_FIDELITY_REPEATS).contains(&fidelity.repeats) {
                 bad(
@@ -311,7 +357,7 @@ impl Plan {
         }
         let peak_hours = (0..24u8).filter(|&h| is_peak(h, self.peak_hours)).count() as f64;
         let longer_period_h = peak_hours.max(24.0 - peak_hours);
-        let duration_h = self.total_requests() as f64 * self.effective_spacing_s() / 3600.0;
+        let duration_h = self.estimated_duration_s() / 3600.0;
         if peak_hours > 0.0 && duration_h < longer_period_h {
             let [start, end] = self.peak_hours;
             let length = if duration_h < 1.0 {
@@ -389,6 +435,19 @@ impl Plan {
                     "some sizes are longer than the model's context window, so the provider will \
                      refuse them (each is counted as context exceeded and spends its requests): {}",
                     list.join("; ")
+                ),
+            );
+        }
+        if let Some(per_gap) = self.requests_per_gap()
+            && per_gap < MIN_REQUESTS_PER_GAP
+        {
+            warn(
+                WarningKind::FewRequestsPerGap,
+                "idle_gaps_s",
+                format!(
+                    "each idle gap gets only {per_gap} of a target's {n} requests; with fewer \
+                     than {MIN_REQUESTS_PER_GAP} per gap a gap's cold share is too loose to show \
+                     where the model goes cold (raise requests_per_target or list fewer gaps)"
                 ),
             );
         }
