@@ -172,6 +172,11 @@ fn bad_flags_are_refused_with_exit_2_before_anything_is_sent() {
             "custom needs the server's base URL",
         ),
         (
+            &["plan", "--target", "custom:m@localhost:8000/v1"][..],
+            "the base URL \"localhost:8000/v1\" has no scheme: add http:// or https://, \
+             e.g. custom:m@http://localhost:8000/v1",
+        ),
+        (
             &["plan", "--target", "gpt-4o"][..],
             "PROVIDER:MODEL[@BASE_URL]",
         ),

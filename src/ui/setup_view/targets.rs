@@ -7,7 +7,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser::spawn;
-use crate::core::plan::{Protocol, Target};
+use crate::core::plan::{Protocol, Target, check_base_url, normalise_base_url};
 use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
 use crate::core::text::notice;
@@ -99,6 +99,11 @@ fn target_row(state: &UseReducerHandle<State>, row: usize, target: &TargetForm) 
     let list_id = format!("models-{row}");
     let models = state.listed_models.get(&row).cloned().unwrap_or_default();
     let id = |name: &str| format!("target-{row}-{name}");
+    // Said at the field, where it is fixed: Start, the link and Save plan
+    // stay off until it is, and the plan's list far below is easy to miss.
+    let url_problem = check_base_url(target.protocol, &normalise_base_url(&target.base_url))
+        .err()
+        .map(|problem| problem.text(state.lang));
     html! {
         <fieldset class="target-row" key={row}>
             <legend>{format!("{} {}", t.target, row + 1)}</legend>
@@ -116,7 +121,9 @@ fn target_row(state: &UseReducerHandle<State>, row: usize, target: &TargetForm) 
             </div>
             <div class="field wide">
                 <label for={id("base")}>{t.base_url}</label>
-                <input id={id("base")} value={target.base_url.clone()} oninput={on_base} spellcheck="false" />
+                <input id={id("base")} value={target.base_url.clone()} oninput={on_base} spellcheck="false"
+                    aria-invalid={url_problem.is_some().then_some("true")} aria-describedby={url_problem.is_some().then(|| id("base-problem"))} />
+                if let Some(problem) = url_problem { <p class="hint status bad" id={id("base-problem")}>{problem}</p> }
             </div>
             <div class="field">
                 <label for={id("model")}>{t.model}</label>

@@ -58,6 +58,15 @@ pub enum TargetSpecError {
         /// The spec as given.
         spec: String,
     },
+    /// `custom` with an `@` followed by a host but no scheme
+    /// (`custom:m@localhost:8000/v1`): the server is named, its scheme is
+    /// missing.
+    UrlWithoutScheme {
+        /// The spec as given.
+        spec: String,
+        /// What follows the `@`.
+        url: String,
+    },
 }
 
 impl std::fmt::Display for TargetSpecError {
@@ -90,6 +99,19 @@ impl std::fmt::Display for TargetSpecError {
                 "{spec:?}: custom needs the server's base URL, e.g. \
                  custom:my-model@http://localhost:8000/v1"
             ),
+            Self::UrlWithoutScheme { spec, url } => {
+                let model = spec
+                    .trim()
+                    .split_once(':')
+                    .map_or("", |(_, rest)| rest)
+                    .strip_suffix(url.as_str())
+                    .unwrap_or_default();
+                write!(
+                    f,
+                    "{spec:?}: the base URL {url:?} has no scheme: add http:// or https://, \
+                     e.g. custom:{model}http://{url}"
+                )
+            }
         }
     }
 }
@@ -136,8 +158,14 @@ impl TargetSpec {
             });
         }
         if preset.base_url.is_empty() && base_url.is_none() {
-            return Err(TargetSpecError::CustomNeedsUrl {
-                spec: spec.to_owned(),
+            return Err(match host_without_scheme(rest) {
+                Some(url) => TargetSpecError::UrlWithoutScheme {
+                    spec: spec.to_owned(),
+                    url: url.to_owned(),
+                },
+                None => TargetSpecError::CustomNeedsUrl {
+                    spec: spec.to_owned(),
+                },
             });
         }
         Ok(Self {
@@ -175,6 +203,21 @@ fn url_start(rest: &str) -> Option<usize> {
         let after = rest.get(at + 1..).unwrap_or_default().to_ascii_lowercase();
         URL_SCHEMES.iter().any(|scheme| after.starts_with(scheme))
     })
+}
+
+/// What follows the last `@` of `MODEL@…` when it reads as a server
+/// written without its scheme (`localhost:8000/v1`, `gpu-box/v1`,
+/// `10.0.0.5:8000`): a host with a port, a path or a dot. A model's own
+/// `@` (`fixed@200`) is followed by none of them.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn host_without_scheme(rest: &str) -> Option<&str> {
+    let (_, after) = rest.rsplit_once('@')?;
+    let after = after.trim();
+    let host = after.split('/').next().unwrap_or_default();
+    let looks_like_server = !host.is_empty()
+        && !after.contains("://")
+        && (after.contains('/') || host.contains(':') || host.contains('.'));
+    looks_like_server.then_some(after)
 }
 
 #[cfg_attr(target_arch = "wasm32", inline)]
@@ -443,6 +486,43 @@ mod tests {
         assert!(matches!(error, TargetSpecError::NoModel { .. }), "{error}");
         let error = TargetSpec::parse("custom:llama").unwrap_err();
         assert!(error.to_string().contains("base URL"), "{error}");
+    }
+
+    #[test]
+    fn a_server_without_its_scheme_is_told_to_add_one() {
+        // The server is named; only its scheme is missing.
+        for (given, url) in [
+            ("custom:m@localhost:8000/v1", "localhost:8000/v1"),
+            ("custom:m@gpu-box/v1", "gpu-box/v1"),
+            ("custom:fixed@200@10.0.0.5:8000", "10.0.0.5:8000"),
+        ] {
+            let error = TargetSpec::parse(given).unwrap_err();
+            assert_eq!(
+                error,
+                TargetSpecError::UrlWithoutScheme {
+                    spec: given.to_owned(),
+                    url: url.to_owned()
+                }
+            );
+            let text = error.to_string();
+            assert!(
+                text.contains("has no scheme: add http:// or https://"),
+                "{text}"
+            );
+            assert!(!text.contains("needs the server's base URL"), "{text}");
+        }
+        assert_eq!(
+            TargetSpec::parse("custom:m@localhost:8000/v1")
+                .unwrap_err()
+                .to_string(),
+            "\"custom:m@localhost:8000/v1\": the base URL \"localhost:8000/v1\" has no scheme: \
+             add http:// or https://, e.g. custom:m@http://localhost:8000/v1"
+        );
+        // A model's own @ names no server: the base URL is missing.
+        assert!(matches!(
+            TargetSpec::parse("custom:fixed@200").unwrap_err(),
+            TargetSpecError::CustomNeedsUrl { .. }
+        ));
     }
 
     #[test]

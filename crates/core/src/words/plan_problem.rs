@@ -143,6 +143,9 @@ pub enum UrlProblem {
     DemoUrlNeedsDemo,
     /// Neither `https://` nor `http://`.
     Scheme,
+    /// No scheme at all (`localhost:8000/v1`): the host is there, its
+    /// `http://` or `https://` is missing.
+    NoScheme,
     /// A trailing slash.
     TrailingSlash,
     /// `user:pass@` in the authority.
@@ -406,6 +409,10 @@ impl UrlProblem {
             (Lang::En, Self::Scheme) => {
                 "must start with https:// (or http:// for a server on your network)".to_owned()
             }
+            (Lang::En, Self::NoScheme) => "has no scheme: add https:// at the start (or http:// \
+                                           for a server on your network), e.g. \
+                                           http://localhost:8000/v1"
+                .to_owned(),
             (Lang::En, Self::TrailingSlash) => "must not end with a slash".to_owned(),
             (Lang::En, Self::Credentials) => "must not contain a user name or password \
                                               (user:pass@); keys go in the key field, never in \
@@ -433,6 +440,11 @@ impl UrlProblem {
             (Lang::ZhCn, Self::DemoUrlNeedsDemo) => "demo:// 只能用于演示协议".to_owned(),
             (Lang::ZhCn, Self::Scheme) => {
                 "必须以 https:// 开头（局域网内的服务器可用 http://）".to_owned()
+            }
+            (Lang::ZhCn, Self::NoScheme) => {
+                "缺少协议：请在开头加上 https://（局域网内的服务器可用 http://），\
+                 例如 http://localhost:8000/v1"
+                    .to_owned()
             }
             (Lang::ZhCn, Self::TrailingSlash) => "不能以斜杠结尾".to_owned(),
             (Lang::ZhCn, Self::Credentials) => {
@@ -650,13 +662,14 @@ mod tests {
         Shape::TargetObject,
     ];
 
-    static URLS: std::sync::LazyLock<[UrlProblem; 13]> = std::sync::LazyLock::new(|| {
+    static URLS: std::sync::LazyLock<[UrlProblem; 14]> = std::sync::LazyLock::new(|| {
         [
             UrlProblem::Empty,
             UrlProblem::Spaces,
             UrlProblem::DemoNeedsDemoUrl,
             UrlProblem::DemoUrlNeedsDemo,
             UrlProblem::Scheme,
+            UrlProblem::NoScheme,
             UrlProblem::TrailingSlash,
             UrlProblem::Credentials,
             UrlProblem::UnclosedBracket,

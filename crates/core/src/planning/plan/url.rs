@@ -37,6 +37,11 @@ pub fn check_base_url(protocol: Protocol, url: &str) -> Result<(), UrlProblem> {
         rest
     } else if lower.starts_with("demo://") {
         return Err(UrlProblem::DemoUrlNeedsDemo);
+    } else if !lower.contains("://") {
+        // `localhost:8000/v1`: a host the person meant, written without
+        // its scheme; the words say to add it rather than only what it
+        // must start with.
+        return Err(UrlProblem::NoScheme);
     } else {
         return Err(UrlProblem::Scheme);
     };
