@@ -578,7 +578,12 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         let kinds: Vec<String> = target
             .errors_by_kind
             .iter()
-            .map(|(kind, count)| format!("{count} {}", kind.as_str()))
+            .map(|(kind, count)| {
+                format!(
+                    "{count} {}",
+                    firsttoken_core::text::failure::error_kind_words(lang, *kind)
+                )
+            })
             .collect();
         let _ = writeln!(
             out,

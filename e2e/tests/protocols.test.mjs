@@ -286,12 +286,20 @@ test("a run in the page goes on after faults and counts them", async () => {
 
     // Six errors, the latest five listed, each under its target with its kind.
     const items = await runPage.$$eval(".error-list li", (lis) =>
-      lis.map((li) => ({ label: li.querySelector("strong").textContent, kind: li.querySelector("code").textContent, text: li.textContent })),
+      lis.map((li) => ({ label: li.querySelector("strong").textContent, kind: li.querySelector(".error-kind").dataset.kind, text: li.textContent })),
     );
     assert.equal(items.length, 5);
+    const kindWords = { http_status: "HTTP error", stream_cut: "stream cut off", cors_or_network: "blocked or no network" };
     for (const item of items) {
       assert.equal(item.kind, expectedKind[item.label], JSON.stringify(item));
+      // In words, never the exported code; a blocked request lists what
+      // may have happened and what to try.
+      assert.ok(item.text.includes(`— ${kindWords[item.kind]}: `), JSON.stringify(item));
+      assert.ok(!/cors_or_network|http_status|stream_cut/.test(item.text), JSON.stringify(item));
+      if (item.kind === "cors_or_network") assert.match(item.text, /the base URL may be wrong.*Test connection/, item.text);
     }
+    const latest = await runPage.$$eval("#latest-samples li", (lis) => lis.map((li) => li.textContent).join("\n"));
+    assert.ok(!/cors_or_network|http_status|stream_cut/.test(latest), latest);
     assert.deepEqual([...new Set(items.map((i) => i.label))].sort(), ["Cut", "Rate limited", "Unreachable"]);
     assert.ok(items.filter((i) => i.label === "Rate limited").every((i) => /HTTP 429/.test(i.text)));
 

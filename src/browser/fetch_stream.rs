@@ -81,9 +81,10 @@ pub struct MeasureOptions {
     pub reasoning_counts_as_first_token: bool,
     /// Abort after this many seconds (a stalled stream ends here).
     pub timeout_s: f64,
-    /// What to tell the person when the browser blocks the request
-    /// (the provider's CORS note).
-    pub cors_hint: String,
+    /// What is known of the provider's browser access (its preset's CORS
+    /// note), said beside the possible causes when the browser shows no
+    /// answer.
+    pub cors_note: Option<String>,
     /// Request number, so the demo provider's reply is reproducible.
     pub seq: u32,
     /// Seed of the run, for the demo provider.
@@ -122,8 +123,11 @@ pub async fn measure(request: &HttpRequest, options: &MeasureOptions, abort: &Ab
                 Some(AbortReason::Timeout) => measurement.on_timeout(headers_ms, options.timeout_s),
                 Some(AbortReason::Stopped) => measurement.on_abort(headers_ms),
                 None => {
-                    let hint = format!("{} ({})", options.cors_hint, describe_js(&error));
-                    measurement.on_fetch_rejected(headers_ms, &hint);
+                    measurement.on_fetch_rejected(
+                        headers_ms,
+                        options.cors_note.as_deref(),
+                        &describe_js(&error),
+                    );
                 }
             }
             return measurement.finish();

@@ -100,7 +100,7 @@ pub async fn measure_once(
         protocol: target.protocol,
         reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
         timeout_s: plan.timeout_s,
-        cors_hint: crate::ui::keys::cors_hint(target),
+        cors_note: crate::ui::keys::cors_note(target),
         seq,
         seed,
     };
@@ -108,7 +108,7 @@ pub async fn measure_once(
         Ok(abort) => measure(&request, &options, &abort).await,
         Err(error) => {
             let mut failed = Measurement::new(target.protocol, false);
-            failed.on_fetch_rejected(0.0, &error.to_string());
+            failed.on_fetch_rejected(0.0, None, &error.to_string());
             failed.finish()
         }
     }
@@ -396,7 +396,7 @@ impl Driver {
                 protocol: target.protocol,
                 reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
                 timeout_s: plan.timeout_s,
-                cors_hint: crate::ui::keys::cors_hint(target),
+                cors_note: crate::ui::keys::cors_note(target),
                 seq: planned.seq,
                 seed: crate::core::demo::target_seed(active.record.seed, planned.target),
             };

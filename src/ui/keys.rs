@@ -146,19 +146,15 @@ pub fn missing_keys(plan: &Plan, keys: &BTreeMap<String, String>) -> Vec<String>
         .collect()
 }
 
-/// The provider's note on browser access, for a request the browser
-/// blocked (CORS or the network): the preset's own note, or how to get past
-/// a provider that allows no browser calls.
-pub fn cors_hint(target: &Target) -> String {
+/// What is known of the provider's browser access, for a request the
+/// browser showed no answer to (CORS or the network): the preset's own
+/// note, in English as the stored message is; `None` for a custom server.
+pub fn cors_note(target: &Target) -> Option<String> {
     target
         .provider
         .as_deref()
         .and_then(crate::core::presets::preset_by_id)
         .map(|p| p.cors_note_en.to_owned())
-        .unwrap_or_else(|| {
-            "if the provider does not allow browser calls (CORS), use a proxy base URL you control"
-                .to_owned()
-        })
 }
 
 #[cfg(test)]
@@ -166,12 +162,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_blocked_request_gets_the_presets_note_or_the_proxy_advice() {
+    fn a_blocked_request_gets_the_presets_note_or_none() {
         let mut target = target("t", Some("deepseek"), "https://api.deepseek.com/v1");
         let preset = crate::core::presets::preset_by_id("deepseek").unwrap();
-        assert_eq!(cors_hint(&target), preset.cors_note_en);
+        assert_eq!(cors_note(&target).as_deref(), Some(preset.cors_note_en));
         target.provider = None;
-        assert!(cors_hint(&target).contains("proxy base URL you control"));
+        assert_eq!(cors_note(&target), None);
     }
 
     fn target(label: &str, provider: Option<&str>, base_url: &str) -> Target {

@@ -4,7 +4,10 @@
 use yew::prelude::*;
 
 use crate::browser::spawn;
+use crate::core::plan::Target;
+use crate::core::sample::{ErrorKind, SampleError};
 use crate::core::text::at_least;
+use crate::core::text::failure::{blocked_request_text, error_kind_words};
 use crate::core::text::fidelity::count_of;
 use crate::ui::driver::{delete_run, open_run};
 use crate::ui::hooks::use_render_mark;
@@ -80,9 +83,7 @@ pub fn RunPage(props: &PageProps) -> Html {
             && matches!((sample.ttft_ms, median), (Some(v), Some(m)) if sample.error.is_none() && v > 4.0 * m);
         let passed = sample.check.map(|check| check.passed);
         let result = match (&sample.error, probe, passed, sample.ttft_ms) {
-            (Some(error), _, _, _) => {
-                html! { <code class="error-kind">{error.kind.as_str()}</code> }
-            }
+            (Some(error), _, _, _) => error_kind(lang, error),
             (None, Some(_), Some(passed), _) => {
                 let (mark, word) = if passed {
                     ("✓", t.reply_passed)
@@ -192,13 +193,42 @@ pub fn RunPage(props: &PageProps) -> Html {
                 <section class="card">
                     <h2>{t.latest_errors}</h2>
                     <ul class="error-list">
-                        { for run.latest_errors.iter().map(|(label, error)| html! {
-                            <li><strong>{label.clone()}</strong>{" — "}<code>{error.kind.as_str()}</code>{" "}{error.message.clone()}</li>
+                        { for run.latest_errors.iter().map(|(label, error)| {
+                            let target = run.plan.targets.iter().find(|t| &t.label == label);
+                            html! {
+                                <li><strong>{label.clone()}</strong>{" — "}{error_kind(lang, error)}{": "}{error_message(lang, error, target)}</li>
+                            }
                         }) }
                     </ul>
                 </section>
             }
         </div>
+    }
+}
+
+/// A failure's kind in words, its exported name kept for scripts in
+/// `data-kind`.
+fn error_kind(lang: crate::ui::i18n::Lang, error: &SampleError) -> Html {
+    html! { <span class="error-kind" data-kind={error.kind.as_str()}>{error_kind_words(lang, error.kind)}</span> }
+}
+
+/// A failure's message in the page's language. The stored message is
+/// English; a request the browser showed no answer to is said again in
+/// Chinese, with the provider's own note in Chinese.
+fn error_message(
+    lang: crate::ui::i18n::Lang,
+    error: &SampleError,
+    target: Option<&Target>,
+) -> String {
+    match (lang, error.kind) {
+        (crate::ui::i18n::Lang::ZhCn, ErrorKind::CorsOrNetwork) => {
+            let note = target
+                .and_then(|t| t.provider.as_deref())
+                .and_then(crate::core::presets::preset_by_id)
+                .map(|p| p.cors_note_zh);
+            blocked_request_text(lang, note, "")
+        }
+        _ => error.message.clone(),
     }
 }
 

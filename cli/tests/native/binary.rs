@@ -275,6 +275,36 @@ fn a_fault_plan_turns_each_fault_into_a_typed_error_sample() {
     // Those that never had a connection have no phases.
     assert!(doc.samples[6..].iter().all(|s| s.connection.is_none()));
     assert!(stdout.contains("error dns (request): the provider's host name did not resolve"));
+    // The report names each failure in words, never by its exported code.
+    for (lang, words) in [
+        (
+            "en",
+            [
+                "1 blocked or no network",
+                "1 host not found",
+                "1 TLS failed",
+            ],
+        ),
+        (
+            "zh-CN",
+            ["1 被拦截或网络不通", "1 域名无法解析", "1 TLS 握手失败"],
+        ),
+    ] {
+        let output = run(firsttoken()
+            .arg("report")
+            .arg(&ran.results)
+            .args(["--lang", lang]));
+        let (text, _) = texts(&output);
+        for said in words {
+            assert!(text.contains(said), "{lang}: {said}: {text}");
+        }
+        for code in ErrorKind::ALL.map(ErrorKind::as_str) {
+            assert!(
+                !text.contains(&format!("1 {code}")),
+                "{lang}: {code}: {text}"
+            );
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

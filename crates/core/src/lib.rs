@@ -119,5 +119,7 @@ pub mod text {
         at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
         significant, trim_zeros,
     };
-    pub use crate::words::{dashboard, format, notice, page, plan_problem, refusal, report_words};
+    pub use crate::words::{
+        dashboard, failure, format, notice, page, plan_problem, refusal, report_words,
+    };
 }

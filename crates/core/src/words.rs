@@ -4,6 +4,8 @@
 //!
 //! - [`format`](mod@format): one way to format a duration, a share, a
 //!   ratio, an interval and dollars;
+//! - [`failure`]: a failed request in words (its kind, and what a request
+//!   the browser refused to show may mean);
 //! - [`refusal`]: why a plan, a link or a results file was refused, or runs
 //!   could not be merged;
 //! - [`plan_problem`]: what is wrong with a field of a plan;
@@ -14,6 +16,7 @@
 //! - [`dashboard`]: the dashboard's labels and captions.
 
 pub mod dashboard;
+pub mod failure;
 pub mod format;
 pub mod notice;
 pub mod page;

@@ -23,6 +23,7 @@
 //!   without a TTFT would otherwise vanish silently from the statistics.
 
 use crate::base::failure::{ErrorKind, Phase, SampleError};
+use crate::base::lang::Lang;
 use crate::planning::fidelity::reply::{Reply, Transcript};
 use crate::planning::plan::Protocol;
 use crate::wire::protocol::{
@@ -516,13 +517,14 @@ impl Measurement {
         }
     }
 
-    /// `fetch()` rejected at `t_ms`; `hint` says what to try for this
-    /// provider (e.g. its allowed-origins setting).
+    /// `fetch()` rejected at `t_ms`: the browser refused to show an answer
+    /// and does not say why. `provider_note` is what is known of the
+    /// provider's browser access (its preset's note), `detail` the
+    /// browser's own words; the message lists the possible causes and what
+    /// to try ([`crate::words::failure::blocked_request_text`]).
     #[cfg_attr(target_arch = "wasm32", inline)]
-    pub fn on_fetch_rejected(&mut self, t_ms: f64, hint: &str) {
-        let message = format!(
-            "the browser blocked the request or the network failed (it does not say which): {hint}"
-        );
+    pub fn on_fetch_rejected(&mut self, t_ms: f64, provider_note: Option<&str>, detail: &str) {
+        let message = crate::words::failure::blocked_request_text(Lang::En, provider_note, detail);
         self.fail(finite(t_ms), ErrorKind::CorsOrNetwork, message);
     }
 
@@ -1312,7 +1314,8 @@ mod tests {
         let mut measurement = Measurement::new(Protocol::OpenAi, false);
         measurement.on_fetch_rejected(
             12.0,
-            "allow this page's origin in the server's CORS settings",
+            Some("answers browser requests from any origin"),
+            "TypeError: Failed to fetch",
         );
         let outcome = measurement.finish();
         let error = outcome.error.unwrap();
@@ -1322,8 +1325,11 @@ mod tests {
         );
         assert_eq!(
             error.message,
-            "the browser blocked the request or the network failed (it does not say which): allow \
-             this page's origin in the server's CORS settings"
+            crate::words::failure::blocked_request_text(
+                Lang::En,
+                Some("answers browser requests from any origin"),
+                "TypeError: Failed to fetch"
+            )
         );
         assert_eq!((outcome.headers_ms, outcome.total_ms), (None, Some(12.0)));
     }
@@ -1377,7 +1383,7 @@ mod tests {
         measurement.on_read_error(1_200.0, "x");
         measurement.on_body_end(1_300.0);
         measurement.on_error_body(1_300.0, "x");
-        measurement.on_fetch_rejected(1_300.0, "x");
+        measurement.on_fetch_rejected(1_300.0, None, "x");
         measurement.on_abort(1_400.0);
         let outcome = measurement.finish();
         assert_eq!(kind(&outcome), Some(ErrorKind::Timeout));
@@ -1521,7 +1527,7 @@ mod tests {
                     Call::Chunk(bytes) => { measurement.on_chunk(t_ms, &bytes); }
                     Call::BodyEnd => measurement.on_body_end(t_ms),
                     Call::ErrorBody(body) => measurement.on_error_body(t_ms, &body),
-                    Call::Rejected => measurement.on_fetch_rejected(t_ms, "hint"),
+                    Call::Rejected => measurement.on_fetch_rejected(t_ms, None, "hint"),
                     Call::ReadError => measurement.on_read_error(t_ms, "detail"),
                     Call::Timeout => measurement.on_timeout(t_ms, 1.0),
                     Call::Abort => measurement.on_abort(t_ms),
