@@ -30,7 +30,7 @@ import sys
 
 # Gzip total for everything the first visit downloads, in kB (1000 bytes).
 DEFAULT_BUDGET_KB = 380
-# Gzip total of every file, the parts included (DESIGN.md section 9).
+# Gzip total of every file, the parts included (docs/architecture.md, "Rules the layout keeps").
 DEFAULT_TOTAL_BUDGET_KB = 660
 
 

@@ -3,8 +3,8 @@
 //! the few numbers that decide where to route a model: median, p95, CV% and
 //! the cold-start tail.
 //!
-//! One pure core and two adapters, data flowing one way (see `DESIGN.md`
-//! section 8). The core is its own crate, `firsttoken-core` (`crates/core`), which this
+//! One pure core and two adapters, data flowing one way (see
+//! docs/architecture.md). The core is its own crate, `firsttoken-core` (`crates/core`), which this
 //! crate re-exports as `firsttoken::core`; this crate is the page; the native runner,
 //! `firsttoken` (the `cli/` crate), is the second adapter over the same core,
 //! and `mock/` is the provider the tests measure:

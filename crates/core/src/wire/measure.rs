@@ -3,9 +3,10 @@
 //!
 //! The browser takes `performance.now()` the moment headers or a chunk
 //! arrive and passes that time in *before* anything is decoded, so parsing
-//! cost never enters a timing (DESIGN.md section 2). Everything here is
-//! deterministic: the same calls give the same [`Outcome`], which is what
-//! lets every path, and every split of every stream, be tested natively.
+//! cost never enters a timing (docs/architecture.md, "Rules the layout
+//! keeps"). Everything here is deterministic: the same calls give the same
+//! [`Outcome`], which is what lets every path, and every split of every
+//! stream, be tested natively.
 //!
 //! Rules, in one place:
 //! - `first_byte_ms` is the first non-empty chunk; `ttft_ms` the first
