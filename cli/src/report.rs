@@ -12,8 +12,11 @@ use std::path::PathBuf;
 
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::fidelity::score::Fidelity;
+use firsttoken_core::idle::{GoesCold, IdleFigures};
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
-use firsttoken_core::report::{REPORT_SEED, Report, TargetReport, build_report_with};
+use firsttoken_core::report::{
+    REPORT_SEED, Report, TargetReport, build_report_with, percentile_reaches_censored,
+};
 use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken_core::routing_config::{
     RunSource, litellm_yaml_with_prefill, openrouter_json, routing_json,
@@ -201,13 +204,77 @@ fn connections_text(lang: Lang, c: &Connections) -> String {
     connections_opened(lang, c.opened, &phases)
 }
 
+/// A target's idle figures: every gap's cold share with its interval,
+/// where it goes cold, and what that gives to deploy.
+fn idle_json(idle: &IdleFigures) -> Value {
+    let gaps: Vec<Value> = idle
+        .gaps
+        .iter()
+        .map(|gap| {
+            json!({
+                "gap_s": gap.gap_s,
+                "requests": gap.requests,
+                "cold": gap.cold,
+                "share": gap.share(),
+                "interval": [gap.interval.0, gap.interval.1],
+                "monotone_share": gap.monotone_share,
+                "median_ms": gap.median_ms,
+                "p95_ms": gap.p95_ms,
+                "censored": gap.censored,
+                "p95_is_lower_bound": percentile_reaches_censored(gap.requests, gap.censored, 95.0),
+            })
+        })
+        .collect();
+    let stayed_warm = match idle.goes_cold {
+        GoesCold::StayedWarm {
+            after_s,
+            cold,
+            of,
+            share_at_most,
+        } => json!({"after_s": after_s, "cold": cold, "of": of, "share_at_most": share_at_most}),
+        _ => Value::Null,
+    };
+    let fisher_p = match idle.goes_cold {
+        GoesCold::After { p_value, .. } => p_value,
+        _ => None,
+    };
+    json!({
+        "gaps": gaps,
+        "goes_cold_after_s": idle.goes_cold.range_s(),
+        "fisher_p": fisher_p,
+        "stayed_warm": stayed_warm,
+        "threshold_ms": idle.threshold_ms,
+        "reference_gap_s": idle.reference_gap_s,
+        "cold_starts": idle.cold_starts,
+        "cold_median_ms": idle.cold_median_ms,
+        "cold_censored": idle.cold_censored,
+        "keep_warm_s": idle.keep_warm.map(|k| k.every_s),
+        "keep_warm": idle.keep_warm.map(|k| json!({
+            "every_s": k.every_s,
+            "requests_per_day": k.requests_per_day,
+            "usd_per_day": k.usd_per_day,
+        })),
+        "at_traffic": idle.at_traffic.map(|a| json!({
+            "gap_s": a.gap_s,
+            "share": [a.share.0, a.share.1],
+            "interval": [a.interval.0, a.interval.1],
+        })),
+        "dedicated": idle.dedicated.map(|d| json!({
+            "usd_per_hour": d.usd_per_hour,
+            "usd_per_day": d.usd_per_day,
+            "break_even_requests_per_day": d.break_even_requests_per_day,
+            "cheaper_at_any_traffic": d.cheaper_at_any_traffic,
+        })),
+    })
+}
+
 fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
     let errors_by_kind: serde_json::Map<String, Value> = target
         .errors_by_kind
         .iter()
         .map(|(kind, count)| (kind.as_str().to_owned(), json!(count)))
         .collect();
-    json!({
+    let mut value = json!({
         "target": target.target,
         "label": target.label,
         "model": target.model,
@@ -256,7 +323,13 @@ fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
             "cv_pct": i.cv_pct.pair(),
             "resamples": i.resamples,
         })),
-    })
+    });
+    // Only a run with idle gaps has the member, so every other report
+    // reads as it always did.
+    if let (Some(idle), Value::Object(members)) = (&target.idle, &mut value) {
+        members.insert("idle".to_owned(), idle_json(idle));
+    }
+    value
 }
 
 /// The report as JSON: every figure the text shows, unrounded.
@@ -702,6 +775,8 @@ pub(crate) fn model_lines(
     each(words.stream, &of_model(&sentences.streams));
     each(words.cost, &of_model(&sentences.costs));
     each(words.periods, &of_model(&sentences.periods));
+    each(words.idle, &of_model(&sentences.idle));
+    each(words.keep_warm, &of_model(&sentences.idle_settings));
     lines.extend(
         members
             .iter()
@@ -902,6 +977,8 @@ mod tests {
                     &said.rate_limits,
                     &said.streams,
                     &said.costs,
+                    &said.idle,
+                    &said.idle_settings,
                 ] {
                     expected.extend(list.iter().map(|s| labelled(lang, &s.label, &s.text)));
                 }

@@ -13,6 +13,7 @@ mod native {
     pub mod flags;
     pub mod gate;
     pub mod html;
+    pub mod idle;
     pub mod journal;
     pub mod measure;
     pub mod nonce;

@@ -1,9 +1,10 @@
 //! The narrative layer, at the top: the sentences about a whole report
 //! (tail, slow share, intervals and distinctions, timeouts, goodput,
-//! periods, first try and rate limits, stream, cost), the fidelity check's
-//! and the prefill fit's sentences. They read the report's types, so
+//! periods, first try and rate limits, stream, cost), the fidelity check's,
+//! the prefill fit's and the idle gaps' sentences. They read the report's types, so
 //! nothing below may name them.
 
 pub mod fidelity;
+pub mod idle;
 pub mod prefill;
 pub mod sentences;

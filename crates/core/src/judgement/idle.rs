@@ -34,7 +34,8 @@
 //!   warm after the longest gap, with a one-sided 95 % upper bound on its
 //!   cold share there.
 //! - **Settings**: a keep-warm interval just under the longest idle shown
-//!   to stay warm ([`KEEP_WARM_SHARE`] of it), its cost per day at the
+//!   to stay warm ([`KEEP_WARM_SHARE`] of it, in whole seconds, or tenths
+//!   below ten seconds), its cost per day at the
 //!   target's measured cost per request; the cold share to expect at the
 //!   user's spacing (`typical_gap_s`), read from the gaps around it; and,
 //!   with a dedicated endpoint's hourly price, the traffic above which it
@@ -313,7 +314,12 @@ fn figures_over(
     let goes_cold = goes_cold(&gaps);
     let keep_warm = match goes_cold {
         GoesCold::After { lo_s, .. } if lo_s > 0.0 => {
-            let every_s = (lo_s * KEEP_WARM_SHARE).floor().max(1.0);
+            // Whole seconds, or tenths below ten seconds.
+            let every_s = if lo_s * KEEP_WARM_SHARE >= 10.0 {
+                (lo_s * KEEP_WARM_SHARE).floor()
+            } else {
+                ((lo_s * KEEP_WARM_SHARE * 10.0).floor() / 10.0).max(0.1)
+            };
             let requests_per_day = DAY_S / every_s;
             Some(KeepWarm {
                 every_s,

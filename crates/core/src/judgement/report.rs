@@ -16,6 +16,7 @@ use crate::judgement::compare::{
 use crate::judgement::cost::{CostFigures, cost_figures};
 use crate::judgement::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
 use crate::judgement::fidelity_score::{Fidelity, FidelityVerdict, score as score_fidelity};
+use crate::judgement::idle::{IdleFigures, IdleRequest, IdleSettings, idle_figures};
 use crate::judgement::population::Population;
 use crate::judgement::prefill::{PredictionSource, prefill_measure};
 use crate::judgement::routing_words::route_note;
@@ -109,6 +110,9 @@ pub struct TargetReport {
     /// headline's size among them), by size ascending; empty otherwise.
     /// A size is never judged against another's requests.
     pub by_size: Vec<SizeJudgement>,
+    /// The cold share by idle gap and what it gives to deploy, when the
+    /// target's requests were sent after the plan's `idle_gaps_s`.
+    pub idle: Option<IdleFigures>,
 }
 
 /// One prompt size of one target, judged on its own first sends as any
@@ -313,6 +317,7 @@ pub fn build_report_with(
             report.cost = target
                 .price
                 .map(|price| cost_figures(spent.iter().copied(), &price, &plan.prompt));
+            report.idle = idle_of(own, plan, report.cost.and_then(|c| c.per_success_usd));
             report.target = index;
             report.label.clone_from(&target.label);
             report.model.clone_from(&target.model);
@@ -402,6 +407,40 @@ fn size_judgements(plan: &Plan, samples: &[&Sample], planned: &Plan) -> Vec<Size
             })
         })
         .collect()
+}
+
+/// The idle figures of one target's headline requests (those sent after an
+/// idle gap), with the plan's settings and the target's measured cost per
+/// request; `None` without idle gaps.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn idle_of(
+    samples: &[&Sample],
+    plan: &Plan,
+    cost_per_request_usd: Option<f64>,
+) -> Option<IdleFigures> {
+    let timeout_ms = plan.timeout_s * 1000.0;
+    let requests: Vec<IdleRequest> = samples
+        .iter()
+        .filter(|s| !s.warmup)
+        .filter_map(|s| {
+            Some(IdleRequest {
+                gap_s: s.idle_gap_s?,
+                rank: s.rank(timeout_ms),
+            })
+        })
+        .collect();
+    if requests.is_empty() {
+        return None;
+    }
+    idle_figures(
+        &requests,
+        timeout_ms,
+        IdleSettings {
+            typical_gap_s: plan.typical_gap_s,
+            dedicated_usd_per_hour: plan.dedicated_usd_per_hour,
+            cost_per_request_usd,
+        },
+    )
 }
 
 /// The TTFT predicted for `target` at the plan's `typical_prompt_tokens`,
@@ -570,6 +609,7 @@ fn target_report(
         cost: None,
         cache: cache_split(counted.iter().copied()),
         by_size: Vec::new(),
+        idle: None,
         time_of_day: time_of_day(
             samples.iter().copied(),
             tz_offset_min,

@@ -773,6 +773,13 @@ pub struct ReportSentences {
     pub streams: Vec<Said>,
     /// Cost, per target with a price.
     pub costs: Vec<Said>,
+    /// Where the cold share rises with idle, per target whose requests
+    /// were sent after idle gaps.
+    pub idle: Vec<Said>,
+    /// What the idle gaps give to deploy (keep-warm pings and their cost,
+    /// the cold share at the user's spacing, a dedicated endpoint's
+    /// break-even), one sentence each, per target.
+    pub idle_settings: Vec<Said>,
     /// The routing reasons: (model, recommended label or "–", reason).
     pub routing: Vec<(String, String, String)>,
     /// The fidelity check, per target, when the plan has one.
@@ -976,6 +983,22 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
         costs: targets
             .iter()
             .filter_map(|t| t.cost.map(|c| said(t, cost_sentence(lang, &c))))
+            .collect(),
+        idle: targets
+            .iter()
+            .filter_map(|t| {
+                let idle = t.idle.as_ref()?;
+                Some(said(t, crate::narrative::idle::idle_sentence(lang, idle)))
+            })
+            .collect(),
+        idle_settings: targets
+            .iter()
+            .flat_map(|t| {
+                t.idle
+                    .iter()
+                    .flat_map(|idle| crate::narrative::idle::idle_settings(lang, idle))
+                    .map(|text| said(t, text))
+            })
             .collect(),
         fidelity: report
             .fidelity

@@ -634,7 +634,9 @@ mod tests {
         // Left out of the document when not set: older plans and links
         // are written byte for byte as before.
         let text = plan.to_json_pretty();
-        assert!(!text.contains("idle") && !text.contains("typical_gap") && !text.contains("dedicated"));
+        assert!(
+            !text.contains("idle") && !text.contains("typical_gap") && !text.contains("dedicated")
+        );
         assert_eq!(plan.requests_per_gap(), None);
         plan.idle_gaps_s = Some(vec![10.0, 60.0, 300.0, 900.0]);
         plan.typical_gap_s = Some(120.0);
@@ -649,7 +651,13 @@ mod tests {
         let compact = crate::base::document::to_string(&plan);
         let errors = invalid(&compact.replace("[10.0,60.0,300.0,900.0]", "[10,10]"));
         assert_eq!(fields(&errors), ["idle_gaps_s"]);
-        for bad in ["[]", "[0]", "[-5]", "[86401]", "[1,2,3,4,5,6,7,8,9,10,11,12,13]"] {
+        for bad in [
+            "[]",
+            "[0]",
+            "[-5]",
+            "[86401]",
+            "[1,2,3,4,5,6,7,8,9,10,11,12,13]",
+        ] {
             let errors = invalid(&compact.replace("[10.0,60.0,300.0,900.0]", bad));
             assert_eq!(fields(&errors), ["idle_gaps_s"], "{bad}");
         }
@@ -660,15 +668,21 @@ mod tests {
              found \"10,60\""
         );
         assert!(errors[0].text(Lang::ZhCn).contains("空闲时长"));
-        let errors = invalid(&compact.replace("\"warmup_per_target\":2", "\"warmup_per_target\":0"));
+        let errors =
+            invalid(&compact.replace("\"warmup_per_target\":2", "\"warmup_per_target\":0"));
         assert_eq!(fields(&errors), ["idle_gaps_s"]);
-        assert!(errors[0].message().contains("at least one warm-up"), "{}", errors[0].message());
+        assert!(
+            errors[0].message().contains("at least one warm-up"),
+            "{}",
+            errors[0].message()
+        );
         assert!(errors[0].text(Lang::ZhCn).contains("预热"));
         let errors = invalid(&compact.replace("\"typical_gap_s\":120.0", "\"typical_gap_s\":0"));
         assert_eq!(fields(&errors), ["typical_gap_s"]);
-        let errors = invalid(
-            &compact.replace("\"dedicated_usd_per_hour\":2.5", "\"dedicated_usd_per_hour\":-1"),
-        );
+        let errors = invalid(&compact.replace(
+            "\"dedicated_usd_per_hour\":2.5",
+            "\"dedicated_usd_per_hour\":-1",
+        ));
         assert_eq!(fields(&errors), ["dedicated_usd_per_hour"]);
 
         // Fewer than 15 requests per gap: a warning, in both languages.
@@ -679,11 +693,19 @@ mod tests {
             .find(|w| w.kind == WarningKind::FewRequestsPerGap)
             .unwrap();
         assert_eq!(warning.field, "idle_gaps_s");
-        assert!(warning.message.contains("only 10 of a target's 40"), "{}", warning.message);
+        assert!(
+            warning.message.contains("only 10 of a target's 40"),
+            "{}",
+            warning.message
+        );
         let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, &warning);
         assert!(zh.contains("10") && zh.contains("空闲时长"), "{zh}");
         plan.requests_per_target = 60;
-        assert!(plan.warnings().iter().all(|w| w.kind != WarningKind::FewRequestsPerGap));
+        assert!(
+            plan.warnings()
+                .iter()
+                .all(|w| w.kind != WarningKind::FewRequestsPerGap)
+        );
     }
 
     #[test]
@@ -889,7 +911,11 @@ mod tests {
     fn a_host_without_its_scheme_is_told_to_add_one() {
         use Protocol::*;
         for url in ["localhost:8000/v1", "api.openai.com/v1", "gpu-box"] {
-            assert_eq!(check_base_url(OpenAi, url), Err(UrlProblem::NoScheme), "{url}");
+            assert_eq!(
+                check_base_url(OpenAi, url),
+                Err(UrlProblem::NoScheme),
+                "{url}"
+            );
         }
         // Another scheme is the other problem: it must start with one of ours.
         assert_eq!(
@@ -898,10 +924,17 @@ mod tests {
         );
         for lang in [Lang::En, Lang::ZhCn] {
             let text = UrlProblem::NoScheme.text(lang);
-            assert!(text.contains("https://") && text.contains("http://"), "{text}");
+            assert!(
+                text.contains("https://") && text.contains("http://"),
+                "{text}"
+            );
         }
         assert!(UrlProblem::NoScheme.text(Lang::En).contains("add https://"));
-        assert!(UrlProblem::NoScheme.text(Lang::ZhCn).contains("加上 https://"));
+        assert!(
+            UrlProblem::NoScheme
+                .text(Lang::ZhCn)
+                .contains("加上 https://")
+        );
     }
 
     #[test]

@@ -206,11 +206,10 @@ impl Schedule {
                 last_measured_seq = Some(seq);
                 Some(SizedPrompt { tokens, repeat_of })
             };
-            let latency_round =
-                (seq >= plan.warmup_per_target && probe.is_none()).then(|| {
-                    latency_rounds += 1;
-                    latency_rounds - 1
-                });
+            let latency_round = (seq >= plan.warmup_per_target && probe.is_none()).then(|| {
+                latency_rounds += 1;
+                latency_rounds - 1
+            });
             for target in 0..targets {
                 let idle_gap_s = latency_round.and_then(|round| {
                     gap_orders
@@ -1213,7 +1212,10 @@ mod tests {
         assert!(without.requests.iter().all(|r| r.idle_gap_s.is_none()));
         assert_eq!(without.jitter_ms, schedule.jitter_ms);
         let stored = crate::base::document::to_string(&Runner::new(without));
-        assert!(!stored.contains("idle") && !stored.contains("target_end"), "{stored}");
+        assert!(
+            !stored.contains("idle") && !stored.contains("target_end"),
+            "{stored}"
+        );
     }
 
     #[test]
@@ -1235,7 +1237,10 @@ mod tests {
                     // Never sooner than the gap; later only when the other
                     // target's request was running.
                     assert!(idle_ms >= gap_s * 1000.0 - 1e-6, "{index}: {idle_ms}");
-                    assert!(idle_ms <= gap_s * 1000.0 + 2_000.0 + 1e-6, "{index}: {idle_ms}");
+                    assert!(
+                        idle_ms <= gap_s * 1000.0 + 2_000.0 + 1e-6,
+                        "{index}: {idle_ms}"
+                    );
                     assert!((planned - (end + gap_s * 1000.0)).abs() < 1e-6);
                 }
                 (None, _) => assert!(request.warmup),

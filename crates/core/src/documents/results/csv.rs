@@ -262,7 +262,11 @@ mod tests {
         sample.idle_gap_s = Some(300.0);
         let idle = export_csv(&plan, &[warmup, sample.clone()]);
         let lines: Vec<&str> = idle.lines().collect();
-        assert!(lines[0].ends_with(",probe_passed,idle_gap_s"), "{}", lines[0]);
+        assert!(
+            lines[0].ends_with(",probe_passed,idle_gap_s"),
+            "{}",
+            lines[0]
+        );
         // A warm-up has no gap: an empty cell.
         assert!(lines[1].ends_with(','), "{}", lines[1]);
         assert!(lines[2].ends_with(",300"), "{}", lines[2]);
@@ -272,7 +276,12 @@ mod tests {
             repeat_of: None,
         });
         let both = export_csv(&plan, &[sample]);
-        assert!(both.lines().next().unwrap().ends_with(",prompt_size,prompt_repeat_of,idle_gap_s"));
+        assert!(
+            both.lines()
+                .next()
+                .unwrap()
+                .ends_with(",prompt_size,prompt_repeat_of,idle_gap_s")
+        );
         assert!(both.lines().nth(1).unwrap().ends_with(",128,,300"));
     }
 }

@@ -1,0 +1,348 @@
+//! The words of idle time ([`crate::judgement::idle`]): after how long idle
+//! a target goes cold, each gap's cold share, and what keeping it warm
+//! costs, in English and Chinese. The page and `firsttoken report` both say
+//! them from here.
+
+use crate::base::lang::Lang;
+use crate::judgement::idle::{GapFigures, GoesCold, IdleFigures};
+use crate::words::format::{format_ms, format_usd, grouped, significant, trim_zeros};
+
+/// An idle time: "0.5 s", "45 s", "5 min", "1.5 h" (秒 / 分钟 / 小时).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn gap_text(lang: Lang, seconds: f64) -> String {
+    let (s, min, h) = match lang {
+        Lang::En => ("s", "min", "h"),
+        Lang::ZhCn => ("秒", "分钟", "小时"),
+    };
+    let one_decimal = |x: f64| trim_zeros(format!("{:.1}", (x * 10.0).round() / 10.0));
+    if seconds < 60.0 {
+        format!("{} {s}", one_decimal(seconds))
+    } else if seconds < 3600.0 {
+        format!("{} {min}", one_decimal(seconds / 60.0))
+    } else {
+        format!("{} {h}", one_decimal(seconds / 3600.0))
+    }
+}
+
+/// "4 %" style share, 0–1, whole percent from 10 up and one decimal below.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn pct(share: f64) -> String {
+    let value = share * 100.0;
+    if value == 0.0 {
+        "0 %".to_owned()
+    } else if value >= 10.0 {
+        format!("{value:.0} %")
+    } else {
+        format!("{} %", significant(value))
+    }
+}
+
+/// "0–17 %": a share's interval.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn range_pct(low: f64, high: f64) -> String {
+    let low = pct(low);
+    format!("{}–{}", low.trim_end_matches(" %"), pct(high))
+}
+
+/// One gap's cold count: "0 of 15 after 1 s" / "1 秒后 15 个中 0 个".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn gap_count(lang: Lang, gap: &GapFigures) -> String {
+    let after = gap_text(lang, gap.gap_s);
+    match lang {
+        Lang::En => format!("{} of {} after {after}", gap.cold, gap.requests),
+        Lang::ZhCn => format!("空闲 {after}后 {} 个中 {} 个", gap.requests, gap.cold),
+    }
+}
+
+/// The sentence about a target's idle gaps: where it goes cold (or that it
+/// stayed warm, with a bound), the cold count after each gap, what counts
+/// as cold, and how long its cold starts take.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
+    let counts: Vec<String> = idle.gaps.iter().map(|g| gap_count(lang, g)).collect();
+    let (separator, cold_over) = match lang {
+        Lang::En => (", ", "cold"),
+        Lang::ZhCn => ("，", "冷"),
+    };
+    let counts = counts.join(separator);
+    let threshold = format_ms(lang, idle.threshold_ms);
+    let reference = gap_text(lang, idle.reference_gap_s);
+    let head = match (lang, idle.goes_cold) {
+        (Lang::En, GoesCold::After { lo_s, hi_s, .. }) if lo_s > 0.0 => format!(
+            "goes cold after {}–{} idle",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
+        ),
+        (Lang::En, GoesCold::After { hi_s, .. }) => {
+            format!("goes cold after less than {} idle", gap_text(lang, hi_s))
+        }
+        (
+            Lang::En,
+            GoesCold::StayedWarm {
+                after_s,
+                cold: 0,
+                of,
+                share_at_most,
+            },
+        ) => format!(
+            "stayed warm after {} idle in all {of} tries (cold share ≤ {})",
+            gap_text(lang, after_s),
+            pct(share_at_most)
+        ),
+        (
+            Lang::En,
+            GoesCold::StayedWarm {
+                after_s,
+                share_at_most,
+                ..
+            },
+        ) => format!(
+            "no more cold starts after {} idle than after shorter gaps (cold share ≤ {})",
+            gap_text(lang, after_s),
+            pct(share_at_most)
+        ),
+        (Lang::En, GoesCold::TooFewGaps) => {
+            "too few idle gaps with requests to tell where it goes cold".to_owned()
+        }
+        (Lang::ZhCn, GoesCold::After { lo_s, hi_s, .. }) if lo_s > 0.0 => format!(
+            "空闲 {}–{}后变冷",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
+        ),
+        (Lang::ZhCn, GoesCold::After { hi_s, .. }) => {
+            format!("空闲不到 {} 就变冷", gap_text(lang, hi_s))
+        }
+        (
+            Lang::ZhCn,
+            GoesCold::StayedWarm {
+                after_s,
+                cold: 0,
+                of,
+                share_at_most,
+            },
+        ) => format!(
+            "空闲 {}后 {of} 次全部保持热状态（冷启动比例 ≤ {}）",
+            gap_text(lang, after_s),
+            pct(share_at_most)
+        ),
+        (
+            Lang::ZhCn,
+            GoesCold::StayedWarm {
+                after_s,
+                share_at_most,
+                ..
+            },
+        ) => format!(
+            "空闲 {}后的冷启动不比更短的空闲多（冷启动比例 ≤ {}）",
+            gap_text(lang, after_s),
+            pct(share_at_most)
+        ),
+        (Lang::ZhCn, GoesCold::TooFewGaps) => "有请求的空闲时长太少，看不出何时变冷".to_owned(),
+    };
+    let cold_length = idle.cold_median_ms.map(|ms| {
+        let at_least = if idle.cold_censored * 2 >= idle.cold_starts {
+            "≥ "
+        } else {
+            ""
+        };
+        (
+            format!("{at_least}{}", format_ms(lang, ms)),
+            idle.cold_starts,
+        )
+    });
+    match lang {
+        Lang::En => {
+            let mut text = format!(
+                "{head}: {cold_over} {counts} ({cold_over}: slower than {threshold}, 3× the warm \
+                 median after {reference}, or timed out)"
+            );
+            if let Some((ms, n)) = cold_length {
+                text.push_str(&format!("; cold starts take {ms} (median of {n})"));
+            }
+            text
+        }
+        Lang::ZhCn => {
+            let mut text = format!(
+                "{head}：{counts}为冷启动（慢于 {threshold}，即空闲 {reference}后热请求中位数的 3 倍，\
+                 或超时）"
+            );
+            if let Some((ms, n)) = cold_length {
+                text.push_str(&format!("；冷启动需 {ms}（{n} 个的中位数）"));
+            }
+            text
+        }
+    }
+}
+
+/// The settings a target's idle gaps give: how often to ping to keep it
+/// warm and what that costs, the cold share at the user's spacing, and a
+/// dedicated endpoint's break-even; one sentence each, those that apply.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(keep) = idle.keep_warm {
+        let every = gap_text(lang, keep.every_s);
+        let per_day = grouped(keep.requests_per_day.round() as u64);
+        out.push(match (lang, keep.usd_per_day) {
+            (Lang::En, Some(usd)) => format!(
+                "a request every {every} keeps it warm: {per_day} a day with no other traffic, \
+                 {} a day at the plan's prices",
+                format_usd(usd)
+            ),
+            (Lang::En, None) => format!(
+                "a request every {every} keeps it warm: {per_day} a day with no other traffic \
+                 (the plan gives this target no price)"
+            ),
+            (Lang::ZhCn, Some(usd)) => format!(
+                "每 {every}发一个请求即可保持热状态：没有其他流量时每天 {per_day} 个，按计划的价格每天 {}",
+                format_usd(usd)
+            ),
+            (Lang::ZhCn, None) => format!(
+                "每 {every}发一个请求即可保持热状态：没有其他流量时每天 {per_day} 个（计划没有给这个目标定价）"
+            ),
+        });
+    }
+    if let Some(at) = idle.at_traffic {
+        let every = gap_text(lang, at.gap_s);
+        let (low, high) = at.share;
+        let share = if (high - low).abs() < 1e-12 {
+            pct(low)
+        } else {
+            range_pct(low, high)
+        };
+        let interval = range_pct(at.interval.0, at.interval.1);
+        out.push(match lang {
+            Lang::En => format!(
+                "at one request every {every} (typical_gap_s), {share} of requests would meet a \
+                 cold replica (95 % interval {interval}), read from the gaps around it"
+            ),
+            Lang::ZhCn => format!(
+                "每 {every}一个请求时（typical_gap_s），约 {share} 的请求会遇到冷启动（95% 区间 {interval}），\
+                 由前后两个空闲时长推得"
+            ),
+        });
+    }
+    if let Some(dedicated) = idle.dedicated {
+        let hour = format_usd(dedicated.usd_per_hour);
+        let day = format_usd(dedicated.usd_per_day);
+        let removes = idle.at_traffic.map(|at| range_pct(at.share.0, at.share.1));
+        let text = match (lang, dedicated.break_even_requests_per_day) {
+            (_, _) if dedicated.cheaper_at_any_traffic => match lang {
+                Lang::En => format!(
+                    "a dedicated endpoint at {hour} an hour ({day} a day) costs less than the \
+                     keep-warm requests alone, whatever the traffic"
+                ),
+                Lang::ZhCn => format!(
+                    "专用端点每小时 {hour}（每天 {day}），比单是保持热状态的请求还便宜，与流量无关"
+                ),
+            },
+            (Lang::En, Some(requests)) => format!(
+                "a dedicated endpoint at {hour} an hour ({day} a day) costs less than serverless \
+                 above {} requests a day",
+                grouped(requests.round() as u64)
+            ),
+            (Lang::ZhCn, Some(requests)) => format!(
+                "专用端点每小时 {hour}（每天 {day}），每天超过 {} 个请求时比无服务器更便宜",
+                grouped(requests.round() as u64)
+            ),
+            (Lang::En, None) => format!(
+                "a dedicated endpoint at {hour} an hour ({day} a day): the plan gives this target \
+                 no price to compare it with"
+            ),
+            (Lang::ZhCn, None) => {
+                format!("专用端点每小时 {hour}（每天 {day}）：计划没有给这个目标定价，无法比较")
+            }
+        };
+        out.push(match (lang, removes) {
+            (Lang::En, Some(share)) => {
+                format!("{text}; it removes the {share} cold share at your traffic")
+            }
+            (Lang::ZhCn, Some(share)) => format!("{text}；它能消除你的流量下 {share} 的冷启动"),
+            (_, None) => text,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judgement::idle::{IdleRequest, IdleSettings, idle_figures};
+    use crate::wire::sample::TtftRank;
+
+    fn figures(cold_after_300: bool, settings: IdleSettings) -> IdleFigures {
+        let mut requests = Vec::new();
+        for (gap_s, cold) in [(10.0, 0), (60.0, 0), (300.0, 19), (900.0, 20)] {
+            let cold = if cold_after_300 { cold } else { 0 };
+            for i in 0..20 {
+                let ms = if i < cold {
+                    12_000.0 + f64::from(i)
+                } else {
+                    400.0 + f64::from(i)
+                };
+                requests.push(IdleRequest {
+                    gap_s,
+                    rank: TtftRank::Measured(ms),
+                });
+            }
+        }
+        idle_figures(&requests, 120_000.0, settings).unwrap()
+    }
+
+    #[test]
+    fn gaps_read_in_the_unit_a_person_would_use() {
+        assert_eq!(gap_text(Lang::En, 0.5), "0.5 s");
+        assert_eq!(gap_text(Lang::En, 10.0), "10 s");
+        assert_eq!(gap_text(Lang::En, 300.0), "5 min");
+        assert_eq!(gap_text(Lang::En, 90.0), "1.5 min");
+        assert_eq!(gap_text(Lang::En, 5_400.0), "1.5 h");
+        assert_eq!(gap_text(Lang::ZhCn, 900.0), "15 分钟");
+    }
+
+    #[test]
+    fn the_sentences_say_where_it_goes_cold_in_both_languages() {
+        let settings = IdleSettings {
+            typical_gap_s: Some(120.0),
+            dedicated_usd_per_hour: Some(1.0),
+            cost_per_request_usd: Some(0.001),
+        };
+        let idle = figures(true, settings);
+        assert_eq!(
+            idle_sentence(Lang::En, &idle),
+            "goes cold after 1 min–5 min idle: cold 0 of 20 after 10 s, 0 of 20 after 1 min, \
+             19 of 20 after 5 min, 20 of 20 after 15 min (cold: slower than 1.23 s, 3× the warm \
+             median after 10 s, or timed out); cold starts take 12 s (median of 39)"
+        );
+        let zh = idle_sentence(Lang::ZhCn, &idle);
+        assert!(zh.starts_with("空闲 1 分钟–5 分钟后变冷："), "{zh}");
+        assert!(zh.contains("空闲 5 分钟后 20 个中 19 个"), "{zh}");
+        let en = idle_settings(Lang::En, &idle);
+        assert_eq!(
+            en,
+            [
+                "a request every 48 s keeps it warm: 1 800 a day with no other traffic, $1.80 a \
+                 day at the plan's prices",
+                "at one request every 2 min (typical_gap_s), 0–95 % of requests would meet a cold \
+                 replica (95 % interval 0–100 %), read from the gaps around it",
+                "a dedicated endpoint at $1.00 an hour ($24.00 a day) costs less than serverless \
+                 above 24 000 requests a day; it removes the 0–95 % cold share at your traffic",
+            ]
+        );
+        let zh = idle_settings(Lang::ZhCn, &idle);
+        assert_eq!(zh.len(), 3);
+        assert!(
+            zh[0].contains("每天 1 800 个") && zh[2].contains("24 000"),
+            "{zh:?}"
+        );
+
+        let warm = figures(false, IdleSettings::default());
+        assert_eq!(
+            idle_sentence(Lang::En, &warm),
+            "stayed warm after 15 min idle in all 20 tries (cold share ≤ 14 %): cold 0 of 20 \
+             after 10 s, 0 of 20 after 1 min, 0 of 20 after 5 min, 0 of 20 after 15 min (cold: \
+             slower than 1.23 s, 3× the warm median after 10 s, or timed out)"
+        );
+        assert!(idle_sentence(Lang::ZhCn, &warm).starts_with("空闲 15 分钟后 20 次全部保持热状态"));
+        assert!(idle_settings(Lang::En, &warm).is_empty());
+    }
+}
