@@ -463,7 +463,10 @@ fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
 
 fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
     let t = lang.texts();
-    let period = |p: &crate::core::timeofday::Period| {
+    // One row per target and period: a period column instead of two
+    // column groups, so at 400 px the table stacks into labelled blocks
+    // and the off-peak figures are not scrolled out of sight.
+    let period = |label: &str, word: &'static str, p: &crate::core::timeofday::Period| {
         // Below 72 requests a p95 has no upper confidence bound: say only
         // what the data bound from below.
         let p95 = if p.p95_is_bounded() {
@@ -472,28 +475,32 @@ fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSentences)
             bounded_ms_cell(lang, t.p95, p.p95_low_ms, true)
         };
         html! {
-            <>
-                <td class="num">{p.requests}</td>
+            <tr>
+                <th scope="row">{label.to_owned()}</th>
+                <td data-label={t.time_of_day}>{word}</td>
+                <td class="num" data-label={t.samples}>{p.requests}</td>
                 { ms_cell(lang, t.median, p.ttft.map(|s| s.median)) }
                 { p95 }
-            </>
+            </tr>
         }
     };
     html! {
         <section class="card">
             <h2>{t.time_of_day}</h2>
             <div class="table-wrap">
-            <table id="time-of-day">
+            <table id="time-of-day" class="stack">
                 <thead>
-                    <tr><th scope="col" rowspan="2">{t.target}</th><th scope="colgroup" colspan="3">{t.peak}</th><th scope="colgroup" colspan="3">{t.off_peak}</th></tr>
                     <tr>
-                        <th scope="col" class="num">{t.samples}</th><th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th>
+                        <th scope="col">{t.target}</th><th scope="col">{t.time_of_day}</th>
                         <th scope="col" class="num">{t.samples}</th><th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th>
                     </tr>
                 </thead>
                 <tbody>
                 { for report.targets.iter().map(|target| html! {
-                    <tr><th scope="row">{target.label.clone()}</th>{ period(&target.time_of_day.peak) }{ period(&target.time_of_day.off_peak) }</tr>
+                    <>
+                        { period(&target.label, t.peak, &target.time_of_day.peak) }
+                        { period(&target.label, t.off_peak, &target.time_of_day.off_peak) }
+                    </>
                 }) }
                 </tbody>
             </table>
