@@ -1,11 +1,8 @@
-//! Sample renders for `docs/charts/` and a timing check, both run on demand:
+//! Sample renders for `docs/charts/`, run on demand:
 //!
 //! ```text
-//! cargo test --lib chart::samples -- --ignored --nocapture            # writes docs/charts/*.svg
-//! cargo test --release --lib chart::samples::timing -- --ignored --nocapture
+//! cargo test -p firsttoken-chart --lib samples -- --ignored --nocapture   # writes docs/charts/*.svg
 //! ```
-
-use std::time::Instant;
 
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
@@ -216,109 +213,4 @@ fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
         )
     })?;
     Ok(())
-}
-
-/// Draws `draw` into a fresh SVG string `runs` times; returns the median ms.
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn median_draw_ms(
-    runs: usize,
-    draw: impl Fn(&Area<SVGBackend<'_>>) -> Result<(), ChartError>,
-) -> Result<f64, ChartError> {
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let mut svg = String::new();
-        let started = Instant::now();
-        {
-            let area = SVGBackend::with_string(&mut svg, (1280, 480)).into_drawing_area();
-            draw(&area)?;
-            area.present()?;
-        }
-        times.push(started.elapsed().as_secs_f64() * 1000.0);
-    }
-    times.sort_unstable_by(f64::total_cmp);
-    Ok(percentile(&times, 50.0).unwrap_or(f64::NAN))
-}
-
-#[test]
-#[ignore = "timing; run in release with --nocapture"]
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn timing() -> Result<(), ChartError> {
-    // 10 000 samples over 12 targets (≈ 833 each), and the ECDF and spread
-    // also with 10 000 per target.
-    let style = ChartStyle::default();
-    let per_target = 10_000 / 12;
-    let histogram = histogram_input(10_000);
-    let ecdf = EcdfInput {
-        title: "t".into(),
-        series: coloured(
-            (0..12).map(|t| provider_series(&format!("T{t}"), per_target, t, 19, 1.0)),
-        ),
-    };
-    let ecdf_big = EcdfInput {
-        title: "t".into(),
-        series: coloured((0..12).map(|t| provider_series(&format!("T{t}"), 10_000, t, 19, 1.0))),
-    };
-    let timeline = timeline_input(per_target, 12, 1_000.0);
-    let spread = spread_input(per_target, 12);
-    let spread_big = spread_input(10_000, 12);
-    let hourly = hourly_input();
-    let runs = 21;
-    let report = [
-        (
-            "histogram, 10 000 samples",
-            median_draw_ms(runs, |a| draw_histogram(a, &histogram, &style))?,
-        ),
-        (
-            "ecdf, 12 × 833",
-            median_draw_ms(runs, |a| draw_ecdf(a, &ecdf, &style))?,
-        ),
-        (
-            "ecdf, 12 × 10 000",
-            median_draw_ms(runs, |a| draw_ecdf(a, &ecdf_big, &style))?,
-        ),
-        (
-            "timeline, 12 × 833 = 9 996 points",
-            median_draw_ms(runs, |a| draw_timeline(a, &timeline, &style).map(drop))?,
-        ),
-        (
-            "spread, 12 × 833",
-            median_draw_ms(runs, |a| draw_spread(a, &spread, &style))?,
-        ),
-        (
-            "spread, 12 × 10 000",
-            median_draw_ms(runs, |a| draw_spread(a, &spread_big, &style))?,
-        ),
-        (
-            "hourly, 21 hours",
-            median_draw_ms(runs, |a| draw_hourly(a, &hourly, &style))?,
-        ),
-    ];
-    for (name, ms) in report {
-        println!("{name}: {ms:.2} ms (median of {runs}, SVG 1280×480)");
-    }
-    Ok(())
-}
-
-#[test]
-#[ignore = "timing; the SVG backend's own cost for 10 000 circles, the floor for the timeline"]
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn timing_raw_circles() {
-    use plotters::prelude::*;
-    let mut svg = String::new();
-    let started = Instant::now();
-    {
-        let area = SVGBackend::with_string(&mut svg, (1280, 480)).into_drawing_area();
-        for i in 0..10_000 {
-            let _ = area.draw(&Circle::new(
-                (i % 1280, (i * 7) % 480),
-                2,
-                BLUE.mix(0.75).filled(),
-            ));
-        }
-        let _ = area.present();
-    }
-    println!(
-        "10 000 raw circles: {:.2} ms",
-        started.elapsed().as_secs_f64() * 1000.0
-    );
 }

@@ -550,7 +550,6 @@ mod tests {
                 .all(|line| !line.starts_with("  - model_name: injected"))
         );
         assert!(yaml.contains("\\n  - model_name: injected"), "{yaml}");
-        assert!(!yaml.contains("sk-"), "no key is ever written");
     }
 
     #[test]
