@@ -41,7 +41,7 @@ pub async fn check(plan: &Plan, keys: &[Option<Key>], stop: &mut Stop) -> Vec<Ch
         };
         let measured = if target.protocol == Protocol::Demo {
             // The built-in demo answers in the process, as in the page.
-            let at = (u32::try_from(index).unwrap_or(u32::MAX), 0, 0);
+            let at = (u32::try_from(index).unwrap_or(u32::MAX), 0, 0, None);
             measure_demo(&request, options, at, stop).await
         } else {
             measure(&mut client, &request, options, stop).await

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use firsttoken_core::demo::{behaviour_of, demo_reply_to, target_seed};
+use firsttoken_core::demo::{behaviour_of, demo_reply_to_after, target_seed};
 use firsttoken_core::measure::{BodyMode, Flow, Measurement};
 use firsttoken_core::protocol::HttpRequest;
 use tokio::time::Instant as TokioInstant;
@@ -14,18 +14,20 @@ use tokio::time::Instant as TokioInstant;
 use crate::measure::{MeasureOptions, Measured, Stop};
 
 /// Plays the demo's reply to `request` (request `seq` of target `target`
-/// in a run seeded with `run_seed`) and measures it.
+/// in a run seeded with `run_seed`, sent after `idle_gap_s` of idle when
+/// the plan has idle gaps) and measures it.
 pub async fn measure_demo(
     request: &HttpRequest,
     options: MeasureOptions,
-    (target, seq, run_seed): (u32, u32, u64),
+    (target, seq, run_seed, idle_gap_s): (u32, u32, u64, Option<f64>),
     stop: &mut Stop,
 ) -> Measured {
-    let reply = demo_reply_to(
+    let reply = demo_reply_to_after(
         behaviour_of(&request.url),
         &request.body,
         seq,
         target_seed(run_seed, target),
+        idle_gap_s,
     );
     let mut measurement =
         Measurement::new(options.protocol, options.reasoning_counts_as_first_token);

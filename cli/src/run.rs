@@ -335,7 +335,7 @@ async fn send(
         Some((request, options)) => {
             let measured = if options.protocol == Protocol::Demo {
                 // Played back in the process, as the page plays it in the tab.
-                let at = (planned.target, planned.seq, header.seed);
+                let at = (planned.target, planned.seq, header.seed, planned.idle_gap_s);
                 measure_demo(&request, options, at, stop).await
             } else {
                 measure(client, &request, options, stop).await

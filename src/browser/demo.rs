@@ -15,15 +15,23 @@ use web_sys::{
 };
 
 use super::timer::after_ms;
-use crate::core::demo::demo_reply_to;
+use crate::core::demo::demo_reply_to_after;
 
 /// A `fetch()` look-alike for `demo://{behaviour}/{model}` URLs; the
-/// behaviour (`steady`, `cold-tail`, `reasoning`, `degraded`) picks the
-/// simulated provider, and the request's `body` tells it which fidelity
-/// probe, if any, it is answering.
-pub fn fetch(url: &str, body: &str, seq: u32, seed: u64, signal: &AbortSignal) -> Promise {
+/// behaviour (`steady`, `cold-tail`, `reasoning`, `degraded`,
+/// `scale-to-zero`) picks the simulated provider, the request's `body`
+/// tells it which fidelity probe, if any, it is answering, and
+/// `idle_gap_s` how long the target sat idle before it.
+pub fn fetch(
+    url: &str,
+    body: &str,
+    seq: u32,
+    seed: u64,
+    idle_gap_s: Option<f64>,
+    signal: &AbortSignal,
+) -> Promise {
     let behaviour = crate::core::demo::behaviour_of(url);
-    let reply = demo_reply_to(behaviour, body, seq, seed);
+    let reply = demo_reply_to_after(behaviour, body, seq, seed, idle_gap_s);
     let headers_ms = reply.headers_at_ms;
     let aborted = Rc::new(Cell::new(false));
 

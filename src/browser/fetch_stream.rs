@@ -89,6 +89,9 @@ pub struct MeasureOptions {
     pub seq: u32,
     /// Seed of the run, for the demo provider.
     pub seed: u64,
+    /// The idle gap the request was sent after, seconds, when the plan has
+    /// idle gaps (the demo's scale-to-zero target reads it).
+    pub idle_gap_s: Option<f64>,
 }
 
 /// Sends `request`, reads its stream to the end and returns what happened.
@@ -108,6 +111,7 @@ pub async fn measure(request: &HttpRequest, options: &MeasureOptions, abort: &Ab
             &request.body,
             options.seq,
             options.seed,
+            options.idle_gap_s,
             &abort.signal(),
         )
     } else {

@@ -103,6 +103,7 @@ pub async fn measure_once(
         cors_note: crate::ui::keys::cors_note(target),
         seq,
         seed,
+        idle_gap_s: None,
     };
     match Abort::new() {
         Ok(abort) => measure(&request, &options, &abort).await,
@@ -399,6 +400,7 @@ impl Driver {
                 cors_note: crate::ui::keys::cors_note(target),
                 seq: planned.seq,
                 seed: crate::core::demo::target_seed(active.record.seed, planned.target),
+                idle_gap_s: planned.idle_gap_s,
             };
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());

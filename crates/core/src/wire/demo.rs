@@ -33,7 +33,16 @@ pub const DEMO_MODELS: &[(&str, &str)] = &[
          answered wrong (tool-call arguments broken among them) and prompt tokens counted 23 \
          higher",
     ),
+    (
+        "scale-to-zero",
+        "a serverless model that scales to zero: about 0.4 s while it has traffic, and a 4–6 s \
+         cold start on its first request and after more than 20 s idle (a plan's idle gaps)",
+    ),
 ];
+
+/// The `scale-to-zero` demo releases its replica after more than this
+/// much idle, seconds.
+pub const DEMO_SCALE_DOWN_S: f64 = 20.0;
 
 /// Prompt tokens the `degraded` demo adds to every count: another chat
 /// template's worth.
@@ -110,9 +119,28 @@ pub fn target_seed(run_seed: u64, target: u32) -> u64 {
 /// with an OpenAI-style error body.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn demo_reply(model: &str, seq: u32, seed: u64) -> DemoReply {
+    demo_reply_after(model, seq, seed, None)
+}
+
+/// [`demo_reply`] for a request sent after `idle_gap_s` of idle (the plan's
+/// idle gap, when it has one; `None` for a request at the spacing, which the
+/// demo takes as no idle to speak of). Only `scale-to-zero` reads it: its
+/// first request (`seq` 0) and any after more than [`DEMO_SCALE_DOWN_S`]
+/// of idle meet a cold start.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn demo_reply_after(model: &str, seq: u32, seed: u64, idle_gap_s: Option<f64>) -> DemoReply {
     let mut rng = fastrand::Rng::with_seed(mix_seed(model, seq, seed));
     let mut script = Script::new(model, seq);
     match model {
+        "scale-to-zero" => {
+            let cold = seq == 0 || idle_gap_s.is_some_and(|gap_s| gap_s > DEMO_SCALE_DOWN_S);
+            let warm_ms = lognormal(&mut rng, 400.0, 0.15);
+            let load_ms = rng_range(&mut rng, 4000.0, 6000.0);
+            let ttft_ms = warm_ms + if cold { load_ms } else { 0.0 };
+            script.headers_at_ms = rng_range(&mut rng, 40.0, 90.0);
+            script.role_chunk(script.headers_at_ms);
+            script.content(&mut rng, ttft_ms, 12.0, 25.0);
+        }
         "steady" => {
             let ttft_ms = lognormal(&mut rng, 350.0, 0.15);
             script.headers_at_ms = ttft_ms * rng_range(&mut rng, 0.2, 0.4);
@@ -188,6 +216,19 @@ pub fn demo_reply(model: &str, seq: u32, seed: u64) -> DemoReply {
 /// server would, except `degraded`.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn demo_reply_to(model: &str, body: &str, seq: u32, seed: u64) -> DemoReply {
+    demo_reply_to_after(model, body, seq, seed, None)
+}
+
+/// [`demo_reply_to`] for a request sent after `idle_gap_s` of idle (see
+/// [`demo_reply_after`]).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn demo_reply_to_after(
+    model: &str,
+    body: &str,
+    seq: u32,
+    seed: u64,
+    idle_gap_s: Option<f64>,
+) -> DemoReply {
     let prompt = serde_json::from_str::<Value>(body).ok().and_then(|body| {
         body.pointer("/messages/0/content")
             .and_then(Value::as_str)
@@ -203,7 +244,7 @@ pub fn demo_reply_to(model: &str, body: &str, seq: u32, seed: u64) -> DemoReply 
         Some(probe) if DEMO_MODELS.iter().any(|(id, _)| *id == model) => {
             probe_reply(model, probe, seq, seed)
         }
-        _ => demo_reply(model, seq, seed),
+        _ => demo_reply_after(model, seq, seed, idle_gap_s),
     }
 }
 
@@ -662,6 +703,48 @@ mod tests {
             .filter(|chunk| chunk.bytes.starts_with(b":"))
             .count();
         assert!(comments >= 4, "{comments} keep-alives");
+    }
+
+    #[test]
+    fn scale_to_zero_goes_cold_first_and_after_a_long_idle() {
+        let ttft = |seq: u32, idle_gap_s: Option<f64>| {
+            let reply = demo_reply_after("scale-to-zero", seq, 9, idle_gap_s);
+            reply
+                .chunks
+                .iter()
+                .find(|c| c.bytes.windows(10).any(|w| w == b"\"content\":"))
+                .and_then(|_| {
+                    reply
+                        .chunks
+                        .iter()
+                        .filter(|c| !c.bytes.windows(12).any(|w| w == b"\"content\":\"\""))
+                        .find(|c| c.bytes.windows(10).any(|w| w == b"\"content\":"))
+                })
+                .map(|c| c.at_ms)
+                .unwrap()
+        };
+        // Its first request finds no replica.
+        assert!(
+            (4_000.0..7_500.0).contains(&ttft(0, None)),
+            "{}",
+            ttft(0, None)
+        );
+        for seq in 1..40 {
+            assert!(ttft(seq, None) < 1_000.0, "at the spacing: warm");
+            assert!(
+                ttft(seq, Some(DEMO_SCALE_DOWN_S)) < 1_000.0,
+                "at the delay: warm"
+            );
+            assert!(
+                ttft(seq, Some(DEMO_SCALE_DOWN_S + 1.0)) > 4_000.0,
+                "past it: cold"
+            );
+        }
+        // The other demos do not read the idle.
+        assert_eq!(
+            demo_reply_after("cold-tail", 3, 9, Some(900.0)),
+            demo_reply("cold-tail", 3, 9)
+        );
     }
 
     #[test]

@@ -239,4 +239,52 @@ fn at_traffic_reads_the_gaps_around_the_spacing() {
     assert!((dearer.break_even_requests_per_day.unwrap() - 2_400.0).abs() < 1e-6);
 }
 
+#[test]
+fn the_demo_that_scales_to_zero_reads_goes_cold_between_its_gaps() {
+    use crate::judgement::report::{REPORT_SEED, build_report};
+    use crate::planning::plan::Plan;
+    use crate::planning::schedule::Schedule;
+    use crate::wire::demo::{demo_reply_after, target_seed};
+    use crate::wire::measure::Measurement;
+    use crate::wire::sample::Sample;
+
+    // The built-in demo's scale-to-zero target, measured as the page
+    // measures it, after gaps of 5 and 60 s (it goes cold past 20 s).
+    let plan = Plan::from_json(
+        r#"{"firsttoken_plan": 1, "requests_per_target": 30, "warmup_per_target": 1,
+            "idle_gaps_s": [5, 60], "typical_gap_s": 30,
+            "targets": [{"label": "zero", "protocol": "demo",
+                         "base_url": "demo://scale-to-zero", "model": "m"}]}"#,
+    )
+    .unwrap();
+    let schedule = Schedule::new(&plan, 1.8e12, 7);
+    let samples: Vec<Sample> = schedule
+        .requests
+        .iter()
+        .map(|planned| {
+            let reply = demo_reply_after(
+                "scale-to-zero",
+                planned.seq,
+                target_seed(7, planned.target),
+                planned.idle_gap_s,
+            );
+            let mut measurement = Measurement::new(plan.targets[0].protocol, false);
+            measurement.on_headers(reply.headers_at_ms, reply.status, Some(reply.content_type));
+            for chunk in &reply.chunks {
+                measurement.on_chunk(chunk.at_ms, &chunk.bytes);
+            }
+            let end_ms = reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+            measurement.on_body_end(end_ms);
+            Sample::from_outcome(planned, planned.planned_at_ms, false, measurement.finish())
+        })
+        .collect();
+    let report = build_report(&plan, &samples, 0, REPORT_SEED);
+    let idle = report.targets[0].idle.as_ref().unwrap();
+    assert_eq!(idle.goes_cold.range_s(), Some([5.0, 60.0]));
+    assert_eq!((idle.gaps[0].cold, idle.gaps[1].cold), (0, 15));
+    assert_eq!(idle.keep_warm.map(|k| k.every_s), Some(4.0));
+    let at = idle.at_traffic.unwrap();
+    assert_eq!(at.share, (0.0, 1.0));
+}
+
 mod simulation;
