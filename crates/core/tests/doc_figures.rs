@@ -266,9 +266,10 @@ fn statistics_tail_band() {
          p95 is 14× the median; warm-only p95 446 ms."
     );
 
-    // "no separate slow tail: the slow requests do not form a group of
-    // their own (1 of 40 over 1.25 s, 3× the warm median)": 39 requests at
-    // 417 ms and one at 5 s read "cold starts" (CV 136 %) with no tail.
+    // "1 of 40 requests over 1.25 s (3× the warm median): a single slow
+    // request, too few to measure a cold-start tail (how often, how
+    // long)": 39 requests at 417 ms and one at 5 s read "cold starts" (CV
+    // 136 %) with no tail.
     let mut samples = synthetic_samples(1, 40, 0, 1);
     for (i, sample) in samples.iter_mut().enumerate() {
         sample.error = None;
@@ -286,8 +287,8 @@ fn statistics_tail_band() {
     assert_eq!(one_slow.verdict, Some(Verdict::ColdStarts));
     assert_eq!(
         target_tail_sentence(Lang::En, one_slow),
-        "no separate slow tail: the slow requests do not form a group of their own \
-         (1 of 40 over 1.25 s, 3× the warm median)"
+        "1 of 40 requests over 1.25 s (3× the warm median): a single slow request, too few to \
+         measure a cold-start tail (how often, how long)"
     );
 
     // "(At 1 %, 45 % of runs of 75 simply saw no cold start: 0.99⁷⁵ = 47 %.)"
@@ -374,13 +375,25 @@ fn statistics_settings_to_deploy() {
     assert_eq!(requests_needed(0.99), 299);
     assert_eq!(requests_needed(0.999), 2_995);
     let ranked = |n: usize| -> Vec<f64> { (0..n).map(|i| 400.0 + i as f64).collect() };
-    assert_eq!(
-        recommended_timeout(&ranked(298), 0, 120_000.0),
-        TimeoutAdvice::NeedsRequests {
+    // "the p95 from 59 requests, the p90 from 29"; below 299 the advice
+    // gives the highest of them the requests bound.
+    assert_eq!((requests_needed(0.95), requests_needed(0.90)), (59, 29));
+    for (n, quantile) in [
+        (298, Some(0.95)),
+        (59, Some(0.95)),
+        (58, Some(0.90)),
+        (28, None),
+    ] {
+        let TimeoutAdvice::NeedsRequests {
             needed: 299,
-            have: 298
-        }
-    );
+            have,
+            lower,
+        } = recommended_timeout(&ranked(n), 0, 120_000.0)
+        else {
+            panic!("{n} requests do not bound the p99");
+        };
+        assert_eq!((have, lower.map(|l| l.quantile)), (n, quantile), "{n}");
+    }
     assert!(matches!(
         recommended_timeout(&ranked(299), 0, 120_000.0),
         TimeoutAdvice::Recommended { quantile, .. } if quantile == 0.99

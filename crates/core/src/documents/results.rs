@@ -428,6 +428,27 @@ pub struct TimeoutSummary {
     pub would_cut: Option<usize>,
     /// Requests a bound on the p99 needs, when there were too few.
     pub requests_needed: Option<usize>,
+    /// With too few requests for the p99: the highest quantile they do
+    /// bound (0.95 from 59 requests, 0.9 from 29) and its bound; absent
+    /// otherwise, and from files written before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_quantile: Option<LowerQuantileSummary>,
+}
+
+/// What requests too few for the p99's bound support
+/// ([`crate::judgement::settings::LowerBound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LowerQuantileSummary {
+    /// The quantile bounded: 0.95 or 0.9.
+    pub quantile: f64,
+    /// Its 95 % upper confidence bound, ms; `null` when it is a timeout.
+    pub bound_ms: Option<f64>,
+    /// The bound's exact coverage, at least `confidence`.
+    pub coverage: f64,
+    /// The bound × `margin`, ms; `null` with no bound.
+    pub timeout_ms: Option<f64>,
+    /// This run's ranked requests slower than `timeout_ms`.
+    pub would_cut: usize,
 }
 
 /// Goodput at the plan's TTFT budget.
@@ -589,6 +610,7 @@ fn timeout_summary(advice: TimeoutAdvice) -> TimeoutSummary {
         bound_ms: None,
         would_cut: None,
         requests_needed: None,
+        lower_quantile: None,
     };
     match advice {
         TimeoutAdvice::Recommended {
@@ -608,9 +630,16 @@ fn timeout_summary(advice: TimeoutAdvice) -> TimeoutSummary {
             quantile: Some(quantile),
             ..base
         },
-        TimeoutAdvice::NeedsRequests { needed, .. } => TimeoutSummary {
+        TimeoutAdvice::NeedsRequests { needed, lower, .. } => TimeoutSummary {
             rule: "too_few_requests".to_owned(),
             requests_needed: Some(needed),
+            lower_quantile: lower.map(|lower| LowerQuantileSummary {
+                quantile: lower.quantile,
+                bound_ms: lower.bound_ms,
+                coverage: lower.coverage,
+                timeout_ms: lower.timeout_ms,
+                would_cut: lower.would_cut,
+            }),
             ..base
         },
     }

@@ -281,25 +281,69 @@ fn slow_count(figures: &TargetFigures, ttft_budget_ms: Option<f64>) -> (usize, O
     }
 }
 
-/// Whether `a` and `b` can be told apart (see the module doc).
+/// What tells two targets apart, in the order [`told_apart`] tries them:
+/// the one rule behind the route's `distinguishable`, its ties and the
+/// report's sentence comparing the best with each other target, so the
+/// three never disagree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Apart {
+    /// Their TTFT predictions at the typical prompt size have intervals
+    /// apart.
+    Typical,
+    /// Their slow shares differ by Fisher's exact test (two-sided), with
+    /// its p-value.
+    SlowShare {
+        /// Fisher's exact test's two-sided p-value, below 0.05.
+        p_value: f64,
+    },
+    /// Their p95 intervals do not overlap.
+    P95,
+    /// Their median intervals do not overlap (their p95 intervals do).
+    Median,
+}
+
+/// Whether `a` and `b` can be told apart (see the module doc), and by
+/// what; `None` when these requests cannot tell them apart.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
+pub fn told_apart(a: &ComparisonRow, b: &ComparisonRow) -> Option<Apart> {
     if let (Some(x), Some(y)) = (a.figures.typical, b.figures.typical) {
-        return !x.interval.overlaps(&y.interval);
+        return (!x.interval.overlaps(&y.interval)).then_some(Apart::Typical);
     }
     let (n_a, n_b) = (
         a.figures.ttft_sorted_ms.len(),
         b.figures.ttft_sorted_ms.len(),
     );
-    if n_a > 0 && n_b > 0 && fisher_exact(a.slow, n_a, b.slow, n_b) < 0.05 {
-        return true;
+    if n_a > 0 && n_b > 0 {
+        let p_value = fisher_exact(a.slow, n_a, b.slow, n_b);
+        if p_value < 0.05 {
+            return Some(Apart::SlowShare { p_value });
+        }
     }
     let apart = |x: Option<Interval>, y: Option<Interval>| match (x, y) {
         (Some(x), Some(y)) => !x.overlaps(&y),
         _ => false,
     };
-    apart(a.figures.p95_interval, b.figures.p95_interval)
-        || apart(a.figures.median_interval, b.figures.median_interval)
+    if apart(a.figures.p95_interval, b.figures.p95_interval) {
+        Some(Apart::P95)
+    } else if apart(a.figures.median_interval, b.figures.median_interval) {
+        Some(Apart::Median)
+    } else {
+        None
+    }
+}
+
+/// Whether `a` and `b` can be told apart (see the module doc).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn distinguishable(a: &ComparisonRow, b: &ComparisonRow) -> bool {
+    told_apart(a, b).is_some()
+}
+
+/// Whether `row` takes part in the pick's ties: eligible, with enough
+/// successful requests for a verdict. The others are out of the pick
+/// whatever their figures.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn contends(row: &ComparisonRow) -> bool {
+    row.eligible && row.figures.n >= VERDICT_MIN_SAMPLES
 }
 
 #[cfg_attr(target_arch = "wasm32", inline)]
@@ -360,16 +404,13 @@ fn compare_one(
         .map(|best| {
             rows.iter()
                 .skip(1)
-                .filter(|row| row.eligible && row.figures.n >= VERDICT_MIN_SAMPLES)
+                .filter(|row| contends(row))
                 .filter(|row| !distinguishable(best, row))
                 .map(|row| row.figures.target)
                 .collect()
         })
         .unwrap_or_default();
-    let runner_up = rows
-        .iter()
-        .skip(1)
-        .find(|row| row.eligible && row.figures.n >= VERDICT_MIN_SAMPLES);
+    let runner_up = rows.iter().skip(1).find(|row| contends(row));
     let distinguishable = match (best_row, runner_up) {
         (Some(best), Some(runner_up)) => distinguishable(best, runner_up),
         _ => true,

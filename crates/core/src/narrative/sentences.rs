@@ -7,12 +7,14 @@
 use crate::base::lang::Lang;
 use crate::words::format::{format_duration, format_ms, format_ratio, format_usd, interval_ms};
 
-use crate::judgement::compare::{Consistency, ModelComparison};
+use crate::judgement::compare::{Apart, Consistency, ModelComparison, contends, told_apart};
 use crate::judgement::cost::{CostFigures, PlanCost};
 use crate::judgement::delivery::{StatusFigures, StreamFigures};
 use crate::judgement::population::Population;
 use crate::judgement::report::{Report, SizeJudgement, TargetReport};
-use crate::judgement::settings::{Goodput, TIMEOUT_MARGIN, TimeoutAdvice};
+use crate::judgement::settings::{
+    Goodput, LowerBound, TIMEOUT_MARGIN, TimeoutAdvice, requests_needed,
+};
 use crate::judgement::slow::{SLOW_MULTIPLE, SlowShare, one_in};
 use crate::judgement::tail::ColdTail;
 use crate::judgement::timeofday::PeriodComparison;
@@ -21,6 +23,11 @@ use crate::statistics::bootstrap::Distinction;
 use crate::statistics::dependence::Resampling;
 use crate::wire::ratelimit::RateLimitHeaders;
 use crate::wire::stream_shape::STALL_MS;
+
+/// Widest ratio of a slow share's "1 in N" ends that is said as a range:
+/// beyond it ("1 in 14 to 1 in 2963") the rare end says nothing a reader
+/// can use, and only the frequent end is said.
+const PLAIN_RANGE_SPAN: u64 = 10;
 
 /// The slow-request sentence of one target: how many requests were slower
 /// than 3× the warm median, the exact interval of that share as "1 in N",
@@ -34,8 +41,12 @@ pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>
     let multiple = format!("{SLOW_MULTIPLE:.0}");
     let (low, high) = slow.share_ci;
     // The share's high end is the smaller N ("1 in 8"), its low end the
-    // larger ("1 in 68").
+    // larger ("1 in 68"). A range whose ends are more than
+    // `PLAIN_RANGE_SPAN` apart ("1 in 14 to 1 in 2963", from 1 of 75) says
+    // nothing the count does not: only how often it may be at most is
+    // said, as for none.
     let (most, least) = (one_in(high), one_in(low));
+    let least = least.filter(|&least| most.is_some_and(|most| least <= most * PLAIN_RANGE_SPAN));
     let mut sentence = match (lang, slow.slow, most, least) {
         (Lang::En, 0, Some(most), _) => format!(
             "0 of {} requests slower than {threshold} ({multiple}× the warm median); at most 1 in {most}",
@@ -43,6 +54,10 @@ pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>
         ),
         (Lang::En, count, Some(most), Some(least)) => format!(
             "{count} of {} requests slower than {threshold} ({multiple}× the warm median), 1 in {most} to 1 in {least}",
+            slow.of
+        ),
+        (Lang::En, count, Some(most), None) => format!(
+            "{count} of {} requests slower than {threshold} ({multiple}× the warm median); as often as 1 in {most}",
             slow.of
         ),
         (Lang::En, count, _, _) => format!(
@@ -55,6 +70,10 @@ pub fn slow_sentence(lang: Lang, slow: &SlowShare, p95_median_ratio: Option<f64>
         ),
         (Lang::ZhCn, count, Some(most), Some(least)) => format!(
             "{} 个请求中有 {count} 个慢于 {threshold}（热请求中位数的 {multiple} 倍），约每 {most} 到 {least} 个中 1 个",
+            slow.of
+        ),
+        (Lang::ZhCn, count, Some(most), None) => format!(
+            "{} 个请求中有 {count} 个慢于 {threshold}（热请求中位数的 {multiple} 倍）；最多可能约每 {most} 个中 1 个",
             slow.of
         ),
         (Lang::ZhCn, count, _, _) => format!(
@@ -174,12 +193,65 @@ pub(crate) fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
             format_ms(lang, plan_timeout_ms),
             quantile_name(quantile)
         ),
-        (Lang::En, TimeoutAdvice::NeedsRequests { needed, have }) => {
-            format!("needs at least {needed} requests to bound the p99 (this target has {have})")
-        }
-        (Lang::ZhCn, TimeoutAdvice::NeedsRequests { needed, have }) => {
-            format!("至少需要 {needed} 个请求才能给出 p99 的上限（这个目标只有 {have} 个）")
-        }
+        (
+            lang,
+            TimeoutAdvice::NeedsRequests {
+                needed,
+                have,
+                lower,
+            },
+        ) => lower_bound_sentence(lang, needed, have, lower),
+    }
+}
+
+/// What requests too few for the p99's bound can support, and what more
+/// would add: "75 requests bound the p95: at most 6.8 s (95 % confidence),
+/// so 1.5× it, 10.2 s, would have cut 0 of them; up to 1 in 20 requests
+/// may still be slower than 6.8 s. The p99, a timeout's usual basis, needs
+/// 299 requests (224 more)".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn lower_bound_sentence(
+    lang: Lang,
+    needed: usize,
+    have: usize,
+    lower: Option<LowerBound>,
+) -> String {
+    let more = needed.saturating_sub(have);
+    let margin = format!("{TIMEOUT_MARGIN}");
+    let Some(lower) = lower else {
+        let p90 = requests_needed(0.90);
+        return match lang {
+            Lang::En => format!(
+                "too few requests for any bound: the p90 needs {p90}, the p99 {needed} (this target has {have})"
+            ),
+            Lang::ZhCn => format!(
+                "请求太少，给不出任何上限：p90 需要 {p90} 个，p99 需要 {needed} 个（这个目标只有 {have} 个）"
+            ),
+        };
+    };
+    let percent = lower.quantile * 100.0;
+    let one_in = (1.0 / (1.0 - lower.quantile)).round();
+    match (lang, lower.bound_ms, lower.timeout_ms) {
+        (Lang::En, Some(bound), Some(timeout)) => format!(
+            "{have} requests bound the p{percent:.0}: at most {} (95 % confidence), so {margin}× it, {}, would have cut {} of them; up to 1 in {one_in:.0} requests may still be slower than {}. The p99, a timeout's usual basis, needs {needed} requests ({more} more)",
+            format_ms(lang, bound),
+            format_ms(lang, timeout),
+            lower.would_cut,
+            format_ms(lang, bound),
+        ),
+        (Lang::ZhCn, Some(bound), Some(timeout)) => format!(
+            "{have} 个请求可以给出 p{percent:.0} 的上限：在 95% 置信度下不超过 {}，其 {margin} 倍 {} 在这些请求中会截断 {} 个；但仍可能有多达约每 {one_in:.0} 个请求中 1 个慢于 {}。作为超时常用依据的 p99 需要 {needed} 个请求（还差 {more} 个）",
+            format_ms(lang, bound),
+            format_ms(lang, timeout),
+            lower.would_cut,
+            format_ms(lang, bound),
+        ),
+        (Lang::En, _, _) => format!(
+            "{have} requests put the p{percent:.0} at or above the plan's timeout: raise the timeout and measure again. The p99, a timeout's usual basis, needs {needed} requests ({more} more)"
+        ),
+        (Lang::ZhCn, _, _) => format!(
+            "{have} 个请求显示 p{percent:.0} 已达到或超过计划的超时：请调高超时后重新测量。作为超时常用依据的 p99 需要 {needed} 个请求（还差 {more} 个）"
+        ),
     }
 }
 
@@ -194,33 +266,42 @@ fn tail_range(lang: Lang, tail: &ColdTail) -> String {
     }
 }
 
-/// [`tail_sentence`] for one target of a report, saying why when the
-/// verdict reads cold starts (or worse) but no separate tail was found, so
-/// that "cold starts" above and "no separate slow tail" below do not read
-/// as a contradiction: "no separate slow tail: the slow requests do not
-/// form a group of their own (1 of 40 over 1.2 s, 3× the warm median)".
+/// [`tail_sentence`] for one target of a report. When no separate tail
+/// was found, a target with slow requests says how many instead of "no
+/// separate slow tail", which beside a "cold starts" verdict (or a target
+/// named for its cold starts) reads as a contradiction: "1 of 75 requests
+/// over 1.62 s (3× the warm median): a single slow request, too few to
+/// measure a cold-start tail (how often, how long)". A cold-starts verdict
+/// with no slow request says the spread is broad.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn target_tail_sentence(lang: Lang, target: &TargetReport) -> String {
     let plain = tail_sentence(lang, target.cold_tail.as_ref(), target.ttft.is_some());
     let cold_verdict = target.verdict.is_some_and(|v| v >= Verdict::ColdStarts);
-    let (Some(slow), None, true) = (target.slow, target.cold_tail, cold_verdict) else {
+    let (Some(slow), None) = (target.slow, target.cold_tail) else {
         return plain;
     };
     let threshold = format_ms(lang, slow.threshold_ms);
     let multiple = format!("{SLOW_MULTIPLE:.0}");
     let (k, n) = (slow.slow, slow.of);
     match (lang, k) {
+        (_, 0) if !cold_verdict => plain,
         (Lang::En, 0) => format!(
             "{plain}: the spread is broad rather than a separate slow group; no request over {threshold} ({multiple}× the warm median)"
         ),
+        (Lang::En, 1) => format!(
+            "1 of {n} requests over {threshold} ({multiple}× the warm median): a single slow request, too few to measure a cold-start tail (how often, how long)"
+        ),
         (Lang::En, _) => format!(
-            "{plain}: the slow requests do not form a group of their own ({k} of {n} over {threshold}, {multiple}× the warm median)"
+            "{k} of {n} requests over {threshold} ({multiple}× the warm median), not a group apart from the rest: no cold-start tail to measure (how often, how long)"
         ),
         (Lang::ZhCn, 0) => format!(
             "{plain}：整体分布较宽，而不是单独的一组慢请求；没有请求超过 {threshold}（热请求中位数的 {multiple} 倍）"
         ),
+        (Lang::ZhCn, 1) => format!(
+            "{n} 个请求中有 1 个超过 {threshold}（热请求中位数的 {multiple} 倍）：只有一个慢请求，不足以测出冷启动长尾（多常出现、持续多久）"
+        ),
         (Lang::ZhCn, _) => format!(
-            "{plain}：慢请求没有自成一组（{n} 个中 {k} 个超过 {threshold}，即热请求中位数的 {multiple} 倍）"
+            "{n} 个请求中有 {k} 个超过 {threshold}（热请求中位数的 {multiple} 倍），但没有与其余请求分开成组：测不出冷启动长尾（多常出现、持续多久）"
         ),
     }
 }
@@ -291,11 +372,16 @@ pub fn resampling_text(lang: Lang, method: Resampling) -> String {
     }
 }
 
-/// The best target of `model` against each other one on p95, said only as
-/// far as the intervals allow: "A is better than B (p95, 95 % intervals:
-/// 412 ms–455 ms, order statistics of independent requests / …)", or "A and
-/// B are not distinguishable with this many samples (…)". Both adapters
-/// print these lines under each model.
+/// The best target of `model` against each other target that contends for
+/// the pick, by the very rule that decides the route's ties
+/// ([`told_apart`]), so that this line, the best-provider line and the
+/// routing JSON's `distinguishable` always agree: "A is better than B (p95,
+/// 95 % intervals: 412 ms–455 ms, order statistics of independent requests
+/// / …)"; "A and B differ in their share of slow requests (0 of 75 against
+/// 6 of 75; Fisher's exact test, p = 0.028); p95, 95 % intervals: …"; "A and
+/// B differ in their medians (…)"; or "A and B are not distinguishable with
+/// this many samples (…)". Nothing when the model has no pick. Both
+/// adapters print these lines under each model.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn distinction_sentences(
     lang: Lang,
@@ -303,7 +389,10 @@ pub(crate) fn distinction_sentences(
     model: &ModelComparison,
 ) -> Vec<String> {
     let target = |i: u32| report.targets.get(i as usize);
-    let Some(first) = model.rows.first().and_then(|r| target(r.figures.target)) else {
+    let Some(first_row) = model.rows.first().filter(|_| model.best.is_some()) else {
+        return Vec::new();
+    };
+    let Some(first) = target(first_row.figures.target) else {
         return Vec::new();
     };
     let Some(first_ci) = first.intervals.as_ref() else {
@@ -313,12 +402,12 @@ pub(crate) fn distinction_sentences(
         .rows
         .iter()
         .skip(1)
-        .filter_map(|row| target(row.figures.target))
-        .filter_map(|other| {
+        .filter(|row| contends(row))
+        .filter_map(|row| {
+            let other = target(row.figures.target)?;
             let other_ci = other.intervals.as_ref()?;
-            let verdict = Distinction::lower_is_better(&first_ci.p95_ms, &other_ci.p95_ms);
-            let (verdict, first, other) = (
-                verdict.text(&first.label, &other.label, lang),
+            let (a, b) = (&first.label, &other.label);
+            let p95s = (
                 (
                     interval_ms(lang, &first_ci.p95_ms),
                     resampling_text(lang, first_ci.method),
@@ -328,14 +417,56 @@ pub(crate) fn distinction_sentences(
                     resampling_text(lang, other_ci.method),
                 ),
             );
-            Some(match lang {
+            let ((first_p95, first_method), (other_p95, other_method)) = p95s;
+            let p95_note = match lang {
                 Lang::En => format!(
-                    "{verdict} (p95, 95 % intervals: {}, {} / {}, {})",
-                    first.0, first.1, other.0, other.1
+                    "p95, 95 % intervals: {first_p95}, {first_method} / {other_p95}, {other_method}"
                 ),
                 Lang::ZhCn => format!(
-                    "{verdict}（p95 的 95% 置信区间：{}，{} / {}，{}）",
-                    first.0, first.1, other.0, other.1
+                    "p95 的 95% 置信区间：{first_p95}，{first_method} / {other_p95}，{other_method}"
+                ),
+            };
+            let medians = (
+                interval_ms(lang, &first_ci.median_ms),
+                interval_ms(lang, &other_ci.median_ms),
+            );
+            let counts = (
+                (first_row.slow, first_row.figures.ttft_sorted_ms.len()),
+                (row.slow, row.figures.ttft_sorted_ms.len()),
+            );
+            Some(match (told_apart(first_row, row), lang) {
+                (None | Some(Apart::P95), _) => {
+                    let verdict = Distinction::lower_is_better(&first_ci.p95_ms, &other_ci.p95_ms);
+                    match lang {
+                        Lang::En => format!("{} ({p95_note})", verdict.text(a, b, lang)),
+                        Lang::ZhCn => format!("{}（{p95_note}）", verdict.text(a, b, lang)),
+                    }
+                }
+                (Some(Apart::SlowShare { p_value }), Lang::En) => {
+                    let (((ka, na), (kb, nb)), p) = (counts, format_p(p_value));
+                    format!(
+                        "{a} and {b} differ in their share of slow requests ({ka} of {na} against {kb} of {nb}; Fisher's exact test, p = {p}); {p95_note}"
+                    )
+                }
+                (Some(Apart::SlowShare { p_value }), Lang::ZhCn) => {
+                    let (((ka, na), (kb, nb)), p) = (counts, format_p(p_value));
+                    format!(
+                        "{a} 与 {b} 的慢请求占比不同（{na} 个中 {ka} 个，对比 {nb} 个中 {kb} 个；Fisher 精确检验，p = {p}）；{p95_note}"
+                    )
+                }
+                (Some(Apart::Median), Lang::En) => format!(
+                    "{a} and {b} differ in their medians (95 % intervals: {} / {}), not in their p95s ({p95_note})",
+                    medians.0, medians.1
+                ),
+                (Some(Apart::Median), Lang::ZhCn) => format!(
+                    "{a} 与 {b} 的中位数不同（95% 置信区间：{} / {}），p95 则无法区分（{p95_note}）",
+                    medians.0, medians.1
+                ),
+                (Some(Apart::Typical), Lang::En) => format!(
+                    "{a} and {b} differ in the TTFT predicted at the typical prompt size (their 95 % intervals do not overlap); {p95_note}"
+                ),
+                (Some(Apart::Typical), Lang::ZhCn) => format!(
+                    "{a} 与 {b} 在典型提示词长度下预测的 TTFT 不同（95% 置信区间不重叠）；{p95_note}"
                 ),
             })
         })
@@ -1186,8 +1317,8 @@ mod tests {
 
     use super::*;
     use crate::judgement::slow::slow_share;
-    use crate::words::format::{at_least, format_pct};
     use crate::statistics::bootstrap::Interval;
+    use crate::words::format::{at_least, format_pct};
 
     #[test]
     fn status_stream_and_cost_sentences_in_both_languages() {
@@ -1329,6 +1460,22 @@ mod tests {
             "75 个请求中有 4 个慢于 1.24 秒（热请求中位数的 3 倍），约每 8 到 68 个中 1 个；\
              只看热请求时 p95 为 446 毫秒。"
         );
+        // One slow request of 75: 1 in 14 to 1 in 2963 says nothing the
+        // count does not; how often it may be is said plainly.
+        let mut single: Vec<f64> = (0..74).map(|i| 380.0 + f64::from(i)).collect();
+        single.push(6_000.0);
+        let single = slow_share(&single, 0).unwrap();
+        let en = slow_sentence(Lang::En, &single, None);
+        assert_eq!(
+            en,
+            "1 of 75 requests slower than 1.25 s (3× the warm median); as often as 1 in 14; \
+             warm-only p95 449 ms."
+        );
+        let zh = slow_sentence(Lang::ZhCn, &single, None);
+        assert!(
+            zh.contains("最多可能约每 14 个中 1 个") && !zh.contains("2963"),
+            "{zh}"
+        );
         let none = slow_share(&ranked[..71], 0).unwrap();
         assert_eq!(
             slow_sentence(Lang::En, &none, Some(1.1)),
@@ -1365,11 +1512,13 @@ mod tests {
         let en = target_tail_sentence(Lang::En, target);
         assert_eq!(
             en,
-            "no separate slow tail: the slow requests do not form a group of their own (1 of 40 over 1.25 s, 3× the warm median)"
+            "1 of 40 requests over 1.25 s (3× the warm median): a single slow request, too few to measure a cold-start tail (how often, how long)"
         );
+        // Beside a "cold starts" verdict it never says there is no tail.
+        assert!(!en.contains("no separate slow tail"), "{en}");
         let zh = target_tail_sentence(Lang::ZhCn, target);
         assert!(
-            zh.starts_with("没有单独的慢速长尾：慢请求没有自成一组（40 个中 1 个超过"),
+            zh.starts_with("40 个请求中有 1 个超过") && !zh.contains("没有单独的慢速长尾"),
             "{zh}"
         );
         crate::base::lang::assert_no_english_left(&zh, &[]);
@@ -1382,6 +1531,65 @@ mod tests {
             target_tail_sentence(Lang::En, &steady.targets[0]),
             "no separate slow tail"
         );
+    }
+
+    /// The line comparing the best with each other target, the best
+    /// provider's tie note and the routing JSON's `distinguishable` say the
+    /// same thing, over seeded pairs of providers that differ in their
+    /// medians, their p95s, their cold starts or not at all (the p95
+    /// intervals overlapping while the medians or the slow shares differ
+    /// made the line say "not distinguishable" beside a route that was).
+    #[test]
+    fn the_intervals_line_the_best_provider_and_the_route_agree() {
+        use crate::judgement::report::build_report;
+        use crate::planning::plan::{Plan, Target};
+        use crate::testing::fixtures::synthetic_samples;
+        let target =
+            |label: &str| Target::openai(label, &format!("https://{label}.example/v1"), "m");
+        let plan = Plan {
+            targets: vec![target("A"), target("B")],
+            requests_per_target: 75,
+            ..Plan::default()
+        };
+        let mut rng = fastrand::Rng::with_seed(0xA6EE);
+        let (mut apart, mut tied) = (0, 0);
+        for _ in 0..300 {
+            let shift = [1.0, 1.05, 1.15, 1.4][rng.usize(..4)];
+            let cold = [0.0, 0.0, 0.04, 0.12][rng.usize(..4)];
+            let mut samples = synthetic_samples(2, 75, 0, rng.u64(..));
+            for sample in &mut samples {
+                let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+                let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                let median = if sample.target == 0 {
+                    400.0
+                } else {
+                    400.0 * shift
+                };
+                let slow = sample.target == 1 && rng.f64() < cold;
+                sample.error = None;
+                sample.ttft_ms = Some(median * (0.15 * z).exp() * if slow { 12.0 } else { 1.0 });
+            }
+            let report = build_report(&plan, &samples, 0, 1);
+            let model = &report.models[0];
+            let route = &report.routing.routes[0];
+            let said = report_sentences(&report, Lang::En);
+            let said = &said.models[0];
+            assert_eq!(route.distinguishable, model.distinguishable);
+            assert_eq!(said.distinctions.len(), 1, "{said:?}");
+            let line = &said.distinctions[0];
+            let best = said.best_provider.as_deref().unwrap_or_default();
+            let line_ties = line.contains("not distinguishable");
+            let best_ties = best.contains("not distinguishable from");
+            assert_eq!(line_ties, !route.distinguishable, "{line} / {best}");
+            assert_eq!(best_ties, !route.distinguishable, "{line} / {best}");
+            if route.distinguishable {
+                apart += 1;
+            } else {
+                tied += 1;
+            }
+        }
+        // Both outcomes were seen.
+        assert!(apart > 30 && tied > 30, "{apart} apart, {tied} tied");
     }
 
     /// "1.0× more consistent" is not said when the CVs' intervals overlap;
@@ -1486,15 +1694,37 @@ mod tests {
             timeout_sentence(Lang::En, &advice),
             "4.2 s (the 95 % upper bound of the p99, 2.8 s, × 1.5); it would have cut 0 of this run's 300 requests"
         );
+        // Too few for the p99: what 75 requests support (the p95's bound
+        // with its confidence) and what more would add, never only "needs
+        // at least 299 requests".
+        let mut ranked: Vec<f64> = (0..74).map(|i| 400.0 + f64::from(i)).collect();
+        ranked.push(6_800.0);
+        let advice_75 = crate::judgement::settings::recommended_timeout(&ranked, 0, 120_000.0);
+        assert_eq!(
+            timeout_sentence(Lang::En, &advice_75),
+            "75 requests bound the p95: at most 6.8 s (95 % confidence), so 1.5× it, 10.2 s, \
+             would have cut 0 of them; up to 1 in 20 requests may still be slower than 6.8 s. \
+             The p99, a timeout's usual basis, needs 299 requests (224 more)"
+        );
+        let zh = timeout_sentence(Lang::ZhCn, &advice_75);
+        assert!(
+            zh.starts_with("75 个请求可以给出 p95 的上限：在 95% 置信度下不超过 6.8 秒")
+                && zh.ends_with("p99 需要 299 个请求（还差 224 个）"),
+            "{zh}"
+        );
+        crate::base::lang::assert_no_english_left(&zh, &["p95", "p99"]);
+        // A p95 bound on a timeout, and too few for any bound.
+        let censored = crate::judgement::settings::recommended_timeout(&ranked, 1, 6_800.0);
+        assert!(
+            timeout_sentence(Lang::En, &censored)
+                .starts_with("75 requests put the p95 at or above the plan's timeout"),
+        );
         assert_eq!(
             timeout_sentence(
                 Lang::En,
-                &TimeoutAdvice::NeedsRequests {
-                    needed: 299,
-                    have: 100
-                }
+                &crate::judgement::settings::recommended_timeout(&ranked[..20], 0, 120_000.0)
             ),
-            "needs at least 299 requests to bound the p99 (this target has 100)"
+            "too few requests for any bound: the p90 needs 29, the p99 299 (this target has 20)"
         );
         assert!(timeout_sentence(Lang::ZhCn, &advice).contains("截断 0 个"));
         let goodput = Goodput {
