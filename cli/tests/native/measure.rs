@@ -88,16 +88,17 @@ fn reasoning_is_timed_apart_from_the_first_content_token() {
         );
         // Each mark against the moment the mock sent it, within the way
         // back over loopback. Generous both ways: the mock reads its clock
-        // after its write returned, and a loaded machine can delay either
-        // side by milliseconds; a mark taken at the wrong event is off by
-        // the script's 60 ms or more.
+        // after its write returned, and a busy machine (two cores shared by
+        // a build) can delay either side by tens of milliseconds; a mark
+        // taken at the wrong event is off by the script's 60 ms or more, so
+        // the window stays inside that.
         let sent = |at: Option<f64>| at.unwrap() - truth.received_ms;
         for (what, measured, sent) in [
             ("reasoning", reasoning, sent(truth.first_reasoning_ms)),
             ("first token", ttft, sent(truth.first_token_ms)),
         ] {
             assert!(
-                (-5.0..25.0).contains(&(measured - sent)),
+                (-20.0..50.0).contains(&(measured - sent)),
                 "{protocol:?}: {what} measured at {measured} ms, sent at {sent} ms"
             );
         }
@@ -246,12 +247,13 @@ fn ttft_agrees_with_the_mocks_ground_truth() {
     // loaded machine can run the reader before the mock's thread gets that
     // far. The budget (≤ 1.0 ms median) is checked by `make
     // bench-accuracy-cli` on a release build; these bounds only catch a
-    // broken clock or reader.
-    assert!(differences.iter().all(|d| *d > -5.0), "{differences:?}");
+    // broken clock or reader (one that marks the headers instead of the
+    // token is 20 ms early), with room for a busy machine's delays.
+    assert!(differences.iter().all(|d| *d > -10.0), "{differences:?}");
     assert!(median(&differences) > 0.0, "{differences:?}");
     let median = median(&differences);
     assert!(
-        median < 5.0,
+        median < 15.0,
         "median TTFT − truth {median:.3} ms: {differences:?}"
     );
 }
