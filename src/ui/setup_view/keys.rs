@@ -7,8 +7,9 @@ use yew::prelude::*;
 use crate::browser::spawn;
 use crate::browser::storage::{forget_keys, remember_keys};
 use crate::core::plan::{Plan, Protocol, Target};
+use crate::core::protocol::failure_text;
 use crate::core::text::notice::{self, StorageStep};
-use crate::ui::i18n::format_ms;
+use crate::ui::i18n::{Lang, format_ms};
 use crate::ui::keys::key_slot;
 use crate::ui::lazy::measure_connection;
 use crate::ui::state::{Action, Connection, State};
@@ -167,6 +168,15 @@ fn test_connection(state: &UseReducerHandle<State>, slot: &str, target: &Target)
     let target = target.clone();
     spawn(async move {
         let lang = state.lang;
+        // The stored message is English; the person reads it in the page's language.
+        let note = target
+            .provider
+            .as_deref()
+            .and_then(crate::core::presets::preset_by_id)
+            .map(|p| match lang {
+                Lang::En => p.cors_note_en,
+                Lang::ZhCn => p.cors_note_zh,
+            });
         let Ok(measuring) = measure_connection(target, plan, key, 0, 1).await else {
             state.dispatch(Action::SetConnection {
                 provider: slot,
@@ -176,9 +186,11 @@ fn test_connection(state: &UseReducerHandle<State>, slot: &str, target: &Target)
         };
         let outcome = measuring.await;
         let connection = match (outcome.error, outcome.ttft_ms) {
-            (Some(error), _) => Connection::Failed(error.message),
+            (Some(error), _) => {
+                Connection::Failed(failure_text(lang, &error, outcome.http_status, note))
+            }
             (None, Some(ttft)) => Connection::Ok(ttft),
-            (None, None) => Connection::Failed("the stream ended without a token".to_owned()),
+            (None, None) => Connection::Failed(lang.texts().connection_no_token.to_owned()),
         };
         state.dispatch(Action::SetConnection {
             provider: slot,

@@ -10,6 +10,7 @@ use crate::browser::spawn;
 use crate::core::plan::{Protocol, Target, check_base_url, normalise_base_url};
 use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
+use crate::core::text::failure::blocked_request_text;
 use crate::core::text::notice;
 use crate::ui::form::TargetForm;
 use crate::ui::i18n::Lang;
@@ -179,10 +180,21 @@ async fn list_models(state: UseReducerHandle<State>, row: usize, target: Target)
         Ok((status, body)) => state.dispatch(Action::Notice(
             crate::core::protocol::http_error_text(state.lang, target.protocol, status, &body),
         )),
-        Err(error) => state.dispatch(Action::Notice(notice::models_unlisted(
-            state.lang,
-            &error.to_string(),
-        ))),
+        Err(error) => {
+            // The browser's own words ("TypeError: Failed to fetch") only in
+            // English: in Chinese they would be the one English line.
+            let detail = match state.lang {
+                Lang::En => error.to_string(),
+                Lang::ZhCn => String::new(),
+            };
+            let note = target
+                .provider
+                .as_deref()
+                .map(|preset| cors_note(state.lang, preset))
+                .filter(|n| !n.is_empty());
+            let why = blocked_request_text(state.lang, note, &detail);
+            state.dispatch(Action::Notice(notice::models_unlisted(state.lang, &why)));
+        }
     }
 }
 

@@ -20,12 +20,14 @@ use std::fmt;
 
 use std::borrow::Cow;
 
+use crate::base::failure::{ErrorKind, SampleError};
 use crate::base::lang::Lang;
 use crate::planning::fidelity::suite::{Probe, Tool, ToolChoice};
 use crate::planning::plan::{Plan, Protocol, Target};
 use crate::planning::schedule::PlannedRequest;
 use crate::wire::demo::DEMO_MODELS;
 use crate::wire::sse::SseEvent;
+use crate::words::failure::{blocked_request_text, error_kind_words};
 use crate::words::notice;
 use serde::Serialize;
 use serde_json::Value;
@@ -434,15 +436,91 @@ pub fn http_error_text(lang: Lang, protocol: Protocol, status: u16, body: &str) 
 /// What to do about an HTTP status, in a few words, when there is a rule.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn status_hint(status: u16) -> Option<&'static str> {
-    match status {
-        400 | 422 => Some("check the model name and the plan's settings"),
-        401 | 403 => Some("check the key for this provider"),
-        404 => Some("check the base URL and the model name"),
-        408 | 504 => Some("the provider timed out; retry later"),
-        413 => Some("shorten the prompt"),
-        429 => Some("rate limited: raise the spacing or check the account's quota"),
-        500..=599 => Some("the provider failed; retry later"),
-        _ => None,
+    status_hint_in(Lang::En, status)
+}
+
+/// [`status_hint`] in `lang`.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn status_hint_in(lang: Lang, status: u16) -> Option<&'static str> {
+    let (en, zh) = match status {
+        400 | 422 => (
+            "check the model name and the plan's settings",
+            "请检查模型名称和计划设置",
+        ),
+        401 | 403 => ("check the key for this provider", "请检查该服务商的密钥"),
+        404 => (
+            "check the base URL and the model name",
+            "请检查基础 URL 和模型名称",
+        ),
+        408 | 504 => (
+            "the provider timed out; retry later",
+            "服务商超时，请稍后重试",
+        ),
+        413 => ("shorten the prompt", "请缩短提示词"),
+        429 => (
+            "rate limited: raise the spacing or check the account's quota",
+            "被限流：请加大请求间隔或检查账户配额",
+        ),
+        500..=599 => ("the provider failed; retry later", "服务商出错，请稍后重试"),
+        _ => return None,
+    };
+    Some(match lang {
+        Lang::En => en,
+        Lang::ZhCn => zh,
+    })
+}
+
+/// A failed request said in `lang` to the person at the page (Test
+/// connection): English is the stored message as it is; Chinese says the
+/// failure and what to try in Chinese and quotes only the provider's own
+/// words, which the stored message carries after "from provider: ".
+/// `http_status` is the reply's status, `provider_note` what is known of
+/// the provider's browser access, in `lang`.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn failure_text(
+    lang: Lang,
+    error: &SampleError,
+    http_status: Option<u16>,
+    provider_note: Option<&str>,
+) -> String {
+    if lang == Lang::En {
+        return error.message.clone();
+    }
+    let kind = error.kind;
+    if let (ErrorKind::HttpStatus | ErrorKind::ContextExceeded, Some(status)) = (kind, http_status)
+    {
+        let said = error
+            .message
+            .split_once(" from provider: ")
+            .map_or(error.message.as_str(), |(_, said)| said);
+        let said = status_hint(status)
+            .and_then(|hint| said.strip_suffix(hint)?.strip_suffix("; "))
+            .unwrap_or(said);
+        let mut text = notice::provider_http_error(lang, status, said);
+        if let Some(hint) = status_hint_in(lang, status) {
+            text.push('；');
+            text.push_str(hint);
+        }
+        return text;
+    }
+    let advice = match kind {
+        ErrorKind::CorsOrNetwork => return blocked_request_text(lang, provider_note, ""),
+        ErrorKind::Timeout => {
+            "超时内没有收到首个 Token：服务商可能正在冷启动或无法访问，请提高超时或稍后重试"
+        }
+        ErrorKind::StreamCut => {
+            "回答结束前连接被关闭；请重试，如反复出现，是服务商或中间的代理在截断流"
+        }
+        ErrorKind::MalformedStream => "服务商发来的流不符合所选协议，请检查基础 URL 和协议",
+        ErrorKind::NotSse => "服务商返回的不是事件流，请检查基础 URL 和模型名称",
+        ErrorKind::ProviderError => "服务商在流中报告了错误，请稍后重试",
+        _ => "",
+    };
+    let words = error_kind_words(lang, kind);
+    if advice.is_empty() {
+        words.to_owned()
+    } else {
+        format!("{words}：{advice}")
     }
 }
 
@@ -909,6 +987,36 @@ mod tests {
                 .count()
                 < 200
         );
+    }
+
+    #[test]
+    fn a_failure_is_said_in_chinese_quoting_only_the_providers_words() {
+        use crate::base::failure::Phase;
+        let failed = |kind, message: &str| SampleError {
+            kind,
+            phase: Phase::Request,
+            message: message.to_owned(),
+        };
+        let body = r#"{"error":{"message":"Rate limit reached; please try again in 7s."}}"#;
+        let mut message = http_error_message(Protocol::OpenAi, 429, body);
+        message.push_str("; ");
+        message.push_str(status_hint(429).unwrap());
+        let http = failed(ErrorKind::HttpStatus, &message);
+        assert_eq!(failure_text(Lang::En, &http, Some(429), None), message);
+        let zh = failure_text(Lang::ZhCn, &http, Some(429), None);
+        assert_eq!(
+            zh,
+            "服务商返回 HTTP 429：rate limit reached; please try again in 7s.；被限流：请加大请求间隔或检查账户配额"
+        );
+        let quoted = "rate limit reached; please try again in 7s.";
+        crate::base::lang::assert_no_english_left(&zh, &[quoted, "HTTP"]);
+        for kind in ErrorKind::ALL {
+            let text = failure_text(Lang::ZhCn, &failed(kind, "an English message"), None, None);
+            crate::base::lang::assert_no_english_left(
+                &text,
+                &["HTTP", "TLS", "Token", "URL", "CORS", "firsttoken run"],
+            );
+        }
     }
 
     #[test]

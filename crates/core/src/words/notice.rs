@@ -89,7 +89,7 @@ pub fn plan_link_unused(lang: Lang, error: &str) -> String {
 pub(crate) fn provider_http_error(lang: Lang, status: u16, message: &str) -> String {
     match lang {
         Lang::En => format!("HTTP {status} from provider: {message}"),
-        Lang::ZhCn => format!("提供商返回 HTTP {status}：{message}"),
+        Lang::ZhCn => format!("服务商返回 HTTP {status}：{message}"),
     }
 }
 
@@ -98,8 +98,8 @@ pub(crate) fn provider_http_error(lang: Lang, status: u16, message: &str) -> Str
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn models_unlisted(lang: Lang, error: &str) -> String {
     match lang {
-        Lang::En => format!("The model list could not be fetched ({error})"),
-        Lang::ZhCn => format!("无法获取模型列表（{error}）"),
+        Lang::En => format!("The model list could not be fetched: {error}"),
+        Lang::ZhCn => format!("无法获取模型列表：{error}"),
     }
 }
 
