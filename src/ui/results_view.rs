@@ -299,6 +299,34 @@ fn deploy_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> H
     }
 }
 
+/// When does it go cold: per target and idle gap, the cold share with its
+/// interval and the TTFT, then core's sentences (where it goes cold, and
+/// what keeping it warm costs); nothing for a run without idle gaps.
+fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
+    let rows = text::idle::idle_rows(lang, report);
+    if rows.is_empty() {
+        return html! {};
+    }
+    let headings = text::idle::idle_headings(lang);
+    let items = |said: &[Said]| {
+        html! { { for said.iter().map(|s| html! { <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li> }) } }
+    };
+    html! {
+        <section class="card" id="idle">
+            <h2>{text::idle::idle_title(lang)}</h2>
+            <table class="idle">
+                <thead><tr>{ for headings.iter().map(|h| html! { <th scope="col">{*h}</th> }) }</tr></thead>
+                <tbody>
+                    { for rows.iter().map(|row| html! {
+                        <tr>{ for row.iter().zip(headings).map(|(cell, h)| html! { <td data-label={h}>{cell.clone()}</td> }) }</tr>
+                    }) }
+                </tbody>
+            </table>
+            <ul class="notes idle-notes">{ items(&sentences.idle) }{ items(&sentences.idle_settings) }</ul>
+        </section>
+    }
+}
+
 /// The fidelity check, when the plan had one: per target the verdict
 /// against the reference, the pass rate, tool calls and `prompt_tokens`,
 /// then core's sentence per target and the probe grid.
@@ -581,6 +609,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { prefill.as_ref().as_ref().map(|p| prefill_section(lang, p)).unwrap_or_default() }
             { cache_section(lang, &report) }
             { deploy_section(lang, &report, sentences) }
+            { idle_section(lang, &report, sentences) }
             { fidelity_section(lang, &report, sentences, &results.samples) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />

@@ -5,6 +5,7 @@
 
 use crate::base::lang::Lang;
 use crate::judgement::idle::{GapFigures, GoesCold, IdleFigures};
+use crate::judgement::report::{Report, percentile_reaches_censored};
 use crate::words::format::{format_ms, format_usd, grouped, significant, trim_zeros};
 
 /// An idle time: "0.5 s", "45 s", "5 min", "1.5 h" (秒 / 分钟 / 小时).
@@ -264,6 +265,78 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
     out
 }
 
+/// The heading of the idle section.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_title(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "When does it go cold?",
+        Lang::ZhCn => "空闲多久会变冷？",
+    }
+}
+
+/// The idle table's column headings: target, idle, cold, share with its
+/// interval, TTFT median and p95.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_headings(lang: Lang) -> [&'static str; 6] {
+    match lang {
+        Lang::En => [
+            "target",
+            "idle before",
+            "cold",
+            "cold share (95 % interval)",
+            "TTFT median",
+            "TTFT p95",
+        ],
+        Lang::ZhCn => [
+            "目标",
+            "之前空闲",
+            "冷启动",
+            "冷启动比例（95% 区间）",
+            "TTFT 中位数",
+            "TTFT p95",
+        ],
+    }
+}
+
+/// The idle table of `report`: one row per target and gap, its cells in
+/// the order of [`idle_headings`]; empty for a run without idle gaps.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_rows(lang: Lang, report: &Report) -> Vec<[String; 6]> {
+    let mut rows = Vec::new();
+    for target in &report.targets {
+        let Some(idle) = &target.idle else {
+            continue;
+        };
+        for gap in &idle.gaps {
+            let ms = |value: Option<f64>, p: f64| {
+                value.map_or_else(
+                    || "–".to_owned(),
+                    |v| {
+                        let bound = percentile_reaches_censored(gap.requests, gap.censored, p);
+                        format!("{}{}", if bound { "≥ " } else { "" }, format_ms(lang, v))
+                    },
+                )
+            };
+            rows.push([
+                target.label.clone(),
+                gap_text(lang, gap.gap_s),
+                match lang {
+                    Lang::En => format!("{} of {}", gap.cold, gap.requests),
+                    Lang::ZhCn => format!("{} / {}", gap.cold, gap.requests),
+                },
+                format!(
+                    "{} ({})",
+                    pct(gap.share()),
+                    range_pct(gap.interval.0, gap.interval.1)
+                ),
+                ms(gap.median_ms, 50.0),
+                ms(gap.p95_ms, 95.0),
+            ]);
+        }
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +360,27 @@ mod tests {
             }
         }
         idle_figures(&requests, 120_000.0, settings).unwrap()
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_gap() {
+        let plan = crate::planning::plan::Plan {
+            targets: vec![crate::planning::plan::Target::demo("A", "m")],
+            ..crate::planning::plan::Plan::default()
+        };
+        let mut report = crate::judgement::report::build_report(&plan, &[], 0, 1);
+        report.targets[0].idle = Some(figures(true, IdleSettings::default()));
+        let rows = idle_rows(Lang::En, &report);
+        assert_eq!(rows.len(), 4);
+        assert_eq!(
+            rows[2],
+            ["A", "5 min", "19 of 20", "95 % (75–100 %)", "12 s", "12 s"].map(str::to_owned)
+        );
+        assert_eq!(idle_rows(Lang::ZhCn, &report)[2][2], "19 / 20");
+        assert_eq!(
+            idle_headings(Lang::ZhCn).len(),
+            idle_headings(Lang::En).len()
+        );
     }
 
     #[test]
