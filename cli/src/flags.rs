@@ -220,58 +220,88 @@ pub fn share(
     Ok(())
 }
 
-/// `firsttoken providers`: one line per preset, with what a run needs.
+/// Columns the listing fits in: every line of `firsttoken providers` is at
+/// most this wide, so a terminal of 100 columns never wraps one.
+pub const PROVIDERS_COLUMNS: usize = 100;
+
+/// `firsttoken providers`: one block per preset, its id, protocol and key
+/// variable on the first line, its base URL and what is known of its
+/// browser access below, indented, the note wrapped between words within
+/// [`PROVIDERS_COLUMNS`] (a Chinese character counts two columns). A table
+/// of the five columns ran past 200 characters and wrapped mid-word.
 pub fn providers_text(lang: Lang) -> String {
-    let rows: Vec<[String; 5]> = PRESETS
-        .iter()
-        .map(|preset| {
-            [
-                preset.id.to_owned(),
-                preset.protocol.as_str().to_owned(),
-                if preset.base_url.is_empty() {
-                    "(@BASE_URL)".to_owned()
-                } else {
-                    preset.base_url.to_owned()
-                },
-                preset_key_variable(preset).unwrap_or_else(|| "none".to_owned()),
-                match lang {
-                    Lang::En => preset.cors_note_en,
-                    Lang::ZhCn => preset.cors_note_zh,
-                }
-                .to_owned(),
-            ]
-        })
-        .collect();
-    let header = [
-        "id",
-        "protocol",
-        "base URL",
-        "key variable",
-        "browser access",
-    ];
-    let mut widths = header.map(str::len);
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let line = |cells: [&str; 5]| {
-        let mut text = String::new();
-        for (i, cell) in cells.iter().enumerate() {
-            if i + 1 == cells.len() {
-                text.push_str(cell);
-            } else {
-                text.push_str(&format!("{cell:<width$}  ", width = widths[i]));
-            }
-        }
-        text.push('\n');
-        text
+    let (key_word, no_key, access) = match lang {
+        Lang::En => ("key", "no key", "browser access: "),
+        Lang::ZhCn => ("密钥变量", "无需密钥", "浏览器访问："),
     };
-    let mut text = line(header);
-    for row in &rows {
-        text.push_str(&line(row.each_ref().map(String::as_str)));
+    let indent = "    ";
+    let mut text = String::new();
+    for preset in PRESETS {
+        let key = preset_key_variable(preset).map_or_else(
+            || no_key.to_owned(),
+            |variable| format!("{key_word} {variable}"),
+        );
+        let base_url = if preset.base_url.is_empty() {
+            "(@BASE_URL)"
+        } else {
+            preset.base_url
+        };
+        let note = match lang {
+            Lang::En => preset.cors_note_en,
+            Lang::ZhCn => preset.cors_note_zh,
+        };
+        text.push_str(&format!(
+            "{} ({}) · {key}\n{indent}{base_url}\n",
+            preset.id,
+            preset.protocol.as_str()
+        ));
+        for line in wrap_words(&format!("{access}{note}"), PROVIDERS_COLUMNS - indent.len()) {
+            text.push_str(indent);
+            text.push_str(&line);
+            text.push('\n');
+        }
     }
     text
+}
+
+/// `text` in lines of at most `columns` terminal columns, broken at
+/// spaces; a run of text with no space wider than a line (Chinese, a long
+/// name) is broken between characters.
+fn wrap_words(text: &str, columns: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthChar;
+    let width = |s: &str| s.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>();
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let separator = usize::from(!line.is_empty());
+        if width(&line) + separator + width(word) <= columns {
+            if separator == 1 {
+                line.push(' ');
+            }
+            line.push_str(word);
+            continue;
+        }
+        if width(word) <= columns {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(word);
+            continue;
+        }
+        // Wider than any line: fill this one, then break between
+        // characters.
+        if separator == 1 {
+            line.push(' ');
+        }
+        for c in word.chars() {
+            if width(&line) + c.width().unwrap_or(0) > columns {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push(c);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// `firsttoken providers --json`.

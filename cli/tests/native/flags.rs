@@ -228,12 +228,49 @@ fn providers_lists_each_preset_with_its_key_variable() {
     let output = run(firsttoken().arg("providers"));
     let (stdout, _) = texts(&output);
     assert!(output.status.success());
-    let deepseek = stdout
-        .lines()
-        .find(|l| l.starts_with("deepseek "))
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("deepseek "))
         .unwrap_or_else(|| panic!("{stdout}"));
-    assert!(deepseek.contains("https://api.deepseek.com"), "{deepseek}");
-    assert!(deepseek.contains("FIRSTTOKEN_KEY_DEEPSEEK"), "{deepseek}");
+    assert_eq!(lines[at], "deepseek (openai) · key FIRSTTOKEN_KEY_DEEPSEEK");
+    assert_eq!(lines[at + 1], "    https://api.deepseek.com");
+    assert!(
+        lines[at + 2].starts_with("    browser access: "),
+        "{}",
+        lines[at + 2]
+    );
+    // Every line fits 100 columns (a Chinese character counts two), and
+    // no word of a note is cut across lines.
+    for lang in ["en", "zh-CN"] {
+        let output = run(firsttoken().args(["providers", "--lang", lang]));
+        let (stdout, _) = texts(&output);
+        for line in stdout.lines() {
+            let columns: usize = line
+                .chars()
+                .map(|c| {
+                    if c.is_ascii() || c == '·' || c == '—' {
+                        1
+                    } else {
+                        2
+                    }
+                })
+                .sum();
+            assert!(columns <= 100, "{lang}: {columns} columns: {line}");
+        }
+        let unlabelled = stdout.replace("浏览器访问：", "浏览器访问： ");
+        let words: Vec<&str> = unlabelled.split_whitespace().collect();
+        for preset in firsttoken_core::presets::PRESETS {
+            let note = if lang == "en" {
+                preset.cors_note_en
+            } else {
+                preset.cors_note_zh
+            };
+            for word in note.split(' ').filter(|w| w.is_ascii() && !w.is_empty()) {
+                assert!(words.contains(&word), "{lang}: {word:?} cut: {stdout}");
+            }
+        }
+    }
     let output = run(firsttoken().args(["providers", "--json"]));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let ids: Vec<&str> = json
