@@ -287,7 +287,20 @@ pub fn plain_line(
         (None, true) => format!("warm-up {number}"),
         (None, false) => format!("request {number}"),
     };
-    let mut line = format!("[{done}/{total}] {label} {kind}:");
+    // In a run with prompt sizes, which size this request sent, and
+    // whether it repeated an earlier prompt for the cache probe: each size
+    // is judged on its own, so a line without it cannot be read.
+    let size = sample.sized_prompt.map(|sized| {
+        let tokens = firsttoken_core::text::format::grouped(u64::from(sized.tokens));
+        match sized.repeat_of {
+            Some(_) => format!(" at {tokens} tokens (cache repeat)"),
+            None => format!(" at {tokens} tokens"),
+        }
+    });
+    let mut line = format!(
+        "[{done}/{total}] {label} {kind}{}:",
+        size.unwrap_or_default()
+    );
     if let Some(check) = &sample.check {
         let verdict = match (check.passed, check.failure) {
             (true, _) => " passed,".to_owned(),

@@ -59,6 +59,20 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
             .unwrap()
             .ends_with(",prompt_size,prompt_repeat_of")
     );
+    // Each request's line names the size it sent, and a cache-probe
+    // repeat says so: "[12/108] fast request 5 at 2 048 tokens: ttft …".
+    let lines: Vec<&str> = ran.stdout.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(lines.len(), doc.samples.len(), "{}", ran.stdout);
+    for (line, sample) in lines.iter().zip(&doc.samples) {
+        let sized = sample.sized_prompt.unwrap();
+        let tokens = firsttoken_core::text::format::grouped(u64::from(sized.tokens));
+        let said = match sized.repeat_of {
+            Some(_) => format!(" at {tokens} tokens (cache repeat): "),
+            None => format!(" at {tokens} tokens: "),
+        };
+        assert!(line.contains(&said), "{said:?} in {line}");
+    }
+    assert!(lines.iter().any(|l| l.contains("(cache repeat)")));
 
     let output = run(firsttoken().arg("report").arg(&results).arg("--json"));
     let (json, stderr) = texts(&output);
@@ -173,7 +187,10 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
         section.contains("<h2>Prompt size and prefill speed</h2>"),
         "{section}"
     );
-    assert!(section.contains("<h3>slow&lt;i&gt;</h3>"), "{section}");
+    assert!(
+        section.contains("<h3 id=\"sizes-1\">slow&lt;i&gt;</h3>"),
+        "{section}"
+    );
     assert!(!section.contains("<i>"), "{section}");
     for index in 0..2 {
         let table = &section[section
