@@ -36,7 +36,7 @@ const END: &str = "<!-- native-runner:end -->";
 /// The percentile `q` (0–1) by linear interpolation, as numpy's default.
 fn quantile(values: &[f64], q: f64) -> f64 {
     let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    firsttoken_core::order::sort_numbers(&mut sorted);
     firsttoken_core::stats::percentile(&sorted, q * 100.0).unwrap_or(f64::NAN)
 }
 

@@ -12,12 +12,12 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use crate::core::order::sort_by_first;
 use crate::core::plan::Plan;
 use crate::core::report::{LiveRow, live_row_for};
 use crate::core::results::Environment;
 pub use crate::core::run::RunStatus;
 use crate::core::sample::{Sample, SampleError};
-use crate::core::stats::sort_by_first;
 use crate::core::text::notice::{self, StorageStep};
 use crate::ui::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
 use crate::ui::form::{PlanForm, demo_plan};

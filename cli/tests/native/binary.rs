@@ -685,7 +685,7 @@ fn a_slow_request_shifts_the_schedule_instead_of_bunching_the_next_sends() {
         "the mock's seeded script gave no cold start"
     );
     let mut sent: Vec<f64> = doc.samples.iter().map(|s| s.sent_at_ms).collect();
-    sent.sort_by(f64::total_cmp);
+    firsttoken_core::order::sort_numbers(&mut sent);
     for pair in sent.windows(2) {
         // Spacing 1 s, no jitter: never closer, whatever overran.
         assert!(

@@ -160,7 +160,7 @@ pub fn run_plan(dir: &Path, plan: &Plan) -> PlanRun {
 /// The median of `values`.
 pub fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    firsttoken_core::order::sort_numbers(&mut sorted);
     let n = sorted.len();
     if n % 2 == 1 {
         sorted[n / 2]

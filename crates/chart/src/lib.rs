@@ -206,7 +206,7 @@ pub(crate) fn sorted_series(series: &[Series]) -> (Vec<Vec<f64>>, Option<(f64, f
         .iter()
         .map(|series| {
             let mut values = positive_finite(&series.ttft_ms);
-            values.sort_unstable_by(f64::total_cmp);
+            firsttoken_core::order::sort_numbers(&mut values);
             values
         })
         .collect();

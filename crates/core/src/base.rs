@@ -1,12 +1,13 @@
 //! The base layer: what every other layer may name and that names nothing
-//! above it. Reading JSON documents, typed failures, origins (where a key
-//! may go), prices, peak hours, dates, the language of a sentence and text
-//! made safe for a terminal.
+//! above it. Reading JSON documents, typed failures, the one order for
+//! numbers, origins (where a key may go), prices, peak hours, dates, the
+//! language of a sentence and text made safe for a terminal.
 
 pub mod calendar;
 pub mod document;
 pub mod failure;
 pub mod lang;
+pub mod order;
 pub mod origin;
 pub mod peak;
 pub mod price;

@@ -74,7 +74,7 @@ pub mod testing;
 pub mod wire;
 pub mod words;
 
-pub use base::{calendar, document, failure, origin, peak, price};
+pub use base::{calendar, document, failure, order, origin, peak, price};
 pub use documents::{dashboard, publish, results, routing_config, run};
 pub use judgement::{
     cache, compare, cost, delivery, idle, objective, population, report, settings, slow, tail,

@@ -55,7 +55,7 @@ fn to_tens(x: f64) -> f64 {
 /// The CV% of `values` (any order).
 fn cv(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    firsttoken_core::order::sort_numbers(&mut sorted);
     summarize_sorted(&sorted).unwrap().cv_pct
 }
 
@@ -231,7 +231,7 @@ fn statistics_tail_band() {
         .unwrap();
     assert_eq!(run[warm].round(), 262.0);
     run[warm] = 18_000.0;
-    run.sort_by(f64::total_cmp);
+    firsttoken_core::order::sort_numbers(&mut run);
     assert_eq!(cv(&run).round(), 295.0);
     assert_eq!(Verdict::from_cv_pct(cv(&run)), Verdict::ColdStarts);
     // (and the verdict, the worse of the two bands, stays "not ready")

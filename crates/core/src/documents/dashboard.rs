@@ -25,6 +25,7 @@ use serde::de::IgnoredAny;
 use std::fmt;
 
 use crate::base::lang::Lang;
+use crate::base::order::sort_by_first;
 use crate::documents::publish::{
     INDEX_VERSION, Index, POINTS_VERSION, PointSample, PointsDoc, PointsTarget, ProbePoints,
     PromptPoints, RunEntry,
@@ -34,7 +35,6 @@ use crate::planning::fidelity::reply::ToolCall;
 use crate::planning::fidelity::verify::ProbeReply;
 use crate::planning::plan::FidelityPlan;
 use crate::planning::prompt::SizedPrompt;
-use crate::statistics::stats::sort_by_first;
 use crate::wire::sample::{ErrorKind, Phase};
 
 /// One measured request: everything a dashboard view needs of a sample.

@@ -10,6 +10,7 @@
 
 use crate::statistics::stats::percentile;
 use crate::wire::sample::Sample;
+use crate::base::order::sort_numbers;
 
 /// A target's successful measured samples split by prompt-cache hits.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,8 +47,8 @@ pub(crate) fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> 
     }
     let both = hits > 0 && hits < reported;
     let median = |values: &mut Vec<f64>| {
-        values.sort_unstable_by(f64::total_cmp);
-        percentile(values, 50.0).filter(|_| both)
+        sort_numbers(values);
+        percentile(values, 50.0)
     };
     Some(CacheSplit {
         reported,

@@ -713,7 +713,7 @@ mod tests {
 
     /// A target's figures from raw ranked TTFTs, as the report makes them.
     fn measured(target: u32, label: &str, mut values: Vec<f64>) -> TargetFigures {
-        values.sort_unstable_by(f64::total_cmp);
+        crate::base::order::sort_numbers(&mut values);
         let summary = crate::statistics::stats::summarize_sorted(&values).unwrap();
         TargetFigures {
             target,

@@ -8,6 +8,7 @@
 //! share of requests that succeeded is the *first-try* success rate a
 //! client without retries would see.
 
+use crate::base::order::sort_numbers;
 use crate::statistics::binomial::wilson;
 use crate::statistics::stats::percentile;
 use crate::wire::ratelimit::{RateLimitHeaders, StatusCounts};
@@ -115,7 +116,7 @@ pub(crate) fn status_figures<'a>(
     if requests == 0 {
         return None;
     }
-    retry_after.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut retry_after);
     Some(StatusFigures {
         requests,
         counts,
@@ -171,7 +172,7 @@ pub(crate) fn stream_figures<'a>(
     }
     let stalled = shapes.iter().filter(|s| s.stalls > 0).count();
     let mut p95s: Vec<f64> = shapes.iter().filter_map(|s| s.p95_gap_ms).collect();
-    p95s.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut p95s);
     Some(StreamFigures {
         requests: shapes.len(),
         stalled,

@@ -20,6 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::order::sort_numbers;
 use crate::planning::fidelity::suite::{Category, Expect, Suite};
 use crate::planning::fidelity::verify::{ProbeAnswer, ProbeCheck, ProbeFailure, verify};
 use crate::planning::plan::Plan;
@@ -482,7 +483,7 @@ fn token_agreement(own: &[Verified], reference: &[Verified]) -> Option<TokenAgre
         return None;
     }
     let equal = differences.iter().filter(|d| **d == 0.0).count();
-    differences.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut differences);
     Some(TokenAgreement {
         compared: differences.len(),
         equal,

@@ -46,6 +46,7 @@
 //! reads "goes cold", and how often the per-gap intervals hold the true
 //! cold probability (docs/statistics.md has the figures and the command).
 
+use crate::base::order::sort_numbers;
 use crate::judgement::slow::slow_share;
 use crate::statistics::binomial::{clopper_pearson, fisher_exact};
 use crate::statistics::stats::percentile;
@@ -262,7 +263,7 @@ pub fn idle_figures(
     let shortest: Vec<&(f64, f64, bool)> =
         ranked.iter().take_while(|r| r.0 == shortest_s).collect();
     let mut reference: Vec<f64> = shortest.iter().map(|r| r.1).collect();
-    reference.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut reference);
     let censored = shortest.iter().filter(|r| r.2).count();
     let threshold_ms = slow_share(&reference, censored)?.threshold_ms;
     Some(figures_over(&ranked, threshold_ms, settings))

@@ -45,10 +45,11 @@
 //! repeat) over the pairs where both succeeded, with a 95 % bootstrap
 //! interval over pairs; an interval that holds 0 reads "no cache effect".
 
+use crate::base::order::{sort_by_first, sort_numbers};
 use crate::judgement::slow::warm_reference;
 use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Distinction, Interval};
 use crate::statistics::quantile::order_statistic_ranks;
-use crate::statistics::stats::{percentile, sort_by_first};
+use crate::statistics::stats::percentile;
 use crate::wire::sample::Sample;
 
 /// A size needs at least this many warm requests to enter the fit.
@@ -396,7 +397,7 @@ pub fn size_groups(points: impl IntoIterator<Item = (u32, f64, f64)>) -> Vec<Siz
 /// Median of `values` (sorted in place); NaN for none.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn median(values: &mut [f64]) -> f64 {
-    values.sort_unstable_by(f64::total_cmp);
+    sort_numbers(values);
     percentile(values, 50.0).unwrap_or(f64::NAN)
 }
 
@@ -647,7 +648,7 @@ fn line(
 /// The 2.5th and 97.5th percentiles of `values`.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn interval_of(values: &mut [f64]) -> Option<Interval> {
-    values.sort_unstable_by(f64::total_cmp);
+    sort_numbers(values);
     Some(Interval {
         low: percentile(values, 2.5)?,
         high: percentile(values, 97.5)?,

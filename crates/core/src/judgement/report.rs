@@ -8,6 +8,7 @@
 //! samples over 12 targets in well under 20 ms natively (`benches/report.rs`),
 //! so the page stays within 50 ms in WebAssembly.
 
+use crate::base::order::{sort_by_first, sort_numbers};
 use crate::judgement::cache::{CacheSplit, cache_split};
 use crate::judgement::compare::{
     ModelComparison, RoutingTable, TargetFigures, TypicalTtft, compare_models_with_budget,
@@ -27,7 +28,7 @@ use crate::judgement::timeofday::{TimeOfDay, time_of_day};
 use crate::judgement::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
 use crate::planning::plan::Plan;
 use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
-use crate::statistics::stats::{Summary, percentile, sort_by_first, summarize, summarize_sorted};
+use crate::statistics::stats::{Summary, percentile, summarize, summarize_sorted};
 use crate::wire::sample::{ErrorKind, Sample, TtftRank};
 
 /// Everything about one target.
@@ -686,7 +687,7 @@ fn ranked_ttft(samples: &[&Sample], timeout_ms: f64) -> Ranked {
     }
     sort_by_first(&mut in_send_order);
     let mut sorted_ms: Vec<f64> = in_send_order.iter().map(|(_, ms)| *ms).collect();
-    sorted_ms.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut sorted_ms);
     Ranked {
         sorted_ms,
         in_send_order,
@@ -798,7 +799,7 @@ pub fn live_row<'a>(
             TtftRank::Censored | TtftRank::Excluded => {}
         }
     }
-    sorted_ms.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut sorted_ms);
     let ttft_ms = &sorted_ms;
     let judged = judge_ranked(ttft_ms, censored);
     LiveRow {
@@ -1151,7 +1152,7 @@ mod tests {
             })
             .collect();
         values.extend((0..cold).map(|_| 400.0 * magnitude * (0.9 + 0.2 * rng.f64())));
-        values.sort_unstable_by(f64::total_cmp);
+        crate::base::order::sort_numbers(&mut values);
         values
     }
 
@@ -1202,7 +1203,7 @@ mod tests {
                 400.0 * (sigma * z).exp() * if cold { magnitude } else { 1.0 }
             })
             .collect();
-        values.sort_unstable_by(f64::total_cmp);
+        crate::base::order::sort_numbers(&mut values);
         values
     }
 
@@ -1375,7 +1376,7 @@ mod tests {
                 .iter()
                 .map(|ms| ms.unwrap_or(self.timeout_ms))
                 .collect();
-            sorted.sort_unstable_by(f64::total_cmp);
+            crate::base::order::sort_numbers(&mut sorted);
             (sorted, self.ttft.iter().filter(|ms| ms.is_none()).count())
         }
 

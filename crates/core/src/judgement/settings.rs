@@ -333,14 +333,14 @@ mod tests {
             // The true quantiles, from a million draws of the same provider.
             let mut rng = fastrand::Rng::with_seed(0x71_3E0A);
             let mut population: Vec<f64> = (0..1_000_000).map(|_| draw(&mut rng)).collect();
-            population.sort_unstable_by(f64::total_cmp);
+            crate::base::order::sort_numbers(&mut population);
             let truth = |q: f64| population[(q * population.len() as f64) as usize];
             for n in [29_usize, 40, 59, 75, 100, 150, 298] {
                 let mut rng = fastrand::Rng::with_seed(0xB0_0D ^ n as u64);
                 let (mut covered, mut bounded, mut quantile, mut stated) = (0, 0, 0.0, 0.0);
                 for _ in 0..runs {
                     let mut sorted: Vec<f64> = (0..n).map(|_| draw(&mut rng)).collect();
-                    sorted.sort_unstable_by(f64::total_cmp);
+                    crate::base::order::sort_numbers(&mut sorted);
                     let TimeoutAdvice::NeedsRequests {
                         lower: Some(lower), ..
                     } = recommended_timeout(&sorted, 0, f64::INFINITY)

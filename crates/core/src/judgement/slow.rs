@@ -279,7 +279,7 @@ mod tests {
             let slow = 1 + rng.usize(..10);
             let mut values: Vec<f64> = (0..warm).map(|_| 300.0 + 200.0 * rng.f64()).collect();
             values.extend((0..slow).map(|_| 1_500.0 * 100.0_f64.powf(rng.f64())));
-            values.sort_unstable_by(f64::total_cmp);
+            crate::base::order::sort_numbers(&mut values);
             let n = values.len() as f64;
             let mut best = 0.0_f64;
             for mask in 0u32..(1 << slow) {
@@ -332,7 +332,7 @@ mod tests {
             })
             .collect();
         values.extend((0..cold).map(|i| 400.0 * magnitude * (1.0 + 0.01 * i as f64)));
-        values.sort_unstable_by(f64::total_cmp);
+        crate::base::order::sort_numbers(&mut values);
         values
     }
 

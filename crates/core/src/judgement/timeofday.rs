@@ -36,6 +36,7 @@ pub(crate) fn local_hour(epoch_ms: f64, tz_offset_min: i32) -> u8 {
     (local_minutes / 60) as u8
 }
 
+use crate::base::order::sort_numbers;
 pub use crate::base::peak::{PeakZone, is_peak, parse_peak_tz};
 
 /// One hour's figures.
@@ -188,7 +189,7 @@ pub fn time_of_day<'a>(
             errors += errors_by_hour[hour];
             timeouts += timeouts_by_hour[hour];
         }
-        values.sort_unstable_by(f64::total_cmp);
+        sort_numbers(&mut values);
         // Timeouts rank at `timeout_ms`: over the threshold they are
         // already counted; under it they are slow all the same.
         let over = values.iter().filter(|&&ms| ms > slow_threshold_ms).count();

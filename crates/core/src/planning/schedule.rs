@@ -1187,7 +1187,7 @@ mod tests {
             // spread evenly over the run.
             for block in order.chunks(4) {
                 let mut sorted = block.to_vec();
-                sorted.sort_unstable_by(f64::total_cmp);
+                crate::base::order::sort_numbers(&mut sorted);
                 assert_eq!(sorted, gaps);
             }
             orders.push(order);

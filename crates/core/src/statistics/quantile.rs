@@ -253,7 +253,7 @@ mod tests {
             })
             .collect();
         let mut sorted = in_order.clone();
-        sorted.sort_unstable_by(f64::total_cmp);
+        crate::base::order::sort_numbers(&mut sorted);
         let independent = order_statistic_interval(&sorted, 0.5, None).unwrap();
         let batched = batch_means_interval(&in_order, &sorted, 0.5, 4, None).unwrap();
         assert!(batched.low <= independent.low && batched.high >= independent.high);

@@ -9,6 +9,8 @@
 //! * the standard deviation divides by n − 1 (`ddof=1`), and is 0 for n = 1;
 //! * CV% = stddev / mean × 100.
 
+use crate::base::order::sort_numbers;
+
 /// Descriptive statistics of a set of values, in the values' own unit
 /// (milliseconds for timings, tokens per second for decode rate).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -36,17 +38,6 @@ pub struct Summary {
     /// Coefficient of variation in percent: stddev / mean × 100; 0 when the
     /// mean is not positive (timings never are, so this only guards a zero).
     pub cv_pct: f64,
-}
-
-/// Orders `pairs` by their first member (`total_cmp`), stably.
-///
-/// Every sort of pairs by their first member goes through this one
-/// function: each comparator closure is a type of its own, so each
-/// `sort_by` call site would otherwise put a whole copy of the standard
-/// library's sort in the page's wasm.
-#[cfg_attr(target_arch = "wasm32", inline)]
-pub fn sort_by_first(pairs: &mut [(f64, f64)]) {
-    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
 }
 
 /// The `p`-th percentile (`p` in 0–100, clamped) of values sorted ascending,
@@ -90,7 +81,7 @@ pub(crate) fn lerp(low: f64, high: f64, fraction: f64) -> f64 {
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn summarize(values: &[f64]) -> Option<Summary> {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    sorted.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut sorted);
     summarize_sorted(&sorted)
 }
 
@@ -202,7 +193,7 @@ mod tests {
             close(summary.stddev, set.stddev, &format!("{name} stddev"));
             close(summary.cv_pct, set.cv_pct, &format!("{name} cv"));
             let mut sorted = set.values.clone();
-            sorted.sort_unstable_by(f64::total_cmp);
+            crate::base::order::sort_numbers(&mut sorted);
             for [p, expected] in &set.percentiles {
                 let actual = percentile(&sorted, *p).unwrap();
                 close(actual, *expected, &format!("{name} p{p}"));
@@ -236,7 +227,7 @@ mod tests {
             p1 in 0.0f64..=100.0,
             p2 in 0.0f64..=100.0,
         ) {
-            values.sort_unstable_by(f64::total_cmp);
+            crate::base::order::sort_numbers(&mut values);
             let (low_p, high_p) = if p1 <= p2 { (p1, p2) } else { (p2, p1) };
             let low = percentile(&values, low_p).unwrap();
             let high = percentile(&values, high_p).unwrap();

@@ -568,7 +568,7 @@ mod tests {
     }
 
     fn median(values: &mut [f64]) -> f64 {
-        values.sort_unstable_by(f64::total_cmp);
+        crate::base::order::sort_numbers(values);
         values[values.len() / 2]
     }
 

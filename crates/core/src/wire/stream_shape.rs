@@ -19,6 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::order::sort_numbers;
 use crate::statistics::stats::percentile;
 
 /// A gap longer than this is a stall, ms.
@@ -110,7 +111,7 @@ impl GapRecorder {
         } else {
             self.in_window
         };
-        self.gaps.sort_unstable_by(f64::total_cmp);
+        sort_numbers(&mut self.gaps);
         Some(StreamShape {
             gaps: self.count,
             max_gap_ms: self.max_ms,

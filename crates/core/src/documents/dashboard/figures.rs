@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use super::{Dataset, Point};
 use crate::base::calendar::{MS_PER_DAY, utc_day};
+use crate::base::order::sort_numbers;
 use crate::judgement::prefill::{fit_sizes, size_groups};
 use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Interval};
 use crate::statistics::stats::percentile;
@@ -94,7 +95,7 @@ impl Acc {
 
     #[cfg_attr(target_arch = "wasm32", inline)]
     fn cell(mut self) -> Cell {
-        self.ttft_ms.sort_unstable_by(f64::total_cmp);
+        sort_numbers(&mut self.ttft_ms);
         let sorted = &self.ttft_ms;
         let ttft =
             percentile(sorted, 50.0)

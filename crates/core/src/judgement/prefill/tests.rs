@@ -718,7 +718,7 @@ fn prefill_shapes() {
         let route = &build_report(&pair, &samples, 0, PAGE_SEED).routing.routes[0];
         flat_picked += usize::from(route.target == Some(0));
     }
-    errors.sort_unstable_by(f64::total_cmp);
+    crate::base::order::sort_numbers(&mut errors);
     let pct = |k: usize| 100.0 * k as f64 / runs as f64;
     println!("runs: {runs}");
     println!(

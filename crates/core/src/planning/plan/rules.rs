@@ -8,6 +8,7 @@ use super::{
     MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET, MAX_WARMUP_PER_TARGET,
     MIN_REQUESTS_FOR_TAIL, MIN_REQUESTS_PER_GAP, Plan, Problem, Protocol, Warning, WarningKind,
 };
+use crate::base::order::sort_numbers;
 use crate::base::peak::{is_peak, parse_peak_tz};
 use crate::base::price::MAX_PRICE_PER_MTOK;
 use crate::planning::context_window::context_window;
@@ -191,7 +192,7 @@ impl Plan {
         }
         if let Some(gaps) = &self.idle_gaps_s {
             let mut distinct = gaps.clone();
-            distinct.sort_unstable_by(f64::total_cmp);
+            sort_numbers(&mut distinct);
             distinct.dedup();
             if gaps.is_empty()
                 || gaps.len() > MAX_IDLE_GAPS

@@ -248,7 +248,7 @@ fn the_rows_reference_misses_thresholds_below_the_second_gap() {
             }
         }
         let mut sorted: Vec<f64> = ranked.iter().map(|r| r.1).collect();
-        sorted.sort_unstable_by(f64::total_cmp);
+        crate::base::order::sort_numbers(&mut sorted);
         let row = slow_share(&sorted, censored).unwrap().threshold_ms;
         ranked.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
         let idle = figures_over(&ranked, row, IdleSettings::default());
