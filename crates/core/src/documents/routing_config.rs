@@ -268,7 +268,8 @@ pub fn litellm_yaml_with_prefill(
             };
             let Some(model) = litellm_model(target) else {
                 left_out.push(format!(
-                    "{}: the demo provider runs only in the page",
+                    "{}: the demo provider is played back inside FirstToken (the page or the \
+                     runner), not a server LiteLLM can call",
                     step.label
                 ));
                 continue;
@@ -526,6 +527,31 @@ mod tests {
         assert_eq!(source.run_id, "2026-12-03T05-07-09Z.fra1");
         assert_eq!(source.started_at, "2026-12-03T05:07:09Z");
         assert_eq!(source.runner, "cli");
+    }
+
+    /// A run of the built-in demo, made by the page or by the runner
+    /// (`--target demo:…`), is left out of the LiteLLM config with words
+    /// true of both: the runner plays the demo back too.
+    #[test]
+    fn a_demo_target_is_left_out_with_words_true_of_both_adapters() {
+        let plan = Plan {
+            targets: vec![Target {
+                protocol: Protocol::Demo,
+                provider: Some("demo".to_owned()),
+                ..Target::openai("Demo", "demo://steady", "demo-llm")
+            }],
+            ..Plan::default()
+        };
+        let report = build_report(&plan, &synthetic_samples(1, 40, 0, 3), 0, REPORT_SEED);
+        let yaml = litellm_yaml(&plan, &report, &RunSource::of(&environment()));
+        assert!(
+            yaml.contains(
+                "# Left out: Demo: the demo provider is played back inside FirstToken \
+                           (the page or the runner), not a server LiteLLM can call."
+            ),
+            "{yaml}"
+        );
+        assert!(!yaml.contains("only in the page"), "{yaml}");
     }
 
     #[test]
