@@ -83,8 +83,10 @@ pub fn load_plan(argument: &str) -> Result<Plan, PlanInputError> {
     parse(&text, argument)
 }
 
+/// A plan file as written by hand: a target naming a preset gets the
+/// preset's protocol, base URL and label where it leaves them out.
 fn parse(text: &str, source: &str) -> Result<Plan, PlanInputError> {
-    Plan::from_json(text).map_err(|error| PlanInputError::Plan {
+    firsttoken_core::presets::plan_from_json(text).map_err(|error| PlanInputError::Plan {
         source: source.to_owned(),
         error,
     })

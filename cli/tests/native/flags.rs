@@ -224,6 +224,26 @@ fn a_reader_that_closes_the_pipe_ends_the_output_quietly() {
 }
 
 #[test]
+fn a_hand_written_plan_naming_a_preset_is_filled_from_it() {
+    let dir = scratch("hand-written");
+    let path = dir.join("plan.json");
+    std::fs::write(
+        &path,
+        r#"{"firsttoken_plan": 1, "targets": [{"provider": "deepseek", "model": "deepseek-chat"}]}"#,
+    )
+    .unwrap();
+    let output = run(firsttoken().arg("plan").arg(&path));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stderr}");
+    let plan: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let target = &plan["targets"][0];
+    assert_eq!(target["base_url"], "https://api.deepseek.com");
+    assert_eq!(target["protocol"], "openai");
+    assert_eq!(target["label"], "DeepSeek · deepseek-chat");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn providers_lists_each_preset_with_its_key_variable() {
     let output = run(firsttoken().arg("providers"));
     let (stdout, _) = texts(&output);

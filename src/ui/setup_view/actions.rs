@@ -202,7 +202,8 @@ async fn load_plan(state: UseReducerHandle<State>, file: web_sys::File) {
     let Some(text) = read_or_say(&state, &file).await else {
         return;
     };
-    match Plan::from_json(&text) {
+    // A file written by hand may name a preset and leave its URL out.
+    match crate::core::presets::plan_from_json(&text) {
         Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
         Err(error) => state.dispatch(Action::Notice(notice::file_refused(
             state.lang,

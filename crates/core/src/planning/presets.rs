@@ -10,7 +10,7 @@
 
 use crate::base::lang::Lang;
 use crate::base::origin::Origin;
-use crate::planning::plan::Protocol;
+use crate::planning::plan::{Plan, PlanError, Protocol};
 
 /// Whether a provider answers browser (CORS) requests from any origin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -525,8 +525,108 @@ pub fn preset_by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }
 
+/// Reads a plan file as a person may write it by hand: a target that names
+/// a preset's `provider` and leaves out its `protocol`, `base_url` or
+/// `label` gets the preset's, as the page's form and `--target` fill them
+/// (the label as "DeepSeek · deepseek-chat"), instead of being refused for
+/// members the preset already knows. A member that is written is kept.
+/// Then the document is read as any plan is.
+///
+/// # Errors
+/// Whatever [`Plan::from_json`] says of the completed document; a text
+/// that is not a JSON object is read as given, so its errors name its own
+/// lines.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn plan_from_json(text: &str) -> Result<Plan, PlanError> {
+    use serde_json::Value;
+    let Ok(Value::Object(mut members)) = serde_json::from_str::<Value>(text) else {
+        return Plan::from_json(text);
+    };
+    let mut filled = false;
+    if let Some(Value::Array(targets)) = members.get_mut("targets") {
+        for target in targets.iter_mut() {
+            let Value::Object(target) = target else {
+                continue;
+            };
+            let Some(preset) = target
+                .get("provider")
+                .and_then(Value::as_str)
+                .and_then(|id| preset_by_id(id.trim()))
+            else {
+                continue;
+            };
+            let mut fill = |name: &str, value: String| {
+                if !target.contains_key(name) {
+                    target.insert(name.to_owned(), Value::String(value));
+                    filled = true;
+                }
+            };
+            fill("protocol", preset.protocol.as_str().to_owned());
+            if !preset.base_url.is_empty() {
+                fill("base_url", preset.base_url.to_owned());
+            }
+            if let Some(model) = target.get("model").and_then(Value::as_str) {
+                let label = preset.label_for(model.trim());
+                if !target.contains_key("label") {
+                    target.insert("label".to_owned(), Value::String(label));
+                    filled = true;
+                }
+            }
+        }
+    }
+    if filled {
+        Plan::from_json(&Value::Object(members).to_string())
+    } else {
+        Plan::from_json(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_hand_written_target_naming_a_preset_is_filled_from_it() {
+        let plan = plan_from_json(
+            r#"{"firsttoken_plan": 1, "targets": [
+                {"provider": "deepseek", "model": "deepseek-chat"},
+                {"provider": "groq", "model": "llama-3.3-70b", "label": "Mine",
+                 "base_url": "https://proxy.example.com/openai/v1"}]}"#,
+        )
+        .unwrap();
+        let deepseek = preset_by_id("deepseek").unwrap();
+        let filled = &plan.targets[0];
+        assert_eq!(filled.base_url, deepseek.base_url);
+        assert_eq!(filled.protocol, deepseek.protocol);
+        assert_eq!(filled.label, deepseek.label_for("deepseek-chat"));
+        assert_eq!(filled.provider.as_deref(), Some("deepseek"));
+        // What is written is kept.
+        assert_eq!(plan.targets[1].label, "Mine");
+        assert_eq!(
+            plan.targets[1].base_url,
+            "https://proxy.example.com/openai/v1"
+        );
+        // Nothing to fill from: the plan's own messages, lines and all.
+        let Err(PlanError::Invalid(fields)) = plan_from_json(
+            r#"{"firsttoken_plan": 1, "targets": [{"provider": "nope", "model": "m"}]}"#,
+        ) else {
+            panic!("an unknown provider fills nothing");
+        };
+        assert!(fields.iter().any(|f| f.field == "targets[0].base_url"));
+        assert!(matches!(
+            plan_from_json("{\n  \"firsttoken_plan\": 1,\n  oops\n}"),
+            Err(PlanError::Json { line: 3, .. })
+        ));
+        // A custom target names no server: its base URL is still asked for.
+        let Err(PlanError::Invalid(fields)) = plan_from_json(
+            r#"{"firsttoken_plan": 1, "targets": [{"provider": "custom", "model": "m"}]}"#,
+        ) else {
+            panic!("custom has no base URL to give");
+        };
+        assert_eq!(
+            fields.iter().map(|f| f.field.as_str()).collect::<Vec<_>>(),
+            ["targets[0].base_url"]
+        );
+    }
 
     #[test]
     fn the_chinese_names_say_their_qualifiers_in_chinese() {
