@@ -85,7 +85,7 @@ const iso = (ms) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * The points file of a results document (`firsttoken_points` version 1, as
- * `PointsDoc::from_results` in crates/core/src/publish.rs writes it): measured
+ * `PointsDoc::from_results` in crates/core/src/documents/publish.rs writes it): measured
  * requests only, column by column, errors as null TTFTs.
  */
 export function pointsOf(doc) {
@@ -106,7 +106,7 @@ export function pointsOf(doc) {
 /**
  * Writes `days` days of hourly runs from each of `vantages` into `dir`,
  * ending at `endMs`, laid out as the retention rule of `firsttoken publish`
- * leaves them (crates/core/src/publish.rs): one file per vantage and month for
+ * leaves them (crates/core/src/documents/publish.rs): one file per vantage and month for
  * finished months (`months/YYYY-MM.VANTAGE.json`), one per vantage and day
  * for the current month (`days/YYYY-MM-DD.VANTAGE.json`), each with its
  * points file, and `index.json`. Returns { files, measured, warmups }.

@@ -1,5 +1,5 @@
 """Write tests/data/stats_reference.json: descriptive statistics computed by
-numpy, which the Rust tests in crates/core/src/stats.rs compare against.
+numpy, which the Rust tests in crates/core/src/statistics/stats.rs compare against.
 
 Run from the repository root with `python3 tests/data/make_reference.py`
 (numpy 2.x; produced with numpy 2.4.6). The exact calls:

@@ -216,7 +216,7 @@ fn statistics_tail_band() {
     // "75 requests at a 400 ms median with 3 cold starts of about 18 s
     // read CV 313 % ("not ready"); turn one more 262 ms request into an
     // 18 s cold start and the CV is 295 % ("cold starts")": the run of
-    // `a_fourth_cold_start_keeps_not_ready` in crates/core/src/report.rs.
+    // `a_fourth_cold_start_keeps_not_ready` in crates/core/src/judgement/report.rs.
     let mut run: Vec<f64> = (0..72)
         .map(|i| 400.0 * (0.2 * 0.551 * ((i as f64 + 0.5) / (72.0 - i as f64 - 0.5)).ln()).exp())
         .collect();
