@@ -232,7 +232,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 row.figures.cv_pct,
                 data_value(Some(target.error_rate)),
                 row.figures.error_rate * 100.0,
-                escape(&row.figures.judgement.label(lang, false)),
+                escape(&row.figures.judgement.finished_label(lang, false)),
             );
         }
         out.push_str("</tbody>\n</table>\n</div>\n<ul class=\"said\">\n");

@@ -638,7 +638,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 pad(&bounded(ttft.map(|s| s.p99), 99.0), 9, true),
                 pad(&cv, 6, true),
                 pad(&format!("{:.1} %", row.figures.error_rate * 100.0), 7, true),
-                row.figures.judgement.label(lang, false)
+                row.figures.judgement.finished_label(lang, false)
             );
         }
         for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {

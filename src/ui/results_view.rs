@@ -95,7 +95,7 @@ fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -
                                     { bounded_ms_cell(lang, t.p99, ttft.map(|s| s.p99), bound(99.0)) }
                                     <td class="num" data-label={t.cv} data-value={row.figures.cv_pct.to_string()} data-lower-bound={cv_bound.then_some("true")}>{format!("{}{}", at_least(cv_bound), format_pct(row.figures.cv_pct))}</td>
                                     <td class="num" data-label={t.error_rate} data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
-                                    <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.figures.judgement)}</td>
+                                    <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.figures.judgement, true)}</td>
                                 </tr>
                             }
                         }) }
@@ -468,7 +468,7 @@ fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
                                         { match cells.get(column) {
                                             Some(cell) => html! { {cell.clone()} },
                                             None if text::prefill::refused(row) => html! { {text::prefill::refused_cell(lang)} },
-                                            None => judgement_badge(lang, row.figures.judgement),
+                                            None => judgement_badge(lang, row.figures.judgement, true),
                                         } }
                                     </td>
                                 }) }

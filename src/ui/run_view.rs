@@ -166,7 +166,7 @@ pub fn RunPage(props: &PageProps) -> Html {
                             <td class="num" data-label={t.median}>{row.median_ms.map(|v| format!("{}{}", at_least(row.percentile_is_lower_bound(50.0)), format_ms(lang, v))).unwrap_or_else(|| "–".into())}</td>
                             <td class="num" data-label={t.p95}>{row.p95_ms.map(|v| format!("{}{}", at_least(row.percentile_is_lower_bound(95.0)), format_ms(lang, v))).unwrap_or_else(|| "–".into())}</td>
                             <td class="num" data-label={t.cv}>{row.cv_pct.map(|v| format!("{}{}", at_least(row.censored > 0), format_pct(v))).unwrap_or_else(|| "–".into())}</td>
-                            <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.judgement)}</td>
+                            <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.judgement, !active)}</td>
                             if let Some((passed, replies)) = probes.as_ref().and_then(|counts| counts.get(index).copied()) {
                                 <td class="num probes" data-label={t.probe_pass_rate} data-passed={passed.to_string()} data-replies={replies.to_string()}>{count_of(lang, passed, replies)}</td>
                             }

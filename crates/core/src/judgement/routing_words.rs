@@ -65,7 +65,7 @@ pub struct Pick<'a> {
 pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     let (p95, cv) = (format_ms(lang, pick.p95_ms), format!("{:.0}", pick.cv_pct));
-    let verdict_text = pick.judgement.label(lang, false);
+    let verdict_text = pick.judgement.finished_label(lang, false);
     let eligible = pick.eligible;
     let slow = pick
         .slow

@@ -323,6 +323,21 @@ mod tests {
             Some("收集中（7 / 20）")
         );
         assert_eq!(Judgement::new(20, cv, 100).collecting_text(Lang::En), None);
+        // A finished run or a file collects nothing more: it says too few.
+        let few = Judgement::new(7, cv, 100);
+        assert_eq!(
+            few.finished_label(Lang::En, true),
+            "too few to judge (7 of 20)"
+        );
+        assert_eq!(
+            few.finished_label(Lang::ZhCn, false),
+            "样本不足，无法判断（7 / 20）"
+        );
+        let judged = Judgement::new(75, cv, 100);
+        assert_eq!(
+            judged.finished_label(Lang::En, true),
+            judged.label(Lang::En, true)
+        );
     }
 
     #[test]

@@ -56,6 +56,32 @@ impl Judgement {
         })
     }
 
+    /// "too few to judge (7 of 20)" / "样本不足，无法判断（7 / 20）": what a
+    /// finished run (or an imported file) says of a target with fewer
+    /// successful samples than a verdict needs, where no more are coming
+    /// and "collecting" would say they were. `None` once there is a
+    /// verdict.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn too_few_text(self, lang: Lang) -> Option<String> {
+        let Self::Collecting { n } = self else {
+            return None;
+        };
+        Some(match lang {
+            Lang::En => format!("too few to judge ({n} of {VERDICT_MIN_SAMPLES})"),
+            Lang::ZhCn => format!("样本不足，无法判断（{n} / {VERDICT_MIN_SAMPLES}）"),
+        })
+    }
+
+    /// [`Judgement::label`] for a finished run or a file: "too few to
+    /// judge (7 of 20)" where a running one says "collecting (7 of 20)".
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn finished_label(self, lang: Lang, short: bool) -> String {
+        match self {
+            Self::Collecting { .. } => self.too_few_text(lang).unwrap_or_default(),
+            _ => self.label(lang, short),
+        }
+    }
+
     /// The judgement in words, as a table cell says it: the verdict's short
     /// name (`short`) or its full text, "(provisional)" / "（暂定）" while it
     /// may change, or "collecting (12 of 20)".

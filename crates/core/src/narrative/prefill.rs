@@ -511,7 +511,7 @@ pub fn size_cells(lang: Lang, row: &SizeRow) -> [String; 7] {
         if refused(row) {
             refused_cell(lang).to_owned()
         } else {
-            row.figures.judgement.label(lang, true)
+            row.figures.judgement.finished_label(lang, true)
         },
     ]
 }

@@ -592,7 +592,7 @@ pub fn by_size_sentence(lang: Lang, by_size: &[SizeJudgement]) -> Option<String>
     if by_size.is_empty() {
         return None;
     }
-    let label = |size: &SizeJudgement| size.judgement.label(lang, true);
+    let label = |size: &SizeJudgement| size.judgement.finished_label(lang, true);
     let first = label(&by_size[0]);
     if by_size.len() > 1 && by_size.iter().all(|size| label(size) == first) {
         return Some(match lang {
