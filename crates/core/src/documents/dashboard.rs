@@ -315,7 +315,7 @@ fn kind_of(
         (None, Some(v), _) => check(v, "firsttoken_index", INDEX_VERSION, DocKind::Index),
         (None, None, Some(v)) => check(v, "firsttoken_points", POINTS_VERSION, DocKind::Points),
         (None, None, None) if plan => Err(LoadError::WrongKind(
-            "it is a plan (open it on the plan page)",
+            "it is a plan (open it with Load plan on the Setup screen, or run it with firsttoken run)",
         )),
         (None, None, None) => Err(LoadError::WrongKind(
             "it has no firsttoken_results or firsttoken_index member",
@@ -1181,10 +1181,12 @@ mod tests {
             LoadError::NotJson(_)
         ));
         assert!(matches!(refuse("[1, 2]"), LoadError::WrongKind(_)));
+        // A plan is pointed to where plans open (the Setup screen's Load
+        // plan, or the runner): the page has no "plan page".
+        let plan = refuse(r#"{"firsttoken_plan": 1, "targets": []}"#).to_string();
         assert!(
-            refuse(r#"{"firsttoken_plan": 1, "targets": []}"#)
-                .to_string()
-                .contains("plan")
+            plan.contains("Load plan on the Setup screen") && !plan.contains("plan page"),
+            "{plan}"
         );
         assert!(
             refuse(r#"{"hello": 1}"#)

@@ -147,10 +147,11 @@ pub(crate) fn results_not_json(lang: Lang, reason: &str) -> String {
 pub(crate) fn results_foreign(lang: Lang) -> String {
     match lang {
         Lang::En => "this is not a firsttoken results file: it has no firsttoken_results field \
-                     (a plan file is loaded on the plan page)"
+                     (a plan file opens with Load plan on the Setup screen, or runs with \
+                     firsttoken run)"
             .to_owned(),
         Lang::ZhCn => "这不是 FirstToken 结果文件：它没有 firsttoken_results 字段\
-                       （计划文件请在计划页加载）"
+                       （计划文件请在「设置」页用「载入计划」打开，或用 firsttoken run 运行）"
             .to_owned(),
     }
 }
@@ -269,6 +270,7 @@ mod tests {
             "EOF while parsing a value at line 1 column 1",
             "expected `,` or `}`",
             "FirstToken",
+            "firsttoken run",
             "\"one\"",
             "base64url",
             "ttft_ms",
@@ -280,6 +282,23 @@ mod tests {
         ];
         for text in all(Lang::ZhCn) {
             assert_no_english_left(&text, &kept);
+        }
+    }
+
+    /// A plan given where results go says where a plan opens: the page's
+    /// Setup screen has Load plan; there is no "plan page".
+    #[test]
+    fn a_plan_among_results_is_pointed_to_where_plans_open() {
+        let page = Lang::texts;
+        for lang in [Lang::En, Lang::ZhCn] {
+            let text = results_foreign(lang);
+            assert!(text.contains(page(lang).load_plan), "{text}");
+            assert!(text.contains(page(lang).nav_setup), "{text}");
+            assert!(text.contains("firsttoken run"), "{text}");
+            assert!(
+                !text.contains("plan page") && !text.contains("计划页"),
+                "{text}"
+            );
         }
     }
 
