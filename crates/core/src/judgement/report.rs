@@ -778,9 +778,14 @@ pub fn live_row<'a>(
 ) -> LiveRow {
     let (mut done, mut errors) = (0, 0);
     let mut own = Vec::new();
+    // A request the person stopped was never measured: it is neither done
+    // nor an error (the results leave it out of the error rate too), so
+    // Stop does not add an error to the live row.
+    let stopped =
+        |s: &Sample| s.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Aborted);
     for sample in samples_of_one_target
         .into_iter()
-        .filter(|s| !s.warmup && !s.is_probe())
+        .filter(|s| !s.warmup && !s.is_probe() && !stopped(s))
     {
         done += 1;
         errors += usize::from(sample.error.is_some());
@@ -909,6 +914,30 @@ mod tests {
             build_report(&plan, &samples, 480, 8).targets[0].intervals,
             first.intervals
         );
+    }
+
+    /// Stop aborts the request in flight: the live row counts it neither
+    /// as done nor as an error (it was never measured).
+    #[test]
+    fn a_stopped_request_is_no_error_in_the_live_row() {
+        let mut samples = synthetic_samples(1, 10, 0, 3);
+        for sample in &mut samples {
+            sample.error = None;
+            sample.ttft_ms = Some(400.0);
+        }
+        let last = samples.last_mut().unwrap();
+        last.ttft_ms = None;
+        last.error = Some(SampleError {
+            kind: ErrorKind::Aborted,
+            phase: Phase::BeforeFirstToken,
+            message: String::new(),
+        });
+        let row = live_row(&samples, 10, 120_000.0);
+        assert_eq!((row.done, row.errors), (9, 0));
+        // Any other failure is an error.
+        samples.last_mut().unwrap().error.as_mut().unwrap().kind = ErrorKind::Timeout;
+        let row = live_row(&samples, 10, 120_000.0);
+        assert_eq!((row.done, row.errors), (10, 1));
     }
 
     #[test]
