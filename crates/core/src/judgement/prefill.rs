@@ -47,7 +47,7 @@
 
 use crate::base::order::{sort_by_first, sort_numbers};
 use crate::judgement::slow::warm_reference;
-use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Distinction, Interval};
+use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Distinction, Interval, draw_index};
 use crate::statistics::quantile::order_statistic_ranks;
 use crate::statistics::stats::percentile;
 use crate::wire::sample::Sample;
@@ -544,7 +544,7 @@ fn measure_sizes(
     for _ in 0..resamples {
         for ((into, group), rng) in resample.iter_mut().zip(&groups).zip(&mut streams) {
             for slot in into.iter_mut() {
-                *slot = group[rng.usize(..group.len())];
+                *slot = group[draw_index(rng, group.len())];
             }
         }
         let centres = centres(&resample);

@@ -161,7 +161,7 @@ pub(crate) fn block_bootstrap_intervals(
         |rng, counts| {
             let mut drawn = 0;
             while drawn < n {
-                let start = rng.usize(..starts);
+                let start = draw_index(rng, starts);
                 let take = length.min(n - drawn);
                 for &rank in &rank_of[start..start + take] {
                     counts[rank] += 1;
@@ -262,6 +262,21 @@ fn resample_intervals(
         resamples,
         method,
     })
+}
+
+/// An index drawn uniformly from `0..len` (`len` > 0), the same on every
+/// platform for the same generator state.
+///
+/// fastrand's `usize` draws 32 bits where usize is 32 bits (the page's
+/// wasm32) and 64 where it is 64 (the runner), so the same seed picked
+/// other resamples in the page than in `firsttoken report`, and the two
+/// printed different intervals for the same file (a prefill rate's
+/// 5 830–6 150 tokens/s against 5 810–6 160). Every resampling draw in
+/// core goes through here; natively it is the very draw `usize` made, so
+/// the runner's figures did not move.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn draw_index(rng: &mut fastrand::Rng, len: usize) -> usize {
+    rng.u64(..len as u64) as usize
 }
 
 /// Draw `n` indices uniformly from `0..n` and count them (`n` below 2³²,
@@ -396,6 +411,51 @@ mod tests {
     use super::*;
     use crate::base::lang::Lang;
     use crate::statistics::stats::summarize_sorted;
+
+    /// The page (wasm32) and the runner draw the same resamples from the
+    /// same seed: every resampling draw in core's code goes through
+    /// [`draw_index`], which draws 64 bits on every platform, never through
+    /// fastrand's `usize`, whose draw follows the pointer width. Natively
+    /// `draw_index` is the draw `usize` made, so the runner's figures stay.
+    #[test]
+    fn resampling_draws_are_the_same_on_every_platform() {
+        let (mut a, mut b) = (fastrand::Rng::with_seed(9), fastrand::Rng::with_seed(9));
+        for len in [1, 2, 7, 75, 1_000, 1 << 20] {
+            for _ in 0..100 {
+                assert_eq!(draw_index(&mut a, len), b.u64(..len as u64) as usize);
+            }
+        }
+        // No code outside tests and simulations draws with `usize`: its
+        // wasm32 draw differs from the native one.
+        fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, found);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Test modules and test-only files are not in the page.
+                let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+                let test_only = text.starts_with("#![cfg(test)]")
+                    || text.contains("\n#![cfg(test)]")
+                    || path.ends_with("tests.rs")
+                    || path.components().any(|c| c.as_os_str() == "tests");
+                if !test_only && code.contains(".usize(") {
+                    found.push(path.display().to_string());
+                }
+            }
+        }
+        let mut found = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut found,
+        );
+        assert!(
+            found.is_empty(),
+            "draws whose result follows the platform: {found:?}"
+        );
+    }
 
     fn lognormal(rng: &mut fastrand::Rng, median: f64, sigma: f64, n: usize) -> Vec<f64> {
         let mut values: Vec<f64> = (0..n)
