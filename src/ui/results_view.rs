@@ -388,7 +388,7 @@ fn fidelity_section(
 /// Per target, how many requests the provider served from its prompt
 /// cache, and the median TTFT of hits and misses when there are both.
 /// Shown only when some provider reported a cache figure.
-fn cache_section(lang: Lang, report: &Report) -> Html {
+fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Html {
     let t = lang.texts();
     let rows: Vec<(&TargetReport, &crate::core::cache::CacheSplit)> = report
         .targets
@@ -420,7 +420,10 @@ fn cache_section(lang: Lang, report: &Report) -> Html {
                 </tbody>
             </table>
             </div>
-            <p class="hint">{t.cache_note}</p>
+            // With the nonce on, the hits are a shared prefix, not a
+            // reused prompt: the note says so instead of suggesting the
+            // nonce that was on.
+            <p class="hint">{if nonce { t.cache_note_nonce } else { t.cache_note }}</p>
         </section>
     }
 }
@@ -607,7 +610,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             </div>
             { comparison_tables(lang, &report, sentences) }
             { prefill.as_ref().as_ref().map(|p| prefill_section(lang, p)).unwrap_or_default() }
-            { cache_section(lang, &report) }
+            { cache_section(lang, &report, results.plan.nonce) }
             { deploy_section(lang, &report, sentences) }
             { idle_section(lang, &report, sentences) }
             { fidelity_section(lang, &report, sentences, &results.samples) }

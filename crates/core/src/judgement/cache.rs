@@ -4,13 +4,15 @@
 //! provider's prompt cache serves; a request that hits the cache skips
 //! part of the prefill and has a different TTFT from one that misses. Each
 //! sample records what the provider's usage said (`cached_tokens`); this
-//! module turns that into the share of requests that hit, and, when a
-//! target has both hits and misses, the median TTFT of each, so the mix
-//! behind the target's figures is visible.
+//! module turns that into the share of requests that hit and the median
+//! TTFT of the hits and of the misses (each when there are any), so the mix
+//! behind the target's figures is visible. With every request a hit, the
+//! hits' median is the target's own: a "–" there read as if nothing had
+//! been measured.
 
+use crate::base::order::sort_numbers;
 use crate::statistics::stats::percentile;
 use crate::wire::sample::Sample;
-use crate::base::order::sort_numbers;
 
 /// A target's successful measured samples split by prompt-cache hits.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,9 +23,9 @@ pub struct CacheSplit {
     pub hits: usize,
     /// `hits / reported`, 0–1.
     pub hit_share: f64,
-    /// Median TTFT of the hits, ms; only when there are hits and misses.
+    /// Median TTFT of the hits, ms; `None` without a hit.
     pub hit_median_ms: Option<f64>,
-    /// Median TTFT of the misses, ms; only when there are hits and misses.
+    /// Median TTFT of the misses, ms; `None` without a miss.
     pub miss_median_ms: Option<f64>,
 }
 
@@ -45,7 +47,6 @@ pub(crate) fn cache_split<'a>(samples: impl IntoIterator<Item = &'a Sample>) -> 
     if reported == 0 {
         return None;
     }
-    let both = hits > 0 && hits < reported;
     let median = |values: &mut Vec<f64>| {
         sort_numbers(values);
         percentile(values, 50.0)
@@ -79,13 +80,17 @@ mod tests {
         assert_eq!(split.hit_median_ms, Some(100.0));
         assert_eq!(split.miss_median_ms, Some(400.0));
 
-        // All hits: a share, no medians to compare.
+        // All hits: the hits' median is every request's, and there is no
+        // miss to give one.
         for sample in &mut samples {
             sample.cached_tokens = Some(8);
         }
         let split = cache_split(&samples).unwrap();
         assert_eq!((split.hits, split.hit_share), (40, 1.0));
-        assert_eq!((split.hit_median_ms, split.miss_median_ms), (None, None));
+        assert_eq!(
+            (split.hit_median_ms, split.miss_median_ms),
+            (Some(400.0), None)
+        );
 
         // A provider that never says: nothing to show.
         for sample in &mut samples {
