@@ -1216,8 +1216,13 @@ pub fn warning_text(
                 format!("{hours:.1} 小时")
             };
             format!(
-                "这次运行约 {length}，可能完全错过高峰（{start}:00–{end}:00）或非高峰时段，无法比较两者；\
-                 请把运行分散到至少 {longer} 小时，才能同时覆盖两者"
+                "这次运行{}约 {length}，可能完全错过高峰（{start}:00–{end}:00）或非高峰时段，无法比较两者；\
+                 请把运行分散到至少 {longer} 小时，才能同时覆盖两者",
+                if plan.duration_is_at_least() {
+                    "至少"
+                } else {
+                    ""
+                }
             )
         }
         WarningKind::FixedPromptMayBeCached => "每次请求都用同一个提示词，可能会命中供应商的提示词缓存，\

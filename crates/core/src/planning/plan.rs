@@ -494,13 +494,33 @@ impl Plan {
     }
 
     /// About how long the run lasts, seconds: every request at the
-    /// spacing; with idle gaps, at least the warm-ups at the spacing and
-    /// then each target's own gaps one after another (the targets wait
-    /// their gaps side by side, so the longest sum counts), requests'
-    /// own durations not counted.
+    /// spacing, or, for the built-in demo, at its replies' own mean length
+    /// where that is longer ([`DEMO_REQUEST_MS`]: one request is in flight
+    /// at a time, so a request longer than the spacing moves the next send;
+    /// the default demo plan's 321 requests are spaced 0.25 s but take
+    /// about 3 min, not 1); with idle gaps, at least the warm-ups at the
+    /// spacing and then each target's own gaps one after another (the
+    /// targets wait their gaps side by side, so the longest sum counts). A
+    /// real provider's request time is not known before the run, so not
+    /// counted: [`Plan::duration_is_at_least`] says when that may matter.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn estimated_duration_s(&self) -> f64 {
-        let spaced = self.total_requests() as f64 * self.effective_spacing_s();
+        let spacing_s = self.effective_spacing_s();
+        let probes = self
+            .fidelity
+            .as_ref()
+            .map_or(0, FidelityPlan::requests_per_target);
+        let latency_requests =
+            f64::from(self.requests_per_target) + f64::from(self.warmup_per_target);
+        let spaced: f64 = self
+            .targets
+            .iter()
+            .map(|target| {
+                let (request_s, probe_s) = demo_request_s(target).unwrap_or((0.0, 0.0));
+                latency_requests * spacing_s.max(request_s)
+                    + f64::from(probes) * spacing_s.max(probe_s)
+            })
+            .sum();
         let Some(gaps) = self.idle_gaps_s.as_ref().filter(|g| !g.is_empty()) else {
             return spaced;
         };
@@ -509,6 +529,16 @@ impl Plan {
             * self.targets.len() as f64
             * self.effective_spacing_s();
         spaced.max(warmups + f64::from(self.requests_per_target) * mean_gap_s)
+    }
+
+    /// Whether [`Plan::estimated_duration_s`] is only a lower bound worth
+    /// saying as one: a target other than the demo, whose request time is
+    /// not known before the run, with requests under a second apart, where
+    /// requests may well take longer than the spacing.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn duration_is_at_least(&self) -> bool {
+        self.effective_spacing_s() < 1.0
+            && self.targets.iter().any(|t| t.protocol != Protocol::Demo)
     }
 
     /// Seconds between consecutive sends: `spacing_s`, or when `spread_hours`
@@ -527,6 +557,43 @@ impl Plan {
             None => self.spacing_s,
         }
     }
+}
+
+/// The built-in demo's replies, mean length per behaviour (request sent to
+/// the stream's end), ms, over 4 000 replies each; checked against the
+/// replies themselves by `wire::demo`'s
+/// `the_plan_knows_the_demo_s_request_times`, which fails when a reply
+/// changes and this table does not.
+pub const DEMO_REQUEST_MS: [(&str, f64); 5] = [
+    ("steady", 542.0),
+    ("cold-tail", 1_052.0),
+    ("reasoning", 1_356.0),
+    ("degraded", 404.0),
+    ("scale-to-zero", 593.0),
+];
+
+/// The demo's reply to a fidelity probe, mean length, ms (every behaviour
+/// answers a probe alike).
+pub const DEMO_PROBE_MS: f64 = 347.0;
+
+/// A demo target's mean request and probe times, seconds; `None` for any
+/// other target.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn demo_request_s(target: &Target) -> Option<(f64, f64)> {
+    if target.protocol != Protocol::Demo {
+        return None;
+    }
+    let behaviour = target
+        .base_url
+        .trim()
+        .trim_start_matches("demo://")
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    let (_, request_ms) = DEMO_REQUEST_MS
+        .iter()
+        .find(|(name, _)| *name == behaviour)?;
+    Some((request_ms / 1000.0, DEMO_PROBE_MS / 1000.0))
 }
 
 impl Protocol {
@@ -587,6 +654,73 @@ mod tests {
             ],
             ..Plan::default()
         }
+    }
+
+    /// The page's default demo plan (three demo targets, 75 requests and
+    /// 2 warm-ups each, 0.25 s apart, the fidelity check once) does not
+    /// contradict itself: no "requests 0.25 s apart keep the server warm,
+    /// so cold starts hide" beside a demo that shows them, and a duration
+    /// that counts the replies' own length (about 3 min, as the run takes
+    /// in the page: 180-195 s) rather than the spacing's 1 min.
+    #[test]
+    fn the_default_demo_plan_says_how_long_it_takes() {
+        let demo = |label: &str, behaviour: &str| Target {
+            provider: Some("demo".to_owned()),
+            ..target(label, Protocol::Demo, &format!("demo://{behaviour}"))
+        };
+        let plan = Plan {
+            targets: vec![
+                demo("A", "steady"),
+                demo("B", "cold-tail"),
+                demo("C", "degraded"),
+            ],
+            requests_per_target: 75,
+            warmup_per_target: 2,
+            spacing_s: 0.25,
+            jitter_s: 0.05,
+            fidelity: Some(FidelityPlan {
+                suite: crate::planning::fidelity::suite::Suite::Basic1,
+                repeats: 1,
+                reference: Some("A".to_owned()),
+            }),
+            ..Plan::default()
+        };
+        assert_eq!(plan.total_requests(), 321);
+        let seconds = plan.estimated_duration_s();
+        assert!((170.0..200.0).contains(&seconds), "{seconds} s");
+        assert!(!plan.duration_is_at_least());
+        let warnings = plan.warnings();
+        assert!(
+            warnings.iter().all(|w| w.kind != WarningKind::TightSpacing),
+            "{warnings:?}"
+        );
+        let period = warnings
+            .iter()
+            .find(|w| w.kind == WarningKind::MissesAPeriod)
+            .unwrap();
+        assert!(
+            period.message.starts_with("the run lasts about 3 min,"),
+            "{}",
+            period.message
+        );
+        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, period);
+        assert!(zh.starts_with("这次运行约 3 分钟"), "{zh}");
+        // A real provider at the same spacing: it may keep its server warm,
+        // and its requests' time is not known, so the duration is a floor.
+        let mut real = plan.clone();
+        real.targets[1] = target("B", Protocol::OpenAi, "https://api.openai.com/v1");
+        assert!(real.duration_is_at_least());
+        let warnings = real.warnings();
+        assert!(warnings.iter().any(|w| w.kind == WarningKind::TightSpacing));
+        let period = warnings
+            .iter()
+            .find(|w| w.kind == WarningKind::MissesAPeriod)
+            .unwrap();
+        assert!(
+            period.message.starts_with("the run lasts at least about"),
+            "{}",
+            period.message
+        );
     }
 
     fn invalid(text: &str) -> Vec<FieldError> {

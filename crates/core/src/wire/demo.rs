@@ -572,6 +572,34 @@ mod tests {
         values[values.len() / 2]
     }
 
+    /// The plan's duration estimate knows each demo behaviour's mean
+    /// reply length ([`crate::planning::plan::DEMO_REQUEST_MS`]): it holds
+    /// within 5 % of 4 000 replies' mean, and the probes' within 5 % too.
+    #[test]
+    fn the_plan_knows_the_demo_s_request_times() {
+        use crate::planning::plan::{DEMO_PROBE_MS, DEMO_REQUEST_MS};
+        let length = |reply: &DemoReply| reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+        assert_eq!(DEMO_REQUEST_MS.len(), DEMO_MODELS.len());
+        for (model, _) in DEMO_MODELS {
+            let (_, table_ms) = DEMO_REQUEST_MS
+                .iter()
+                .find(|(name, _)| name == model)
+                .unwrap_or_else(|| panic!("{model} is not in DEMO_REQUEST_MS"));
+            let mean = (0..4_000).map(|seq| length(&demo_reply(model, seq, 7))).sum::<f64>() / 4_000.0;
+            assert!((mean / table_ms - 1.0).abs() < 0.05, "{model}: {mean} ms, table {table_ms}");
+            let probes = Suite::Basic1.probes();
+            let probe_mean = (0..40)
+                .flat_map(|seq| probes.iter().map(move |probe| (seq, probe)))
+                .map(|(seq, probe)| length(&probe_reply(model, probe, seq, 7)))
+                .sum::<f64>()
+                / (40 * probes.len()) as f64;
+            assert!(
+                (probe_mean / DEMO_PROBE_MS - 1.0).abs() < 0.05,
+                "{model}: probes {probe_mean} ms"
+            );
+        }
+    }
+
     #[test]
     fn replies_are_deterministic_per_model_seq_and_seed() {
         assert_eq!(demo_reply("steady", 3, 42), demo_reply("steady", 3, 42));

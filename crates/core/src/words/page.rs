@@ -805,8 +805,9 @@ mod tests {
             ..crate::planning::plan::Plan::default()
         };
         let mut warnings = plan.warnings();
-        assert_eq!(warnings.len(), 8, "{warnings:?}");
-        // A provider that may cache: the nonce warning too.
+        assert_eq!(warnings.len(), 7, "{warnings:?}");
+        // A provider that may cache, and whose server a tight spacing keeps
+        // warm (the demo has none): the nonce and spacing warnings too.
         let cached = crate::planning::plan::Plan {
             targets: vec![crate::planning::plan::Target {
                 protocol: crate::planning::plan::Protocol::OpenAi,
@@ -819,7 +820,13 @@ mod tests {
             cached
                 .warnings()
                 .into_iter()
-                .filter(|w| w.kind == crate::planning::plan::WarningKind::FixedPromptMayBeCached),
+                .filter(|w| {
+                    matches!(
+                        w.kind,
+                        crate::planning::plan::WarningKind::FixedPromptMayBeCached
+                            | crate::planning::plan::WarningKind::TightSpacing
+                    )
+                }),
         );
         assert_eq!(warnings.len(), 9);
         for warning in &warnings {

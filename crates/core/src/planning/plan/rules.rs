@@ -329,7 +329,10 @@ impl Plan {
             );
         }
         let spacing = self.effective_spacing_s();
-        if spacing < 1.0 {
+        // The demo has no server to keep warm (its cold starts come at
+        // random whatever the spacing), so a plan of demo targets alone is
+        // not warned that cold starts hide.
+        if spacing < 1.0 && self.targets.iter().any(|t| t.protocol != Protocol::Demo) {
             let field = if self.spread_hours.is_some() {
                 "spread_hours"
             } else {
@@ -370,9 +373,14 @@ impl Plan {
                 WarningKind::MissesAPeriod,
                 "spread_hours",
                 format!(
-                    "the run lasts about {length}, so it can miss either peak ({start}:00–{end}:00) \
+                    "the run lasts {}about {length}, so it can miss either peak ({start}:00–{end}:00) \
                      or off-peak hours altogether and cannot compare them; spread it over at least \
-                     {longer_period_h:.0} h to see both"
+                     {longer_period_h:.0} h to see both",
+                    if self.duration_is_at_least() {
+                        "at least "
+                    } else {
+                        ""
+                    }
                 ),
             );
         }
