@@ -376,6 +376,9 @@ impl Driver {
                 }
             }
             dispatch.emit(Action::SetStatus(active.record.status));
+            // The run is now kept: History lists it at once, not only
+            // after a reload.
+            load_history(dispatch.clone()).await;
         }
     }
 
@@ -437,13 +440,15 @@ pub async fn load_history(dispatch: Callback<Action>) {
         let Some(record) = document::read_quietly::<RunRecord>(&json) else {
             continue;
         };
-        let samples = store
-            .samples(&record.run_id)
-            .await
-            .map(|s| s.len())
+        // What every other view counts: measured requests per target, from
+        // what the run still had to send (no sample is read for it).
+        let population = crate::core::population::Population::of_plan(&record.plan);
+        let done = population
+            .done_per_target(&record.plan, record.runner.remaining())
+            .into_iter()
+            .min()
             .unwrap_or(0);
-        let (_, total) = record.runner.progress();
-        let total = u32::try_from(total).unwrap_or(u32::MAX);
+        let planned = population.planned_requests(&record.plan);
         entries.push(HistoryEntry {
             run_id: record.run_id.clone(),
             labels: record
@@ -454,8 +459,8 @@ pub async fn load_history(dispatch: Callback<Action>) {
                 .collect(),
             started_at_ms: record.environment.started_at_ms,
             status: record.status,
-            samples: u32::try_from(samples).unwrap_or(u32::MAX),
-            total,
+            done,
+            planned,
         });
     }
     let entries = newest_first(&entries);

@@ -30,7 +30,7 @@ use crate::ui::hooks::use_render_mark;
 use crate::ui::i18n::{Lang, format_ms, format_pct};
 use crate::ui::probe_grid::ProbeGrid;
 use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, ResultsView};
+use crate::ui::state::{Action, ResultsView, RunStatus};
 use crate::ui::verdict_badge::judgement_badge;
 
 /// A cell of milliseconds: the formatted figure, its raw value in
@@ -551,6 +551,22 @@ pub fn ResultsPage(props: &PageProps) -> Html {
     // After every render (the charts' own effect has run by then: a child's
     // effects run before its parent's): where a re-render's cost ends.
     use_render_mark("firsttoken:results-rendered");
+    // After a reload nothing is open, though History may hold a finished
+    // run: open the newest finished or stopped one rather than say "No
+    // results yet" beside it.
+    let newest_done = state
+        .history
+        .iter()
+        .find(|e| matches!(e.status, RunStatus::Finished | RunStatus::Stopped))
+        .map(|e| e.run_id.clone());
+    use_effect_with((results.is_none(), newest_done), {
+        let dispatch = props.dispatcher();
+        move |(empty, newest): &(bool, Option<String>)| {
+            if let (true, Some(run_id)) = (*empty, newest.clone()) {
+                crate::browser::spawn(crate::ui::driver::open_run(run_id, dispatch));
+            }
+        }
+    });
     // The report and the prompt-size figures (bootstrapped fits), made
     // together in one memo: the charts take both.
     let figures = use_memo(results.as_ref().map(|r| Rc::as_ptr(&r.samples) as usize), {

@@ -259,7 +259,7 @@ pub fn ResumeOffer(props: &PageProps) -> Html {
     html! {
         <section class="card offer" role="alert" id="resume-offer">
             <p>{t.resume_offer}</p>
-            <p class="hint">{format!("{} · {} / {}", offer.labels.join(", "), offer.samples, offer.total)}</p>
+            <p class="hint">{format!("{} · {} {} / {}", offer.labels.join(", "), t.done, offer.done, offer.planned)}</p>
             <button type="button" class="primary" id="resume-run" onclick={resume_callback(props, offer.run_id.clone())}>{t.resume_run}</button>
         </section>
     }
@@ -294,7 +294,7 @@ pub fn HistoryPage(props: &PageProps) -> Html {
                         <li>
                             <div>
                                 <strong>{format_epoch(entry.started_at_ms, tz)}</strong>
-                                {format!(" · {} / {} · ", entry.samples, entry.total)}
+                                {format!(" · {} {} / {} · ", t.done, entry.done, entry.planned)}
                                 {entry.labels.join(", ")}
                             </div>
                             <div class="inline">

@@ -143,10 +143,12 @@ pub struct HistoryEntry {
     pub started_at_ms: f64,
     /// Where it stands.
     pub status: RunStatus,
-    /// Samples stored.
-    pub samples: u32,
-    /// Samples planned.
-    pub total: u32,
+    /// Measured requests done per target, the fewest of any target
+    /// (warm-ups, probes and cache repeats left out, as the live table and
+    /// the results count them).
+    pub done: u32,
+    /// Measured requests planned per target.
+    pub planned: u32,
 }
 
 /// `entries` newest first, stably (runs started at the same ms keep their
@@ -475,8 +477,8 @@ mod tests {
             labels: Vec::new(),
             started_at_ms,
             status: RunStatus::Finished,
-            samples: 0,
-            total: 0,
+            done: 0,
+            planned: 0,
         };
         let entries = [
             entry("a", 1.0),

@@ -19,6 +19,7 @@
 //! never across sizes. Repeats and probes enter no TTFT figure at all.
 
 use crate::planning::plan::Plan;
+use crate::planning::schedule::PlannedRequest;
 use crate::wire::sample::Sample;
 
 /// The requests a target's headline figures are computed from.
@@ -126,6 +127,39 @@ impl Population {
         }
     }
 
+    /// Whether a planned request is one of this population's measured
+    /// requests (no warm-up, no probe, no cache repeat; its size when the
+    /// population is one).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn counts(self, request: &PlannedRequest) -> bool {
+        if request.warmup || request.probe.is_some() {
+            return false;
+        }
+        match (self, request.sized_prompt) {
+            (Self::PlanPrompt, None) => true,
+            (Self::Size(size), Some(sized)) => sized.tokens == size && sized.repeat_of.is_none(),
+            _ => false,
+        }
+    }
+
+    /// Each target's measured requests of this population a run has done,
+    /// from the requests it still has to send (`remaining`, as the run's
+    /// runner holds them): the plan's count less those left. What a run's
+    /// history says, in the numbers every other view uses ("75 / 75"),
+    /// rather than every request sent, warm-ups and probes included ("321 /
+    /// 321"); and without reading the run's samples.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn done_per_target(self, plan: &Plan, remaining: &[PlannedRequest]) -> Vec<u32> {
+        let planned = self.planned_requests(plan);
+        let mut left = vec![0_u32; plan.targets.len()];
+        for request in remaining.iter().filter(|r| self.counts(r)) {
+            if let Some(count) = left.get_mut(request.target as usize) {
+                *count += 1;
+            }
+        }
+        left.iter().map(|&l| planned.saturating_sub(l)).collect()
+    }
+
     /// The measured requests per target the plan sends to this population:
     /// the plan's count, or its count per size.
     #[cfg_attr(target_arch = "wasm32", inline)]
@@ -143,6 +177,46 @@ impl Population {
 mod tests {
     use super::*;
     use crate::planning::prompt::SizedPrompt;
+
+    /// A run's history counts what every other view counts: measured
+    /// requests of the headline population per target, not every request
+    /// sent (75 + 2 warm-ups + 30 probes per target read "321 / 321").
+    #[test]
+    fn a_run_s_progress_counts_measured_requests_per_target() {
+        use crate::planning::fidelity::suite::Suite;
+        use crate::planning::plan::{FidelityPlan, Target};
+        use crate::planning::schedule::Schedule;
+        let target = |label: &str| Target::openai(label, "https://x.example/v1", "m");
+        let plan = Plan {
+            targets: vec![target("A"), target("B"), target("C")],
+            requests_per_target: 75,
+            warmup_per_target: 2,
+            fidelity: Some(FidelityPlan {
+                suite: Suite::Basic1,
+                repeats: 1,
+                reference: None,
+            }),
+            ..Plan::default()
+        };
+        let schedule = Schedule::new(&plan, 0.0, 7);
+        assert_eq!(schedule.requests.len(), 321);
+        let population = Population::of_plan(&plan);
+        assert_eq!(
+            population.done_per_target(&plan, &schedule.requests),
+            [0, 0, 0]
+        );
+        assert_eq!(population.done_per_target(&plan, &[]), [75, 75, 75]);
+        // Half way: the requests left name how many each target has done.
+        let half = &schedule.requests[160..];
+        let done = population.done_per_target(&plan, half);
+        for (index, done) in done.iter().enumerate() {
+            let sent = schedule.requests[..160]
+                .iter()
+                .filter(|r| r.target as usize == index && population.counts(r))
+                .count();
+            assert_eq!(*done as usize, sent);
+        }
+    }
     use crate::testing::fixtures::synthetic_samples;
 
     fn sized(sizes: &[u32], typical: Option<u32>) -> Plan {
