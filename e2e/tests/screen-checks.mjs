@@ -97,13 +97,15 @@ export async function svgDrawings(page) {
   return page.evaluate(() =>
     [...document.querySelectorAll("figure.chart")].map((figure) => {
       const ops = [];
-      const svg = figure.querySelector("svg");
+      // The report draws a chart twice, for wide and for narrow screens, and shows one.
+      const svg = [...figure.querySelectorAll("svg")].find((s) => s.getClientRects().length > 0);
+      if (!svg) return { id: figure.id, caption: "", ops };
       const origin = svg.getBoundingClientRect();
       for (const el of svg.querySelectorAll("*")) {
         const box = el.getBoundingClientRect();
         const at = { left: box.left - origin.left, right: box.right - origin.left, top: box.top - origin.top, bottom: box.bottom - origin.top };
         if (el.tagName === "text") {
-          ops.push({ kind: "text", text: el.textContent, ...at, turned: /rotate/.test(el.getAttribute("transform") ?? "") });
+          ops.push({ kind: "text", text: el.textContent.trim(), ...at, turned: /rotate/.test(el.getAttribute("transform") ?? "") });
         } else if (["line", "polyline", "rect", "circle", "polygon", "path"].includes(el.tagName)) {
           // The colours the chart wrote, not the defaults (an unfilled line computes to black).
           for (const paint of [el.getAttribute("stroke"), el.getAttribute("fill")]) {
