@@ -13,7 +13,8 @@ use crate::core::dashboard::Dataset;
 use crate::core::dashboard::figures::{DayPrefill, PrefillDay, fidelity_daily, prefill_daily};
 use crate::core::fidelity::score::PassRate;
 use crate::core::text::dashboard::{
-    requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_latency,
+    requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_judged,
+    window_latency, windows_note,
 };
 use crate::core::text::fidelity::pass_rate_text;
 use crate::core::text::prefill::{daily_words, day_rate};
@@ -21,7 +22,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::core::dashboard::figures::{Cell, Percentiles, is_stale, overview};
+use crate::core::dashboard::figures::{Cell, Percentiles, is_stale, overview, windows_shown};
 use crate::core::report::percentile_reaches_censored;
 use crate::core::results::vantage_name;
 use crate::core::text::at_least;
@@ -287,11 +288,19 @@ fn window_cell(lang: Lang, window: usize, label: &'static str, cell: &Cell) -> H
         },
     );
     let counts = window_counts(n, cell.requests, cell.error_rate_pct());
+    // The tool's core figure: the CV and the verdict, by the results' rule.
+    let judged = cell.judged.map(|(cv_pct, judgement)| {
+        let bound = cell.ttft.is_some_and(|p| p.censored > 0);
+        window_judged(cv_pct, bound, &judgement.finished_label(lang, true))
+    });
     html! {
         <td class="num window" data-label={label} data-window={window.to_string()}
             data-requests={cell.requests.to_string()} data-n={n.to_string()}
-            data-median={cell.ttft.map(|p| p.p50_ms.to_string())} data-p95={cell.ttft.map(|p| p.p95_ms.to_string())}>
-            <span class="latency">{latency}</span><span class="counts">{counts}</span>
+            data-median={cell.ttft.map(|p| p.p50_ms.to_string())} data-p95={cell.ttft.map(|p| p.p95_ms.to_string())}
+            data-cv={cell.judged.map(|(cv, _)| cv.to_string())}>
+            <span class="latency">{latency}</span>
+            if let Some(judged) = judged { <span class="counts judged">{judged}</span> }
+            <span class="counts">{counts}</span>
         </td>
     }
 }
@@ -341,7 +350,10 @@ fn DashboardBody(props: &BodyProps) -> Html {
         let onclick = Callback::from(move |_| on_range.emit(choice));
         html! { <button type="button" class={classes!("range", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>{label}</button> }
     };
-    let window_names = [d.window_24h, d.window_72h, d.window_7d];
+    // Only the windows that differ: for 6 min of data, one, not three alike.
+    let shown = windows_shown(&data);
+    let window_names = &[d.window_24h, d.window_72h, d.window_7d][..shown.min(3)];
+    let span_ms = data.time_range().map_or(0.0, |(first, last)| last - first);
     html! {
         <>
         <section class="card windows">
@@ -356,13 +368,14 @@ fn DashboardBody(props: &BodyProps) -> Html {
                 { for figures.windows.iter().map(|row| html! {
                     <tr data-target={row.target.to_string()}>
                         <th scope="row">{data.label(lang, row.target, None)}</th>
-                        { for row.windows.iter().zip(window_names).enumerate().map(|(w, (cell, name))| window_cell(lang, w, name, cell)) }
+                        { for row.windows.iter().zip(window_names.iter().copied()).enumerate().map(|(w, (cell, name))| window_cell(lang, w, name, cell)) }
                     </tr>
                 }) }
                 </tbody>
             </table>
             </div>
             <p class="hint">{d.window_hint}</p>
+            if shown < 3 { <p class="hint" id="windows-note">{windows_note(lang, span_ms)}</p> }
         </section>
         <section class="card range-picker">
             <span>{d.range}</span>

@@ -10,8 +10,8 @@ use plotters::prelude::*;
 
 use super::axis::{TickAxis, format_plain, linear_ticks, log_range, tick_ms};
 use super::layout::{
-    AxisPlan, Ink, LegendItem, Swatch, build_plot, draw_frame, draw_no_data, fitted_log_axis,
-    labels_fit, split_legend,
+    AxisPlan, Ink, LegendItem, Mark, Swatch, build_plot, diamond, draw_frame, draw_no_data,
+    fitted_log_axis, labels_fit, split_legend,
 };
 use super::palette::series_colour;
 use super::{Area, ChartError, ChartStyle};
@@ -191,7 +191,30 @@ fn years_differ((first, last): (i64, i64)) -> bool {
     civil_from_days(first).0 != civil_from_days(last + 1).0
 }
 
-/// Draws the series' lines and markers: the median solid, the p95 dashed.
+/// Whether the days of `series` are few enough to be drawn as markers
+/// too (then the legend shows the markers as well as the lines).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn with_markers(series: &[Vec<DayPoint>]) -> bool {
+    series.iter().any(|days| days.len() <= MARKERS_UP_TO_DAYS)
+}
+
+/// A legend swatch for a line, with its marker when the chart draws them.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn line_swatch(colour: RGBColor, dashed: bool, mark: Mark, markers: bool) -> Swatch {
+    if markers {
+        Swatch::Marked {
+            colour,
+            dashed,
+            mark,
+        }
+    } else {
+        Swatch::Line { colour, dashed }
+    }
+}
+
+/// Draws the series' lines and markers: the median solid with dots, the
+/// p95 dashed with diamonds (as the hour-of-day chart draws them), so one
+/// day's two points are told apart as the legend tells them.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn draw_lines<DB: DrawingBackend>(
     chart: &super::layout::Plot<'_, DB>,
@@ -213,10 +236,17 @@ fn draw_lines<DB: DrawingBackend>(
             plot.draw(&DashedPathElement::new(run, dash, dash * 0.6, line))?;
         }
         if days.len() <= MARKERS_UP_TO_DAYS {
+            let (base_x, base_y) = plot.get_base_pixel();
+            let strip = plot.strip_coord_spec();
+            let diamond_r = i32::try_from(m.dot_px + 2).unwrap_or(4);
             for day in days {
                 let x = day.day as f64 + 0.5;
-                for value in [day.median_ms, day.p95_ms].into_iter().flatten() {
-                    plot.draw(&Circle::new((x, value), m.dot_px, colour.filled()))?;
+                if let Some(median) = day.median_ms {
+                    plot.draw(&Circle::new((x, median), m.dot_px, colour.filled()))?;
+                }
+                if let Some(p95) = day.p95_ms {
+                    let (px, py) = chart.backend_coord(&(x, p95));
+                    strip.draw(&diamond((px - base_x, py - base_y), diamond_r, colour))?;
                 }
             }
         }
@@ -264,18 +294,13 @@ pub fn draw_daily<DB: DrawingBackend>(
             label: s.label.clone(),
         })
         .collect();
+    let markers = with_markers(&series);
     legend.push(LegendItem {
-        swatch: Swatch::Line {
-            colour: muted,
-            dashed: false,
-        },
+        swatch: line_swatch(muted, false, Mark::Dot, markers),
         label: labels.median.clone(),
     });
     legend.push(LegendItem {
-        swatch: Swatch::Line {
-            colour: muted,
-            dashed: true,
-        },
+        swatch: line_swatch(muted, true, Mark::Diamond, markers),
         label: labels.p95.clone(),
     });
     let plot_area = split_legend(&body, &ink, &legend)?;
@@ -337,14 +362,17 @@ pub fn draw_daily_rates<DB: DrawingBackend>(
         .fold(0.0f64, f64::max);
     let hi = (max * 1.08).clamp(1.0, 100.0);
 
+    let markers = with_markers(&series);
     let legend: Vec<LegendItem> = input
         .series
         .iter()
         .map(|s| LegendItem {
-            swatch: Swatch::Line {
-                colour: series_colour(s.colour_index, style.dark),
-                dashed: false,
-            },
+            swatch: line_swatch(
+                series_colour(s.colour_index, style.dark),
+                false,
+                Mark::Dot,
+                markers,
+            ),
             label: s.label.clone(),
         })
         .collect();
@@ -415,6 +443,33 @@ mod tests {
                 },
             ],
         }
+    }
+
+    /// One day of data is two markers per series, no line: the median a
+    /// dot, the p95 a diamond, and the legend shows the same two markers
+    /// (it showed a solid and a dashed line beside two alike dots).
+    #[test]
+    fn one_day_s_markers_match_the_legend() -> Result<(), ChartError> {
+        let one = input(1);
+        let svg = render_svg(800, 400, |area, style| draw_daily(area, &one, style))?;
+        let series = one.series.iter().filter(|s| !s.days.is_empty()).count();
+        // A diamond per series' p95 and one in the legend; a dot per
+        // series' median and one in the legend.
+        assert_eq!(svg.matches("<polygon").count(), series + 1, "{svg}");
+        assert_eq!(svg.matches("<circle").count(), series + 1, "{svg}");
+        // Over many days the markers go, and so do they in the legend.
+        let long = DailyInput {
+            series: vec![DaySeriesInput {
+                label: "Acme".into(),
+                days: days(400, -1, |_| 300.0),
+                colour_index: 0,
+            }],
+            ..input(1)
+        };
+        let svg = render_svg(800, 400, |area, style| draw_daily(area, &long, style))?;
+        assert_eq!(svg.matches("<polygon").count(), 0);
+        assert_eq!(svg.matches("<circle").count(), 0);
+        Ok(())
     }
 
     #[test]

@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{TickAxis, log_range, tick_ms};
 use super::layout::{
-    AxisPlan, Ink, LegendItem, Swatch, build_plot, diamond, draw_frame, draw_no_data,
+    AxisPlan, Ink, LegendItem, Mark, Swatch, build_plot, diamond, draw_frame, draw_no_data,
     fitted_log_axis, labels_fit, split_legend, text_size,
 };
 use super::palette::series_colour;
@@ -81,18 +81,23 @@ pub fn draw_hourly<DB: DrawingBackend>(
 
     let theme = &ink.theme;
     let median_colour = series_colour(input.colour_index, style.dark);
+    // Each hour is drawn as a marker on its line (a dot for the median, a
+    // diamond for the p95): the legend shows both, so one hour of data,
+    // markers and no line, still matches it.
     let mut legend = vec![
         LegendItem {
-            swatch: Swatch::Line {
+            swatch: Swatch::Marked {
                 colour: median_colour,
                 dashed: false,
+                mark: Mark::Dot,
             },
             label: labels.median.clone(),
         },
         LegendItem {
-            swatch: Swatch::Line {
+            swatch: Swatch::Marked {
                 colour: theme.alert,
                 dashed: true,
+                mark: Mark::Diamond,
             },
             label: labels.p95.clone(),
         },

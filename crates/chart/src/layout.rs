@@ -224,6 +224,23 @@ pub(crate) enum Swatch {
     Cross(RGBColor),
     /// A diamond (p95 markers).
     Diamond(RGBColor),
+    /// A line, optionally dashed, with the marker its points are drawn
+    /// with: a series drawn as both shows both in its legend, so a chart
+    /// of one day or one hour (markers, no line) still matches it.
+    Marked {
+        colour: RGBColor,
+        dashed: bool,
+        mark: Mark,
+    },
+}
+
+/// A point marker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Mark {
+    /// A filled dot (medians).
+    Dot,
+    /// A filled diamond (p95s).
+    Diamond,
 }
 
 /// One legend entry.
@@ -390,6 +407,18 @@ fn draw_swatch<DB: DrawingBackend>(
         }
         Swatch::Diamond(colour) => {
             area.draw(&diamond(centre, r + 2, colour))?;
+        }
+        Swatch::Marked {
+            colour,
+            dashed,
+            mark,
+        } => {
+            draw_swatch(area, ink, Swatch::Line { colour, dashed }, (x, y), w)?;
+            let marker = match mark {
+                Mark::Dot => Swatch::Dot(colour),
+                Mark::Diamond => Swatch::Diamond(colour),
+            };
+            draw_swatch(area, ink, marker, (x, y), w)?;
         }
     }
     Ok(())

@@ -658,6 +658,16 @@ fn judge_ranked(sorted: &[f64], censored: usize) -> Judged {
     }
 }
 
+/// The CV, percent, and the verdict of ranked TTFTs `sorted` (ascending,
+/// the top `censored` of them timeouts ranked at the timeout), by the rule
+/// of the results and the live row, for figures grouped elsewhere (the
+/// dashboard's rolling windows); `None` without a ranked request.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn cv_and_verdict(sorted: &[f64], censored: usize) -> Option<(f64, Verdict)> {
+    let judged = judge_ranked(sorted, censored);
+    judged.ttft.map(|ttft| (ttft.cv_pct, judged.verdict))
+}
+
 /// One target's TTFT ranks: measured first tokens and censored timeouts.
 struct Ranked {
     /// Ascending; censored requests at the timeout.
@@ -781,8 +791,11 @@ pub fn live_row<'a>(
     // A request the person stopped was never measured: it is neither done
     // nor an error (the results leave it out of the error rate too), so
     // Stop does not add an error to the live row.
-    let stopped =
-        |s: &Sample| s.error.as_ref().is_some_and(|e| e.kind == ErrorKind::Aborted);
+    let stopped = |s: &Sample| {
+        s.error
+            .as_ref()
+            .is_some_and(|e| e.kind == ErrorKind::Aborted)
+    };
     for sample in samples_of_one_target
         .into_iter()
         .filter(|s| !s.warmup && !s.is_probe() && !stopped(s))

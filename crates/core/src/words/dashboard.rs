@@ -70,8 +70,8 @@ pub fn requests_line(lang: Lang, requests: usize, errors: usize) -> String {
     }
 }
 
-/// A rolling window's latency: "420 ms · p95 TTFT ≥ 30 s" (`≥` where the
-/// percentile reaches timed-out requests), or "–" without a successful one.
+/// A rolling window's latency, each figure named: "median TTFT 420 ms ·
+/// p95 ≥ 30 s" (`≥` where the percentile reaches timed-out requests).
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn window_latency(
     lang: Lang,
@@ -80,17 +80,41 @@ pub fn window_latency(
     p95_ms: f64,
     p95_bound: bool,
 ) -> String {
-    let p95 = match lang {
-        Lang::En => "p95 TTFT",
-        Lang::ZhCn => "TTFT p95",
+    let median = match lang {
+        Lang::En => "median TTFT",
+        Lang::ZhCn => "TTFT 中位数",
     };
     format!(
-        "{}{} · {p95} {}{}",
+        "{median} {}{} · p95 {}{}",
         at_least(median_bound),
         format_ms(lang, median_ms),
         at_least(p95_bound),
         format_ms(lang, p95_ms)
     )
+}
+
+/// A rolling window's CV and verdict: "CV 16 % · solid" (`≥` on a CV that
+/// timeouts make a lower bound); `verdict` is the judgement in words, as
+/// the results' table says it.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn window_judged(cv_pct: f64, cv_bound: bool, verdict: &str) -> String {
+    format!(
+        "CV {}{} · {verdict}",
+        at_least(cv_bound),
+        format_pct(cv_pct)
+    )
+}
+
+/// Why the longer rolling windows are not shown: the data span less than
+/// the shortest, so they would hold the very same requests. "The data span
+/// 6 min: a longer window would hold the same requests."
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn windows_note(lang: Lang, span_ms: f64) -> String {
+    let span = format_duration(lang, span_ms);
+    match lang {
+        Lang::En => format!("The data span {span}: a longer window would hold the same requests."),
+        Lang::ZhCn => format!("数据只覆盖 {span}：更长的窗口包含的请求完全相同，故不列出。"),
+    }
 }
 
 /// A rolling window's counts: "n 71 / 75 · 5.3 %" (successes of requests,
@@ -132,9 +156,17 @@ mod tests {
         assert!(requests_line(Lang::En, 90, 2).starts_with("90 (2 errors) — "));
         assert_eq!(window_counts(71, 75, Some(5.33)), "n 71 / 75 · 5.3 %");
         assert_eq!(window_counts(0, 0, None), "n 0 / 0 · –");
+        // The median is named, not only the p95.
         assert_eq!(
             window_latency(Lang::En, 420.0, false, 30_000.0, true),
-            "420 ms · p95 TTFT ≥ 30 s"
+            "median TTFT 420 ms · p95 ≥ 30 s"
         );
+        assert!(window_latency(Lang::ZhCn, 420.0, false, 900.0, false).starts_with("TTFT 中位数"));
+        assert_eq!(window_judged(16.2, false, "solid"), "CV 16 % · solid");
+        assert_eq!(
+            windows_note(Lang::En, 6.0 * 60_000.0),
+            "The data span 6 min: a longer window would hold the same requests."
+        );
+        assert!(windows_note(Lang::ZhCn, 6.0 * 60_000.0).starts_with("数据只覆盖 6 分钟"));
     }
 }

@@ -16,6 +16,8 @@ use super::{Dataset, Point};
 use crate::base::calendar::{MS_PER_DAY, utc_day};
 use crate::base::order::sort_numbers;
 use crate::judgement::prefill::{fit_sizes, size_groups};
+use crate::judgement::report::cv_and_verdict;
+use crate::judgement::verdict::{Judgement, MIN_SAMPLES};
 use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Interval};
 use crate::statistics::stats::percentile;
 
@@ -49,6 +51,11 @@ pub struct Cell {
     pub errors: usize,
     /// TTFT of the successful ones; `None` when none succeeded.
     pub ttft: Option<Percentiles>,
+    /// The CV of the ranked requests, percent (a lower bound with
+    /// timeouts), and the verdict, by the results' own rule
+    /// ([`crate::judgement::report::cv_and_verdict`]); `None` with no
+    /// ranked request. The tool's core figure, in every window.
+    pub judged: Option<(f64, Judgement)>,
 }
 
 impl Cell {
@@ -97,6 +104,12 @@ impl Acc {
     fn cell(mut self) -> Cell {
         sort_numbers(&mut self.ttft_ms);
         let sorted = &self.ttft_ms;
+        // Judged as a plan of MIN_SAMPLES would be: too few below 20
+        // ranked requests, provisional below 75.
+        let judged = cv_and_verdict(sorted, self.censored).map(|(cv_pct, verdict)| {
+            let planned = u32::try_from(MIN_SAMPLES).unwrap_or(u32::MAX);
+            (cv_pct, Judgement::of(sorted.len(), verdict, planned))
+        });
         let ttft =
             percentile(sorted, 50.0)
                 .zip(percentile(sorted, 95.0))
@@ -110,6 +123,7 @@ impl Acc {
             requests: self.requests,
             errors: self.errors,
             ttft,
+            judged,
         }
     }
 }
@@ -160,6 +174,23 @@ pub fn overview(data: &Dataset) -> Overview {
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn is_stale(newest_ms: f64, now_ms: f64, schedule_minutes: u32) -> bool {
     now_ms - newest_ms > 3.0 * f64::from(schedule_minutes.max(1)) * 60_000.0
+}
+
+/// How many of [`WINDOW_HOURS`] differ from the one before: a window
+/// longer than the data's whole span holds the same requests as the
+/// shortest that covers it, so 6 min of data show one window, not three
+/// alike. At least one when there is data.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn windows_shown(data: &Dataset) -> usize {
+    let Some((start_ms, end_ms)) = data.time_range() else {
+        return 0;
+    };
+    let span_ms = end_ms - start_ms;
+    1 + WINDOW_HOURS
+        .iter()
+        .take(WINDOW_HOURS.len() - 1)
+        .filter(|&&hours| span_ms > f64::from(hours) * MS_PER_HOUR)
+        .count()
 }
 
 /// One target's figures over the rolling windows of [`WINDOW_HOURS`].
@@ -586,6 +617,42 @@ mod tests {
         assert_eq!(t1[0].ttft, None);
         assert_eq!(t1[0].error_rate_pct(), Some(100.0));
         assert!(rolling_windows(&Dataset::default()).is_empty());
+        // Every window carries the CV and the verdict, judged as the
+        // results judge: two ranked requests are too few.
+        let (cv, judgement) = t0[0].judged.unwrap();
+        assert!((cv - 70.7).abs() < 0.1, "{cv}");
+        assert_eq!(judgement, Judgement::Collecting { n: 2 });
+        assert_eq!(t1[0].judged, None);
+    }
+
+    /// Windows that would repeat the one before are not shown: 6 min of
+    /// data is one window, not three alike; 30 h are two, 4 days three.
+    #[test]
+    fn windows_longer_than_the_data_are_not_shown() {
+        let end = DAY0 + 10.0 * MS_PER_DAY;
+        let of_span = |span_ms: f64| {
+            windows_shown(&dataset(
+                vec![point(end - span_ms, Some(100.0), 0, 0), point(end, Some(100.0), 0, 0)],
+                1,
+                1,
+            ))
+        };
+        assert_eq!(of_span(6.0 * 60_000.0), 1);
+        assert_eq!(of_span(24.0 * H), 1);
+        assert_eq!(of_span(30.0 * H), 2);
+        assert_eq!(of_span(96.0 * H), 3);
+        assert_eq!(of_span(400.0 * H), 3);
+        assert_eq!(windows_shown(&Dataset::default()), 0);
+        // And the verdict matches the results' for the same requests.
+        let steady: Vec<Point> = (0..80)
+            .map(|i| point(end - f64::from(i) * 60_000.0, Some(400.0 + f64::from(i % 7)), 0, 0))
+            .collect();
+        let steady = dataset(steady, 1, 1);
+        let (_, judgement) = rolling_windows(&steady)[0].windows[0].judged.unwrap();
+        assert_eq!(
+            judgement,
+            Judgement::Final(crate::judgement::verdict::Verdict::Solid)
+        );
     }
 
     #[test]
