@@ -63,6 +63,17 @@ figure svg.narrow { display: none; }
   th, td { padding: 4px 6px; }
   figure svg.wide { display: none; }
   figure svg.narrow { display: block; }
+  /* The comparison becomes one labelled block per target, as on the page:
+     nine columns do not fit 400 px, and scrolled away they hide the CV,
+     the errors and the verdict. */
+  table.comparison thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.comparison, table.comparison tbody { display: block; }
+  table.comparison tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); column-gap: 16px;
+    padding: 8px 0; border-bottom: 1px solid var(--line); }
+  table.comparison th[scope=row] { grid-column: 1 / -1; order: -1; position: static; border: none; padding: 0 0 4px; min-width: 0; }
+  table.comparison td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
+  table.comparison td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
+  table.comparison td:last-child { grid-column: 1 / -1; }
 }
 thead th { color: var(--muted); font-weight: 600; }
 ul.said { padding-left: 20px; margin: 8px 0; }
@@ -204,9 +215,12 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
                 continue;
             };
             let ttft = target.ttft.as_ref();
-            let bounded = |value: Option<f64>, p: f64| {
+            // Each cell names its column, for the narrow layout's labelled blocks.
+            let label = |column: &str| format!(" data-label=\"{}\"", escape(column));
+            let bounded = |value: Option<f64>, p: f64, column: &str| {
                 format!(
-                    "<td class=\"num\"{}>{}{}</td>",
+                    "<td class=\"num\"{}{}>{}{}</td>",
+                    label(column),
                     data_value(value),
                     escape(at_least(
                         value.is_some() && target.percentile_is_lower_bound(p)
@@ -216,22 +230,27 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             };
             let _ = writeln!(
                 out,
-                "<tr data-target=\"{}\"><td class=\"num\">{}</td><th scope=\"row\">{}</th>\
-                 <td class=\"num\"{}>{}</td>{}{}{}<td class=\"num\"{}>{}{:.0} %</td>\
-                 <td class=\"num\"{}>{:.1} %</td><td>{}</td></tr>",
+                "<tr data-target=\"{}\"><td class=\"num\"{}>{}</td><th scope=\"row\">{}</th>\
+                 <td class=\"num\"{}{}>{}</td>{}{}{}<td class=\"num\"{}{}>{}{:.0} %</td>\
+                 <td class=\"num\"{}{}>{:.1} %</td><td{}>{}</td></tr>",
                 target.target,
+                label(words.rank),
                 row.rank,
                 escape(&target.label),
+                label(words.n),
                 data_value(Some(row.figures.n as f64)),
                 row.figures.n,
-                bounded(ttft.map(|s| s.median), 50.0),
-                bounded(ttft.map(|s| s.p95), 95.0),
-                bounded(ttft.map(|s| s.p99), 99.0),
+                bounded(ttft.map(|s| s.median), 50.0, words.median),
+                bounded(ttft.map(|s| s.p95), 95.0, words.p95),
+                bounded(ttft.map(|s| s.p99), 99.0, words.p99),
+                label(words.cv),
                 data_value(ttft.map(|s| s.cv_pct)),
                 escape(at_least(target.moments_are_lower_bounds())),
                 row.figures.cv_pct,
+                label(words.errors),
                 data_value(Some(target.error_rate)),
                 row.figures.error_rate * 100.0,
+                label(words.verdict),
                 escape(&row.figures.judgement.finished_label(lang, false)),
             );
         }
