@@ -578,15 +578,22 @@ mod tests {
     #[test]
     fn the_plan_knows_the_demo_s_request_times() {
         use crate::planning::plan::{DEMO_PROBE_MS, DEMO_REQUEST_MS};
-        let length = |reply: &DemoReply| reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
+        let length =
+            |reply: &DemoReply| reply.chunks.last().map_or(reply.headers_at_ms, |c| c.at_ms);
         assert_eq!(DEMO_REQUEST_MS.len(), DEMO_MODELS.len());
         for (model, _) in DEMO_MODELS {
             let (_, table_ms) = DEMO_REQUEST_MS
                 .iter()
                 .find(|(name, _)| name == model)
                 .unwrap_or_else(|| panic!("{model} is not in DEMO_REQUEST_MS"));
-            let mean = (0..4_000).map(|seq| length(&demo_reply(model, seq, 7))).sum::<f64>() / 4_000.0;
-            assert!((mean / table_ms - 1.0).abs() < 0.05, "{model}: {mean} ms, table {table_ms}");
+            let mean = (0..4_000)
+                .map(|seq| length(&demo_reply(model, seq, 7)))
+                .sum::<f64>()
+                / 4_000.0;
+            assert!(
+                (mean / table_ms - 1.0).abs() < 0.05,
+                "{model}: {mean} ms, table {table_ms}"
+            );
             let probes = Suite::Basic1.probes();
             let probe_mean = (0..40)
                 .flat_map(|seq| probes.iter().map(move |probe| (seq, probe)))

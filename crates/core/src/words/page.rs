@@ -816,18 +816,13 @@ mod tests {
             }],
             ..plan.clone()
         };
-        warnings.extend(
-            cached
-                .warnings()
-                .into_iter()
-                .filter(|w| {
-                    matches!(
-                        w.kind,
-                        crate::planning::plan::WarningKind::FixedPromptMayBeCached
-                            | crate::planning::plan::WarningKind::TightSpacing
-                    )
-                }),
-        );
+        warnings.extend(cached.warnings().into_iter().filter(|w| {
+            matches!(
+                w.kind,
+                crate::planning::plan::WarningKind::FixedPromptMayBeCached
+                    | crate::planning::plan::WarningKind::TightSpacing
+            )
+        }));
         assert_eq!(warnings.len(), 9);
         for warning in &warnings {
             let text = warning_text(Lang::ZhCn, &plan, warning);

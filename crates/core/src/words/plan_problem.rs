@@ -378,9 +378,11 @@ impl Problem {
                 "必须列出 1 到 {count} 个互不相同的空闲时长，每个大于 0 且不超过 {max_s} 秒，\
                  或设为 null 按计划的间隔发送"
             ),
-            Self::IdleGapsNeedWarmup => "每个目标至少需要 1 个预热请求：空闲时长从该目标的上一个请求算起，\
+            Self::IdleGapsNeedWarmup => {
+                "每个目标至少需要 1 个预热请求：空闲时长从该目标的上一个请求算起，\
                                          没有预热时第一个计入统计的请求之前没有请求"
-                .to_owned(),
+                    .to_owned()
+            }
             Self::UnknownReference { label } => format!(
                 "没有对应的目标：\"{label}\" 不是任何目标的名称；请使用其中一个名称，或设为 null 表示不设参照"
             ),

@@ -632,7 +632,10 @@ mod tests {
         let end = DAY0 + 10.0 * MS_PER_DAY;
         let of_span = |span_ms: f64| {
             windows_shown(&dataset(
-                vec![point(end - span_ms, Some(100.0), 0, 0), point(end, Some(100.0), 0, 0)],
+                vec![
+                    point(end - span_ms, Some(100.0), 0, 0),
+                    point(end, Some(100.0), 0, 0),
+                ],
                 1,
                 1,
             ))
@@ -645,7 +648,14 @@ mod tests {
         assert_eq!(windows_shown(&Dataset::default()), 0);
         // And the verdict matches the results' for the same requests.
         let steady: Vec<Point> = (0..80)
-            .map(|i| point(end - f64::from(i) * 60_000.0, Some(400.0 + f64::from(i % 7)), 0, 0))
+            .map(|i| {
+                point(
+                    end - f64::from(i) * 60_000.0,
+                    Some(400.0 + f64::from(i % 7)),
+                    0,
+                    0,
+                )
+            })
             .collect();
         let steady = dataset(steady, 1, 1);
         let (_, judgement) = rolling_windows(&steady)[0].windows[0].judged.unwrap();
