@@ -900,6 +900,8 @@ mod tests {
             "PNG",
             "p95",
             "p99",
+            // The coefficient of variation's short name, given beside 变异系数.
+            "CV",
             "F1",
             "Token",
             "localStorage",
