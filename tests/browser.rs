@@ -50,9 +50,10 @@ async fn run(target: &Target, timeout_s: f64) -> Outcome {
         protocol: target.protocol,
         reasoning_counts_as_first_token: false,
         timeout_s,
-        cors_hint: "allow this origin on the server".to_owned(),
+        cors_note: Some("allow this origin on the server".to_owned()),
         seq: 0,
         seed: 7,
+        idle_gap_s: None,
     };
     measure(&request, &options, &Abort::new().unwrap()).await
 }
@@ -167,9 +168,10 @@ async fn stop_aborts_the_request_in_flight() {
         protocol: Protocol::OpenAi,
         reasoning_counts_as_first_token: false,
         timeout_s: 30.0,
-        cors_hint: String::new(),
+        cors_note: None,
         seq: 0,
         seed: 0,
+        idle_gap_s: None,
     };
     let outcome = measure(&request, &options, &abort).await;
     assert_eq!(outcome.error.unwrap().kind, ErrorKind::Aborted);

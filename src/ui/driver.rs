@@ -441,10 +441,28 @@ pub async fn load_history(dispatch: Callback<Action>) {
             continue;
         };
         // What every other view counts: measured requests per target, from
-        // what the run still had to send (no sample is read for it).
+        // what the run still had to send. A finished or stopped run's record
+        // says it; an interrupted run's record is stored when its status
+        // changes, not after every sample, so its stored samples say what
+        // was done since (their target and seq alone are read).
+        let mut runner = record.runner.clone();
+        if matches!(record.status, RunStatus::Running | RunStatus::Paused) {
+            let done: Vec<(u32, u32)> = store
+                .samples(&record.run_id)
+                .await
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|json| document::read_quietly::<serde_json::Value>(json))
+                .filter_map(|sample| {
+                    let number = |name: &str| u32::try_from(sample.get(name)?.as_u64()?).ok();
+                    Some((number("target")?, number("seq")?))
+                })
+                .collect();
+            runner.resume_after_reload(&done, 0.0);
+        }
         let population = crate::core::population::Population::of_plan(&record.plan);
         let done = population
-            .done_per_target(&record.plan, record.runner.remaining())
+            .done_per_target(&record.plan, runner.remaining())
             .into_iter()
             .min()
             .unwrap_or(0);
