@@ -5,9 +5,9 @@
 
 use crate::{
     Area, ChartError, ChartLabels, ChartStyle, DailyInput, DayPoint, DaySeriesInput, EcdfInput,
-    HistogramInput, HourBucket, HourlyInput, PrefillInput, PrefillSeries, Series, SpreadInput,
-    TimelineInput, TimelinePoint, draw_daily, draw_daily_rates, draw_ecdf, draw_histogram,
-    draw_hourly, draw_prefill, draw_spread, draw_timeline,
+    HistogramInput, HourBucket, HourlyInput, IdleGapPoint, IdleInput, IdleSeries, PrefillInput,
+    PrefillSeries, Series, SpreadInput, TimelineInput, TimelinePoint, draw_daily, draw_daily_rates,
+    draw_ecdf, draw_histogram, draw_hourly, draw_idle, draw_prefill, draw_spread, draw_timeline,
 };
 use firsttoken_core::calendar::utc_day;
 use firsttoken_core::dashboard::Dataset;
@@ -44,6 +44,9 @@ pub enum ChartSpec {
     DailyRates(DailyInput),
     /// TTFT against input tokens with each target's fitted line.
     Prefill(PrefillInput),
+    /// Cold share by idle gap of each target, with intervals and the
+    /// monotone estimate.
+    Idle(IdleInput),
 }
 
 /// A chart to draw, with the rows of its number table.
@@ -94,6 +97,7 @@ pub fn draw_chart<DB: DrawingBackend>(
         ChartSpec::Daily(input) => draw_daily(area, input, style),
         ChartSpec::DailyRates(input) => draw_daily_rates(area, input, style),
         ChartSpec::Prefill(input) => draw_prefill(area, input, style),
+        ChartSpec::Idle(input) => draw_idle(area, input, style),
     }
 }
 
@@ -144,6 +148,10 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
             error: "错误".into(),
             peak_hours: "高峰时段".into(),
             sample_count: "n".into(),
+            idle_axis: "请求前的空闲时间（对数刻度）".into(),
+            cold_share_axis: "冷启动比例".into(),
+            cold_share: "冷启动比例及 95% 区间".into(),
+            monotone_estimate: "单调估计".into(),
             no_data: "无数据".into(),
         },
     }
@@ -491,6 +499,61 @@ pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
         ],
         rows,
     }
+}
+
+/// Cold share by idle gap for a run with idle gaps: per target (in its
+/// report colour) each gap's share with its 95 % interval and the step
+/// line of the monotone estimate; the table is the idle table's rows with
+/// the estimate beside each. `None` for a run without idle gaps. The page
+/// draws it in its idle section and `firsttoken report --html` in its own.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_chart_item(lang: Lang, report: &Report) -> Option<ChartItem> {
+    let series: Vec<IdleSeries> = report
+        .targets
+        .iter()
+        .enumerate()
+        .filter_map(|(i, target)| {
+            let idle = target.idle.as_ref()?;
+            Some(IdleSeries {
+                label: target.label.clone(),
+                gaps: idle
+                    .gaps
+                    .iter()
+                    .map(|gap| IdleGapPoint {
+                        gap_s: gap.gap_s,
+                        share: gap.share(),
+                        interval: gap.interval,
+                        monotone_share: gap.monotone_share,
+                    })
+                    .collect(),
+                colour_index: i,
+            })
+        })
+        .collect();
+    if series.is_empty() {
+        return None;
+    }
+    let (title, estimate) = firsttoken_core::text::idle::chart_words(lang);
+    let mut columns: Vec<String> = firsttoken_core::text::idle::idle_headings(lang)
+        .iter()
+        .map(|h| (*h).to_owned())
+        .collect();
+    columns.push(estimate.into());
+    let title = match population_suffix(lang, report.population) {
+        Some(suffix) => format!("{title}{suffix}"),
+        None => title.into(),
+    };
+    Some(ChartItem {
+        id: "chart-idle".into(),
+        title,
+        height_px: 340.0,
+        spec: ChartSpec::Idle(IdleInput {
+            title: String::new(),
+            series,
+        }),
+        columns,
+        rows: firsttoken_core::text::idle::chart_rows(lang, report),
+    })
 }
 
 /// The figures of one data set and time range, computed once.

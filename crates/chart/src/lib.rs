@@ -25,6 +25,7 @@ mod daily;
 mod ecdf;
 mod histogram;
 mod hourly;
+mod idle;
 pub mod items;
 mod layout;
 pub mod palette;
@@ -39,6 +40,7 @@ pub use daily::{DailyInput, DayPoint, DaySeriesInput, draw_daily, draw_daily_rat
 pub use ecdf::{EcdfInput, draw_ecdf};
 pub use histogram::{HistogramInput, draw_histogram};
 pub use hourly::{HourBucket, HourlyInput, draw_hourly};
+pub use idle::{IdleGapPoint, IdleInput, IdleSeries, draw_idle};
 pub use prefill::{PrefillInput, PrefillSeries, draw_prefill};
 pub use spread::{SpreadInput, draw_spread};
 pub use timeline::{
@@ -97,6 +99,14 @@ pub struct ChartLabels {
     pub peak_hours: String,
     /// Sample count prefix, as in "n = 100".
     pub sample_count: String,
+    /// Idle chart's x axis: the idle before each request.
+    pub idle_axis: String,
+    /// Idle chart's y axis.
+    pub cold_share_axis: String,
+    /// Idle chart: what a point and its bar are.
+    pub cold_share: String,
+    /// Idle chart: what the step line is.
+    pub monotone_estimate: String,
     /// Drawn in place of a chart that has nothing to show.
     pub no_data: String,
 }
@@ -122,6 +132,10 @@ impl Default for ChartLabels {
             error: "error".into(),
             peak_hours: "peak hours".into(),
             sample_count: "n".into(),
+            idle_axis: "idle before the request (log scale)".into(),
+            cold_share_axis: "cold share".into(),
+            cold_share: "cold share, 95 % interval".into(),
+            monotone_estimate: "monotone estimate".into(),
             no_data: "no data".into(),
         }
     }

@@ -151,6 +151,43 @@ fn hourly_input() -> HourlyInput {
     }
 }
 
+/// Two targets at the gaps 10 s, 1 min, 5 min and 15 min, 20 requests
+/// each: one goes cold between 1 and 5 min, one stays warm.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn idle_input() -> IdleInput {
+    let gap = |gap_s: f64, share: f64, interval: (f64, f64), monotone_share: f64| IdleGapPoint {
+        gap_s,
+        share,
+        interval,
+        monotone_share,
+    };
+    IdleInput {
+        title: "Cold share by idle gap".into(),
+        series: vec![
+            IdleSeries {
+                label: "Provider A · llama-3.3-70b".into(),
+                gaps: vec![
+                    gap(10.0, 0.0, (0.0, 0.168), 0.025),
+                    gap(60.0, 0.05, (0.001, 0.249), 0.025),
+                    gap(300.0, 0.9, (0.683, 0.988), 0.9),
+                    gap(900.0, 1.0, (0.832, 1.0), 1.0),
+                ],
+                colour_index: 0,
+            },
+            IdleSeries {
+                label: "Provider B · llama-3.3-70b".into(),
+                gaps: vec![
+                    gap(10.0, 0.0, (0.0, 0.168), 0.0),
+                    gap(60.0, 0.0, (0.0, 0.168), 0.0),
+                    gap(300.0, 0.0, (0.0, 0.168), 0.025),
+                    gap(900.0, 0.05, (0.001, 0.249), 0.025),
+                ],
+                colour_index: 1,
+            },
+        ],
+    }
+}
+
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn write_svg(
     name: &str,
@@ -194,6 +231,9 @@ fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
         })?;
         write_svg(&format!("hourly{suffix}"), size, &light, |a, s| {
             draw_hourly(a, &hourly_input(), s)
+        })?;
+        write_svg(&format!("idle{suffix}"), size, &light, |a, s| {
+            draw_idle(a, &idle_input(), s)
         })?;
     }
     write_svg("ecdf-dark", (800, 420), &dark, |a, s| {

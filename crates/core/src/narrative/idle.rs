@@ -337,6 +337,43 @@ pub fn idle_rows(lang: Lang, report: &Report) -> Vec<[String; 6]> {
     rows
 }
 
+/// The idle chart's title and the heading its number table adds to the
+/// idle table's: the monotone estimate drawn as the step line.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn chart_words(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::En => (
+            "Cold share by idle gap, with 95 % intervals and the monotone estimate",
+            "monotone estimate",
+        ),
+        Lang::ZhCn => (
+            "各空闲时长的冷启动比例（含 95% 区间与单调估计）",
+            "单调估计",
+        ),
+    }
+}
+
+/// The idle chart's number table: the rows of [`idle_rows`], each with the
+/// gap's monotone estimate after them (headings: [`idle_headings`], then
+/// [`chart_words`]' second).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn chart_rows(lang: Lang, report: &Report) -> Vec<Vec<String>> {
+    let estimates = report
+        .targets
+        .iter()
+        .filter_map(|t| t.idle.as_ref())
+        .flat_map(|idle| idle.gaps.iter().map(|g| g.monotone_share));
+    idle_rows(lang, report)
+        .into_iter()
+        .zip(estimates)
+        .map(|(row, estimate)| {
+            let mut row = row.to_vec();
+            row.push(pct(estimate));
+            row
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
