@@ -87,6 +87,30 @@ pub struct PlanForm {
     /// kept while the box is unticked and ticked again; `None` for
     /// `basic-1` × 2 against the first target ([`PlanForm::fidelity_plan`]).
     pub fidelity_settings: Option<FidelityPlan>,
+    /// `idle_gaps_s`: seconds, separated by commas or spaces
+    /// ("10, 60, 300, 900"); empty for none.
+    pub idle_gaps_s: String,
+    /// `typical_gap_s`; empty for none.
+    pub typical_gap_s: String,
+    /// `dedicated_usd_per_hour`; empty for none.
+    pub dedicated_usd_per_hour: String,
+    /// A loaded plan's members the form has no field for (its prompt
+    /// sizes, their typical size and the prompt-cache probe), kept as
+    /// they were so that loading a plan and starting or saving it sends
+    /// and writes what the plan says.
+    pub kept: KeptMembers,
+}
+
+/// The plan members the form carries unchanged from a loaded plan.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[expect(
+    missing_docs,
+    reason = "each field mirrors the plan field of the same name"
+)]
+pub struct KeptMembers {
+    pub prompt_sizes: Option<Vec<u32>>,
+    pub typical_prompt_tokens: Option<u32>,
+    pub prompt_cache_probe: bool,
 }
 
 /// The demo targets' labels in `lang`, in the demo plan's order: they are
@@ -137,6 +161,13 @@ fn number(value: f64) -> String {
     // Shortest form that reads back to the same value ("5", "0.25").
     let text = format!("{value}");
     text.strip_suffix(".0").map(str::to_owned).unwrap_or(text)
+}
+
+/// The typed idle gaps, one piece per gap: commas (also Chinese ones) and
+/// spaces separate them, and empty pieces ("10,,60") are no gap.
+fn gap_pieces(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| matches!(c, ',' | '，' | '、') || c.is_whitespace())
+        .filter(|piece| !piece.is_empty())
 }
 
 impl PlanForm {
@@ -204,6 +235,20 @@ impl PlanForm {
             ttft_budget_ms: plan.ttft_budget_ms.map(number).unwrap_or_default(),
             fidelity: plan.fidelity.is_some(),
             fidelity_settings: plan.fidelity.clone(),
+            idle_gaps_s: plan
+                .idle_gaps_s
+                .iter()
+                .flatten()
+                .map(|&gap| number(gap))
+                .collect::<Vec<_>>()
+                .join(", "),
+            typical_gap_s: plan.typical_gap_s.map(number).unwrap_or_default(),
+            dedicated_usd_per_hour: plan.dedicated_usd_per_hour.map(number).unwrap_or_default(),
+            kept: KeptMembers {
+                prompt_sizes: plan.prompt_sizes.clone(),
+                typical_prompt_tokens: plan.typical_prompt_tokens,
+                prompt_cache_probe: plan.prompt_cache_probe,
+            },
         }
     }
 
@@ -305,6 +350,29 @@ impl PlanForm {
         } else {
             num("ttft_budget_ms", &self.ttft_budget_ms, false)
         };
+        // A list with a piece that is no number names that piece; the
+        // plan's own rule (how many, how long, all different) says the rest.
+        let idle_gaps = if self.idle_gaps_s.trim().is_empty() {
+            Value::Null
+        } else {
+            gap_pieces(&self.idle_gaps_s)
+                .map(|piece| num("idle_gaps_s", piece, false))
+                .collect()
+        };
+        let typical_gap = if self.typical_gap_s.trim().is_empty() {
+            Value::Null
+        } else {
+            num("typical_gap_s", &self.typical_gap_s, false)
+        };
+        let dedicated = if self.dedicated_usd_per_hour.trim().is_empty() {
+            Value::Null
+        } else {
+            num(
+                "dedicated_usd_per_hour",
+                &self.dedicated_usd_per_hour,
+                false,
+            )
+        };
         let mut prices = Vec::with_capacity(self.targets.len());
         for (i, t) in self.targets.iter().enumerate() {
             let fields = [&t.price_input, &t.price_output, &t.price_cached];
@@ -376,6 +444,12 @@ impl PlanForm {
             "peak_tz": (Some(self.peak_tz.trim()).filter(|zone| !zone.is_empty())),
             "ttft_budget_ms": ttft_budget,
             "fidelity": (self.fidelity_plan()),
+            "prompt_sizes": (self.kept.prompt_sizes),
+            "typical_prompt_tokens": (self.kept.typical_prompt_tokens),
+            "prompt_cache_probe": (self.kept.prompt_cache_probe),
+            "idle_gaps_s": idle_gaps,
+            "typical_gap_s": typical_gap,
+            "dedicated_usd_per_hour": dedicated,
         });
         Plan::from_json(&crate::core::document::to_string(&document))
     }
@@ -535,6 +609,144 @@ mod tests {
         form.targets.clear();
         let errors = form.to_plan().unwrap_err().messages();
         assert!(errors.iter().any(|e| e.contains("targets")), "{errors:?}");
+    }
+
+    /// The demo plan measuring idle gaps of 1, 2 and 4 s.
+    fn idle_plan() -> Plan {
+        Plan {
+            idle_gaps_s: Some(vec![1.0, 2.0, 4.0]),
+            typical_gap_s: Some(2.5),
+            dedicated_usd_per_hour: Some(1.5),
+            ..demo_plan(Lang::En)
+        }
+    }
+
+    #[test]
+    fn idle_gaps_typical_gap_and_dedicated_price_round_trip() {
+        let plan = idle_plan();
+        let form = PlanForm::from_plan(&plan);
+        assert_eq!(form.idle_gaps_s, "1, 2, 4");
+        assert_eq!(form.typical_gap_s, "2.5");
+        assert_eq!(form.dedicated_usd_per_hour, "1.5");
+        assert_eq!(form.to_plan().unwrap(), plan);
+        // Through the link and a saved file, as a person shares them.
+        let linked = Plan::from_link_fragment(&plan.to_link_fragment()).unwrap();
+        assert_eq!(PlanForm::from_plan(&linked), form);
+        let saved = Plan::from_json(&plan.to_json_pretty()).unwrap();
+        assert_eq!(PlanForm::from_plan(&saved), form);
+    }
+
+    #[test]
+    fn idle_gaps_are_read_between_commas_and_spaces_in_either_language() {
+        let mut form = PlanForm::from_plan(&demo_plan(Lang::En));
+        for typed in [
+            "10, 60, 300, 900",
+            "10,60,300,900",
+            "10 60 300 900",
+            "10，60、300 , 900,",
+        ] {
+            form.idle_gaps_s = typed.to_owned();
+            assert_eq!(
+                form.to_plan().unwrap().idle_gaps_s,
+                Some(vec![10.0, 60.0, 300.0, 900.0]),
+                "{typed}"
+            );
+        }
+        form.idle_gaps_s = "0.5, 90".to_owned();
+        assert_eq!(form.to_plan().unwrap().idle_gaps_s, Some(vec![0.5, 90.0]));
+    }
+
+    #[test]
+    fn empty_idle_fields_leave_the_plan_as_it_was() {
+        let plan = demo_plan(Lang::En);
+        let mut form = PlanForm::from_plan(&plan);
+        assert_eq!(
+            (
+                form.idle_gaps_s.as_str(),
+                form.typical_gap_s.as_str(),
+                form.dedicated_usd_per_hour.as_str()
+            ),
+            ("", "", "")
+        );
+        form.idle_gaps_s = "  ".to_owned();
+        form.typical_gap_s = " ".to_owned();
+        let read = form.to_plan().unwrap();
+        assert_eq!(read, plan);
+        let json = read.to_json_pretty();
+        for member in ["idle_gaps_s", "typical_gap_s", "dedicated_usd_per_hour"] {
+            assert!(!json.contains(member), "{member} in {json}");
+        }
+        assert_eq!(json, plan.to_json_pretty());
+    }
+
+    #[test]
+    fn idle_field_errors_are_the_plan_readers_in_both_languages() {
+        let fields = |error: &PlanError| -> Vec<String> {
+            match error {
+                PlanError::Invalid(errors) => errors.iter().map(|e| e.field.clone()).collect(),
+                other => panic!("{other:?}"),
+            }
+        };
+        let mut form = PlanForm::from_plan(&idle_plan());
+        // A piece that is no number is named.
+        form.idle_gaps_s = "1, 2 mins, 4".to_owned();
+        let error = form.to_plan().unwrap_err();
+        assert_eq!(fields(&error), ["idle_gaps_s"]);
+        assert_eq!(error.messages(), ["idle_gaps_s: \"mins\" is not a number"]);
+        assert_eq!(
+            error.messages_in(Lang::ZhCn),
+            ["idle_gaps_s：\"mins\" 不是数字"]
+        );
+        // A repeated, zero or too long gap: the plan's own rule, worded as
+        // a loaded file's.
+        for typed in ["1, 1", "0, 2", "1, 100000"] {
+            form.idle_gaps_s = typed.to_owned();
+            let error = form.to_plan().unwrap_err();
+            let mut document = idle_plan();
+            document.idle_gaps_s = Some(gap_pieces(typed).map(|p| p.parse().unwrap()).collect());
+            let from_file = Plan::from_json(&document.to_json_pretty()).unwrap_err();
+            assert_eq!(fields(&error), ["idle_gaps_s"], "{typed}");
+            for lang in [Lang::En, Lang::ZhCn] {
+                assert_eq!(
+                    error.messages_in(lang),
+                    from_file.messages_in(lang),
+                    "{typed}"
+                );
+            }
+        }
+        assert!(error_text(&form, Lang::ZhCn).contains("互不相同的空闲时长"));
+        form.idle_gaps_s = "1, 2, 4".to_owned();
+        form.typical_gap_s = "0".to_owned();
+        form.dedicated_usd_per_hour = "-1".to_owned();
+        let error = form.to_plan().unwrap_err();
+        assert_eq!(fields(&error), ["typical_gap_s", "dedicated_usd_per_hour"]);
+        form.typical_gap_s = "a minute".to_owned();
+        form.dedicated_usd_per_hour = "$2".to_owned();
+        let error = form.to_plan().unwrap_err();
+        assert_eq!(
+            error.messages(),
+            [
+                "typical_gap_s: \"a minute\" is not a number",
+                "dedicated_usd_per_hour: \"$2\" is not a number"
+            ]
+        );
+    }
+
+    fn error_text(form: &PlanForm, lang: Lang) -> String {
+        form.to_plan().unwrap_err().messages_in(lang).join("\n")
+    }
+
+    #[test]
+    fn a_loaded_plans_prompt_sizes_are_kept() {
+        let plan = Plan {
+            prompt_sizes: Some(vec![128, 2048]),
+            typical_prompt_tokens: Some(1024),
+            prompt_cache_probe: true,
+            nonce: true,
+            ..demo_plan(Lang::En)
+        };
+        let form = PlanForm::from_plan(&plan);
+        assert_eq!(form.to_plan().unwrap(), plan);
     }
 
     #[test]
