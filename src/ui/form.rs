@@ -163,6 +163,20 @@ fn number(value: f64) -> String {
     text.strip_suffix(".0").map(str::to_owned).unwrap_or(text)
 }
 
+/// What `error` says about plan member `field` alone, in `lang`, without
+/// the member's name (it is said at the field, under its label); nothing
+/// when the field is fine.
+pub fn problems_at(error: &PlanError, field: &str, lang: Lang) -> Vec<String> {
+    match error {
+        PlanError::Invalid(errors) => errors
+            .iter()
+            .filter(|e| e.field == field)
+            .map(|e| e.problem.text(lang))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The typed idle gaps, one piece per gap: commas (also Chinese ones) and
 /// spaces separate them, and empty pieces ("10,,60") are no gap.
 fn gap_pieces(text: &str) -> impl Iterator<Item = &str> {
@@ -730,6 +744,29 @@ mod tests {
                 "dedicated_usd_per_hour: \"$2\" is not a number"
             ]
         );
+    }
+
+    #[test]
+    fn a_fields_problems_are_said_at_it_without_its_name() {
+        let mut form = PlanForm::from_plan(&idle_plan());
+        form.typical_gap_s = "x".to_owned();
+        let error = form.to_plan().unwrap_err();
+        let at = |field, lang| problems_at(&error, field, lang);
+        assert_eq!(at("typical_gap_s", Lang::En), ["\"x\" is not a number"]);
+        assert_eq!(at("typical_gap_s", Lang::ZhCn), ["\"x\" 不是数字"]);
+        assert!(at("idle_gaps_s", Lang::En).is_empty());
+        form.typical_gap_s = "60".to_owned();
+        form.idle_gaps_s = "1, 1".to_owned();
+        let error = form.to_plan().unwrap_err();
+        let gaps = problems_at(&error, "idle_gaps_s", Lang::ZhCn);
+        assert_eq!(gaps.len(), 1);
+        assert!(
+            gaps[0].starts_with("必须列出 1 到 12 个互不相同的空闲时长"),
+            "{gaps:?}"
+        );
+        assert!(problems_at(&error, "dedicated_usd_per_hour", Lang::En).is_empty());
+        // A refusal of the whole document is no field's.
+        assert!(problems_at(&PlanError::NotAPlan, "idle_gaps_s", Lang::En).is_empty());
     }
 
     fn error_text(form: &PlanForm, lang: Lang) -> String {

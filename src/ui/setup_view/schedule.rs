@@ -8,6 +8,7 @@ use yew::prelude::*;
 use crate::core::fidelity::score::FidelityVerdict;
 use crate::core::text::fidelity::{probe_cost_text, verdict_word};
 use crate::core::text::labelled;
+use crate::ui::form::problems_at;
 use crate::ui::i18n::warning_text;
 use crate::ui::state::{Action, State};
 
@@ -59,6 +60,7 @@ pub(super) fn PlanFields(props: &PlanCardProps) -> Html {
                     <input id="plan-peak-tz" value={form.peak_tz.clone()} oninput={edit(state, |f, v| f.peak_tz = v)} placeholder={t.peak_tz_hint} autocomplete="off" spellcheck="false" />
                 </div>
             </div>
+            { idle_fields(props) }
             <div class="field wide">
                 <label for="plan-prompt">{t.prompt}</label>
                 <textarea id="plan-prompt" rows="2" value={form.prompt.clone()} oninput={on_prompt} />
@@ -100,6 +102,67 @@ fn number_field(
         <div class="field">
             <label for={id.to_owned()}>{label.to_owned()}</label>
             <input id={id.to_owned()} inputmode="decimal" value={value.to_owned()} {oninput} placeholder={hint.map(str::to_owned)} />
+        </div>
+    }
+}
+
+/// A field with what is wrong with it said under it (core's words for the
+/// plan member, as a loaded file gets them), tied to the input for
+/// assistive technology. `decimal` asks phones for a number pad; a list of
+/// gaps needs commas and spaces, which that pad may lack.
+fn checked_field(
+    id: &str,
+    label: &str,
+    value: &str,
+    decimal: bool,
+    oninput: Callback<InputEvent>,
+    problems: Vec<String>,
+) -> Html {
+    let problem_id = format!("{id}-problem");
+    let bad = !problems.is_empty();
+    html! {
+        <div class="field">
+            <label for={id.to_owned()}>{label.to_owned()}</label>
+            <input id={id.to_owned()} inputmode={decimal.then_some("decimal")} value={value.to_owned()} {oninput} autocomplete="off"
+                aria-invalid={bad.then_some("true")} aria-describedby={bad.then(|| problem_id.clone())} />
+            if bad { <p class="hint status bad" id={problem_id}>{problems.join(" ")}</p> }
+        </div>
+    }
+}
+
+/// Idle time: the gaps to measure and, once there are any, the person's
+/// own spacing and a dedicated endpoint's price, which the results weigh
+/// the gaps against; each field's problems said at it.
+fn idle_fields(props: &PlanCardProps) -> Html {
+    let state = &props.page.state;
+    let lang = state.lang;
+    let t = lang.texts();
+    let form = &state.form;
+    let problems = |field: &str| match props.validated.as_ref() {
+        Ok(_) => Vec::new(),
+        Err(error) => problems_at(error, field, lang),
+    };
+    let asked = !form.idle_gaps_s.trim().is_empty()
+        || !form.typical_gap_s.trim().is_empty()
+        || !form.dedicated_usd_per_hour.trim().is_empty();
+    let gaps_id = "plan-idle-gaps";
+    let gaps_problems = problems("idle_gaps_s");
+    let gaps_bad = !gaps_problems.is_empty();
+    html! {
+        <div class="idle-option">
+            <div class="grid">
+                <div class="field">
+                    <label for={gaps_id}>{t.idle_gaps}</label>
+                    <input id={gaps_id} value={form.idle_gaps_s.clone()} oninput={edit(state, |f, v| f.idle_gaps_s = v)} placeholder={t.idle_gaps_hint} autocomplete="off" spellcheck="false"
+                        aria-invalid={gaps_bad.then_some("true")} aria-describedby={if gaps_bad { "plan-idle-gaps-problem idle-hint" } else { "idle-hint" }} />
+                    if gaps_bad { <p class="hint status bad" id="plan-idle-gaps-problem">{gaps_problems.join(" ")}</p> }
+                </div>
+                if asked {
+                    { checked_field("plan-typical-gap", t.typical_gap, &form.typical_gap_s, true, edit(state, |f, v| f.typical_gap_s = v), problems("typical_gap_s")) }
+                    { checked_field("plan-dedicated", t.dedicated_usd_per_hour, &form.dedicated_usd_per_hour, true, edit(state, |f, v| f.dedicated_usd_per_hour = v), problems("dedicated_usd_per_hour")) }
+                }
+            </div>
+            <p class="hint" id="idle-hint">{t.idle_note}</p>
         </div>
     }
 }
