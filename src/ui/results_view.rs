@@ -314,11 +314,19 @@ fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Htm
     html! {
         <section class="card" id="idle">
             <h2>{text::idle::idle_title(lang)}</h2>
-            <table class="idle">
+            // At 400 px each row stacks into a block headed by its target
+            // (`stack`): six columns do not fit a phone's width. No sideways
+            // scroller: it would hide a cell pushed past the screen.
+            <table class="idle stack">
                 <thead><tr>{ for headings.iter().map(|h| html! { <th scope="col">{*h}</th> }) }</tr></thead>
                 <tbody>
-                    { for rows.iter().map(|row| html! {
-                        <tr>{ for row.iter().zip(headings).map(|(cell, h)| html! { <td data-label={h}>{cell.clone()}</td> }) }</tr>
+                    { for rows.iter().map(|[target, cells @ ..]| html! {
+                        <tr>
+                            <th scope="row">{target.clone()}</th>
+                            // The share with its interval takes a stacked
+                            // block's full width, its long heading beside it.
+                            { for cells.iter().zip(&headings[1..]).enumerate().map(|(k, (cell, h))| html! { <td class={(k == 2).then_some("share")} data-label={*h}>{cell.clone()}</td> }) }
+                        </tr>
                     }) }
                 </tbody>
             </table>
