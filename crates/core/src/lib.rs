@@ -80,7 +80,9 @@ pub use judgement::{
     cache, compare, cost, delivery, idle, objective, population, report, settings, slow, tail,
     timeofday, verdict,
 };
-pub use planning::{context_window, key_rules, plan, plan_flags, presets, prompt, schedule};
+pub use planning::{
+    context_window, key_rules, plan, plan_flags, presets, prompt, schedule, session,
+};
 pub use statistics::{binomial, bootstrap, dependence, quantile, stats};
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]

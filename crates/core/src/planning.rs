@@ -10,3 +10,4 @@ pub mod plan_flags;
 pub mod presets;
 pub mod prompt;
 pub mod schedule;
+pub mod session;

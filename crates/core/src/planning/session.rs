@@ -1,0 +1,605 @@
+//! One run, from its start to its end, as both adapters walk it: the run
+//! id and the seed, the schedule and what to send next, the time left,
+//! pause, resume and stop with the run's status, and picking a run up
+//! again from the samples stored of it (the page after a reload, the
+//! runner after a kill).
+//!
+//! The page and the runner only sleep, send, store and show: each asks
+//! [`RunSession::next`] what to do at "now", tells the session when a
+//! request went out ([`RunSession::mark_sent`]) and when its sample was
+//! done ([`RunSession::mark_done`]), and shows [`RunSession::time_left_ms`].
+//! So the same run has the same id rule, the same schedule and the same
+//! time left in both.
+//!
+//! No I/O and no clock: every instant is an epoch millisecond passed in.
+//! The session is not a stored document; the page's stored run record and
+//! the runner's journal header are (`documents::run`, the runner's
+//! journal), and a session is built from them and written back to them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::planning::plan::Plan;
+use crate::planning::prompt::request_nonce;
+use crate::planning::schedule::{Next, PlannedRequest, Runner, RunnerError, Schedule};
+
+/// Where a run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// Sending requests.
+    Running,
+    /// Waiting for "Resume".
+    Paused,
+    /// Stopped by the person before the plan's end.
+    Stopped,
+    /// Every planned request was sent.
+    Finished,
+}
+
+impl RunStatus {
+    /// Every status, in a run's order.
+    pub const ALL: [Self; 4] = [Self::Running, Self::Paused, Self::Stopped, Self::Finished];
+
+    /// The name used in the stored record (serde's name for the variant).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Running => "running",
+            Self::Paused => "paused",
+            Self::Stopped => "stopped",
+            Self::Finished => "finished",
+        }
+    }
+
+    /// The run is going or paused: it has requests left to send.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn is_open(self) -> bool {
+        matches!(self, Self::Running | Self::Paused)
+    }
+}
+
+/// The pace of this stretch of sending, for the time left: the schedule
+/// alone says 0 s once requests take longer than the spacing (one is in
+/// flight at a time), so how fast samples actually came counts too.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Pace {
+    /// When the stretch's first request was sent (epoch ms); `None` until
+    /// then, and again after a pause, so a pause's length does not slow
+    /// the pace.
+    since_ms: Option<f64>,
+    /// Samples done since `since_ms`.
+    samples: u32,
+    /// Milliseconds a request, as of the last sample done; `None` before
+    /// the first.
+    per_request_ms: Option<f64>,
+    /// A pause came: the next send starts a new stretch.
+    restart: bool,
+}
+
+/// A run in progress: its id, seed, schedule, status and pace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSession {
+    run_id: String,
+    plan: Plan,
+    started_at_ms: f64,
+    seed: u64,
+    status: RunStatus,
+    runner: Runner,
+    pace: Pace,
+    /// The status the adapter last stored (see [`RunSession::status_to_store`]).
+    stored_status: Option<RunStatus>,
+}
+
+impl RunSession {
+    /// A new run of `plan` starting at `now_ms` (epoch ms).
+    ///
+    /// The run id is `run-<epoch ms>` and the seed the start instant's
+    /// bits: each run jitters differently, and both are stored, so a
+    /// resumed run continues the same schedule and keeps its nonces.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn start(plan: Plan, now_ms: f64) -> Self {
+        let seed = now_ms.to_bits();
+        let run_id = format!("run-{}", now_ms as u64);
+        Self::rebuild(plan, run_id, now_ms, seed)
+    }
+
+    /// The run `run_id` of `plan`, started at `started_at_ms` with `seed`,
+    /// at its start again: the same plan, start and seed give the same
+    /// schedule. The runner's journal header holds these; its samples then
+    /// go to [`RunSession::resume`].
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn rebuild(plan: Plan, run_id: String, started_at_ms: f64, seed: u64) -> Self {
+        let runner = Runner::new(Schedule::new(&plan, started_at_ms, seed));
+        Self::stored(
+            plan,
+            run_id,
+            started_at_ms,
+            seed,
+            RunStatus::Running,
+            runner,
+        )
+    }
+
+    /// A session from a stored run: its scheduler as stored and the status
+    /// it had (the page's run record holds these).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn stored(
+        plan: Plan,
+        run_id: String,
+        started_at_ms: f64,
+        seed: u64,
+        status: RunStatus,
+        runner: Runner,
+    ) -> Self {
+        Self {
+            run_id,
+            plan,
+            started_at_ms,
+            seed,
+            status,
+            runner,
+            pace: Pace::default(),
+            stored_status: None,
+        }
+    }
+
+    /// Picks the run up at `now_ms` after a reload or a kill: `done` holds
+    /// the `(target, seq)` of every sample stored of it, in any order.
+    /// Those are not sent again; the rest, the request that was in flight
+    /// included (its sample was never stored), are re-planned from `now_ms`
+    /// (see [`Runner::resume_after_reload`]). Resuming means going on: a
+    /// run stored while paused runs again. A stopped or finished run stays
+    /// as it was.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn resume(&mut self, done: &[(u32, u32)], now_ms: f64) {
+        self.runner.resume_after_reload(done, now_ms);
+        self.pace = Pace::default();
+        if self.status.is_open() {
+            self.runner.resume(now_ms);
+            self.status = RunStatus::Running;
+        }
+    }
+
+    /// What to do at `now_ms` (epoch ms): send a request now, wait until a
+    /// time, wait for the request in flight, wait while paused, or end.
+    /// When nothing is left, a running run is finished from here on.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn next(&mut self, now_ms: f64) -> Next {
+        let next = self.runner.next(now_ms);
+        if next == Next::Finished && self.status == RunStatus::Running {
+            self.status = RunStatus::Finished;
+        }
+        next
+    }
+
+    /// The request `planned` (just returned by [`RunSession::next`]) went
+    /// out at `now_ms`.
+    ///
+    /// # Errors
+    /// [`RunnerError`] when it is not the request due (the session is then
+    /// unchanged).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn mark_sent(&mut self, planned: &PlannedRequest, now_ms: f64) -> Result<(), RunnerError> {
+        self.runner.mark_sent(planned.index, now_ms)?;
+        if self.pace.since_ms.is_none() || self.pace.restart {
+            self.pace = Pace {
+                since_ms: Some(now_ms),
+                samples: 0,
+                restart: false,
+                per_request_ms: self.pace.per_request_ms,
+            };
+        }
+        Ok(())
+    }
+
+    /// The request `planned` ended at `now_ms` with a sample (measured, an
+    /// error or aborted). Its end moves the rest of the schedule when it
+    /// overran, and sets the pace for [`RunSession::time_left_ms`].
+    ///
+    /// # Errors
+    /// [`RunnerError::NotInFlight`] when it is not the request in flight.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn mark_done(&mut self, planned: &PlannedRequest, now_ms: f64) -> Result<(), RunnerError> {
+        self.runner.mark_done(planned.index, now_ms)?;
+        if let Some(since_ms) = self.pace.since_ms {
+            self.pace.samples = self.pace.samples.saturating_add(1);
+            self.pace.per_request_ms = Some((now_ms - since_ms) / f64::from(self.pace.samples));
+        }
+        Ok(())
+    }
+
+    /// Pauses at `now_ms`: the request in flight finishes, nothing follows
+    /// until [`RunSession::unpause`]. Only a running run pauses.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn pause(&mut self, now_ms: f64) {
+        if self.status == RunStatus::Running {
+            self.runner.pause(now_ms);
+            self.status = RunStatus::Paused;
+            self.pace.restart = true;
+        }
+    }
+
+    /// Goes on at `now_ms` after a pause, keeping the time left to each
+    /// send what it was when the run paused. Only a paused run goes on.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn unpause(&mut self, now_ms: f64) {
+        if self.status == RunStatus::Paused {
+            self.runner.resume(now_ms);
+            self.status = RunStatus::Running;
+        }
+    }
+
+    /// Stops the run for good: nothing more is sent, and a request in
+    /// flight may still be marked done (the adapter aborts it). A finished
+    /// run stays finished.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn stop(&mut self) {
+        if self.status.is_open() {
+            self.runner.stop();
+            self.status = RunStatus::Stopped;
+        }
+    }
+
+    /// Milliseconds left at `now_ms`, the one rule both adapters show: the
+    /// later of the schedule's own estimate (until the last request is due
+    /// to be sent, [`Runner::eta_ms`]) and this stretch's pace (the time a
+    /// request took, on average, since the first send after the start, a
+    /// resume or a pause) times the requests left, the one in flight
+    /// included. 0 once the run is over.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn time_left_ms(&self, now_ms: f64) -> f64 {
+        if !self.status.is_open() {
+            return 0.0;
+        }
+        let (done, total) = self.runner.progress();
+        let left = total.saturating_sub(done) as f64;
+        let paced_ms = self.pace.per_request_ms.map_or(0.0, |pace| pace * left);
+        self.runner.eta_ms(now_ms).max(paced_ms)
+    }
+
+    /// The status the adapter should store now, once: `Some` when it
+    /// changed since the last call. The stored record (the plan and the
+    /// whole schedule, about 90 bytes a request) is rewritten when the
+    /// status changes, not after every sample; resuming rebuilds the rest
+    /// from the stored samples.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn status_to_store(&mut self) -> Option<RunStatus> {
+        if self.stored_status == Some(self.status) {
+            return None;
+        }
+        self.stored_status = Some(self.status);
+        Some(self.status)
+    }
+
+    /// The nonce `planned` carries when the plan asks for one (made from
+    /// the run id, so a resumed run keeps them distinct).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn nonce(&self, planned: &PlannedRequest) -> Option<String> {
+        self.plan
+            .nonce
+            .then(|| request_nonce(&self.run_id, planned.target, planned.nonce_seq()))
+    }
+
+    /// The run's id.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    /// The plan being run.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// When the run started (epoch ms): its schedule's start.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn started_at_ms(&self) -> f64 {
+        self.started_at_ms
+    }
+
+    /// The seed of the schedule's jitter and of the demo provider.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Where the run stands.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn status(&self) -> RunStatus {
+        self.status
+    }
+
+    /// The scheduler (for storing it, and for what is left to send).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn runner(&self) -> &Runner {
+        &self.runner
+    }
+
+    /// `(done, total)` requests, warm-ups included.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn progress(&self) -> (usize, usize) {
+        self.runner.progress()
+    }
+
+    /// How far overruns moved the schedule later, in all, ms.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn schedule_shift_ms(&self) -> f64 {
+        self.runner.schedule_shift_ms()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::document;
+    use crate::planning::plan::Target;
+
+    const START_MS: f64 = 1_700_000_000_123.75;
+
+    fn plan(targets: usize, requests: u32, spacing_s: f64) -> Plan {
+        Plan {
+            targets: (0..targets)
+                .map(|i| Target::demo(&format!("t{i}"), "m"))
+                .collect(),
+            requests_per_target: requests,
+            warmup_per_target: 0,
+            spacing_s,
+            jitter_s: 0.0,
+            ..Plan::default()
+        }
+    }
+
+    /// Sends what is due at `now_ms`, taking `took_ms`; the request sent.
+    fn send(session: &mut RunSession, now_ms: f64, took_ms: f64) -> PlannedRequest {
+        let Next::SendNow(planned) = session.next(now_ms) else {
+            panic!("nothing due at {now_ms}: {:?}", session.next(now_ms));
+        };
+        session.mark_sent(&planned, now_ms).unwrap();
+        session.mark_done(&planned, now_ms + took_ms).unwrap();
+        planned
+    }
+
+    #[test]
+    fn a_new_run_takes_its_id_and_seed_from_its_start() {
+        let session = RunSession::start(plan(2, 3, 1.0), START_MS);
+        assert_eq!(session.run_id(), "run-1700000000123");
+        assert_eq!(session.seed(), START_MS.to_bits());
+        assert_eq!(session.started_at_ms(), START_MS);
+        assert_eq!(session.status(), RunStatus::Running);
+        assert_eq!(session.progress(), (0, 6));
+        // Another instant, another run and another jitter.
+        let later = RunSession::start(plan(2, 3, 1.0), START_MS + 1.0);
+        assert_eq!(later.run_id(), "run-1700000000124");
+        assert_ne!(later.seed(), session.seed());
+        // The same start and seed give the same schedule: a rebuilt run is
+        // the run.
+        let rebuilt = RunSession::rebuild(
+            plan(2, 3, 1.0),
+            session.run_id().to_owned(),
+            START_MS,
+            session.seed(),
+        );
+        assert_eq!(rebuilt, session);
+    }
+
+    #[test]
+    fn sends_go_round_robin_at_the_spacing_and_the_run_finishes() {
+        let mut session = RunSession::start(plan(2, 2, 1.0), START_MS);
+        let mut now = START_MS;
+        let mut sent = Vec::new();
+        loop {
+            match session.next(now) {
+                Next::SendNow(_) => {
+                    let planned = send(&mut session, now, 100.0);
+                    sent.push((planned.target, planned.seq, now - START_MS));
+                    now += 100.0;
+                }
+                Next::WaitUntil(at, _) => now = at,
+                Next::Finished => break,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(
+            sent,
+            vec![(0, 0, 0.0), (1, 0, 1000.0), (0, 1, 2000.0), (1, 1, 3000.0)]
+        );
+        assert_eq!(session.status(), RunStatus::Finished);
+        assert_eq!(session.time_left_ms(now), 0.0);
+    }
+
+    #[test]
+    fn resume_skips_stored_samples_and_sends_the_one_in_flight_again() {
+        let mut session = RunSession::start(plan(2, 3, 1.0), START_MS);
+        send(&mut session, START_MS, 100.0);
+        send(&mut session, START_MS + 1000.0, 100.0);
+        // Request 2 (target 0, seq 1) is on its way when the page goes
+        // away; the record was stored at the start, so it knows nothing of
+        // what was sent since.
+        let stored = RunSession::start(plan(2, 3, 1.0), START_MS);
+        let Next::SendNow(in_flight) = session.next(START_MS + 2000.0) else {
+            panic!("request 2 is due");
+        };
+        session.mark_sent(&in_flight, START_MS + 2000.0).unwrap();
+        assert_eq!((in_flight.target, in_flight.seq), (0, 1));
+
+        let mut resumed = stored;
+        let now = START_MS + 60_000.0;
+        // The stored samples' (target, seq), in any order.
+        resumed.resume(&[(1, 0), (0, 0)], now);
+        assert_eq!(resumed.progress(), (2, 6));
+        assert_eq!(resumed.status(), RunStatus::Running);
+        let again = send(&mut resumed, now, 100.0);
+        assert_eq!((again.target, again.seq), (0, 1), "the one in flight");
+        let mut order = Vec::new();
+        let mut at = now + 100.0;
+        loop {
+            match resumed.next(at) {
+                Next::SendNow(_) => {
+                    let planned = send(&mut resumed, at, 100.0);
+                    order.push((planned.target, planned.seq));
+                    at += 100.0;
+                }
+                Next::WaitUntil(due, _) => at = due,
+                Next::Finished => break,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(
+            order,
+            vec![(1, 1), (0, 2), (1, 2)],
+            "nothing stored is sent twice"
+        );
+        // The id, the seed and so the nonces are the run's own.
+        assert_eq!(resumed.run_id(), session.run_id());
+        assert_eq!(resumed.seed(), session.seed());
+    }
+
+    #[test]
+    fn a_run_stored_while_paused_goes_on_when_resumed_and_a_stopped_one_does_not() {
+        let mut paused = RunSession::start(plan(1, 3, 1.0), START_MS);
+        send(&mut paused, START_MS, 100.0);
+        paused.pause(START_MS + 200.0);
+        let now = START_MS + 10_000.0;
+        paused.resume(&[(0, 0)], now);
+        assert_eq!(paused.status(), RunStatus::Running);
+        assert!(matches!(paused.next(now), Next::SendNow(p) if p.seq == 1));
+
+        let mut stopped = RunSession::start(plan(1, 3, 1.0), START_MS);
+        send(&mut stopped, START_MS, 100.0);
+        stopped.stop();
+        stopped.resume(&[(0, 0)], now);
+        assert_eq!(stopped.status(), RunStatus::Stopped);
+        assert_eq!(stopped.next(now), Next::Finished);
+        assert_eq!(stopped.status(), RunStatus::Stopped, "not finished");
+    }
+
+    #[test]
+    fn pause_holds_the_run_unpause_keeps_the_spacing_and_stop_ends_it() {
+        let mut session = RunSession::start(plan(1, 4, 1.0), START_MS);
+        let Next::SendNow(first) = session.next(START_MS) else {
+            panic!("the first is due at the start");
+        };
+        session.mark_sent(&first, START_MS).unwrap();
+        // Paused with a request in flight: it finishes, nothing follows.
+        session.pause(START_MS + 50.0);
+        assert_eq!(session.status(), RunStatus::Paused);
+        session.mark_done(&first, START_MS + 100.0).unwrap();
+        assert_eq!(session.next(START_MS + 5_000.0), Next::Paused);
+        // A pause of a paused run changes nothing; an unpause of a running
+        // one neither.
+        session.pause(START_MS + 6_000.0);
+        session.unpause(START_MS + 10_050.0);
+        assert_eq!(session.status(), RunStatus::Running);
+        session.unpause(START_MS + 20_000.0);
+        // 950 ms were left to the next send when the run paused (due at
+        // +1 000, paused at +50); they still are.
+        match session.next(START_MS + 10_050.0) {
+            Next::WaitUntil(at, planned) => {
+                assert_eq!(at, START_MS + 11_000.0);
+                assert_eq!(planned.seq, 1);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        send(&mut session, START_MS + 11_000.0, 100.0);
+        // Stopped with a request in flight: it may still end, as aborted.
+        let Next::WaitUntil(at, _) = session.next(START_MS + 11_100.0) else {
+            panic!("the third waits its turn");
+        };
+        let Next::SendNow(third) = session.next(at) else {
+            panic!("the third is due");
+        };
+        session.mark_sent(&third, at).unwrap();
+        session.stop();
+        assert_eq!(session.status(), RunStatus::Stopped);
+        session.mark_done(&third, at + 10.0).unwrap();
+        assert_eq!(session.next(at + 10.0), Next::Finished);
+        assert_eq!(
+            session.status(),
+            RunStatus::Stopped,
+            "stopped, not finished"
+        );
+        assert_eq!(session.progress(), (3, 4));
+        assert_eq!(session.time_left_ms(at + 10.0), 0.0);
+        // Nothing moves a stopped run: not a pause, not an unpause.
+        session.pause(at + 20.0);
+        session.unpause(at + 30.0);
+        assert_eq!(session.status(), RunStatus::Stopped);
+    }
+
+    /// The worked example of the one rule: 10 requests 1 s apart, each
+    /// taking 3 s. After the first, the schedule (moved by the overrun,
+    /// request 1 now at +3 s, request 9 at +11 s) says 8 s are left; the
+    /// pace says 3 s a request × 9 left = 27 s; the time left is the
+    /// later, 27 s. Both adapters show this figure.
+    #[test]
+    fn time_left_is_the_later_of_the_schedule_and_the_pace() {
+        let mut session = RunSession::start(plan(1, 10, 1.0), START_MS);
+        assert_eq!(
+            session.time_left_ms(START_MS),
+            9_000.0,
+            "the schedule alone"
+        );
+        send(&mut session, START_MS, 3_000.0);
+        let now = START_MS + 3_000.0;
+        assert_eq!(session.runner().eta_ms(now), 8_000.0);
+        assert_eq!(session.time_left_ms(now), 27_000.0);
+
+        // Fast requests: the schedule's spacing is what takes the time.
+        let mut fast = RunSession::start(plan(1, 10, 1.0), START_MS);
+        send(&mut fast, START_MS, 100.0);
+        assert_eq!(
+            fast.time_left_ms(START_MS + 100.0),
+            8_900.0,
+            "the last send is at +9 s"
+        );
+
+        // A pause does not slow the pace: the next stretch starts afresh.
+        session.pause(now);
+        session.unpause(now + 600_000.0);
+        let Next::SendNow(_) = session.next(now + 600_000.0) else {
+            panic!("overdue after the pause");
+        };
+        send(&mut session, now + 600_000.0, 1_000.0);
+        let after = now + 601_000.0;
+        let schedule = session.runner().eta_ms(after);
+        assert_eq!(session.time_left_ms(after), schedule.max(1_000.0 * 8.0));
+        assert!(session.time_left_ms(after) < 27_000.0);
+    }
+
+    #[test]
+    fn the_status_is_stored_once_per_change() {
+        let mut session = RunSession::start(plan(1, 3, 1.0), START_MS);
+        assert_eq!(session.status_to_store(), Some(RunStatus::Running));
+        assert_eq!(session.status_to_store(), None);
+        session.pause(START_MS);
+        session.unpause(START_MS + 1.0);
+        assert_eq!(session.status_to_store(), None, "back where it was stored");
+        session.stop();
+        assert_eq!(session.status_to_store(), Some(RunStatus::Stopped));
+        assert_eq!(session.status_to_store(), None);
+    }
+
+    #[test]
+    fn nonces_come_from_the_run_id_when_the_plan_asks() {
+        let mut with = plan(1, 2, 1.0);
+        with.nonce = true;
+        let session = RunSession::start(with, START_MS);
+        let first = session.runner().remaining()[0];
+        assert_eq!(
+            session.nonce(&first),
+            Some(request_nonce("run-1700000000123", 0, 0))
+        );
+        let without = RunSession::start(plan(1, 2, 1.0), START_MS);
+        assert_eq!(without.nonce(&first), None);
+    }
+
+    #[test]
+    fn statuses_are_written_by_their_names() {
+        for status in RunStatus::ALL {
+            let text = document::to_string(&status);
+            assert_eq!(text, format!("\"{}\"", status.as_str()));
+            assert_eq!(document::from_str::<RunStatus>(&text).unwrap(), status);
+        }
+    }
+}
