@@ -18,13 +18,15 @@
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use firsttoken_chart::items::{chart_svg, results_chart_items};
+use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
 use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{Report, TargetReport};
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken_core::text::{self, at_least, format_ms, labelled, report_sentences};
+use firsttoken_core::text::{
+    self, ReportSentences, at_least, format_ms, labelled, report_sentences,
+};
 use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
@@ -74,6 +76,15 @@ figure svg.narrow { display: none; }
   table.comparison td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
   table.comparison td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
   table.comparison td:last-child { grid-column: 1 / -1; }
+  /* The idle table too: seven columns, one labelled block per target and gap. */
+  table.idle thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.idle, table.idle tbody { display: block; }
+  table.idle tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); column-gap: 16px;
+    padding: 8px 0; border-bottom: 1px solid var(--line); }
+  table.idle td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
+  table.idle td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
+  table.idle td:first-child { grid-column: 1 / -1; font-weight: 600; }
+  table.idle td:first-child::before { content: none; }
 }
 thead th { color: var(--muted); font-weight: 600; }
 ul.said { padding-left: 20px; margin: 8px 0; }
@@ -255,7 +266,12 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             );
         }
         out.push_str("</tbody>\n</table>\n</div>\n<ul class=\"said\">\n");
-        for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
+        // The idle lines are said once, in the idle section with its table
+        // and chart.
+        let lines = model_lines(doc, report, &sentences, model_index, words, lang)
+            .into_iter()
+            .filter(|(name, _)| *name != words.idle && *name != words.keep_warm);
+        for (name, text) in lines {
             let _ = writeln!(
                 out,
                 "<li><b>{}</b>{}{}</li>",
@@ -295,6 +311,8 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
         prefill_html(&mut out, &prefill, lang);
     }
+
+    idle_html(&mut out, report, &sentences, lang);
 
     charts(&mut out, doc, report, lang);
 
@@ -439,6 +457,80 @@ fn prefill_html(out: &mut String, prefill: &PrefillReport, lang: Lang) {
     out.push_str("</ul>\n</section>\n");
 }
 
+/// A number as JSON spells it, for a `data-` attribute: the same f64 as
+/// `report --json` prints (both through serde_json).
+fn json_number(value: f64) -> String {
+    serde_json::Number::from_f64(value).map_or_else(String::new, |n| n.to_string())
+}
+
+/// When does it go cold, for a run with idle gaps: per target and gap the
+/// idle table (each row's figures unrounded in `data-` attributes, as
+/// `report --json` has them), core's sentences (where it goes cold, what
+/// keeping it warm costs) and the chart of cold share by idle gap.
+fn idle_html(out: &mut String, report: &Report, sentences: &ReportSentences, lang: Lang) {
+    let Some(item) = idle_chart_item(lang, report) else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "<section class=\"idle\">\n<h2 id=\"idle\">{}</h2>\n{}<table class=\"idle\">\n<thead><tr>",
+        escape(text::idle::idle_title(lang)),
+        scroll_open("idle")
+    );
+    for column in &item.columns {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    let gaps = report
+        .targets
+        .iter()
+        .enumerate()
+        .flat_map(|(index, target)| {
+            target
+                .idle
+                .iter()
+                .flat_map(move |idle| idle.gaps.iter().map(move |gap| (index, gap)))
+        });
+    for ((index, gap), row) in gaps.zip(&item.rows) {
+        let _ = write!(
+            out,
+            "<tr data-target=\"{index}\" data-gap-s=\"{}\" data-requests=\"{}\" data-cold=\"{}\" \
+             data-share=\"{}\" data-interval-low=\"{}\" data-interval-high=\"{}\" \
+             data-monotone-share=\"{}\">",
+            json_number(gap.gap_s),
+            gap.requests,
+            gap.cold,
+            json_number(gap.share()),
+            json_number(gap.interval.0),
+            json_number(gap.interval.1),
+            json_number(gap.monotone_share),
+        );
+        for (cell, column) in row.iter().zip(&item.columns) {
+            let _ = write!(
+                out,
+                "<td data-label=\"{}\">{}</td>",
+                escape(column),
+                escape(cell)
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n</div>\n<ul class=\"said\">\n");
+    for said in sentences.idle.iter().chain(&sentences.idle_settings) {
+        let _ = writeln!(
+            out,
+            "<li data-target=\"{}\"><b>{}</b>{}{}</li>",
+            said.target,
+            escape(&said.label),
+            escape(firsttoken_core::text::colon(lang)),
+            escape(&said.text)
+        );
+    }
+    out.push_str("</ul>\n");
+    chart_figure(out, &item, lang, false);
+    out.push_str("</section>\n");
+}
+
 /// The page's results charts, each as inline SVG with its numbers in a
 /// table under it.
 fn charts(out: &mut String, doc: &ResultsDoc, report: &Report, lang: Lang) {
@@ -457,55 +549,62 @@ fn charts(out: &mut String, doc: &ResultsDoc, report: &Report, lang: Lang) {
         escape(lang.texts().charts)
     );
     for item in &items {
-        // The chart for wide screens and print, then its copy laid out for
-        // a phone; the style shows one of them.
-        let drawn = chart_svg(item, CHART_WIDTH_PX, lang)
-            .and_then(|wide| Ok((wide, chart_svg(item, NARROW_CHART_WIDTH_PX, lang)?)));
-        let (wide, narrow) = match drawn {
-            Ok(both) => both,
-            Err(error) => {
-                let _ = writeln!(out, "<p>{}</p>", escape(&error.to_string()));
-                continue;
-            }
-        };
-        // plotters writes `<svg width=… height=… viewBox=…`: it keeps its
-        // proportions when the page is narrower, and names itself for
-        // screen readers by its caption.
-        let named = |svg: String, class: &str| {
-            svg.replacen(
-                "<svg ",
-                &format!(
-                    "<svg class=\"{class}\" role=\"img\" aria-labelledby=\"{}-caption\" ",
-                    escape(&item.id)
-                ),
-                1,
-            )
-        };
-        let _ = writeln!(
-            out,
-            "<figure class=\"chart\" id=\"{id}\">\n<figcaption id=\"{id}-caption\">{}</figcaption>\n{}\n{}",
-            escape(&item.title),
-            named(wide, "wide"),
-            named(narrow, "narrow"),
-            id = escape(&item.id),
-        );
-        if !item.rows.is_empty() {
-            out.push_str(&scroll_open(&format!("{}-caption", escape(&item.id))));
-            out.push_str("<table class=\"chart-numbers\"><thead><tr>");
-            for column in &item.columns {
-                let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column));
-            }
-            out.push_str("</tr></thead><tbody>\n");
-            for row in &item.rows {
-                out.push_str("<tr>");
-                for cell in row {
-                    let _ = write!(out, "<td>{}</td>", escape(cell));
-                }
-                out.push_str("</tr>\n");
-            }
-            out.push_str("</tbody></table>\n</div>\n");
-        }
-        out.push_str("</figure>\n");
+        chart_figure(out, item, lang, true);
     }
     out.push_str("</section>\n");
+}
+
+/// One chart as a figure: its caption, the SVG for wide screens and print
+/// and its copy laid out for a phone, then (`with_numbers`) its numbers in
+/// a table, left out where the same table stands just above it.
+fn chart_figure(out: &mut String, item: &ChartItem, lang: Lang, with_numbers: bool) {
+    // The chart for wide screens and print, then its copy laid out for
+    // a phone; the style shows one of them.
+    let drawn = chart_svg(item, CHART_WIDTH_PX, lang)
+        .and_then(|wide| Ok((wide, chart_svg(item, NARROW_CHART_WIDTH_PX, lang)?)));
+    let (wide, narrow) = match drawn {
+        Ok(both) => both,
+        Err(error) => {
+            let _ = writeln!(out, "<p>{}</p>", escape(&error.to_string()));
+            return;
+        }
+    };
+    // plotters writes `<svg width=… height=… viewBox=…`: it keeps its
+    // proportions when the page is narrower, and names itself for
+    // screen readers by its caption.
+    let named = |svg: String, class: &str| {
+        svg.replacen(
+            "<svg ",
+            &format!(
+                "<svg class=\"{class}\" role=\"img\" aria-labelledby=\"{}-caption\" ",
+                escape(&item.id)
+            ),
+            1,
+        )
+    };
+    let _ = writeln!(
+        out,
+        "<figure class=\"chart\" id=\"{id}\">\n<figcaption id=\"{id}-caption\">{}</figcaption>\n{}\n{}",
+        escape(&item.title),
+        named(wide, "wide"),
+        named(narrow, "narrow"),
+        id = escape(&item.id),
+    );
+    if with_numbers && !item.rows.is_empty() {
+        out.push_str(&scroll_open(&format!("{}-caption", escape(&item.id))));
+        out.push_str("<table class=\"chart-numbers\"><thead><tr>");
+        for column in &item.columns {
+            let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column));
+        }
+        out.push_str("</tr></thead><tbody>\n");
+        for row in &item.rows {
+            out.push_str("<tr>");
+            for cell in row {
+                let _ = write!(out, "<td>{}</td>", escape(cell));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody></table>\n</div>\n");
+    }
+    out.push_str("</figure>\n");
 }

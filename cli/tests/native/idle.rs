@@ -1,7 +1,7 @@
 //! Idle gaps through the runner against the mock's `scale-to-zero` script:
 //! every measured request waits its gap after its target's last request
 //! ended, the samples and the CSV say which gap, and the report finds where
-//! the model goes cold, in JSON and in words.
+//! the model goes cold, in JSON, in words and in the HTML report.
 
 use firsttoken_core::results::import_json;
 
@@ -83,5 +83,81 @@ fn a_model_that_scales_to_zero_reads_goes_cold_between_the_gaps_around_its_delay
             assert!(text.contains(word), "{lang}: {text}");
         }
     }
+    html_has_the_json_s_idle_figures(&results, &json);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The value of `name="…"` in `tag`.
+fn attribute<'a>(tag: &'a str, name: &str) -> &'a str {
+    let start = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+    let end = start + tag[start..].find('"').unwrap();
+    &tag[start..end]
+}
+
+/// `report --html`, in both languages, has the idle section: its table's
+/// rows carry the very numbers `report --json` prints (gap, requests,
+/// cold, share, interval, monotone share), then core's sentences and the
+/// chart; the model's block no longer repeats the idle lines.
+fn html_has_the_json_s_idle_figures(results: &std::path::Path, json: &serde_json::Value) {
+    let gaps = json["targets"][0]["idle"]["gaps"].as_array().unwrap();
+    for (lang, title, said) in [
+        (
+            "en",
+            "When does it go cold?",
+            "goes cold after 0.3 s–1.5 s idle",
+        ),
+        ("zh-CN", "空闲多久会变冷？", "空闲 0.3 秒–1.5 秒后变冷"),
+    ] {
+        let file = results.with_file_name(format!("report-{lang}.html"));
+        let output = run(firsttoken()
+            .arg("report")
+            .args(["--lang", lang, "--html"])
+            .arg(&file)
+            .arg(results));
+        let (_, stderr) = texts(&output);
+        assert!(output.status.success(), "{stderr}");
+        let html = std::fs::read_to_string(&file).unwrap();
+        let start = html
+            .find("<section class=\"idle\">")
+            .expect("an idle section");
+        let section = &html[start..start + html[start..].find("</section>").unwrap()];
+        assert!(section.contains(title), "{lang}: {section}");
+        assert!(section.contains(said), "{lang}: {section}");
+        assert_eq!(
+            html.matches(said).count(),
+            1,
+            "{lang}: the idle sentence is said once"
+        );
+        assert_eq!(
+            section.matches("<svg").count(),
+            2,
+            "the chart, wide and narrow"
+        );
+        assert!(section.contains("id=\"chart-idle\""));
+        let rows: Vec<&str> = section
+            .split("<tr data-target=")
+            .skip(1)
+            .map(|row| &row[..row.find('>').unwrap()])
+            .collect();
+        assert_eq!(rows.len(), gaps.len(), "{lang}: a row per gap");
+        for (row, gap) in rows.iter().zip(gaps) {
+            let number = |name: &str| attribute(row, name).parse::<f64>().unwrap();
+            assert_eq!(number("data-gap-s"), gap["gap_s"].as_f64().unwrap());
+            assert_eq!(number("data-requests"), gap["requests"].as_f64().unwrap());
+            assert_eq!(number("data-cold"), gap["cold"].as_f64().unwrap());
+            assert_eq!(number("data-share"), gap["share"].as_f64().unwrap());
+            assert_eq!(
+                number("data-interval-low"),
+                gap["interval"][0].as_f64().unwrap()
+            );
+            assert_eq!(
+                number("data-interval-high"),
+                gap["interval"][1].as_f64().unwrap()
+            );
+            assert_eq!(
+                number("data-monotone-share"),
+                gap["monotone_share"].as_f64().unwrap()
+            );
+        }
+    }
 }
