@@ -11,14 +11,15 @@
 //! then `fsync`ed, so a crash leaves at worst a torn last line, which a resume
 //! cuts off before appending.
 //!
-//! What a resume does with the samples is `core`'s: the schedule is rebuilt
-//! from the same plan, start and seed, and [`Runner::resume_after_reload`]
-//! re-plans the requests not yet done, the page's own reload logic.
+//! What a resume does with the samples is `core`'s: the header gives back
+//! the run's [`RunSession`] (the same plan, start and seed, so the same
+//! schedule), and [`RunSession::resume`] re-plans the requests not yet
+//! done, the page's own reload logic.
 //!
 //! Keys never reach the journal: the plan holds none, and error messages are
 //! redacted before a sample is journaled.
 //!
-//! [`Runner::resume_after_reload`]: firsttoken_core::schedule::Runner::resume_after_reload
+//! [`RunSession::resume`]: firsttoken_core::session::RunSession::resume
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 use firsttoken_core::document;
 use firsttoken_core::plan::Plan;
 use firsttoken_core::sample::{ErrorKind, Sample};
+use firsttoken_core::session::RunSession;
 use serde::{Deserialize, Serialize};
 
 /// The journal format's version, first member of the first line.
@@ -48,6 +50,30 @@ pub struct RunHeader {
     pub vantage: Option<String>,
     /// The plan being run.
     pub plan: Plan,
+}
+
+impl RunHeader {
+    /// The header of `session`'s run, made from `vantage`.
+    pub fn of(session: &RunSession, vantage: Option<String>) -> Self {
+        Self {
+            run_id: session.run_id().to_owned(),
+            started_at_ms: session.started_at_ms(),
+            seed: session.seed(),
+            vantage,
+            plan: session.plan().clone(),
+        }
+    }
+
+    /// The run this header names, at its start again (its samples then go
+    /// to [`RunSession::resume`]).
+    pub fn session(&self) -> RunSession {
+        RunSession::rebuild(
+            self.plan.clone(),
+            self.run_id.clone(),
+            self.started_at_ms,
+            self.seed,
+        )
+    }
 }
 
 /// The first line's JSON shape.

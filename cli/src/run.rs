@@ -1,6 +1,7 @@
 //! `firsttoken run`: the page's run loop, natively.
 //!
-//! `core`'s scheduler says what to send and when; the monotonic [`Clock`]
+//! `core`'s [`RunSession`] says which run this is, what to send and when,
+//! and how long is left; the monotonic [`Clock`]
 //! waits for it; [`measure`] sends one request at a time through the
 //! runner's HTTP client; every finished sample goes at once into the
 //! [journal](crate::journal) (synced, so `kill -9` loses at most the request
@@ -11,11 +12,12 @@
 use std::path::{Path, PathBuf};
 
 use firsttoken_core::plan::{Plan, Protocol};
-use firsttoken_core::prompt::request_nonce;
 use firsttoken_core::protocol::build_planned_request;
 use firsttoken_core::results::{Environment, export_csv, export_json};
+use firsttoken_core::run::RunStatus;
 use firsttoken_core::sample::Sample;
-use firsttoken_core::schedule::{Next, PlannedRequest, Runner, Schedule};
+use firsttoken_core::schedule::{Next, PlannedRequest};
+use firsttoken_core::session::RunSession;
 use tokio::sync::watch;
 
 use crate::clock::Clock;
@@ -121,34 +123,29 @@ pub async fn run(
     let Prepared { plan, keys, .. } = prepared;
     let clock = Clock::start();
     let journal_path = journal::path_for(&options.output);
-    let (mut journal, header, mut samples) = if options.resume {
+    // Which run this is, what is left of it and when to send it are the
+    // session's (core): the page decides them by the same rules.
+    let (mut journal, header, mut samples, mut session) = if options.resume {
         let (journal, recovered) = Journal::resume(&journal_path).map_err(journal_error)?;
         check_resumable(&recovered.header, &plan, options)?;
-        (journal, recovered.header, recovered.samples)
+        let mut session = recovered.header.session();
+        let done: Vec<(u32, u32)> = recovered
+            .samples
+            .iter()
+            .map(|s| (s.target, s.seq))
+            .collect();
+        session.resume(&done, clock.now_ms());
+        (journal, recovered.header, recovered.samples, session)
     } else {
-        let started_at_ms = clock.now_ms();
-        let header = RunHeader {
-            run_id: format!("run-{}", started_at_ms as u64),
-            started_at_ms,
-            // Seeded from the clock, as the page does: each run jitters differently.
-            seed: started_at_ms.to_bits(),
-            vantage: options.vantage.clone(),
-            plan: plan.clone(),
-        };
+        let session = RunSession::start(plan.clone(), clock.now_ms());
+        let header = RunHeader::of(&session, options.vantage.clone());
         let journal = Journal::create(&journal_path, &header).map_err(journal_error)?;
-        (journal, header, Vec::new())
+        (journal, header, Vec::new(), session)
     };
-    // The same plan, start and seed give the same schedule; a resumed run
-    // re-plans what is left from now, as the page does after a reload.
-    let mut runner = Runner::new(Schedule::new(&plan, header.started_at_ms, header.seed));
-    if options.resume {
-        let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
-        runner.resume_after_reload(&done, clock.now_ms());
-    }
     let environment = environment(header.started_at_ms, header.vantage.clone(), &plan);
     let mut client = Client::new(options.fresh_connections);
 
-    let (done, total) = runner.progress();
+    let (done, total) = session.progress();
     let mut progress = Progress::for_stdout(&plan, total, done);
     for warning in plan.warnings() {
         let text =
@@ -171,15 +168,13 @@ pub async fn run(
         ));
     }
 
-    let mut stopped = false;
     let mut journal_failure = None;
     loop {
         if *stop.borrow() {
-            stopped = true;
-            runner.stop();
+            session.stop();
             break;
         }
-        match runner.next(clock.now_ms()) {
+        match session.next(clock.now_ms()) {
             Next::Finished => break,
             // The native runner never pauses and sends one request at a
             // time, so neither can happen; end rather than spin.
@@ -193,13 +188,11 @@ pub async fn run(
             }
             Next::SendNow(planned) => {
                 let (sample, note) = send(
-                    &plan,
+                    &mut session,
                     &keys,
-                    &header,
                     &planned,
                     &clock,
                     &mut client,
-                    &mut runner,
                     &mut stop,
                 )
                 .await;
@@ -207,32 +200,34 @@ pub async fn run(
                 // loses nothing that was measured.
                 if let Err(error) = journal.append(&sample) {
                     journal_failure = Some(error);
-                    stopped = true;
-                    runner.stop();
+                    session.stop();
                 }
                 samples.push(sample);
-                let (done, total) = runner.progress();
                 progress.sample_done(
                     &plan,
                     &samples,
                     note,
-                    (done, total),
-                    (runner.eta_ms(clock.now_ms()), runner.schedule_shift_ms()),
+                    session.progress(),
+                    (
+                        session.time_left_ms(clock.now_ms()),
+                        session.schedule_shift_ms(),
+                    ),
                 );
             }
         }
     }
     progress.finish();
     let mut environment = environment;
-    environment.schedule_shift_ms = Some(runner.schedule_shift_ms());
+    environment.schedule_shift_ms = Some(session.schedule_shift_ms());
     write_results(&plan, &environment, &samples, options)?;
     // The page's sentence, from core: one voice for the same figure.
     if let Some(note) = firsttoken_core::text::run_end_shift_note(
         firsttoken_core::verdict::Lang::En,
-        runner.schedule_shift_ms(),
+        session.schedule_shift_ms(),
     ) {
         progress.note(&note);
     }
+    let stopped = session.status() == RunStatus::Stopped;
     if let Some(error) = journal_failure {
         return Err(CliError::Failed(format!(
             "{error}; the run stopped and its {} samples are in {}",
@@ -298,25 +293,18 @@ fn journal_error(error: JournalError) -> CliError {
 }
 
 /// Sends one planned request and makes its sample.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one call site; the run loop's state, borrowed"
-)]
 async fn send(
-    plan: &Plan,
+    session: &mut RunSession,
     keys: &[Option<Key>],
-    header: &RunHeader,
     planned: &PlannedRequest,
     clock: &Clock,
     client: &mut Client,
-    runner: &mut Runner,
     stop: &mut Stop,
 ) -> (Sample, SampleNote) {
+    let plan = session.plan();
     let index = planned.target as usize;
     let key = keys.get(index).and_then(Option::as_ref).map(Key::expose);
-    let nonce = plan
-        .nonce
-        .then(|| request_nonce(&header.run_id, planned.target, planned.nonce_seq()));
+    let nonce = session.nonce(planned);
     let options = plan.targets.get(index).map(|target| {
         (
             build_planned_request(target, plan, planned, key, nonce.as_deref()),
@@ -327,15 +315,16 @@ async fn send(
             },
         )
     });
+    let seed = session.seed();
     let sent_at_ms = clock.now_ms();
-    // The runner and the loop agree on the request due (it was just
+    // The session and the loop agree on the request due (it was just
     // returned by `next`), so neither mark can fail.
-    let _ = runner.mark_sent(planned.index, sent_at_ms);
+    let _ = session.mark_sent(planned, sent_at_ms);
     let (outcome, note) = match options {
         Some((request, options)) => {
             let measured = if options.protocol == Protocol::Demo {
                 // Played back in the process, as the page plays it in the tab.
-                let at = (planned.target, planned.seq, header.seed, planned.idle_gap_s);
+                let at = (planned.target, planned.seq, seed, planned.idle_gap_s);
                 measure_demo(&request, options, at, stop).await
             } else {
                 measure(client, &request, options, stop).await
@@ -353,7 +342,7 @@ async fn send(
             );
         }
     };
-    let _ = runner.mark_done(planned.index, clock.now_ms());
+    let _ = session.mark_done(planned, clock.now_ms());
     let mut sample = Sample::from_outcome(planned, sent_at_ms, false, outcome);
     sample.connection = note.opened;
     if let Some(error) = &mut sample.error {

@@ -75,7 +75,8 @@ impl Progress {
     }
 
     /// One request finished: `samples` holds every sample so far, this
-    /// one last; `eta_ms` is the schedule's estimate of the time left.
+    /// one last; `eta_ms` is the time left
+    /// ([`RunSession::time_left_ms`](firsttoken_core::session::RunSession::time_left_ms)).
     pub fn sample_done(
         &self,
         plan: &Plan,
@@ -155,18 +156,12 @@ impl Live {
         (eta_ms, shift_ms): (f64, f64),
     ) {
         self.bar.set_position(done as u64);
-        // The schedule's estimate, or the pace so far when requests take
-        // longer than the spacing (indicatif's estimate), whichever is later.
-        let eta = Duration::from_secs_f64(eta_ms.max(0.0) / 1000.0).max(self.bar.eta());
+        // The run session's time left (core's one rule, the page's too).
         // Slow requests moved the rest of the schedule to keep its spacing:
         // the run ends this much later than planned (core's words, the
         // page's).
-        self.bar.set_message(eta_text(
-            Lang::En,
-            eta.as_secs_f64() * 1000.0,
-            shift_ms,
-            true,
-        ));
+        self.bar
+            .set_message(eta_text(Lang::En, eta_ms.max(0.0), shift_ms, true));
         let index = sample.target as usize;
         if let (Some(line), Some(target)) = (self.targets.get(index), plan.targets.get(index)) {
             // The requests the results will judge: the plan's prompt, or
