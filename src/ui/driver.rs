@@ -8,9 +8,12 @@
 //! module that loads it. The loop, the measured fetch and everything they
 //! alone reach are in that part, not in the first load.
 //!
-//! The scheduler's state lives here, shared with the page's buttons through
-//! an `Rc<RefCell<…>>`, because the loop and the buttons act on it between
-//! each other's awaits; the page's own state only mirrors it for display.
+//! Which run this is, what to send and when, the time left, pause, stop
+//! and resuming are core's [`RunSession`]'s; this loop only sleeps, sends,
+//! stores and shows. The session lives here, shared with the page's
+//! buttons through an `Rc<RefCell<…>>`, because the loop and the buttons
+//! act on it between each other's awaits; the page's own state only
+//! mirrors it for display.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -30,12 +33,12 @@ use crate::browser::wake_lock::WakeLock;
 use crate::core::document;
 use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
-use crate::core::prompt::request_nonce;
 use crate::core::protocol::{build_planned_request, build_request};
 use crate::core::results::{Environment, RunnerKind};
-use crate::core::run::{RunRecord, RunStatus};
+use crate::core::run::RunRecord;
 use crate::core::sample::Sample;
-use crate::core::schedule::{Next, PlannedRequest, Runner, Schedule};
+use crate::core::schedule::{Next, PlannedRequest};
+use crate::core::session::RunSession;
 use crate::core::text::notice::{self, StorageStep};
 use crate::core::timeofday::{PeakZone, parse_peak_tz};
 use crate::ui::i18n::Lang;
@@ -46,7 +49,8 @@ use crate::ui::state::{Action, HistoryEntry, ResultsView, newest_first};
 const WAKE_EVERY_MS: f64 = 250.0;
 
 struct ActiveRun {
-    record: RunRecord,
+    session: RunSession,
+    environment: Environment,
     keys: BTreeMap<String, String>,
     abort: Option<Abort>,
 }
@@ -145,21 +149,9 @@ impl Driver {
         dispatch: Callback<Action>,
     ) {
         let now = epoch_ms();
-        // Seed from the clock: each run jitters differently, and the seed is
-        // stored so a resumed run continues the same schedule.
-        let seed = now.to_bits();
-        let run_id = format!("run-{}", now as u64);
-        let runner = Runner::new(Schedule::new(&plan, now, seed));
         let environment = environment(now, &plan);
-        let record = RunRecord {
-            run_id,
-            plan,
-            environment,
-            status: RunStatus::Running,
-            runner,
-            seed,
-        };
-        self.launch(record, Vec::new(), keys, dispatch);
+        let session = RunSession::start(plan, now);
+        self.launch(session, environment, Vec::new(), keys, dispatch);
     }
 
     /// Reloads run `run_id` from storage and resumes it: [`Self::resume`]'s
@@ -176,7 +168,7 @@ impl Driver {
         if self.active.borrow().is_some() {
             return;
         }
-        let Some((mut record, samples)) = load_run(&run_id).await else {
+        let Some((record, samples)) = load_run(&run_id).await else {
             return;
         };
         let missing = crate::ui::keys::missing_keys(&record.plan, &keys);
@@ -189,33 +181,31 @@ impl Driver {
             return;
         }
         let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
-        let now = epoch_ms();
-        record.runner.resume_after_reload(&done, now);
-        // "Resume run" means go on: a run stored while paused would otherwise
-        // stay paused under a "Running" status, with nothing being sent.
-        record.runner.resume(now);
-        record.status = RunStatus::Running;
-        self.launch(record, samples, keys, dispatch);
+        let (mut session, environment) = record.into_session();
+        session.resume(&done, epoch_ms());
+        self.launch(session, environment, samples, keys, dispatch);
     }
 
     fn launch(
         &self,
-        record: RunRecord,
+        session: RunSession,
+        environment: Environment,
         samples: Vec<Sample>,
         keys: BTreeMap<String, String>,
         dispatch: Callback<Action>,
     ) {
-        let (_, total) = record.runner.progress();
+        let (_, total) = session.progress();
         let total = u32::try_from(total).unwrap_or(u32::MAX);
         dispatch.emit(Action::RunStarted {
-            run_id: record.run_id.clone(),
-            plan: record.plan.clone(),
-            environment: record.environment.clone(),
+            run_id: session.run_id().to_owned(),
+            plan: session.plan().clone(),
+            environment: environment.clone(),
             samples,
             total,
         });
         *self.active.borrow_mut() = Some(ActiveRun {
-            record,
+            session,
+            environment,
             keys,
             abort: None,
         });
@@ -226,26 +216,23 @@ impl Driver {
     /// Pauses after the request in flight.
     pub fn pause(&self, dispatch: &Callback<Action>) {
         if let Some(active) = self.active.borrow_mut().as_mut() {
-            active.record.runner.pause(epoch_ms());
-            active.record.status = RunStatus::Paused;
-            dispatch.emit(Action::SetStatus(RunStatus::Paused));
+            active.session.pause(epoch_ms());
+            dispatch.emit(Action::SetStatus(active.session.status()));
         }
     }
 
     /// Resumes a paused run, keeping the spacing.
     pub fn unpause(&self, dispatch: &Callback<Action>) {
         if let Some(active) = self.active.borrow_mut().as_mut() {
-            active.record.runner.resume(epoch_ms());
-            active.record.status = RunStatus::Running;
-            dispatch.emit(Action::SetStatus(RunStatus::Running));
+            active.session.unpause(epoch_ms());
+            dispatch.emit(Action::SetStatus(active.session.status()));
         }
     }
 
     /// Stops the run; the request in flight becomes an aborted sample.
     pub fn stop(&self) {
         if let Some(active) = self.active.borrow_mut().as_mut() {
-            active.record.runner.stop();
-            active.record.status = RunStatus::Stopped;
+            active.session.stop();
             if let Some(abort) = &active.abort {
                 abort.stop();
             }
@@ -271,42 +258,23 @@ impl Driver {
         };
         let mut wake_lock = WakeLock::acquire().await;
         let mut hidden_while_waiting = false;
-        // The status the stored record has. The record holds the whole
-        // schedule (≈ 90 bytes a request, ~0.9 MB for 10 000): rewriting it
-        // after every sample cost ~4 ms of main thread per sample, so it is
-        // written only when the status changed since the last write.
-        let mut stored_status: Option<RunStatus> = None;
-        // For the ETA: the schedule alone says 0 s once requests take longer
-        // than the spacing (one is in flight at a time), so the pace of this
-        // session's samples counts too.
-        // A pause starts the count afresh, so its length does not slow the pace.
-        let mut session_started_ms: Option<f64> = None;
-        let mut session_samples = 0u32;
         loop {
             hidden_while_waiting |= page_hidden();
             if wake_lock.is_none() && !page_hidden() {
                 wake_lock = WakeLock::acquire().await;
             }
             let now = epoch_ms();
-            let next = match self.active.borrow().as_ref() {
-                Some(active) => active.record.runner.next(now),
+            let next = match self.active.borrow_mut().as_mut() {
+                Some(active) => active.session.next(now),
                 None => return,
             };
             match next {
                 Next::Finished => break,
-                Next::Paused => {
-                    session_started_ms = None;
-                    sleep_ms(WAKE_EVERY_MS).await;
-                }
-                Next::InFlight => sleep_ms(WAKE_EVERY_MS).await,
+                Next::Paused | Next::InFlight => sleep_ms(WAKE_EVERY_MS).await,
                 Next::WaitUntil(at_ms, _) => {
                     sleep_ms((at_ms - now).clamp(0.0, WAKE_EVERY_MS)).await
                 }
                 Next::SendNow(planned) => {
-                    if session_started_ms.is_none() {
-                        session_started_ms = Some(epoch_ms());
-                        session_samples = 0;
-                    }
                     let hidden = hidden_while_waiting || page_hidden();
                     hidden_while_waiting = false;
                     let Some(sample) = self.send(&planned, hidden).await else {
@@ -315,27 +283,29 @@ impl Driver {
                     // The bookkeeping of a finished sample, timed by the render benchmark.
                     performance_mark("firsttoken:sample-received");
                     let (done, eta_ms, schedule_shift_ms, record_json, run_id) = {
-                        let guard = self.active.borrow();
-                        let Some(active) = guard.as_ref() else { return };
-                        let (done, total) = active.record.runner.progress();
-                        let now = epoch_ms();
-                        session_samples += 1;
-                        let pace_ms =
-                            (now - session_started_ms.unwrap_or(now)) / f64::from(session_samples);
-                        let paced_eta_ms = pace_ms * total.saturating_sub(done) as f64;
-                        let eta = Some(active.record.runner.eta_ms(now).max(paced_eta_ms));
+                        let mut guard = self.active.borrow_mut();
+                        let Some(active) = guard.as_mut() else { return };
+                        let (done, _) = active.session.progress();
+                        let eta = Some(active.session.time_left_ms(epoch_ms()));
                         let done = u32::try_from(done).unwrap_or(u32::MAX);
-                        // The record (plan + schedule) is stored when the run's
-                        // status changes, not after every sample: for 10 000
-                        // requests it is ~1 MB of JSON, and resuming rebuilds the
-                        // rest of the schedule from the stored samples.
-                        let record_json = (stored_status != Some(active.record.status))
-                            .then(|| document::to_string(&active.record));
-                        if record_json.is_some() {
-                            stored_status = Some(active.record.status);
-                        }
-                        let shift = active.record.runner.schedule_shift_ms();
-                        (done, eta, shift, record_json, active.record.run_id.clone())
+                        // The record (plan + schedule, ~1 MB of JSON for 10 000
+                        // requests) is stored when the session says its status
+                        // changed, not after every sample (that cost ~4 ms of
+                        // main thread a sample).
+                        let record_json = active.session.status_to_store().map(|_| {
+                            document::to_string(&RunRecord::of(
+                                &active.session,
+                                active.environment.clone(),
+                            ))
+                        });
+                        let shift = active.session.schedule_shift_ms();
+                        (
+                            done,
+                            eta,
+                            shift,
+                            record_json,
+                            active.session.run_id().to_owned(),
+                        )
                     };
                     performance_mark("firsttoken:sample-serialized");
                     if let Some(store) = &store {
@@ -365,17 +335,18 @@ impl Driver {
         }
         drop(wake_lock);
         let finished = self.active.borrow_mut().take();
-        if let Some(mut active) = finished {
-            if active.record.status == RunStatus::Running {
-                active.record.status = RunStatus::Finished;
-            }
+        if let Some(active) = finished {
+            // The session said Finished (or it was stopped): its status is
+            // the run's last.
+            let status = active.session.status();
             if let Some(store) = &store {
-                let json = document::to_string(&active.record);
-                if let Err(error) = store.put_run(&active.record.run_id, &json).await {
+                let record = RunRecord::of(&active.session, active.environment);
+                let json = document::to_string(&record);
+                if let Err(error) = store.put_run(&record.run_id, &json).await {
                     say_storage_failed(StorageStep::SavingRun, &error);
                 }
             }
-            dispatch.emit(Action::SetStatus(active.record.status));
+            dispatch.emit(Action::SetStatus(status));
             // The run is now kept: History lists it at once, not only
             // after a reload.
             load_history(dispatch.clone()).await;
@@ -386,15 +357,13 @@ impl Driver {
         let (request, options, abort, key) = {
             let mut guard = self.active.borrow_mut();
             let active = guard.as_mut()?;
-            let plan = &active.record.plan;
+            let plan = active.session.plan();
             let target = plan.targets.get(planned.target as usize)?;
             let key = active
                 .keys
                 .get(&crate::ui::keys::key_slot(target))
                 .map(String::as_str);
-            let nonce = plan
-                .nonce
-                .then(|| request_nonce(&active.record.run_id, planned.target, planned.nonce_seq()));
+            let nonce = active.session.nonce(planned);
             let request = build_planned_request(target, plan, planned, key, nonce.as_deref());
             let options = MeasureOptions {
                 protocol: target.protocol,
@@ -402,21 +371,21 @@ impl Driver {
                 timeout_s: plan.timeout_s,
                 cors_note: crate::ui::keys::cors_note(target),
                 seq: planned.seq,
-                seed: crate::core::demo::target_seed(active.record.seed, planned.target),
+                seed: crate::core::demo::target_seed(active.session.seed(), planned.target),
                 idle_gap_s: planned.idle_gap_s,
             };
+            let key = key.map(str::to_owned);
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());
-            let _ = active.record.runner.mark_sent(planned.index, epoch_ms());
-            (request, options, abort, key.map(str::to_owned))
+            let _ = active.session.mark_sent(planned, epoch_ms());
+            (request, options, abort, key)
         };
         let sent_at_ms = epoch_ms();
         let outcome = measure(&request, &options, &abort).await;
         if let Some(active) = self.active.borrow_mut().as_mut() {
-            let _ = active.record.runner.mark_done(planned.index, epoch_ms());
+            let _ = active.session.mark_done(planned, epoch_ms());
             // Kept with the run, so the export says how far overruns moved it.
-            active.record.environment.schedule_shift_ms =
-                Some(active.record.runner.schedule_shift_ms());
+            active.environment.schedule_shift_ms = Some(active.session.schedule_shift_ms());
             active.abort = None;
         }
         let mut sample = Sample::from_outcome(planned, sent_at_ms, hidden, outcome);
@@ -445,10 +414,11 @@ pub async fn load_history(dispatch: Callback<Action>) {
         // says it; an interrupted run's record is stored when its status
         // changes, not after every sample, so its stored samples say what
         // was done since (their target and seq alone are read).
-        let mut runner = record.runner.clone();
-        if matches!(record.status, RunStatus::Running | RunStatus::Paused) {
+        let status = record.status;
+        let (mut session, environment) = record.into_session();
+        if status.is_open() {
             let done: Vec<(u32, u32)> = store
-                .samples(&record.run_id)
+                .samples(session.run_id())
                 .await
                 .unwrap_or_default()
                 .iter()
@@ -458,34 +428,27 @@ pub async fn load_history(dispatch: Callback<Action>) {
                     Some((number("target")?, number("seq")?))
                 })
                 .collect();
-            runner.resume_after_reload(&done, 0.0);
+            session.resume(&done, 0.0);
         }
-        let population = crate::core::population::Population::of_plan(&record.plan);
+        let plan = session.plan();
+        let population = crate::core::population::Population::of_plan(plan);
         let done = population
-            .done_per_target(&record.plan, runner.remaining())
+            .done_per_target(plan, session.runner().remaining())
             .into_iter()
             .min()
             .unwrap_or(0);
-        let planned = population.planned_requests(&record.plan);
+        let planned = population.planned_requests(plan);
         entries.push(HistoryEntry {
-            run_id: record.run_id.clone(),
-            labels: record
-                .plan
-                .targets
-                .iter()
-                .map(|t| t.label.clone())
-                .collect(),
-            started_at_ms: record.environment.started_at_ms,
-            status: record.status,
+            run_id: session.run_id().to_owned(),
+            labels: plan.targets.iter().map(|t| t.label.clone()).collect(),
+            started_at_ms: environment.started_at_ms,
+            status,
             done,
             planned,
         });
     }
     let entries = newest_first(&entries);
-    let interrupted = entries
-        .iter()
-        .find(|e| matches!(e.status, RunStatus::Running | RunStatus::Paused))
-        .cloned();
+    let interrupted = entries.iter().find(|e| e.status.is_open()).cloned();
     dispatch.emit(Action::SetHistory(entries));
     dispatch.emit(Action::OfferResume(interrupted));
 }
