@@ -9,11 +9,12 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { launch, openPage, outDir, quantile, repo, startServers, unexpectedProblems } from "./harness.mjs";
-import { writeMonitorDir } from "./monitor-data.mjs";
+import { monitorResults, writeMonitorDir } from "./monitor-data.mjs";
+import { chartDrawings, markerLegendProblems, recordCanvas } from "./screen-checks.mjs";
 import { lintWorkflows } from "../../scripts/lint-workflows.mjs";
 
 const HOUR = 3_600_000;
-let servers, other, browser, site, counts, docs;
+let servers, other, browser, site, counts, docs, short;
 
 /** Every results file of a monitor directory, as the index lists them. */
 function readDir(dir) {
@@ -29,6 +30,12 @@ before(async () => {
   counts = writeMonitorDir(resolve(site, "data"), { days: 9, endMs: Date.now() - 10 * 60_000 });
   writeMonitorDir(resolve(site, "stale"), { days: 2, vantages: ["fra1"], endMs: Date.now() - 5 * HOUR });
   docs = readDir(resolve(site, "data"));
+  // One hourly run (6 targets x 11 requests 5 s apart, about 5.5 min), and
+  // one like it 100 h earlier.
+  const shortEnd = Date.UTC(2026, 11, 3, 5, 0);
+  short = monitorResults({ vantage: "fra1", startMs: shortEnd, runs: 1 });
+  writeFileSync(resolve(site, "short.json"), JSON.stringify(short));
+  writeFileSync(resolve(site, "early.json"), JSON.stringify(monitorResults({ vantage: "fra1", startMs: shortEnd - 100 * HOUR, runs: 1, seed: 2 })));
   const good = readFileSync(resolve(site, "data", JSON.parse(readFileSync(resolve(site, "data/index.json"), "utf8")).runs[0].file), "utf8");
   writeFileSync(resolve(site, "data/half-written.json"), good.slice(0, Math.floor(good.length / 2)));
   writeFileSync(resolve(site, "data/plan.json"), readFileSync(resolve(repo, "monitor/plan.example.json")));
@@ -131,6 +138,17 @@ test("an index loads every file it lists; header, windows and comparison equal t
     assert.equal(n, own.length, `${label} 24 h`);
     assert.equal(ok, own.filter((s) => !s.error).length);
   }
+  // No window repeats another (9 days of data: three, each holding more
+  // requests than the one before), and each names its figures: the median
+  // and the p95, then the CV and the verdict.
+  const totals = await windowTotals(page);
+  assert.deepEqual(Object.keys(totals), ["0", "1", "2"]);
+  assert.ok(totals[0] < totals[1] && totals[1] < totals[2], JSON.stringify(totals));
+  assert.equal(await page.locator("#windows-note").count(), 0);
+  for (const cell of await windowTexts(page)) {
+    assert.match(cell.latency, /^median TTFT [\d.]+ (ms|s) · p95 [\d.]+ (ms|s)$/);
+    assert.match(cell.judged, /^CV [\d.]+ % · \S/);
+  }
 
   // Every chart is drawn: 3 over all targets, 6 vantage comparisons, 12 hour-of-day.
   await page.waitForFunction(() => performance.getEntriesByName("firsttoken:dashboard-drawn").length > 0);
@@ -138,6 +156,76 @@ test("an index loads every file it lists; header, windows and comparison equal t
   assert.equal(drawn.length, 21);
   assert.deepEqual(drawn.filter((c) => !c.drawn), []);
   assert.deepEqual(page.problems, []);
+});
+
+/** Requests per rolling window shown, every target together: { "0": 540, ... } by data-window. */
+async function windowTotals(page) {
+  return page.$$eval("table.windows-table td.window", (tds) =>
+    tds.reduce((sum, td) => ({ ...sum, [td.dataset.window]: (sum[td.dataset.window] ?? 0) + Number(td.dataset.requests) }), {}),
+  );
+}
+
+/** Each rolling window cell's lines. */
+async function windowTexts(page) {
+  return page.$$eval("table.windows-table td.window", (tds) =>
+    tds.map((td) => ({ latency: td.querySelector(".latency").textContent, judged: td.querySelector(".judged")?.textContent ?? "" })),
+  );
+}
+
+/** A page like openDashboard's whose chart canvases are recorded as they draw (tests/screen-checks.mjs). */
+async function openRecorded(query, { width = 1280 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await recordCanvas(context);
+  const page = await context.newPage();
+  await page.goto(`${servers.site}?${query}`);
+  await page.waitForFunction(() => performance.getEntriesByName("firsttoken:dashboard-drawn", "mark").length > 0, null, { timeout: 30_000 });
+  return page;
+}
+
+test("a few minutes of data show one rolling window and say why; a gap of days leaves out the window it does not change", async () => {
+  const sent = short.samples.filter((s) => !s.warmup).map((s) => s.sent_at_ms);
+  const measured = sent.length;
+  // Said in whole minutes, rounded up: within the last 5 min.
+  const minutes = Math.ceil((Math.max(...sent) - Math.min(...sent)) / 60_000);
+  const page = await openDashboard("results=short.json");
+  await page.waitForSelector("#windows-note");
+  assert.deepEqual(await windowTotals(page), { 0: measured });
+  assert.equal(await page.locator("table.windows-table thead th").count(), 2, "the target and one window");
+  assert.equal(
+    await page.textContent("#windows-note"),
+    `All ${measured} requests fall within the last ${minutes} min: the last 72 hours and the last 7 days hold the same ones as the last 24 hours, so they are not shown.`,
+  );
+  for (const cell of await windowTexts(page)) assert.match(cell.latency, /^median TTFT /);
+  await page.click("button.lang:nth-child(2)");
+  await page.waitForSelector("text=滚动时间窗口");
+  assert.match(await page.textContent("#windows-note"), new RegExp(`^全部 ${measured} 个请求都在最近 ${minutes} 分钟内：`));
+  for (const cell of await windowTexts(page)) assert.match(cell.latency, /^TTFT 中位数 /);
+  await page.context().close();
+
+  // The same run and one 100 h earlier: the 72 h window holds what the 24 h one does.
+  const gap = await openDashboard("results=early.json&results=short.json");
+  await gap.waitForSelector("#windows-note");
+  assert.deepEqual(await windowTotals(gap), { 0: measured, 2: 2 * measured });
+  assert.equal(
+    await gap.textContent("#windows-note"),
+    `The last 72 hours holds the same ${measured} requests as the last 24 hours, so it is not shown.`,
+  );
+  assert.deepEqual(gap.problems, []);
+  await gap.context().close();
+});
+
+test("every chart's legend shows the markers its points are drawn with", async () => {
+  // Nine days (markers on every day) and one run (a single day: markers, no line).
+  for (const query of ["results=data/index.json", "results=short.json"]) {
+    for (const width of [1280, 400]) {
+      const page = await openRecorded(query, { width });
+      const charts = await chartDrawings(page);
+      const marks = new Set(charts.flatMap((c) => c.ops.filter((op) => op.mark).map((op) => op.mark)));
+      assert.deepEqual([...marks].sort(), ["diamond", "dot"], `${query} at ${width} px draws dots and diamonds`);
+      assert.deepEqual(markerLegendProblems(charts), [], `${query} at ${width} px`);
+      await page.context().close();
+    }
+  }
 });
 
 test("a range change and a language switch re-render from the same data", async () => {

@@ -24,7 +24,7 @@ export async function recordCanvas(context) {
     const of = (ctx) => {
       let s = state.get(ctx);
       if (!s) {
-        s = { box: null };
+        s = { box: null, arc: false, vertices: 0 };
         state.set(ctx, s);
       }
       return s;
@@ -49,22 +49,31 @@ export async function recordCanvas(context) {
         return original.apply(this, args);
       };
     };
-    wrap("beginPath", (ctx) => (of(ctx).box = null));
-    wrap("moveTo", (ctx, x, y) => grow(ctx, x, y));
-    wrap("lineTo", (ctx, x, y) => grow(ctx, x, y));
+    wrap("beginPath", (ctx) => Object.assign(of(ctx), { box: null, arc: false, vertices: 0 }));
+    wrap("moveTo", (ctx, x, y) => (grow(ctx, x, y), of(ctx).vertices++));
+    wrap("lineTo", (ctx, x, y) => (grow(ctx, x, y), of(ctx).vertices++));
     wrap("rect", (ctx, x, y, w, h) => (grow(ctx, x, y), grow(ctx, x + w, y + h)));
-    wrap("arc", (ctx, x, y, r) => grow(ctx, x, y, r));
-    const shape = (ctx, colour, box) => {
+    wrap("arc", (ctx, x, y, r) => (grow(ctx, x, y, r), (of(ctx).arc = true)));
+    // The point markers a chart draws: a filled circle is a dot, a filled
+    // square standing on a corner (four vertices, as wide as high) a diamond.
+    const markOf = (s) => {
+      if (!s.box) return undefined;
+      if (s.arc && s.vertices === 0) return "dot";
+      const { left, right, top, bottom } = s.box;
+      if (!s.arc && s.vertices === 4 && Math.abs(right - left - (bottom - top)) <= 1) return "diamond";
+      return undefined;
+    };
+    const shape = (ctx, colour, box, mark) => {
       if (!box) return;
       // A fill of the whole canvas is a new drawing: forget the old one.
       if (box.left <= 0 && box.top <= 0 && box.right >= ctx.canvas.width - 1 && box.bottom >= ctx.canvas.height - 1) {
         log(ctx).length = 0;
         return;
       }
-      log(ctx).push({ kind: "shape", colour: String(colour), ...box });
+      log(ctx).push({ kind: "shape", colour: String(colour), ...box, ...(mark ? { mark } : {}) });
     };
     wrap("stroke", (ctx) => shape(ctx, ctx.strokeStyle, of(ctx).box));
-    wrap("fill", (ctx) => shape(ctx, ctx.fillStyle, of(ctx).box));
+    wrap("fill", (ctx) => shape(ctx, ctx.fillStyle, of(ctx).box, markOf(of(ctx))));
     wrap("fillRect", (ctx, x, y, w, h) => shape(ctx, ctx.fillStyle, { left: x, top: y, right: x + w, bottom: y + h }));
     wrap("strokeRect", (ctx, x, y, w, h) => shape(ctx, ctx.strokeStyle, { left: x, top: y, right: x + w, bottom: y + h }));
     wrap("fillText", (ctx, text, x, y) => {
@@ -210,6 +219,38 @@ export function colourProblems(found) {
       if (owner.has(colour) && owner.get(colour) !== target) problems.push(`${owner.get(colour)} and ${target} share ${colour}`);
       owner.set(colour, target);
     }
+  }
+  return problems;
+}
+
+/**
+ * Charts whose legend does not show the point markers its series are drawn
+ * with: each kind of marker (a dot, a diamond) drawn among the data must be
+ * drawn in the legend too, just left of an entry's label, and the legend
+ * shows no marker the data does not use. A marker belongs to the legend when
+ * it is the last thing drawn before a label, beside it on its line.
+ */
+export function markerLegendProblems(charts) {
+  const problems = [];
+  const mid = (op) => (op.top + op.bottom) / 2;
+  for (const chart of charts) {
+    const ops = chart.ops.map((op, index) => ({ ...op, index }));
+    const inLegend = new Set();
+    for (const text of ops.filter((op) => op.kind === "text" && !op.turned)) {
+      const h = Math.max(text.bottom - text.top, 4);
+      // The shapes drawn after the text before this one: the entry's swatch.
+      let k = text.index - 1;
+      while (k >= 0 && ops[k].kind !== "text") {
+        const op = ops[k];
+        if (op.mark && op.right <= text.left + 1 && text.left - op.right < 4 * h && Math.abs(mid(op) - mid(text)) <= h / 2) inLegend.add(op.index);
+        k--;
+      }
+    }
+    const kinds = (inside) => new Set(ops.filter((op) => op.mark && inLegend.has(op.index) === inside).map((op) => op.mark));
+    const drawn = kinds(false);
+    const legend = kinds(true);
+    for (const mark of drawn) if (!legend.has(mark)) problems.push(`${chart.id}: its points are drawn as a ${mark} the legend does not show`);
+    for (const mark of legend) if (!drawn.has(mark)) problems.push(`${chart.id}: its legend shows a ${mark} no point is drawn as`);
   }
   return problems;
 }

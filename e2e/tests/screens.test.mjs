@@ -35,6 +35,7 @@ import {
   cutChartText,
   englishWords,
   layoutProblems,
+  markerLegendProblems,
   recordCanvas,
   svgDrawings,
   targetColours,
@@ -95,12 +96,13 @@ async function settle(page, width) {
  * What is wrong with the screen as it is now: its layout, its charts' cut
  * labels and colours, and (in Chinese) its English.
  */
-async function screenProblems(page, lang, { labels, names, others, charts }) {
+async function screenProblems(page, lang, { labels, names, others, charts, markers }) {
   // Only `names` are read as they are: a target's label is a name when the
   // person wrote it, and the page's own words (the demo's labels) when not.
   const problems = await layoutProblems(page);
   const drawings = charts ? await charts(page) : await chartDrawings(page);
   problems.push(...cutChartText(drawings));
+  if (markers) problems.push(...markerLegendProblems(drawings));
   problems.push(...colourProblems(targetColours(drawings, labels, others)));
   if (lang === "zh-CN") {
     const texts = [...(await visibleTexts(page)), ...drawings.flatMap((c) => c.ops.filter((op) => op.kind === "text").map((op) => op.text))];
@@ -115,9 +117,10 @@ async function screenProblems(page, lang, { labels, names, others, charts }) {
  * problem found, each named by where it was seen. `labels` are the targets'
  * labels (what the colour check looks for), `names` what is read as it is
  * in any language (the labels a person wrote, models, URLs, probe
- * questions, vantages), `others` series that are not targets (vantages).
+ * questions, vantages), `others` series that are not targets (vantages);
+ * `markers`: check that each chart's legend shows its point markers.
  */
-async function everyWay(page, view, { labels = [], names = [], others = [] } = {}) {
+async function everyWay(page, view, { labels = [], names = [], others = [], markers = false } = {}) {
   const problems = [];
   let width = page.viewportSize().width;
   for (const lang of ["en", "zh-CN"]) {
@@ -133,7 +136,7 @@ async function everyWay(page, view, { labels = [], names = [], others = [] } = {
         width = next;
       }
       await settle(page, width);
-      const seen = await screenProblems(page, lang, { labels, names, others });
+      const seen = await screenProblems(page, lang, { labels, names, others, markers });
       problems.push(...seen.map((p) => `${view} · ${lang} · ${width} px: ${p}`));
       await page.screenshot({ path: resolve(pictures, `${view}-${lang}-${width}.png`), fullPage: true });
     }
@@ -246,7 +249,8 @@ test("the dashboard fits the screen, speaks Chinese and keeps each target's colo
     const labels = MONITOR_TARGETS.map((t) => t.label);
     const names = [...labels, ...MONITOR_TARGETS.flatMap((t) => [t.model, t.base_url]), "fra1"];
     // A vantage no file named is a series too, and in Chinese it is Chinese.
-    const problems = await everyWay(page, "dashboard", { labels, names, others: ["fra1", "(none)", "（未注明）"] });
+    // Its charts' legends show the markers their points are drawn with.
+    const problems = await everyWay(page, "dashboard", { labels, names, others: ["fra1", "(none)", "（未注明）"], markers: true });
     assert.deepEqual(problems, [], problems.join("\n"));
     await page.context().close();
   } finally {

@@ -22,7 +22,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::core::dashboard::figures::{Cell, Percentiles, is_stale, overview, windows_shown};
+use crate::core::dashboard::figures::{
+    Cell, Percentiles, is_stale, overview, window_requests, windows_shown,
+};
 use crate::core::report::percentile_reaches_censored;
 use crate::core::results::vantage_name;
 use crate::core::text::at_least;
@@ -305,6 +307,36 @@ fn window_cell(lang: Lang, window: usize, label: &'static str, cell: &Cell) -> H
     }
 }
 
+/// Why the rolling windows missing from `shown` are not shown, or `None`
+/// when all are: they hold the same requests as the window before them.
+fn windows_hidden_note(
+    lang: Lang,
+    data: &Dataset,
+    shown: &[usize],
+    names: [&'static str; 3],
+) -> Option<String> {
+    let hidden: Vec<&str> = (0..names.len())
+        .filter(|w| !shown.contains(w))
+        .map(|w| names[w])
+        .collect();
+    // Every hidden window repeats the last shown one before it; with three
+    // windows that is one window for all of them.
+    let first_hidden = (0..names.len()).find(|w| !shown.contains(w))?;
+    let same_as = *shown.iter().filter(|&&w| w < first_hidden).max()?;
+    let requests = window_requests(data)[same_as];
+    let all_within = data
+        .time_range()
+        .filter(|_| requests == data.points.len())
+        .map(|(first, last)| last - first);
+    Some(windows_note(
+        lang,
+        &hidden,
+        names[same_as],
+        requests,
+        all_within,
+    ))
+}
+
 #[component]
 fn DashboardBody(props: &BodyProps) -> Html {
     let lang = props.lang;
@@ -350,10 +382,11 @@ fn DashboardBody(props: &BodyProps) -> Html {
         let onclick = Callback::from(move |_| on_range.emit(choice));
         html! { <button type="button" class={classes!("range", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>{label}</button> }
     };
-    // Only the windows that differ: for 6 min of data, one, not three alike.
+    // Only the windows that differ: for 6 min of data, one, not three alike;
+    // a note names the others and the requests they would repeat.
+    let window_names = [d.window_24h, d.window_72h, d.window_7d];
     let shown = windows_shown(&data);
-    let window_names = &[d.window_24h, d.window_72h, d.window_7d][..shown.min(3)];
-    let span_ms = data.time_range().map_or(0.0, |(first, last)| last - first);
+    let note = windows_hidden_note(lang, &data, &shown, window_names);
     html! {
         <>
         <section class="card windows">
@@ -362,20 +395,20 @@ fn DashboardBody(props: &BodyProps) -> Html {
             <table class="stack windows-table">
                 <thead><tr>
                     <th scope="col">{t.target}</th>
-                    { for window_names.iter().map(|name| html! { <th scope="col" class="num">{*name}</th> }) }
+                    { for shown.iter().map(|&w| html! { <th scope="col" class="num">{window_names[w]}</th> }) }
                 </tr></thead>
                 <tbody>
                 { for figures.windows.iter().map(|row| html! {
                     <tr data-target={row.target.to_string()}>
                         <th scope="row">{data.label(lang, row.target, None)}</th>
-                        { for row.windows.iter().zip(window_names.iter().copied()).enumerate().map(|(w, (cell, name))| window_cell(lang, w, name, cell)) }
+                        { for shown.iter().filter_map(|&w| row.windows.get(w).map(|cell| window_cell(lang, w, window_names[w], cell))) }
                     </tr>
                 }) }
                 </tbody>
             </table>
             </div>
             <p class="hint">{d.window_hint}</p>
-            if shown < 3 { <p class="hint" id="windows-note">{windows_note(lang, span_ms)}</p> }
+            if let Some(note) = note { <p class="hint" id="windows-note">{note}</p> }
         </section>
         <section class="card range-picker">
             <span>{d.range}</span>

@@ -195,7 +195,9 @@ fn years_differ((first, last): (i64, i64)) -> bool {
 /// too (then the legend shows the markers as well as the lines).
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn with_markers(series: &[Vec<DayPoint>]) -> bool {
-    series.iter().any(|days| days.len() <= MARKERS_UP_TO_DAYS)
+    series
+        .iter()
+        .any(|days| !days.is_empty() && days.len() <= MARKERS_UP_TO_DAYS)
 }
 
 /// A legend swatch for a line, with its marker when the chart draws them.

@@ -105,15 +105,60 @@ pub fn window_judged(cv_pct: f64, cv_bound: bool, verdict: &str) -> String {
     )
 }
 
-/// Why the longer rolling windows are not shown: the data span less than
-/// the shortest, so they would hold the very same requests. "The data span
-/// 6 min: a longer window would hold the same requests."
+/// Why some rolling windows are not shown: `hidden` (the windows' names,
+/// as the table heads them) hold the same `requests` as the window
+/// `same_as`, so they would repeat its column. `all_within_ms` is the data's
+/// whole span when those are every request loaded: "All 66 requests fall
+/// within the last 6 min: the last 72 hours and the last 7 days hold the same
+/// ones as the last 24 hours, so they are not shown."
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn windows_note(lang: Lang, span_ms: f64) -> String {
-    let span = format_duration(lang, span_ms);
+pub fn windows_note(
+    lang: Lang,
+    hidden: &[&str],
+    same_as: &str,
+    requests: usize,
+    all_within_ms: Option<f64>,
+) -> String {
+    // Rounded up to the unit it is said in, so "within the last 6 min" is
+    // true of 5 min 40 s, and 6 min 10 s says 7 min.
+    let span = all_within_ms.map(|ms| {
+        let unit_ms = if ms < 60_000.0 { 1_000.0 } else { 60_000.0 };
+        format_duration(lang, (ms / unit_ms).ceil() * unit_ms)
+    });
     match lang {
-        Lang::En => format!("The data span {span}: a longer window would hold the same requests."),
-        Lang::ZhCn => format!("数据只覆盖 {span}：更长的窗口包含的请求完全相同，故不列出。"),
+        Lang::En => {
+            let names = hidden
+                .iter()
+                .map(|name| format!("the {name}"))
+                .collect::<Vec<_>>()
+                .join(" and ");
+            let (verb, pronoun) = if hidden.len() == 1 {
+                ("holds", "it is")
+            } else {
+                ("hold", "they are")
+            };
+            match span {
+                Some(span) => format!(
+                    "All {requests} requests fall within the last {span}: {names} {verb} the same ones as the {same_as}, so {pronoun} not shown."
+                ),
+                None => {
+                    let mut sentence = format!(
+                        "{names} {verb} the same {requests} requests as the {same_as}, so {pronoun} not shown."
+                    );
+                    sentence[..1].make_ascii_uppercase();
+                    sentence
+                }
+            }
+        }
+        Lang::ZhCn => {
+            let names = hidden.join("和");
+            match span {
+                Some(span) => format!(
+                    "全部 {requests} 个请求都在最近 {span}内：{names}包含的请求与{same_as}完全相同，故不列出。"
+                ),
+                None => format!("{names}包含的 {requests} 个请求与{same_as}完全相同，故不列出。"),
+            }
+        }
     }
 }
 
@@ -164,9 +209,28 @@ mod tests {
         assert!(window_latency(Lang::ZhCn, 420.0, false, 900.0, false).starts_with("TTFT 中位数"));
         assert_eq!(window_judged(16.2, false, "solid"), "CV 16 % · solid");
         assert_eq!(
-            windows_note(Lang::En, 6.0 * 60_000.0),
-            "The data span 6 min: a longer window would hold the same requests."
+            windows_note(
+                Lang::En,
+                &["last 72 hours", "last 7 days"],
+                "last 24 hours",
+                66,
+                Some(5.5 * 60_000.0)
+            ),
+            "All 66 requests fall within the last 6 min: the last 72 hours and the last 7 days hold the same ones as the last 24 hours, so they are not shown."
         );
-        assert!(windows_note(Lang::ZhCn, 6.0 * 60_000.0).starts_with("数据只覆盖 6 分钟"));
+        assert_eq!(
+            windows_note(Lang::En, &["last 72 hours"], "last 24 hours", 480, None),
+            "The last 72 hours holds the same 480 requests as the last 24 hours, so it is not shown."
+        );
+        assert_eq!(
+            windows_note(
+                Lang::ZhCn,
+                &["最近 72 小时", "最近 7 天"],
+                "最近 24 小时",
+                66,
+                Some(6.0 * 60_000.0)
+            ),
+            "全部 66 个请求都在最近 6 分钟内：最近 72 小时和最近 7 天包含的请求与最近 24 小时完全相同，故不列出。"
+        );
     }
 }

@@ -176,21 +176,32 @@ pub fn is_stale(newest_ms: f64, now_ms: f64, schedule_minutes: u32) -> bool {
     now_ms - newest_ms > 3.0 * f64::from(schedule_minutes.max(1)) * 60_000.0
 }
 
-/// How many of [`WINDOW_HOURS`] differ from the one before: a window
-/// longer than the data's whole span holds the same requests as the
-/// shortest that covers it, so 6 min of data show one window, not three
-/// alike. At least one when there is data.
+/// Which of [`WINDOW_HOURS`] to show (indices, ascending): the first, and
+/// each that holds more requests than the one before it. A window that
+/// adds no request would repeat the one before (6 min of data would show
+/// three windows alike, a gap of days two). Windows are nested and end at
+/// the newest request, as in [`rolling_windows`], so "adds a request" is
+/// "holds more". Empty without data.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn windows_shown(data: &Dataset) -> usize {
-    let Some((start_ms, end_ms)) = data.time_range() else {
-        return 0;
-    };
-    let span_ms = end_ms - start_ms;
-    1 + WINDOW_HOURS
-        .iter()
-        .take(WINDOW_HOURS.len() - 1)
-        .filter(|&&hours| span_ms > f64::from(hours) * MS_PER_HOUR)
-        .count()
+pub fn windows_shown(data: &Dataset) -> Vec<usize> {
+    if data.points.is_empty() {
+        return Vec::new();
+    }
+    let held = window_requests(data);
+    (0..held.len())
+        .filter(|&w| w == 0 || held[w] > held[w - 1])
+        .collect()
+}
+
+/// The requests of every target in each of [`WINDOW_HOURS`], by the rule
+/// of [`rolling_windows`]: (end − span, end].
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn window_requests(data: &Dataset) -> [usize; 3] {
+    let end_ms = data.time_range().map_or(0.0, |(_, last)| last);
+    WINDOW_HOURS.map(|hours| {
+        let from = end_ms - f64::from(hours) * MS_PER_HOUR;
+        data.points.len() - data.points.partition_point(|p| p.at_ms <= from)
+    })
 }
 
 /// One target's figures over the rolling windows of [`WINDOW_HOURS`].
@@ -626,26 +637,40 @@ mod tests {
     }
 
     /// Windows that would repeat the one before are not shown: 6 min of
-    /// data is one window, not three alike; 30 h are two, 4 days three.
+    /// data is one window, not three alike; 30 h are two, 4 days three. A
+    /// request exactly 24 h before the newest is outside the 24 h window
+    /// (it is (end − 24 h, end]), so it makes a second window; and a gap of
+    /// days leaves out the window it makes no different.
     #[test]
     fn windows_longer_than_the_data_are_not_shown() {
         let end = DAY0 + 10.0 * MS_PER_DAY;
-        let of_span = |span_ms: f64| {
-            windows_shown(&dataset(
-                vec![
-                    point(end - span_ms, Some(100.0), 0, 0),
-                    point(end, Some(100.0), 0, 0),
-                ],
-                1,
-                1,
-            ))
+        let of_ages = |ages_h: &[f64]| {
+            let points = ages_h
+                .iter()
+                .rev()
+                .map(|age| point(end - age * H, Some(100.0), 0, 0))
+                .collect();
+            windows_shown(&dataset(points, 1, 1))
         };
-        assert_eq!(of_span(6.0 * 60_000.0), 1);
-        assert_eq!(of_span(24.0 * H), 1);
-        assert_eq!(of_span(30.0 * H), 2);
-        assert_eq!(of_span(96.0 * H), 3);
-        assert_eq!(of_span(400.0 * H), 3);
-        assert_eq!(windows_shown(&Dataset::default()), 0);
+        assert_eq!(of_ages(&[0.1, 0.0]), vec![0]);
+        assert_eq!(of_ages(&[24.0 - 1e-6, 0.0]), vec![0]);
+        assert_eq!(of_ages(&[24.0, 0.0]), vec![0, 1]);
+        assert_eq!(of_ages(&[30.0, 0.0]), vec![0, 1]);
+        assert_eq!(of_ages(&[96.0, 30.0, 0.0]), vec![0, 1, 2]);
+        // Nothing between 1 h and 100 h old: the 72 h window adds nothing.
+        assert_eq!(of_ages(&[100.0, 1.0, 0.0]), vec![0, 2]);
+        assert_eq!(of_ages(&[400.0, 100.0, 30.0, 0.0]), vec![0, 1, 2]);
+        assert_eq!(windows_shown(&Dataset::default()), Vec::<usize>::new());
+        // The windows shown hold different requests, each more than the last.
+        let data = dataset(
+            vec![
+                point(end - 30.0 * H, None, 0, 1),
+                point(end, Some(1.0), 0, 0),
+            ],
+            1,
+            1,
+        );
+        assert_eq!(window_requests(&data), [1, 2, 2]);
         // And the verdict matches the results' for the same requests.
         let steady: Vec<Point> = (0..80)
             .map(|i| {
