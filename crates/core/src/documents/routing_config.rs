@@ -24,6 +24,16 @@
 //!
 //! **JSON**. The routing table with its reasons, ties and full order.
 //!
+//! **Idle.** A run with idle gaps (`idle_gaps_s`) knows after how long idle
+//! a target went cold from this client. Where a routed target went cold
+//! within the measured gaps, its LiteLLM deployment says so in a comment
+//! and in `model_info` (`firsttoken_goes_cold_after_s`,
+//! `firsttoken_keep_warm_s`), and the OpenRouter model gets a `notes` line:
+//! where it goes cold, the requests that say so, and what keeps it warm.
+//! A fallback (LiteLLM order 2 and on) is sent nothing until the targets
+//! before it cool down, so it is idle exactly when it is needed, and its
+//! note says that too. Without idle gaps the exports are as before.
+//!
 //! YAML is written as a fixed block structure whose every scalar is a
 //! JSON string or number: a JSON string is a valid YAML double-quoted
 //! scalar, so no value a plan carries (a label, a model name) can change
@@ -33,15 +43,18 @@ use serde::Serialize;
 
 use crate::base::calendar::iso_time;
 use crate::base::document;
+use crate::base::lang::Lang;
 use crate::base::origin::Origin;
 use crate::documents::publish::run_file_name;
 use crate::documents::results::Environment;
 use crate::judgement::compare::{Route, RouteStep, RoutingTable};
+use crate::judgement::idle::GoesCold;
 use crate::judgement::report::Report;
 use crate::judgement::settings::TimeoutAdvice;
 use crate::planning::key_rules::key_variable;
 use crate::planning::plan::{Plan, Protocol, Target};
 use crate::statistics::stats::percentile;
+use crate::words::format::gap_text;
 
 /// Version of the OpenRouter preferences document.
 pub(crate) const OPENROUTER_VERSION: u32 = 1;
@@ -149,6 +162,48 @@ fn litellm_model(target: &Target) -> Option<String> {
         Protocol::Demo => return None,
     };
     Some(format!("{prefix}/{}", target.model.trim()))
+}
+
+/// What the run's idle gaps say about routing to target `index`: where it
+/// went cold within the measured gaps, from how many requests, and what
+/// keeps it warm ("goes cold after 1 min–5 min idle from this client (19 of
+/// 20 requests cold after 5 min); a request at least every 48 s keeps it
+/// warm"); `None` when the run had no idle gaps or it stayed warm.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn idle_note(report: &Report, index: u32) -> Option<String> {
+    let idle = report.targets.get(index as usize)?.idle.as_ref()?;
+    let GoesCold::After { lo_s, hi_s, .. } = idle.goes_cold else {
+        return None;
+    };
+    let after = |s: f64| gap_text(Lang::En, s);
+    let counted = idle
+        .gaps
+        .iter()
+        .find(|g| g.gap_s == hi_s)
+        .map(|g| {
+            format!(
+                " ({} of {} requests cold after {})",
+                g.cold,
+                g.requests,
+                after(hi_s)
+            )
+        })
+        .unwrap_or_default();
+    let keep = match idle.keep_warm {
+        Some(keep) => format!(
+            "a request at least every {} keeps it warm",
+            after(keep.every_s)
+        ),
+        None => "no measured idle kept it warm".to_owned(),
+    };
+    let range = if lo_s > 0.0 {
+        format!("{}–{}", after(lo_s), after(hi_s))
+    } else {
+        format!("at most {}", after(hi_s))
+    };
+    Some(format!(
+        "goes cold after {range} idle from this client{counted}; {keep}"
+    ))
 }
 
 /// A comment line: no line break can escape it.
@@ -322,6 +377,33 @@ pub fn litellm_yaml_with_prefill(
                 seconds(step.p95_ms / 1000.0)
             );
             deployments += &format!("      firsttoken_requests: {}\n", step.n);
+            if let Some(idle) = report
+                .targets
+                .get(step.target as usize)
+                .and_then(|t| t.idle.as_ref())
+                && let Some([lo_s, hi_s]) = idle.goes_cold.range_s()
+                && let Some(note) = idle_note(report, step.target)
+            {
+                deployments += &format!(
+                    "      firsttoken_goes_cold_after_s: [{}, {}]\n",
+                    seconds(lo_s),
+                    seconds(hi_s)
+                );
+                if let Some(keep) = idle.keep_warm {
+                    deployments +=
+                        &format!("      firsttoken_keep_warm_s: {}\n", seconds(keep.every_s));
+                }
+                let fallback = if order > 1 {
+                    "; as a fallback it is sent nothing until the deployments before it cool \
+                     down, so it is idle when it is needed"
+                } else {
+                    ""
+                };
+                deployments += &format!(
+                    "      {}",
+                    comment(&format!("{}: {note}{fallback}.", step.label))
+                );
+            }
             if let Some(fit) = prefill
                 .and_then(|p| p.targets.iter().find(|t| t.target == step.target))
                 .and_then(|t| t.fit.as_ref())
@@ -363,6 +445,10 @@ struct OpenRouterModel {
     openrouter_model: String,
     /// The `provider` object, to put in the request body.
     provider: ProviderPreferences,
+    /// What the run's idle gaps say about the ordered targets (where one
+    /// goes cold and what keeps it warm); left out when they say nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
 }
 
 /// OpenRouter's `provider` request member.
@@ -472,6 +558,19 @@ pub fn openrouter_json(plan: &Plan, report: &Report, source: &RunSource, pin: bo
                 order.push((*slug).to_owned());
             }
         }
+        let notes: Vec<String> = steps
+            .iter()
+            .filter_map(|(step, _, slug)| {
+                let note = idle_note(report, step.target)?;
+                let fallback = if order.first().is_some_and(|first| first != slug) {
+                    "; OpenRouter sends it requests only when the providers before it fail, so \
+                     it is idle when it is needed"
+                } else {
+                    ""
+                };
+                Some(format!("{} ({slug}): {note}{fallback}.", step.label))
+            })
+            .collect();
         let enough_for_p99 = first.n >= crate::judgement::settings::requests_needed(0.99);
         models.push(OpenRouterModel {
             model: route.model.clone(),
@@ -487,6 +586,7 @@ pub fn openrouter_json(plan: &Plan, report: &Report, source: &RunSource, pin: bo
                         .flatten(),
                 },
             },
+            notes,
         });
     }
     document::to_string_pretty(&OpenRouterExport {
@@ -576,6 +676,107 @@ mod tests {
                 .all(|line| !line.starts_with("  - model_name: injected"))
         );
         assert!(yaml.contains("\\n  - model_name: injected"), "{yaml}");
+    }
+
+    /// Two OpenRouter targets of one model measured after idle gaps of
+    /// 10 s and 5 min; with `cold`, the first meets a 12 s cold start after
+    /// every 5 min gap.
+    fn idle_run(cold: bool, gaps: bool) -> (Plan, Report) {
+        let mut plan = Plan::default();
+        for (label, slug) in [("OR · cold", "coldish"), ("OR · warm", "warmish")] {
+            plan.targets.push(target(
+                label,
+                "https://openrouter.ai/api/v1",
+                "meta-llama/llama-3.3-70b-instruct",
+                Some(slug),
+            ));
+        }
+        let mut samples = synthetic_samples(2, 80, 0, 11);
+        let mut seen = [0usize; 2];
+        for sample in &mut samples {
+            let own = &mut seen[sample.target as usize];
+            let gap_s = [10.0, 300.0][*own % 2];
+            *own += 1;
+            if gaps {
+                sample.idle_gap_s = Some(gap_s);
+                plan.idle_gaps_s = Some(vec![10.0, 300.0]);
+            }
+            if cold && sample.target == 0 && gap_s == 300.0 && sample.ttft_ms.is_some() {
+                sample.ttft_ms = Some(12_000.0);
+                sample.total_ms = Some(12_600.0);
+            }
+        }
+        let report = build_report(&plan, &samples, 0, REPORT_SEED);
+        (plan, report)
+    }
+
+    /// A routed target that went cold within the measured gaps says where
+    /// and what keeps it warm in both exports, and as a fallback that it is
+    /// idle when it is needed; a target that stayed warm says nothing, and
+    /// a run whose targets all stayed warm exports byte for byte what the
+    /// same run without idle gaps exports.
+    #[test]
+    fn a_target_that_goes_cold_says_so_and_what_keeps_it_warm() {
+        let source = RunSource::of(&environment());
+        let (plan, report) = idle_run(true, true);
+        let idle = report.targets[0].idle.as_ref().unwrap();
+        assert_eq!(idle.goes_cold.range_s(), Some([10.0, 300.0]));
+        let after_300 = idle.gaps[1];
+        let yaml = litellm_yaml(&plan, &report, &source);
+        let said = format!(
+            "# OR · cold: goes cold after 10 s–5 min idle from this client ({} of {} requests \
+             cold after 5 min); a request at least every 8 s keeps it warm; as a fallback it is \
+             sent nothing until the deployments before it cool down, so it is idle when it is \
+             needed.",
+            after_300.cold, after_300.requests
+        );
+        assert!(yaml.contains(&said), "{yaml}");
+        assert!(
+            yaml.contains("      firsttoken_goes_cold_after_s: [10, 300]\n"),
+            "{yaml}"
+        );
+        assert!(yaml.contains("      firsttoken_keep_warm_s: 8\n"), "{yaml}");
+        assert_eq!(yaml.matches("goes cold").count(), 1, "{yaml}");
+        assert!(lines_keep_the_block_structure(&yaml));
+
+        let json = openrouter_json(&plan, &report, &source, false);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let notes = value["models"][0]["notes"].as_array().unwrap();
+        assert_eq!(notes.len(), 1, "{json}");
+        let note = notes[0].as_str().unwrap();
+        assert!(
+            note.starts_with("OR · cold (coldish): goes cold after 10 s–5 min idle"),
+            "{note}"
+        );
+        assert!(note.ends_with(
+            "keeps it warm; OpenRouter sends it requests only when the providers before it \
+             fail, so it is idle when it is needed."
+        ));
+
+        let (plan, warm) = idle_run(false, true);
+        let (plain_plan, plain) = idle_run(false, false);
+        assert!(warm.targets.iter().all(|t| t.idle.is_some()));
+        assert!(plain.targets.iter().all(|t| t.idle.is_none()));
+        assert_eq!(
+            litellm_yaml(&plan, &warm, &source),
+            litellm_yaml(&plain_plan, &plain, &source)
+        );
+        for pin in [false, true] {
+            assert_eq!(
+                openrouter_json(&plan, &warm, &source, pin),
+                openrouter_json(&plain_plan, &plain, &source, pin)
+            );
+        }
+    }
+
+    /// Each line of the YAML is a comment, a `key: value` or a list item,
+    /// at the block structure's indents: no note breaks it.
+    fn lines_keep_the_block_structure(yaml: &str) -> bool {
+        yaml.lines().all(|line| {
+            let body = line.trim_start();
+            let indent = line.len() - body.len();
+            indent % 2 == 0 && (body.starts_with('#') || body.contains(": ") || body.ends_with(':'))
+        })
     }
 
     #[test]

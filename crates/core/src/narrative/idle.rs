@@ -6,24 +6,8 @@
 use crate::base::lang::Lang;
 use crate::judgement::idle::{GapFigures, GoesCold, IdleFigures};
 use crate::judgement::report::{Report, percentile_reaches_censored};
-use crate::words::format::{format_ms, format_usd, grouped, significant, trim_zeros};
-
-/// An idle time: "0.5 s", "45 s", "5 min", "1.5 h" (秒 / 分钟 / 小时).
-#[cfg_attr(target_arch = "wasm32", inline)]
-pub fn gap_text(lang: Lang, seconds: f64) -> String {
-    let (s, min, h) = match lang {
-        Lang::En => ("s", "min", "h"),
-        Lang::ZhCn => ("秒", "分钟", "小时"),
-    };
-    let one_decimal = |x: f64| trim_zeros(format!("{:.1}", (x * 10.0).round() / 10.0));
-    if seconds < 60.0 {
-        format!("{} {s}", one_decimal(seconds))
-    } else if seconds < 3600.0 {
-        format!("{} {min}", one_decimal(seconds / 60.0))
-    } else {
-        format!("{} {h}", one_decimal(seconds / 3600.0))
-    }
-}
+pub use crate::words::format::gap_text;
+use crate::words::format::{format_ms, format_usd, grouped, significant};
 
 /// "4 %" style share, 0–1, whole percent from 10 up and one decimal below.
 #[cfg_attr(target_arch = "wasm32", inline)]
