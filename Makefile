@@ -112,7 +112,7 @@ bench-phone: e2e-deps build
 bench-dashboard: mock e2e-deps build
 	cd e2e && node bench/dashboard.mjs
 
-## docs/screenshots/: setup, run and results at 1280 and 400 px, from a demo run; the dashboard.
+## docs/screenshots/: setup, run and results at 1280 and 400 px, from a demo run; the dashboard in English and Chinese.
 screenshots: mock cli e2e-deps build
 	cd e2e && node bench/screenshots.mjs
 	cd e2e && node bench/dashboard-screenshots.mjs
