@@ -106,6 +106,7 @@ impl PublishedRun {
                 }),
                 sized_prompt: s.sized_prompt,
                 input_tokens: s.input_tokens,
+                idle_gap_s: s.idle_gap_s,
             }),
         )
         .with_headline(headline)
@@ -168,6 +169,9 @@ struct RunSample {
     sized_prompt: Option<SizedPrompt>,
     #[serde(default)]
     input_tokens: Option<u32>,
+    /// The idle gap it was sent after, when the plan has idle gaps.
+    #[serde(default)]
+    idle_gap_s: Option<f64>,
 }
 
 /// What the dashboard reads of a sample's error: enough to rank it.
@@ -200,6 +204,8 @@ struct AnyDoc {
     probes: Option<Box<ProbePoints>>,
     #[serde(default)]
     prompts: Option<Box<PromptPoints>>,
+    #[serde(default)]
+    idle_gap_s: Option<Vec<Option<f64>>>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,
@@ -400,6 +406,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 censored: doc.censored.unwrap_or_default(),
                 probes: doc.probes,
                 prompts: doc.prompts,
+                idle_gap_s: doc.idle_gap_s.unwrap_or_default(),
             };
             validate_points(&points)?;
             Ok(Published::Points(points))
@@ -453,6 +460,21 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
                 "prompts name request {index} but the file has only {n}"
             )));
         }
+    }
+    if !points.idle_gap_s.is_empty() && points.idle_gap_s.len() != n {
+        return Err(LoadError::Shape(format!(
+            "idle_gap_s, when given, must be as long as target ({n}, {})",
+            points.idle_gap_s.len()
+        )));
+    }
+    if let Some(index) = points
+        .idle_gap_s
+        .iter()
+        .position(|gap| gap.is_some_and(|s| !s.is_finite() || s < 0.0))
+    {
+        return Err(LoadError::BadSample(format!(
+            "idle_gap_s[{index}] is negative or not finite"
+        )));
     }
     if points.sent_at_ms.len() != n || points.ttft_ms.len() != n {
         return Err(LoadError::Shape(format!(
@@ -544,7 +566,26 @@ pub struct Dataset {
     /// monitor's plan measures prompt sizes; ordered by send time once
     /// [`Dataset::finish`] ran.
     pub prompts: Vec<PromptPoint>,
+    /// The requests of [`Dataset::points`] sent after an idle gap, when
+    /// the monitor's plan has idle gaps (`idle_gaps_s`); empty otherwise.
+    pub idle: Vec<IdlePoint>,
     reasoning_counts: Option<bool>,
+}
+
+/// One request sent after an idle gap: what the idle figures need of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IdlePoint {
+    /// When it was sent, Unix epoch ms.
+    pub at_ms: f64,
+    /// Index into [`Dataset::targets`].
+    pub target: u32,
+    /// The idle gap it was sent after, seconds.
+    pub gap_s: f64,
+    /// Time to first token, ms; `None` for a failed request, the plan's
+    /// timeout for a censored one (as [`Point::ttft_ms`]).
+    pub ttft_ms: Option<f64>,
+    /// No first token within the timeout.
+    pub censored: bool,
 }
 
 /// One request sent at a prompt size: what the prefill fit needs of it.
@@ -695,16 +736,27 @@ impl Dataset {
                 continue;
             }
             let is_censored = censored.binary_search(&request).is_ok();
+            let target = remap.get(target as usize).copied().unwrap_or(0);
+            let ttft_ms = if is_censored {
+                points.timeout_ms
+            } else {
+                ttft_ms
+            };
+            if let Some(&Some(gap_s)) = points.idle_gap_s.get(index) {
+                self.idle.push(IdlePoint {
+                    at_ms,
+                    target,
+                    gap_s,
+                    ttft_ms,
+                    censored: is_censored,
+                });
+            }
             self.points.push(Point {
                 at_ms,
-                ttft_ms: if is_censored {
-                    points.timeout_ms
-                } else {
-                    ttft_ms
-                },
+                ttft_ms,
                 censored: is_censored,
                 // A validated file's targets index its plan.
-                target: remap.get(target as usize).copied().unwrap_or(0),
+                target,
                 vantage: vantage_index,
             });
         }

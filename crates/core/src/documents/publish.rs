@@ -208,6 +208,14 @@ pub struct PointsDoc {
     /// same bytes as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompts: Option<Box<PromptPoints>>,
+    /// Per request: the idle gap it was sent after, seconds, `null` for a
+    /// request sent after none, when the plan has idle gaps
+    /// (`idle_gaps_s`), so a dashboard can say after how long idle each
+    /// target went cold per day. Left out when no request has a gap: a run
+    /// without idle gaps publishes the same bytes as before, and older
+    /// files read as having none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub idle_gap_s: Vec<Option<f64>>,
 }
 
 /// The sized requests of a published run, column by column: which request
@@ -288,6 +296,8 @@ pub struct PointSample<'a> {
     pub sized_prompt: Option<SizedPrompt>,
     /// Input tokens as the provider counted them.
     pub input_tokens: Option<u32>,
+    /// The idle gap it was sent after, seconds, when the plan has idle gaps.
+    pub idle_gap_s: Option<f64>,
 }
 
 impl<'a> From<&'a Sample> for PointSample<'a> {
@@ -303,6 +313,7 @@ impl<'a> From<&'a Sample> for PointSample<'a> {
             probe: sample.probe.as_deref().map(|id| (id, sample.probe_reply())),
             sized_prompt: sample.sized_prompt,
             input_tokens: sample.input_tokens,
+            idle_gap_s: sample.idle_gap_s,
         }
     }
 }
@@ -336,7 +347,9 @@ impl PointsDoc {
             censored: Vec::new(),
             probes: None,
             prompts: None,
+            idle_gap_s: Vec::new(),
         };
+        let mut idle_gap_s: Vec<Option<f64>> = Vec::new();
         for sample in samples {
             if let Some((id, reply)) = sample.probe {
                 let Some(probe) = suite.and_then(|suite| suite.probe(id)) else {
@@ -388,6 +401,10 @@ impl PointsDoc {
             doc.target.push(sample.target);
             doc.sent_at_ms.push(sample.sent_at_ms);
             doc.ttft_ms.push(ttft_ms);
+            idle_gap_s.push(sample.idle_gap_s.filter(|s| s.is_finite() && *s >= 0.0));
+        }
+        if idle_gap_s.iter().any(Option::is_some) {
+            doc.idle_gap_s = idle_gap_s;
         }
         doc
     }

@@ -358,6 +358,68 @@ pub fn chart_rows(lang: Lang, report: &Report) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The dashboard's daily idle table: its heading, its column headings
+/// (day, goes cold after, requests) and the hint under it.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn daily_words(lang: Lang) -> (&'static str, [&'static str; 3], &'static str) {
+    match lang {
+        Lang::En => (
+            "Goes cold after, per day",
+            ["day (UTC)", "goes cold after", "requests after an idle gap"],
+            "Each day's requests sent after one of the plan's idle gaps, per target: the idle \
+             range where the cold share rises (the results' rule), or the longest gap after \
+             which it stayed warm.",
+        ),
+        Lang::ZhCn => (
+            "每日：空闲多久后变冷",
+            ["日期（UTC）", "空闲多久后变冷", "空闲间隔后的请求"],
+            "每个目标每天在计划的空闲间隔之后发出的请求：冷启动比例上升的空闲区间（与结果页同一规则），\
+             或仍保持热状态的最长间隔。",
+        ),
+    }
+}
+
+/// One day's "goes cold after" cell: "1 min–5 min", "≤ 10 s" (cold
+/// already after the shortest gap), "warm after 15 min (0 of 20 cold,
+/// ≤ 14 %)", or that fewer than two gaps had requests.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn goes_cold_cell(lang: Lang, goes_cold: &GoesCold) -> String {
+    match (*goes_cold, lang) {
+        (GoesCold::After { lo_s, hi_s, .. }, _) if lo_s > 0.0 => {
+            format!("{}–{}", gap_text(lang, lo_s), gap_text(lang, hi_s))
+        }
+        (GoesCold::After { hi_s, .. }, _) => format!("≤ {}", gap_text(lang, hi_s)),
+        (
+            GoesCold::StayedWarm {
+                after_s,
+                cold,
+                of,
+                share_at_most,
+            },
+            Lang::En,
+        ) => format!(
+            "warm after {} ({cold} of {of} cold, ≤ {})",
+            gap_text(lang, after_s),
+            pct(share_at_most)
+        ),
+        (
+            GoesCold::StayedWarm {
+                after_s,
+                cold,
+                of,
+                share_at_most,
+            },
+            Lang::ZhCn,
+        ) => format!(
+            "空闲 {}后仍热（{of} 个中 {cold} 个冷，≤ {}）",
+            gap_text(lang, after_s),
+            pct(share_at_most)
+        ),
+        (GoesCold::TooFewGaps, Lang::En) => "too few gaps to compare".to_owned(),
+        (GoesCold::TooFewGaps, Lang::ZhCn) => "可比较的间隔不足".to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

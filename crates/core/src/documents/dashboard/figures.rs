@@ -15,11 +15,13 @@ use std::collections::BTreeMap;
 use super::{Dataset, Point};
 use crate::base::calendar::{MS_PER_DAY, utc_day};
 use crate::base::order::sort_numbers;
+use crate::judgement::idle::{IdleFigures, IdleRequest, IdleSettings, idle_figures};
 use crate::judgement::prefill::{fit_sizes, size_groups};
 use crate::judgement::report::cv_and_verdict;
 use crate::judgement::verdict::{Judgement, MIN_SAMPLES};
 use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Interval};
 use crate::statistics::stats::percentile;
+use crate::wire::sample::TtftRank;
 
 /// Milliseconds in an hour.
 pub(crate) const MS_PER_HOUR: f64 = 3_600_000.0;
@@ -467,6 +469,59 @@ pub fn daily(data: &Dataset, by_vantage: bool) -> Vec<DaySeries> {
     series
 }
 
+/// One target's idle figures on one UTC day: after how long idle it went
+/// cold that day, from that day's requests sent after an idle gap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IdleDay {
+    /// Target index.
+    pub target: u32,
+    /// Days since the epoch (UTC).
+    pub day: i64,
+    /// Requests of that day sent after an idle gap (every vantage).
+    pub requests: usize,
+    /// Their figures ([`idle_figures`], the results' own rule).
+    pub figures: IdleFigures,
+}
+
+/// Per target and UTC day, the idle figures of the day's requests sent
+/// after an idle gap, by target then day; empty when the data has no idle
+/// gaps. A day whose requests give no warm reference is left out.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_daily(data: &Dataset) -> Vec<IdleDay> {
+    let mut by_day: BTreeMap<(u32, i64), (Vec<IdleRequest>, f64)> = BTreeMap::new();
+    for point in &data.idle {
+        let (requests, timeout_ms) = by_day
+            .entry((point.target, utc_day(point.at_ms)))
+            .or_insert_with(|| (Vec::new(), f64::INFINITY));
+        let rank = match (point.censored, point.ttft_ms) {
+            (true, Some(ms)) => {
+                // Censored requests rank at their file's timeout; a day of
+                // several files ranks them at the shortest.
+                *timeout_ms = timeout_ms.min(ms);
+                TtftRank::Censored
+            }
+            (false, Some(ms)) => TtftRank::Measured(ms),
+            (_, None) => TtftRank::Excluded,
+        };
+        requests.push(IdleRequest {
+            gap_s: point.gap_s,
+            rank,
+        });
+    }
+    by_day
+        .into_iter()
+        .filter_map(|((target, day), (requests, timeout_ms))| {
+            let figures = idle_figures(&requests, timeout_ms, IdleSettings::default())?;
+            Some(IdleDay {
+                target,
+                day,
+                requests: figures.gaps.iter().map(|g| g.requests).sum(),
+                figures,
+            })
+        })
+        .collect()
+}
+
 /// One target at one vantage, by UTC hour of the day.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HourSeries {
@@ -589,6 +644,86 @@ mod tests {
         };
         data.finish();
         data
+    }
+
+    /// Published points of one target over two UTC days, sent after idle
+    /// gaps of 10 s and 5 min: the first day it goes cold after 5 min idle
+    /// (a 12 s first token), the second it stays warm. They go through the
+    /// points file (its `idle_gap_s` column) and the dashboard's reader.
+    #[test]
+    fn a_day_s_requests_after_idle_gaps_say_when_it_went_cold() {
+        use crate::documents::dashboard::{Published, read_published};
+        use crate::documents::publish::{PointSample, PointsDoc};
+        let sample = |i: u32, day: f64, gap_s: Option<f64>, ttft_ms: f64| PointSample {
+            target: 0,
+            warmup: false,
+            sent_at_ms: DAY0 + day * MS_PER_DAY + f64::from(i) * 60_000.0,
+            ttft_ms: Some(ttft_ms),
+            total_ms: Some(ttft_ms + 100.0),
+            error: None,
+            probe: None,
+            sized_prompt: None,
+            input_tokens: None,
+            idle_gap_s: gap_s,
+        };
+        let target = DashTarget {
+            label: "t0".into(),
+            protocol: "openai".into(),
+            base_url: "https://0.example".into(),
+            model: "m".into(),
+        };
+        let mut samples = Vec::new();
+        for i in 0..40u32 {
+            let gap_s = [10.0, 300.0][i as usize % 2];
+            let first = if gap_s > 60.0 { 12_000.0 } else { 400.0 };
+            samples.push(sample(i, 0.0, Some(gap_s), first));
+            samples.push(sample(i, 1.0, Some(gap_s), 400.0 + f64::from(i)));
+        }
+        let points = PointsDoc::build("", false, vec![target.clone()], 60_000.0, None, samples);
+        let json = points.to_json();
+        assert!(
+            json.contains("\"idle_gap_s\":[10.0,10.0,300.0,300.0,"),
+            "{json}"
+        );
+        let Ok(Published::Points(read)) = read_published(json.as_bytes()) else {
+            panic!("the points read back");
+        };
+        assert_eq!(read, points);
+        let mut data = Dataset::default();
+        data.add(&read, "").unwrap();
+        data.finish();
+        assert_eq!(data.idle.len(), 80);
+        let days = idle_daily(&data);
+        assert_eq!(days.len(), 2);
+        assert_eq!(days[0].day, 20_000);
+        assert_eq!(days[0].requests, 40);
+        assert_eq!(days[0].figures.goes_cold.range_s(), Some([10.0, 300.0]));
+        assert!(matches!(
+            days[1].figures.goes_cold,
+            crate::judgement::idle::GoesCold::StayedWarm {
+                cold: 0,
+                of: 20,
+                ..
+            }
+        ));
+        assert_eq!(
+            crate::narrative::idle::goes_cold_cell(
+                crate::base::lang::Lang::En,
+                &days[0].figures.goes_cold
+            ),
+            "10 s–5 min"
+        );
+
+        // Without idle gaps: no column in the file, no idle points, no days.
+        let plain: Vec<PointSample<'_>> = (0..40u32)
+            .map(|i| sample(i, 0.0, None, 400.0 + f64::from(i)))
+            .collect();
+        let points = PointsDoc::build("", false, vec![target], 60_000.0, None, plain);
+        assert!(!points.to_json().contains("idle_gap_s"));
+        let mut data = Dataset::default();
+        data.add(&points, "").unwrap();
+        assert!(data.idle.is_empty());
+        assert!(idle_daily(&data).is_empty());
     }
 
     fn point(at_ms: f64, ttft_ms: Option<f64>, target: u32, vantage: u32) -> Point {
