@@ -514,6 +514,7 @@ pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
 /// the estimate beside each. `None` for a run without idle gaps. The page
 /// draws it in its idle section and `firsttoken report --html` in its own.
 #[cfg(not(target_arch = "wasm32"))]
+#[cfg_attr(target_arch = "wasm32", inline)]
 pub fn idle_chart_item(lang: Lang, report: &Report) -> Option<ChartItem> {
     let series: Vec<IdleSeries> = report
         .targets
