@@ -189,12 +189,7 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
     }
     if let Some(at) = idle.at_traffic {
         let every = gap_text(lang, at.gap_s);
-        let (low, high) = at.share;
-        let share = if (high - low).abs() < 1e-12 {
-            pct(low)
-        } else {
-            range_pct(low, high)
-        };
+        let share = share_text(at.share);
         let interval = range_pct(at.interval.0, at.interval.1);
         out.push(match lang {
             Lang::En => format!(
@@ -210,7 +205,12 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
     if let Some(dedicated) = idle.dedicated {
         let hour = format_usd(dedicated.usd_per_hour);
         let day = format_usd(dedicated.usd_per_day);
-        let removes = idle.at_traffic.map(|at| range_pct(at.share.0, at.share.1));
+        // Nothing to remove when no request at the user's traffic is
+        // expected to meet a cold replica.
+        let removes = idle
+            .at_traffic
+            .filter(|at| at.share.1 > 0.0)
+            .map(|at| share_text(at.share));
         let text = match (lang, dedicated.break_even_requests_per_day) {
             (_, _) if dedicated.cheaper_at_any_traffic => match lang {
                 Lang::En => format!(
@@ -239,14 +239,27 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
             }
         };
         out.push(match (lang, removes) {
-            (Lang::En, Some(share)) => {
-                format!("{text}; it removes the {share} cold share at your traffic")
+            (Lang::En, Some(share)) => format!(
+                "{text}; it spares the {share} of requests that meet a cold replica at your traffic"
+            ),
+            (Lang::ZhCn, Some(share)) => {
+                format!("{text}；在你的流量下，它能让约 {share} 遇到冷启动的请求不再等待")
             }
-            (Lang::ZhCn, Some(share)) => format!("{text}；它能消除你的流量下 {share} 的冷启动"),
             (_, None) => text,
         });
     }
     out
+}
+
+/// A share given as a range `(low, high)`, 0–1: one percentage when the
+/// ends meet, else the range.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn share_text((low, high): (f64, f64)) -> String {
+    if (high - low).abs() < 1e-12 {
+        pct(low)
+    } else {
+        range_pct(low, high)
+    }
 }
 
 /// The heading of the idle section.
@@ -502,7 +515,8 @@ mod tests {
                 "at one request every 2 min (typical_gap_s), 0–95 % of requests would meet a cold \
                  replica (95 % interval 0–100 %), read from the gaps around it",
                 "a dedicated endpoint at $1.00 an hour ($24.00 a day) costs less than serverless \
-                 above 24 000 requests a day; it removes the 0–95 % cold share at your traffic",
+                 above 24 000 requests a day; it spares the 0–95 % of requests that meet a cold \
+                 replica at your traffic",
             ]
         );
         let zh = idle_settings(Lang::ZhCn, &idle);
@@ -521,5 +535,22 @@ mod tests {
         );
         assert!(idle_sentence(Lang::ZhCn, &warm).starts_with("空闲 15 分钟后 20 次全部保持热状态"));
         assert!(idle_settings(Lang::En, &warm).is_empty());
+
+        // At a traffic where no request is expected to meet a cold replica
+        // the dedicated endpoint spares none, and the sentence says nothing
+        // of it (it once read "removes the 0–0 % cold share").
+        let mut none_cold = figures(true, settings);
+        if let Some(at) = none_cold.at_traffic.as_mut() {
+            at.share = (0.0, 0.0);
+        }
+        for lang in [Lang::En, Lang::ZhCn] {
+            let words = idle_settings(lang, &none_cold);
+            let dedicated = words.last().map(String::as_str).unwrap_or_default();
+            assert!(
+                !dedicated.contains("0 %") && !dedicated.contains("spares"),
+                "{dedicated}"
+            );
+            assert!(!dedicated.contains("不再等待"), "{dedicated}");
+        }
     }
 }
