@@ -6,6 +6,7 @@
 pub mod calendar;
 pub mod document;
 pub mod failure;
+pub mod json_path;
 pub mod lang;
 pub mod order;
 pub mod origin;

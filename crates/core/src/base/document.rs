@@ -14,7 +14,8 @@
 //!   to exponents at other places (`1e-6`), which would change the bytes of
 //!   every existing file holding such a number.
 //! - Errors name the path of the bad member (`samples[3].ttft_ms: invalid
-//!   type: …`), through serde_path_to_error.
+//!   type: …`), read from the text before the error's position
+//!   ([`json_path`]).
 
 use std::fmt;
 use std::io;
@@ -22,6 +23,8 @@ use std::io;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
+
+use crate::base::json_path;
 
 /// A document that did not read: the path of the bad member (empty for
 /// the document itself) and serde_json's message, with line and column.
@@ -45,22 +48,24 @@ impl Error {
     }
 }
 
-impl From<serde_path_to_error::Error<serde_json::Error>> for Error {
+impl Error {
+    /// serde_json's error in reading `text`, with the path of the member
+    /// it stopped at ([`json_path`]).
     #[cfg_attr(target_arch = "wasm32", inline)]
-    fn from(e: serde_path_to_error::Error<serde_json::Error>) -> Self {
-        let path = e
-            .path()
-            .iter()
-            .any(|s| !matches!(s, serde_path_to_error::Segment::Unknown));
+    pub fn in_text(text: &str, inner: serde_json::Error) -> Self {
         Self {
-            path: if path {
-                e.path().to_string()
-            } else {
-                String::new()
-            },
-            inner: e.into_inner(),
+            path: error_path(text, &inner),
+            inner,
         }
     }
+}
+
+/// The path of the member serde_json stopped at in reading `text`
+/// (`samples[3].ttft_ms`), empty at the top.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn error_path(text: &str, error: &serde_json::Error) -> String {
+    let offset = json_path::offset_of(text, error.line(), error.column());
+    json_path::path_at(text, offset, json_path::Stop::of(error))
 }
 
 impl From<serde_json::Error> for Error {
@@ -119,7 +124,7 @@ fn write<T: Serialize + ?Sized, F: Formatter>(value: &T, formatter: F) -> String
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut deserializer)?;
+    let value = T::deserialize(&mut deserializer).map_err(|e| Error::in_text(text, e))?;
     // Trailing characters are a syntax error, reported at the top.
     deserializer.end()?;
     Ok(value)
@@ -127,11 +132,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Error> {
 
 /// Reads a `T` from JSON text the program wrote itself (a stored run, the
 /// remembered keys), where a text that does not fit is skipped and its
-/// error read by nobody. serde_json alone reads it: [`from_str`]'s reader
-/// tracks the path through serde_path_to_error, a second copy of every
-/// document type's reader, which the page keeps out of its first load (the
-/// readers of files a person chooses or publishes are in its lazily loaded
-/// parts).
+/// error read by nobody.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn read_quietly<T: DeserializeOwned>(text: &str) -> Option<T> {
     let mut deserializer = serde_json::Deserializer::from_str(text);

@@ -20,6 +20,7 @@ use std::fmt;
 
 use std::borrow::Cow;
 
+use crate::base::document::error_path;
 use crate::base::failure::{ErrorKind, SampleError};
 use crate::base::lang::Lang;
 use crate::planning::fidelity::suite::{Probe, Tool, ToolChoice};
@@ -698,8 +699,7 @@ pub enum EventKind {
 
 /// Where `data` stops fitting the event type of `kind`, and serde's reason:
 /// (`delta.text`, `invalid type: integer `5`, expected a string`); None when
-/// it fits. Reads the event a second time through serde_path_to_error, a
-/// second copy of each event type's reader.
+/// it fits.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn misfit_member(kind: EventKind, data: &str) -> Option<(String, String)> {
     match kind {
@@ -715,9 +715,9 @@ pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
     data: &'a str,
 ) -> Option<(String, String)> {
     let mut deserializer = serde_json::Deserializer::from_str(data);
-    serde_path_to_error::deserialize::<_, T>(&mut deserializer)
+    T::deserialize(&mut deserializer)
         .err()
-        .map(|with_path| (with_path.path().to_string(), with_path.inner().to_string()))
+        .map(|error| (error_path(data, &error), error.to_string()))
 }
 
 /// Reads an event's data into the typed members its decoder needs (text
@@ -725,48 +725,26 @@ pub(crate) fn misfit_member_of<'a, T: serde::Deserialize<'a>>(
 /// reason names the member: `` member `delta.text`: invalid type: integer
 /// `5`, expected a string ``.
 ///
-/// Natively the fast path is serde_json alone, and only a failing event is
-/// read a second time ([`misfit_member`]) to find the member's path: the
-/// runner decodes hundreds of MB/s (`make bench-sse`). The page reads each
-/// event once, through serde_path_to_error: one reader per event type
-/// instead of two is 13 kB gzip less for the page to download, and the page
-/// decodes one reply at a time, after the reply's times are taken, where
-/// tracking the path (a small allocation per member) costs nothing that is
-/// measured.
+/// serde_json alone reads it, once: the runner decodes hundreds of MB/s
+/// (`make bench-sse`), and the page downloads one reader per event type.
+/// Only a failing event is looked at again, for the member's path, which
+/// is read from the text before the error's position
+/// ([`crate::base::json_path`]).
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn typed_event<'a, T: serde::Deserialize<'a>>(
-    kind: EventKind,
     data: &'a str,
 ) -> Result<T, MalformedEvent> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = kind;
-        let mut deserializer = serde_json::Deserializer::from_str(data);
-        let misfit = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
-            Ok(value) => match deserializer.end() {
-                Ok(()) => return Ok(value),
-                Err(error) => format!("the event does not fit ({error})"),
-            },
-            Err(with_path) => format!(
-                "member `{}` does not fit: {}",
-                with_path.path(),
-                with_path.inner()
-            ),
-        };
-        Err(match parse_object(data) {
-            Err(malformed) => malformed,
-            Ok(_) => MalformedEvent::new(misfit, data),
-        })
-    }
-    #[cfg(not(target_arch = "wasm32"))]
     serde_json::from_str(data).map_err(|error| match parse_object(data) {
         Err(malformed) => malformed,
-        Ok(_) => match misfit_member(kind, data) {
-            Some((path, reason)) => {
-                MalformedEvent::new(format!("member `{path}` does not fit: {reason}"), data)
-            }
-            None => MalformedEvent::new(format!("the event does not fit ({error})"), data),
-        },
+        // A JSON object that does not fit: a member of the wrong type or
+        // value, or one missing.
+        Ok(_) => MalformedEvent::new(
+            format!(
+                "member `{}` does not fit: {error}",
+                error_path(data, &error)
+            ),
+            data,
+        ),
     })
 }
 

@@ -13,9 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    Ask, DecodeState, EventKind, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent,
-    TokenCount, base_url, body_text, error_value_message, misfit_member_of, tool_schema,
-    typed_event,
+    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount,
+    base_url, body_text, error_value_message, misfit_member_of, tool_schema, typed_event,
 };
 use crate::planning::fidelity::suite::ToolChoice;
 use crate::planning::plan::Target;
@@ -142,7 +141,7 @@ pub(crate) fn decode_event(
     if data.is_empty() {
         return Ok(());
     }
-    let typed: Event = typed_event(EventKind::Anthropic, data)?;
+    let typed: Event = typed_event(data)?;
     // The data's own `type` is authoritative; the SSE event name repeats it.
     let kind = typed
         .kind

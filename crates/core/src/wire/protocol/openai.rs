@@ -13,9 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    Ask, DecodeState, EventKind, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent,
-    TokenCount, base_url, body_text, error_value_message, misfit_member_of, tool_schema,
-    typed_event,
+    Ask, DecodeState, HttpRequest, MalformedEvent, Message, ModelsRequest, StreamEvent, TokenCount,
+    base_url, body_text, error_value_message, misfit_member_of, tool_schema, typed_event,
 };
 use crate::planning::fidelity::suite::ToolChoice;
 use crate::planning::plan::Target;
@@ -189,7 +188,7 @@ pub(crate) fn decode_event(
     }
     // The members a chunk's decoding needs, read straight into borrowed
     // text; a chunk that does not fit is looked at as a tree for the reason.
-    let chunk: Chunk = typed_event(EventKind::OpenAi, data)?;
+    let chunk: Chunk = typed_event(data)?;
     if let Some(error) = chunk.error.as_ref().filter(|error| !error.is_null()) {
         let message = error_value_message(error)
             .unwrap_or_else(|| "the provider sent an error object without a message".to_owned());
