@@ -10,13 +10,17 @@
 
 use crate::core::calendar::iso_date;
 use crate::core::dashboard::Dataset;
-use crate::core::dashboard::figures::{DayPrefill, PrefillDay, fidelity_daily, prefill_daily};
+use crate::core::dashboard::figures::{
+    DayPrefill, IdleDay, PrefillDay, fidelity_daily, idle_daily, prefill_daily,
+};
 use crate::core::fidelity::score::PassRate;
+use crate::core::idle::GoesCold;
 use crate::core::text::dashboard::{
     requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_judged,
     window_latency, windows_note,
 };
 use crate::core::text::fidelity::pass_rate_text;
+use crate::core::text::idle::{daily_words as idle_daily_words, goes_cold_cell};
 use crate::core::text::prefill::{daily_words, day_rate};
 use std::rc::Rc;
 
@@ -245,6 +249,50 @@ fn prefill_days(lang: Lang, data: &Dataset, days: &[PrefillDay]) -> Html {
     }
 }
 
+/// Each target's "goes cold after" per UTC day, for a monitor whose plan
+/// has idle gaps; nothing otherwise. The range and the kind ride in data
+/// attributes for tests.
+fn idle_days(lang: Lang, data: &Dataset, days: &[IdleDay]) -> Html {
+    if days.is_empty() {
+        return Html::default();
+    }
+    let t = lang.texts();
+    let (heading, [day_heading, cold_heading, requests_heading], hint) = idle_daily_words(lang);
+    html! {
+        <section class="card" id="idle-days">
+            <h2>{heading}</h2>
+            <div class="table-wrap">
+            <table class="stack">
+                <thead><tr>
+                    <th scope="col">{t.target}</th><th scope="col">{day_heading}</th>
+                    <th scope="col">{cold_heading}</th><th scope="col" class="num">{requests_heading}</th>
+                </tr></thead>
+                <tbody>
+                { for days.iter().map(|day| {
+                    let (kind, lo, hi) = match day.figures.goes_cold {
+                        GoesCold::After { lo_s, hi_s, .. } => ("after", Some(lo_s.to_string()), Some(hi_s.to_string())),
+                        GoesCold::StayedWarm { after_s, .. } => ("stayed-warm", Some(after_s.to_string()), None),
+                        GoesCold::TooFewGaps => ("too-few", None, None),
+                    };
+                    let label = data.label(lang, day.target, None);
+                    html! {
+                        <tr data-target={label.clone()} data-day={iso_date(day.day)} data-kind={kind}
+                            data-lo={lo} data-hi={hi} data-requests={day.requests.to_string()}>
+                            <th scope="row">{label}</th>
+                            <td class="full" data-label={day_heading}>{iso_date(day.day)}</td>
+                            <td class="wrap" data-label={cold_heading}>{goes_cold_cell(lang, &day.figures.goes_cold)}</td>
+                            <td class="num" data-label={requests_heading}>{day.requests}</td>
+                        </tr>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <p class="hint">{hint}</p>
+        </section>
+    }
+}
+
 fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
     match value {
         Some(v) => {
@@ -369,6 +417,10 @@ fn DashboardBody(props: &BodyProps) -> Html {
         let data = Rc::clone(&data);
         move |_| prefill_daily(&data, None)
     });
+    let idle = use_memo(key, {
+        let data = Rc::clone(&data);
+        move |_| idle_daily(&data)
+    });
     let items = use_memo((lang, key, range), {
         let data = Rc::clone(&data);
         let figures = Rc::clone(&figures);
@@ -450,6 +502,7 @@ fn DashboardBody(props: &BodyProps) -> Html {
         </section>
         { fidelity_days(lang, &data) }
         { prefill_days(lang, &data, &prefill) }
+        { idle_days(lang, &data, &idle) }
         <ChartGrid {lang} {items} layout={key} title={d.charts} mark="firsttoken:dashboard-drawn" />
         </>
     }
