@@ -42,6 +42,8 @@ pub(crate) mod lazy;
 #[cfg(target_arch = "wasm32")]
 mod live_timeline;
 #[cfg(target_arch = "wasm32")]
+mod outline_view;
+#[cfg(target_arch = "wasm32")]
 mod probe_grid;
 #[cfg(target_arch = "wasm32")]
 mod results_view;

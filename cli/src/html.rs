@@ -19,14 +19,14 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
+use firsttoken_core::outline::Section;
+use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{Report, TargetReport};
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken_core::text::{
-    self, ReportSentences, at_least, format_ms, labelled, report_sentences,
-};
+use firsttoken_core::text::{self, at_least, format_ms, labelled, report_sentences};
 use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
@@ -266,12 +266,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             );
         }
         out.push_str("</tbody>\n</table>\n</div>\n<ul class=\"said\">\n");
-        // The idle lines are said once, in the idle section with its table
-        // and chart.
-        let lines = model_lines(doc, report, &sentences, model_index, words, lang)
-            .into_iter()
-            .filter(|(name, _)| *name != words.idle && *name != words.keep_warm);
-        for (name, text) in lines {
+        for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
             let _ = writeln!(
                 out,
                 "<li><b>{}</b>{}{}</li>",
@@ -312,7 +307,10 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         prefill_html(&mut out, &prefill, lang);
     }
 
-    idle_html(&mut out, report, &sentences, lang);
+    if let Some(section) = idle_section(lang, report, &sentences) {
+        let chart = section.chart.and_then(|_| idle_chart_item(lang, report));
+        section_html(&mut out, &section, chart.as_ref(), lang);
+    }
 
     charts(&mut out, doc, report, lang);
 
@@ -457,66 +455,47 @@ fn prefill_html(out: &mut String, prefill: &PrefillReport, lang: Lang) {
     out.push_str("</ul>\n</section>\n");
 }
 
-/// A number as JSON spells it, for a `data-` attribute: the same f64 as
-/// `report --json` prints (both through serde_json).
-fn json_number(value: f64) -> String {
-    serde_json::Number::from_f64(value).map_or_else(String::new, |n| n.to_string())
-}
-
-/// When does it go cold, for a run with idle gaps: per target and gap the
-/// idle table (each row's figures unrounded in `data-` attributes, as
-/// `report --json` has them), core's sentences (where it goes cold, what
-/// keeping it warm costs) and the chart of cold share by idle gap.
-fn idle_html(out: &mut String, report: &Report, sentences: &ReportSentences, lang: Lang) {
-    let Some(item) = idle_chart_item(lang, report) else {
-        return;
-    };
+/// A section of the report's outline (`core::outline`): its heading, its
+/// tables (each row's raw figures in its `data-` attributes), its
+/// sentences and the chart core places in it. Core decides what the
+/// section holds; this lays it out as the page does.
+fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, lang: Lang) {
+    let id = escape(section.id);
     let _ = writeln!(
         out,
-        "<section class=\"idle\">\n<h2 id=\"idle\">{}</h2>\n{}<table class=\"idle\">\n<thead><tr>",
-        escape(text::idle::idle_title(lang)),
-        scroll_open("idle")
+        "<section class=\"{id}\">\n<h2 id=\"{id}\">{}</h2>",
+        escape(&section.title)
     );
-    for column in &item.columns {
-        let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column));
-    }
-    out.push_str("</tr></thead>\n<tbody>\n");
-    let gaps = report
-        .targets
-        .iter()
-        .enumerate()
-        .flat_map(|(index, target)| {
-            target
-                .idle
-                .iter()
-                .flat_map(move |idle| idle.gaps.iter().map(move |gap| (index, gap)))
-        });
-    for ((index, gap), row) in gaps.zip(&item.rows) {
+    for table in &section.tables {
         let _ = write!(
             out,
-            "<tr data-target=\"{index}\" data-gap-s=\"{}\" data-requests=\"{}\" data-cold=\"{}\" \
-             data-share=\"{}\" data-interval-low=\"{}\" data-interval-high=\"{}\" \
-             data-monotone-share=\"{}\">",
-            json_number(gap.gap_s),
-            gap.requests,
-            gap.cold,
-            json_number(gap.share()),
-            json_number(gap.interval.0),
-            json_number(gap.interval.1),
-            json_number(gap.monotone_share),
+            "{}<table class=\"{id}\">\n<thead><tr>",
+            scroll_open(section.id)
         );
-        for (cell, column) in row.iter().zip(&item.columns) {
-            let _ = write!(
-                out,
-                "<td data-label=\"{}\">{}</td>",
-                escape(column),
-                escape(cell)
-            );
+        for column in &table.columns {
+            let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column.heading));
         }
-        out.push_str("</tr>\n");
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for row in &table.rows {
+            out.push_str("<tr");
+            for (name, value) in &row.data {
+                let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
+            }
+            out.push('>');
+            for (cell, column) in row.cells.iter().zip(&table.columns) {
+                let _ = write!(
+                    out,
+                    "<td data-label=\"{}\">{}</td>",
+                    escape(column.heading),
+                    escape(cell)
+                );
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n</div>\n");
     }
-    out.push_str("</tbody>\n</table>\n</div>\n<ul class=\"said\">\n");
-    for said in sentences.idle.iter().chain(&sentences.idle_settings) {
+    out.push_str("<ul class=\"said\">\n");
+    for said in &section.notes {
         let _ = writeln!(
             out,
             "<li data-target=\"{}\"><b>{}</b>{}{}</li>",
@@ -527,7 +506,9 @@ fn idle_html(out: &mut String, report: &Report, sentences: &ReportSentences, lan
         );
     }
     out.push_str("</ul>\n");
-    chart_figure(out, &item, lang, false);
+    if let Some(item) = chart {
+        chart_figure(out, item, lang, false);
+    }
     out.push_str("</section>\n");
 }
 

@@ -13,6 +13,8 @@ use std::path::PathBuf;
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::fidelity::score::Fidelity;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
+use firsttoken_core::outline::Section;
+use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{
     REPORT_SEED, Report, TargetReport, build_report_with, percentile_reaches_censored,
@@ -690,6 +692,9 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
         prefill_text(&mut out, &prefill, lang);
     }
+    if let Some(section) = idle_section(lang, report, &sentences) {
+        section_text(&mut out, &section, lang);
+    }
     if !sentences.routing.is_empty() {
         let _ = writeln!(out, "\n{}", words.routing);
         for (model, label, reason) in &sentences.routing {
@@ -697,6 +702,49 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         }
     }
     out
+}
+
+/// A section of the report's outline (`core::outline`) in padded columns:
+/// its heading, each table with every column as wide as its widest cell
+/// (numbers aligned right), then its sentences, each with its target's
+/// label. Core decides what the section holds; a chart has no place in a
+/// terminal.
+fn section_text(out: &mut String, section: &Section, lang: Lang) {
+    let _ = writeln!(out, "\n{}", section.title);
+    for table in &section.tables {
+        let widths: Vec<usize> = table
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(k, column)| {
+                table
+                    .rows
+                    .iter()
+                    .filter_map(|row| row.cells.get(k))
+                    .map(|cell| cell.width())
+                    .fold(column.heading.width(), usize::max)
+            })
+            .collect();
+        let line = |cells: &mut dyn Iterator<Item = &str>| {
+            let padded: Vec<String> = cells
+                .zip(&table.columns)
+                .zip(&widths)
+                .map(|((cell, column), &width)| pad(cell, width, column.numeric))
+                .collect();
+            format!("  {}", padded.join("  ").trim_end())
+        };
+        let _ = writeln!(
+            out,
+            "{}",
+            line(&mut table.columns.iter().map(|c| c.heading))
+        );
+        for row in &table.rows {
+            let _ = writeln!(out, "{}", line(&mut row.cells.iter().map(String::as_str)));
+        }
+    }
+    for said in &section.notes {
+        let _ = writeln!(out, "  {}", labelled(lang, &said.label, &said.text));
+    }
 }
 
 /// The fidelity block of the text report, its columns as wide as the
@@ -775,8 +823,7 @@ pub(crate) fn model_lines(
     each(words.stream, &of_model(&sentences.streams));
     each(words.cost, &of_model(&sentences.costs));
     each(words.periods, &of_model(&sentences.periods));
-    each(words.idle, &of_model(&sentences.idle));
-    each(words.keep_warm, &of_model(&sentences.idle_settings));
+    // The idle lines are said once, in the idle section (`section_text`).
     lines.extend(
         members
             .iter()

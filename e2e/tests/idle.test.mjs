@@ -146,6 +146,52 @@ async function screenProblems(page, selector, lang, width) {
   return problems;
 }
 
+/**
+ * The chart of cold share by idle gap sits in the idle section, after the
+ * sentences (core's outline places it there), titled in the page's
+ * language, drawn across the section's width with ink in both targets'
+ * colours, and its numbers are the table's rows with the monotone
+ * estimate beside each; the section's table carries the raw figures of
+ * each row as `report --json` prints them.
+ */
+async function chartIsDrawn(page, lang, width) {
+  const title = lang === "en" ? "Cold share by idle gap, with 95 % intervals and the monotone estimate" : "各空闲时长的冷启动比例（含 95% 区间与单调估计）";
+  await page.waitForFunction((title) => document.querySelector("#idle figure.chart figcaption span")?.textContent === title, title);
+  const order = await page.$eval("#idle", (section) => [...section.children].map((c) => c.tagName.toLowerCase() + (c.className ? `.${c.className.split(" ")[0]}` : "")));
+  assert.ok(order.indexOf("ul.notes") < order.indexOf("div.chart-grid"), `sentences before the chart: ${order}`);
+  const drawn = await page.waitForFunction(() => {
+    const canvas = document.querySelector("#idle canvas#chart-idle");
+    if (!canvas || !canvas.width) return null;
+    const { width, height } = canvas;
+    const data = canvas.getContext("2d").getImageData(0, 0, width, height).data;
+    let ink = 0;
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 0 && (data[i] < 245 || data[i + 1] < 245 || data[i + 2] < 245)) {
+        ink++;
+        colours.add((data[i] >> 4) * 256 + (data[i + 1] >> 4) * 16 + (data[i + 2] >> 4));
+      }
+    }
+    return ink > 1000 ? { cssWidth: canvas.clientWidth, ink, colours: colours.size } : null;
+  });
+  const { cssWidth, colours } = await drawn.jsonValue();
+  assert.ok(cssWidth > 0.6 * Math.min(width, 1100) - 80, `the chart spans the section at ${width} px: ${cssWidth}`);
+  assert.ok(colours >= 3, `ink in the targets' colours and the axes': ${colours}`);
+  const numbers = await page.$$eval("#idle figure.chart table tbody tr", (rows) => rows.map((tr) => tr.cells.length));
+  assert.equal(numbers.length, report.targets.reduce((n, t) => n + t.idle.gaps.length, 0));
+  const raw = await page.$$eval("#idle table.idle tbody tr", (rows) => rows.map((tr) => ({ ...tr.dataset })));
+  const gaps = report.targets.flatMap((t) => t.idle.gaps.map((g) => ({ target: t.target, ...g })));
+  assert.equal(raw.length, gaps.length);
+  raw.forEach((row, i) => {
+    const gap = gaps[i];
+    assert.deepEqual(
+      [Number(row.target), Number(row.gapS), Number(row.requests), Number(row.cold), Number(row.share), Number(row.intervalLow), Number(row.intervalHigh)],
+      [gap.target, gap.gap_s, gap.requests, gap.cold, gap.share, gap.interval[0], gap.interval[1]],
+      `row ${i}`,
+    );
+  });
+}
+
 async function switchLanguage(page, lang) {
   await page.click(`button.lang[lang='${lang}']`);
   await page.waitForSelector(`html[lang='${lang}']`);
@@ -208,6 +254,7 @@ test("the page, opened by a #plan= link, shows the runner's per-gap figures and 
       await switchLanguage(page, lang);
       await page.waitForFunction((title) => document.querySelector("#idle h2")?.textContent === title, lang === "en" ? "When does it go cold?" : "空闲多久会变冷？");
       await compareWithReport(page, report, lang === "en" ? "en" : "zh");
+      await chartIsDrawn(page, lang, width);
       problems.push(...(await screenProblems(page, "#idle", lang, width)));
       await page.locator("#idle").screenshot({ path: resolve(dir, `idle-${lang}-${width}.png`) });
     }

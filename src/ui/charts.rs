@@ -105,6 +105,10 @@ pub struct ChartGridProps {
     pub title: &'static str,
     /// Performance mark set once every chart is drawn.
     pub mark: &'static str,
+    /// The charts alone, without a card and heading of their own: for a
+    /// chart drawn inside a report section ([`crate::core::outline`]).
+    #[prop_or_default]
+    pub bare: bool,
 }
 
 impl PartialEq for ChartGridProps {
@@ -113,6 +117,7 @@ impl PartialEq for ChartGridProps {
             && Rc::ptr_eq(&self.items, &other.items)
             && self.layout == other.layout
             && self.title == other.title
+            && self.bare == other.bare
     }
 }
 
@@ -169,10 +174,8 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
             performance_mark(mark);
         });
     }
-    html! {
-        <section class="card">
-            <h2>{props.title}</h2>
-            <div class="chart-grid">
+    let grid = html! {
+            <div class={classes!("chart-grid", props.bare.then_some("in-section"))}>
             { for items.iter().map(|item| {
                 let id = item.id.clone();
                 let on_png = Callback::from(move |_| {
@@ -204,6 +207,14 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
                 }
             }) }
             </div>
+    };
+    if props.bare {
+        return grid;
+    }
+    html! {
+        <section class="card">
+            <h2>{props.title}</h2>
+            { grid }
         </section>
     }
 }

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::files::download_text;
+use crate::core::outline::idle::idle_section;
 use crate::core::prefill::{PrefillReport, prefill_report};
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
@@ -24,10 +25,12 @@ use crate::core::text::notice;
 use crate::core::text::{
     ReportSentences, Said, at_least, caveat_line, colon, labelled, report_sentences,
 };
+use crate::ui::chart_items::idle_chart_item;
 use crate::ui::charts::ChartsSection;
 use crate::ui::fidelity_items::fidelity_rows;
 use crate::ui::hooks::use_render_mark;
 use crate::ui::i18n::{Lang, format_ms, format_pct};
+use crate::ui::outline_view::idle_view;
 use crate::ui::probe_grid::ProbeGrid;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView, RunStatus};
@@ -312,45 +315,6 @@ fn deploy_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> H
     }
 }
 
-/// When does it go cold: per target and idle gap, the cold share with its
-/// interval and the TTFT, then core's sentences (where it goes cold, and
-/// what keeping it warm costs); nothing for a run without idle gaps.
-fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
-    let rows = text::idle::idle_rows(lang, report);
-    if rows.is_empty() {
-        return html! {};
-    }
-    let headings = text::idle::idle_headings(lang);
-    let items = |said: &[Said]| {
-        html! { { for said.iter().map(|s| html! { <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li> }) } }
-    };
-    html! {
-        <section class="card" id="idle">
-            <h2>{text::idle::idle_title(lang)}</h2>
-            // At 400 px each row stacks into a block headed by its target
-            // (`stack`): six columns do not fit a phone's width. No sideways
-            // scroller: it would hide a cell pushed past the screen.
-            <table class="idle stack">
-                <thead><tr>{ for headings.iter().map(|h| html! { <th scope="col">{*h}</th> }) }</tr></thead>
-                <tbody>
-                    { for rows.iter().map(|[target, cells @ ..]| html! {
-                        <tr>
-                            <th scope="row">{target.clone()}</th>
-                            // The share with its interval takes a stacked
-                            // block's full width, its long heading beside it.
-                            { for cells.iter().zip(&headings[1..]).enumerate().map(|(k, (cell, h))| html! { <td class={(k == 2).then_some("share")} data-label={*h}>{cell.clone()}</td> }) }
-                        </tr>
-                    }) }
-                </tbody>
-            </table>
-            <ul class="notes idle-notes">{ items(&sentences.idle) }{ items(&sentences.idle_settings) }</ul>
-        </section>
-    }
-}
-
-/// The fidelity check, when the plan had one: per target the verdict
-/// against the reference, the pass rate, tool calls and `prompt_tokens`,
-/// then core's sentence per target and the probe grid.
 fn fidelity_section(
     lang: Lang,
     report: &Rc<Report>,
@@ -610,12 +574,21 @@ pub fn ResultsPage(props: &PageProps) -> Html {
     // Every sentence of the results, made by core for this language: the
     // same list `firsttoken report` prints. Made once per report and
     // language, not on every render.
-    let sentences = use_memo((report.as_ref().map(|r| Rc::as_ptr(r) as usize), lang), {
+    // With them, the outline's idle section and the chart placed in it (a
+    // run with idle gaps).
+    let said = use_memo((report.as_ref().map(|r| Rc::as_ptr(r) as usize), lang), {
         let report = report.clone();
-        move |_| report.as_ref().map(|r| report_sentences(r, lang))
+        move |_| {
+            report.as_ref().map(|r| {
+                let sentences = report_sentences(r, lang);
+                let idle = idle_section(lang, r, &sentences);
+                let chart = Rc::new(idle_chart_item(lang, r).into_iter().collect::<Vec<_>>());
+                (sentences, idle, chart)
+            })
+        }
     });
-    let (Some(results), Some(report), Some(prefill), Some(sentences)) =
-        (results, report, prefill, sentences.as_ref().as_ref())
+    let (Some(results), Some(report), Some(prefill), Some((sentences, idle, idle_chart))) =
+        (results, report, prefill, said.as_ref().as_ref())
     else {
         return html! { <section class="card"><p>{t.no_results}</p></section> };
     };
@@ -649,7 +622,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { prefill.as_ref().as_ref().map(|p| prefill_section(lang, p)).unwrap_or_default() }
             { cache_section(lang, &report, results.plan.nonce) }
             { deploy_section(lang, &report, sentences) }
-            { idle_section(lang, &report, sentences) }
+            { idle.as_ref().map(|section| idle_view(lang, &report, section, Rc::clone(idle_chart))).unwrap_or_default() }
             { fidelity_section(lang, &report, sentences, &results.samples) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />

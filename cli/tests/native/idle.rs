@@ -70,8 +70,25 @@ fn a_model_that_scales_to_zero_reads_goes_cold_between_the_gaps_around_its_delay
     assert!((high - (1.0 - 0.025_f64.powf(1.0 / 6.0))).abs() < 1e-9);
 
     for (lang, words) in [
-        ("en", ["idle: ", "goes cold after 0.3 s–1.5 s idle"]),
-        ("zh-CN", ["空闲后：", "空闲 0.3 秒–1.5 秒后变冷"]),
+        // The section, as the page and the HTML report lay it out: its
+        // heading, the table's heading row and a row per gap, then the
+        // sentences.
+        (
+            "en",
+            [
+                "\nWhen does it go cold?\n",
+                "cold share (95 % interval)",
+                "goes cold after 0.3 s–1.5 s idle",
+            ],
+        ),
+        (
+            "zh-CN",
+            [
+                "\n空闲多久会变冷？\n",
+                "冷启动比例（95% 区间）",
+                "空闲 0.3 秒–1.5 秒后变冷",
+            ],
+        ),
     ] {
         let output = run(firsttoken()
             .arg("report")
@@ -81,6 +98,17 @@ fn a_model_that_scales_to_zero_reads_goes_cold_between_the_gaps_around_its_delay
         assert!(output.status.success(), "{stderr}");
         for word in words {
             assert!(text.contains(word), "{lang}: {text}");
+        }
+        // Said once: the model's block no longer repeats the idle lines.
+        assert_eq!(text.matches(words[2]).count(), 1, "{lang}: {text}");
+        let section = &text[text.find(words[0]).unwrap()..];
+        let rows = section
+            .lines()
+            .filter(|l| l.contains("scale-to-zero"))
+            .count();
+        assert!(rows >= 2 + 1, "a row per gap and a sentence: {section}");
+        if lang == "en" {
+            println!("{section}");
         }
     }
     html_has_the_json_s_idle_figures(&results, &json);

@@ -5,12 +5,10 @@
 
 use crate::{
     Area, ChartError, ChartLabels, ChartStyle, DailyInput, DayPoint, DaySeriesInput, EcdfInput,
-    HistogramInput, HourBucket, HourlyInput, PrefillInput, PrefillSeries, Series, SpreadInput,
-    TimelineInput, TimelinePoint, draw_daily, draw_daily_rates, draw_ecdf, draw_histogram,
-    draw_hourly, draw_prefill, draw_spread, draw_timeline,
+    HistogramInput, HourBucket, HourlyInput, IdleGapPoint, IdleInput, IdleSeries, PrefillInput,
+    PrefillSeries, Series, SpreadInput, TimelineInput, TimelinePoint, draw_daily, draw_daily_rates,
+    draw_ecdf, draw_histogram, draw_hourly, draw_idle, draw_prefill, draw_spread, draw_timeline,
 };
-#[cfg(not(target_arch = "wasm32"))]
-use crate::{IdleGapPoint, IdleInput, IdleSeries, draw_idle};
 use firsttoken_core::calendar::utc_day;
 use firsttoken_core::dashboard::Dataset;
 use firsttoken_core::dashboard::figures::{
@@ -47,11 +45,7 @@ pub enum ChartSpec {
     /// TTFT against input tokens with each target's fitted line.
     Prefill(PrefillInput),
     /// Cold share by idle gap of each target, with intervals and the
-    /// monotone estimate. Drawn by the runner's HTML report only for now:
-    /// the page is over its whole-page budget (docs/size.md), so the chart
-    /// stays out of its wasm until weight is won back; the page shows the
-    /// same figures in its idle table.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// monotone estimate.
     Idle(IdleInput),
 }
 
@@ -103,7 +97,6 @@ pub fn draw_chart<DB: DrawingBackend>(
         ChartSpec::Daily(input) => draw_daily(area, input, style),
         ChartSpec::DailyRates(input) => draw_daily_rates(area, input, style),
         ChartSpec::Prefill(input) => draw_prefill(area, input, style),
-        #[cfg(not(target_arch = "wasm32"))]
         ChartSpec::Idle(input) => draw_idle(area, input, style),
     }
 }
@@ -512,8 +505,8 @@ pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
 /// report colour) each gap's share with its 95 % interval and the step
 /// line of the monotone estimate; the table is the idle table's rows with
 /// the estimate beside each. `None` for a run without idle gaps. The page
-/// draws it in its idle section and `firsttoken report --html` in its own.
-#[cfg(not(target_arch = "wasm32"))]
+/// draws it after its other results charts and `firsttoken report --html`
+/// in its idle section.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn idle_chart_item(lang: Lang, report: &Report) -> Option<ChartItem> {
     let series: Vec<IdleSeries> = report

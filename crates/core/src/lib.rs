@@ -48,7 +48,8 @@
 //! 7. [`documents`]: results, published files, the dashboard's data,
 //!    routing exports, stored runs;
 //! 8. [`narrative`]: the sentences about a whole report;
-//! 9. [`testing`]: fixtures and cross-cutting tests.
+//! 9. [`outline`]: the report's sections as every printer lays them out;
+//! 10. [`testing`]: fixtures and cross-cutting tests.
 //!
 //! # The other crates' face
 //!
@@ -68,6 +69,7 @@ pub mod base;
 pub mod documents;
 pub mod judgement;
 pub mod narrative;
+pub mod outline;
 pub mod planning;
 pub mod statistics;
 pub mod testing;

@@ -1,0 +1,160 @@
+//! "When does it go cold?", for a run with idle gaps: one table row per
+//! target and gap (the gap, its cold count, the cold share with its 95 %
+//! interval, the TTFT median and p95, the monotone estimate), then each
+//! target's sentences (where it goes cold, what keeping it warm costs),
+//! then the chart of cold share by idle gap.
+
+use super::{Column, Row, Section, Table};
+use crate::base::lang::Lang;
+use crate::judgement::report::Report;
+use crate::narrative::idle::{chart_rows, chart_words, idle_headings, idle_title};
+use crate::narrative::sentences::ReportSentences;
+
+/// The id of the idle chart's item (`chart::items::idle_chart_item`).
+pub const IDLE_CHART: &str = "chart-idle";
+
+/// A number as `report --json` spells it (serde_json's shortest form).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn json_number(value: f64) -> String {
+    serde_json::Number::from_f64(value).map_or_else(String::new, |n| n.to_string())
+}
+
+/// The section of `report`, or `None` for a run without idle gaps.
+/// `sentences` are the report's in `lang`
+/// ([`crate::narrative::sentences::report_sentences`]).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Option<Section> {
+    let printed = chart_rows(lang, report);
+    if printed.is_empty() {
+        return None;
+    }
+    let [target, gap, cold, share, median, p95] = idle_headings(lang);
+    let column = |heading, numeric, wide| Column {
+        heading,
+        numeric,
+        wide,
+    };
+    let columns = vec![
+        column(target, false, false),
+        column(gap, true, false),
+        column(cold, true, false),
+        column(share, true, true),
+        column(median, true, false),
+        column(p95, true, false),
+        column(chart_words(lang).1, true, false),
+    ];
+    let gaps = report.targets.iter().flat_map(|target| {
+        target
+            .idle
+            .iter()
+            .flat_map(move |idle| idle.gaps.iter().map(move |gap| (target.target, gap)))
+    });
+    let rows = gaps
+        .zip(printed)
+        .map(|((target, gap), cells)| Row {
+            cells,
+            data: vec![
+                ("data-target", target.to_string()),
+                ("data-gap-s", json_number(gap.gap_s)),
+                ("data-requests", gap.requests.to_string()),
+                ("data-cold", gap.cold.to_string()),
+                ("data-share", json_number(gap.share())),
+                ("data-interval-low", json_number(gap.interval.0)),
+                ("data-interval-high", json_number(gap.interval.1)),
+                ("data-monotone-share", json_number(gap.monotone_share)),
+            ],
+        })
+        .collect();
+    Some(Section {
+        id: "idle",
+        title: idle_title(lang).to_owned(),
+        tables: vec![Table { columns, rows }],
+        notes: sentences
+            .idle
+            .iter()
+            .chain(&sentences.idle_settings)
+            .cloned()
+            .collect(),
+        chart: Some(IDLE_CHART),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judgement::idle::{IdleRequest, IdleSettings, idle_figures};
+    use crate::judgement::report::build_report;
+    use crate::narrative::sentences::report_sentences;
+    use crate::planning::plan::{Plan, Target};
+    use crate::wire::sample::TtftRank;
+
+    fn report(idle: bool) -> Report {
+        let plan = Plan {
+            targets: vec![Target::demo("A", "m")],
+            ..Plan::default()
+        };
+        let mut report = build_report(&plan, &[], 0, 1);
+        if idle {
+            // Warm after 10 s and 1 min, cold after 5 min in 4 of 5.
+            let requests: Vec<IdleRequest> = [(10.0, 0), (60.0, 0), (300.0, 4)]
+                .into_iter()
+                .flat_map(|(gap_s, cold)| {
+                    (0..5).map(move |i| IdleRequest {
+                        gap_s,
+                        rank: TtftRank::Measured(if i < cold {
+                            9_000.0
+                        } else {
+                            300.0 + f64::from(i)
+                        }),
+                    })
+                })
+                .collect();
+            report.targets[0].idle = idle_figures(&requests, 120_000.0, IdleSettings::default());
+        }
+        report
+    }
+
+    #[test]
+    fn one_row_per_target_and_gap_with_its_raw_figures_then_the_sentences_and_the_chart() {
+        let report = report(true);
+        for lang in [Lang::En, Lang::ZhCn] {
+            let sentences = report_sentences(&report, lang);
+            let section = idle_section(lang, &report, &sentences).expect("an idle run");
+            assert_eq!((section.id, section.chart), ("idle", Some(IDLE_CHART)));
+            assert_eq!(section.title, idle_title(lang));
+            let [table] = section.tables.as_slice() else {
+                panic!("one table")
+            };
+            assert_eq!(table.columns.len(), 7);
+            assert_eq!(table.rows.len(), 3);
+            assert!(
+                table
+                    .rows
+                    .iter()
+                    .all(|r| r.cells.len() == table.columns.len())
+            );
+            // The figures printed and the raw ones are of the same gap.
+            let last = &table.rows[2];
+            assert_eq!(last.cells[0], "A");
+            assert!(
+                last.data.contains(&("data-gap-s", "300.0".to_owned())),
+                "{:?}",
+                last.data
+            );
+            assert!(last.data.contains(&("data-cold", "4".to_owned())));
+            assert!(last.data.contains(&("data-share", "0.8".to_owned())));
+            assert_eq!(
+                section.notes,
+                [sentences.idle.clone(), sentences.idle_settings.clone()].concat()
+            );
+            assert!(!section.notes.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_run_without_idle_gaps_has_no_section() {
+        let report = report(false);
+        let sentences = report_sentences(&report, Lang::En);
+        assert_eq!(idle_section(Lang::En, &report, &sentences), None);
+    }
+}
