@@ -20,6 +20,7 @@ use std::rc::Rc;
 
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
 use firsttoken_core::outline::Section;
+use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{Report, TargetReport};
@@ -307,6 +308,9 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         prefill_html(&mut out, &prefill, lang);
     }
 
+    if let Some(section) = cache_section(lang, report, doc.plan.nonce) {
+        section_html(&mut out, &section, None, lang);
+    }
     if let Some(section) = idle_section(lang, report, &sentences) {
         let chart = section.chart.and_then(|_| idle_chart_item(lang, report));
         section_html(&mut out, &section, chart.as_ref(), lang);
@@ -482,10 +486,14 @@ fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, 
                 let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
             }
             out.push('>');
-            for (cell, column) in row.cells.iter().zip(&table.columns) {
+            for (k, (cell, column)) in row.cells.iter().zip(&table.columns).enumerate() {
+                let value = match row.values.get(k) {
+                    Some(Some(value)) => format!(" data-value=\"{}\"", escape(value)),
+                    _ => String::new(),
+                };
                 let _ = write!(
                     out,
-                    "<td data-label=\"{}\">{}</td>",
+                    "<td data-label=\"{}\"{value}>{}</td>",
                     escape(column.heading),
                     escape(cell)
                 );
@@ -494,18 +502,23 @@ fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, 
         }
         out.push_str("</tbody>\n</table>\n</div>\n");
     }
-    out.push_str("<ul class=\"said\">\n");
-    for said in &section.notes {
-        let _ = writeln!(
-            out,
-            "<li data-target=\"{}\"><b>{}</b>{}{}</li>",
-            said.target,
-            escape(&said.label),
-            escape(firsttoken_core::text::colon(lang)),
-            escape(&said.text)
-        );
+    if !section.notes.is_empty() {
+        out.push_str("<ul class=\"said\">\n");
+        for said in &section.notes {
+            let _ = writeln!(
+                out,
+                "<li data-target=\"{}\"><b>{}</b>{}{}</li>",
+                said.target,
+                escape(&said.label),
+                escape(firsttoken_core::text::colon(lang)),
+                escape(&said.text)
+            );
+        }
+        out.push_str("</ul>\n");
     }
-    out.push_str("</ul>\n");
+    if let Some(hint) = &section.hint {
+        let _ = writeln!(out, "<p class=\"hint\">{}</p>", escape(hint));
+    }
     if let Some(item) = chart {
         chart_figure(out, item, lang, false);
     }

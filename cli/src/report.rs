@@ -14,6 +14,7 @@ use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::fidelity::score::Fidelity;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
 use firsttoken_core::outline::Section;
+use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{
@@ -692,8 +693,12 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
         prefill_text(&mut out, &prefill, lang);
     }
-    if let Some(section) = idle_section(lang, report, &sentences) {
-        section_text(&mut out, &section, lang);
+    let sections = [
+        cache_section(lang, report, doc.plan.nonce),
+        idle_section(lang, report, &sentences),
+    ];
+    for section in sections.iter().flatten() {
+        section_text(&mut out, section, lang);
     }
     if !sentences.routing.is_empty() {
         let _ = writeln!(out, "\n{}", words.routing);
@@ -744,6 +749,9 @@ fn section_text(out: &mut String, section: &Section, lang: Lang) {
     }
     for said in &section.notes {
         let _ = writeln!(out, "  {}", labelled(lang, &said.label, &said.text));
+    }
+    if let Some(hint) = &section.hint {
+        let _ = writeln!(out, "  {hint}");
     }
 }
 

@@ -34,7 +34,8 @@ fn table_view(id: &'static str, table: &Table) -> Html {
                 tr.add_children(row.cells.iter().zip(&table.columns).enumerate().map(|(k, (cell, column))| if k == 0 {
                     html! { <th scope="row">{cell.clone()}</th> }
                 } else {
-                    html! { <td class={classes!(column.numeric.then_some("num"), column.wide.then_some("wide"))} data-label={column.heading}>{cell.clone()}</td> }
+                    let value = row.values.get(k).cloned().flatten();
+                    html! { <td class={classes!(column.numeric.then_some("num"), column.wide.then_some("wide"))} data-label={column.heading} data-value={value}>{cell.clone()}</td> }
                 }));
                 Html::from(tr)
             }) }
@@ -45,16 +46,19 @@ fn table_view(id: &'static str, table: &Table) -> Html {
 
 /// A section: its heading, tables, sentences (each with its target's
 /// label, `data-target` its index) and the chart placed in it.
-fn section_view(lang: Lang, section: &Section, chart: Html) -> Html {
+pub fn section_view(lang: Lang, section: &Section, chart: Html) -> Html {
     html! {
         <section class="card" id={section.id}>
             <h2>{section.title.clone()}</h2>
             { for section.tables.iter().map(|table| table_view(section.id, table)) }
-            <ul class={classes!("notes", format!("{}-notes", section.id))}>
-            { for section.notes.iter().map(|s| html! {
-                <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
-            }) }
-            </ul>
+            if !section.notes.is_empty() {
+                <ul class={classes!("notes", format!("{}-notes", section.id))}>
+                { for section.notes.iter().map(|s| html! {
+                    <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
+                }) }
+                </ul>
+            }
+            if let Some(hint) = &section.hint { <p class="hint">{hint.clone()}</p> }
             { chart }
         </section>
     }

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::files::download_text;
+use crate::core::outline::cache::cache_section;
 use crate::core::outline::idle::idle_section;
 use crate::core::prefill::{PrefillReport, prefill_report};
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
@@ -30,7 +31,7 @@ use crate::ui::charts::ChartsSection;
 use crate::ui::fidelity_items::fidelity_rows;
 use crate::ui::hooks::use_render_mark;
 use crate::ui::i18n::{Lang, format_ms, format_pct};
-use crate::ui::outline_view::idle_view;
+use crate::ui::outline_view::{idle_view, section_view};
 use crate::ui::probe_grid::ProbeGrid;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView, RunStatus};
@@ -373,46 +374,6 @@ fn fidelity_section(
 /// Per target, how many requests the provider served from its prompt
 /// cache, and the median TTFT of hits and misses when there are both.
 /// Shown only when some provider reported a cache figure.
-fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Html {
-    let t = lang.texts();
-    let rows: Vec<(&TargetReport, &crate::core::cache::CacheSplit)> = report
-        .targets
-        .iter()
-        .filter_map(|target| Some((target, target.cache.as_ref()?)))
-        .collect();
-    if rows.is_empty() {
-        return html! {};
-    }
-    html! {
-        <section class="card" id="prompt-cache">
-            <h2>{t.prompt_cache}</h2>
-            <div class="table-wrap">
-            <table class="stack">
-                <thead><tr>
-                    <th scope="col">{t.target}</th><th scope="col" class="num">{t.cache_reported}</th><th scope="col" class="num">{t.cache_hits}</th>
-                    <th scope="col" class="num">{t.cache_hit_median}</th><th scope="col" class="num">{t.cache_miss_median}</th>
-                </tr></thead>
-                <tbody>
-                { for rows.iter().map(|(target, split)| html! {
-                    <tr data-target={target.target.to_string()}>
-                        <th scope="row">{target.label.clone()}</th>
-                        <td class="num" data-label={t.cache_reported} data-value={split.reported.to_string()}>{split.reported}</td>
-                        <td class="num" data-label={t.cache_hits} data-value={split.hit_share.to_string()}>{format!("{} ({})", split.hits, format_pct(split.hit_share * 100.0))}</td>
-                        { ms_cell(lang, t.cache_hit_median, split.hit_median_ms) }
-                        { ms_cell(lang, t.cache_miss_median, split.miss_median_ms) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
-            // With the nonce on, the hits are a shared prefix, not a
-            // reused prompt: the note says so instead of suggesting the
-            // nonce that was on.
-            <p class="hint">{if nonce { t.cache_note_nonce } else { t.cache_note }}</p>
-        </section>
-    }
-}
-
 /// A run with prompt sizes: per target, a row per size judged as any
 /// target is, then each target's prefill rate, the refused sizes, the TTFT
 /// at the typical size, the comparison per model and the cache savings:
@@ -620,7 +581,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             </div>
             { comparison_tables(lang, &report, sentences) }
             { prefill.as_ref().as_ref().map(|p| prefill_section(lang, p)).unwrap_or_default() }
-            { cache_section(lang, &report, results.plan.nonce) }
+            { cache_section(lang, &report, results.plan.nonce).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
             { deploy_section(lang, &report, sentences) }
             { idle.as_ref().map(|section| idle_view(lang, &report, section, Rc::clone(idle_chart))).unwrap_or_default() }
             { fidelity_section(lang, &report, sentences, &results.samples) }

@@ -8,7 +8,7 @@
 use firsttoken_core::plan::Protocol;
 use firsttoken_core::results::ResultsDoc;
 
-use super::support::{mock, quick_plan, run_plan, scratch, target};
+use super::support::{firsttoken, mock, quick_plan, run, run_plan, scratch, target, texts};
 
 /// Each sample's prompt size (`None` for the plan's own prompt), whether it
 /// is a cache-probe repeat, its input tokens and its cached tokens.
@@ -53,7 +53,9 @@ fn no_prefix_cache_serves_any_of_a_first_send_and_a_repeat_is_served_whole() {
     plain.warmup_per_target = 1;
     plain.nonce = true;
     let dir = scratch("nonce-plain");
-    let plain_reports = cache_reports(&run_plan(&dir, &plain).succeeded().doc());
+    let plain_run = run_plan(&dir, &plain).succeeded();
+    let plain_reports = cache_reports(&plain_run.doc());
+    prompt_cache_section_in_text_and_html(&plain_run.results);
 
     let mut first_sends = 0;
     let mut repeats = 0;
@@ -89,4 +91,51 @@ fn no_prefix_cache_serves_any_of_a_first_send_and_a_repeat_is_served_whole() {
     // Sized: per target a warm-up and two cycles of 128, 2 048, its repeat,
     // 8 192, its repeat; plain: per target a warm-up and six.
     assert_eq!((first_sends, repeats), (2 * 7 + 2 * 7, 2 * 4));
+}
+
+/// `firsttoken report` and `report --html` print the outline's "Prompt
+/// cache" section for a run whose provider reported cached tokens: the
+/// same rows (both targets, every counted request reported, no hit with
+/// the nonce on) and the nonce's note, in the terminal's columns and as
+/// an HTML table with each figure in `data-value`.
+fn prompt_cache_section_in_text_and_html(results: &std::path::Path) {
+    let text = run(firsttoken().arg("report").arg(results));
+    let (text, stderr) = texts(&text);
+    assert!(stderr.is_empty() || !stderr.contains("error"), "{stderr}");
+    let section = &text[text.find("\nPrompt cache\n").expect(&text)..];
+    assert!(section.contains("Samples with a cache figure"), "{section}");
+    assert!(
+        section.contains("This run put a nonce at the start of every prompt"),
+        "{section}"
+    );
+    let rows: Vec<&str> = section
+        .lines()
+        .filter(|l| l.contains("prefill-prefix"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{section}");
+    assert!(
+        rows.iter()
+            .all(|row| row.contains(" 6 ") && row.contains("0 (0.0 %)")),
+        "{rows:?}"
+    );
+
+    let file = results.with_file_name("report.html");
+    let output = run(firsttoken()
+        .arg("report")
+        .arg("--html")
+        .arg(&file)
+        .arg(results));
+    assert!(output.status.success(), "{}", texts(&output).1);
+    let html = std::fs::read_to_string(&file).unwrap();
+    let start = html
+        .find("<section class=\"prompt-cache\">")
+        .expect("the section");
+    let section = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert_eq!(section.matches("<tr data-target=").count(), 2, "{section}");
+    assert!(section.contains("data-value=\"6\""), "{section}");
+    assert!(section.contains("data-value=\"0\">0 (0.0 %)"), "{section}");
+    assert!(
+        section.contains("<p class=\"hint\">Providers report"),
+        "{section}"
+    );
 }

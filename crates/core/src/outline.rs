@@ -7,10 +7,12 @@
 //! columns, a row stacked into a block on a phone); it adds no figure and
 //! moves none.
 //!
-//! Sections built here so far: "When does it go cold?" ([`idle`]). The
+//! Sections built here so far: "Prompt cache" ([`cache`]) and "When does
+//! it go cold?" ([`idle`]). The
 //! other sections of the report are still laid out by each printer
 //! (docs/architecture.md, "The report outline").
 
+pub mod cache;
 pub mod idle;
 
 use crate::narrative::sentences::Said;
@@ -27,6 +29,8 @@ pub struct Section {
     pub tables: Vec<Table>,
     /// Its sentences, each about one target, after the tables.
     pub notes: Vec<Said>,
+    /// A paragraph after them that explains the section, if any.
+    pub hint: Option<String>,
     /// The chart drawn after the sentences, by its item's id (the chart
     /// crate builds the item; a printer without charts leaves it out).
     pub chart: Option<&'static str>,
@@ -59,6 +63,9 @@ pub struct Column {
 pub struct Row {
     /// The printed cells, one per column.
     pub cells: Vec<String>,
+    /// Each cell's raw figure (`data-value` in HTML), where it has one;
+    /// empty when no cell has.
+    pub values: Vec<Option<String>>,
     /// The raw figures, unrounded, in the form `report --json` prints,
     /// each under its attribute's name (`data-gap-s`).
     pub data: Vec<(&'static str, String)>,

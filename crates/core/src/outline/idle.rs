@@ -53,6 +53,7 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
         .zip(printed)
         .map(|((target, gap), cells)| Row {
             cells,
+            values: Vec::new(),
             data: vec![
                 ("data-target", target.to_string()),
                 ("data-gap-s", json_number(gap.gap_s)),
@@ -75,6 +76,7 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
             .chain(&sentences.idle_settings)
             .cloned()
             .collect(),
+        hint: None,
         chart: Some(IDLE_CHART),
     })
 }

@@ -1,0 +1,117 @@
+//! "Prompt cache", for a run whose provider reported cached prompt tokens:
+//! per target, the requests with a cache figure, the hits among them and
+//! the median TTFT of hits and of misses, then what the figures mean (with
+//! the nonce on, that the hits are a shared prefix, not a reused prompt).
+
+use super::{Column, Row, Section, Table};
+use crate::base::lang::Lang;
+use crate::judgement::report::Report;
+use crate::words::format::{format_ms, format_pct};
+
+/// The section of `report`, or `None` when no target's provider reported
+/// a cache figure. `nonce` is the plan's.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section> {
+    let t = lang.texts();
+    let column = |heading, numeric| Column {
+        heading,
+        numeric,
+        wide: false,
+    };
+    let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
+    let rows: Vec<Row> = report
+        .targets
+        .iter()
+        .filter_map(|target| {
+            let split = target.cache.as_ref()?;
+            Some(Row {
+                cells: vec![
+                    target.label.clone(),
+                    split.reported.to_string(),
+                    format!("{} ({})", split.hits, format_pct(split.hit_share * 100.0)),
+                    ms(split.hit_median_ms),
+                    ms(split.miss_median_ms),
+                ],
+                values: vec![
+                    None,
+                    Some(split.reported.to_string()),
+                    Some(split.hit_share.to_string()),
+                    split.hit_median_ms.map(|v| v.to_string()),
+                    split.miss_median_ms.map(|v| v.to_string()),
+                ],
+                data: vec![("data-target", target.target.to_string())],
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    Some(Section {
+        id: "prompt-cache",
+        title: t.prompt_cache.to_owned(),
+        tables: vec![Table {
+            columns: vec![
+                column(t.target, false),
+                column(t.cache_reported, true),
+                column(t.cache_hits, true),
+                column(t.cache_hit_median, true),
+                column(t.cache_miss_median, true),
+            ],
+            rows,
+        }],
+        notes: Vec::new(),
+        // With the nonce on, the hits are a shared prefix, not a reused
+        // prompt: the note says so instead of suggesting the nonce that
+        // was on.
+        hint: Some(
+            if nonce {
+                t.cache_note_nonce
+            } else {
+                t.cache_note
+            }
+            .to_owned(),
+        ),
+        chart: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judgement::cache::CacheSplit;
+    use crate::judgement::report::build_report;
+    use crate::planning::plan::{Plan, Target};
+
+    #[test]
+    fn a_row_per_target_with_a_cache_figure_and_the_note_for_the_plans_nonce() {
+        let plan = Plan {
+            targets: vec![Target::demo("A", "m"), Target::demo("B", "m")],
+            ..Plan::default()
+        };
+        let mut report = build_report(&plan, &[], 0, 1);
+        assert_eq!(cache_section(Lang::En, &report, false), None);
+        report.targets[1].cache = Some(CacheSplit {
+            reported: 20,
+            hits: 5,
+            hit_share: 0.25,
+            hit_median_ms: Some(120.5),
+            miss_median_ms: None,
+        });
+        let section = cache_section(Lang::En, &report, false).expect("one target reported");
+        let [table] = section.tables.as_slice() else {
+            panic!("one table")
+        };
+        assert_eq!(table.rows.len(), 1);
+        let row = &table.rows[0];
+        assert_eq!(row.cells, ["B", "20", "5 (25 %)", "120 ms", "–"]);
+        assert_eq!(row.values[2].as_deref(), Some("0.25"));
+        assert_eq!(row.data, [("data-target", "1".to_owned())]);
+        assert_eq!(section.hint.as_deref(), Some(Lang::En.texts().cache_note));
+        let with_nonce = cache_section(Lang::ZhCn, &report, true).unwrap();
+        assert_eq!(
+            with_nonce.hint.as_deref(),
+            Some(Lang::ZhCn.texts().cache_note_nonce)
+        );
+        assert_eq!(with_nonce.title, "提示词缓存");
+    }
+}
