@@ -22,6 +22,7 @@ use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_cha
 use firsttoken_core::outline::Section;
 use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::idle::idle_section;
+use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{Report, TargetReport};
 use firsttoken_core::results::ResultsDoc;
@@ -315,6 +316,8 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         let chart = section.chart.and_then(|_| idle_chart_item(lang, report));
         section_html(&mut out, &section, chart.as_ref(), lang);
     }
+    let section = time_of_day_section(lang, report, &sentences);
+    section_html(&mut out, &section, None, lang);
 
     charts(&mut out, doc, report, lang);
 
@@ -487,10 +490,13 @@ fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, 
             }
             out.push('>');
             for (k, (cell, column)) in row.cells.iter().zip(&table.columns).enumerate() {
-                let value = match row.values.get(k) {
+                let mut value = match row.values.get(k) {
                     Some(Some(value)) => format!(" data-value=\"{}\"", escape(value)),
                     _ => String::new(),
                 };
+                if row.lower_bounds.get(k) == Some(&true) {
+                    value.push_str(" data-lower-bound=\"true\"");
+                }
                 let _ = write!(
                     out,
                     "<td data-label=\"{}\"{value}>{}</td>",

@@ -16,6 +16,7 @@ use firsttoken_core::idle::{GoesCold, IdleFigures};
 use firsttoken_core::outline::Section;
 use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::idle::idle_section;
+use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{
     REPORT_SEED, Report, TargetReport, build_report_with, percentile_reaches_censored,
@@ -696,6 +697,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     let sections = [
         cache_section(lang, report, doc.plan.nonce),
         idle_section(lang, report, &sentences),
+        Some(time_of_day_section(lang, report, &sentences)),
     ];
     for section in sections.iter().flatten() {
         section_text(&mut out, section, lang);
@@ -830,7 +832,7 @@ pub(crate) fn model_lines(
     each(words.rate_limits, &of_model(&sentences.rate_limits));
     each(words.stream, &of_model(&sentences.streams));
     each(words.cost, &of_model(&sentences.costs));
-    each(words.periods, &of_model(&sentences.periods));
+    // The periods' comparisons are said once, in the time-of-day section.
     // The idle lines are said once, in the idle section (`section_text`).
     lines.extend(
         members

@@ -35,7 +35,8 @@ fn table_view(id: &'static str, table: &Table) -> Html {
                     html! { <th scope="row">{cell.clone()}</th> }
                 } else {
                     let value = row.values.get(k).cloned().flatten();
-                    html! { <td class={classes!(column.numeric.then_some("num"), column.wide.then_some("wide"))} data-label={column.heading} data-value={value}>{cell.clone()}</td> }
+                    let bound = row.lower_bounds.get(k).copied().unwrap_or(false).then_some("true");
+                    html! { <td class={classes!(column.numeric.then_some("num"), column.wide.then_some("wide"))} data-label={column.heading} data-value={value} data-lower-bound={bound}>{cell.clone()}</td> }
                 }));
                 Html::from(tr)
             }) }

@@ -13,6 +13,7 @@ use yew::prelude::*;
 use crate::browser::files::download_text;
 use crate::core::outline::cache::cache_section;
 use crate::core::outline::idle::idle_section;
+use crate::core::outline::timeofday::time_of_day_section;
 use crate::core::prefill::{PrefillReport, prefill_report};
 use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
 use crate::core::results::{export_csv, export_json};
@@ -38,14 +39,10 @@ use crate::ui::state::{Action, ResultsView, RunStatus};
 use crate::ui::verdict_badge::judgement_badge;
 
 /// A cell of milliseconds: the formatted figure, its raw value in
-/// `data-value` (tests compare it with the export), and its column's name in
-/// `data-label` (narrow screens show each row as a labelled list).
-fn ms_cell(lang: Lang, label: &'static str, value: Option<f64>) -> Html {
-    bounded_ms_cell(lang, label, value, false)
-}
-
-/// [`ms_cell`] for a figure that may be only a lower bound (a censored
-/// timeout reaches it): shown as "≥ x", with `data-lower-bound`.
+/// `data-value` (tests compare it with the export), its column's name in
+/// `data-label` (narrow screens show each row as a labelled list), and for
+/// a figure that may be only a lower bound (a censored timeout reaches it)
+/// "≥ x" with `data-lower-bound`.
 fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
     match value {
         Some(v) => {
@@ -438,55 +435,6 @@ fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
     }
 }
 
-fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
-    let t = lang.texts();
-    // One row per target and period: a period column instead of two
-    // column groups, so at 400 px the table stacks into labelled blocks
-    // and the off-peak figures are not scrolled out of sight.
-    let period = |label: &str, word: &'static str, p: &crate::core::timeofday::Period| {
-        // Below 72 requests a p95 has no upper confidence bound: say only
-        // what the data bound from below.
-        let p95 = if p.p95_is_bounded() {
-            ms_cell(lang, t.p95, p.ttft.map(|s| s.p95))
-        } else {
-            bounded_ms_cell(lang, t.p95, p.p95_low_ms, true)
-        };
-        html! {
-            <tr>
-                <th scope="row">{label.to_owned()}</th>
-                <td data-label={t.time_of_day}>{word}</td>
-                <td class="num" data-label={t.samples}>{p.requests}</td>
-                { ms_cell(lang, t.median, p.ttft.map(|s| s.median)) }
-                { p95 }
-            </tr>
-        }
-    };
-    html! {
-        <section class="card">
-            <h2>{t.time_of_day}</h2>
-            <div class="table-wrap">
-            <table id="time-of-day" class="stack">
-                <thead>
-                    <tr>
-                        <th scope="col">{t.target}</th><th scope="col">{t.time_of_day}</th>
-                        <th scope="col" class="num">{t.samples}</th><th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th>
-                    </tr>
-                </thead>
-                <tbody>
-                { for report.targets.iter().map(|target| html! {
-                    <>
-                        { period(&target.label, t.peak, &target.time_of_day.peak) }
-                        { period(&target.label, t.off_peak, &target.time_of_day.off_peak) }
-                    </>
-                }) }
-                </tbody>
-            </table>
-            </div>
-            <ul class="notes period-tests">{ said_items(lang, &sentences.periods) }</ul>
-        </section>
-    }
-}
-
 /// The results screen.
 #[component]
 pub fn ResultsPage(props: &PageProps) -> Html {
@@ -587,7 +535,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { fidelity_section(lang, &report, sentences, &results.samples) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />
-            { time_of_day_section(lang, &report, sentences) }
+            { section_view(lang, &time_of_day_section(lang, &report, sentences), Html::default()) }
         </div>
     }
 }

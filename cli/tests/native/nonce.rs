@@ -102,7 +102,12 @@ fn prompt_cache_section_in_text_and_html(results: &std::path::Path) {
     let text = run(firsttoken().arg("report").arg(results));
     let (text, stderr) = texts(&text);
     assert!(stderr.is_empty() || !stderr.contains("error"), "{stderr}");
-    let section = &text[text.find("\nPrompt cache\n").expect(&text)..];
+    let start = text.find("\nPrompt cache\n").expect(&text) + 1;
+    // To the next section (each starts after a blank line).
+    let section = &text[start
+        ..text[start..]
+            .find("\n\n")
+            .map_or(text.len(), |end| start + end)];
     assert!(section.contains("Samples with a cache figure"), "{section}");
     assert!(
         section.contains("This run put a nonce at the start of every prompt"),

@@ -7,13 +7,14 @@
 //! columns, a row stacked into a block on a phone); it adds no figure and
 //! moves none.
 //!
-//! Sections built here so far: "Prompt cache" ([`cache`]) and "When does
-//! it go cold?" ([`idle`]). The
+//! Sections built here so far: "Prompt cache" ([`cache`]), "When does it
+//! go cold?" ([`idle`]) and "Time of day" ([`timeofday`]). The
 //! other sections of the report are still laid out by each printer
 //! (docs/architecture.md, "The report outline").
 
 pub mod cache;
 pub mod idle;
+pub mod timeofday;
 
 use crate::narrative::sentences::Said;
 
@@ -66,6 +67,9 @@ pub struct Row {
     /// Each cell's raw figure (`data-value` in HTML), where it has one;
     /// empty when no cell has.
     pub values: Vec<Option<String>>,
+    /// Which cells give only what the data bound from below ("≥ x",
+    /// `data-lower-bound` in HTML); empty when none does.
+    pub lower_bounds: Vec<bool>,
     /// The raw figures, unrounded, in the form `report --json` prints,
     /// each under its attribute's name (`data-gap-s`).
     pub data: Vec<(&'static str, String)>,

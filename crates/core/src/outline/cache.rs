@@ -39,6 +39,7 @@ pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section
                     split.hit_median_ms.map(|v| v.to_string()),
                     split.miss_median_ms.map(|v| v.to_string()),
                 ],
+                lower_bounds: Vec::new(),
                 data: vec![("data-target", target.target.to_string())],
             })
         })

@@ -54,6 +54,7 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
         .map(|((target, gap), cells)| Row {
             cells,
             values: Vec::new(),
+            lower_bounds: Vec::new(),
             data: vec![
                 ("data-target", target.to_string()),
                 ("data-gap-s", json_number(gap.gap_s)),
