@@ -30,6 +30,7 @@ use firsttoken_core::tail::ColdTail;
 use firsttoken_core::text::fidelity::{
     count_of, f1_text, failure_text, pass_rate_text, verdict_word,
 };
+use firsttoken_core::text::format::ms_or_dash;
 use firsttoken_core::text::printable::printable;
 use firsttoken_core::text::report_words::{
     Phase, ReportWords, connections_opened, failed_probe, failed_probes_list, fidelity_heading,
@@ -560,10 +561,6 @@ pub fn config_text(doc: &ResultsDoc, report: &Report, format: ConfigFormat, pin:
         ConfigFormat::Openrouter => openrouter_json(&doc.plan, report, &source, pin) + "\n",
         ConfigFormat::Routing => routing_json(&report.routing, &source) + "\n",
     }
-}
-
-fn ms_or_dash(lang: Lang, value: Option<f64>) -> String {
-    value.map_or_else(|| "–".to_owned(), |ms| format_ms(lang, ms))
 }
 
 /// "4 of 75 requests, about 1 in 19, took 5.10–7.00 s; without them the

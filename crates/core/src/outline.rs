@@ -57,6 +57,18 @@ pub struct Column {
     pub wide: bool,
 }
 
+impl Column {
+    /// A column of this heading, a number or not, of a cell's own width.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub const fn new(heading: &'static str, numeric: bool) -> Self {
+        Self {
+            heading,
+            numeric,
+            wide: false,
+        }
+    }
+}
+
 /// One row: its cells as printed, the first heading the row, and its raw
 /// figures as `(attribute, value)` for the printers that carry them
 /// (`data-` attributes in HTML, for tests and scripts).

@@ -10,7 +10,7 @@ use crate::judgement::prefill::{
 use crate::judgement::prefill_report::{PrefillReport, SizeRow, TargetPrefill};
 use crate::planning::plan::{Plan, WarningKind};
 use crate::statistics::bootstrap::Interval;
-use crate::words::format::{format_ms, format_ratio, grouped, unbroken_groups};
+use crate::words::format::{format_ms, format_ratio, grouped, ms_or_dash, unbroken_groups};
 
 /// The Chinese words of the prompt-size warnings (the English ones are the
 /// validator's own, with the same figures).
@@ -534,7 +534,7 @@ pub fn refused(row: &SizeRow) -> bool {
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn size_figure_cells(lang: Lang, row: &SizeRow) -> [String; 6] {
     let figures = &row.figures;
-    let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
+    let ms = |value: Option<f64>| ms_or_dash(lang, value);
     let slow = figures.slow.map_or_else(
         || "–".to_owned(),
         |slow| match lang {

@@ -6,19 +6,13 @@
 use super::{Column, Row, Section, Table};
 use crate::base::lang::Lang;
 use crate::judgement::report::Report;
-use crate::words::format::{format_ms, format_pct};
+use crate::words::format::{format_pct, ms_or_dash};
 
 /// The section of `report`, or `None` when no target's provider reported
 /// a cache figure. `nonce` is the plan's.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section> {
     let t = lang.texts();
-    let column = |heading, numeric| Column {
-        heading,
-        numeric,
-        wide: false,
-    };
-    let ms = |value: Option<f64>| value.map_or_else(|| "–".to_owned(), |v| format_ms(lang, v));
     let rows: Vec<Row> = report
         .targets
         .iter()
@@ -29,8 +23,8 @@ pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section
                     target.label.clone(),
                     split.reported.to_string(),
                     format!("{} ({})", split.hits, format_pct(split.hit_share * 100.0)),
-                    ms(split.hit_median_ms),
-                    ms(split.miss_median_ms),
+                    ms_or_dash(lang, split.hit_median_ms),
+                    ms_or_dash(lang, split.miss_median_ms),
                 ],
                 values: vec![
                     None,
@@ -52,11 +46,11 @@ pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section
         title: t.prompt_cache.to_owned(),
         tables: vec![Table {
             columns: vec![
-                column(t.target, false),
-                column(t.cache_reported, true),
-                column(t.cache_hits, true),
-                column(t.cache_hit_median, true),
-                column(t.cache_miss_median, true),
+                Column::new(t.target, false),
+                Column::new(t.cache_reported, true),
+                Column::new(t.cache_hits, true),
+                Column::new(t.cache_hit_median, true),
+                Column::new(t.cache_miss_median, true),
             ],
             rows,
         }],

@@ -29,19 +29,17 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
         return None;
     }
     let [target, gap, cold, share, median, p95] = idle_headings(lang);
-    let column = |heading, numeric, wide| Column {
-        heading,
-        numeric,
-        wide,
-    };
     let columns = vec![
-        column(target, false, false),
-        column(gap, true, false),
-        column(cold, true, false),
-        column(share, true, true),
-        column(median, true, false),
-        column(p95, true, false),
-        column(chart_words(lang).1, true, false),
+        Column::new(target, false),
+        Column::new(gap, true),
+        Column::new(cold, true),
+        Column {
+            wide: true,
+            ..Column::new(share, true)
+        },
+        Column::new(median, true),
+        Column::new(p95, true),
+        Column::new(chart_words(lang).1, true),
     ];
     let gaps = report.targets.iter().flat_map(|target| {
         target

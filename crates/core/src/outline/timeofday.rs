@@ -11,23 +11,12 @@ use crate::base::lang::Lang;
 use crate::judgement::report::Report;
 use crate::judgement::timeofday::Period;
 use crate::narrative::sentences::ReportSentences;
-use crate::words::format::{at_least, format_ms};
+use crate::words::format::{at_least, ms_or_dash};
 
 /// The section of `report`, with `sentences`' comparisons of the periods.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Section {
     let t = lang.texts();
-    let column = |heading, numeric| Column {
-        heading,
-        numeric,
-        wide: false,
-    };
-    let ms = |value: Option<f64>, bound: bool| {
-        value.map_or_else(
-            || "–".to_owned(),
-            |v| format!("{}{}", at_least(bound), format_ms(lang, v)),
-        )
-    };
     let row = |label: &str, word: &str, period: &Period| {
         let median = period.ttft.map(|s| s.median);
         // What the data bound from below, when the p95 has no upper bound.
@@ -41,8 +30,8 @@ pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSenten
                 label.to_owned(),
                 word.to_owned(),
                 period.requests.to_string(),
-                ms(median, false),
-                ms(p95, bound),
+                ms_or_dash(lang, median),
+                format!("{}{}", at_least(bound), ms_or_dash(lang, p95)),
             ],
             values: vec![
                 None,
@@ -70,11 +59,11 @@ pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSenten
         title: t.time_of_day.to_owned(),
         tables: vec![Table {
             columns: vec![
-                column(t.target, false),
-                column(t.time_of_day, false),
-                column(t.samples, true),
-                column(t.median, true),
-                column(t.p95, true),
+                Column::new(t.target, false),
+                Column::new(t.time_of_day, false),
+                Column::new(t.samples, true),
+                Column::new(t.median, true),
+                Column::new(t.p95, true),
             ],
             rows,
         }],

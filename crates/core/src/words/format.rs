@@ -64,6 +64,12 @@ pub fn trim_zeros(text: String) -> String {
     }
 }
 
+/// [`format_ms`] of a figure that may be missing: "–" for none.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn ms_or_dash(lang: Lang, value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), |ms| format_ms(lang, ms))
+}
+
 /// A percentage with no decimals from 10 up and one below ("541 %",
 /// "4.2 %"); "–" for a value that is not finite.
 #[cfg_attr(target_arch = "wasm32", inline)]
