@@ -175,8 +175,30 @@ struct BodyProps {
     on_range: Callback<Range>,
 }
 
-/// A cell of milliseconds, with its raw value in `data-value`; "≥ x" (and
-/// `data-lower-bound`) for a percentile that timeouts reach.
+/// One of the dashboard's tables per target and day: a card with its
+/// heading, a table of `columns` (heading, a number or not) whose rows
+/// stack into labelled blocks on a phone, and the hint under it.
+fn daily_table(
+    id: &'static str,
+    heading: &'static str,
+    columns: &[(&'static str, bool)],
+    rows: Html,
+    hint: &'static str,
+) -> Html {
+    html! {
+        <section class="card" {id}>
+            <h2>{heading}</h2>
+            <div class="table-wrap">
+            <table class="stack">
+                <thead><tr>{ for columns.iter().map(|&(h, number)| html! { <th scope="col" class={number.then_some("num")}>{h}</th> }) }</tr></thead>
+                <tbody>{ rows }</tbody>
+            </table>
+            </div>
+            <p class="hint">{hint}</p>
+        </section>
+    }
+}
+
 /// Each target's probe pass rate per day, when the monitor checks
 /// fidelity; nothing otherwise.
 fn fidelity_days(lang: Lang, data: &Dataset) -> Html {
@@ -185,29 +207,25 @@ fn fidelity_days(lang: Lang, data: &Dataset) -> Html {
         return Html::default();
     }
     let (t, d) = (lang.texts(), lang.dashboard_texts());
-    html! {
-        <section class="card" id="fidelity-days">
-            <h2>{d.fidelity_days}</h2>
-            <div class="table-wrap">
-            <table class="stack">
-                <thead><tr><th scope="col">{t.target}</th><th scope="col">{d.day}</th><th scope="col" class="num">{t.probe_pass_rate}</th></tr></thead>
-                <tbody>
-                { for days.iter().map(|day| {
-                    let pass = PassRate { passed: day.passed, replies: day.replies, low: day.interval.0, high: day.interval.1 };
-                    html! {
-                        <tr data-target={data.label(lang, day.target, None)} data-day={iso_date(day.day)} data-passed={day.passed.to_string()} data-replies={day.replies.to_string()}>
-                            <th scope="row">{data.label(lang, day.target, None)}</th>
-                            <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
-                            <td class="num full" data-label={t.probe_pass_rate}>{pass_rate_text(lang, &pass)}</td>
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </div>
-            <p class="hint">{d.fidelity_days_hint}</p>
-        </section>
-    }
+    let rows = html! {
+        { for days.iter().map(|day| {
+            let pass = PassRate { passed: day.passed, replies: day.replies, low: day.interval.0, high: day.interval.1 };
+            html! {
+                <tr data-target={data.label(lang, day.target, None)} data-day={iso_date(day.day)} data-passed={day.passed.to_string()} data-replies={day.replies.to_string()}>
+                    <th scope="row">{data.label(lang, day.target, None)}</th>
+                    <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
+                    <td class="num full" data-label={t.probe_pass_rate}>{pass_rate_text(lang, &pass)}</td>
+                </tr>
+            }
+        }) }
+    };
+    daily_table(
+        "fidelity-days",
+        d.fidelity_days,
+        &[(t.target, false), (d.day, false), (t.probe_pass_rate, true)],
+        rows,
+        d.fidelity_days_hint,
+    )
 }
 
 /// Each target's prefill rate per UTC day, for a monitor of sized
@@ -219,34 +237,30 @@ fn prefill_days(lang: Lang, data: &Dataset, days: &[PrefillDay]) -> Html {
     }
     let (t, d) = (lang.texts(), lang.dashboard_texts());
     let (heading, rate_heading, hint) = daily_words(lang);
-    html! {
-        <section class="card" id="prefill-days">
-            <h2>{heading}</h2>
-            <div class="table-wrap">
-            <table class="stack">
-                <thead><tr><th scope="col">{t.target}</th><th scope="col">{d.day}</th><th scope="col" class="num">{rate_heading}</th></tr></thead>
-                <tbody>
-                { for days.iter().map(|day| {
-                    let (kind, rate, low, high) = match day.rate {
-                        DayPrefill::Fitted { rate_tokens_per_s, interval, .. } => ("fitted", Some(rate_tokens_per_s.to_string()), Some(interval.low.to_string()), Some(interval.high.to_string())),
-                        DayPrefill::TooFew { .. } => ("too-few", None, None, None),
-                        DayPrefill::NoGrowth => ("no-growth", None, None, None),
-                    };
-                    html! {
-                        <tr data-target={data.label(lang, day.target, None)} data-day={iso_date(day.day)} data-kind={kind}
-                            data-rate={rate} data-low={low} data-high={high} data-requests={day.requests.to_string()}>
-                            <th scope="row">{data.label(lang, day.target, None)}</th>
-                            <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
-                            <td class="num wrap" data-label={rate_heading}>{day_rate(lang, &day.rate)}</td>
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </div>
-            <p class="hint">{hint}</p>
-        </section>
-    }
+    let rows = html! {
+        { for days.iter().map(|day| {
+            let (kind, rate, low, high) = match day.rate {
+                DayPrefill::Fitted { rate_tokens_per_s, interval, .. } => ("fitted", Some(rate_tokens_per_s.to_string()), Some(interval.low.to_string()), Some(interval.high.to_string())),
+                DayPrefill::TooFew { .. } => ("too-few", None, None, None),
+                DayPrefill::NoGrowth => ("no-growth", None, None, None),
+            };
+            html! {
+                <tr data-target={data.label(lang, day.target, None)} data-day={iso_date(day.day)} data-kind={kind}
+                    data-rate={rate} data-low={low} data-high={high} data-requests={day.requests.to_string()}>
+                    <th scope="row">{data.label(lang, day.target, None)}</th>
+                    <td class="full" data-label={d.day}>{iso_date(day.day)}</td>
+                    <td class="num wrap" data-label={rate_heading}>{day_rate(lang, &day.rate)}</td>
+                </tr>
+            }
+        }) }
+    };
+    daily_table(
+        "prefill-days",
+        heading,
+        &[(t.target, false), (d.day, false), (rate_heading, true)],
+        rows,
+        hint,
+    )
 }
 
 /// Each target's "goes cold after" per UTC day, for a monitor whose plan
@@ -258,41 +272,41 @@ fn idle_days(lang: Lang, data: &Dataset, days: &[IdleDay]) -> Html {
     }
     let t = lang.texts();
     let (heading, [day_heading, cold_heading, requests_heading], hint) = idle_daily_words(lang);
-    html! {
-        <section class="card" id="idle-days">
-            <h2>{heading}</h2>
-            <div class="table-wrap">
-            <table class="stack">
-                <thead><tr>
-                    <th scope="col">{t.target}</th><th scope="col">{day_heading}</th>
-                    <th scope="col">{cold_heading}</th><th scope="col" class="num">{requests_heading}</th>
-                </tr></thead>
-                <tbody>
-                { for days.iter().map(|day| {
-                    let (kind, lo, hi) = match day.figures.goes_cold {
-                        GoesCold::After { lo_s, hi_s, .. } => ("after", Some(lo_s.to_string()), Some(hi_s.to_string())),
-                        GoesCold::StayedWarm { after_s, .. } => ("stayed-warm", Some(after_s.to_string()), None),
-                        GoesCold::TooFewGaps => ("too-few", None, None),
-                    };
-                    let label = data.label(lang, day.target, None);
-                    html! {
-                        <tr data-target={label.clone()} data-day={iso_date(day.day)} data-kind={kind}
-                            data-lo={lo} data-hi={hi} data-requests={day.requests.to_string()}>
-                            <th scope="row">{label}</th>
-                            <td class="full" data-label={day_heading}>{iso_date(day.day)}</td>
-                            <td class="wrap" data-label={cold_heading}>{goes_cold_cell(lang, &day.figures.goes_cold)}</td>
-                            <td class="num" data-label={requests_heading}>{day.requests}</td>
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </div>
-            <p class="hint">{hint}</p>
-        </section>
-    }
+    let rows = html! {
+        { for days.iter().map(|day| {
+            let (kind, lo, hi) = match day.figures.goes_cold {
+                GoesCold::After { lo_s, hi_s, .. } => ("after", Some(lo_s.to_string()), Some(hi_s.to_string())),
+                GoesCold::StayedWarm { after_s, .. } => ("stayed-warm", Some(after_s.to_string()), None),
+                GoesCold::TooFewGaps => ("too-few", None, None),
+            };
+            let label = data.label(lang, day.target, None);
+            html! {
+                <tr data-target={label.clone()} data-day={iso_date(day.day)} data-kind={kind}
+                    data-lo={lo} data-hi={hi} data-requests={day.requests.to_string()}>
+                    <th scope="row">{label}</th>
+                    <td class="full" data-label={day_heading}>{iso_date(day.day)}</td>
+                    <td class="wrap" data-label={cold_heading}>{goes_cold_cell(lang, &day.figures.goes_cold)}</td>
+                    <td class="num" data-label={requests_heading}>{day.requests}</td>
+                </tr>
+            }
+        }) }
+    };
+    daily_table(
+        "idle-days",
+        heading,
+        &[
+            (t.target, false),
+            (day_heading, false),
+            (cold_heading, false),
+            (requests_heading, true),
+        ],
+        rows,
+        hint,
+    )
 }
 
+/// A cell of milliseconds, with its raw value in `data-value`; "≥ x" (and
+/// `data-lower-bound`) for a percentile that timeouts reach.
 fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
     match value {
         Some(v) => {
