@@ -6,30 +6,23 @@
 // after which it stayed warm, agreeing with `firsttoken report --json` for
 // the same run, in English and in Chinese, at 1280 and 400 px. Screenshots
 // of the section go to e2e/out/dashboard-idle/.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { anthropicTarget, launch, openPage, openaiTarget, outDir, quickPlan, repo, startServers } from "./harness.mjs";
-import { englishWords } from "./screen-checks.mjs";
+import { anthropicTarget, openPage, openaiTarget, outDir, quickPlan, repo, withServersAndBrowser } from "./harness.mjs";
+import { englishWords, sectionOverflow } from "./screen-checks.mjs";
 
 const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 const LABELS = ["Scales to zero", "Stays warm"];
 let servers, browser, site;
-
-before(async () => {
-  site = resolve(outDir, "site-dashboard-idle");
-  rmSync(site, { recursive: true, force: true });
-  cpSync(resolve(repo, "dist"), site, { recursive: true });
-  servers = await startServers({ staticDir: site });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  servers?.stop();
-});
+withServersAndBrowser(
+  (started, launched, copy) => {
+    [servers, browser, site] = [started, launched, copy];
+  },
+  { siteCopy: "site-dashboard-idle" },
+);
 
 /** core::narrative::idle::gap_text for gaps under a minute: "2 s", "2 秒". */
 function gapText(lang, seconds) {
@@ -100,12 +93,7 @@ test("a published run with idle gaps shows each target's goes-cold range per day
         const texts = await page.$$eval("#idle-days th, #idle-days td, #idle-days h2, #idle-days p", (els) => els.map((e) => e.textContent));
         assert.deepEqual(englishWords(texts, LABELS), [], "no English in the Chinese section");
       }
-      const box = await page.locator("#idle-days").boundingBox();
-      assert.ok(box.x >= 0 && box.x + box.width <= width, JSON.stringify(box));
-      const overflowing = await page.$$eval("#idle-days, #idle-days .table-wrap, #idle-days td", (els) =>
-        els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.outerHTML.slice(0, 120)),
-      );
-      assert.deepEqual(overflowing, [], "nothing in the section is cut off or scrolls sideways");
+      assert.deepEqual(await sectionOverflow(page, "#idle-days", width), [], "nothing in the section is cut off or scrolls sideways");
       await page.locator("#idle-days").screenshot({ path: resolve(dir, `idle-days-${lang}-${width}.png`) });
     }
     assert.deepEqual(page.problems, []);

@@ -6,28 +6,22 @@
 // `firsttoken report --json` prints for the same run, in English and in
 // Chinese. Screenshots of the section at 1280 and 400 px go to
 // e2e/out/dashboard-prefill/.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { launch, openPage, openaiTarget, outDir, quickPlan, repo, startServers } from "./harness.mjs";
+import { openPage, openaiTarget, outDir, quickPlan, repo, withServersAndBrowser } from "./harness.mjs";
+import { sectionOverflow } from "./screen-checks.mjs";
 
 const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 let servers, browser, site;
-
-before(async () => {
-  site = resolve(outDir, "site-dashboard-prefill");
-  rmSync(site, { recursive: true, force: true });
-  cpSync(resolve(repo, "dist"), site, { recursive: true });
-  servers = await startServers({ staticDir: site });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  servers?.stop();
-});
+withServersAndBrowser(
+  (started, launched, copy) => {
+    [servers, browser, site] = [started, launched, copy];
+  },
+  { siteCopy: "site-dashboard-prefill" },
+);
 
 /** core::text::prefill::format_rate: three significant digits, thousands set apart. */
 function formatRate(rate) {
@@ -124,12 +118,7 @@ test("a published run with prompt sizes shows each target's prefill rate per day
       }
       assert.ok(Number(rows[0].rate) > Number(rows[1].rate), "the fast script prefills faster");
       // Nothing spills out of the screen.
-      const box = await page.locator("#prefill-days").boundingBox();
-      assert.ok(box.x >= 0 && box.x + box.width <= width, JSON.stringify(box));
-      const overflowing = await page.$$eval("#prefill-days, #prefill-days .table-wrap, #prefill-days td", (els) =>
-        els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.outerHTML.slice(0, 120)),
-      );
-      assert.deepEqual(overflowing, [], "nothing in the section is cut off or scrolls sideways");
+      assert.deepEqual(await sectionOverflow(page, "#prefill-days", width), [], "nothing in the section is cut off or scrolls sideways");
       await page.locator("#prefill-days").screenshot({ path: resolve(dir, `prefill-days-${lang}-${width}.png`) });
     }
     assert.deepEqual(page.problems, []);

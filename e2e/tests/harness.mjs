@@ -2,7 +2,7 @@
 // serves the built page from ../dist on a second port, so the page and the
 // provider are different origins and CORS is real) and headless Chromium.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
@@ -20,14 +20,22 @@ const MOCK_BIN = process.env.FIRSTTOKEN_MOCK_BIN || resolve(repo, "target/releas
 /**
  * Starts the mock provider, the static site and a browser before the tests of
  * the calling file (or `describe` block), hands them to `ready` (which may be
- * async, for more set-up), and stops them after.
+ * async, for more set-up), and stops them after. With `siteCopy`, the site
+ * served is a fresh copy of the built page in e2e/out/<siteCopy>, which the
+ * tests may add files to (a published directory); `ready` gets its path.
  */
-export function withServersAndBrowser(ready) {
+export function withServersAndBrowser(ready, { siteCopy } = {}) {
   let servers, browser;
   before(async () => {
-    servers = await startServers();
+    let site;
+    if (siteCopy) {
+      site = resolve(outDir, siteCopy);
+      rmSync(site, { recursive: true, force: true });
+      cpSync(resolve(repo, "dist"), site, { recursive: true });
+    }
+    servers = await startServers(site ? { staticDir: site } : {});
     browser = await launch();
-    await ready(servers, browser);
+    await ready(servers, browser, site);
   });
   after(async () => {
     await browser?.close();

@@ -3,28 +3,21 @@
 // served next to the built page, and the page opened with
 // `?results=data/index.json` shows, per target and vantage, the figures
 // `firsttoken report --json` prints for the same runs, with every chart drawn.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { launch, openPage, openaiTarget, outDir, quickPlan, repo, startServers } from "./harness.mjs";
+import { openPage, openaiTarget, outDir, quickPlan, repo, withServersAndBrowser } from "./harness.mjs";
 
 const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 let servers, browser, site;
-
-before(async () => {
-  site = resolve(outDir, "site-publish");
-  rmSync(site, { recursive: true, force: true });
-  cpSync(resolve(repo, "dist"), site, { recursive: true });
-  servers = await startServers({ staticDir: site });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  servers?.stop();
-});
+withServersAndBrowser(
+  (started, launched, copy) => {
+    [servers, browser, site] = [started, launched, copy];
+  },
+  { siteCopy: "site-publish" },
+);
 
 test("runs from two vantages published with `firsttoken publish` show in the dashboard as `firsttoken report` computes them", async () => {
   assert.ok(existsSync(CLI_BIN), `the runner is not built at ${CLI_BIN}: run \`make cli\``);

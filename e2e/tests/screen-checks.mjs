@@ -261,6 +261,22 @@ export function cutChartText(charts) {
 }
 
 /**
+ * What of the section `selector` does not fit a screen `width` px wide: the
+ * section past either edge, or the section, its table's box or a cell cut
+ * off or scrolling sideways. Empty when everything fits.
+ */
+export async function sectionOverflow(page, selector, width) {
+  const problems = [];
+  const box = await page.locator(selector).boundingBox();
+  if (!(box.x >= 0 && box.x + box.width <= width)) problems.push(`${selector} outside the screen: ${JSON.stringify(box)}`);
+  const overflowing = await page.$$eval(`${selector}, ${selector} .table-wrap, ${selector} td`, (els) =>
+    els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.outerHTML.slice(0, 120)),
+  );
+  problems.push(...overflowing.map((html) => `cut off or scrolls sideways: ${html}`));
+  return problems;
+}
+
+/**
  * What does not fit the screen at its width: the page wider than the
  * viewport, visible text pushed past the right edge outside a sideways
  * scroller, an element that clips its own text (overflow hidden or an
