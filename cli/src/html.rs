@@ -19,16 +19,17 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
-use firsttoken_core::outline::Section;
 use firsttoken_core::outline::cache::cache_section;
+use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
+use firsttoken_core::outline::{Block, Role, Section, Show, Table};
 use firsttoken_core::prefill::{PrefillReport, prefill_report};
 use firsttoken_core::report::{Report, TargetReport};
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken_core::text::{self, at_least, format_ms, labelled, report_sentences};
+use firsttoken_core::text::{self, labelled, report_sentences};
 use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
@@ -67,26 +68,18 @@ figure svg.narrow { display: none; }
   th, td { padding: 4px 6px; }
   figure svg.wide { display: none; }
   figure svg.narrow { display: block; }
-  /* The comparison becomes one labelled block per target, as on the page:
-     nine columns do not fit 400 px, and scrolled away they hide the CV,
-     the errors and the verdict. */
-  table.comparison thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
-  table.comparison, table.comparison tbody { display: block; }
-  table.comparison tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); column-gap: 16px;
+  /* The outline's tables become one labelled block per row, as on the
+     page: nine columns do not fit 400 px, and scrolled away they hide the
+     CV, the errors and the verdict. */
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.stack, table.stack tbody { display: block; }
+  table.stack tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); column-gap: 16px;
     padding: 8px 0; border-bottom: 1px solid var(--line); }
-  table.comparison th[scope=row] { grid-column: 1 / -1; order: -1; position: static; border: none; padding: 0 0 4px; min-width: 0; }
-  table.comparison td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
-  table.comparison td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
-  table.comparison td:last-child { grid-column: 1 / -1; }
-  /* The idle table too: seven columns, one labelled block per target and gap. */
-  table.idle thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
-  table.idle, table.idle tbody { display: block; }
-  table.idle tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); column-gap: 16px;
-    padding: 8px 0; border-bottom: 1px solid var(--line); }
-  table.idle td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
-  table.idle td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
-  table.idle td:first-child { grid-column: 1 / -1; font-weight: 600; }
-  table.idle td:first-child::before { content: none; }
+  table.stack th[scope=row] { grid-column: 1 / -1; order: -1; position: static; border: none; padding: 0 0 4px; min-width: 0; }
+  table.stack td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
+  table.stack td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
+  table.stack td.rank { display: none; }
+  table.stack td.verdict, table.stack td.wide { grid-column: 1 / -1; }
 }
 thead th { color: var(--muted); font-weight: 600; }
 ul.said { padding-left: 20px; margin: 8px 0; }
@@ -194,90 +187,27 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(population) = &sentences.population {
         let _ = writeln!(out, "<p class=\"population\">{}</p>", escape(population));
     }
-    for (model_index, model) in report.models.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<section class=\"model\">\n<h2 id=\"model-{model_index}\">{}{}</h2>",
-            escape(words.model),
-            escape(&format!(
-                "{}{}",
-                firsttoken_core::text::colon(lang),
-                model.names.join(" / ")
-            ))
-        );
-        let _ = writeln!(
-            out,
-            "{}<table class=\"comparison\">\n<thead><tr><th scope=\"col\" class=\"num\">{}</th>\
-             <th scope=\"col\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
-             <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
-             <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\" class=\"num\">{}</th>\
-             <th scope=\"col\" class=\"num\">{}</th><th scope=\"col\">{}</th></tr></thead>\n<tbody>",
-            scroll_open(&format!("model-{model_index}")),
-            escape(words.rank),
-            escape(words.target),
-            escape(words.n),
-            escape(words.median),
-            escape(words.p95),
-            escape(words.p99),
-            escape(words.cv),
-            escape(words.errors),
-            escape(words.verdict),
-        );
-        for row in &model.rows {
-            let Some(target) = report.targets.get(row.figures.target as usize) else {
-                continue;
-            };
-            let ttft = target.ttft.as_ref();
-            // Each cell names its column, for the narrow layout's labelled blocks.
-            let label = |column: &str| format!(" data-label=\"{}\"", escape(column));
-            let bounded = |value: Option<f64>, p: f64, column: &str| {
-                format!(
-                    "<td class=\"num\"{}{}>{}{}</td>",
-                    label(column),
-                    data_value(value),
-                    escape(at_least(
-                        value.is_some() && target.percentile_is_lower_bound(p)
-                    )),
-                    escape(&value.map_or_else(|| "–".to_owned(), |ms| format_ms(lang, ms)))
-                )
-            };
-            let _ = writeln!(
-                out,
-                "<tr data-target=\"{}\"><td class=\"num\"{}>{}</td><th scope=\"row\">{}</th>\
-                 <td class=\"num\"{}{}>{}</td>{}{}{}<td class=\"num\"{}{}>{}{:.0} %</td>\
-                 <td class=\"num\"{}{}>{:.1} %</td><td{}>{}</td></tr>",
-                target.target,
-                label(words.rank),
-                row.rank,
-                escape(&target.label),
-                label(words.n),
-                data_value(Some(row.figures.n as f64)),
-                row.figures.n,
-                bounded(ttft.map(|s| s.median), 50.0, words.median),
-                bounded(ttft.map(|s| s.p95), 95.0, words.p95),
-                bounded(ttft.map(|s| s.p99), 99.0, words.p99),
-                label(words.cv),
-                data_value(ttft.map(|s| s.cv_pct)),
-                escape(at_least(target.moments_are_lower_bounds())),
-                row.figures.cv_pct,
-                label(words.errors),
-                data_value(Some(target.error_rate)),
-                row.figures.error_rate * 100.0,
-                label(words.verdict),
-                escape(&row.figures.judgement.finished_label(lang, false)),
-            );
+    // Per model, the outline's comparison, then the lines of the model's
+    // targets that the page shows in sections of their own.
+    for (model_index, section) in comparison_sections(lang, report, &sentences)
+        .iter()
+        .enumerate()
+    {
+        section_html(&mut out, section, None, lang);
+        let lines = model_lines(doc, report, &sentences, model_index, words, lang);
+        if !lines.is_empty() {
+            out.push_str("<ul class=\"said\">\n");
+            for (name, text) in lines {
+                let _ = writeln!(
+                    out,
+                    "<li><b>{}</b>{}{}</li>",
+                    escape(name),
+                    escape(firsttoken_core::text::colon(lang)),
+                    escape(&text)
+                );
+            }
+            out.push_str("</ul>\n");
         }
-        out.push_str("</tbody>\n</table>\n</div>\n<ul class=\"said\">\n");
-        for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
-            let _ = writeln!(
-                out,
-                "<li><b>{}</b>{}{}</li>",
-                escape(name),
-                escape(firsttoken_core::text::colon(lang)),
-                escape(&text)
-            );
-        }
-        out.push_str("</ul>\n</section>\n");
     }
 
     let without_success: Vec<&TargetReport> =
@@ -313,7 +243,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         section_html(&mut out, &section, None, lang);
     }
     if let Some(section) = idle_section(lang, report, &sentences) {
-        let chart = section.chart.and_then(|_| idle_chart_item(lang, report));
+        let chart = section.chart().and_then(|_| idle_chart_item(lang, report));
         section_html(&mut out, &section, chart.as_ref(), lang);
     }
     let section = time_of_day_section(lang, report, &sentences);
@@ -462,73 +392,130 @@ fn prefill_html(out: &mut String, prefill: &PrefillReport, lang: Lang) {
     out.push_str("</ul>\n</section>\n");
 }
 
-/// A section of the report's outline (`core::outline`): its heading, its
-/// tables (each row's raw figures in its `data-` attributes), its
-/// sentences and the chart core places in it. Core decides what the
-/// section holds; this lays it out as the page does.
+/// A section of the report's outline (`core::outline`): its heading,
+/// then each block in order. A table's heading column heads its rows, its
+/// raw figures go in `data-` attributes and its rows stack into labelled
+/// blocks on a phone; a list gives each sentence with its target's label;
+/// a block's name is a sub-heading or a bold lead, as the outline says.
+/// Core decides what the section holds; this only lays it out.
 fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, lang: Lang) {
-    let id = escape(section.id);
-    let _ = writeln!(
-        out,
-        "<section class=\"{id}\">\n<h2 id=\"{id}\">{}</h2>",
-        escape(&section.title)
-    );
-    for table in &section.tables {
-        let _ = write!(
-            out,
-            "{}<table class=\"{id}\">\n<thead><tr>",
-            scroll_open(section.id)
-        );
-        for column in &table.columns {
-            let _ = write!(out, "<th scope=\"col\">{}</th>", escape(column.heading));
-        }
-        out.push_str("</tr></thead>\n<tbody>\n");
-        for row in &table.rows {
-            out.push_str("<tr");
-            for (name, value) in &row.data {
-                let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
-            }
-            out.push('>');
-            for (k, (cell, column)) in row.cells.iter().zip(&table.columns).enumerate() {
-                let mut value = match row.values.get(k) {
-                    Some(Some(value)) => format!(" data-value=\"{}\"", escape(value)),
-                    _ => String::new(),
-                };
-                if row.lower_bounds.get(k) == Some(&true) {
-                    value.push_str(" data-lower-bound=\"true\"");
+    let id = escape(&section.id);
+    let _ = write!(out, "<section class=\"{}\"", escape(section.kind));
+    for (name, value) in &section.data {
+        let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
+    }
+    let _ = writeln!(out, ">\n<h2 id=\"{id}\">{}</h2>", escape(&section.title));
+    let colon = escape(firsttoken_core::text::colon(lang));
+    for block in &section.blocks {
+        match block {
+            Block::Table(table) => table_html(out, &section.id, table),
+            Block::Notes(notes) => {
+                if notes.show == Show::Heading {
+                    let _ = writeln!(out, "<h3>{}</h3>", escape(notes.name));
                 }
-                let _ = write!(
-                    out,
-                    "<td data-label=\"{}\"{value}>{}</td>",
-                    escape(column.heading),
-                    escape(cell)
-                );
+                let _ = writeln!(out, "<ul class=\"said {}\">", escape(notes.class));
+                for note in &notes.items {
+                    let _ = write!(out, "<li data-target=\"{}\"", note.said.target);
+                    for (name, value) in &note.data {
+                        let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
+                    }
+                    if notes.show == Show::Lead {
+                        let _ = write!(out, "><b>{}</b>{colon}", escape(notes.name));
+                    } else {
+                        out.push('>');
+                    }
+                    let _ = writeln!(
+                        out,
+                        "<b>{}</b>{colon}{}</li>",
+                        escape(&note.said.label),
+                        escape(&note.said.text)
+                    );
+                }
+                out.push_str("</ul>\n");
             }
-            out.push_str("</tr>\n");
+            Block::Sentence(sentence) => {
+                if sentence.show == Show::Heading {
+                    let _ = writeln!(out, "<h3>{}</h3>", escape(sentence.name));
+                }
+                let _ = write!(out, "<p class=\"{}\"", escape(sentence.class));
+                for (name, value) in &sentence.data {
+                    let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
+                }
+                out.push('>');
+                if sentence.show == Show::Lead {
+                    let _ = write!(out, "<b>{}</b>{colon}", escape(sentence.name));
+                }
+                let _ = writeln!(out, "{}</p>", escape(&sentence.text));
+            }
+            Block::Hint(hint) => {
+                let _ = writeln!(out, "<p class=\"hint\">{}</p>", escape(hint));
+            }
+            Block::Chart(_) => {
+                if let Some(item) = chart {
+                    chart_figure(out, item, lang, false);
+                }
+            }
         }
-        out.push_str("</tbody>\n</table>\n</div>\n");
-    }
-    if !section.notes.is_empty() {
-        out.push_str("<ul class=\"said\">\n");
-        for said in &section.notes {
-            let _ = writeln!(
-                out,
-                "<li data-target=\"{}\"><b>{}</b>{}{}</li>",
-                said.target,
-                escape(&said.label),
-                escape(firsttoken_core::text::colon(lang)),
-                escape(&said.text)
-            );
-        }
-        out.push_str("</ul>\n");
-    }
-    if let Some(hint) = &section.hint {
-        let _ = writeln!(out, "<p class=\"hint\">{}</p>", escape(hint));
-    }
-    if let Some(item) = chart {
-        chart_figure(out, item, lang, false);
     }
     out.push_str("</section>\n");
+}
+
+/// A table of the outline in its scrolling box, labelled by the section's
+/// heading `id`.
+fn table_html(out: &mut String, id: &str, table: &Table) {
+    let _ = write!(
+        out,
+        "{}<table class=\"{} stack\">\n<thead><tr>",
+        scroll_open(&escape(id)),
+        escape(table.class)
+    );
+    for column in &table.columns {
+        let class = if column.numeric { " class=\"num\"" } else { "" };
+        let _ = write!(
+            out,
+            "<th scope=\"col\"{class}>{}</th>",
+            escape(column.heading)
+        );
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    let heading = table.heading_column();
+    for row in &table.rows {
+        out.push_str("<tr");
+        for (name, value) in &row.data {
+            let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
+        }
+        out.push('>');
+        for (k, (cell, column)) in row.cells.iter().zip(&table.columns).enumerate() {
+            if k == heading {
+                let _ = write!(out, "<th scope=\"row\">{}</th>", escape(cell));
+                continue;
+            }
+            let classes: Vec<&str> = [
+                (column.numeric, "num"),
+                (column.wide, "wide"),
+                (column.role == Role::Rank, "rank"),
+                (column.role == Role::Verdict, "verdict"),
+            ]
+            .into_iter()
+            .filter_map(|(on, class)| on.then_some(class))
+            .collect();
+            let mut attributes = if classes.is_empty() {
+                String::new()
+            } else {
+                format!(" class=\"{}\"", classes.join(" "))
+            };
+            let _ = write!(attributes, " data-label=\"{}\"", escape(column.heading));
+            if let Some(Some(value)) = row.values.get(k) {
+                let _ = write!(attributes, " data-value=\"{}\"", escape(value));
+            }
+            if row.lower_bounds.get(k) == Some(&true) {
+                attributes.push_str(" data-lower-bound=\"true\"");
+            }
+            let _ = write!(out, "<td{attributes}>{}</td>", escape(cell));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n</div>\n");
 }
 
 /// The page's results charts, each as inline SVG with its numbers in a

@@ -13,10 +13,11 @@ use std::path::PathBuf;
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::fidelity::score::Fidelity;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
-use firsttoken_core::outline::Section;
 use firsttoken_core::outline::cache::cache_section;
+use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
+use firsttoken_core::outline::{Block, Section, Show, Table};
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{
     REPORT_SEED, Report, TargetReport, build_report_with, percentile_reaches_censored,
@@ -30,14 +31,13 @@ use firsttoken_core::tail::ColdTail;
 use firsttoken_core::text::fidelity::{
     count_of, f1_text, failure_text, pass_rate_text, verdict_word,
 };
-use firsttoken_core::text::format::ms_or_dash;
 use firsttoken_core::text::printable::printable;
 use firsttoken_core::text::report_words::{
     Phase, ReportWords, connections_opened, failed_probe, failed_probes_list, fidelity_heading,
     no_successful_samples, prompt_tokens_equal, report_heading, unknown_time,
 };
 use firsttoken_core::text::{self, format_ms};
-use firsttoken_core::text::{Said, at_least, caveat_line, colon, labelled, report_sentences};
+use firsttoken_core::text::{Said, colon, labelled, report_sentences};
 use firsttoken_core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 use unicode_width::UnicodeWidthStr;
@@ -590,58 +590,13 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(population) = &sentences.population {
         let _ = writeln!(out, "\n{population}");
     }
-    for (model_index, model) in report.models.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "\n{}{}{}",
-            words.model,
-            colon(lang),
-            model.names.join(" / ")
-        );
-        let _ = writeln!(
-            out,
-            "  {}  {}  {}  {}  {}  {}  {}  {}  {}",
-            pad(words.rank, 4, true),
-            pad(words.target, label_width, false),
-            pad(words.n, 6, true),
-            pad(words.median, 9, true),
-            pad(words.p95, 9, true),
-            pad(words.p99, 9, true),
-            pad(words.cv, 6, true),
-            pad(words.errors, 7, true),
-            words.verdict
-        );
-        for row in &model.rows {
-            let Some(target) = report.targets.get(row.figures.target as usize) else {
-                continue;
-            };
-            let ttft = target.ttft.as_ref();
-            let bounded = |value: Option<f64>, p: f64| {
-                format!(
-                    "{}{}",
-                    at_least(value.is_some() && target.percentile_is_lower_bound(p)),
-                    ms_or_dash(lang, value)
-                )
-            };
-            let cv = format!(
-                "{}{:.0} %",
-                at_least(target.moments_are_lower_bounds()),
-                row.figures.cv_pct
-            );
-            let _ = writeln!(
-                out,
-                "  {}  {}  {}  {}  {}  {}  {}  {}  {}",
-                pad(&row.rank.to_string(), 4, true),
-                pad(&target.label, label_width, false),
-                pad(&row.figures.n.to_string(), 6, true),
-                pad(&bounded(ttft.map(|s| s.median), 50.0), 9, true),
-                pad(&bounded(ttft.map(|s| s.p95), 95.0), 9, true),
-                pad(&bounded(ttft.map(|s| s.p99), 99.0), 9, true),
-                pad(&cv, 6, true),
-                pad(&format!("{:.1} %", row.figures.error_rate * 100.0), 7, true),
-                row.figures.judgement.finished_label(lang, false)
-            );
-        }
+    // Per model, the outline's comparison, then the lines of the model's
+    // targets that the page shows in its own sections.
+    for (model_index, section) in comparison_sections(lang, report, &sentences)
+        .iter()
+        .enumerate()
+    {
+        section_text(&mut out, section, lang);
         for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
             let _ = writeln!(out, "  {name}{}{text}", colon(lang));
         }
@@ -708,49 +663,88 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     out
 }
 
-/// A section of the report's outline (`core::outline`) in padded columns:
-/// its heading, each table with every column as wide as its widest cell
-/// (numbers aligned right), then its sentences, each with its target's
-/// label. Core decides what the section holds; a chart has no place in a
-/// terminal.
+/// A section of the report's outline (`core::outline`) as text: its
+/// heading, then each block in order. A table has every column as wide as
+/// its widest cell, under its narrow heading (numbers aligned right); a
+/// list gives each sentence with its target's label, under its name when
+/// the name is a heading, else after it; a chart has no place in a
+/// terminal. Core decides what the section holds and in which order.
 fn section_text(out: &mut String, section: &Section, lang: Lang) {
     let _ = writeln!(out, "\n{}", section.title);
-    for table in &section.tables {
-        let widths: Vec<usize> = table
-            .columns
-            .iter()
-            .enumerate()
-            .map(|(k, column)| {
-                table
-                    .rows
-                    .iter()
-                    .filter_map(|row| row.cells.get(k))
-                    .map(|cell| cell.width())
-                    .fold(column.heading.width(), usize::max)
-            })
-            .collect();
-        let line = |cells: &mut dyn Iterator<Item = &str>| {
-            let padded: Vec<String> = cells
-                .zip(&table.columns)
-                .zip(&widths)
-                .map(|((cell, column), &width)| pad(cell, width, column.numeric))
-                .collect();
-            format!("  {}", padded.join("  ").trim_end())
-        };
-        let _ = writeln!(
-            out,
-            "{}",
-            line(&mut table.columns.iter().map(|c| c.heading))
-        );
-        for row in &table.rows {
-            let _ = writeln!(out, "{}", line(&mut row.cells.iter().map(String::as_str)));
+    // "name: " before a line, when the block has a name and it is not a
+    // heading printed above it.
+    let lead = |name: &str, show: Show| -> String {
+        if name.is_empty() || show == Show::Heading {
+            String::new()
+        } else {
+            format!("{name}{}", colon(lang))
+        }
+    };
+    let indent = |show: Show| if show == Show::Heading { "    " } else { "  " };
+    for block in &section.blocks {
+        match block {
+            Block::Table(table) => table_text(out, table),
+            Block::Notes(notes) => {
+                if notes.show == Show::Heading {
+                    let _ = writeln!(out, "  {}", notes.name);
+                }
+                for note in &notes.items {
+                    let _ = writeln!(
+                        out,
+                        "{}{}{}",
+                        indent(notes.show),
+                        lead(notes.name, notes.show),
+                        labelled(lang, &note.said.label, &note.said.text)
+                    );
+                }
+            }
+            Block::Sentence(sentence) => {
+                if sentence.show == Show::Heading {
+                    let _ = writeln!(out, "  {}", sentence.name);
+                }
+                let _ = writeln!(
+                    out,
+                    "{}{}{}",
+                    indent(sentence.show),
+                    lead(sentence.name, sentence.show),
+                    sentence.text
+                );
+            }
+            Block::Hint(hint) => {
+                let _ = writeln!(out, "  {hint}");
+            }
+            Block::Chart(_) => {}
         }
     }
-    for said in &section.notes {
-        let _ = writeln!(out, "  {}", labelled(lang, &said.label, &said.text));
-    }
-    if let Some(hint) = &section.hint {
-        let _ = writeln!(out, "  {hint}");
+}
+
+/// A table of the outline in padded columns, each as wide as its widest
+/// cell under its narrow heading, numbers aligned right.
+fn table_text(out: &mut String, table: &Table) {
+    let widths: Vec<usize> = table
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(k, column)| {
+            table
+                .rows
+                .iter()
+                .filter_map(|row| row.cells.get(k))
+                .map(|cell| cell.width())
+                .fold(column.short.width(), usize::max)
+        })
+        .collect();
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        let padded: Vec<String> = cells
+            .zip(&table.columns)
+            .zip(&widths)
+            .map(|((cell, column), &width)| pad(cell, width, column.numeric))
+            .collect();
+        format!("  {}", padded.join("  ").trim_end())
+    };
+    let _ = writeln!(out, "{}", line(&mut table.columns.iter().map(|c| c.short)));
+    for row in &table.rows {
+        let _ = writeln!(out, "{}", line(&mut row.cells.iter().map(String::as_str)));
     }
 }
 
@@ -766,12 +760,11 @@ pub(crate) fn fidelity_block(
     fidelity_text(out, report, fidelity, sentences, lang, label_width(report));
 }
 
-/// "Mock · fixed@5: 2 opened; median connect …", the connections line of
-/// `target`, when any of its requests opened a connection.
-/// The named lines under one model's table, in the order both the text
-/// report and the HTML report print them: (line name, text). Per-target
-/// lines that are not the comparison's own (first try, rate limits, stream,
-/// cost, periods, connections) are kept to the model's targets.
+/// The named lines printed after one model's comparison (the outline's
+/// section, `core::outline::comparison`), in the order both the text
+/// report and the HTML report print them: (line name, text). They are the
+/// model's targets' first try, rate limits, stream, cost and connections,
+/// which the page shows in sections of their own.
 pub(crate) fn model_lines(
     doc: &ResultsDoc,
     report: &Report,
@@ -781,54 +774,21 @@ pub(crate) fn model_lines(
     lang: Lang,
 ) -> Vec<(&'static str, String)> {
     let mut lines: Vec<(&'static str, String)> = Vec::new();
-    let (Some(said), Some(model)) = (
-        sentences.models.get(model_index),
-        report.models.get(model_index),
-    ) else {
+    let Some(model) = report.models.get(model_index) else {
         return lines;
     };
+    let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
     let mut each = |name: &'static str, list: &[Said]| {
         lines.extend(
             list.iter()
+                .filter(|s| members.contains(&s.target))
                 .map(|s| (name, labelled(lang, &s.label, &s.text))),
         );
     };
-    let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
-    let of_model = |list: &[Said]| -> Vec<Said> {
-        list.iter()
-            .filter(|s| members.contains(&s.target))
-            .cloned()
-            .collect()
-    };
-    let mut head: Vec<(&'static str, String)> = said
-        .caveats
-        .iter()
-        .map(|(labels, text)| (words.note, caveat_line(lang, labels, text)))
-        .collect();
-    head.extend(
-        said.consistency
-            .iter()
-            .map(|c| (words.consistency, c.clone())),
-    );
-    head.extend(
-        said.best_provider
-            .iter()
-            .map(|b| (words.best_provider, b.clone())),
-    );
-    head.extend(
-        said.distinctions
-            .iter()
-            .map(|d| (words.intervals, d.clone())),
-    );
-    each(words.cold_tail, &said.tails);
-    each(words.slow, &said.slow);
-    each(words.timeout, &said.timeouts);
-    each(words.goodput, &said.goodput);
-    each(words.by_size, &said.by_size);
-    each(words.first_try, &of_model(&sentences.first_try));
-    each(words.rate_limits, &of_model(&sentences.rate_limits));
-    each(words.stream, &of_model(&sentences.streams));
-    each(words.cost, &of_model(&sentences.costs));
+    each(words.first_try, &sentences.first_try);
+    each(words.rate_limits, &sentences.rate_limits);
+    each(words.stream, &sentences.streams);
+    each(words.cost, &sentences.costs);
     // The periods' comparisons are said once, in the time-of-day section.
     // The idle lines are said once, in the idle section (`section_text`).
     lines.extend(
@@ -837,8 +797,7 @@ pub(crate) fn model_lines(
             .filter_map(|&target| connections_line(doc, report, target, lang))
             .map(|line| (words.connections, line)),
     );
-    head.extend(lines);
-    head
+    lines
 }
 
 pub(crate) fn connections_line(
@@ -985,6 +944,7 @@ pub(crate) fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use firsttoken_core::text::caveat_line;
 
     /// The golden routing fixture (five targets, 320 requests each, a cold
     /// tail, prices, timeouts) and the same file with a TTFT budget.
@@ -1008,6 +968,7 @@ mod tests {
                 for model in &said.models {
                     for list in [
                         &model.verdicts,
+                        &model.by_size,
                         &model.tails,
                         &model.slow,
                         &model.timeouts,
@@ -1037,28 +998,12 @@ mod tests {
                     expected.extend(list.iter().map(|s| labelled(lang, &s.label, &s.text)));
                 }
                 expected.extend(said.routing.iter().map(|(_, _, reason)| reason.clone()));
-                // Verdicts are said in the terminal's table, in the
-                // verdict column: the text without the label.
-                let verdicts: Vec<String> = said
-                    .models
+                // Every sentence, the verdicts' too, in full: the
+                // terminal prints the outline the page prints.
+                let missing: Vec<&String> = expected
                     .iter()
-                    .flat_map(|m| m.verdicts.iter().map(|s| labelled(lang, &s.label, &s.text)))
-                    .collect();
-                let mut missing: Vec<&String> = expected
-                    .iter()
-                    .filter(|sentence| !verdicts.contains(sentence))
                     .filter(|sentence| !text.contains(sentence.as_str()))
                     .collect();
-                let verdict_texts: Vec<&String> = said
-                    .models
-                    .iter()
-                    .flat_map(|m| m.verdicts.iter().map(|s| &s.text))
-                    .collect();
-                missing.extend(
-                    verdict_texts
-                        .into_iter()
-                        .filter(|v| !text.contains(v.as_str())),
-                );
                 assert!(
                     missing.is_empty(),
                     "{lang:?}: the terminal does not say {missing:#?}\n{text}"

@@ -10,19 +10,22 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew::virtual_dom::VTag;
 
-use crate::core::outline::{Section, Table};
+use crate::core::outline::{Block, Notes, Role, Section, Sentence, Show, Table};
 use crate::core::report::Report;
 use crate::core::text::colon;
 use crate::ui::chart_items::ChartItem;
 use crate::ui::charts::ChartGrid;
 use crate::ui::i18n::Lang;
+use crate::ui::verdict_badge::judgement_badge;
 
-/// One table of a section: the first cell heads its row; a wide column's
-/// cell takes a stacked block's whole width on a phone. No sideways
-/// scroller: it would hide a cell pushed past the screen.
-fn table_view(id: &'static str, table: &Table) -> Html {
+/// One table of a section: the heading column heads its row, the rank is
+/// left out and a wide column's or the verdict's cell takes a stacked
+/// block's whole width on a phone, where the verdict is a badge. No
+/// sideways scroller: it would hide a cell pushed past the screen.
+fn table_view(lang: Lang, table: &Table) -> Html {
+    let heading = table.heading_column();
     html! {
-        <table class={classes!(id, "stack")}>
+        <table class={classes!(table.class, "stack")}>
             <thead><tr>{ for table.columns.iter().map(|c| html! { <th scope="col" class={c.numeric.then_some("num")}>{c.heading}</th> }) }</tr></thead>
             <tbody>
             { for table.rows.iter().map(|row| {
@@ -31,12 +34,22 @@ fn table_view(id: &'static str, table: &Table) -> Html {
                 for (name, value) in &row.data {
                     tr.add_attribute(name, value.clone());
                 }
-                tr.add_children(row.cells.iter().zip(&table.columns).enumerate().map(|(k, (cell, column))| if k == 0 {
+                tr.add_children(row.cells.iter().zip(&table.columns).enumerate().map(|(k, (cell, column))| if k == heading {
                     html! { <th scope="row">{cell.clone()}</th> }
                 } else {
                     let value = row.values.get(k).cloned().flatten();
                     let bound = row.lower_bounds.get(k).copied().unwrap_or(false).then_some("true");
-                    html! { <td class={classes!(column.numeric.then_some("num"), column.wide.then_some("wide"))} data-label={column.heading} data-value={value} data-lower-bound={bound}>{cell.clone()}</td> }
+                    let class = classes!(
+                        column.numeric.then_some("num"),
+                        column.wide.then_some("wide"),
+                        (column.role == Role::Rank).then_some("rank"),
+                        (column.role == Role::Verdict).then_some("verdict-cell"),
+                    );
+                    let content = match (column.role, row.judgement) {
+                        (Role::Verdict, Some(judgement)) => judgement_badge(lang, judgement, true),
+                        _ => html! { {cell.clone()} },
+                    };
+                    html! { <td {class} data-label={column.heading} data-value={value} data-lower-bound={bound}>{content}</td> }
                 }));
                 Html::from(tr)
             }) }
@@ -45,24 +58,70 @@ fn table_view(id: &'static str, table: &Table) -> Html {
     }
 }
 
-/// A section: its heading, tables, sentences (each with its target's
-/// label, `data-target` its index) and the chart placed in it.
-pub fn section_view(lang: Lang, section: &Section, chart: Html) -> Html {
-    html! {
-        <section class="card" id={section.id}>
-            <h2>{section.title.clone()}</h2>
-            { for section.tables.iter().map(|table| table_view(section.id, table)) }
-            if !section.notes.is_empty() {
-                <ul class={classes!("notes", format!("{}-notes", section.id))}>
-                { for section.notes.iter().map(|s| html! {
-                    <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
-                }) }
-                </ul>
-            }
-            if let Some(hint) = &section.hint { <p class="hint">{hint.clone()}</p> }
-            { chart }
-        </section>
+/// `(attribute, value)` pairs on a tag.
+fn with_data(mut tag: VTag, data: &[(&'static str, String)]) -> VTag {
+    for (name, value) in data {
+        tag.add_attribute(name, value.clone());
     }
+    tag
+}
+
+/// A list of sentences, each with its target's label (`data-target` its
+/// index, its raw figures in `data-` attributes), under its name when the
+/// name is a heading.
+fn notes_view(lang: Lang, notes: &Notes) -> Html {
+    let lead =
+        (notes.show == Show::Lead).then(|| html! { <strong>{notes.name}{colon(lang)}</strong> });
+    let mut list = VTag::new("ul");
+    list.add_attribute("class", format!("notes {}", notes.class));
+    list.add_children(notes.items.iter().map(|note| {
+        let mut item = with_data(VTag::new("li"), &note.data);
+        item.add_attribute("data-target", note.said.target.to_string());
+        item.add_child(html! {
+            <>{lead.clone()}<strong>{note.said.label.clone()}</strong>{colon(lang)}{note.said.text.clone()}</>
+        });
+        Html::from(item)
+    }));
+    html! {
+        <>
+        if notes.show == Show::Heading { <h3>{notes.name}</h3> }
+        {Html::from(list)}
+        </>
+    }
+}
+
+/// One sentence about the section, its name a bold lead or a heading.
+fn sentence_view(lang: Lang, sentence: &Sentence) -> Html {
+    let mut p = with_data(VTag::new("p"), &sentence.data);
+    p.add_attribute("class", format!("sentence {}", sentence.class));
+    if sentence.show == Show::Lead {
+        p.add_child(html! { <strong>{sentence.name}{colon(lang)}</strong> });
+    }
+    p.add_child(html! { {sentence.text.clone()} });
+    html! {
+        <>
+        if sentence.show == Show::Heading { <h3>{sentence.name}</h3> }
+        {Html::from(p)}
+        </>
+    }
+}
+
+/// A section as a card: its heading, then each block in order, the chart
+/// (`chart`, drawn by the caller) where the outline places one.
+pub fn section_view(lang: Lang, section: &Section, chart: Html) -> Html {
+    let mut card = with_data(VTag::new("section"), &section.data);
+    card.add_attribute("class", format!("card {}", section.kind));
+    card.add_attribute("id", section.id.clone());
+    card.add_child(html! { <h2>{section.title.clone()}</h2> });
+    let mut chart = Some(chart);
+    card.add_children(section.blocks.iter().map(|block| match block {
+        Block::Table(table) => table_view(lang, table),
+        Block::Notes(notes) => notes_view(lang, notes),
+        Block::Sentence(sentence) => sentence_view(lang, sentence),
+        Block::Hint(hint) => html! { <p class="hint">{hint.clone()}</p> },
+        Block::Chart(_) => chart.take().unwrap_or_default(),
+    }));
+    Html::from(card)
 }
 
 /// "When does it go cold?": the outline's section with the chart of cold

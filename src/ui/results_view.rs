@@ -12,46 +12,29 @@ use yew::prelude::*;
 
 use crate::browser::files::download_text;
 use crate::core::outline::cache::cache_section;
+use crate::core::outline::comparison::comparison_sections;
 use crate::core::outline::idle::idle_section;
 use crate::core::outline::timeofday::time_of_day_section;
 use crate::core::prefill::{PrefillReport, prefill_report};
-use crate::core::report::{REPORT_SEED, Report, TargetReport, build_report};
+use crate::core::report::{REPORT_SEED, Report, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use crate::core::sample::Sample;
-use crate::core::stats::Summary;
 use crate::core::text;
 use crate::core::text::fidelity::verdict_word;
 use crate::core::text::format::unbroken_groups;
 use crate::core::text::notice;
-use crate::core::text::{
-    ReportSentences, Said, at_least, caveat_line, colon, labelled, report_sentences,
-};
+use crate::core::text::{ReportSentences, Said, colon, labelled, report_sentences};
 use crate::ui::chart_items::idle_chart_item;
 use crate::ui::charts::ChartsSection;
 use crate::ui::fidelity_items::fidelity_rows;
 use crate::ui::hooks::use_render_mark;
-use crate::ui::i18n::{Lang, format_ms, format_pct};
+use crate::ui::i18n::Lang;
 use crate::ui::outline_view::{idle_view, section_view};
 use crate::ui::probe_grid::ProbeGrid;
 use crate::ui::state::page::PageProps;
 use crate::ui::state::{Action, ResultsView, RunStatus};
 use crate::ui::verdict_badge::judgement_badge;
-
-/// A cell of milliseconds: the formatted figure, its raw value in
-/// `data-value` (tests compare it with the export), its column's name in
-/// `data-label` (narrow screens show each row as a labelled list), and for
-/// a figure that may be only a lower bound (a censored timeout reaches it)
-/// "≥ x" with `data-lower-bound`.
-fn bounded_ms_cell(lang: Lang, label: &'static str, value: Option<f64>, lower_bound: bool) -> Html {
-    match value {
-        Some(v) => {
-            let bound = lower_bound.then_some("true");
-            html! { <td class="num" data-label={label} data-value={v.to_string()} data-lower-bound={bound}>{format!("{}{}", at_least(lower_bound), format_ms(lang, v))}</td> }
-        }
-        None => html! { <td class="num" data-label={label}>{"–"}</td> },
-    }
-}
 
 /// "Label: sentence" items of a list, each with its target's index.
 fn said_items(lang: Lang, said: &[Said]) -> Html {
@@ -62,83 +45,15 @@ fn said_items(lang: Lang, said: &[Said]) -> Html {
     }
 }
 
+/// Which requests the comparisons are computed from, when the plan says
+/// it, then the outline's comparison of each model.
 fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
-    let t = lang.texts();
     html! {
         <>
         if let Some(population) = &sentences.population {
             <p class="sentence population" id="population-note">{unbroken_groups(population)}</p>
         }
-        { for report.models.iter().zip(&sentences.models).map(|(model, said)| {
-            html! {
-                <section class="card model-block" data-model={model.model.clone()}>
-                    <h2>{format!("{}: {}", t.results_for_model, model.names.join(" / "))}</h2>
-                    <div class="table-wrap">
-                    <table class="comparison stack">
-                        <thead><tr>
-                            <th scope="col" class="num">{t.rank}</th><th scope="col">{t.target}</th><th scope="col" class="num">{t.samples}</th>
-                            <th scope="col" class="num">{t.median}</th><th scope="col" class="num">{t.p95}</th><th scope="col" class="num">{t.p99}</th>
-                            <th scope="col" class="num">{t.cv}</th><th scope="col" class="num">{t.error_rate}</th><th scope="col">{t.verdict}</th>
-                        </tr></thead>
-                        <tbody>
-                        { for model.rows.iter().map(|row| {
-                            let target = report.targets.get(row.figures.target as usize);
-                            let ttft: Option<&Summary> = target.and_then(|t| t.ttft.as_ref());
-                            let bound = |p: f64| target.is_some_and(|t| t.percentile_is_lower_bound(p));
-                            let cv_bound = target.is_some_and(TargetReport::moments_are_lower_bounds);
-                            html! {
-                                <tr data-target={row.figures.target.to_string()}>
-                                    <td class="num rank" data-label={t.rank}>{row.rank}</td>
-                                    <th scope="row">{row.figures.label.clone()}</th>
-                                    <td class="num" data-label={t.samples} data-value={row.figures.n.to_string()}>{row.figures.n}</td>
-                                    { bounded_ms_cell(lang, t.median, ttft.map(|s| s.median), bound(50.0)) }
-                                    { bounded_ms_cell(lang, t.p95, ttft.map(|s| s.p95), bound(95.0)) }
-                                    { bounded_ms_cell(lang, t.p99, ttft.map(|s| s.p99), bound(99.0)) }
-                                    <td class="num" data-label={t.cv} data-value={row.figures.cv_pct.to_string()} data-lower-bound={cv_bound.then_some("true")}>{format!("{}{}", at_least(cv_bound), format_pct(row.figures.cv_pct))}</td>
-                                    <td class="num" data-label={t.error_rate} data-value={row.figures.error_rate.to_string()}>{format_pct(row.figures.error_rate * 100.0)}</td>
-                                    <td class="verdict-cell" data-label={t.verdict}>{judgement_badge(lang, row.figures.judgement, true)}</td>
-                                </tr>
-                            }
-                        }) }
-                        </tbody>
-                    </table>
-                    </div>
-                    <ul class="notes">{ said_items(lang, &said.verdicts) }</ul>
-                    if !said.by_size.is_empty() {
-                        <ul class="notes by-size">{ said_items(lang, &said.by_size) }</ul>
-                    }
-                    { for said.caveats.iter().map(|(labels, text)| html! {
-                        <p class="sentence warn-line">{caveat_line(lang, labels, text)}</p>
-                    }) }
-                    if let Some(consistency) = &said.consistency {
-                        <p class="sentence"><strong>{t.consistency}{colon(lang)}</strong>{consistency.clone()}</p>
-                    }
-                    if let Some(best) = &said.best_provider {
-                        <p class="sentence best-provider" data-distinguishable={model.distinguishable.to_string()}><strong>{t.best_provider}{colon(lang)}</strong>{best.clone()}</p>
-                    }
-                    { for said.distinctions.iter().map(|line| html! { <p class="sentence interval">{line.clone()}</p> }) }
-                    <p class="hint">{t.best_rule}</p>
-                    <h3>{t.cold_tail}</h3>
-                    <ul class="tails">
-                        { for said.tails.iter().map(|s| html! { <li>{labelled(lang, &s.label, &s.text)}</li> }) }
-                    </ul>
-                    <h3>{t.recommended_timeout}</h3>
-                    <ul class="notes recommended-timeouts">{ said_items(lang, &said.timeouts) }</ul>
-                    if !said.goodput.is_empty() {
-                        <h3>{t.goodput}</h3>
-                        <ul class="notes goodput">
-                            { for said.goodput.iter().map(|s| {
-                                let goodput = report.targets.get(s.target as usize).and_then(|t| t.goodput);
-                                html! {
-                                    <li data-target={s.target.to_string()} data-within={goodput.map(|g| g.within.to_string())} data-of={goodput.map(|g| g.of.to_string())}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
-                                }
-                            }) }
-                        </ul>
-                    }
-                    <ul class="tails slow-shares">{ said_items(lang, &said.slow) }</ul>
-                </section>
-            }
-        }) }
+        { for comparison_sections(lang, report, sentences).iter().map(|section| section_view(lang, section, Html::default())) }
         </>
     }
 }

@@ -64,6 +64,7 @@ fn the_html_report_is_self_contained_escaped_and_has_the_json_s_figures() {
         "footer",
         "h1",
         "h2",
+        "h3",
         "p",
         "section",
         "div",

@@ -7,43 +7,202 @@
 //! columns, a row stacked into a block on a phone); it adds no figure and
 //! moves none.
 //!
-//! Sections built here so far: "Prompt cache" ([`cache`]), "When does it
-//! go cold?" ([`idle`]) and "Time of day" ([`timeofday`]). The
-//! other sections of the report are still laid out by each printer
-//! (docs/architecture.md, "The report outline").
+//! A section is a list of blocks in the order every printer prints them:
+//! tables, lists of sentences (each about one target), single sentences,
+//! hints and the place of a chart. A block's name says what it holds; how
+//! the name shows is the block's [`Show`], the same for every printer.
+//!
+//! Sections built here so far: the comparison per model
+//! ([`comparison`]), "Prompt cache" ([`cache`]), "When does it go cold?"
+//! ([`idle`]) and "Time of day" ([`timeofday`]). The other sections of the
+//! report are still laid out by each printer (docs/architecture.md, "The
+//! report outline").
 
 pub mod cache;
+pub mod comparison;
 pub mod idle;
 pub mod timeofday;
 
+use crate::judgement::verdict::Judgement;
 use crate::narrative::sentences::Said;
 
 /// One section of the report.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Section {
-    /// Its anchor and the class of its tables (`idle`), the same in every
-    /// printer.
-    pub id: &'static str,
+    /// Its anchor (`idle`, `model-0`), unique in a report.
+    pub id: String,
+    /// What kind of section it is (`idle`, `model-block`): the class a
+    /// printer gives it, the same for every section of the kind.
+    pub kind: &'static str,
     /// Its heading.
     pub title: String,
-    /// Its tables, in order.
-    pub tables: Vec<Table>,
-    /// Its sentences, each about one target, after the tables.
-    pub notes: Vec<Said>,
-    /// A paragraph after them that explains the section, if any.
-    pub hint: Option<String>,
-    /// The chart drawn after the sentences, by its item's id (the chart
-    /// crate builds the item; a printer without charts leaves it out).
-    pub chart: Option<&'static str>,
+    /// Its raw figures as `(attribute, value)` (`data-model`).
+    pub data: Vec<(&'static str, String)>,
+    /// What it holds, in order.
+    pub blocks: Vec<Block>,
 }
 
-/// A table: its columns and rows, each row headed by its first cell.
+impl Section {
+    /// An empty section of this anchor, kind and heading.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn new(id: impl Into<String>, kind: &'static str, title: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            kind,
+            title: title.into(),
+            data: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    /// Its tables, in order.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.blocks.iter().filter_map(|block| match block {
+            Block::Table(table) => Some(table),
+            _ => None,
+        })
+    }
+
+    /// Every sentence of its lists, in order.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn notes(&self) -> Vec<Said> {
+        self.blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::Notes(notes) => Some(notes.items.iter().map(|n| n.said.clone())),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// The id of the chart placed in it, if any.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn chart(&self) -> Option<&'static str> {
+        self.blocks.iter().find_map(|block| match block {
+            Block::Chart(id) => Some(*id),
+            _ => None,
+        })
+    }
+}
+
+/// A part of a section.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    /// A table.
+    Table(Table),
+    /// A list of sentences, each about one target.
+    Notes(Notes),
+    /// One sentence about the section as a whole.
+    Sentence(Sentence),
+    /// A paragraph that explains what is above it.
+    Hint(String),
+    /// The chart drawn here, by its item's id (the chart crate builds the
+    /// item; a printer without charts leaves it out).
+    Chart(&'static str),
+}
+
+/// How a block's name shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Show {
+    /// As a sub-heading above the block.
+    Heading,
+    /// Before the text, in bold where the printer has bold.
+    Lead,
+    /// Only where a line would otherwise not say what it is: a terminal
+    /// prefixes it to each line; a page, where the block sits under its
+    /// table, leaves it out.
+    #[default]
+    Quiet,
+}
+
+/// A list of sentences, each about one target.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Notes {
+    /// What the list holds ("Cold-start tail"); empty for none.
+    pub name: &'static str,
+    /// How the name shows.
+    pub show: Show,
+    /// The list's class (`tails`), for styles and tests.
+    pub class: &'static str,
+    /// Its sentences.
+    pub items: Vec<Note>,
+}
+
+impl Notes {
+    /// A list of these sentences, each without raw figures.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn of(name: &'static str, show: Show, class: &'static str, said: &[Said]) -> Self {
+        Self {
+            name,
+            show,
+            class,
+            items: said.iter().cloned().map(Note::from).collect(),
+        }
+    }
+}
+
+/// One sentence of a list: its target's label and index, and its raw
+/// figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    /// The sentence, with its target.
+    pub said: Said,
+    /// Its raw figures as `(attribute, value)` (`data-within`).
+    pub data: Vec<(&'static str, String)>,
+}
+
+impl From<Said> for Note {
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn from(said: Said) -> Self {
+        Self {
+            said,
+            data: Vec::new(),
+        }
+    }
+}
+
+/// One sentence about the section as a whole.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sentence {
+    /// What it says ("Consistency").
+    pub name: &'static str,
+    /// How the name shows.
+    pub show: Show,
+    /// Its class (`best-provider`), for styles and tests.
+    pub class: &'static str,
+    /// The sentence.
+    pub text: String,
+    /// Its raw figures as `(attribute, value)`.
+    pub data: Vec<(&'static str, String)>,
+}
+
+/// A table: its columns and rows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Table {
-    /// Every column, the row heading's first.
+    /// Its class (`comparison`), for styles and tests.
+    pub class: &'static str,
+    /// Every column.
     pub columns: Vec<Column>,
     /// The rows.
     pub rows: Vec<Row>,
+}
+
+/// What a column's cells are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Role {
+    /// A figure or a word.
+    #[default]
+    Cell,
+    /// The cell that heads its row (the target); the first column when no
+    /// column is.
+    Heading,
+    /// The row's rank: its order, left out where rows are stacked.
+    Rank,
+    /// The row's verdict ([`Row::judgement`]), drawn as a badge where a
+    /// printer can.
+    Verdict,
 }
 
 /// A column of a table.
@@ -51,10 +210,14 @@ pub struct Table {
 pub struct Column {
     /// Its heading, also the label of its cell in a row stacked on a phone.
     pub heading: &'static str,
-    /// A number, aligned right in a terminal.
+    /// Its heading where columns are narrow (a terminal's).
+    pub short: &'static str,
+    /// A number, aligned right.
     pub numeric: bool,
     /// Takes a stacked row's whole width on a phone (a long cell).
     pub wide: bool,
+    /// What its cells are.
+    pub role: Role,
 }
 
 impl Column {
@@ -63,15 +226,44 @@ impl Column {
     pub const fn new(heading: &'static str, numeric: bool) -> Self {
         Self {
             heading,
+            short: heading,
             numeric,
             wide: false,
+            role: Role::Cell,
         }
+    }
+
+    /// This column with its narrow heading.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    #[must_use]
+    pub const fn short(mut self, short: &'static str) -> Self {
+        self.short = short;
+        self
+    }
+
+    /// This column with its cells' role.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    #[must_use]
+    pub const fn role(mut self, role: Role) -> Self {
+        self.role = role;
+        self
     }
 }
 
-/// One row: its cells as printed, the first heading the row, and its raw
-/// figures as `(attribute, value)` for the printers that carry them
-/// (`data-` attributes in HTML, for tests and scripts).
+impl Table {
+    /// Which column heads the rows: the one whose role is
+    /// [`Role::Heading`], else the first.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn heading_column(&self) -> usize {
+        self.columns
+            .iter()
+            .position(|c| c.role == Role::Heading)
+            .unwrap_or(0)
+    }
+}
+
+/// One row: its cells as printed, and its raw figures for the printers
+/// that carry them (`data-` attributes in HTML, for tests and scripts).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Row {
     /// The printed cells, one per column.
@@ -85,4 +277,6 @@ pub struct Row {
     /// The raw figures, unrounded, in the form `report --json` prints,
     /// each under its attribute's name (`data-gap-s`).
     pub data: Vec<(&'static str, String)>,
+    /// The verdict of a [`Role::Verdict`] column, for its badge.
+    pub judgement: Option<Judgement>,
 }

@@ -3,7 +3,7 @@
 //! the median TTFT of hits and of misses, then what the figures mean (with
 //! the nonce on, that the hits are a shared prefix, not a reused prompt).
 
-use super::{Column, Row, Section, Table};
+use super::{Block, Column, Row, Section, Table};
 use crate::base::lang::Lang;
 use crate::judgement::report::Report;
 use crate::words::format::{format_pct, ms_or_dash};
@@ -35,16 +35,17 @@ pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section
                 ],
                 lower_bounds: Vec::new(),
                 data: vec![("data-target", target.target.to_string())],
+                judgement: None,
             })
         })
         .collect();
     if rows.is_empty() {
         return None;
     }
-    Some(Section {
-        id: "prompt-cache",
-        title: t.prompt_cache.to_owned(),
-        tables: vec![Table {
+    let mut section = Section::new("prompt-cache", "prompt-cache", t.prompt_cache);
+    section.blocks = vec![
+        Block::Table(Table {
+            class: "prompt-cache",
             columns: vec![
                 Column::new(t.target, false),
                 Column::new(t.cache_reported, true),
@@ -53,12 +54,11 @@ pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section
                 Column::new(t.cache_miss_median, true),
             ],
             rows,
-        }],
-        notes: Vec::new(),
+        }),
         // With the nonce on, the hits are a shared prefix, not a reused
         // prompt: the note says so instead of suggesting the nonce that
         // was on.
-        hint: Some(
+        Block::Hint(
             if nonce {
                 t.cache_note_nonce
             } else {
@@ -66,8 +66,8 @@ pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section
             }
             .to_owned(),
         ),
-        chart: None,
-    })
+    ];
+    Some(section)
 }
 
 #[cfg(test)]
@@ -93,7 +93,8 @@ mod tests {
             miss_median_ms: None,
         });
         let section = cache_section(Lang::En, &report, false).expect("one target reported");
-        let [table] = section.tables.as_slice() else {
+        let tables: Vec<_> = section.tables().collect();
+        let [table] = tables.as_slice() else {
             panic!("one table")
         };
         assert_eq!(table.rows.len(), 1);
@@ -101,11 +102,14 @@ mod tests {
         assert_eq!(row.cells, ["B", "20", "5 (25 %)", "120 ms", "–"]);
         assert_eq!(row.values[2].as_deref(), Some("0.25"));
         assert_eq!(row.data, [("data-target", "1".to_owned())]);
-        assert_eq!(section.hint.as_deref(), Some(Lang::En.texts().cache_note));
+        assert_eq!(
+            section.blocks.last(),
+            Some(&Block::Hint(Lang::En.texts().cache_note.to_owned()))
+        );
         let with_nonce = cache_section(Lang::ZhCn, &report, true).unwrap();
         assert_eq!(
-            with_nonce.hint.as_deref(),
-            Some(Lang::ZhCn.texts().cache_note_nonce)
+            with_nonce.blocks.last(),
+            Some(&Block::Hint(Lang::ZhCn.texts().cache_note_nonce.to_owned()))
         );
         assert_eq!(with_nonce.title, "提示词缓存");
     }

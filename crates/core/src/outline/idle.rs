@@ -4,7 +4,7 @@
 //! target's sentences (where it goes cold, what keeping it warm costs),
 //! then the chart of cold share by idle gap.
 
-use super::{Column, Row, Section, Table};
+use super::{Block, Column, Notes, Row, Section, Show, Table};
 use crate::base::lang::Lang;
 use crate::judgement::report::Report;
 use crate::narrative::idle::{chart_rows, chart_words, idle_headings, idle_title};
@@ -63,21 +63,26 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
                 ("data-interval-high", json_number(gap.interval.1)),
                 ("data-monotone-share", json_number(gap.monotone_share)),
             ],
+            judgement: None,
         })
         .collect();
-    Some(Section {
-        id: "idle",
-        title: idle_title(lang).to_owned(),
-        tables: vec![Table { columns, rows }],
-        notes: sentences
-            .idle
-            .iter()
-            .chain(&sentences.idle_settings)
-            .cloned()
-            .collect(),
-        hint: None,
-        chart: Some(IDLE_CHART),
-    })
+    let notes: Vec<_> = sentences
+        .idle
+        .iter()
+        .chain(&sentences.idle_settings)
+        .cloned()
+        .collect();
+    let mut section = Section::new("idle", "idle", idle_title(lang));
+    section.blocks = vec![
+        Block::Table(Table {
+            class: "idle",
+            columns,
+            rows,
+        }),
+        Block::Notes(Notes::of("", Show::Quiet, "idle-notes", &notes)),
+        Block::Chart(IDLE_CHART),
+    ];
+    Some(section)
 }
 
 #[cfg(test)]
@@ -121,9 +126,13 @@ mod tests {
         for lang in [Lang::En, Lang::ZhCn] {
             let sentences = report_sentences(&report, lang);
             let section = idle_section(lang, &report, &sentences).expect("an idle run");
-            assert_eq!((section.id, section.chart), ("idle", Some(IDLE_CHART)));
+            assert_eq!(
+                (section.id.as_str(), section.chart()),
+                ("idle", Some(IDLE_CHART))
+            );
             assert_eq!(section.title, idle_title(lang));
-            let [table] = section.tables.as_slice() else {
+            let tables: Vec<_> = section.tables().collect();
+            let [table] = tables.as_slice() else {
                 panic!("one table")
             };
             assert_eq!(table.columns.len(), 7);
@@ -145,10 +154,10 @@ mod tests {
             assert!(last.data.contains(&("data-cold", "4".to_owned())));
             assert!(last.data.contains(&("data-share", "0.8".to_owned())));
             assert_eq!(
-                section.notes,
+                section.notes(),
                 [sentences.idle.clone(), sentences.idle_settings.clone()].concat()
             );
-            assert!(!section.notes.is_empty());
+            assert!(!section.notes().is_empty());
         }
     }
 

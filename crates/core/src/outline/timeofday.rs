@@ -6,7 +6,7 @@
 //! sight. Below 72 ranked requests a p95 has no upper confidence bound,
 //! so it is given as what the data bound from below ("≥ x").
 
-use super::{Column, Row, Section, Table};
+use super::{Block, Column, Notes, Row, Section, Show, Table};
 use crate::base::lang::Lang;
 use crate::judgement::report::Report;
 use crate::judgement::timeofday::Period;
@@ -42,6 +42,7 @@ pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSenten
             ],
             lower_bounds: vec![false, false, false, false, bound],
             data: Vec::new(),
+            judgement: None,
         }
     };
     let rows = report
@@ -54,10 +55,10 @@ pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSenten
             ]
         })
         .collect();
-    Section {
-        id: "time-of-day",
-        title: t.time_of_day.to_owned(),
-        tables: vec![Table {
+    let mut section = Section::new("time-of-day", "time-of-day", t.time_of_day);
+    section.blocks = vec![
+        Block::Table(Table {
+            class: "time-of-day",
             columns: vec![
                 Column::new(t.target, false),
                 Column::new(t.time_of_day, false),
@@ -66,11 +67,15 @@ pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSenten
                 Column::new(t.p95, true),
             ],
             rows,
-        }],
-        notes: sentences.periods.clone(),
-        hint: None,
-        chart: None,
-    }
+        }),
+        Block::Notes(Notes::of(
+            "",
+            Show::Quiet,
+            "time-of-day-notes",
+            &sentences.periods,
+        )),
+    ];
+    section
 }
 
 #[cfg(test)]
@@ -104,7 +109,7 @@ mod tests {
         let sentences = report_sentences(&report, Lang::En);
         let section = time_of_day_section(Lang::En, &report, &sentences);
         assert_eq!(section.id, "time-of-day");
-        let rows = &section.tables[0].rows;
+        let rows = &section.tables().next().expect("a table").rows;
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].cells[..3], ["A", "Peak", "30"]);
         // 30 ranked requests: the p95 is bounded from below only.
@@ -113,6 +118,6 @@ mod tests {
         assert_eq!(rows[1].cells[..3], ["A", "Off-peak", "0"]);
         assert_eq!(rows[1].cells[3], "–");
         assert!(!rows[1].lower_bounds[4]);
-        assert_eq!(section.notes, sentences.periods);
+        assert_eq!(section.notes(), sentences.periods);
     }
 }

@@ -1,0 +1,319 @@
+//! The comparison of one model: its ranked table (rank, target, samples,
+//! median, p95 and p99 TTFT, CV, error rate, verdict), each target's
+//! verdict and its verdict at every prompt size, the caveats, which target
+//! is most consistent, the best provider and how far the intervals tell
+//! it apart, the rule that picked it, then each target's cold-start tail,
+//! recommended first-token timeout, share within the TTFT budget and slow
+//! share.
+//!
+//! One section per model, in the comparisons' order: the page, the
+//! terminal report and the HTML report print these, so a figure (a CV, an
+//! error rate, a p95 that is only a lower bound) is written once, here.
+
+use super::{Block, Column, Notes, Role, Row, Section, Sentence, Show, Table};
+use crate::base::lang::Lang;
+use crate::judgement::compare::ModelComparison;
+use crate::judgement::report::{Report, TargetReport};
+use crate::narrative::sentences::{ModelSentences, ReportSentences, caveat_line, colon};
+use crate::words::format::{at_least, format_pct, ms_or_dash};
+use crate::words::report_words::ReportWords;
+
+/// The kind of a model's section (its class in HTML).
+pub const MODEL_BLOCK: &str = "model-block";
+
+/// The sections of `report`, one per model, with the sentences of
+/// `sentences` ([`crate::narrative::sentences::report_sentences`] in
+/// `lang`).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn comparison_sections(
+    lang: Lang,
+    report: &Report,
+    sentences: &ReportSentences,
+) -> Vec<Section> {
+    report
+        .models
+        .iter()
+        .zip(&sentences.models)
+        .enumerate()
+        .map(|(index, (model, said))| model_section(lang, report, index, model, said))
+        .collect()
+}
+
+/// The ranked table of one model.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn comparison_table(lang: Lang, report: &Report, model: &ModelComparison) -> Table {
+    let (t, w) = (lang.texts(), ReportWords::of(lang));
+    let columns = vec![
+        Column::new(t.rank, true).short(w.rank).role(Role::Rank),
+        Column::new(t.target, false)
+            .short(w.target)
+            .role(Role::Heading),
+        Column::new(t.samples, true).short(w.n),
+        Column::new(t.median, true).short(w.median),
+        Column::new(t.p95, true).short(w.p95),
+        Column::new(t.p99, true).short(w.p99),
+        Column::new(t.cv, true).short(w.cv),
+        Column::new(t.error_rate, true).short(w.errors),
+        Column::new(t.verdict, false)
+            .short(w.verdict)
+            .role(Role::Verdict),
+    ];
+    let rows = model
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let target = report.targets.get(row.figures.target as usize)?;
+            let ttft = target.ttft.as_ref();
+            let bounded = |value: Option<f64>, p: f64| {
+                let bound = value.is_some() && target.percentile_is_lower_bound(p);
+                let cell = format!("{}{}", at_least(bound), ms_or_dash(lang, value));
+                (cell, value.map(|v| v.to_string()), bound)
+            };
+            let cv_bound = TargetReport::moments_are_lower_bounds(target);
+            let figures = &row.figures;
+            let timed = [
+                bounded(ttft.map(|s| s.median), 50.0),
+                bounded(ttft.map(|s| s.p95), 95.0),
+                bounded(ttft.map(|s| s.p99), 99.0),
+            ];
+            let mut cells = vec![
+                row.rank.to_string(),
+                figures.label.clone(),
+                figures.n.to_string(),
+            ];
+            let mut values = vec![None, None, Some(figures.n.to_string())];
+            let mut lower_bounds = vec![false; 3];
+            for (cell, value, bound) in timed {
+                cells.push(cell);
+                values.push(value);
+                lower_bounds.push(bound);
+            }
+            cells.push(format!(
+                "{}{}",
+                at_least(cv_bound),
+                format_pct(figures.cv_pct)
+            ));
+            values.push(Some(figures.cv_pct.to_string()));
+            lower_bounds.push(cv_bound);
+            cells.push(format_pct(figures.error_rate * 100.0));
+            values.push(Some(figures.error_rate.to_string()));
+            lower_bounds.push(false);
+            cells.push(figures.judgement.finished_label(lang, false));
+            values.push(None);
+            lower_bounds.push(false);
+            Some(Row {
+                cells,
+                values,
+                lower_bounds,
+                data: vec![("data-target", figures.target.to_string())],
+                judgement: Some(figures.judgement),
+            })
+        })
+        .collect();
+    Table {
+        class: "comparison",
+        columns,
+        rows,
+    }
+}
+
+/// The section of one model (`index` in the report's order).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn model_section(
+    lang: Lang,
+    report: &Report,
+    index: usize,
+    model: &ModelComparison,
+    said: &ModelSentences,
+) -> Section {
+    let (t, w) = (lang.texts(), ReportWords::of(lang));
+    let mut section = Section::new(
+        format!("model-{index}"),
+        MODEL_BLOCK,
+        format!(
+            "{}{}{}",
+            t.results_for_model,
+            colon(lang),
+            model.names.join(" / ")
+        ),
+    );
+    section.data = vec![("data-model", model.model.clone())];
+    let sentence = |name: &'static str, show: Show, class: &'static str, text: String| {
+        Block::Sentence(Sentence {
+            name,
+            show,
+            class,
+            text,
+            data: Vec::new(),
+        })
+    };
+    let mut blocks = vec![
+        Block::Table(comparison_table(lang, report, model)),
+        Block::Notes(Notes::of(
+            t.verdict,
+            Show::Quiet,
+            "verdicts",
+            &said.verdicts,
+        )),
+        Block::Notes(Notes::of(w.by_size, Show::Quiet, "by-size", &said.by_size)),
+    ];
+    blocks.extend(said.caveats.iter().map(|(labels, text)| {
+        sentence(
+            w.note,
+            Show::Quiet,
+            "warn-line",
+            caveat_line(lang, labels, text),
+        )
+    }));
+    blocks.extend(
+        said.consistency
+            .iter()
+            .map(|text| sentence(t.consistency, Show::Lead, "consistency", text.clone())),
+    );
+    blocks.extend(said.best_provider.iter().map(|text| {
+        Block::Sentence(Sentence {
+            name: t.best_provider,
+            show: Show::Lead,
+            class: "best-provider",
+            text: text.clone(),
+            data: vec![("data-distinguishable", model.distinguishable.to_string())],
+        })
+    }));
+    blocks.extend(
+        said.distinctions
+            .iter()
+            .map(|text| sentence(w.intervals, Show::Quiet, "interval", text.clone())),
+    );
+    blocks.push(Block::Hint(t.best_rule.to_owned()));
+    blocks.push(Block::Notes(Notes::of(
+        t.cold_tail,
+        Show::Heading,
+        "tails",
+        &said.tails,
+    )));
+    blocks.push(Block::Notes(Notes::of(
+        t.recommended_timeout,
+        Show::Heading,
+        "recommended-timeouts",
+        &said.timeouts,
+    )));
+    let mut goodput = Notes::of(t.goodput, Show::Heading, "goodput", &said.goodput);
+    for note in &mut goodput.items {
+        if let Some(g) = report
+            .targets
+            .get(note.said.target as usize)
+            .and_then(|target| target.goodput)
+        {
+            note.data = vec![
+                ("data-within", g.within.to_string()),
+                ("data-of", g.of.to_string()),
+            ];
+        }
+    }
+    blocks.push(Block::Notes(goodput));
+    blocks.push(Block::Notes(Notes::of(
+        w.slow,
+        Show::Quiet,
+        "slow-shares",
+        &said.slow,
+    )));
+    // A list with nothing to say is left out, with its name.
+    blocks.retain(|block| !matches!(block, Block::Notes(notes) if notes.items.is_empty()));
+    section.blocks = blocks;
+    section
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::sample;
+    use crate::judgement::report::build_report;
+    use crate::narrative::sentences::report_sentences;
+    use crate::planning::plan::{Plan, Target};
+
+    fn report() -> Report {
+        let plan = Plan {
+            targets: vec![Target::demo("A", "m"), Target::demo("B", "m")],
+            ..Plan::default()
+        };
+        let samples: Vec<_> = (0..40)
+            .flat_map(|i| {
+                let slow = if i % 10 == 0 { 4_000.0 } else { 0.0 };
+                [
+                    sample(
+                        0,
+                        i,
+                        f64::from(i) * 1_000.0,
+                        Some(300.0 + f64::from(i % 7)),
+                        false,
+                    ),
+                    sample(1, i, f64::from(i) * 1_000.0, Some(500.0 + slow), false),
+                ]
+            })
+            .collect();
+        build_report(&plan, &samples, 0, 1)
+    }
+
+    #[test]
+    fn a_section_per_model_its_table_s_cells_the_report_s_figures() {
+        let report = report();
+        for lang in [Lang::En, Lang::ZhCn] {
+            let sentences = report_sentences(&report, lang);
+            let sections = comparison_sections(lang, &report, &sentences);
+            assert_eq!(sections.len(), report.models.len());
+            let section = &sections[0];
+            assert_eq!(
+                (section.id.as_str(), section.kind),
+                ("model-0", MODEL_BLOCK)
+            );
+            let table = section.tables().next().expect("the comparison");
+            assert_eq!(table.columns.len(), 9);
+            assert_eq!(table.columns[table.heading_column()].role, Role::Heading);
+            assert_eq!(table.rows.len(), 2);
+            for row in &table.rows {
+                assert_eq!(row.cells.len(), table.columns.len());
+                assert_eq!(row.values.len(), table.columns.len());
+                let target = &report.targets[row.data[0].1.parse::<usize>().unwrap()];
+                let ttft = target.ttft.expect("measured");
+                assert_eq!(row.cells[1], target.label);
+                assert_eq!(row.values[3], Some(ttft.median.to_string()));
+                assert_eq!(row.values[4], Some(ttft.p95.to_string()));
+                assert_eq!(row.values[6], Some(ttft.cv_pct.to_string()));
+                assert_eq!(row.values[7], Some(target.error_rate.to_string()));
+                assert!(row.judgement.is_some());
+            }
+            // Every sentence of the model is in it, once, in the page's order.
+            let said = &sentences.models[0];
+            let notes = section.notes();
+            let expected: Vec<_> = [&said.verdicts, &said.by_size, &said.tails, &said.timeouts]
+                .into_iter()
+                .chain([&said.goodput, &said.slow])
+                .flatten()
+                .cloned()
+                .collect();
+            assert_eq!(notes, expected);
+            let texts: Vec<&str> = section
+                .blocks
+                .iter()
+                .filter_map(|block| match block {
+                    Block::Sentence(s) => Some(s.text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            for text in said
+                .consistency
+                .iter()
+                .chain(&said.best_provider)
+                .chain(&said.distinctions)
+            {
+                assert_eq!(texts.iter().filter(|t| **t == text).count(), 1, "{text}");
+            }
+            assert!(
+                section
+                    .blocks
+                    .iter()
+                    .all(|b| !matches!(b, Block::Notes(n) if n.items.is_empty()))
+            );
+        }
+    }
+}
