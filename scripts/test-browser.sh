@@ -18,5 +18,5 @@ echo "mock provider at $FIRSTTOKEN_MOCK_URL"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 export WASM_BINDGEN_TEST_TIMEOUT=120
 # --features unsplit: this wasm is not split, so the page's split points
-# must not import the splitter's loader (Cargo.toml, src/ui/lazy.rs).
+# must not import the splitter's loader (Cargo.toml, src/ui/run/lazy.rs).
 cargo test --target wasm32-unknown-unknown --test browser --features unsplit

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Splits the page's wasm into a first load and lazily loaded parts, after Trunk has staged it.
 
-The page's functions marked `#[wasm_split(part, fallible)]` (src/ui/lazy.rs)
+The page's functions marked `#[wasm_split(part, fallible)]` (src/ui/run/lazy.rs)
 are split points: `wasm-split-cli` (crate wasm_split_cli_support, pinned and
 installed by scripts/setup.sh) reads rustc's own wasm (linked with
 `--emit-relocs`, .cargo/config.toml, and not stripped, Cargo.toml) and moves

@@ -20,7 +20,7 @@ pub async fn measure_once(
     seq: u32,
 ) -> Result<String, JsValue> {
     // The readers, the fetch and the decoders are the run's part.
-    let measuring = crate::ui::lazy::measure_documents(target_json, plan_json, key, seq)
+    let measuring = crate::ui::run::lazy::measure_documents(target_json, plan_json, key, seq)
         .await
         .map_err(|_| JsValue::from_str("the run's part of the page did not load"))?;
     measuring.await.map_err(|e| JsValue::from_str(&e))

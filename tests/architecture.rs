@@ -60,8 +60,8 @@
 //! - `use crate::planning::schedule::Schedule;` in `planning/plan.rs` (one
 //!   layer, no upward import) failed the circle check with
 //!   `planning::plan → planning::schedule → planning::plan`;
-//! - `use crate::ui::driver::Driver;` in the page's `src/browser/timer.rs`
-//!   failed it with `browser::demo → browser::timer → ui::driver →
+//! - `use crate::ui::run::driver::Driver;` in the page's `src/browser/timer.rs`
+//!   failed it with `browser::demo → browser::timer → ui::run::driver →
 //!   browser::fetch_stream → browser::demo`;
 //! - `use crate::plan::Plan;` in `wire/sample.rs` failed
 //!   [`core_names_modules_by_their_layer`].
@@ -70,9 +70,9 @@
 //! the checker itself honest on made-up edges. Before the layer folders the
 //! same scan counted, in core, 76 modules, 273 imports, 2 upward (`text::notice` and
 //! `text::page` importing their parent `text`, which the old scan exempted)
-//! and 2 circles, and in the page one circle of 6 modules (`ui::lazy`,
-//! `ui::driver`, `ui::state::page`, `ui::dashboard_view`,
-//! `ui::results_view`, `ui::run_view`); the tests print today's counts
+//! and 2 circles, and in the page one circle of 6 modules (`ui::run::lazy`,
+//! `ui::run::driver`, `ui::model::state::page`, `ui::pages::dashboard_view`,
+//! `ui::pages::results_view`, `ui::pages::run_view`); the tests print today's counts
 //! (`cargo test --test architecture -- --nocapture`).
 
 #![cfg(not(target_arch = "wasm32"))]

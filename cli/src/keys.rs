@@ -819,7 +819,7 @@ mod tests {
 
     #[test]
     fn the_runner_asks_for_exactly_the_keys_core_says_a_plan_needs() {
-        // The page's resume asks for the same origins (`ui::keys::missing_keys`).
+        // The page's resume asks for the same origins (`ui::model::keys::missing_keys`).
         let p = plan(vec![
             target("no provider", None, "https://llm.example.com/v1"),
             target("local", None, "http://127.0.0.1:8787/v1"),

@@ -1,4 +1,4 @@
-// The page in parts (src/ui/lazy.rs, scripts/wasm_split.py): a first visit
+// The page in parts (src/ui/run/lazy.rs, scripts/wasm_split.py): a first visit
 // fetches only the first-load files (then the run's part, in the background);
 // each part loads when first opened; a part that fails to load is told, in
 // the page's language, with a retry that recovers, and a run in progress

@@ -1,28 +1,25 @@
-//! The root component: owns the state reducer and the run driver, reads the
-//! page's starting point (language, remembered keys, a `#plan=` link, an
-//! interrupted run) and shows one of the four screens. What the screens
+//! The root component: owns the state reducer and the run driver, starts
+//! the page through its hooks (`crate::ui::hooks`: remembered keys, a
+//! `#plan=` link, a dashboard, History, the parts to fetch early, the
+//! document's language) and shows one of the screens. What the screens
 //! share ([`PageProps`]) lives with the state, so no view imports this file.
-
-use std::collections::BTreeMap;
 
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
-use crate::browser::files::{clear_fragment, fragment, languages};
-use crate::browser::published::query_values;
-use crate::browser::spawn;
-use crate::browser::storage::{remember_keys, remember_lang, remembered_keys, remembered_lang};
-use crate::core::plan::Plan;
-use crate::core::text::notice::{self, StorageStep};
-use crate::ui::dashboard::DashboardAction;
-use crate::ui::driver::{Driver, load_history};
-use crate::ui::form::PlanForm;
-use crate::ui::i18n::Lang;
-use crate::ui::lazy::{Part, PartPage, open_dashboard, prefetch};
-use crate::ui::run_view::ResumeOffer;
-use crate::ui::setup_view::SetupPage;
-use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, State, View};
+use crate::browser::files::languages;
+use crate::browser::storage::{remember_lang, remembered_lang};
+use crate::ui::hooks::document_lang::use_document_lang;
+use crate::ui::hooks::page_start::use_page_start;
+use crate::ui::hooks::prefetch_results::use_prefetch_results;
+use crate::ui::hooks::remember_keys::use_remember_keys;
+use crate::ui::model::i18n::Lang;
+use crate::ui::model::state::page::PageProps;
+use crate::ui::model::state::{Action, State, View};
+use crate::ui::pages::run_view::ResumeOffer;
+use crate::ui::pages::setup_view::SetupPage;
+use crate::ui::run::driver::Driver;
+use crate::ui::run::lazy::{Part, PartPage};
 
 #[component]
 fn App() -> Html {
@@ -37,79 +34,10 @@ fn App() -> Html {
     let driver = use_memo((), |_| Driver::default());
     let driver: Driver = (*driver).clone();
 
-    {
-        let state = state.clone();
-        use_effect_with((), move |_| {
-            let lang = state.lang;
-            let dispatch = {
-                let state = state.clone();
-                Callback::from(move |action| state.dispatch(action))
-            };
-            if let Some(json) = remembered_keys()
-                && let Some(keys) =
-                    crate::core::document::read_quietly::<BTreeMap<String, String>>(&json)
-            {
-                dispatch.emit(Action::KeysRemembered(keys));
-            }
-            let fragment = fragment();
-            if fragment.starts_with("plan=") {
-                match Plan::from_link_fragment(&fragment) {
-                    Ok(plan) => {
-                        dispatch.emit(Action::SetForm(PlanForm::from_plan(&plan)));
-                        dispatch.emit(Action::PlanFromLink(true));
-                    }
-                    Err(error) => dispatch.emit(Action::Notice(notice::plan_link_unused(
-                        lang,
-                        &error.text(lang),
-                    ))),
-                }
-                clear_fragment();
-            }
-            // `?results=…`: the page is a dashboard of published results.
-            let addresses = query_values("results");
-            if !addresses.is_empty() {
-                dispatch.emit(Action::Dashboard(DashboardAction::Open(addresses.clone())));
-                spawn(open_dashboard(addresses, dispatch.clone()));
-            }
-            spawn(load_history(dispatch));
-            // The effect runs after the first paint: fetch the run's part
-            // now, in the background, so Start does not wait for it.
-            prefetch(Part::Run);
-        });
-    }
-    {
-        // Remembering is a standing choice: while it is on, the stored copy
-        // follows every key edit, not only the keys present when it was ticked.
-        let remembered = state.remember_keys.then(|| state.keys.clone());
-        let failed = state.clone();
-        use_effect_with(remembered, move |remembered| {
-            if let Some(json) = remembered.as_ref().map(crate::core::document::to_string)
-                && let Err(error) = remember_keys(&json)
-            {
-                failed.dispatch(Action::StorageFailed(
-                    StorageStep::RememberingKeys,
-                    error.to_string(),
-                ));
-            }
-        });
-    }
-    // A run ends on the results: fetch their part while the run goes on.
-    use_effect_with(state.view, |view| {
-        if *view == View::Run {
-            prefetch(Part::Results);
-        }
-    });
-    {
-        let lang = state.lang;
-        use_effect_with(lang, move |lang| {
-            if let Some(root) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.document_element())
-            {
-                let _ = root.set_attribute("lang", lang.tag());
-            }
-        });
-    }
+    use_page_start(state.clone());
+    use_remember_keys(state.clone());
+    use_prefetch_results(state.view);
+    use_document_lang(state.lang);
 
     let t = state.lang.texts();
     let props = PageProps {

@@ -53,7 +53,7 @@ impl Lang {
 /// from one list of names: a text cannot be added to the struct without
 /// being walked by the checks that read `all()` (no English leftovers), and
 /// every language's value must fill it or nothing compiles. The page's
-/// texts (`ui::i18n`) and the terminal's report words are declared with it.
+/// texts (`ui::model::i18n`) and the terminal's report words are declared with it.
 macro_rules! texts {
     ($(#[doc = $doc:expr])* $name:ident { $($field:ident),* $(,)? }) => {
         $(#[doc = $doc])*

@@ -1,5 +1,5 @@
 //! The page's words in English and Simplified Chinese (the page reads them
-//! as `ui::i18n`; the chart crate labels its charts with them).
+//! as `ui::model::i18n`; the chart crate labels its charts with them).
 //!
 //! Every text is a field of [`Texts`], so a language that misses one does not
 //! compile; there is no fallback that could leave English in the Chinese UI.

@@ -2,7 +2,7 @@
 //! table columns and the names of the lines that hold core's sentences,
 //! in each language, so `--lang zh-CN` prints Chinese around the Chinese
 //! sentences rather than English. The page's own headings for the same
-//! things are held to the same words by a test in `ui::i18n`.
+//! things are held to the same words by a test in `ui::model::i18n`.
 //!
 //! A leaf: every figure arrives as data.
 

@@ -19,9 +19,9 @@ use crate::core::results::Environment;
 pub use crate::core::run::RunStatus;
 use crate::core::sample::{Sample, SampleError};
 use crate::core::text::notice::{self, StorageStep};
-use crate::ui::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
-use crate::ui::form::{PlanForm, demo_plan};
-use crate::ui::i18n::Lang;
+use crate::ui::model::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
+use crate::ui::model::form::{PlanForm, demo_plan};
+use crate::ui::model::i18n::Lang;
 use std::collections::BTreeMap;
 
 #[cfg(target_arch = "wasm32")]
@@ -189,7 +189,7 @@ pub struct State {
     pub view: View,
     /// The setup form.
     pub form: PlanForm,
-    /// Keys by origin (`https://api.openai.com`, see `ui::keys`), in
+    /// Keys by origin (`https://api.openai.com`, see `ui::model::keys`), in
     /// memory only (see `remember_keys`).
     pub keys: BTreeMap<String, String>,
     /// The plan in the form came from a `#plan=` link: before a key goes
@@ -197,7 +197,7 @@ pub struct State {
     pub plan_from_link: bool,
     /// Hosts waiting for the person's confirmation before Start sends them
     /// a key; `None` when nothing is asked.
-    pub key_hosts_to_confirm: Option<Vec<crate::ui::keys::KeyHost>>,
+    pub key_hosts_to_confirm: Option<Vec<crate::ui::model::keys::KeyHost>>,
     /// Browser storage failed this session (said once, see
     /// [`Action::StorageFailed`]).
     pub storage_failed: bool,
@@ -270,7 +270,7 @@ pub enum Action {
     StorageFailed(StorageStep, String),
     /// Ask the person to confirm these hosts before their keys are sent
     /// (`None`: close the question).
-    ConfirmKeyHosts(Option<Vec<crate::ui::keys::KeyHost>>),
+    ConfirmKeyHosts(Option<Vec<crate::ui::model::keys::KeyHost>>),
     /// Opt in or out of remembering keys.
     SetRememberKeys(bool),
     /// Forget every key, in memory and on the device.
@@ -340,7 +340,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         Action::KeysRemembered(keys) => {
             next.remember_keys = !keys.is_empty();
             // Remembered before keys were bound to origins: by provider id.
-            next.keys.extend(crate::ui::keys::migrate_keys(keys));
+            next.keys.extend(crate::ui::model::keys::migrate_keys(keys));
         }
         Action::PlanFromLink(from_link) => {
             next.plan_from_link = from_link;

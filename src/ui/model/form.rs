@@ -12,7 +12,7 @@
 //! what the plan says.
 
 use crate::core::plan::{FidelityPlan, FieldError, Plan, PlanError, Problem, Protocol, Target};
-use crate::ui::i18n::Lang;
+use crate::ui::model::i18n::Lang;
 
 use serde_json::{Value, json};
 

@@ -16,7 +16,7 @@ use crate::core::text::fidelity::{
     category_name, count_of, f1_text, failure_text, pass_rate_text, reply_text,
     token_agreement_text, verdict_word,
 };
-use crate::ui::i18n::Lang;
+use crate::ui::model::i18n::Lang;
 
 /// One target's row of the fidelity table.
 #[derive(Clone, Debug, PartialEq)]
@@ -184,7 +184,7 @@ mod tests {
     use crate::core::plan::FidelityPlan;
     use crate::core::report::{REPORT_SEED, build_report};
     use crate::core::text::fidelity::{cell_mark, cell_title};
-    use crate::ui::form::demo_plan;
+    use crate::ui::model::form::demo_plan;
 
     fn reply(target: u32, seq: u32, probe: &str, answer: &str) -> Sample {
         Sample {

@@ -9,10 +9,10 @@ use crate::browser::storage::{forget_keys, remember_keys};
 use crate::core::plan::{Plan, Protocol, Target};
 use crate::core::protocol::failure_text;
 use crate::core::text::notice::{self, StorageStep};
-use crate::ui::i18n::{Lang, format_ms};
-use crate::ui::keys::key_slot;
-use crate::ui::lazy::measure_connection;
-use crate::ui::state::{Action, Connection, State};
+use crate::ui::model::i18n::{Lang, format_ms};
+use crate::ui::model::keys::key_slot;
+use crate::ui::model::state::{Action, Connection, State};
+use crate::ui::run::lazy::measure_connection;
 
 use super::{CardProps, input_value, to_target};
 
@@ -35,7 +35,7 @@ pub(super) fn KeysSection(props: &CardProps) -> Html {
             // The field names the host the key goes to, in plain sight; the
             // provider only when the host is its own, and a warning when a
             // preset's target points elsewhere.
-            let key_for = crate::ui::keys::key_for(&target);
+            let key_for = crate::ui::model::keys::key_for(&target);
             let name = match (&key_for.provider, &key_for.custom_host_of) {
                 (Some(provider), _) => format!("{} ({provider})", key_for.host),
                 (None, Some(preset)) => {
@@ -94,7 +94,7 @@ pub(super) fn KeysSection(props: &CardProps) -> Html {
 }
 
 /// One key field, its "Test connection" button and what the test said.
-/// `slot` is the key's slot (`crate::ui::keys::key_slot`), `name` the host
+/// `slot` is the key's slot (`crate::ui::model::keys::key_slot`), `name` the host
 /// (and provider) it goes to, `target` the first target that uses it: the
 /// one "Test connection" sends.
 fn key_row(state: &UseReducerHandle<State>, slot: String, name: &str, target: &Target) -> Html {
@@ -147,7 +147,7 @@ fn key_row(state: &UseReducerHandle<State>, slot: String, name: &str, target: &T
 }
 
 /// Sends one short request to `target` with the key in `slot` and the
-/// form's prompt, through the run's part of the page (src/ui/lazy.rs), and
+/// form's prompt, through the run's part of the page (src/ui/run/lazy.rs), and
 /// puts what came back beside the key.
 fn test_connection(state: &UseReducerHandle<State>, slot: &str, target: &Target) {
     let key = state.keys.get(slot).cloned();

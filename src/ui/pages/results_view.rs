@@ -25,16 +25,16 @@ use crate::core::text::fidelity::verdict_word;
 use crate::core::text::format::unbroken_groups;
 use crate::core::text::notice;
 use crate::core::text::{ReportSentences, Said, colon, labelled, report_sentences};
-use crate::ui::chart_items::idle_chart_item;
-use crate::ui::charts::ChartsSection;
-use crate::ui::fidelity_items::fidelity_rows;
-use crate::ui::hooks::use_render_mark;
-use crate::ui::i18n::Lang;
-use crate::ui::outline_view::{idle_view, section_view};
-use crate::ui::probe_grid::ProbeGrid;
-use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, ResultsView, RunStatus};
-use crate::ui::verdict_badge::judgement_badge;
+use crate::ui::components::charts::ChartsSection;
+use crate::ui::components::outline_view::{idle_view, section_view};
+use crate::ui::components::probe_grid::ProbeGrid;
+use crate::ui::components::verdict_badge::judgement_badge;
+use crate::ui::hooks::render_mark::use_render_mark;
+use crate::ui::model::chart_items::idle_chart_item;
+use crate::ui::model::fidelity_items::fidelity_rows;
+use crate::ui::model::i18n::Lang;
+use crate::ui::model::state::page::PageProps;
+use crate::ui::model::state::{Action, ResultsView, RunStatus};
 
 /// "Label: sentence" items of a list, each with its target's index.
 fn said_items(lang: Lang, said: &[Said]) -> Html {
@@ -372,7 +372,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
         let dispatch = props.dispatcher();
         move |(empty, newest): &(bool, Option<String>)| {
             if let (true, Some(run_id)) = (*empty, newest.clone()) {
-                crate::browser::spawn(crate::ui::driver::open_run(run_id, dispatch));
+                crate::browser::spawn(crate::ui::run::driver::open_run(run_id, dispatch));
             }
         }
     });

@@ -16,8 +16,8 @@ use crate::browser::spawn;
 use crate::core::dashboard::{Dataset, Published, read_published};
 use crate::core::publish::DEFAULT_SCHEDULE_MINUTES;
 use crate::core::publish::PointsDoc;
-use crate::ui::dashboard::{DashboardAction, Failure, SharedData, SourceReport};
-use crate::ui::state::Action;
+use crate::ui::model::dashboard::{DashboardAction, Failure, SharedData, SourceReport};
+use crate::ui::model::state::Action;
 
 /// Files fetched at once: enough to keep a connection pool busy, few
 /// enough that only a handful of undecoded bodies are held at a time.

@@ -12,10 +12,10 @@ use crate::browser::spawn;
 use crate::browser::storage::{add_used_key_origins, remembered_keys, used_key_origins};
 use crate::core::plan::Plan;
 use crate::core::text::notice;
-use crate::ui::form::PlanForm;
-use crate::ui::lazy::{ImportRefusal, PartUnloaded, read_results_files};
-use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, State};
+use crate::ui::model::form::PlanForm;
+use crate::ui::model::state::page::PageProps;
+use crate::ui::model::state::{Action, State};
+use crate::ui::run::lazy::{ImportRefusal, PartUnloaded, read_results_files};
 
 use super::PlanCardProps;
 
@@ -161,7 +161,7 @@ fn start_run(page: &PageProps, plan: &Plan, confirmed: bool) {
     }
     // A target that needs a key and has none would only collect refusals:
     // the runner refuses such a plan (exit 2), and so does Start.
-    let missing = crate::ui::keys::missing_keys(plan, &state.keys);
+    let missing = crate::ui::model::keys::missing_keys(plan, &state.keys);
     if !missing.is_empty() {
         state.dispatch(Action::Notice(notice::keys_missing_to_start(
             state.lang, &missing,
@@ -175,15 +175,15 @@ fn start_run(page: &PageProps, plan: &Plan, confirmed: bool) {
                 std::collections::BTreeMap<String, String>,
             >(&json)
         {
-            used.extend(crate::ui::keys::migrate_keys(remembered).into_keys());
+            used.extend(crate::ui::model::keys::migrate_keys(remembered).into_keys());
         }
-        let hosts = crate::ui::keys::hosts_to_confirm(plan, &state.keys, &used);
+        let hosts = crate::ui::model::keys::hosts_to_confirm(plan, &state.keys, &used);
         if !hosts.is_empty() {
             state.dispatch(Action::ConfirmKeyHosts(Some(hosts)));
             return;
         }
     }
-    let origins = crate::ui::keys::keyed_origins(plan, &state.keys);
+    let origins = crate::ui::model::keys::keyed_origins(plan, &state.keys);
     if !origins.is_empty() {
         // Best effort: a device that keeps nothing asks again next time.
         let _ = add_used_key_origins(&origins);
@@ -224,7 +224,7 @@ async fn import_results(state: UseReducerHandle<State>, files: Vec<web_sys::File
         texts.push(text);
     }
     // Reading results files is the results' part of the page
-    // (src/ui/lazy.rs): fetched now, if it is not in yet.
+    // (src/ui/run/lazy.rs): fetched now, if it is not in yet.
     let action = match read_results_files(texts, state.lang).await {
         Ok(Ok(results)) => Action::ShowResults(results),
         Ok(Err(ImportRefusal::File(index, error))) => {

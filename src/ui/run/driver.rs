@@ -41,8 +41,8 @@ use crate::core::schedule::{Next, PlannedRequest};
 use crate::core::session::RunSession;
 use crate::core::text::notice::{self, StorageStep};
 use crate::core::timeofday::{PeakZone, parse_peak_tz};
-use crate::ui::i18n::Lang;
-use crate::ui::state::{Action, HistoryEntry, ResultsView, newest_first};
+use crate::ui::model::i18n::Lang;
+use crate::ui::model::state::{Action, HistoryEntry, ResultsView, newest_first};
 
 /// Longest single wait, ms: the loop wakes this often to notice pause,
 /// stop and a hidden tab.
@@ -104,7 +104,7 @@ pub async fn measure_once(
         protocol: target.protocol,
         reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
         timeout_s: plan.timeout_s,
-        cors_note: crate::ui::keys::cors_note(target),
+        cors_note: crate::ui::model::keys::cors_note(target),
         seq,
         seed,
         idle_gap_s: None,
@@ -171,12 +171,12 @@ impl Driver {
         let Some((record, samples)) = load_run(&run_id).await else {
             return;
         };
-        let missing = crate::ui::keys::missing_keys(&record.plan, &keys);
+        let missing = crate::ui::model::keys::missing_keys(&record.plan, &keys);
         if !missing.is_empty() {
-            dispatch.emit(Action::SetForm(crate::ui::form::PlanForm::from_plan(
-                &record.plan,
-            )));
-            dispatch.emit(Action::Show(crate::ui::state::View::Setup));
+            dispatch.emit(Action::SetForm(
+                crate::ui::model::form::PlanForm::from_plan(&record.plan),
+            ));
+            dispatch.emit(Action::Show(crate::ui::model::state::View::Setup));
             dispatch.emit(Action::Notice(notice::keys_needed(lang, &missing)));
             return;
         }
@@ -361,7 +361,7 @@ impl Driver {
             let target = plan.targets.get(planned.target as usize)?;
             let key = active
                 .keys
-                .get(&crate::ui::keys::key_slot(target))
+                .get(&crate::ui::model::keys::key_slot(target))
                 .map(String::as_str);
             let nonce = active.session.nonce(planned);
             let request = build_planned_request(target, plan, planned, key, nonce.as_deref());
@@ -369,7 +369,7 @@ impl Driver {
                 protocol: target.protocol,
                 reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
                 timeout_s: plan.timeout_s,
-                cors_note: crate::ui::keys::cors_note(target),
+                cors_note: crate::ui::model::keys::cors_note(target),
                 seq: planned.seq,
                 seed: crate::core::demo::target_seed(active.session.seed(), planned.target),
                 idle_gap_s: planned.idle_gap_s,

@@ -13,10 +13,10 @@ use yew::virtual_dom::VTag;
 use crate::core::outline::{Block, Notes, Role, Section, Sentence, Show, Table};
 use crate::core::report::Report;
 use crate::core::text::colon;
-use crate::ui::chart_items::ChartItem;
-use crate::ui::charts::ChartGrid;
-use crate::ui::i18n::Lang;
-use crate::ui::verdict_badge::judgement_badge;
+use crate::ui::components::charts::ChartGrid;
+use crate::ui::components::verdict_badge::judgement_badge;
+use crate::ui::model::chart_items::ChartItem;
+use crate::ui::model::i18n::Lang;
 
 /// One table of a section: the heading column heads its row, the rank is
 /// left out and a wide column's or the verdict's cell takes a stacked

@@ -23,10 +23,10 @@ use crate::chart::{
     draw_timeline_points,
 };
 use crate::core::sample::Sample;
-use crate::ui::charts::chart_style;
-use crate::ui::hooks::use_resize_count;
-use crate::ui::i18n::Lang;
-use crate::ui::state::SampleLog;
+use crate::ui::components::charts::chart_style;
+use crate::ui::hooks::resize::use_resize_count;
+use crate::ui::model::i18n::Lang;
+use crate::ui::model::state::SampleLog;
 
 /// Canvas element id (tests read its pixels).
 const CANVAS_ID: &str = "live-timeline";

@@ -9,13 +9,13 @@ use crate::core::sample::{ErrorKind, SampleError};
 use crate::core::text::at_least;
 use crate::core::text::failure::{blocked_request_text, error_kind_words};
 use crate::core::text::fidelity::count_of;
-use crate::ui::driver::{delete_run, open_run};
-use crate::ui::hooks::use_render_mark;
-use crate::ui::i18n::{format_clock, format_epoch, format_ms, format_pct};
-use crate::ui::live_timeline::LiveTimeline;
-use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, LATEST_SAMPLES, RunStatus};
-use crate::ui::verdict_badge::judgement_badge;
+use crate::ui::components::live_timeline::LiveTimeline;
+use crate::ui::components::verdict_badge::judgement_badge;
+use crate::ui::hooks::render_mark::use_render_mark;
+use crate::ui::model::i18n::{format_clock, format_epoch, format_ms, format_pct};
+use crate::ui::model::state::page::PageProps;
+use crate::ui::model::state::{Action, LATEST_SAMPLES, RunStatus};
+use crate::ui::run::driver::{delete_run, open_run};
 
 /// The run screen.
 #[component]
@@ -45,7 +45,7 @@ pub fn RunPage(props: &PageProps) -> Html {
     };
     let on_results = {
         let dispatch = dispatch.clone();
-        Callback::from(move |_| dispatch.emit(Action::Show(crate::ui::state::View::Results)))
+        Callback::from(move |_| dispatch.emit(Action::Show(crate::ui::model::state::View::Results)))
     };
     let status = match run.status {
         RunStatus::Running => t.status_running,
@@ -208,7 +208,7 @@ pub fn RunPage(props: &PageProps) -> Html {
 
 /// A failure's kind in words, its exported name kept for scripts in
 /// `data-kind`.
-fn error_kind(lang: crate::ui::i18n::Lang, error: &SampleError) -> Html {
+fn error_kind(lang: crate::ui::model::i18n::Lang, error: &SampleError) -> Html {
     html! { <span class="error-kind" data-kind={error.kind.as_str()}>{error_kind_words(lang, error.kind)}</span> }
 }
 
@@ -216,12 +216,12 @@ fn error_kind(lang: crate::ui::i18n::Lang, error: &SampleError) -> Html {
 /// English; a request the browser showed no answer to is said again in
 /// Chinese, with the provider's own note in Chinese.
 fn error_message(
-    lang: crate::ui::i18n::Lang,
+    lang: crate::ui::model::i18n::Lang,
     error: &SampleError,
     target: Option<&Target>,
 ) -> String {
     match (lang, error.kind) {
-        (crate::ui::i18n::Lang::ZhCn, ErrorKind::CorsOrNetwork) => {
+        (crate::ui::model::i18n::Lang::ZhCn, ErrorKind::CorsOrNetwork) => {
             let note = target
                 .and_then(|t| t.provider.as_deref())
                 .and_then(crate::core::presets::preset_by_id)

@@ -5,7 +5,7 @@
 //! The panel sits outside the grid on purpose: thirty columns scroll
 //! sideways at 400 px, and anything opened inside a cell would be clipped
 //! by that scrolling box or widen its column. Only the selected cell's
-//! replies are read and verified (`ui::fidelity_items`), on selection.
+//! replies are read and verified (`ui::model::fidelity_items`), on selection.
 
 use std::rc::Rc;
 
@@ -14,8 +14,8 @@ use yew::prelude::*;
 use crate::core::report::Report;
 use crate::core::sample::Sample;
 use crate::core::text::fidelity::{cell_mark, cell_title};
-use crate::ui::fidelity_items::{CellState, category_spans, cell_detail};
-use crate::ui::i18n::Lang;
+use crate::ui::model::fidelity_items::{CellState, category_spans, cell_detail};
+use crate::ui::model::i18n::Lang;
 
 /// What the grid needs.
 #[derive(Properties)]

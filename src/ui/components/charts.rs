@@ -19,11 +19,11 @@ use crate::browser::files::download_url;
 use crate::chart::ChartStyle;
 use crate::core::prefill::PrefillReport;
 use crate::core::report::Report;
-use crate::ui::chart_items::ChartItem;
-use crate::ui::chart_items::{chart_labels, draw_chart, results_chart_items_with};
-use crate::ui::hooks::use_resize_count;
-use crate::ui::i18n::Lang;
-use crate::ui::state::ResultsView;
+use crate::ui::hooks::resize::use_resize_count;
+use crate::ui::model::chart_items::ChartItem;
+use crate::ui::model::chart_items::{chart_labels, draw_chart, results_chart_items_with};
+use crate::ui::model::i18n::Lang;
+use crate::ui::model::state::ResultsView;
 use std::collections::BTreeMap;
 
 /// The style of a chart on a canvas `width` device pixels wide at `ratio`

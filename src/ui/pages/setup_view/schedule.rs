@@ -8,9 +8,9 @@ use yew::prelude::*;
 use crate::core::fidelity::score::FidelityVerdict;
 use crate::core::text::fidelity::{probe_cost_text, verdict_word};
 use crate::core::text::labelled;
-use crate::ui::form::problems_at;
-use crate::ui::i18n::warning_text;
-use crate::ui::state::{Action, State};
+use crate::ui::model::form::problems_at;
+use crate::ui::model::i18n::warning_text;
+use crate::ui::model::state::{Action, State};
 
 use super::{PlanCardProps, edit, toggle};
 

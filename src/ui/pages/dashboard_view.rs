@@ -32,12 +32,12 @@ use crate::core::dashboard::figures::{
 use crate::core::report::percentile_reaches_censored;
 use crate::core::results::vantage_name;
 use crate::core::text::at_least;
-use crate::ui::chart_items::{Figures, Ranged, dashboard_chart_items};
-use crate::ui::charts::ChartGrid;
-use crate::ui::dashboard::{DashboardAction, DashboardState, Range, SourceReport};
-use crate::ui::i18n::{Lang, format_ms, format_pct};
-use crate::ui::state::Action;
-use crate::ui::state::page::PageProps;
+use crate::ui::components::charts::ChartGrid;
+use crate::ui::model::chart_items::{Figures, Ranged, dashboard_chart_items};
+use crate::ui::model::dashboard::{DashboardAction, DashboardState, Range, SourceReport};
+use crate::ui::model::i18n::{Lang, format_ms, format_pct};
+use crate::ui::model::state::Action;
+use crate::ui::model::state::page::PageProps;
 
 /// The dashboard, or nothing when the page was not opened with `?results=`.
 #[component]

@@ -52,10 +52,10 @@ use crate::browser::spawn;
 use crate::core::measure::Outcome;
 use crate::core::plan::{Plan, Target};
 use crate::core::text::notice;
-use crate::ui::driver::Driver;
-use crate::ui::i18n::Lang;
-use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, ResultsView};
+use crate::ui::model::i18n::Lang;
+use crate::ui::model::state::page::PageProps;
+use crate::ui::model::state::{Action, ResultsView};
+use crate::ui::run::driver::Driver;
 
 /// A part's view once its module is in: a plain function, asked of the
 /// module once and called on every render.
@@ -152,7 +152,7 @@ macro_rules! split_point {
 split_point! {
     run:
     fn run_view() -> Result<PartView, PartUnloaded> {
-        Ok(|props| html! { <crate::ui::run_view::RunPage ..props /> })
+        Ok(|props| html! { <crate::ui::pages::run_view::RunPage ..props /> })
     }
 }
 
@@ -260,7 +260,7 @@ pub type Measuring = Pin<Box<dyn Future<Output = Outcome>>>;
 split_point! {
     run:
     /// Sends one request of `target` with the real header set (the
-    /// connection test): [`crate::ui::driver::measure_once`], from the run's
+    /// connection test): [`crate::ui::run::driver::measure_once`], from the run's
     /// part, which holds the measured fetch and the stream decoders.
     pub fn measure_connection(
         target: Target,
@@ -270,7 +270,7 @@ split_point! {
         seed: u64,
     ) -> Result<Measuring, PartUnloaded> {
         Ok(Box::pin(async move {
-            crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, seed).await
+            crate::ui::run::driver::measure_once(&target, &plan, key.as_deref(), seq, seed).await
         }))
     }
 }
@@ -296,7 +296,7 @@ split_point! {
                 .map_err(|e| format!("bad target: {e}"))?;
             let plan = Plan::from_json(&plan_json).map_err(|e| format!("bad plan: {e}"))?;
             let outcome =
-                crate::ui::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
+                crate::ui::run::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
             Ok(crate::core::document::to_string(&outcome))
         }))
     }
@@ -305,21 +305,21 @@ split_point! {
 split_point! {
     run:
     fn history_view() -> Result<PartView, PartUnloaded> {
-        Ok(|props| html! { <crate::ui::run_view::HistoryPage ..props /> })
+        Ok(|props| html! { <crate::ui::pages::run_view::HistoryPage ..props /> })
     }
 }
 
 split_point! {
     results:
     fn results_view() -> Result<PartView, PartUnloaded> {
-        Ok(|props| html! { <crate::ui::results_view::ResultsPage ..props /> })
+        Ok(|props| html! { <crate::ui::pages::results_view::ResultsPage ..props /> })
     }
 }
 
 split_point! {
     results:
     fn dashboard_view() -> Result<PartView, PartUnloaded> {
-        Ok(|props| html! { <crate::ui::dashboard_view::DashboardPage ..props /> })
+        Ok(|props| html! { <crate::ui::pages::dashboard_view::DashboardPage ..props /> })
     }
 }
 
@@ -332,7 +332,7 @@ split_point! {
         addresses: Vec<String>,
         dispatch: Callback<Action>,
     ) -> Result<Loading, PartUnloaded> {
-        Ok(Box::pin(crate::ui::dashboard_loader::load_dashboard(
+        Ok(Box::pin(crate::ui::run::dashboard_loader::load_dashboard(
             addresses, dispatch,
         )))
     }

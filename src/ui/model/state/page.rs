@@ -8,8 +8,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::clock::performance_mark;
-use crate::ui::driver::Driver;
-use crate::ui::state::{Action, State, reduce};
+use crate::ui::model::state::{Action, State, reduce};
+use crate::ui::run::driver::Driver;
 
 impl Reducible for State {
     type Action = Action;

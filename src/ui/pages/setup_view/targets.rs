@@ -12,10 +12,10 @@ use crate::core::presets::{PRESETS, preset_by_id};
 use crate::core::protocol::{models_request, parse_models};
 use crate::core::text::failure::blocked_request_text;
 use crate::core::text::notice;
-use crate::ui::form::TargetForm;
-use crate::ui::i18n::Lang;
-use crate::ui::keys::key_slot;
-use crate::ui::state::{Action, State};
+use crate::ui::model::form::TargetForm;
+use crate::ui::model::i18n::Lang;
+use crate::ui::model::keys::key_slot;
+use crate::ui::model::state::{Action, State};
 
 use super::{CardProps, edit, edit_target, to_target};
 

@@ -6,7 +6,7 @@
 use yew::prelude::*;
 
 use crate::core::verdict::Judgement;
-use crate::ui::i18n::Lang;
+use crate::ui::model::i18n::Lang;
 
 /// The badge for `judgement`. `data-verdict` carries the machine name
 /// (`collecting` or the verdict's JSON name) and `data-provisional` is set

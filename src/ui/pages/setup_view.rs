@@ -29,9 +29,9 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::core::plan::{Plan, PlanError, Target};
-use crate::ui::form::{PlanForm, TargetForm};
-use crate::ui::state::page::PageProps;
-use crate::ui::state::{Action, State};
+use crate::ui::model::form::{PlanForm, TargetForm};
+use crate::ui::model::state::page::PageProps;
+use crate::ui::model::state::{Action, State};
 
 use actions::PlanActions;
 use keys::KeysSection;
