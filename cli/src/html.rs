@@ -21,6 +21,7 @@ use std::rc::Rc;
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
 use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::comparison::comparison_sections;
+use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::outline::{Block, Role, Section, Show, Table};
@@ -187,14 +188,14 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(population) = &sentences.population {
         let _ = writeln!(out, "<p class=\"population\">{}</p>", escape(population));
     }
-    // Per model, the outline's comparison, then the lines of the model's
-    // targets that the page shows in sections of their own.
+    // Per model, the outline's comparison, then the connections of the
+    // model's targets, which only the runner measures.
     for (model_index, section) in comparison_sections(lang, report, &sentences)
         .iter()
         .enumerate()
     {
         section_html(&mut out, section, None, lang);
-        let lines = model_lines(doc, report, &sentences, model_index, words, lang);
+        let lines = model_lines(doc, report, model_index, words, lang);
         if !lines.is_empty() {
             out.push_str("<ul class=\"said\">\n");
             for (name, text) in lines {
@@ -239,8 +240,14 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         prefill_html(&mut out, &prefill, lang);
     }
 
-    if let Some(section) = cache_section(lang, report, doc.plan.nonce) {
-        section_html(&mut out, &section, None, lang);
+    for section in [
+        cache_section(lang, report, doc.plan.nonce),
+        deploy_section(lang, report, &sentences),
+    ]
+    .iter()
+    .flatten()
+    {
+        section_html(&mut out, section, None, lang);
     }
     if let Some(section) = idle_section(lang, report, &sentences) {
         let chart = section.chart().and_then(|_| idle_chart_item(lang, report));

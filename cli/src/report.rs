@@ -15,6 +15,7 @@ use firsttoken_core::fidelity::score::Fidelity;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
 use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::comparison::comparison_sections;
+use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::outline::{Block, Section, Show, Table};
@@ -590,14 +591,14 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(population) = &sentences.population {
         let _ = writeln!(out, "\n{population}");
     }
-    // Per model, the outline's comparison, then the lines of the model's
-    // targets that the page shows in its own sections.
+    // Per model, the outline's comparison, then the connections of the
+    // model's targets, which only the runner measures.
     for (model_index, section) in comparison_sections(lang, report, &sentences)
         .iter()
         .enumerate()
     {
         section_text(&mut out, section, lang);
-        for (name, text) in model_lines(doc, report, &sentences, model_index, words, lang) {
+        for (name, text) in model_lines(doc, report, model_index, words, lang) {
             let _ = writeln!(out, "  {name}{}{text}", colon(lang));
         }
     }
@@ -619,19 +620,6 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             "\n{}",
             no_successful_samples(lang, &target.label, target.requests, &kinds)
         );
-        for (name, list) in [
-            (words.first_try, &sentences.first_try),
-            (words.rate_limits, &sentences.rate_limits),
-        ] {
-            for s in list.iter().filter(|s| s.target == target.target) {
-                let _ = writeln!(
-                    out,
-                    "  {name}{}{}",
-                    colon(lang),
-                    labelled(lang, &s.label, &s.text)
-                );
-            }
-        }
     }
     if let Some(fidelity) = &report.fidelity {
         fidelity_text(
@@ -648,6 +636,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     }
     let sections = [
         cache_section(lang, report, doc.plan.nonce),
+        deploy_section(lang, report, &sentences),
         idle_section(lang, report, &sentences),
         Some(time_of_day_section(lang, report, &sentences)),
     ];
@@ -671,10 +660,10 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
 /// terminal. Core decides what the section holds and in which order.
 fn section_text(out: &mut String, section: &Section, lang: Lang) {
     let _ = writeln!(out, "\n{}", section.title);
-    // "name: " before a line, when the block has a name and it is not a
-    // heading printed above it.
+    // "name: " before a line, when the block has a name and it is neither
+    // a heading printed above it nor the section's own title.
     let lead = |name: &str, show: Show| -> String {
-        if name.is_empty() || show == Show::Heading {
+        if name.is_empty() || show == Show::Heading || name == section.title {
             String::new()
         } else {
             format!("{name}{}", colon(lang))
@@ -761,43 +750,25 @@ pub(crate) fn fidelity_block(
 }
 
 /// The named lines printed after one model's comparison (the outline's
-/// section, `core::outline::comparison`), in the order both the text
-/// report and the HTML report print them: (line name, text). They are the
-/// model's targets' first try, rate limits, stream, cost and connections,
-/// which the page shows in sections of their own.
+/// section, `core::outline::comparison`) by both the text report and the
+/// HTML report: (line name, text), the connections of the model's targets,
+/// which only the runner measures. Every other line is in a section.
 pub(crate) fn model_lines(
     doc: &ResultsDoc,
     report: &Report,
-    sentences: &firsttoken_core::text::ReportSentences,
     model_index: usize,
     words: &ReportWords,
     lang: Lang,
 ) -> Vec<(&'static str, String)> {
-    let mut lines: Vec<(&'static str, String)> = Vec::new();
     let Some(model) = report.models.get(model_index) else {
-        return lines;
+        return Vec::new();
     };
-    let members: Vec<u32> = model.rows.iter().map(|row| row.figures.target).collect();
-    let mut each = |name: &'static str, list: &[Said]| {
-        lines.extend(
-            list.iter()
-                .filter(|s| members.contains(&s.target))
-                .map(|s| (name, labelled(lang, &s.label, &s.text))),
-        );
-    };
-    each(words.first_try, &sentences.first_try);
-    each(words.rate_limits, &sentences.rate_limits);
-    each(words.stream, &sentences.streams);
-    each(words.cost, &sentences.costs);
-    // The periods' comparisons are said once, in the time-of-day section.
-    // The idle lines are said once, in the idle section (`section_text`).
-    lines.extend(
-        members
-            .iter()
-            .filter_map(|&target| connections_line(doc, report, target, lang))
-            .map(|line| (words.connections, line)),
-    );
-    lines
+    model
+        .rows
+        .iter()
+        .filter_map(|row| connections_line(doc, report, row.figures.target, lang))
+        .map(|line| (words.connections, line))
+        .collect()
 }
 
 pub(crate) fn connections_line(

@@ -20,6 +20,7 @@
 
 pub mod cache;
 pub mod comparison;
+pub mod deploy;
 pub mod idle;
 pub mod timeofday;
 

@@ -13,6 +13,7 @@ use yew::prelude::*;
 use crate::browser::files::download_text;
 use crate::core::outline::cache::cache_section;
 use crate::core::outline::comparison::comparison_sections;
+use crate::core::outline::deploy::deploy_section;
 use crate::core::outline::idle::idle_section;
 use crate::core::outline::timeofday::time_of_day_section;
 use crate::core::prefill::{PrefillReport, prefill_report};
@@ -166,64 +167,6 @@ fn routing_section(props: &RoutingProps) -> Html {
                 <button type="button" id="export-openrouter" onclick={on_openrouter}>{t.export_openrouter}</button>
                 <label class="check"><input type="checkbox" id="pin-openrouter" checked={*pin} onchange={on_pin} />{t.pin_openrouter}</label>
             </div>
-        </section>
-    }
-}
-
-/// Per target: first-try success and rate limits, the stream after the
-/// first token, and the cost at the plan's prices; every sentence is core's.
-fn deploy_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
-    let t = lang.texts();
-    let target_of = |s: &Said| report.targets.get(s.target as usize);
-    let headers_of = |target: u32| {
-        sentences
-            .rate_limits
-            .iter()
-            .find(|s| s.target == target)
-            .map(|s| s.text.clone())
-    };
-    html! {
-        <section class="card" id="deploy-figures">
-            <h2>{t.first_try}</h2>
-            <ul class="notes first-try">
-                { for sentences.first_try.iter().filter_map(|s| {
-                    let status = target_of(s)?.status.as_ref()?;
-                    Some(html! {
-                        <li data-target={s.target.to_string()} data-first-try={status.first_try_success.to_string()} data-requests={status.requests.to_string()} data-rate-limited={status.counts.rate_limited.to_string()} data-retry-after-median={status.retry_after_median_s.map(|v| v.to_string())} data-rate-limit-hidden={status.rate_limit_hidden.to_string()}>
-                            <strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}
-                            if let Some(headers) = headers_of(s.target) {
-                                <span class="rate-limit-headers">{" "}{headers}</span>
-                            }
-                        </li>
-                    })
-                }) }
-            </ul>
-            if !sentences.streams.is_empty() {
-                <h3>{t.inside_stream}</h3>
-                <ul class="notes stream-shape">
-                    { for sentences.streams.iter().filter_map(|s| {
-                        let stream = target_of(s)?.stream?;
-                        Some(html! {
-                            <li data-target={s.target.to_string()} data-stalled={stream.stalled.to_string()} data-requests={stream.requests.to_string()} data-buffered={stream.buffered.to_string()} data-max-gap={stream.max_gap_ms.map(|v| v.to_string())} data-gap-p95-median={stream.gap_p95_median_ms.map(|v| v.to_string())}>
-                                <strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}
-                            </li>
-                        })
-                    }) }
-                </ul>
-            }
-            if !sentences.costs.is_empty() {
-                <h3>{t.cost}</h3>
-                <ul class="notes costs">
-                    { for sentences.costs.iter().filter_map(|s| {
-                        let cost = target_of(s)?.cost?;
-                        Some(html! {
-                            <li data-target={s.target.to_string()} data-run-usd={cost.run_usd.to_string()} data-per-success-usd={cost.per_success_usd.map(|v| v.to_string())}>
-                                <strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}
-                            </li>
-                        })
-                    }) }
-                </ul>
-            }
         </section>
     }
 }
@@ -445,7 +388,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { comparison_tables(lang, &report, sentences) }
             { prefill.as_ref().as_ref().map(|p| prefill_section(lang, p)).unwrap_or_default() }
             { cache_section(lang, &report, results.plan.nonce).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
-            { deploy_section(lang, &report, sentences) }
+            { deploy_section(lang, &report, sentences).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
             { idle.as_ref().map(|section| idle_view(lang, &report, section, Rc::clone(idle_chart))).unwrap_or_default() }
             { fidelity_section(lang, &report, sentences, &results.samples) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
