@@ -23,14 +23,15 @@ use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::idle::idle_section;
+use firsttoken_core::outline::prefill::prefill_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::outline::{Block, Role, Section, Show, Table};
-use firsttoken_core::prefill::{PrefillReport, prefill_report};
+use firsttoken_core::prefill::prefill_report;
 use firsttoken_core::report::{Report, TargetReport};
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken_core::text::{self, labelled, report_sentences};
+use firsttoken_core::text::{labelled, report_sentences};
 use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
@@ -132,20 +133,6 @@ fn scroll_open(labelled_by: &str) -> String {
     )
 }
 
-/// A number as `data-value` holds it: JSON's spelling of the same f64
-/// (`report --json` prints the figures through serde_json too).
-fn data_value(value: Option<f64>) -> String {
-    value
-        .filter(|v| v.is_finite())
-        .map(|v| {
-            format!(
-                " data-value=\"{}\"",
-                serde_json::Number::from_f64(v).map_or_else(String::new, |n| n.to_string())
-            )
-        })
-        .unwrap_or_default()
-}
-
 /// The report of `doc` (already made printable with
 /// [`crate::report::for_terminal`]) as one HTML document in `lang`.
 pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
@@ -237,7 +224,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     }
 
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
-        prefill_html(&mut out, &prefill, lang);
+        section_html(&mut out, &prefill_section(lang, &prefill), None, lang);
     }
 
     for section in [
@@ -324,81 +311,6 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     out
 }
 
-/// The prompt-size block: per target a table per size (the text report's
-/// columns, each number unrounded in `data-value`), then the fits, refused
-/// sizes, comparisons and cache savings in core's sentences.
-fn prefill_html(out: &mut String, prefill: &PrefillReport, lang: Lang) {
-    let _ = writeln!(
-        out,
-        "<section class=\"prefill\">\n<h2>{}</h2>",
-        escape(text::prefill::heading(lang))
-    );
-    let headings = text::prefill::size_headings(lang);
-    // Size, input tokens, requests, median, p95 are numbers; the cold-start
-    // share and the verdict are words.
-    let numeric = [true, true, true, true, true, false, false];
-    for target in &prefill.targets {
-        if target.sizes.is_empty() {
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "<h3 id=\"sizes-{index}\">{}</h3>\n{}<table class=\"sizes\" data-target=\"{index}\">\n<thead><tr>",
-            escape(&target.label),
-            scroll_open(&format!("sizes-{}", target.target)),
-            index = target.target
-        );
-        for (heading, number) in headings.iter().zip(numeric) {
-            let class = if number { " class=\"num\"" } else { "" };
-            let _ = write!(out, "<th scope=\"col\"{class}>{}</th>", escape(heading));
-        }
-        out.push_str("</tr></thead>\n<tbody>\n");
-        for row in &target.sizes {
-            let cells = text::prefill::size_cells(lang, row);
-            let ttft = row.figures.ttft.as_ref();
-            let values = [
-                Some(f64::from(row.size)),
-                row.input_tokens,
-                Some(row.figures.requests as f64),
-                ttft.map(|t| t.median),
-                ttft.map(|t| t.p95),
-                None,
-                None,
-            ];
-            let _ = write!(out, "<tr data-size=\"{}\">", row.size);
-            for (index, ((cell, number), value)) in
-                cells.iter().zip(numeric).zip(values).enumerate()
-            {
-                let (tag, scope) = if index == 0 {
-                    ("th", " scope=\"row\"")
-                } else {
-                    ("td", "")
-                };
-                let class = if number { " class=\"num\"" } else { "" };
-                let _ = write!(
-                    out,
-                    "<{tag}{scope}{class}{}>{}</{tag}>",
-                    data_value(value),
-                    escape(cell)
-                );
-            }
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</tbody>\n</table>\n</div>\n");
-    }
-    out.push_str("<ul class=\"said\">\n");
-    for (label, sentence) in text::prefill::lines(lang, prefill) {
-        let _ = writeln!(
-            out,
-            "<li><b>{}</b>{}{}</li>",
-            escape(&label),
-            escape(firsttoken_core::text::colon(lang)),
-            escape(&sentence)
-        );
-    }
-    out.push_str("</ul>\n</section>\n");
-}
-
 /// A section of the report's outline (`core::outline`): its heading,
 /// then each block in order. A table's heading column heads its rows, its
 /// raw figures go in `data-` attributes and its rows stack into labelled
@@ -422,7 +334,10 @@ fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, 
                 }
                 let _ = writeln!(out, "<ul class=\"said {}\">", escape(notes.class));
                 for note in &notes.items {
-                    let _ = write!(out, "<li data-target=\"{}\"", note.said.target);
+                    out.push_str("<li");
+                    if let Some(target) = note.target {
+                        let _ = write!(out, " data-target=\"{target}\"");
+                    }
                     for (name, value) in &note.data {
                         let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
                     }
@@ -434,8 +349,8 @@ fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, 
                     let _ = writeln!(
                         out,
                         "<b>{}</b>{colon}{}</li>",
-                        escape(&note.said.label),
-                        escape(&note.said.text)
+                        escape(&note.label),
+                        escape(&note.text)
                     );
                 }
                 out.push_str("</ul>\n");
@@ -470,12 +385,19 @@ fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, 
 /// A table of the outline in its scrolling box, labelled by the section's
 /// heading `id`.
 fn table_html(out: &mut String, id: &str, table: &Table) {
+    if let Some(title) = &table.title {
+        let _ = writeln!(out, "<h3>{}</h3>", escape(title));
+    }
     let _ = write!(
         out,
-        "{}<table class=\"{} stack\">\n<thead><tr>",
+        "{}<table class=\"{} stack\"",
         scroll_open(&escape(id)),
         escape(table.class)
     );
+    for (name, value) in &table.data {
+        let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
+    }
+    out.push_str(">\n<thead><tr>");
     for column in &table.columns {
         let class = if column.numeric { " class=\"num\"" } else { "" };
         let _ = write!(
@@ -494,7 +416,12 @@ fn table_html(out: &mut String, id: &str, table: &Table) {
         out.push('>');
         for (k, (cell, column)) in row.cells.iter().zip(&table.columns).enumerate() {
             if k == heading {
-                let _ = write!(out, "<th scope=\"row\">{}</th>", escape(cell));
+                // The heading cell's own figure (a prompt size), if any.
+                let value = match row.values.get(k) {
+                    Some(Some(value)) => format!(" data-value=\"{}\"", escape(value)),
+                    _ => String::new(),
+                };
+                let _ = write!(out, "<th scope=\"row\"{value}>{}</th>", escape(cell));
                 continue;
             }
             let classes: Vec<&str> = [
@@ -502,6 +429,7 @@ fn table_html(out: &mut String, id: &str, table: &Table) {
                 (column.wide, "wide"),
                 (column.role == Role::Rank, "rank"),
                 (column.role == Role::Verdict, "verdict"),
+                (!column.class.is_empty(), column.class),
             ]
             .into_iter()
             .filter_map(|(on, class)| on.then_some(class))

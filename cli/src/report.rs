@@ -17,6 +17,7 @@ use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::idle::idle_section;
+use firsttoken_core::outline::prefill::prefill_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::outline::{Block, Section, Show, Table};
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
@@ -428,39 +429,6 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
     document
 }
 
-/// The prompt-size block of the text report: a table per target, then the
-/// fits, refusals, comparisons and cache savings in core's words.
-fn prefill_text(out: &mut String, prefill: &PrefillReport, lang: Lang) {
-    let _ = writeln!(out, "\n{}", text::prefill::heading(lang));
-    let headings = text::prefill::size_headings(lang);
-    let widths = [8, 12, 8, 11, 9, 11, 0];
-    for target in &prefill.targets {
-        let _ = writeln!(out, "  {}", target.label);
-        let row = |cells: &[String]| {
-            let line: Vec<String> = cells
-                .iter()
-                .zip(widths)
-                .map(|(cell, width)| {
-                    if width == 0 {
-                        cell.clone()
-                    } else {
-                        pad(cell, width, true)
-                    }
-                })
-                .collect();
-            format!("    {}", line.join("  "))
-        };
-        let head: Vec<String> = headings.iter().map(|h| (*h).to_owned()).collect();
-        let _ = writeln!(out, "{}", row(&head));
-        for size in &target.sizes {
-            let _ = writeln!(out, "{}", row(&text::prefill::size_cells(lang, size)));
-        }
-    }
-    for (label, sentence) in text::prefill::lines(lang, prefill) {
-        let _ = writeln!(out, "  {}", labelled(lang, &label, &sentence));
-    }
-}
-
 /// The `prefill` member of `report --json`.
 fn prefill_json(prefill: &PrefillReport) -> Value {
     let interval = |i: &firsttoken_core::bootstrap::Interval| {
@@ -632,7 +600,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         );
     }
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
-        prefill_text(&mut out, &prefill, lang);
+        section_text(&mut out, &prefill_section(lang, &prefill), lang);
     }
     let sections = [
         cache_section(lang, report, doc.plan.nonce),
@@ -683,7 +651,7 @@ fn section_text(out: &mut String, section: &Section, lang: Lang) {
                         "{}{}{}",
                         indent(notes.show),
                         lead(notes.name, notes.show),
-                        labelled(lang, &note.said.label, &note.said.text)
+                        labelled(lang, &note.label, &note.text)
                     );
                 }
             }
@@ -710,6 +678,14 @@ fn section_text(out: &mut String, section: &Section, lang: Lang) {
 /// A table of the outline in padded columns, each as wide as its widest
 /// cell under its narrow heading, numbers aligned right.
 fn table_text(out: &mut String, table: &Table) {
+    // A table with its own title (a target's, in a section of one table
+    // per target) sits under it.
+    let indent = if let Some(title) = &table.title {
+        let _ = writeln!(out, "  {title}");
+        "    "
+    } else {
+        "  "
+    };
     let widths: Vec<usize> = table
         .columns
         .iter()
@@ -729,7 +705,7 @@ fn table_text(out: &mut String, table: &Table) {
             .zip(&widths)
             .map(|((cell, column), &width)| pad(cell, width, column.numeric))
             .collect();
-        format!("  {}", padded.join("  ").trim_end())
+        format!("{indent}{}", padded.join("  ").trim_end())
     };
     let _ = writeln!(out, "{}", line(&mut table.columns.iter().map(|c| c.short)));
     for row in &table.rows {

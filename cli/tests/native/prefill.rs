@@ -184,17 +184,16 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
         .expect("a prompt-size section");
     let section = &html[start..start + html[start..].find("</section>").unwrap()];
     assert!(
-        section.contains("<h2>Prompt size and prefill speed</h2>"),
+        section.contains("<h2 id=\"prefill\">Prompt size and prefill speed</h2>"),
         "{section}"
     );
-    assert!(
-        section.contains("<h3 id=\"sizes-1\">slow&lt;i&gt;</h3>"),
-        "{section}"
-    );
+    assert!(section.contains("<h3>slow&lt;i&gt;</h3>"), "{section}");
     assert!(!section.contains("<i>"), "{section}");
     for index in 0..2 {
         let table = &section[section
-            .find(&format!("<table class=\"sizes\" data-target=\"{index}\">"))
+            .find(&format!(
+                "<table class=\"prefill-sizes stack\" data-target=\"{index}\">"
+            ))
             .unwrap()..];
         let table = &table[..table.find("</table>").unwrap()];
         let sizes = prefill["targets"][index]["sizes"].as_array().unwrap();

@@ -13,8 +13,9 @@
 //! the name shows is the block's [`Show`], the same for every printer.
 //!
 //! Sections built here so far: the comparison per model
-//! ([`comparison`]), "Prompt cache" ([`cache`]), "When does it go cold?"
-//! ([`idle`]) and "Time of day" ([`timeofday`]). The other sections of the
+//! ([`comparison`]), "Prompt size and prefill speed" ([`prefill`]),
+//! "Prompt cache" ([`cache`]), "First try and rate limits" ([`deploy`]),
+//! "When does it go cold?" ([`idle`]) and "Time of day" ([`timeofday`]). The other sections of the
 //! report are still laid out by each printer (docs/architecture.md, "The
 //! report outline").
 
@@ -22,6 +23,7 @@ pub mod cache;
 pub mod comparison;
 pub mod deploy;
 pub mod idle;
+pub mod prefill;
 pub mod timeofday;
 
 use crate::judgement::verdict::Judgement;
@@ -65,13 +67,13 @@ impl Section {
         })
     }
 
-    /// Every sentence of its lists, in order.
+    /// Every sentence of its lists about one target, in order.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn notes(&self) -> Vec<Said> {
         self.blocks
             .iter()
             .filter_map(|block| match block {
-                Block::Notes(notes) => Some(notes.items.iter().map(|n| n.said.clone())),
+                Block::Notes(notes) => Some(notes.items.iter().filter_map(Note::said)),
                 _ => None,
             })
             .flatten()
@@ -144,23 +146,59 @@ impl Notes {
     }
 }
 
-/// One sentence of a list: its target's label and index, and its raw
-/// figures.
+/// One sentence of a list: what it is about (a target, by its label and
+/// index; or a model, by its name), and its raw figures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
-    /// The sentence, with its target.
-    pub said: Said,
+    /// The target's index in the plan (`data-target` in HTML); `None` for a
+    /// sentence about a model, whose `data` names it (`data-model`).
+    pub target: Option<u32>,
+    /// The target's label, or the model's name.
+    pub label: String,
+    /// The sentence, without the label.
+    pub text: String,
     /// Its raw figures as `(attribute, value)` (`data-within`).
     pub data: Vec<(&'static str, String)>,
+}
+
+impl Note {
+    /// A sentence about target `said.target` with these raw figures.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn with_data(said: Said, data: Vec<(&'static str, String)>) -> Self {
+        Self {
+            target: Some(said.target),
+            label: said.label,
+            text: said.text,
+            data,
+        }
+    }
+
+    /// A sentence about model `model`.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn about_model(model: &str, text: String) -> Self {
+        Self {
+            target: None,
+            label: model.to_owned(),
+            text,
+            data: vec![("data-model", model.to_owned())],
+        }
+    }
+
+    /// The sentence as core's narrative says it, when it is about a target.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn said(&self) -> Option<Said> {
+        Some(Said {
+            target: self.target?,
+            label: self.label.clone(),
+            text: self.text.clone(),
+        })
+    }
 }
 
 impl From<Said> for Note {
     #[cfg_attr(target_arch = "wasm32", inline)]
     fn from(said: Said) -> Self {
-        Self {
-            said,
-            data: Vec::new(),
-        }
+        Self::with_data(said, Vec::new())
     }
 }
 
@@ -184,6 +222,11 @@ pub struct Sentence {
 pub struct Table {
     /// Its class (`comparison`), for styles and tests.
     pub class: &'static str,
+    /// Its own heading, under the section's, when a section has a table
+    /// per target (the target's label).
+    pub title: Option<String>,
+    /// Its raw figures as `(attribute, value)` (`data-target`).
+    pub data: Vec<(&'static str, String)>,
     /// Every column.
     pub columns: Vec<Column>,
     /// The rows.
@@ -219,6 +262,9 @@ pub struct Column {
     pub wide: bool,
     /// What its cells are.
     pub role: Role,
+    /// Its cells' own class (`median`), for styles and tests; empty for
+    /// none.
+    pub class: &'static str,
 }
 
 impl Column {
@@ -231,6 +277,7 @@ impl Column {
             numeric,
             wide: false,
             role: Role::Cell,
+            class: "",
         }
     }
 
@@ -239,6 +286,14 @@ impl Column {
     #[must_use]
     pub const fn short(mut self, short: &'static str) -> Self {
         self.short = short;
+        self
+    }
+
+    /// This column with its cells' own class.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    #[must_use]
+    pub const fn class(mut self, class: &'static str) -> Self {
+        self.class = class;
         self
     }
 

@@ -13,6 +13,7 @@ use yew::virtual_dom::VTag;
 use crate::core::outline::{Block, Notes, Role, Section, Sentence, Show, Table};
 use crate::core::report::Report;
 use crate::core::text::colon;
+use crate::core::text::format::unbroken_groups;
 use crate::ui::components::charts::ChartGrid;
 use crate::ui::components::verdict_badge::judgement_badge;
 use crate::ui::model::chart_items::ChartItem;
@@ -24,8 +25,10 @@ use crate::ui::model::i18n::Lang;
 /// sideways scroller: it would hide a cell pushed past the screen.
 fn table_view(lang: Lang, table: &Table) -> Html {
     let heading = table.heading_column();
-    html! {
-        <table class={classes!(table.class, "stack")}>
+    let mut element = with_data(VTag::new("table"), &table.data);
+    element.add_attribute("class", format!("{} stack", table.class));
+    element.add_child(html! {
+            <>
             <thead><tr>{ for table.columns.iter().map(|c| html! { <th scope="col" class={c.numeric.then_some("num")}>{c.heading}</th> }) }</tr></thead>
             <tbody>
             { for table.rows.iter().map(|row| {
@@ -35,7 +38,7 @@ fn table_view(lang: Lang, table: &Table) -> Html {
                     tr.add_attribute(name, value.clone());
                 }
                 tr.add_children(row.cells.iter().zip(&table.columns).enumerate().map(|(k, (cell, column))| if k == heading {
-                    html! { <th scope="row">{cell.clone()}</th> }
+                    html! { <th scope="row" data-value={row.values.get(k).cloned().flatten()}>{cell.clone()}</th> }
                 } else {
                     let value = row.values.get(k).cloned().flatten();
                     let bound = row.lower_bounds.get(k).copied().unwrap_or(false).then_some("true");
@@ -44,6 +47,7 @@ fn table_view(lang: Lang, table: &Table) -> Html {
                         column.wide.then_some("wide"),
                         (column.role == Role::Rank).then_some("rank"),
                         (column.role == Role::Verdict).then_some("verdict-cell"),
+                        (!column.class.is_empty()).then_some(column.class),
                     );
                     let content = match (column.role, row.judgement) {
                         (Role::Verdict, Some(judgement)) => judgement_badge(lang, judgement, true),
@@ -54,7 +58,13 @@ fn table_view(lang: Lang, table: &Table) -> Html {
                 Html::from(tr)
             }) }
             </tbody>
-        </table>
+            </>
+    });
+    html! {
+        <>
+        if let Some(title) = &table.title { <h3>{title.clone()}</h3> }
+        {Html::from(element)}
+        </>
     }
 }
 
@@ -76,9 +86,12 @@ fn notes_view(lang: Lang, notes: &Notes) -> Html {
     list.add_attribute("class", format!("notes {}", notes.class));
     list.add_children(notes.items.iter().map(|note| {
         let mut item = with_data(VTag::new("li"), &note.data);
-        item.add_attribute("data-target", note.said.target.to_string());
+        if let Some(target) = note.target {
+            item.add_attribute("data-target", target.to_string());
+        }
+        // A grouped number ("32 768") never wraps between its groups.
         item.add_child(html! {
-            <>{lead.clone()}<strong>{note.said.label.clone()}</strong>{colon(lang)}{note.said.text.clone()}</>
+            <>{lead.clone()}<strong>{note.label.clone()}</strong>{colon(lang)}{unbroken_groups(&note.text)}</>
         });
         Html::from(item)
     }));
@@ -97,7 +110,7 @@ fn sentence_view(lang: Lang, sentence: &Sentence) -> Html {
     if sentence.show == Show::Lead {
         p.add_child(html! { <strong>{sentence.name}{colon(lang)}</strong> });
     }
-    p.add_child(html! { {sentence.text.clone()} });
+    p.add_child(html! { {unbroken_groups(&sentence.text)} });
     html! {
         <>
         if sentence.show == Show::Heading { <h3>{sentence.name}</h3> }

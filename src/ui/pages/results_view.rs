@@ -15,21 +15,20 @@ use crate::core::outline::cache::cache_section;
 use crate::core::outline::comparison::comparison_sections;
 use crate::core::outline::deploy::deploy_section;
 use crate::core::outline::idle::idle_section;
+use crate::core::outline::prefill::prefill_section;
 use crate::core::outline::timeofday::time_of_day_section;
-use crate::core::prefill::{PrefillReport, prefill_report};
+use crate::core::prefill::prefill_report;
 use crate::core::report::{REPORT_SEED, Report, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use crate::core::sample::Sample;
-use crate::core::text;
 use crate::core::text::fidelity::verdict_word;
 use crate::core::text::format::unbroken_groups;
 use crate::core::text::notice;
-use crate::core::text::{ReportSentences, Said, colon, labelled, report_sentences};
+use crate::core::text::{ReportSentences, Said, colon, report_sentences};
 use crate::ui::components::charts::ChartsSection;
 use crate::ui::components::outline_view::{idle_view, section_view};
 use crate::ui::components::probe_grid::ProbeGrid;
-use crate::ui::components::verdict_badge::judgement_badge;
 use crate::ui::hooks::render_mark::use_render_mark;
 use crate::ui::model::chart_items::idle_chart_item;
 use crate::ui::model::fidelity_items::fidelity_rows;
@@ -226,73 +225,6 @@ fn fidelity_section(
     }
 }
 
-/// Per target, how many requests the provider served from its prompt
-/// cache, and the median TTFT of hits and misses when there are both.
-/// Shown only when some provider reported a cache figure.
-/// A run with prompt sizes: per target, a row per size judged as any
-/// target is, then each target's prefill rate, the refused sizes, the TTFT
-/// at the typical size, the comparison per model and the cache savings:
-/// the block `firsttoken report` prints, made by the same core functions.
-fn prefill_section(lang: Lang, prefill: &PrefillReport) -> Html {
-    let headings = text::prefill::size_headings(lang);
-    // Each column's class; the median and p95 cells carry their raw value
-    // in `data-value`, as the comparison's do. One loop makes every cell
-    // (a tag written out per column costs the results' part its code each).
-    const CLASSES: [&str; 7] = [
-        "num",
-        "num",
-        "num",
-        "num median",
-        "num p95",
-        "num",
-        "verdict-cell",
-    ];
-    html! {
-        <section class="card" id="prefill">
-            <h2>{text::prefill::heading(lang)}</h2>
-            { for prefill.targets.iter().filter(|t| !t.sizes.is_empty()).map(|target| html! {
-                <>
-                <h3>{target.label.clone()}</h3>
-                <div class="table-wrap">
-                <table class="stack prefill-sizes" data-target={target.target.to_string()}>
-                    <thead><tr>
-                        { for headings.iter().enumerate().map(|(column, heading)| html! { <th scope="col" class={(column < 6).then_some("num")}>{*heading}</th> }) }
-                    </tr></thead>
-                    <tbody>
-                    { for target.sizes.iter().map(|row| {
-                        let ttft = row.figures.ttft;
-                        let values = [None, None, None, ttft.map(|t| t.median), ttft.map(|t| t.p95), None, None];
-                        let cells = text::prefill::size_figure_cells(lang, row);
-                        html! {
-                            <tr data-size={row.size.to_string()}>
-                                <th scope="row" class="num" data-label={headings[0]}>{cells[0].clone()}</th>
-                                { for (1..7).map(|column| html! {
-                                    <td class={CLASSES[column]} data-label={headings[column]} data-value={values[column].map(|v| v.to_string())}>
-                                        // The last column, past the figures, is the verdict.
-                                        { match cells.get(column) {
-                                            Some(cell) => html! { {cell.clone()} },
-                                            None if text::prefill::refused(row) => html! { {text::prefill::refused_cell(lang)} },
-                                            None => judgement_badge(lang, row.figures.judgement, true),
-                                        } }
-                                    </td>
-                                }) }
-                            </tr>
-                        }
-                    }) }
-                    </tbody>
-                </table>
-                </div>
-                </>
-            }) }
-            <ul class="notes prefill-sentences">
-            { for text::prefill::lines(lang, prefill).iter().map(|(label, sentence)| html! {
-                <li>{labelled(lang, label, &unbroken_groups(sentence))}</li>
-            }) }
-            </ul>
-        </section>
-    }
-}
-
 /// The results screen.
 #[component]
 pub fn ResultsPage(props: &PageProps) -> Html {
@@ -386,7 +318,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                 <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
             </div>
             { comparison_tables(lang, &report, sentences) }
-            { prefill.as_ref().as_ref().map(|p| prefill_section(lang, p)).unwrap_or_default() }
+            { prefill.as_ref().as_ref().map(|p| section_view(lang, &prefill_section(lang, p), Html::default())).unwrap_or_default() }
             { cache_section(lang, &report, results.plan.nonce).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
             { deploy_section(lang, &report, sentences).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
             { idle.as_ref().map(|section| idle_view(lang, &report, section, Rc::clone(idle_chart))).unwrap_or_default() }

@@ -553,49 +553,69 @@ pub fn size_figure_cells(lang: Lang, row: &SizeRow) -> [String; 6] {
     ]
 }
 
-/// The sentences under the per-size tables: each target's fit (or why
-/// there is none), its refused sizes, the TTFT at the typical size, each
-/// model's comparison and each cache saving, as (label, sentence).
+/// The sentences under the per-size tables: per target its fit (or why
+/// there is none), its refused sizes, the TTFT at the typical size and
+/// each cache saving; then per model its targets' comparison.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PrefillLines {
+    /// The targets' sentences, in plan order, as (target's index in the
+    /// plan, label, sentence).
+    pub targets: Vec<(u32, String, String)>,
+    /// Each model's comparison, as (model, sentence).
+    pub models: Vec<(String, String)>,
+}
+
+/// [`PrefillLines`] as (label, sentence), the targets' first.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn lines(lang: Lang, report: &PrefillReport) -> Vec<(String, String)> {
-    let mut lines = Vec::new();
+    let PrefillLines { targets, models } = prefill_lines(lang, report);
+    targets
+        .into_iter()
+        .map(|(_, label, text)| (label, text))
+        .chain(models)
+        .collect()
+}
+
+/// The sentences of `report` in `lang`.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn prefill_lines(lang: Lang, report: &PrefillReport) -> PrefillLines {
+    let mut lines = PrefillLines::default();
     for target in &report.targets {
-        let label = target.label.clone();
+        let mut push = |text: String| {
+            lines
+                .targets
+                .push((target.target, target.label.clone(), text));
+        };
         match &target.fit {
-            _ if target.no_growth => {
-                lines.push((label.clone(), no_growth_sentence(lang, target)));
-            }
+            _ if target.no_growth => push(no_growth_sentence(lang, target)),
             Some(fit) => {
-                lines.push((label.clone(), fit_sentence(lang, fit)));
+                push(fit_sentence(lang, fit));
                 if let Some(sentence) = off_line_sentence(lang, fit) {
-                    lines.push((label.clone(), sentence));
+                    push(sentence);
                 }
             }
-            None => lines.push((
-                label.clone(),
-                match lang {
-                    Lang::En => {
-                        "no prefill fit: it needs two sizes with 3 warm requests each".to_owned()
-                    }
-                    Lang::ZhCn => "无法拟合预填充速度：需要至少两个长度各有 3 个热请求".to_owned(),
-                },
-            )),
+            None => push(match lang {
+                Lang::En => {
+                    "no prefill fit: it needs two sizes with 3 warm requests each".to_owned()
+                }
+                Lang::ZhCn => "无法拟合预填充速度：需要至少两个长度各有 3 个热请求".to_owned(),
+            }),
         }
         if !target.refused_sizes.is_empty() {
-            lines.push((label.clone(), refused_sentence(lang, &target.refused_sizes)));
+            push(refused_sentence(lang, &target.refused_sizes));
         }
         if let (Some(typical), Some(tokens)) = (&target.typical, report.typical_prompt_tokens) {
-            lines.push((label.clone(), typical_sentence(lang, tokens, typical)));
+            push(typical_sentence(lang, tokens, typical));
         }
         for saving in &target.cache {
-            lines.push((label.clone(), cache_line(lang, saving)));
+            push(cache_line(lang, saving));
         }
     }
     for model in &report.models {
         let comparison = &model.comparison;
         let slow = report.label(comparison.slower).to_owned();
         let fast = report.label(comparison.higher).to_owned();
-        lines.push((
+        lines.models.push((
             model.model.clone(),
             comparison_sentence(lang, comparison, &fast, &slow),
         ));

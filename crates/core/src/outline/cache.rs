@@ -54,6 +54,7 @@ pub fn cache_section(lang: Lang, report: &Report, nonce: bool) -> Option<Section
                 Column::new(t.cache_miss_median, true),
             ],
             rows,
+            ..Table::default()
         }),
         // With the nonce on, the hits are a shared prefix, not a reused
         // prompt: the note says so instead of suggesting the nonce that

@@ -114,6 +114,7 @@ fn comparison_table(lang: Lang, report: &Report, model: &ModelComparison) -> Tab
         class: "comparison",
         columns,
         rows,
+        ..Table::default()
     }
 }
 
@@ -201,7 +202,7 @@ fn model_section(
     for note in &mut goodput.items {
         if let Some(g) = report
             .targets
-            .get(note.said.target as usize)
+            .get(note.target.unwrap_or(u32::MAX) as usize)
             .and_then(|target| target.goodput)
         {
             note.data = vec![

@@ -45,7 +45,7 @@ pub fn deploy_section(lang: Lang, report: &Report, sentences: &ReportSentences) 
             if let Some(median) = status.retry_after_median_s {
                 data.push(("data-retry-after-median", median.to_string()));
             }
-            Some(Note { said, data })
+            Some(Note::with_data(said, data))
         })
         .collect();
     if first_try.is_empty() {
@@ -108,10 +108,7 @@ fn figures_notes(
     said.iter()
         .filter_map(|s| {
             let data = data(report.targets.get(s.target as usize)?)?;
-            Some(Note {
-                said: s.clone(),
-                data,
-            })
+            Some(Note::with_data(s.clone(), data))
         })
         .collect()
 }
@@ -159,7 +156,7 @@ mod tests {
             assert_eq!(notes.class, "first-try");
             assert_eq!(notes.items.len(), 2);
             for note in &notes.items {
-                let target = &report.targets[note.said.target as usize];
+                let target = &report.targets[note.target.unwrap() as usize];
                 let status = target.status.as_ref().unwrap();
                 let data = |name| {
                     note.data
@@ -173,7 +170,7 @@ mod tests {
                 );
                 assert_eq!(data("data-requests"), Some(status.requests.to_string()));
                 // The headers follow the status sentence of their target only.
-                assert_eq!(note.said.text.ends_with(" HEADERS"), note.said.target == 1);
+                assert_eq!(note.text.ends_with(" HEADERS"), note.target == Some(1));
             }
         }
     }

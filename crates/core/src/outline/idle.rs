@@ -78,6 +78,7 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
             class: "idle",
             columns,
             rows,
+            ..Table::default()
         }),
         Block::Notes(Notes::of("", Show::Quiet, "idle-notes", &notes)),
         Block::Chart(IDLE_CHART),

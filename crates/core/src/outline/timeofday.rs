@@ -67,6 +67,7 @@ pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSenten
                 Column::new(t.p95, true),
             ],
             rows,
+            ..Table::default()
         }),
         Block::Notes(Notes::of(
             "",
