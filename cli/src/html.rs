@@ -24,14 +24,15 @@ use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::prefill::prefill_section;
+use firsttoken_core::outline::routing::routing_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::outline::{Block, Role, Section, Show, Table};
 use firsttoken_core::prefill::prefill_report;
 use firsttoken_core::report::{Report, TargetReport};
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
+use firsttoken_core::text::report_sentences;
 use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
-use firsttoken_core::text::{labelled, report_sentences};
 use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
@@ -181,7 +182,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         .iter()
         .enumerate()
     {
-        section_html(&mut out, section, None, lang);
+        section_html(&mut out, section, None, "", lang);
         let lines = model_lines(doc, report, model_index, words, lang);
         if !lines.is_empty() {
             out.push_str("<ul class=\"said\">\n");
@@ -224,7 +225,7 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     }
 
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
-        section_html(&mut out, &prefill_section(lang, &prefill), None, lang);
+        section_html(&mut out, &prefill_section(lang, &prefill), None, "", lang);
     }
 
     for section in [
@@ -234,14 +235,14 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     .iter()
     .flatten()
     {
-        section_html(&mut out, section, None, lang);
+        section_html(&mut out, section, None, "", lang);
     }
     if let Some(section) = idle_section(lang, report, &sentences) {
         let chart = section.chart().and_then(|_| idle_chart_item(lang, report));
-        section_html(&mut out, &section, chart.as_ref(), lang);
+        section_html(&mut out, &section, chart.as_ref(), "", lang);
     }
     let section = time_of_day_section(lang, report, &sentences);
-    section_html(&mut out, &section, None, lang);
+    section_html(&mut out, &section, None, "", lang);
 
     charts(&mut out, doc, report, lang);
 
@@ -260,22 +261,9 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         );
     }
 
-    if !sentences.routing.is_empty() {
-        let _ = writeln!(
-            out,
-            "<section class=\"routing\">\n<h2 id=\"routing\">{}</h2>\n{}<table>\n<tbody>",
-            escape(words.routing),
-            scroll_open("routing")
-        );
-        for (model, label, reason) in &sentences.routing {
-            let _ = writeln!(
-                out,
-                "<tr><th scope=\"row\">{}</th><td>{}</td></tr>",
-                escape(model),
-                escape(&labelled(lang, label, reason))
-            );
-        }
-        out.push_str("</tbody>\n</table>\n</div>\n");
+    if let Some(section) = routing_section(lang, report) {
+        // The configs made from the routes, as `report --config` prints them.
+        let mut exports = String::new();
         let titles = match lang {
             Lang::En => [
                 "LiteLLM router config (YAML)",
@@ -295,13 +283,13 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         ];
         for (format, title) in formats.into_iter().zip(titles) {
             let _ = writeln!(
-                out,
+                exports,
                 "<details open class=\"export\"><summary>{}</summary>\n<pre>{}</pre></details>",
                 escape(title),
                 escape(&config_text(doc, report, format, false))
             );
         }
-        out.push_str("</section>\n");
+        section_html(&mut out, &section, None, &exports, lang);
     }
     let _ = writeln!(
         out,
@@ -317,7 +305,13 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
 /// blocks on a phone; a list gives each sentence with its target's label;
 /// a block's name is a sub-heading or a bold lead, as the outline says.
 /// Core decides what the section holds; this only lays it out.
-fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, lang: Lang) {
+fn section_html(
+    out: &mut String,
+    section: &Section,
+    chart: Option<&ChartItem>,
+    exports: &str,
+    lang: Lang,
+) {
     let id = escape(&section.id);
     let _ = write!(out, "<section class=\"{}\"", escape(section.kind));
     for (name, value) in &section.data {
@@ -377,6 +371,7 @@ fn section_html(out: &mut String, section: &Section, chart: Option<&ChartItem>, 
                     chart_figure(out, item, lang, false);
                 }
             }
+            Block::Exports => out.push_str(exports),
         }
     }
     out.push_str("</section>\n");

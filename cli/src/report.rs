@@ -18,6 +18,7 @@ use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::prefill::prefill_section;
+use firsttoken_core::outline::routing::routing_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::outline::{Block, Section, Show, Table};
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
@@ -611,11 +612,8 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     for section in sections.iter().flatten() {
         section_text(&mut out, section, lang);
     }
-    if !sentences.routing.is_empty() {
-        let _ = writeln!(out, "\n{}", words.routing);
-        for (model, label, reason) in &sentences.routing {
-            let _ = writeln!(out, "  {model} → {}", labelled(lang, label, reason));
-        }
+    if let Some(section) = routing_section(lang, report) {
+        section_text(&mut out, &section, lang);
     }
     out
 }
@@ -670,7 +668,9 @@ fn section_text(out: &mut String, section: &Section, lang: Lang) {
             Block::Hint(hint) => {
                 let _ = writeln!(out, "  {hint}");
             }
-            Block::Chart(_) => {}
+            // A terminal has no chart, and its configs are
+            // `report --config`.
+            Block::Chart(_) | Block::Exports => {}
         }
     }
 }

@@ -170,9 +170,9 @@ test("the demo's degraded provider differs from the steady one, with no key", as
   await page.waitForSelector("#fidelity-table");
   const rows = await fidelityRows(page);
   assert.deepEqual(rows.map((r) => [r.verdict, r.passed]), [["reference", "30"], ["differs", "21"]]);
-  const routing = await page.$$eval("#routing-table td.fidelity-cell", (tds) => tds.map((td) => td.dataset.fidelity));
+  const routing = await page.$$eval("table.routing td.fidelity-cell", (tds) => tds.map((td) => td.dataset.value));
   assert.ok(routing.length > 0);
-  const reason = await page.textContent("#routing-table tbody");
+  const reason = await page.textContent("table.routing tbody");
   if (routing.includes("differs")) assert.match(reason, /answers differ from Demo A · steady's in the fidelity check/);
   // The best-provider line says it too when the pick is the one whose
   // answers differ, never a bare recommendation.

@@ -165,7 +165,7 @@ const HEADER = /\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+:\s*[a-z0-9]+/g;
  */
 async function englishLeftovers(page, userData) {
   const texts = await page.$$eval(
-    "label, h1, h2, h3, button, th, legend, figcaption, summary, .verdict, .sentence, .notes li, .tails li, .hint, .progress-text, #routing-table td",
+    "label, h1, h2, h3, button, th, legend, figcaption, summary, .verdict, .sentence, .notes li, .tails li, .hint, .progress-text, table.routing td",
     (els) => els.filter((e) => e.offsetParent !== null || e.closest("details")).map((e) => e.innerText || e.textContent),
   );
   const data = [...userData].filter(Boolean).sort((a, b) => b.length - a.length);

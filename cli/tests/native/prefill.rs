@@ -132,9 +132,16 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     // one size are too few for a verdict: the route waits for 20 (core's
     // routing tests rank by the typical size's prediction).
     assert!(!text.contains("no provider with"), "{text}");
-    assert!(
-        text.contains("m → –: no provider has 20 successful samples yet"),
-        "{text}"
+    // The routing table's row of model `m`: no target, and why.
+    let route = text[text.find("\nRouting table\n").expect("the routing table")..]
+        .lines()
+        .find(|line| line.starts_with("  m "))
+        .expect("a row for model m");
+    let cells: Vec<&str> = route.split("  ").filter(|c| !c.trim().is_empty()).collect();
+    assert_eq!(
+        cells.iter().map(|c| c.trim()).collect::<Vec<_>>(),
+        ["m", "–", "–", "no provider has 20 successful samples yet"],
+        "{route}"
     );
     // The headline is the measured size nearest the typical one, and says so.
     assert!(

@@ -15,7 +15,8 @@
 //! Sections built here so far: the comparison per model
 //! ([`comparison`]), "Prompt size and prefill speed" ([`prefill`]),
 //! "Prompt cache" ([`cache`]), "First try and rate limits" ([`deploy`]),
-//! "When does it go cold?" ([`idle`]) and "Time of day" ([`timeofday`]). The other sections of the
+//! "When does it go cold?" ([`idle`]), "Time of day" ([`timeofday`]) and
+//! "Routing table" ([`routing`]). The other sections of the
 //! report are still laid out by each printer (docs/architecture.md, "The
 //! report outline").
 
@@ -24,6 +25,7 @@ pub mod comparison;
 pub mod deploy;
 pub mod idle;
 pub mod prefill;
+pub mod routing;
 pub mod timeofday;
 
 use crate::judgement::verdict::Judgement;
@@ -104,6 +106,9 @@ pub enum Block {
     /// The chart drawn here, by its item's id (the chart crate builds the
     /// item; a printer without charts leaves it out).
     Chart(&'static str),
+    /// The configs made from the section: the page's download buttons,
+    /// the HTML report's config texts (a terminal has `report --config`).
+    Exports,
 }
 
 /// How a block's name shows.
@@ -247,6 +252,9 @@ pub enum Role {
     /// The row's verdict ([`Row::judgement`]), drawn as a badge where a
     /// printer can.
     Verdict,
+    /// A fidelity verdict's word, its name (`consistent`) the cell's value,
+    /// drawn as a pill where a printer can.
+    Fidelity,
 }
 
 /// A column of a table.

@@ -49,8 +49,9 @@ fn table_view(lang: Lang, table: &Table) -> Html {
                         (column.role == Role::Verdict).then_some("verdict-cell"),
                         (!column.class.is_empty()).then_some(column.class),
                     );
-                    let content = match (column.role, row.judgement) {
-                        (Role::Verdict, Some(judgement)) => judgement_badge(lang, judgement, true),
+                    let content = match (column.role, row.judgement, &value) {
+                        (Role::Verdict, Some(judgement), _) => judgement_badge(lang, judgement, true),
+                        (Role::Fidelity, _, Some(verdict)) => html! { <span class={classes!("fidelity-verdict", verdict.clone())}>{cell.clone()}</span> },
                         _ => html! { {cell.clone()} },
                     };
                     html! { <td {class} data-label={column.heading} data-value={value} data-lower-bound={bound}>{content}</td> }
@@ -119,20 +120,21 @@ fn sentence_view(lang: Lang, sentence: &Sentence) -> Html {
     }
 }
 
-/// A section as a card: its heading, then each block in order, the chart
-/// (`chart`, drawn by the caller) where the outline places one.
-pub fn section_view(lang: Lang, section: &Section, chart: Html) -> Html {
+/// A section as a card: its heading, then each block in order, the
+/// caller's own piece (`own`: a chart it draws, or the export buttons)
+/// where the outline places a chart or the exports.
+pub fn section_view(lang: Lang, section: &Section, own: Html) -> Html {
     let mut card = with_data(VTag::new("section"), &section.data);
     card.add_attribute("class", format!("card {}", section.kind));
     card.add_attribute("id", section.id.clone());
     card.add_child(html! { <h2>{section.title.clone()}</h2> });
-    let mut chart = Some(chart);
+    let mut own = Some(own);
     card.add_children(section.blocks.iter().map(|block| match block {
         Block::Table(table) => table_view(lang, table),
         Block::Notes(notes) => notes_view(lang, notes),
         Block::Sentence(sentence) => sentence_view(lang, sentence),
         Block::Hint(hint) => html! { <p class="hint">{hint.clone()}</p> },
-        Block::Chart(_) => chart.take().unwrap_or_default(),
+        Block::Chart(_) | Block::Exports => own.take().unwrap_or_default(),
     }));
     Html::from(card)
 }

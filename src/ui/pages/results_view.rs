@@ -16,13 +16,13 @@ use crate::core::outline::comparison::comparison_sections;
 use crate::core::outline::deploy::deploy_section;
 use crate::core::outline::idle::idle_section;
 use crate::core::outline::prefill::prefill_section;
+use crate::core::outline::routing::routing_section;
 use crate::core::outline::timeofday::time_of_day_section;
 use crate::core::prefill::prefill_report;
 use crate::core::report::{REPORT_SEED, Report, build_report};
 use crate::core::results::{export_csv, export_json};
 use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
 use crate::core::sample::Sample;
-use crate::core::text::fidelity::verdict_word;
 use crate::core::text::format::unbroken_groups;
 use crate::core::text::notice;
 use crate::core::text::{ReportSentences, Said, colon, report_sentences};
@@ -92,15 +92,14 @@ fn save(dispatch: &Callback<Action>, lang: Lang, name: &str, mime: &str, text: &
     }
 }
 
-/// The routing table and the configs made from it: plain JSON, a LiteLLM
-/// router config and OpenRouter provider preferences (pinned or not), each
-/// naming its source run.
+/// The outline's routing section with the configs made from it as
+/// downloads: plain JSON, a LiteLLM router config and OpenRouter provider
+/// preferences (pinned or not), each naming its source run.
 #[function_component(RoutingSection)]
-fn routing_section(props: &RoutingProps) -> Html {
+fn routing_card(props: &RoutingProps) -> Html {
     let (lang, report) = (props.lang, &props.report);
     let t = lang.texts();
     let pin = use_state(|| false);
-    let table = report.routing_in(lang);
     // Each export is written when its button is pressed, not on every render.
     type Write = fn(&Report, &ResultsView, Lang, bool) -> String;
     let download = |name: &'static str, mime: &'static str, write: Write| {
@@ -138,36 +137,18 @@ fn routing_section(props: &RoutingProps) -> Html {
             pin.set(input.checked());
         })
     };
-    html! {
-        <section class="card">
-            <h2>{t.routing}</h2>
-            <div class="table-wrap">
-            <table id="routing-table" class="stack">
-                <thead><tr><th scope="col">{t.model}</th><th scope="col">{t.target}</th><th scope="col">{t.fidelity}</th><th scope="col">{t.reason}</th></tr></thead>
-                <tbody>
-                { for table.routes.iter().map(|route| html! {
-                    <tr>
-                        <td data-label={t.model}>{route.model.clone()}</td>
-                        <th scope="row">{route.label.clone().unwrap_or_else(|| "–".into())}</th>
-                        <td class="fidelity-cell" data-label={t.fidelity} data-fidelity={route.fidelity.map(|v| v.as_str())}>
-                            { route.fidelity.map_or_else(|| html! { {"–"} }, |verdict| html! {
-                                <span class={classes!("fidelity-verdict", verdict.as_str())}>{verdict_word(lang, verdict)}</span>
-                            }) }
-                        </td>
-                        <td class="wrap" data-label={t.reason}>{route.reason.clone()}</td>
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+    let Some(section) = routing_section(lang, report) else {
+        return Html::default();
+    };
+    let exports = html! {
             <div class="actions">
                 <button type="button" id="export-routing" onclick={on_export}>{t.export_routing}</button>
                 <button type="button" id="export-litellm" onclick={on_litellm}>{t.export_litellm}</button>
                 <button type="button" id="export-openrouter" onclick={on_openrouter}>{t.export_openrouter}</button>
                 <label class="check"><input type="checkbox" id="pin-openrouter" checked={*pin} onchange={on_pin} />{t.pin_openrouter}</label>
             </div>
-        </section>
-    }
+    };
+    section_view(lang, &section, exports)
 }
 
 fn fidelity_section(
