@@ -22,6 +22,7 @@ use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_cha
 use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::deploy::deploy_section;
+use firsttoken_core::outline::fidelity::fidelity_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::prefill::prefill_section;
 use firsttoken_core::outline::routing::routing_section;
@@ -35,7 +36,7 @@ use firsttoken_core::text::report_sentences;
 use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
 use firsttoken_core::verdict::Lang;
 
-use crate::report::{ConfigFormat, config_text, fidelity_block, model_lines, started_text};
+use crate::report::{ConfigFormat, config_text, model_lines, started_text};
 
 /// Width of each chart, in CSS pixels: legible on a laptop and on A4.
 const CHART_WIDTH_PX: u32 = 720;
@@ -246,19 +247,8 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
 
     charts(&mut out, doc, report, lang);
 
-    if let Some(fidelity) = &report.fidelity {
-        let mut text = String::new();
-        fidelity_block(&mut text, report, fidelity, &sentences.fidelity, lang);
-        let (heading, body) = text
-            .trim_start_matches('\n')
-            .split_once('\n')
-            .unwrap_or((&text, ""));
-        let _ = writeln!(
-            out,
-            "<section class=\"fidelity\">\n<h2>{}</h2>\n<pre>{}</pre>\n</section>",
-            escape(heading),
-            escape(body)
-        );
+    if let Some(section) = fidelity_section(lang, report, &sentences) {
+        section_html(&mut out, &section, None, "", lang);
     }
 
     if let Some(section) = routing_section(lang, report) {

@@ -11,11 +11,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
-use firsttoken_core::fidelity::score::Fidelity;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
 use firsttoken_core::outline::cache::cache_section;
 use firsttoken_core::outline::comparison::comparison_sections;
 use firsttoken_core::outline::deploy::deploy_section;
+use firsttoken_core::outline::fidelity::fidelity_section;
 use firsttoken_core::outline::idle::idle_section;
 use firsttoken_core::outline::prefill::prefill_section;
 use firsttoken_core::outline::routing::routing_section;
@@ -31,16 +31,12 @@ use firsttoken_core::routing_config::{
 };
 use firsttoken_core::stats::{Summary, summarize};
 use firsttoken_core::tail::ColdTail;
-use firsttoken_core::text::fidelity::{
-    count_of, f1_text, failure_text, pass_rate_text, verdict_word,
-};
 use firsttoken_core::text::printable::printable;
 use firsttoken_core::text::report_words::{
-    Phase, ReportWords, connections_opened, failed_probe, failed_probes_list, fidelity_heading,
-    no_successful_samples, prompt_tokens_equal, report_heading, unknown_time,
+    Phase, ReportWords, connections_opened, no_successful_samples, report_heading, unknown_time,
 };
 use firsttoken_core::text::{self, format_ms};
-use firsttoken_core::text::{Said, colon, labelled, report_sentences};
+use firsttoken_core::text::{colon, labelled, report_sentences};
 use firsttoken_core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
 use unicode_width::UnicodeWidthStr;
@@ -552,7 +548,6 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             environment.vantage.as_deref(),
         )
     );
-    let label_width = label_width(report);
     // Every sentence is core's, the same list the page shows.
     let sentences = report_sentences(report, lang);
     // Which requests the tables below are computed from, when it is not
@@ -590,15 +585,8 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             no_successful_samples(lang, &target.label, target.requests, &kinds)
         );
     }
-    if let Some(fidelity) = &report.fidelity {
-        fidelity_text(
-            &mut out,
-            report,
-            fidelity,
-            &sentences.fidelity,
-            lang,
-            label_width,
-        );
+    if let Some(section) = fidelity_section(lang, report, &sentences) {
+        section_text(&mut out, &section, lang);
     }
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
         section_text(&mut out, &prefill_section(lang, &prefill), lang);
@@ -713,18 +701,6 @@ fn table_text(out: &mut String, table: &Table) {
     }
 }
 
-/// The fidelity block of the text report, its columns as wide as the
-/// labels need (the HTML report shows it as it is).
-pub(crate) fn fidelity_block(
-    out: &mut String,
-    report: &Report,
-    fidelity: &Fidelity,
-    sentences: &[Said],
-    lang: Lang,
-) {
-    fidelity_text(out, report, fidelity, sentences, lang, label_width(report));
-}
-
 /// The named lines printed after one model's comparison (the outline's
 /// section, `core::outline::comparison`) by both the text report and the
 /// HTML report: (line name, text), the connections of the model's targets,
@@ -760,117 +736,6 @@ pub(crate) fn connections_line(
         &report_target.label,
         &connections_text(lang, &c),
     ))
-}
-
-fn label_width(report: &Report) -> usize {
-    report
-        .targets
-        .iter()
-        .map(|t| t.label.width())
-        .max()
-        .unwrap_or(6)
-        .clamp(6, 40)
-}
-
-/// The fidelity check: a row per target, core's sentence per target, and
-/// the probes each target failed.
-fn fidelity_text(
-    out: &mut String,
-    report: &Report,
-    fidelity: &Fidelity,
-    sentences: &[Said],
-    lang: Lang,
-    label_width: usize,
-) {
-    let words = ReportWords::of(lang);
-    let reference = fidelity
-        .reference
-        .and_then(|r| report.targets.get(r as usize))
-        .map(|t| t.label.as_str());
-    let _ = writeln!(
-        out,
-        "\n{}",
-        fidelity_heading(lang, fidelity.suite.as_str(), fidelity.repeats, reference)
-    );
-    let _ = writeln!(
-        out,
-        "  {}  {}  {}  {}  {}  {}",
-        pad(words.target, label_width, false),
-        pad(words.verdict, 12, false),
-        pad(words.probe_replies_passed, 28, true),
-        pad(words.tool_args, 9, true),
-        pad(words.trigger_f1, 10, true),
-        words.prompt_tokens
-    );
-    for figures in &fidelity.targets {
-        let Some(target) = report.targets.get(figures.target as usize) else {
-            continue;
-        };
-        let tokens = figures.prompt_tokens.map_or_else(
-            || "–".to_owned(),
-            |t| prompt_tokens_equal(lang, &count_of(lang, t.equal, t.compared)),
-        );
-        let f1 = figures
-            .trigger
-            .and_then(|t| t.f1)
-            .map_or_else(|| "–".to_owned(), f1_text);
-        let _ = writeln!(
-            out,
-            "  {}  {}  {}  {}  {}  {tokens}",
-            pad(&target.label, label_width, false),
-            pad(verdict_word(lang, figures.verdict), 12, false),
-            pad(&pass_rate_text(lang, &figures.pass), 28, true),
-            pad(
-                &count_of(lang, figures.tool_calls_valid, figures.tool_calls),
-                9,
-                true
-            ),
-            pad(&f1, 10, true),
-        );
-    }
-    for said in sentences {
-        let _ = writeln!(
-            out,
-            "  {}{}{}",
-            words.fidelity,
-            colon(lang),
-            labelled(lang, &said.label, &said.text)
-        );
-    }
-    for figures in &fidelity.targets {
-        let failed: Vec<String> = figures
-            .cells
-            .iter()
-            .filter(|cell| cell.passed < cell.replies)
-            .map(|cell| {
-                let mut reasons: Vec<&str> = cell
-                    .failures
-                    .iter()
-                    .map(|failure| failure_text(lang, *failure))
-                    .collect();
-                reasons.dedup();
-                failed_probe(
-                    lang,
-                    cell.probe,
-                    &reasons,
-                    cell.replies - cell.passed,
-                    cell.replies,
-                )
-            })
-            .collect();
-        if let (Some(target), false) = (
-            report.targets.get(figures.target as usize),
-            failed.is_empty(),
-        ) {
-            let _ = writeln!(
-                out,
-                "  {}{}{}",
-                words.failed_probes,
-                colon(lang),
-                labelled(lang, &target.label, &failed_probes_list(lang, &failed))
-            );
-        }
-    }
 }
 
 /// "2026-12-03 07:01 (UTC+01:00)".

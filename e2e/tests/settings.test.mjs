@@ -49,10 +49,19 @@ function settingsPlan(mock) {
   );
 }
 
-/** The figures of the page's settings section, per target, from its data attributes. */
+/**
+ * The figures of the page's settings section, per target, from its data
+ * attributes. The page keeps a number's groups together with no-break
+ * spaces; the text is compared with the terminal's plain ones.
+ */
 async function deployFigures(page) {
   return page.$$eval("#deploy-figures li", (items) =>
-    items.map((li) => ({ list: li.parentElement.className, target: Number(li.dataset.target), data: { ...li.dataset }, text: li.textContent })),
+    items.map((li) => ({
+      list: li.parentElement.className,
+      target: Number(li.dataset.target),
+      data: { ...li.dataset },
+      text: li.textContent.replace(/\u00a0/g, " "),
+    })),
   );
 }
 

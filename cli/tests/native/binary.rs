@@ -896,7 +896,12 @@ fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_o
     let text = run(firsttoken().arg("report").arg(&results));
     let (report_text, stderr) = texts(&text);
     assert!(text.status.success(), "{stderr}");
-    assert!(report_text.contains("Fidelity (basic-1 × 1, reference: faithful)"));
+    assert!(
+        report_text.contains(
+            "\nFidelity: the same answers?\n  Probes basic-1, each sent 1× per target; reference: faithful\n"
+        ),
+        "{report_text}"
+    );
     assert!(
         report_text.contains(
             "Differs from faithful: 21 of 30 (70 %, 52–83 %) probe replies pass; answers differ \

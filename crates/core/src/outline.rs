@@ -15,6 +15,7 @@
 //! Sections built here so far: the comparison per model
 //! ([`comparison`]), "Prompt size and prefill speed" ([`prefill`]),
 //! "Prompt cache" ([`cache`]), "First try and rate limits" ([`deploy`]),
+//! "Fidelity: the same answers?" ([`fidelity`]),
 //! "When does it go cold?" ([`idle`]), "Time of day" ([`timeofday`]) and
 //! "Routing table" ([`routing`]). The other sections of the
 //! report are still laid out by each printer (docs/architecture.md, "The
@@ -23,6 +24,7 @@
 pub mod cache;
 pub mod comparison;
 pub mod deploy;
+pub mod fidelity;
 pub mod idle;
 pub mod prefill;
 pub mod routing;
@@ -294,6 +296,14 @@ impl Column {
     #[must_use]
     pub const fn short(mut self, short: &'static str) -> Self {
         self.short = short;
+        self
+    }
+
+    /// This column, its cell taking a stacked row's whole width.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    #[must_use]
+    pub const fn wide(mut self) -> Self {
+        self.wide = true;
         self
     }
 

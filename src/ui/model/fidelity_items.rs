@@ -1,73 +1,19 @@
-//! What the fidelity section shows, as plain data: one table row per
-//! target, the probe grid's cells (targets × probes) and the replies behind
-//! a cell. Pure and native (the results view and `ui/probe_grid.rs` only
-//! lay it out), so what each cell says is tested without a browser.
+//! What the probe grid shows, as plain data: the grid's cells (targets ×
+//! probes) and the replies behind a cell (the fidelity table is core's
+//! outline, `core::outline::fidelity`). Pure and native (the probe grid
+//! only lays it out), so what each cell says is tested without a browser.
 //!
 //! The figures are core's ([`Fidelity`]) and so are the words (verdicts,
 //! pass rates, failures, categories, the cells' marks and the replies'
 //! text): `core::text::fidelity`, which `firsttoken report` speaks too.
 
 pub use crate::core::fidelity::score::CellState;
-use crate::core::fidelity::score::{Fidelity, FidelityFigures};
+use crate::core::fidelity::score::Fidelity;
 use crate::core::fidelity::suite::{Category, Probe};
 use crate::core::report::Report;
 use crate::core::sample::Sample;
-use crate::core::text::fidelity::{
-    category_name, count_of, f1_text, failure_text, pass_rate_text, reply_text,
-    token_agreement_text, verdict_word,
-};
+use crate::core::text::fidelity::{category_name, failure_text, reply_text};
 use crate::ui::model::i18n::Lang;
-
-/// One target's row of the fidelity table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FidelityRow<'a> {
-    /// The figures (the view writes the raw ones into data attributes).
-    pub figures: &'a FidelityFigures,
-    /// The target's label.
-    pub label: &'a str,
-    /// The verdict in one word.
-    pub verdict: &'static str,
-    /// "57 of 60 (95 %, 86–98 %)".
-    pub pass_rate: String,
-    /// Valid calls of the replies that called a function ("9 of 10"), or
-    /// "–" without a call.
-    pub tool_calls: String,
-    /// Trigger F1 ("0.95"), or "–" when nothing triggered.
-    pub trigger_f1: String,
-    /// Probes counted to the same `prompt_tokens` as the reference's, or
-    /// "–" without a comparison.
-    pub prompt_tokens: String,
-}
-
-/// The table's rows, in plan order; empty when the run had no check.
-pub fn fidelity_rows(lang: Lang, report: &Report) -> Vec<FidelityRow<'_>> {
-    let Some(fidelity) = &report.fidelity else {
-        return Vec::new();
-    };
-    fidelity
-        .targets
-        .iter()
-        .map(|figures| FidelityRow {
-            figures,
-            label: label_of(report, figures.target),
-            verdict: verdict_word(lang, figures.verdict),
-            pass_rate: pass_rate_text(lang, &figures.pass),
-            tool_calls: if figures.tool_calls == 0 {
-                "–".to_owned()
-            } else {
-                count_of(lang, figures.tool_calls_valid, figures.tool_calls)
-            },
-            trigger_f1: figures
-                .trigger
-                .and_then(|trigger| trigger.f1)
-                .map_or_else(|| "–".to_owned(), f1_text),
-            prompt_tokens: figures.prompt_tokens.map_or_else(
-                || "–".to_owned(),
-                |tokens| token_agreement_text(lang, &tokens),
-            ),
-        })
-        .collect()
-}
 
 fn label_of(report: &Report, target: u32) -> &str {
     report
@@ -176,14 +122,13 @@ pub fn cell_detail<'a>(
 mod tests {
     use super::*;
     use crate::core::fidelity::reply::ToolCall;
-    use crate::core::fidelity::score::FidelityVerdict;
     use crate::core::fidelity::score::ProbeCell;
     use crate::core::fidelity::score::TokenAgreement;
     use crate::core::fidelity::suite::Suite;
     use crate::core::fidelity::verify::ProbeFailure;
     use crate::core::plan::FidelityPlan;
     use crate::core::report::{REPORT_SEED, build_report};
-    use crate::core::text::fidelity::{cell_mark, cell_title};
+    use crate::core::text::fidelity::{cell_mark, cell_title, f1_text, token_agreement_text};
     use crate::ui::model::form::demo_plan;
 
     fn reply(target: u32, seq: u32, probe: &str, answer: &str) -> Sample {
@@ -345,33 +290,6 @@ mod tests {
             "（空回答）"
         );
         assert!(cell_detail(Lang::En, &report, &samples, 7, probe).is_none());
-    }
-
-    #[test]
-    fn rows_carry_the_figures_and_their_words() {
-        let (report, _) = report_and_samples();
-        let rows = fidelity_rows(Lang::En, &report);
-        assert_eq!(rows.len(), 3);
-        assert_eq!(rows[0].figures.verdict, FidelityVerdict::Reference);
-        assert_eq!(rows[0].verdict, "reference");
-        assert_eq!(rows[0].label, "Demo A · steady");
-        assert_eq!(
-            rows[0].pass_rate,
-            pass_rate_text(Lang::En, &rows[0].figures.pass)
-        );
-        assert_eq!(rows[0].tool_calls, "–");
-        assert_eq!(rows[1].tool_calls, "1 of 1");
-        assert_eq!(
-            (rows[1].figures.pass.passed, rows[1].figures.pass.replies),
-            (2, 3)
-        );
-        let zh = fidelity_rows(Lang::ZhCn, &report);
-        assert_eq!(zh[0].verdict, "参照");
-        assert_eq!(zh[1].tool_calls, "1/1");
-
-        let mut latency_only = report.clone();
-        latency_only.fidelity = None;
-        assert!(fidelity_rows(Lang::En, &latency_only).is_empty());
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::browser::files::download_text;
 use crate::core::outline::cache::cache_section;
 use crate::core::outline::comparison::comparison_sections;
 use crate::core::outline::deploy::deploy_section;
+use crate::core::outline::fidelity::fidelity_section;
 use crate::core::outline::idle::idle_section;
 use crate::core::outline::prefill::prefill_section;
 use crate::core::outline::routing::routing_section;
@@ -25,25 +26,15 @@ use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, rout
 use crate::core::sample::Sample;
 use crate::core::text::format::unbroken_groups;
 use crate::core::text::notice;
-use crate::core::text::{ReportSentences, Said, colon, report_sentences};
+use crate::core::text::{ReportSentences, report_sentences};
 use crate::ui::components::charts::ChartsSection;
 use crate::ui::components::outline_view::{idle_view, section_view};
 use crate::ui::components::probe_grid::ProbeGrid;
 use crate::ui::hooks::render_mark::use_render_mark;
 use crate::ui::model::chart_items::idle_chart_item;
-use crate::ui::model::fidelity_items::fidelity_rows;
 use crate::ui::model::i18n::Lang;
 use crate::ui::model::state::page::PageProps;
 use crate::ui::model::state::{Action, ResultsView, RunStatus};
-
-/// "Label: sentence" items of a list, each with its target's index.
-fn said_items(lang: Lang, said: &[Said]) -> Html {
-    html! {
-        { for said.iter().map(|s| html! {
-            <li data-target={s.target.to_string()}><strong>{s.label.clone()}</strong>{colon(lang)}{s.text.clone()}</li>
-        }) }
-    }
-}
 
 /// Which requests the comparisons are computed from, when the plan says
 /// it, then the outline's comparison of each model.
@@ -151,59 +142,26 @@ fn routing_card(props: &RoutingProps) -> Html {
     section_view(lang, &section, exports)
 }
 
-fn fidelity_section(
+/// The outline's fidelity section with the probe grid where it places
+/// it: each cell opens the replies behind it.
+fn fidelity_card(
     lang: Lang,
     report: &Rc<Report>,
     sentences: &ReportSentences,
     samples: &Rc<Vec<Sample>>,
 ) -> Html {
-    let t = lang.texts();
-    let Some(fidelity) = &report.fidelity else {
-        return html! {};
+    let Some(section) = fidelity_section(lang, report, sentences) else {
+        return Html::default();
     };
-    let reference = fidelity
-        .reference
-        .and_then(|r| report.targets.get(r as usize))
-        .map(|target| target.label.clone());
-    html! {
-        <section class="card" id="fidelity" data-suite={fidelity.suite.as_str()} data-repeats={fidelity.repeats.to_string()} data-reference={fidelity.reference.map(|r| r.to_string())}>
-            <h2>{t.fidelity_title}</h2>
-            if let Some(reference) = reference {
-                <p class="hint fidelity-reference">{t.fidelity_reference}{colon(lang)}<strong>{reference}</strong></p>
-            }
-            <div class="table-wrap">
-            <table class="stack fidelity-table" id="fidelity-table">
-                <thead><tr>
-                    <th scope="col">{t.target}</th><th scope="col">{t.fidelity}</th><th scope="col" class="num">{t.probe_pass_rate}</th>
-                    <th scope="col" class="num">{t.tool_calls_valid}</th><th scope="col" class="num">{t.trigger_f1}</th><th scope="col" class="num">{t.prompt_tokens_equal}</th>
-                </tr></thead>
-                <tbody>
-                { for fidelity_rows(lang, report).into_iter().map(|row| {
-                    let figures = row.figures;
-                    let f1 = figures.trigger.and_then(|trigger| trigger.f1);
-                    html! {
-                        <tr data-target={figures.target.to_string()} data-verdict={figures.verdict.as_str()} data-passed={figures.pass.passed.to_string()} data-replies={figures.pass.replies.to_string()}
-                            data-tool-calls={figures.tool_calls.to_string()} data-tool-calls-valid={figures.tool_calls_valid.to_string()} data-trigger-f1={f1.map(|v| v.to_string())}
-                            data-prompt-tokens-equal={figures.prompt_tokens.map(|p| p.equal.to_string())} data-prompt-tokens-compared={figures.prompt_tokens.map(|p| p.compared.to_string())}>
-                            <th scope="row">{row.label.to_owned()}</th>
-                            <td class="verdict-cell" data-label={t.fidelity}><span class={classes!("fidelity-verdict", figures.verdict.as_str())}>{row.verdict}</span></td>
-                            <td class="num full" data-label={t.probe_pass_rate}>{row.pass_rate}</td>
-                            <td class="num" data-label={t.tool_calls_valid}>{row.tool_calls}</td>
-                            <td class="num" data-label={t.trigger_f1}>{row.trigger_f1}</td>
-                            <td class="num full" data-label={t.prompt_tokens_equal}>{row.prompt_tokens}</td>
-                        </tr>
-                    }
-                }) }
-                </tbody>
-            </table>
-            </div>
-            <ul class="notes fidelity-sentences">{ said_items(lang, &sentences.fidelity) }</ul>
-            <p class="hint">{t.fidelity_note}</p>
-            <h3>{t.probe_grid}</h3>
-            <p class="hint">{t.probe_grid_hint}</p>
-            <ProbeGrid lang={lang} report={Rc::clone(report)} samples={Rc::clone(samples)} />
-        </section>
-    }
+    let t = lang.texts();
+    let grid = html! {
+        <>
+        <h3>{t.probe_grid}</h3>
+        <p class="hint">{t.probe_grid_hint}</p>
+        <ProbeGrid lang={lang} report={Rc::clone(report)} samples={Rc::clone(samples)} />
+        </>
+    };
+    section_view(lang, &section, grid)
 }
 
 /// The results screen.
@@ -303,7 +261,7 @@ pub fn ResultsPage(props: &PageProps) -> Html {
             { cache_section(lang, &report, results.plan.nonce).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
             { deploy_section(lang, &report, sentences).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
             { idle.as_ref().map(|section| idle_view(lang, &report, section, Rc::clone(idle_chart))).unwrap_or_default() }
-            { fidelity_section(lang, &report, sentences, &results.samples) }
+            { fidelity_card(lang, &report, sentences, &results.samples) }
             <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
             <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />
             { section_view(lang, &time_of_day_section(lang, &report, sentences), Html::default()) }

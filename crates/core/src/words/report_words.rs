@@ -195,14 +195,18 @@ pub fn no_successful_samples(
     }
 }
 
-/// The fidelity block's heading: the suite, how many times it ran, and
-/// the reference target's label.
+/// What the fidelity check ran: the suite, how many times each probe was
+/// sent to each target, and the reference target's label.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn fidelity_heading(lang: Lang, suite: &str, repeats: u32, reference: Option<&str>) -> String {
+pub fn fidelity_setup(lang: Lang, suite: &str, repeats: u32, reference: Option<&str>) -> String {
     let reference = reference.unwrap_or(ReportWords::of(lang).none);
     match lang {
-        Lang::En => format!("Fidelity ({suite} × {repeats}, reference: {reference})"),
-        Lang::ZhCn => format!("保真度（{suite} × {repeats}，参照：{reference}）"),
+        Lang::En => {
+            format!("Probes {suite}, each sent {repeats}× per target; reference: {reference}")
+        }
+        Lang::ZhCn => {
+            format!("探针集 {suite}，每个探针向每个目标发送 {repeats} 次；参照：{reference}")
+        }
     }
 }
 
@@ -313,7 +317,7 @@ mod tests {
                 report_heading(Lang::ZhCn, (3, 1), "", "", Some("")),
                 unknown_time(Lang::ZhCn).to_owned(),
                 no_successful_samples(Lang::ZhCn, "", 3, &[]),
-                fidelity_heading(Lang::ZhCn, "basic-1", 2, None),
+                fidelity_setup(Lang::ZhCn, "basic-1", 2, None),
                 prompt_tokens_equal(Lang::ZhCn, "3/3"),
                 failed_probe(Lang::ZhCn, "", &["答案错误"], 1, 2),
                 connections_opened(
@@ -377,8 +381,8 @@ mod tests {
             "3 opened; median DNS 1.8 ms, connect 21 ms"
         );
         assert_eq!(
-            fidelity_heading(Lang::En, "basic-1", 1, Some("reference")),
-            "Fidelity (basic-1 × 1, reference: reference)"
+            fidelity_setup(Lang::En, "basic-1", 1, Some("reference")),
+            "Probes basic-1, each sent 1× per target; reference: reference"
         );
     }
 }
