@@ -52,7 +52,7 @@ try {
     await page.click("#start");
     await waitForRunEnd(page, 120_000);
     await page.locator("nav.tabs button").nth(2).click();
-    await page.waitForSelector("#fidelity-table");
+    await page.waitForSelector("table.fidelity-table");
     await page.click("#probe-grid td.probe-cell[data-target='1'][data-probe='tool-weather-auto'] button");
     for (const width of [1280, 400]) {
       await page.setViewportSize({ width, height: 900 });
@@ -84,11 +84,11 @@ try {
     await page.click("#start");
     await waitForRunEnd(page, 180_000);
     await page.locator("nav.tabs button").nth(2).click();
-    await page.waitForSelector("#routing-table");
+    await page.waitForSelector("table.routing");
     for (const width of [1280, 400]) {
       await page.setViewportSize({ width, height: 900 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.locator("#routing-table").locator("xpath=ancestor::section").screenshot({ path: resolve(docs, `fidelity-routing-${lang}-${width}.png`) });
+      await page.locator("table.routing").locator("xpath=ancestor::section").screenshot({ path: resolve(docs, `fidelity-routing-${lang}-${width}.png`) });
       console.log(`docs/screenshots/fidelity-routing-${lang}-${width}.png`);
     }
     await page.context().close();

@@ -54,7 +54,7 @@ try {
       await page.setViewportSize({ width, height: 900 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await page.locator("#deploy-figures").screenshot({ path: resolve(docs, `settings-results-${lang}-${width}.png`) });
-      await page.locator("#routing-table").locator("xpath=ancestor::section").screenshot({ path: resolve(docs, `settings-routing-${lang}-${width}.png`) });
+      await page.locator("table.routing").locator("xpath=ancestor::section").screenshot({ path: resolve(docs, `settings-routing-${lang}-${width}.png`) });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (overflow > 0) console.warn(`${lang} at ${width} px: the page is ${overflow} px wider than the screen`);
       console.log(`docs/screenshots/settings-results-${lang}-${width}.png`);

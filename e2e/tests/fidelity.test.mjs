@@ -50,7 +50,7 @@ function fidelityPlan(mock) {
 
 /** The fidelity table's rows, from their data attributes. */
 async function fidelityRows(page) {
-  return page.$$eval("#fidelity-table tbody tr", (rows) => rows.map((tr) => ({ ...tr.dataset })));
+  return page.$$eval("table.fidelity-table tbody tr", (rows) => rows.map((tr) => ({ ...tr.dataset })));
 }
 
 test("the page runs the probes on the latency schedule and finds the degraded provider in every protocol", async () => {
@@ -65,7 +65,7 @@ test("the page runs the probes on the latency schedule and finds the degraded pr
   const live = await page.$$eval("#live-table td.probes", (tds) => tds.map((td) => [td.dataset.passed, td.dataset.replies, td.textContent]));
   assert.deepEqual(live, [["30", "30", "30 of 30"], ["21", "30", "21 of 30"], ["30", "30", "30 of 30"]]);
   await page.click("nav.tabs button:has-text('Results')");
-  await page.waitForSelector("#fidelity-table");
+  await page.waitForSelector("table.fidelity-table");
   const rows = await fidelityRows(page);
   assert.deepEqual(
     rows.map((r) => [r.target, r.verdict, r.passed, r.replies]),
@@ -114,7 +114,7 @@ test("for one runner file, the page and `firsttoken report` agree on the fidelit
 
   const page = await openPage(browser, servers.site);
   await page.setInputFiles("#import-results", [{ name: "results.json", mimeType: "application/json", buffer: readFileSync(results) }]);
-  await page.waitForSelector("#fidelity-table");
+  await page.waitForSelector("table.fidelity-table");
   const exported = JSON.parse((await downloadText(page, "#export-json")).text);
   assert.deepEqual(exported.summary, report.summary, "the summary rows, fidelity included");
   const rows = await fidelityRows(page);
@@ -167,7 +167,7 @@ test("the demo's degraded provider differs from the steady one, with no key", as
   await page.click("#start");
   await waitForRunEnd(page, 120_000);
   await page.click("nav.tabs button:has-text('Results')");
-  await page.waitForSelector("#fidelity-table");
+  await page.waitForSelector("table.fidelity-table");
   const rows = await fidelityRows(page);
   assert.deepEqual(rows.map((r) => [r.verdict, r.passed]), [["reference", "30"], ["differs", "21"]]);
   const routing = await page.$$eval("table.routing td.fidelity-cell", (tds) => tds.map((td) => td.dataset.value));

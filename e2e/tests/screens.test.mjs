@@ -164,7 +164,7 @@ test("the demo: setup, run, results with the fidelity check and history fit the 
   problems.push(...(await everyWay(page, "run", { labels, names })));
 
   await redrawn(page, () => page.locator("nav.tabs button").nth(2).click());
-  await page.waitForSelector("#fidelity-table");
+  await page.waitForSelector("table.fidelity-table");
   // A failed probe's replies opened, as a person reading them would.
   await page.click("#probe-grid td.probe-cell[data-target='2'] button >> nth=0");
   const quoted = await quotedNames(page);
@@ -226,7 +226,7 @@ test("a sized run's results with the fidelity check, imported from the runner, f
   await page.waitForSelector("#import-results", { state: "attached" });
   await page.setInputFiles("#import-results", [{ name: "results.json", mimeType: "application/json", buffer: readFileSync(resolve(dir, "results.json")) }]);
   await page.waitForSelector("#prefill table.prefill-sizes");
-  await page.waitForSelector("#fidelity-table");
+  await page.waitForSelector("table.fidelity-table");
   await page.waitForFunction(() => performance.getEntriesByName("firsttoken:charts-drawn").length > 0);
   const labels = plan.targets.map((t) => t.label);
   // A model is named by what follows the "/" of the mock's script name.
