@@ -769,22 +769,10 @@ mod tests {
             // The page's headings start with a capital, the terminal's
             // line names do not; Chinese has no case.
             for (page, terminal) in [
-                (page.consistency, terminal.consistency),
-                (page.best_provider, terminal.best_provider),
-                (page.cold_tail, terminal.cold_tail),
                 (page.fidelity, terminal.fidelity),
                 (page.verdict, terminal.verdict),
             ] {
                 assert_eq!(page.to_lowercase(), terminal.to_lowercase(), "{lang:?}");
-            }
-            for (page, terminal) in [
-                (page.routing, terminal.routing),
-                (page.first_try, terminal.first_try),
-            ] {
-                assert!(
-                    page.to_lowercase().starts_with(&terminal.to_lowercase()),
-                    "{lang:?}: {page} / {terminal}"
-                );
             }
         }
     }

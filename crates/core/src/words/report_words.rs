@@ -11,7 +11,6 @@ use crate::base::lang::{Lang, texts};
 texts! {
     /// The words around the sentences, one set per language.
     ReportWords {
-        model,
         rank,
         target,
         n,
@@ -22,21 +21,10 @@ texts! {
         errors,
         verdict,
         note,
-        consistency,
-        best_provider,
         intervals,
-        cold_tail,
         slow,
-        timeout,
-        goodput,
         by_size,
-        first_try,
-        rate_limits,
-        stream,
-        cost,
-        periods,
         connections,
-        routing,
         fidelity,
         probe_replies_passed,
         tool_args,
@@ -48,7 +36,6 @@ texts! {
 }
 
 const EN: ReportWords = ReportWords {
-    model: "Model",
     rank: "rank",
     target: "target",
     n: "n",
@@ -59,21 +46,10 @@ const EN: ReportWords = ReportWords {
     errors: "errors",
     verdict: "verdict",
     note: "Note",
-    consistency: "consistency",
-    best_provider: "best provider",
     intervals: "Intervals",
-    cold_tail: "cold-start tail",
     slow: "Slow requests",
-    timeout: "first-token timeout",
-    goodput: "within budget",
     by_size: "By size",
-    first_try: "first try",
-    rate_limits: "rate limits",
-    stream: "inside the stream",
-    cost: "cost",
-    periods: "peak vs off-peak",
     connections: "connections",
-    routing: "Routing",
     fidelity: "fidelity",
     probe_replies_passed: "probe replies passed",
     tool_args: "tool args",
@@ -84,7 +60,6 @@ const EN: ReportWords = ReportWords {
 };
 
 const ZH_CN: ReportWords = ReportWords {
-    model: "模型",
     rank: "排名",
     target: "目标",
     n: "n",
@@ -95,21 +70,10 @@ const ZH_CN: ReportWords = ReportWords {
     errors: "错误率",
     verdict: "结论",
     note: "注意",
-    consistency: "一致性",
-    best_provider: "最佳供应商",
     intervals: "置信区间",
-    cold_tail: "冷启动长尾",
     slow: "慢请求",
-    timeout: "首个 Token 超时",
-    goodput: "预算内完成",
     by_size: "各长度",
-    first_try: "首次请求",
-    rate_limits: "限流",
-    stream: "流内",
-    cost: "费用",
-    periods: "高峰与非高峰",
     connections: "连接",
-    routing: "路由表",
     fidelity: "保真度",
     probe_replies_passed: "探针回答通过",
     tool_args: "工具参数",
@@ -207,15 +171,6 @@ pub fn fidelity_setup(lang: Lang, suite: &str, repeats: u32, reference: Option<&
         Lang::ZhCn => {
             format!("探针集 {suite}，每个探针向每个目标发送 {repeats} 次；参照：{reference}")
         }
-    }
-}
-
-/// The `prompt_tokens` cell: "3/3 equal".
-#[cfg_attr(target_arch = "wasm32", inline)]
-pub fn prompt_tokens_equal(lang: Lang, count: &str) -> String {
-    match lang {
-        Lang::En => format!("{count} equal"),
-        Lang::ZhCn => format!("{count} 相同"),
     }
 }
 
@@ -318,7 +273,6 @@ mod tests {
                 unknown_time(Lang::ZhCn).to_owned(),
                 no_successful_samples(Lang::ZhCn, "", 3, &[]),
                 fidelity_setup(Lang::ZhCn, "basic-1", 2, None),
-                prompt_tokens_equal(Lang::ZhCn, "3/3"),
                 failed_probe(Lang::ZhCn, "", &["答案错误"], 1, 2),
                 connections_opened(
                     Lang::ZhCn,
