@@ -137,7 +137,7 @@ test("files from two vantages are told apart by vantage in the tables, charts, c
     const figures = report.targets.find((t) => t.label === row.label);
     assert.equal(row.median, figures.ttft_ms.median, `median of ${row.label}`);
   }
-  const routed = await page.$eval("table.routing tbody th", (th) => th.textContent);
+  const routed = await page.$eval("table.routing tbody td[data-label='Target']", (td) => td.textContent);
   assert.equal(routed, report.routing.routes[0].label, "the route names the vantage");
   assert.ok(labels.includes(routed), routed);
   const chartText = await page.$$eval("figure.chart details.numbers tbody", (bodies) => bodies.map((b) => b.textContent));

@@ -23,8 +23,9 @@ pub fn routing_section(lang: Lang, report: &Report) -> Option<Section> {
     }
     let t = lang.texts();
     let columns = vec![
-        Column::new(t.model, false),
-        Column::new(t.target, false).role(Role::Heading),
+        // The model heads its row: a model with no route yet has no target.
+        Column::new(t.model, false).role(Role::Heading),
+        Column::new(t.target, false),
         Column::new(t.fidelity, false)
             .role(Role::Fidelity)
             .class("fidelity-cell"),
