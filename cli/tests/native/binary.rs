@@ -909,7 +909,7 @@ fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_o
         ),
         "{report_text}"
     );
-    assert!(report_text.contains("failed probes: degraded: arith-mul (wrong answer, 1 of 1)"));
+    assert!(report_text.contains("Failed probes: degraded: arith-mul (wrong answer, 1 of 1)"));
     assert!(!report_text.to_lowercase().contains("quantiz"));
 
     let json = run(firsttoken().arg("report").arg("--json").arg(&results));

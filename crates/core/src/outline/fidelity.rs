@@ -85,7 +85,7 @@ pub fn fidelity_section(
     if !failed.is_empty() {
         section.blocks.push(Block::Notes(Notes {
             name: w.failed_probes,
-            show: Show::Quiet,
+            show: Show::Lead,
             class: "failed-probes",
             items: failed,
         }));

@@ -55,7 +55,7 @@ const EN: ReportWords = ReportWords {
     tool_args: "tool args",
     trigger_f1: "trigger F1",
     prompt_tokens: "prompt_tokens",
-    failed_probes: "failed probes",
+    failed_probes: "Failed probes",
     none: "none",
 };
 
