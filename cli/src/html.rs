@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
 use firsttoken_core::outline::cache::cache_section;
-use firsttoken_core::outline::comparison::comparison_sections;
+use firsttoken_core::outline::comparison::{comparison_sections, no_success_section};
 use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::fidelity::fidelity_section;
 use firsttoken_core::outline::idle::idle_section;
@@ -29,11 +29,11 @@ use firsttoken_core::outline::routing::routing_section;
 use firsttoken_core::outline::timeofday::time_of_day_section;
 use firsttoken_core::outline::{Block, Role, Section, Show, Table};
 use firsttoken_core::prefill::prefill_report;
-use firsttoken_core::report::{Report, TargetReport};
+use firsttoken_core::report::Report;
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::text::report_sentences;
-use firsttoken_core::text::report_words::{ReportWords, no_successful_samples, report_heading};
+use firsttoken_core::text::report_words::{ReportWords, report_heading};
 use firsttoken_core::verdict::Lang;
 
 use crate::report::{ConfigFormat, config_text, model_lines, started_text};
@@ -200,29 +200,8 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         }
     }
 
-    let without_success: Vec<&TargetReport> =
-        report.targets.iter().filter(|t| t.ttft.is_none()).collect();
-    for target in without_success {
-        let kinds: Vec<String> = target
-            .errors_by_kind
-            .iter()
-            .map(|(kind, count)| {
-                format!(
-                    "{count} {}",
-                    firsttoken_core::text::failure::error_kind_words(lang, *kind)
-                )
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            "<p class=\"no-success\">{}</p>",
-            escape(&no_successful_samples(
-                lang,
-                &target.label,
-                target.requests,
-                &kinds
-            ))
-        );
+    if let Some(section) = no_success_section(lang, report) {
+        section_html(&mut out, &section, None, "", lang);
     }
 
     if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
 use firsttoken_core::outline::cache::cache_section;
-use firsttoken_core::outline::comparison::comparison_sections;
+use firsttoken_core::outline::comparison::{comparison_sections, no_success_section};
 use firsttoken_core::outline::deploy::deploy_section;
 use firsttoken_core::outline::fidelity::fidelity_section;
 use firsttoken_core::outline::idle::idle_section;
@@ -33,7 +33,7 @@ use firsttoken_core::stats::{Summary, summarize};
 use firsttoken_core::tail::ColdTail;
 use firsttoken_core::text::printable::printable;
 use firsttoken_core::text::report_words::{
-    Phase, ReportWords, connections_opened, no_successful_samples, report_heading, unknown_time,
+    Phase, ReportWords, connections_opened, report_heading, unknown_time,
 };
 use firsttoken_core::text::{self, format_ms};
 use firsttoken_core::text::{colon, labelled, report_sentences};
@@ -566,24 +566,8 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             let _ = writeln!(out, "  {name}{}{text}", colon(lang));
         }
     }
-    let without_success: Vec<&TargetReport> =
-        report.targets.iter().filter(|t| t.ttft.is_none()).collect();
-    for target in without_success {
-        let kinds: Vec<String> = target
-            .errors_by_kind
-            .iter()
-            .map(|(kind, count)| {
-                format!(
-                    "{count} {}",
-                    firsttoken_core::text::failure::error_kind_words(lang, *kind)
-                )
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            "\n{}",
-            no_successful_samples(lang, &target.label, target.requests, &kinds)
-        );
+    if let Some(section) = no_success_section(lang, report) {
+        section_text(&mut out, &section, lang);
     }
     if let Some(section) = fidelity_section(lang, report, &sentences) {
         section_text(&mut out, &section, lang);

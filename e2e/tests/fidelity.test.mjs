@@ -136,7 +136,9 @@ test("for one runner file, the page and `firsttoken report` agree on the fidelit
   }
   // The sentences are core's, in both adapters.
   const text = cli();
-  const sentences = await page.$$eval("ul.fidelity-sentences li", (items) => items.map((li) => li.textContent));
+  // The page keeps a number's groups together with no-break spaces; the
+  // terminal's are plain.
+  const sentences = await page.$$eval("ul.fidelity-sentences li", (items) => items.map((li) => li.textContent.replace(/\u00a0/g, " ")));
   for (const sentence of sentences) {
     const said = sentence.slice(sentence.indexOf(": ") + 2);
     assert.ok(text.includes(said), `the terminal says ${said}`);

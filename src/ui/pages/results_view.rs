@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use crate::browser::files::download_text;
 use crate::core::outline::cache::cache_section;
-use crate::core::outline::comparison::comparison_sections;
+use crate::core::outline::comparison::{comparison_sections, no_success_section};
 use crate::core::outline::deploy::deploy_section;
 use crate::core::outline::fidelity::fidelity_section;
 use crate::core::outline::idle::idle_section;
@@ -37,7 +37,8 @@ use crate::ui::model::state::page::PageProps;
 use crate::ui::model::state::{Action, ResultsView, RunStatus};
 
 /// Which requests the comparisons are computed from, when the plan says
-/// it, then the outline's comparison of each model.
+/// it, then the outline's comparison of each model and the targets none
+/// of whose requests succeeded.
 fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
     html! {
         <>
@@ -45,6 +46,7 @@ fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -
             <p class="sentence population" id="population-note">{unbroken_groups(population)}</p>
         }
         { for comparison_sections(lang, report, sentences).iter().map(|section| section_view(lang, section, Html::default())) }
+        { no_success_section(lang, report).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
         </>
     }
 }

@@ -10,13 +10,14 @@
 //! terminal report and the HTML report print these, so a figure (a CV, an
 //! error rate, a p95 that is only a lower bound) is written once, here.
 
-use super::{Block, Column, Notes, Role, Row, Section, Sentence, Show, Table};
+use super::{Block, Column, Note, Notes, Role, Row, Section, Sentence, Show, Table};
 use crate::base::lang::Lang;
 use crate::judgement::compare::ModelComparison;
 use crate::judgement::report::{Report, TargetReport};
-use crate::narrative::sentences::{ModelSentences, ReportSentences, caveat_line, colon};
+use crate::narrative::sentences::{ModelSentences, ReportSentences, Said, caveat_line, colon};
+use crate::words::failure::error_kind_words;
 use crate::words::format::{at_least, format_pct, ms_or_dash};
-use crate::words::report_words::ReportWords;
+use crate::words::report_words::{ReportWords, no_successful_samples};
 
 /// The kind of a model's section (its class in HTML).
 pub const MODEL_BLOCK: &str = "model-block";
@@ -37,6 +38,49 @@ pub fn comparison_sections(
         .enumerate()
         .map(|(index, (model, said))| model_section(lang, report, index, model, said))
         .collect()
+}
+
+/// The kind of the section of targets without a successful request.
+pub const NO_SUCCESS: &str = "no-success";
+
+/// The targets that no model's comparison holds because none of their
+/// requests succeeded: how many were sent and how they failed, so a
+/// target never vanishes from the results. `None` when every target has
+/// a success.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn no_success_section(lang: Lang, report: &Report) -> Option<Section> {
+    let w = ReportWords::of(lang);
+    let items: Vec<Note> = report
+        .targets
+        .iter()
+        .filter(|target| target.ttft.is_none())
+        .map(|target| {
+            let failures: Vec<String> = target
+                .errors_by_kind
+                .iter()
+                .map(|(kind, count)| format!("{count} {}", error_kind_words(lang, *kind)))
+                .collect();
+            Note::with_data(
+                Said {
+                    target: target.target,
+                    label: target.label.clone(),
+                    text: no_successful_samples(lang, target.requests, &failures),
+                },
+                vec![("data-requests", target.requests.to_string())],
+            )
+        })
+        .collect();
+    if items.is_empty() {
+        return None;
+    }
+    let mut section = Section::new(NO_SUCCESS, NO_SUCCESS, w.no_success);
+    section.blocks.push(Block::Notes(Notes {
+        name: w.no_success,
+        show: Show::Quiet,
+        class: NO_SUCCESS,
+        items,
+    }));
+    Some(section)
 }
 
 /// The ranked table of one model.
@@ -315,6 +359,32 @@ mod tests {
                     .iter()
                     .all(|b| !matches!(b, Block::Notes(n) if n.items.is_empty()))
             );
+        }
+    }
+
+    #[test]
+    fn a_target_without_a_success_is_said_not_left_out() {
+        assert!(no_success_section(Lang::En, &report()).is_none());
+        let plan = Plan {
+            targets: vec![Target::demo("A", "m"), Target::demo("Down", "m")],
+            ..Plan::default()
+        };
+        let samples: Vec<_> = (0..5)
+            .flat_map(|i| {
+                let at = f64::from(i) * 1_000.0;
+                [
+                    sample(0, i, at, Some(300.0), false),
+                    sample(1, i, at, None, false),
+                ]
+            })
+            .collect();
+        let report = build_report(&plan, &samples, 0, 1);
+        for lang in [Lang::En, Lang::ZhCn] {
+            let section = no_success_section(lang, &report).expect("a target without a success");
+            let notes = section.notes();
+            assert_eq!(notes.len(), 1);
+            assert_eq!((notes[0].target, notes[0].label.as_str()), (1, "Down"));
+            assert!(notes[0].text.contains('5'), "{}", notes[0].text);
         }
     }
 }

@@ -32,6 +32,7 @@ texts! {
         prompt_tokens,
         failed_probes,
         none,
+        no_success,
     }
 }
 
@@ -57,6 +58,7 @@ const EN: ReportWords = ReportWords {
     prompt_tokens: "prompt_tokens",
     failed_probes: "Failed probes",
     none: "none",
+    no_success: "Without a successful request",
 };
 
 const ZH_CN: ReportWords = ReportWords {
@@ -81,6 +83,7 @@ const ZH_CN: ReportWords = ReportWords {
     prompt_tokens: "prompt_tokens",
     failed_probes: "未通过的探针",
     none: "无",
+    no_success: "没有成功请求的目标",
 };
 
 impl ReportWords {
@@ -129,19 +132,15 @@ pub fn unknown_time(lang: Lang) -> &'static str {
     }
 }
 
-/// A target none of whose requests succeeded: how many were sent, and
+/// A target none of whose requests succeeded (said after its label): how
+/// many were sent, and
 /// how they failed (`failures`: "3 timeout", "2 http_status"; empty when
 /// none finished).
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn no_successful_samples(
-    lang: Lang,
-    label: &str,
-    requests: usize,
-    failures: &[String],
-) -> String {
+pub fn no_successful_samples(lang: Lang, requests: usize, failures: &[String]) -> String {
     match lang {
         Lang::En => format!(
-            "{label}: no successful samples ({requests} requests; {})",
+            "no successful samples ({requests} requests; {})",
             if failures.is_empty() {
                 "none finished".to_owned()
             } else {
@@ -149,7 +148,7 @@ pub fn no_successful_samples(
             }
         ),
         Lang::ZhCn => format!(
-            "{label}：没有成功的样本（{requests} 个请求；{}）",
+            "没有成功的样本（{requests} 个请求；{}）",
             if failures.is_empty() {
                 "没有一个完成".to_owned()
             } else {
@@ -271,7 +270,7 @@ mod tests {
             .chain([
                 report_heading(Lang::ZhCn, (3, 1), "", "", Some("")),
                 unknown_time(Lang::ZhCn).to_owned(),
-                no_successful_samples(Lang::ZhCn, "", 3, &[]),
+                no_successful_samples(Lang::ZhCn, 3, &[]),
                 fidelity_setup(Lang::ZhCn, "basic-1", 2, None),
                 failed_probe(Lang::ZhCn, "", &["答案错误"], 1, 2),
                 connections_opened(
@@ -316,8 +315,8 @@ mod tests {
             "7 samples · 1 target · started x · ua"
         );
         assert_eq!(
-            no_successful_samples(Lang::En, "A", 0, &[]),
-            "A: no successful samples (0 requests; none finished)"
+            no_successful_samples(Lang::En, 0, &[]),
+            "no successful samples (0 requests; none finished)"
         );
         assert_eq!(
             failed_probe(Lang::En, "arith-mul", &["wrong answer"], 1, 1),
