@@ -8,18 +8,20 @@
 //! moves none.
 //!
 //! A section is a list of blocks in the order every printer prints them:
-//! tables, lists of sentences (each about one target), single sentences,
-//! hints and the place of a chart. A block's name says what it holds; how
-//! the name shows is the block's [`Show`], the same for every printer.
+//! tables, lists of sentences (each about one target or one model), single
+//! sentences, hints, the place of a chart and the place of the exports. A
+//! block's name says what it holds; how the name shows is the block's
+//! [`Show`], the same for every printer.
 //!
-//! Sections built here so far: the comparison per model
-//! ([`comparison`]), "Prompt size and prefill speed" ([`prefill`]),
-//! "Prompt cache" ([`cache`]), "First try and rate limits" ([`deploy`]),
-//! "Fidelity: the same answers?" ([`fidelity`]),
-//! "When does it go cold?" ([`idle`]), "Time of day" ([`timeofday`]) and
-//! "Routing table" ([`routing`]). The other sections of the
-//! report are still laid out by each printer (docs/architecture.md, "The
-//! report outline").
+//! The sections, in the order the results show them: the comparison per
+//! model and the targets without a success ([`comparison`]), "Prompt size
+//! and prefill speed" ([`prefill`]), "Prompt cache" ([`cache`]), "First
+//! try and rate limits" ([`deploy`]), "When does it go cold?" ([`idle`]),
+//! "Fidelity: the same answers?" ([`fidelity`]), "Routing table"
+//! ([`routing`]) and "Time of day" ([`timeofday`]). Outside the outline
+//! are the charts, whose items the chart crate makes from the same report
+//! for the page and the HTML report, and the one line that says which
+//! requests the figures are computed from (core's sentence, printed first).
 
 pub mod cache;
 pub mod comparison;
