@@ -19,14 +19,9 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
-use firsttoken_core::outline::cache::cache_section;
-use firsttoken_core::outline::comparison::{comparison_sections, no_success_section};
-use firsttoken_core::outline::deploy::deploy_section;
-use firsttoken_core::outline::fidelity::fidelity_section;
-use firsttoken_core::outline::idle::idle_section;
-use firsttoken_core::outline::prefill::prefill_section;
-use firsttoken_core::outline::routing::routing_section;
-use firsttoken_core::outline::timeofday::time_of_day_section;
+use firsttoken_core::outline::comparison::MODEL_BLOCK;
+use firsttoken_core::outline::idle::IDLE_CHART;
+use firsttoken_core::outline::results::{Part, results_outline};
 use firsttoken_core::outline::{Block, Role, Section, Show, Table};
 use firsttoken_core::prefill::prefill_report;
 use firsttoken_core::report::Report;
@@ -177,88 +172,46 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(population) = &sentences.population {
         let _ = writeln!(out, "<p class=\"population\">{}</p>", escape(population));
     }
-    // Per model, the outline's comparison, then the connections of the
-    // model's targets, which only the runner measures.
-    for (model_index, section) in comparison_sections(lang, report, &sentences)
-        .iter()
-        .enumerate()
-    {
-        section_html(&mut out, section, None, "", lang);
-        let lines = model_lines(doc, report, model_index, words, lang);
-        if !lines.is_empty() {
-            out.push_str("<ul class=\"said\">\n");
-            for (name, text) in lines {
-                let _ = writeln!(
-                    out,
-                    "<li><b>{}</b>{}{}</li>",
-                    escape(name),
-                    escape(firsttoken_core::text::colon(lang)),
-                    escape(&text)
-                );
+    // The results in the outline's order; after each model's comparison
+    // the connections of its targets, which only the runner measures.
+    let prefill = prefill_report(&doc.plan, &doc.samples, report.seed);
+    let mut model_index = 0;
+    for part in results_outline(lang, report, &sentences, prefill.as_ref(), doc.plan.nonce) {
+        let section = match part {
+            Part::Charts => {
+                charts(&mut out, doc, report, lang);
+                continue;
             }
-            out.push_str("</ul>\n");
-        }
-    }
-
-    if let Some(section) = no_success_section(lang, report) {
-        section_html(&mut out, &section, None, "", lang);
-    }
-
-    if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
-        section_html(&mut out, &prefill_section(lang, &prefill), None, "", lang);
-    }
-
-    for section in [
-        cache_section(lang, report, doc.plan.nonce),
-        deploy_section(lang, report, &sentences),
-    ]
-    .iter()
-    .flatten()
-    {
-        section_html(&mut out, section, None, "", lang);
-    }
-    if let Some(section) = idle_section(lang, report, &sentences) {
-        let chart = section.chart().and_then(|_| idle_chart_item(lang, report));
-        section_html(&mut out, &section, chart.as_ref(), "", lang);
-    }
-    let section = time_of_day_section(lang, report, &sentences);
-    section_html(&mut out, &section, None, "", lang);
-
-    charts(&mut out, doc, report, lang);
-
-    if let Some(section) = fidelity_section(lang, report, &sentences) {
-        section_html(&mut out, &section, None, "", lang);
-    }
-
-    if let Some(section) = routing_section(lang, report) {
-        // The configs made from the routes, as `report --config` prints them.
-        let mut exports = String::new();
-        let titles = match lang {
-            Lang::En => [
-                "LiteLLM router config (YAML)",
-                "OpenRouter provider preferences (JSON)",
-                "Routing table (JSON)",
-            ],
-            Lang::ZhCn => [
-                "LiteLLM 路由配置（YAML）",
-                "OpenRouter 服务商偏好（JSON）",
-                "路由表（JSON）",
-            ],
+            Part::Section(section) => section,
         };
-        let formats = [
-            ConfigFormat::Litellm,
-            ConfigFormat::Openrouter,
-            ConfigFormat::Routing,
-        ];
-        for (format, title) in formats.into_iter().zip(titles) {
-            let _ = writeln!(
-                exports,
-                "<details open class=\"export\"><summary>{}</summary>\n<pre>{}</pre></details>",
-                escape(title),
-                escape(&config_text(doc, report, format, false))
-            );
+        // The section's own piece: the idle chart, or the configs made
+        // from the routes (as `report --config` prints them).
+        let chart = (section.chart() == Some(IDLE_CHART))
+            .then(|| idle_chart_item(lang, report))
+            .flatten();
+        let exports = if section.blocks.contains(&Block::Exports) {
+            exports_html(doc, report, lang)
+        } else {
+            String::new()
+        };
+        section_html(&mut out, &section, chart.as_ref(), &exports, lang);
+        if section.kind == MODEL_BLOCK {
+            let lines = model_lines(doc, report, model_index, words, lang);
+            if !lines.is_empty() {
+                out.push_str("<ul class=\"said\">\n");
+                for (name, text) in lines {
+                    let _ = writeln!(
+                        out,
+                        "<li><b>{}</b>{}{}</li>",
+                        escape(name),
+                        escape(firsttoken_core::text::colon(lang)),
+                        escape(&text)
+                    );
+                }
+                out.push_str("</ul>\n");
+            }
+            model_index += 1;
         }
-        section_html(&mut out, &section, None, &exports, lang);
     }
     let _ = writeln!(
         out,
@@ -266,6 +219,38 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         env!("CARGO_PKG_VERSION")
     );
     out
+}
+
+/// The configs made from the routes, each in an open `<details>`, as
+/// `report --config` prints them.
+fn exports_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
+    let titles = match lang {
+        Lang::En => [
+            "LiteLLM router config (YAML)",
+            "OpenRouter provider preferences (JSON)",
+            "Routing table (JSON)",
+        ],
+        Lang::ZhCn => [
+            "LiteLLM 路由配置（YAML）",
+            "OpenRouter 服务商偏好（JSON）",
+            "路由表（JSON）",
+        ],
+    };
+    let formats = [
+        ConfigFormat::Litellm,
+        ConfigFormat::Openrouter,
+        ConfigFormat::Routing,
+    ];
+    let mut exports = String::new();
+    for (format, title) in formats.into_iter().zip(titles) {
+        let _ = writeln!(
+            exports,
+            "<details open class=\"export\"><summary>{}</summary>\n<pre>{}</pre></details>",
+            escape(title),
+            escape(&config_text(doc, report, format, false))
+        );
+    }
+    exports
 }
 
 /// A section of the report's outline (`core::outline`): its heading,

@@ -12,14 +12,8 @@ use std::path::PathBuf;
 
 use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
-use firsttoken_core::outline::cache::cache_section;
-use firsttoken_core::outline::comparison::{comparison_sections, no_success_section};
-use firsttoken_core::outline::deploy::deploy_section;
-use firsttoken_core::outline::fidelity::fidelity_section;
-use firsttoken_core::outline::idle::idle_section;
-use firsttoken_core::outline::prefill::prefill_section;
-use firsttoken_core::outline::routing::routing_section;
-use firsttoken_core::outline::timeofday::time_of_day_section;
+use firsttoken_core::outline::comparison::MODEL_BLOCK;
+use firsttoken_core::outline::results::{Part, results_outline};
 use firsttoken_core::outline::{Block, Section, Show, Table};
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{
@@ -555,37 +549,22 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     if let Some(population) = &sentences.population {
         let _ = writeln!(out, "\n{population}");
     }
-    // Per model, the outline's comparison, then the connections of the
-    // model's targets, which only the runner measures.
-    for (model_index, section) in comparison_sections(lang, report, &sentences)
-        .iter()
-        .enumerate()
-    {
-        section_text(&mut out, section, lang);
-        for (name, text) in model_lines(doc, report, model_index, words, lang) {
-            let _ = writeln!(out, "  {name}{}{text}", colon(lang));
+    // The results in the outline's order; after each model's comparison
+    // the connections of its targets, which only the runner measures.
+    let prefill = prefill_report(&doc.plan, &doc.samples, report.seed);
+    let mut model_index = 0;
+    for part in results_outline(lang, report, &sentences, prefill.as_ref(), doc.plan.nonce) {
+        // A terminal has no charts.
+        let Part::Section(section) = part else {
+            continue;
+        };
+        section_text(&mut out, &section, lang);
+        if section.kind == MODEL_BLOCK {
+            for (name, text) in model_lines(doc, report, model_index, words, lang) {
+                let _ = writeln!(out, "  {name}{}{text}", colon(lang));
+            }
+            model_index += 1;
         }
-    }
-    if let Some(section) = no_success_section(lang, report) {
-        section_text(&mut out, &section, lang);
-    }
-    if let Some(section) = fidelity_section(lang, report, &sentences) {
-        section_text(&mut out, &section, lang);
-    }
-    if let Some(prefill) = prefill_report(&doc.plan, &doc.samples, report.seed) {
-        section_text(&mut out, &prefill_section(lang, &prefill), lang);
-    }
-    let sections = [
-        cache_section(lang, report, doc.plan.nonce),
-        deploy_section(lang, report, &sentences),
-        idle_section(lang, report, &sentences),
-        Some(time_of_day_section(lang, report, &sentences)),
-    ];
-    for section in sections.iter().flatten() {
-        section_text(&mut out, section, lang);
-    }
-    if let Some(section) = routing_section(lang, report) {
-        section_text(&mut out, &section, lang);
     }
     out
 }

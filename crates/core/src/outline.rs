@@ -29,6 +29,7 @@ pub mod deploy;
 pub mod fidelity;
 pub mod idle;
 pub mod prefill;
+pub mod results;
 pub mod routing;
 pub mod timeofday;
 

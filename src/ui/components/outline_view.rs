@@ -139,18 +139,12 @@ pub fn section_view(lang: Lang, section: &Section, own: Html) -> Html {
     Html::from(card)
 }
 
-/// "When does it go cold?": the outline's section with the chart of cold
-/// share by idle gap placed in it (`chart`, made with the section once per
-/// report and language by the results page).
-pub fn idle_view(
-    lang: Lang,
-    report: &Rc<Report>,
-    section: &Section,
-    chart: Rc<Vec<ChartItem>>,
-) -> Html {
+/// The chart of cold share by idle gap, where the outline's idle section
+/// places it (`chart`, made with the section once per report and language
+/// by the results page).
+pub fn idle_chart_view(lang: Lang, report: &Rc<Report>, chart: Rc<Vec<ChartItem>>) -> Html {
     let layout = Rc::as_ptr(report) as usize;
-    let chart = html! {
+    html! {
         <ChartGrid {lang} items={chart} {layout} title={""} mark="firsttoken:idle-drawn" bare=true />
-    };
-    section_view(lang, section, chart)
+    }
 }

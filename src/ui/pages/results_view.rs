@@ -1,7 +1,8 @@
-//! The results screen: per model, the ranked comparison with verdicts, the
-//! consistency ratio and the best provider; the cold-start tail of each
-//! target; the fidelity check and its probe grid; the routing table; time
-//! of day; charts; exports.
+//! The results screen: the exports, then core's outline of the results in
+//! its order (`core::outline::results`), each section printed by
+//! `outline_view` with this screen's own pieces where the outline places
+//! them (the idle chart, the probe grid, the routing exports), and the
+//! charts.
 //!
 //! The report is computed once per set of samples (`use_memo`), never per
 //! render: with 10 000 samples it is the expensive part.
@@ -11,14 +12,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::files::download_text;
-use crate::core::outline::cache::cache_section;
-use crate::core::outline::comparison::{comparison_sections, no_success_section};
-use crate::core::outline::deploy::deploy_section;
-use crate::core::outline::fidelity::fidelity_section;
-use crate::core::outline::idle::idle_section;
-use crate::core::outline::prefill::prefill_section;
-use crate::core::outline::routing::routing_section;
-use crate::core::outline::timeofday::time_of_day_section;
+use crate::core::outline::Block;
+use crate::core::outline::fidelity::PROBE_GRID;
+use crate::core::outline::idle::IDLE_CHART;
+use crate::core::outline::results::{Part, results_outline};
 use crate::core::prefill::prefill_report;
 use crate::core::report::{REPORT_SEED, Report, build_report};
 use crate::core::results::{export_csv, export_json};
@@ -26,30 +23,15 @@ use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, rout
 use crate::core::sample::Sample;
 use crate::core::text::format::unbroken_groups;
 use crate::core::text::notice;
-use crate::core::text::{ReportSentences, report_sentences};
+use crate::core::text::report_sentences;
 use crate::ui::components::charts::ChartsSection;
-use crate::ui::components::outline_view::{idle_view, section_view};
+use crate::ui::components::outline_view::{idle_chart_view, section_view};
 use crate::ui::components::probe_grid::ProbeGrid;
 use crate::ui::hooks::render_mark::use_render_mark;
 use crate::ui::model::chart_items::idle_chart_item;
 use crate::ui::model::i18n::Lang;
 use crate::ui::model::state::page::PageProps;
 use crate::ui::model::state::{Action, ResultsView, RunStatus};
-
-/// Which requests the comparisons are computed from, when the plan says
-/// it, then the outline's comparison of each model and the targets none
-/// of whose requests succeeded.
-fn comparison_tables(lang: Lang, report: &Report, sentences: &ReportSentences) -> Html {
-    html! {
-        <>
-        if let Some(population) = &sentences.population {
-            <p class="sentence population" id="population-note">{unbroken_groups(population)}</p>
-        }
-        { for comparison_sections(lang, report, sentences).iter().map(|section| section_view(lang, section, Html::default())) }
-        { no_success_section(lang, report).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
-        </>
-    }
-}
 
 #[derive(Properties)]
 struct RoutingProps {
@@ -85,11 +67,11 @@ fn save(dispatch: &Callback<Action>, lang: Lang, name: &str, mime: &str, text: &
     }
 }
 
-/// The outline's routing section with the configs made from it as
-/// downloads: plain JSON, a LiteLLM router config and OpenRouter provider
-/// preferences (pinned or not), each naming its source run.
-#[function_component(RoutingSection)]
-fn routing_card(props: &RoutingProps) -> Html {
+/// The configs made from the routing table, as downloads where the outline
+/// places the exports: plain JSON, a LiteLLM router config and OpenRouter
+/// provider preferences (pinned or not), each naming its source run.
+#[function_component(RoutingExports)]
+fn routing_exports(props: &RoutingProps) -> Html {
     let (lang, report) = (props.lang, &props.report);
     let t = lang.texts();
     let pin = use_state(|| false);
@@ -130,40 +112,27 @@ fn routing_card(props: &RoutingProps) -> Html {
             pin.set(input.checked());
         })
     };
-    let Some(section) = routing_section(lang, report) else {
-        return Html::default();
-    };
-    let exports = html! {
+    html! {
             <div class="actions">
                 <button type="button" id="export-routing" onclick={on_export}>{t.export_routing}</button>
                 <button type="button" id="export-litellm" onclick={on_litellm}>{t.export_litellm}</button>
                 <button type="button" id="export-openrouter" onclick={on_openrouter}>{t.export_openrouter}</button>
                 <label class="check"><input type="checkbox" id="pin-openrouter" checked={*pin} onchange={on_pin} />{t.pin_openrouter}</label>
             </div>
-    };
-    section_view(lang, &section, exports)
+    }
 }
 
-/// The outline's fidelity section with the probe grid where it places
-/// it: each cell opens the replies behind it.
-fn fidelity_card(
-    lang: Lang,
-    report: &Rc<Report>,
-    sentences: &ReportSentences,
-    samples: &Rc<Vec<Sample>>,
-) -> Html {
-    let Some(section) = fidelity_section(lang, report, sentences) else {
-        return Html::default();
-    };
+/// The probe grid, where the outline's fidelity section places it: each
+/// cell opens the replies behind it.
+fn probe_grid(lang: Lang, report: &Rc<Report>, samples: &Rc<Vec<Sample>>) -> Html {
     let t = lang.texts();
-    let grid = html! {
+    html! {
         <>
         <h3>{t.probe_grid}</h3>
         <p class="hint">{t.probe_grid_hint}</p>
         <ProbeGrid lang={lang} report={Rc::clone(report)} samples={Rc::clone(samples)} />
         </>
-    };
-    section_view(lang, &section, grid)
+    }
 }
 
 /// The results screen.
@@ -211,23 +180,23 @@ pub fn ResultsPage(props: &PageProps) -> Html {
         }
     });
     let (report, prefill) = figures.as_ref().clone().unzip();
-    // Every sentence of the results, made by core for this language: the
-    // same list `firsttoken report` prints. Made once per report and
-    // language, not on every render.
-    // With them, the outline's idle section and the chart placed in it (a
-    // run with idle gaps).
+    // Every sentence of the results, made by core for this language (the
+    // same list `firsttoken report` prints), the outline's parts in their
+    // order and the idle chart: once per report and language, not on every
+    // render.
+    let nonce = results.as_ref().is_some_and(|r| r.plan.nonce);
     let said = use_memo((report.as_ref().map(|r| Rc::as_ptr(r) as usize), lang), {
-        let report = report.clone();
+        let (report, prefill) = (report.clone(), prefill.clone());
         move |_| {
-            report.as_ref().map(|r| {
+            report.as_ref().zip(prefill.as_ref()).map(|(r, prefill)| {
                 let sentences = report_sentences(r, lang);
-                let idle = idle_section(lang, r, &sentences);
+                let parts = results_outline(lang, r, &sentences, prefill.as_ref().as_ref(), nonce);
                 let chart = Rc::new(idle_chart_item(lang, r).into_iter().collect::<Vec<_>>());
-                (sentences, idle, chart)
+                (sentences, parts, chart)
             })
         }
     });
-    let (Some(results), Some(report), Some(prefill), Some((sentences, idle, idle_chart))) =
+    let (Some(results), Some(report), Some(prefill), Some((sentences, parts, idle_chart))) =
         (results, report, prefill, said.as_ref().as_ref())
     else {
         return html! { <section class="card"><p>{t.no_results}</p></section> };
@@ -258,15 +227,26 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                 <button type="button" id="export-json" onclick={exporter("json", &results)}>{t.export_json}</button>
                 <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
             </div>
-            { comparison_tables(lang, &report, sentences) }
-            { prefill.as_ref().as_ref().map(|p| section_view(lang, &prefill_section(lang, p), Html::default())).unwrap_or_default() }
-            { cache_section(lang, &report, results.plan.nonce).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
-            { deploy_section(lang, &report, sentences).map(|section| section_view(lang, &section, Html::default())).unwrap_or_default() }
-            { idle.as_ref().map(|section| idle_view(lang, &report, section, Rc::clone(idle_chart))).unwrap_or_default() }
-            { fidelity_card(lang, &report, sentences, &results.samples) }
-            <RoutingSection lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
-            <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />
-            { section_view(lang, &time_of_day_section(lang, &report, sentences), Html::default()) }
+            if let Some(population) = &sentences.population {
+                <p class="sentence population" id="population-note">{unbroken_groups(population)}</p>
+            }
+            { for parts.iter().map(|part| match part {
+                Part::Section(section) => {
+                    // The section's own piece, where the outline places it.
+                    let own = match section.chart() {
+                        Some(IDLE_CHART) => idle_chart_view(lang, &report, Rc::clone(idle_chart)),
+                        Some(PROBE_GRID) => probe_grid(lang, &report, &results.samples),
+                        _ if section.blocks.contains(&Block::Exports) => html! {
+                            <RoutingExports lang={lang} report={Rc::clone(&report)} results={results.clone()} dispatch={dispatch.clone()} />
+                        },
+                        _ => Html::default(),
+                    };
+                    section_view(lang, section, own)
+                }
+                Part::Charts => html! {
+                    <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />
+                },
+            }) }
         </div>
     }
 }
