@@ -169,15 +169,16 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     );
 
     let sentences = report_sentences(report, lang);
-    if let Some(population) = &sentences.population {
-        let _ = writeln!(out, "<p class=\"population\">{}</p>", escape(population));
-    }
     // The results in the outline's order; after each model's comparison
     // the connections of its targets, which only the runner measures.
     let prefill = prefill_report(&doc.plan, &doc.samples, report.seed);
     let mut model_index = 0;
     for part in results_outline(lang, report, &sentences, prefill.as_ref(), doc.plan.nonce) {
         let section = match part {
+            Part::Population(population) => {
+                let _ = writeln!(out, "<p class=\"population\">{}</p>", escape(&population));
+                continue;
+            }
             Part::Charts => {
                 charts(&mut out, doc, report, lang);
                 continue;

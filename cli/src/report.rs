@@ -544,19 +544,19 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
     );
     // Every sentence is core's, the same list the page shows.
     let sentences = report_sentences(report, lang);
-    // Which requests the tables below are computed from, when it is not
-    // every measured request of the plan's prompt.
-    if let Some(population) = &sentences.population {
-        let _ = writeln!(out, "\n{population}");
-    }
     // The results in the outline's order; after each model's comparison
     // the connections of its targets, which only the runner measures.
     let prefill = prefill_report(&doc.plan, &doc.samples, report.seed);
     let mut model_index = 0;
     for part in results_outline(lang, report, &sentences, prefill.as_ref(), doc.plan.nonce) {
-        // A terminal has no charts.
-        let Part::Section(section) = part else {
-            continue;
+        let section = match part {
+            Part::Population(population) => {
+                let _ = writeln!(out, "\n{population}");
+                continue;
+            }
+            // A terminal has no charts.
+            Part::Charts => continue,
+            Part::Section(section) => section,
         };
         section_text(&mut out, &section, lang);
         if section.kind == MODEL_BLOCK {

@@ -18,10 +18,10 @@
 //! and prefill speed" ([`prefill`]), "Prompt cache" ([`cache`]), "First
 //! try and rate limits" ([`deploy`]), "When does it go cold?" ([`idle`]),
 //! "Fidelity: the same answers?" ([`fidelity`]), "Routing table"
-//! ([`routing`]) and "Time of day" ([`timeofday`]). Outside the outline
-//! are the charts, whose items the chart crate makes from the same report
-//! for the page and the HTML report, and the one line that says which
-//! requests the figures are computed from (core's sentence, printed first).
+//! ([`routing`]) and "Time of day" ([`timeofday`]); [`results`] puts them
+//! in that order, after the line that says which requests the figures are
+//! computed from, with the place of the charts (whose items the chart
+//! crate makes from the same report for the page and the HTML report).
 
 pub mod cache;
 pub mod comparison;

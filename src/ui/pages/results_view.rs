@@ -192,11 +192,11 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                 let sentences = report_sentences(r, lang);
                 let parts = results_outline(lang, r, &sentences, prefill.as_ref().as_ref(), nonce);
                 let chart = Rc::new(idle_chart_item(lang, r).into_iter().collect::<Vec<_>>());
-                (sentences, parts, chart)
+                (parts, chart)
             })
         }
     });
-    let (Some(results), Some(report), Some(prefill), Some((sentences, parts, idle_chart))) =
+    let (Some(results), Some(report), Some(prefill), Some((parts, idle_chart))) =
         (results, report, prefill, said.as_ref().as_ref())
     else {
         return html! { <section class="card"><p>{t.no_results}</p></section> };
@@ -227,9 +227,6 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                 <button type="button" id="export-json" onclick={exporter("json", &results)}>{t.export_json}</button>
                 <button type="button" id="export-csv" onclick={exporter("csv", &results)}>{t.export_csv}</button>
             </div>
-            if let Some(population) = &sentences.population {
-                <p class="sentence population" id="population-note">{unbroken_groups(population)}</p>
-            }
             { for parts.iter().map(|part| match part {
                 Part::Section(section) => {
                     // The section's own piece, where the outline places it.
@@ -243,6 +240,9 @@ pub fn ResultsPage(props: &PageProps) -> Html {
                     };
                     section_view(lang, section, own)
                 }
+                Part::Population(population) => html! {
+                    <p class="sentence population" id="population-note">{unbroken_groups(population)}</p>
+                },
                 Part::Charts => html! {
                     <ChartsSection lang={lang} results={results.clone()} report={Rc::clone(&report)} prefill={Rc::clone(&prefill)} />
                 },

@@ -19,6 +19,9 @@ use crate::narrative::sentences::ReportSentences;
 /// One part of the results.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Part {
+    /// Which requests the figures below are computed from, when it is not
+    /// every measured request of the plan's prompt (core's sentence).
+    Population(String),
     /// A section of the outline.
     Section(Section),
     /// The charts, which the chart crate draws from the report (on a
@@ -28,8 +31,8 @@ pub enum Part {
 
 /// The results of `report` in `lang`, with its `sentences`, the prompt-size
 /// results of a sized run (`prefill`) and whether the plan put a nonce in
-/// each prompt (`nonce`), in the order every printer shows them: each
-/// model's comparison, the targets without a success, prompt sizes, the
+/// each prompt (`nonce`), in the order every printer shows them: which
+/// requests the figures are from, each model's comparison, the targets without a success, prompt sizes, the
 /// prompt cache, first try and rate limits, idle gaps, the fidelity check,
 /// the routing table, the charts, the time of day.
 #[cfg_attr(target_arch = "wasm32", inline)]
@@ -40,10 +43,17 @@ pub fn results_outline(
     prefill: Option<&PrefillReport>,
     nonce: bool,
 ) -> Vec<Part> {
-    let mut parts: Vec<Part> = comparison_sections(lang, report, sentences)
-        .into_iter()
-        .map(Part::Section)
+    let mut parts: Vec<Part> = sentences
+        .population
+        .iter()
+        .cloned()
+        .map(Part::Population)
         .collect();
+    parts.extend(
+        comparison_sections(lang, report, sentences)
+            .into_iter()
+            .map(Part::Section),
+    );
     let sections = [
         no_success_section(lang, report),
         prefill.map(|prefill| prefill_section(lang, prefill)),
@@ -84,6 +94,7 @@ mod tests {
             .map(|part| match part {
                 Part::Section(section) => section.id.as_str(),
                 Part::Charts => "charts",
+                Part::Population(_) => "population",
             })
             .collect();
         assert_eq!(
