@@ -142,8 +142,10 @@ async function checkResults(page) {
 const ALLOWED_LATIN = new Set([
   "FirstToken", "English", "TTFT", "Token", "p90", "p95", "p99", "CV", "JSON", "CSV", "PNG", "API", "URL", "n", "ms", "s",
   // HTTP status classes (4xx, 5xx: the word match starts at the letters),
-  // said as codes in every language.
-  "xx",
+  // said as codes in every language, and the protocol's own name ("HTTP 错误",
+  // which the targets-without-a-success section says of a target whose every
+  // request got an error status).
+  "xx", "HTTP",
 ]);
 
 /**
