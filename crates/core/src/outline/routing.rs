@@ -25,11 +25,12 @@ pub fn routing_section(lang: Lang, report: &Report) -> Option<Section> {
     let columns = vec![
         // The model heads its row: a model with no route yet has no target.
         Column::new(t.model, false).role(Role::Heading),
-        Column::new(t.target, false),
+        // A label takes a stacked row's whole width, as the reason does.
+        Column::new(t.target, false).wide(),
         Column::new(t.fidelity, false)
             .role(Role::Fidelity)
             .class("fidelity-cell"),
-        Column::new(t.reason, false).class("wrap"),
+        Column::new(t.reason, false).wide().class("wrap"),
     ];
     let rows = routes
         .into_iter()
