@@ -75,6 +75,7 @@ figure svg.narrow { display: none; }
   table.stack tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); column-gap: 16px;
     padding: 8px 0; border-bottom: 1px solid var(--line); }
   table.stack th[scope=row] { grid-column: 1 / -1; order: -1; position: static; border: none; padding: 0 0 4px; min-width: 0; }
+  table.stack th[scope=row].num { text-align: left; }
   table.stack td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
   table.stack td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
   table.stack td.rank { display: none; }
@@ -371,7 +372,9 @@ fn table_html(out: &mut String, id: &str, table: &Table) {
                     Some(Some(value)) => format!(" data-value=\"{}\"", escape(value)),
                     _ => String::new(),
                 };
-                let _ = write!(out, "<th scope=\"row\"{value}>{}</th>", escape(cell));
+                // A number (a prompt size) aligns right, under its heading.
+                let class = if column.numeric { " class=\"num\"" } else { "" };
+                let _ = write!(out, "<th scope=\"row\"{class}{value}>{}</th>", escape(cell));
                 continue;
             }
             let classes: Vec<&str> = [

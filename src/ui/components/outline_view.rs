@@ -38,7 +38,7 @@ fn table_view(lang: Lang, table: &Table) -> Html {
                     tr.add_attribute(name, value.clone());
                 }
                 tr.add_children(row.cells.iter().zip(&table.columns).enumerate().map(|(k, (cell, column))| if k == heading {
-                    html! { <th scope="row" data-value={row.values.get(k).cloned().flatten()}>{cell.clone()}</th> }
+                    html! { <th scope="row" class={column.numeric.then_some("num")} data-value={row.values.get(k).cloned().flatten()}>{cell.clone()}</th> }
                 } else {
                     let value = row.values.get(k).cloned().flatten();
                     let bound = row.lower_bounds.get(k).copied().unwrap_or(false).then_some("true");
