@@ -772,7 +772,13 @@ mod tests {
                 ] {
                     expected.extend(list.iter().map(|s| labelled(lang, &s.label, &s.text)));
                 }
-                expected.extend(said.routing.iter().map(|(_, _, reason)| reason.clone()));
+                expected.extend(
+                    report
+                        .routing_in(lang)
+                        .routes
+                        .into_iter()
+                        .map(|route| route.reason),
+                );
                 // Every sentence, the verdicts' too, in full: the
                 // terminal prints the outline the page prints.
                 let missing: Vec<&String> = expected

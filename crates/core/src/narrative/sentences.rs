@@ -911,8 +911,6 @@ pub struct ReportSentences {
     /// the cold share at the user's spacing, a dedicated endpoint's
     /// break-even), one sentence each, per target.
     pub idle_settings: Vec<Said>,
-    /// The routing reasons: (model, recommended label or "–", reason).
-    pub routing: Vec<(String, String, String)>,
     /// The fidelity check, per target, when the plan has one.
     pub fidelity: Vec<Said>,
     /// Which requests the headline figures come from, when it is not
@@ -1150,18 +1148,6 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
             })
             .collect(),
         population: population_sentence(lang, report.population, report.typical_prompt_tokens),
-        routing: report
-            .routing_in(lang)
-            .routes
-            .into_iter()
-            .map(|route| {
-                (
-                    route.model,
-                    route.label.unwrap_or_else(|| "–".to_owned()),
-                    route.reason,
-                )
-            })
-            .collect(),
     }
 }
 

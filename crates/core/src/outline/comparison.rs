@@ -244,9 +244,9 @@ fn model_section(
     )));
     let mut goodput = Notes::of(t.goodput, Show::Heading, "goodput", &said.goodput);
     for note in &mut goodput.items {
-        if let Some(g) = report
-            .targets
-            .get(note.target.unwrap_or(u32::MAX) as usize)
+        if let Some(g) = note
+            .target
+            .and_then(|target| report.targets.get(target as usize))
             .and_then(|target| target.goodput)
         {
             note.data = vec![

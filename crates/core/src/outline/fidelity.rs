@@ -74,7 +74,9 @@ pub fn fidelity_section(
         .iter()
         .filter_map(|figures| {
             let probes = failed_probes(lang, figures);
-            (!probes.is_empty()).then_some(())?;
+            if probes.is_empty() {
+                return None;
+            }
             Some(Note::from(Said {
                 target: figures.target,
                 label: label_of(figures.target)?.to_owned(),
