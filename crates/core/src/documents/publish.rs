@@ -421,7 +421,7 @@ impl PointsDoc {
             doc.samples.iter().map(PointSample::from),
         )
         .with_headline(
-            crate::judgement::population::Population::headline(&doc.plan, &doc.samples).size(),
+            crate::judgement::population::Population::headline(&doc.plan).size(),
         )
     }
 

@@ -12,7 +12,7 @@
 //! cold-start tail, slow count, intervals, charts and route) comes from one
 //! [`Population`]: the first sends of the plan's prompt when the plan has
 //! no prompt sizes, else the first sends of one size, the
-//! [`headline size`](Population::headline): the measured size nearest the
+//! [`headline size`](Population::headline): the size of the plan nearest the
 //! plan's `typical_prompt_tokens` (on a log scale, the smaller on a tie),
 //! or the smallest size when the plan names no typical size. The other
 //! sizes are judged each within itself (`crate::judgement::report::SizeJudgement`),
@@ -35,40 +35,30 @@ pub enum Population {
 }
 
 impl Population {
-    /// The headline population of `plan`, for a run whose samples are
-    /// `samples`: [`Population::PlanPrompt`] without prompt sizes, else
-    /// the size nearest `typical_prompt_tokens` (log scale, the smaller on
-    /// a tie) or, without one, the smallest. Sizes are those of the plan;
-    /// a size no sample answered with a first token is passed over while
-    /// another has one (a size over the model's context window is refused
-    /// every time and has nothing to show). Cost: O(sizes × samples).
+    /// The headline population of `plan`: [`Population::PlanPrompt`]
+    /// without prompt sizes, else the size nearest `typical_prompt_tokens`
+    /// (log scale, the smaller on a tie) or, without one, the smallest.
+    ///
+    /// Fixed by the plan, never by which requests answered: a headline that
+    /// passed over a size whose requests all failed would let a timeout
+    /// lift a verdict (the last answered request at the typical size timing
+    /// out moved the headline to a size that read "solid"). A size whose
+    /// requests all failed stays the headline and reads as what it is: a
+    /// target without a successful request, with how its requests failed.
     #[cfg_attr(target_arch = "wasm32", inline)]
-    pub fn headline(plan: &Plan, samples: &[Sample]) -> Self {
-        let Some(sizes) = plan.prompt_sizes.as_ref().filter(|s| !s.is_empty()) else {
-            return Self::PlanPrompt;
-        };
-        let answered = |size: u32| {
-            samples.iter().any(|s| {
-                s.counted_ttft_ms().is_some()
-                    && s.sized_prompt
-                        .is_some_and(|p| p.tokens == size && p.repeat_of.is_none())
-            })
-        };
-        let usable: Vec<u32> = sizes.iter().copied().filter(|&s| answered(s)).collect();
-        let from = if usable.is_empty() {
-            sizes.as_slice()
-        } else {
-            usable.as_slice()
-        };
-        Self::among(from, plan.typical_prompt_tokens)
+    pub fn headline(plan: &Plan) -> Self {
+        match plan.prompt_sizes.as_deref() {
+            Some(sizes) if !sizes.is_empty() => Self::among(sizes, plan.typical_prompt_tokens),
+            _ => Self::PlanPrompt,
+        }
     }
 
     /// The headline population of `plan` before any sample came (the
-    /// live view during a run): [`Population::headline`] with no size
-    /// passed over.
+    /// live view during a run): the same as [`Population::headline`],
+    /// which the samples never move.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn of_plan(plan: &Plan) -> Self {
-        Self::headline(plan, &[])
+        Self::headline(plan)
     }
 
     /// The size of `sizes` nearest `typical` on a log scale (the smaller
@@ -253,17 +243,13 @@ mod tests {
         );
     }
 
+    /// A size none of whose requests answered stays the headline: the
+    /// samples never move it (a timeout must not lift a verdict by moving
+    /// the headline to a size that answered).
     #[test]
-    fn a_size_nothing_answered_is_passed_over() {
+    fn a_size_nothing_answered_stays_the_headline() {
         let plan = sized(&[128, 65_536], Some(65_536));
-        let mut samples = synthetic_samples(1, 4, 0, 3);
-        for sample in &mut samples {
-            sample.sized_prompt = Some(SizedPrompt {
-                tokens: 128,
-                repeat_of: None,
-            });
-        }
-        assert_eq!(Population::headline(&plan, &samples), Population::Size(128));
+        assert_eq!(Population::headline(&plan), Population::Size(65_536));
         assert_eq!(Population::of_plan(&plan), Population::Size(65_536));
     }
 

@@ -283,7 +283,7 @@ pub fn build_report_with(
     // (and the fidelity check) and never toward a latency figure; in a run
     // with prompt sizes the headline is one size, each other size judged
     // within itself.
-    let population = Population::headline(plan, samples);
+    let population = Population::headline(plan);
     let mut by_target: Vec<Vec<&Sample>> = vec![Vec::new(); plan.targets.len()];
     let mut spent_by_target: Vec<Vec<&Sample>> = vec![Vec::new(); plan.targets.len()];
     for sample in samples {
