@@ -377,6 +377,7 @@ fn routing_table() {
                     fidelity: None,
                 }],
                 fidelity: None,
+                rule: "Rule: \"quoted\" </script> 规则".to_owned(),
             },
             Route {
                 model: "none".to_owned(),
@@ -393,6 +394,7 @@ fn routing_table() {
                 indistinguishable_from_best: Vec::new(),
                 order: Vec::new(),
                 fidelity: None,
+                rule: String::new(),
             },
         ],
     };

@@ -13,27 +13,33 @@
 //!
 //! # The rule for the best provider
 //!
-//! Among targets whose error rate is under [`ERROR_RATE_THRESHOLD`]: the
-//! smallest share of **slow** requests — each target's own, by the rule
-//! its own row uses ([`crate::judgement::slow::slow_share`]: over [`SLOW_MULTIPLE`](crate::judgement::slow::SLOW_MULTIPLE) ×
+//! Among targets whose error rate is under [`ERROR_RATE_THRESHOLD`] and
+//! with enough requests for a verdict: the smallest share of **slow**
+//! requests — each target's own, by the rule its own row uses
+//! ([`crate::judgement::slow::slow_share`]: over [`SLOW_MULTIPLE`](crate::judgement::slow::SLOW_MULTIPLE) ×
 //! its own warm reference), or over the plan's TTFT budget when it sets
-//! one, timeouts included — then the lowest p95, then
-//! the lowest median. A point p95 of 75 requests rests on the four slowest,
-//! so one provider with 5 % cold starts beat a clean but slightly slower one
-//! in 44 % of simulated runs; the slow share counts every cold start.
-//! Errors first because a fast provider that fails one request in ten is not
-//! fast.
+//! one, every timeout and every failure before the first token counted
+//! slow — then the lowest p95, then the lowest median, both over every
+//! request with timeouts and failures at the timeout. A point p95 of 75
+//! requests rests on the four slowest, so one provider with 5 % cold
+//! starts beat a clean but slightly slower one in 44 % of simulated runs;
+//! the slow share counts every cold start. Errors first because a fast
+//! provider that fails one request in ten is not fast. [`rule_text`] says
+//! this rule in words, made from the same facts the ranking uses.
 //!
 //! # At the typical prompt size
 //!
 //! When the plan names `typical_prompt_tokens` and the run measured prompt
-//! sizes, a target with a prefill fit carries the TTFT the fit predicts at
-//! that size ([`TypicalTtft`]: fixed part + typical ÷ rate, with its
-//! bootstrap interval). Among eligible targets those rank first, by that
-//! prediction, and the rule above orders the rest and breaks ties: the
-//! short default prompt is not what the user will send. Two targets that
-//! both carry a prediction are told apart by its intervals alone. Without
-//! a typical size nothing changes.
+//! sizes, each target carries its reading there ([`TypicalTtft`]: the
+//! median of every request of the sizes around it, read between them, the
+//! nearest size's outside them). It ranks right after the slow share:
+//! a target that goes cold is not the pick for being fast at a size, and
+//! between targets that do not, the short default prompt is not what the
+//! user will send. Two targets with slow shares alike and a reading each
+//! are told apart by the readings' intervals alone.
+//!
+//! Every key is monotone: no request made worse improves it (see
+//! `by_rule`), so no such request can make its target the pick.
 //!
 //! # Ties
 //!
@@ -48,13 +54,14 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 use crate::judgement::fidelity_score::FidelityVerdict;
-use crate::judgement::routing_words::{Pick, no_route_reason, pick_reason};
+use crate::judgement::routing_words::{Pick, no_route_reason, pick_reason, rule_text};
 use crate::judgement::slow::slow_share;
 use crate::judgement::verdict::{
     ERROR_RATE_THRESHOLD, Judgement, Lang, VERDICT_MIN_SAMPLES, Verdict,
 };
 use crate::statistics::binomial::fisher_exact;
 use crate::statistics::bootstrap::Interval;
+use crate::statistics::stats::percentile;
 
 /// Version of the routing JSON document this build writes.
 pub const ROUTING_VERSION: u32 = 1;
@@ -89,11 +96,13 @@ pub struct TargetFigures {
     pub error_rate: f64,
     /// Verdict from the CV, once there are enough samples for one.
     pub judgement: Judgement,
-    /// The ranked TTFTs (ms, ascending; timeouts at the plan's timeout),
-    /// for the slow share; empty when not known, which ranks by p95 alone.
+    /// The ranked TTFTs (ms, ascending; timeouts and failures before the
+    /// first token at the plan's timeout), for the slow share and the
+    /// ranking's quantiles; empty when not known, which ranks by the
+    /// shown p95 and median alone.
     pub ttft_sorted_ms: Vec<f64>,
-    /// How many of `ttft_sorted_ms` are timeouts (the top ranks): each is
-    /// slow whatever the threshold.
+    /// How many of `ttft_sorted_ms` are timeouts or failures (the top
+    /// ranks): each is slow whatever the threshold.
     pub censored: usize,
     /// The p95's 95 % interval, for telling targets apart.
     pub p95_interval: Option<Interval>,
@@ -105,23 +114,42 @@ pub struct TargetFigures {
     pub typical: Option<TypicalTtft>,
 }
 
-/// The TTFT a target's prefill fit predicts at the plan's
-/// `typical_prompt_tokens`.
+/// A target's TTFT at the plan's `typical_prompt_tokens`, as the route
+/// ranks by it: the median of every first send of the sizes around it
+/// (timeouts and failures at the timeout), read between them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TypicalTtft {
     /// The typical size, input tokens.
     pub tokens: u32,
-    /// The predicted TTFT, ms: between the measured sizes read from
-    /// them, beyond them fixed part + tokens ÷ rate.
+    /// The reading, ms: the size's median, or the straight line between
+    /// the two neighbouring sizes' medians; outside the measured sizes the
+    /// nearest size's median. Infinite when a median it reads is censored
+    /// at the timeout.
     pub ttft_ms: f64,
-    /// Its 95 % bootstrap interval, ms.
+    /// Its 95 % interval, ms: each median's distribution-free interval,
+    /// read the same way (`high` infinite when one is unbounded).
     pub interval: Interval,
-    /// Carried beyond the measured sizes by the prefill line (else read
-    /// from the measured sizes).
-    pub from_line: bool,
+    /// The measured size the reading stands at when the typical size lies
+    /// outside the measured ones (no line carries a decision beyond them).
+    pub nearest: Option<u32>,
+    /// The two sizes read (the same size twice at or beyond a size).
+    pub sizes: (u32, u32),
 }
 
 impl TargetFigures {
+    /// The `p`-th percentile (0–100) of every ranked request, failures
+    /// before the first token at the timeout: what the ranking compares
+    /// (the row shows the answered requests' own); the shown p95 or
+    /// median when no ranks were given.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn decision_quantile(&self, p: f64) -> f64 {
+        percentile(&self.ttft_sorted_ms, p).unwrap_or(if p >= 95.0 {
+            self.p95_ms
+        } else {
+            self.median_ms
+        })
+    }
+
     /// Enough samples for a verdict and an error rate under the threshold:
     /// may be recommended. A target still collecting is ranked but never
     /// named the best, since the page gives it no verdict yet.
@@ -201,9 +229,20 @@ pub struct ModelComparison {
     pub indistinguishable_from_best: Vec<u32>,
 }
 
-/// The ranking order: eligible first, then the lower TTFT predicted at the
-/// typical prompt size (targets with a prediction before those without),
-/// then the smaller slow share, lower p95, lower CV, lower median.
+/// The ranking order: eligible first, then the smaller slow share, the
+/// lower reading at the typical prompt size (targets with one before those
+/// without), the lower p95 and the lower median, each over every ranked
+/// request (timeouts and failures before the first token at the timeout).
+///
+/// Each key can only get worse when one of the target's requests gets
+/// worse (slower, cold, a timeout, an error): the slow share by
+/// [`crate::judgement::slow`]'s argument, a quantile because it is a
+/// rank of values that only rise, the typical reading because it is a
+/// fixed-weight sum of such quantiles, the error rate and the count of
+/// answered requests because a failure only adds to the one and takes
+/// from the other. So a target's place, compared key by key, can only
+/// fall. The CV is not a key: a request made slower inside the warm
+/// cluster can lower it.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
     let share = |(f, slow): (&TargetFigures, usize)| {
@@ -220,11 +259,10 @@ fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
     b_fig
         .eligible()
         .cmp(&a_fig.eligible())
-        .then(typical(a_fig).total_cmp(&typical(b_fig)))
         .then(share(a).total_cmp(&share(b)))
-        .then(a_fig.p95_ms.total_cmp(&b_fig.p95_ms))
-        .then(a_fig.cv_pct.total_cmp(&b_fig.cv_pct))
-        .then(a_fig.median_ms.total_cmp(&b_fig.median_ms))
+        .then(typical(a_fig).total_cmp(&typical(b_fig)))
+        .then(a_fig.decision_quantile(95.0).total_cmp(&b_fig.decision_quantile(95.0)))
+        .then(a_fig.decision_quantile(50.0).total_cmp(&b_fig.decision_quantile(50.0)))
         .then(a_fig.target.cmp(&b_fig.target))
 }
 
@@ -306,9 +344,8 @@ pub enum Apart {
 /// what; `None` when these requests cannot tell them apart.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn told_apart(a: &ComparisonRow, b: &ComparisonRow) -> Option<Apart> {
-    if let (Some(x), Some(y)) = (a.figures.typical, b.figures.typical) {
-        return (!x.interval.overlaps(&y.interval)).then_some(Apart::Typical);
-    }
+    // In the ranking's order: the slow shares first, then the typical
+    // reading, which alone decides between two targets that both have one.
     let (n_a, n_b) = (
         a.figures.ttft_sorted_ms.len(),
         b.figures.ttft_sorted_ms.len(),
@@ -318,6 +355,9 @@ pub fn told_apart(a: &ComparisonRow, b: &ComparisonRow) -> Option<Apart> {
         if p_value < 0.05 {
             return Some(Apart::SlowShare { p_value });
         }
+    }
+    if let (Some(x), Some(y)) = (a.figures.typical, b.figures.typical) {
+        return (!x.interval.overlaps(&y.interval)).then_some(Apart::Typical);
     }
     let apart = |x: Option<Interval>, y: Option<Interval>| match (x, y) {
         (Some(x), Some(y)) => !x.overlaps(&y),
@@ -427,6 +467,22 @@ fn compare_one(
     }
 }
 
+impl ModelComparison {
+    /// The rule this comparison's ranking applied, in words
+    /// ([`rule_text`]): its TTFT budget, and the typical size when the
+    /// ranking read one.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn rule(&self, lang: Lang) -> String {
+        rule_text(
+            lang,
+            self.slow_threshold_ms,
+            self.rows
+                .iter()
+                .find_map(|row| row.figures.typical.map(|t| t.tokens)),
+        )
+    }
+}
+
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn consistency(rows: &[ComparisonRow]) -> Option<Consistency> {
     let measured: Vec<&TargetFigures> = rows
@@ -500,6 +556,11 @@ pub struct Route {
     /// fidelity against a reference; left out otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fidelity: Option<FidelityVerdict>,
+    /// The rule the ranking applied, in words ([`ModelComparison::rule`]):
+    /// the same text the report prints under the table. Empty in older
+    /// documents.
+    #[serde(default)]
+    pub rule: String,
 }
 
 /// One target in a route's ranking.
@@ -620,6 +681,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             indistinguishable_from_best: Vec::new(),
             order: route_steps(comparison),
             fidelity: None,
+            rule: comparison.rule(lang),
         };
     };
     let eligible = comparison.rows.iter().filter(|row| row.eligible).count();
@@ -655,7 +717,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
             slow,
             tied: &tied,
             requests: best.ttft_sorted_ms.len().max(best.n),
-            typical: best.typical.map(|t| (t.tokens, t.ttft_ms, t.from_line)),
+            typical: best.typical,
         },
     );
     Route {
@@ -672,6 +734,7 @@ fn route_for(comparison: &ModelComparison, lang: Lang) -> Route {
         distinguishable: comparison.distinguishable,
         indistinguishable_from_best: tied,
         order: route_steps(comparison),
+        rule: comparison.rule(lang),
         fidelity: None,
     }
 }
@@ -975,7 +1038,7 @@ mod tests {
     }
 
     #[test]
-    fn a_typical_size_ranks_by_its_predicted_ttft_and_ties_by_its_intervals() {
+    fn a_typical_size_ranks_by_its_reading_and_ties_by_its_intervals() {
         let typical = |ms: f64, half: f64| {
             Some(TypicalTtft {
                 tokens: 8_192,
@@ -984,7 +1047,8 @@ mod tests {
                     low: ms - half,
                     high: ms + half,
                 },
-                from_line: true,
+                nearest: None,
+                sizes: (4_096, 16_384),
             })
         };
         let mut set = vec![
@@ -998,13 +1062,17 @@ mod tests {
         set[1].typical = typical(900.0, 50.0);
         let ranked = &compare_models(&set)[0];
         let order: Vec<u32> = ranked.rows.iter().map(|r| r.figures.target).collect();
-        assert_eq!(order, [1, 0, 2], "predictions first, the rest by the rule");
+        assert_eq!(
+            order,
+            [1, 0, 2],
+            "with slow shares alike, readings first, the rest by the rule"
+        );
         assert!(ranked.distinguishable && ranked.indistinguishable_from_best.is_empty());
         let route = &routing_table(std::slice::from_ref(ranked), Lang::En).routes[0];
         assert!(
             route
                 .reason
-                .starts_with("lowest TTFT predicted at the typical 8 192 input tokens (900 ms"),
+                .starts_with("lowest median TTFT at the typical 8 192 input tokens (900 ms, read between the medians of every request at 4 096 and 16 384 tokens)"),
             "{}",
             route.reason
         );

@@ -19,7 +19,6 @@ use crate::judgement::delivery::{StatusFigures, StreamFigures, status_figures, s
 use crate::judgement::fidelity_score::{Fidelity, FidelityVerdict, score as score_fidelity};
 use crate::judgement::idle::{IdleFigures, IdleRequest, IdleSettings, idle_figures};
 use crate::judgement::population::Population;
-use crate::judgement::prefill::{PredictionSource, prefill_measure};
 use crate::judgement::routing_words::route_note;
 use crate::judgement::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
 use crate::judgement::slow::{SlowShare, slow_share, tail_band};
@@ -27,7 +26,8 @@ use crate::judgement::tail::{ColdTail, detect_cold_tail};
 use crate::judgement::timeofday::{TimeOfDay, time_of_day};
 use crate::judgement::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
 use crate::planning::plan::Plan;
-use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Intervals, time_aware_intervals};
+use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Interval, Intervals, time_aware_intervals};
+use crate::statistics::quantile::order_statistic_interval;
 use crate::statistics::stats::{Summary, percentile, summarize, summarize_sorted};
 use crate::wire::sample::{ErrorKind, Sample, TtftRank};
 
@@ -61,10 +61,21 @@ pub struct TargetReport {
     pub censored: usize,
     /// The ranked TTFTs, ms, ascending (timeouts at the timeout).
     pub ranked_ms: Vec<f64>,
+    /// The ranks the decisions are made from, ms, ascending: `ranked_ms`
+    /// and every failure before the first token at the timeout
+    /// ([`Sample::decision_rank`]); its top `censored +
+    /// failed_before_first_token` are censored. Empty without an answered
+    /// request or a timeout.
+    pub decision_ms: Vec<f64>,
+    /// Failed measured requests that enter the decisions at the timeout
+    /// (every failure before the first token but a stop and a prompt over
+    /// the context window): each is slow.
+    pub failed_before_first_token: usize,
     /// The plan's timeout, ms: where censored requests are ranked.
     pub timeout_ms: f64,
-    /// Requests slower than 3× the warm median, with its interval; `None`
-    /// without ranked requests.
+    /// Requests slower than 3× the warm median, with its interval, over
+    /// [`TargetReport::decision_ms`] (every timeout and every failure
+    /// before the first token slow); `None` without ranked requests.
     pub slow: Option<SlowShare>,
     /// The CV band the slow requests reach at their worst frequency so far
     /// ([`crate::judgement::slow::tail_band`]).
@@ -339,11 +350,11 @@ pub fn build_report_with(
                 cv_pct: ttft.cv_pct,
                 error_rate: t.error_rate,
                 judgement: t.judgement,
-                ttft_sorted_ms: t.ranked_ms.clone(),
-                censored: t.censored,
+                ttft_sorted_ms: t.decision_ms.clone(),
+                censored: t.censored + t.failed_before_first_token,
                 p95_interval: t.intervals.map(|i| i.p95_ms),
                 median_interval: t.intervals.map(|i| i.median_ms),
-                typical: typical_ttft(plan, samples, t.target, seed),
+                typical: typical_ttft(plan, samples, t.target),
             })
         })
         .collect();
@@ -387,11 +398,13 @@ fn size_judgements(plan: &Plan, samples: &[&Sample], planned: &Plan) -> Vec<Size
                 .copied()
                 .filter(|s| !s.warmup && population.contains(s))
                 .collect();
-            let ranked = ranked_ttft(&own, timeout_ms);
-            // A size with no ranked request (refused as over the model's
+            let ranked = ranked_ttft(&own, timeout_ms, Sample::decision_rank);
+            // A size with no answered request (refused as over the model's
             // context window, or every request failed) has nothing to
             // judge: the prompt-size table says why.
-            if ranked.sorted_ms.is_empty() {
+            if ranked.sorted_ms.len() == ranked.censored
+                && own.iter().all(|s| s.rank(timeout_ms) != TtftRank::Censored)
+            {
                 return None;
             }
             let judged = judge_ranked(&ranked.sorted_ms, ranked.censored);
@@ -444,27 +457,82 @@ fn idle_of(
     )
 }
 
-/// The TTFT predicted for `target` at the plan's `typical_prompt_tokens`,
-/// when the plan names one and the run measured prompt sizes enough for a
-/// prediction ([`crate::judgement::prefill::SizeMeasure::predict`]: read from the
-/// measured sizes between them, from the prefill line beyond them): what
-/// the routing ranks by then.
+/// The reading at the plan's `typical_prompt_tokens` that the route ranks
+/// by, for `target`: the median of **every** first send of each prompt
+/// size (a timeout or a failure before the first token entering at the
+/// timeout, [`Sample::decision_rank`]), at the typical size itself, read
+/// on the straight line between the two sizes around it, or, outside the
+/// measured sizes, the nearest size's own (no line carries a decision
+/// beyond them: a slope is a difference of two sizes, and a slower
+/// request at the smaller size would lower it). Its interval is the
+/// distribution-free interval of each median, read the same way.
 ///
-/// Cost: nothing without a typical size; else one prefill bootstrap.
+/// Monotone by construction: a request made worse only raises the ranks
+/// of its size, so that size's median and both ends of its interval can
+/// only rise, and the reading is a weighted sum of them with weights the
+/// plan fixes. `None` without a typical size or prompt sizes, or when a
+/// size the reading leans on has no ranked request (every request
+/// refused as over the context window, or none sent yet).
+///
+/// Cost: nothing without a typical size; else one sort per size it reads.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32, seed: u64) -> Option<TypicalTtft> {
+fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32) -> Option<TypicalTtft> {
     let tokens = plan.typical_prompt_tokens?;
-    if samples.iter().all(|s| s.sized_prompt.is_none()) {
-        return None;
-    }
-    let prediction = prefill_measure(samples, target, seed)?
-        .predict(tokens)
-        .ok()?;
+    let mut sizes = plan.prompt_sizes.clone().filter(|s| !s.is_empty())?;
+    sizes.sort_unstable();
+    sizes.dedup();
+    let timeout_ms = plan.timeout_s * 1000.0;
+    let reading_at = |size: u32| {
+        let population = Population::Size(size);
+        let own: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| s.target == target && !s.warmup && population.contains(s))
+            .collect();
+        let ranked = ranked_ttft(&own, timeout_ms, Sample::decision_rank);
+        let median = percentile(&ranked.sorted_ms, 50.0)?;
+        let interval = order_statistic_interval(
+            &ranked.sorted_ms,
+            0.5,
+            timeout_ms.is_finite().then_some(timeout_ms),
+        )?;
+        Some((median, interval))
+    };
+    let above = sizes.partition_point(|&size| size < tokens);
+    let (low, high, weight, nearest) = match (sizes.get(above), above) {
+        (Some(&size), _) if size == tokens => (size, size, 0.0, None),
+        (None, _) => {
+            let last = *sizes.last()?;
+            (last, last, 0.0, Some(last))
+        }
+        (Some(&first), 0) => (first, first, 0.0, Some(first)),
+        (Some(&over), _) => {
+            let below = sizes[above - 1];
+            let weight = f64::from(tokens - below) / f64::from(over - below);
+            (below, over, weight, None)
+        }
+    };
+    let (a, a_interval) = reading_at(low)?;
+    let (b, b_interval) = if high == low {
+        (a, a_interval)
+    } else {
+        reading_at(high)?
+    };
+    let between = |x: f64, y: f64| {
+        if x.is_infinite() || y.is_infinite() {
+            x.max(y)
+        } else {
+            x + (y - x) * weight
+        }
+    };
     Some(TypicalTtft {
         tokens,
-        ttft_ms: prediction.ttft_ms,
-        interval: prediction.interval,
-        from_line: prediction.source == PredictionSource::Line,
+        ttft_ms: between(a, b),
+        interval: Interval {
+            low: between(a_interval.low, b_interval.low),
+            high: between(a_interval.high, b_interval.high),
+        },
+        nearest,
+        sizes: (low, high),
     })
 }
 
@@ -554,17 +622,35 @@ fn target_report(
         .copied()
         .filter(|s| s.counted_ttft_ms().is_some())
         .collect();
-    let ranked = ranked_ttft(samples, timeout_ms);
+    let ranked = ranked_ttft(samples, timeout_ms, Sample::rank);
     let ttft_sorted = &ranked.sorted_ms;
+    // The decisions rank every failure before the first token at the
+    // timeout too ([`Sample::decision_rank`]); the figures that describe
+    // the target (summary, cold-start tail) keep the answered requests and
+    // the timeouts. Without such a failure the two are the same ranks.
+    let decided = ranked_ttft(samples, timeout_ms, Sample::decision_rank);
+    let (ttft, cold_tail) = (
+        summarize_sorted(ttft_sorted),
+        detect_cold_tail(ttft_sorted),
+    );
     let Judged {
-        ttft,
-        cold_tail,
         slow,
         band,
         verdict,
-    } = judge_ranked(ttft_sorted, ranked.censored);
+        ..
+    } = judge_ranked(&decided.sorted_ms, decided.censored);
     let cv_pct = ttft.map_or(0.0, |t| t.cv_pct);
-    let judgement = Judgement::of(ttft_sorted.len(), verdict, requests_per_target);
+    // No verdict without an answered request or a timeout: a target whose
+    // every request failed is said in its own section.
+    let judgement = Judgement::of(
+        if ttft_sorted.is_empty() {
+            0
+        } else {
+            decided.sorted_ms.len()
+        },
+        verdict,
+        requests_per_target,
+    );
     let collect = |field: fn(&Sample) -> Option<f64>| {
         summarize(&counted.iter().filter_map(|s| field(s)).collect::<Vec<_>>())
     };
@@ -582,13 +668,23 @@ fn target_report(
         decode_rate: collect(Sample::decode_rate_tps),
         verdict: judgement.verdict(),
         judgement,
-        caveats: caveats_with_censoring(
-            ttft_sorted.len(),
-            tally.error_rate,
-            ranked.censored,
-            timeout_ms,
-            cv_pct,
-        ),
+        caveats: {
+            let mut caveats = caveats_with_censoring(
+                ttft_sorted.len(),
+                tally.error_rate,
+                ranked.censored,
+                timeout_ms,
+                cv_pct,
+            );
+            let failed = decided.censored - ranked.censored;
+            if failed > 0 && !ttft_sorted.is_empty() {
+                caveats.push(Caveat::FailedCountAsSlow {
+                    count: failed,
+                    timeout_ms,
+                });
+            }
+            caveats
+        },
         cold_tail,
         intervals: intervals_in_send_order(
             &ranked.in_send_order,
@@ -598,7 +694,13 @@ fn target_report(
         ),
         censored: ranked.censored,
         timeout_ms,
-        slow,
+        slow: slow.filter(|_| !ttft_sorted.is_empty()),
+        failed_before_first_token: decided.censored - ranked.censored,
+        decision_ms: if ttft_sorted.is_empty() {
+            Vec::new()
+        } else {
+            decided.sorted_ms.clone()
+        },
         ranked_ms: ttft_sorted.clone(),
         tail_band: band,
         p95_median_ratio: ttft.and_then(|t| (t.median > 0.0).then(|| t.p95 / t.median)),
@@ -678,15 +780,20 @@ struct Ranked {
     censored: usize,
 }
 
-/// Ranks `samples` of one target ([`Sample::rank`]) for a plan whose
-/// timeout is `timeout_ms`. A measured TTFT above the timeout (possible
+/// Ranks `samples` of one target by `rank` ([`Sample::rank`] for the
+/// figures that describe, [`Sample::decision_rank`] for the decisions) for
+/// a plan whose timeout is `timeout_ms`. A measured TTFT above the timeout (possible
 /// only in a hand-edited file) keeps its value.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn ranked_ttft(samples: &[&Sample], timeout_ms: f64) -> Ranked {
+fn ranked_ttft(
+    samples: &[&Sample],
+    timeout_ms: f64,
+    rank: fn(&Sample, f64) -> TtftRank,
+) -> Ranked {
     let mut in_send_order = Vec::new();
     let mut censored = 0;
     for sample in samples {
-        match sample.rank(timeout_ms) {
+        match rank(sample, timeout_ms) {
             TtftRank::Measured(ms) => in_send_order.push((sample.sent_at_ms, ms)),
             TtftRank::Censored if timeout_ms.is_finite() => {
                 censored += 1;
@@ -819,16 +926,29 @@ pub fn live_row<'a>(
     }
     sort_numbers(&mut sorted_ms);
     let ttft_ms = &sorted_ms;
-    let judged = judge_ranked(ttft_ms, censored);
+    // The verdict by the results' rule: every failure before the first
+    // token enters the decision at the timeout.
+    let failed = if ttft_ms.is_empty() || !timeout_ms.is_finite() {
+        0
+    } else {
+        own.iter()
+            .filter(|s| s.rank(timeout_ms) == TtftRank::Excluded)
+            .filter(|s| s.decision_rank(timeout_ms) == TtftRank::Censored)
+            .count()
+    };
+    let mut decided = sorted_ms.clone();
+    decided.extend(std::iter::repeat_n(timeout_ms, failed));
+    let judged = judge_ranked(&decided, censored + failed);
+    let summary = summarize_sorted(ttft_ms);
     LiveRow {
         done,
         errors,
         median_ms: percentile(ttft_ms, 50.0),
         p95_ms: percentile(ttft_ms, 95.0),
-        cv_pct: judged.ttft.map(|s| s.cv_pct),
+        cv_pct: summary.map(|s| s.cv_pct),
         ranked: ttft_ms.len(),
         censored,
-        judgement: Judgement::of(ttft_ms.len(), judged.verdict, requests_per_target),
+        judgement: Judgement::of(decided.len(), judged.verdict, requests_per_target),
     }
 }
 
@@ -902,10 +1022,21 @@ mod tests {
         assert!((first.error_rate - expected_errors as f64 / 100.0).abs() < 1e-12);
         let ttft: Vec<f64> = own.iter().filter_map(|s| s.counted_ttft_ms()).collect();
         assert_eq!(first.ttft, summarize(&ttft));
+        // The verdict is made from every request, each failure before the
+        // first token at the timeout (and slow), and says so.
+        assert_eq!(first.failed_before_first_token, expected_errors);
+        assert_eq!(first.decision_ms.len(), ttft.len() + expected_errors);
         assert_eq!(
             first.verdict,
-            first.ttft.map(|t| Verdict::from_cv_pct(t.cv_pct))
+            cv_and_verdict(&first.decision_ms, expected_errors).map(|(_, v)| v)
         );
+        if expected_errors > 0 {
+            assert_eq!(first.slow.map(|s| s.slow), Some(expected_errors));
+            assert!(first.caveats.iter().any(|c| matches!(
+                c,
+                Caveat::FailedCountAsSlow { count, .. } if *count == expected_errors
+            )));
+        }
         assert_eq!(first.headers.map(|s| s.n), Some(ttft.len()));
         assert!(
             first

@@ -49,11 +49,9 @@ pub struct Pick<'a> {
     pub tied: &'a [String],
     /// The requests the pick's figures rest on.
     pub requests: usize,
-    /// The plan's typical prompt size (tokens), the TTFT predicted for the
-    /// pick there (ms) and whether the prefill line carried it beyond the
-    /// measured sizes (else it was read from them), when the ranking went
-    /// by it.
-    pub typical: Option<(u32, f64, bool)>,
+    /// The pick's reading at the plan's typical prompt size, when the
+    /// ranking went by it.
+    pub typical: Option<crate::judgement::compare::TypicalTtft>,
 }
 
 /// Why the routing rule picked `pick`: "lowest p95 (0.57 s) of 3 providers
@@ -73,25 +71,24 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
     let typical = pick
         .typical
         .filter(|_| !pick.only_one)
-        .map(|(tokens, ms, from_line)| {
-            let source = match (lang, from_line) {
-                (Lang::En, true) => "from the prefill fit",
-                (Lang::En, false) => "read from the measured sizes",
-                (Lang::ZhCn, true) => "按预填充拟合预测",
-                (Lang::ZhCn, false) => "由实测长度读出",
-            };
-            (
-                crate::words::format::grouped(u64::from(tokens)),
-                format_ms(lang, ms),
-                source,
-            )
-        });
+        .map(|t| typical_words(lang, &t));
+    let slow_first = |slow: &Option<(usize, usize, String)>| match (lang, slow) {
+        (Lang::En, Some((k, n, threshold))) => {
+            format!("fewest slow requests ({k} of {n} over {threshold}), then ")
+        }
+        (Lang::ZhCn, Some((k, n, threshold))) => {
+            format!("慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次")
+        }
+        (_, None) => String::new(),
+    };
     let reason = match (lang, pick.only_one, &slow, typical) {
         (Lang::En, _, _, Some((tokens, ms, source))) => format!(
-            "lowest TTFT predicted at the typical {tokens} input tokens ({ms}, {source}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
+            "{}lowest median TTFT at the typical {tokens} input tokens ({ms}, {source}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}",
+            slow_first(&slow)
         ),
         (Lang::ZhCn, _, _, Some((tokens, ms, source))) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，{source}，典型长度 {tokens} 个输入 Token 时首个 Token 最快（{ms}）；CV {cv}%，{verdict_text}"
+            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，{}典型长度 {tokens} 个输入 Token 时首个 Token 中位数最低（{ms}，{source}）；CV {cv}%，{verdict_text}",
+            slow_first(&slow)
         ),
         (Lang::En, true, _, None) => {
             format!("only provider measured: p95 {p95}, CV {cv} %, {verdict_text}")
@@ -122,6 +119,39 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
         ),
         Lang::ZhCn => format!("{label} 或 {others}：以 {n} 个请求无法区分；按规则，{reason}"),
     }
+}
+
+/// A typical-size reading in words: the size, the reading and where it
+/// was read ("the median at 2 048 tokens", "between the medians at 2 048
+/// and 8 192 tokens", "the median at 16 384 tokens, the nearest measured
+/// size"), every request of those sizes counted.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn typical_words(
+    lang: Lang,
+    typical: &crate::judgement::compare::TypicalTtft,
+) -> (String, String, String) {
+    let grouped = |tokens: u32| crate::words::format::grouped(u64::from(tokens));
+    let (low, high) = (grouped(typical.sizes.0), grouped(typical.sizes.1));
+    let source = match (lang, typical.nearest, typical.sizes.0 == typical.sizes.1) {
+        (Lang::En, Some(_), _) => {
+            format!("the median of every request at {low} tokens, the nearest measured size")
+        }
+        (Lang::En, None, true) => format!("the median of every request at {low} tokens"),
+        (Lang::En, None, false) => {
+            format!("read between the medians of every request at {low} and {high} tokens")
+        }
+        (Lang::ZhCn, Some(_), _) => format!("取最接近的实测长度 {low} Token 全部请求的中位数"),
+        (Lang::ZhCn, None, true) => format!("取 {low} Token 全部请求的中位数"),
+        (Lang::ZhCn, None, false) => {
+            format!("由 {low} 与 {high} Token 全部请求的中位数之间读出")
+        }
+    };
+    let ms = if typical.ttft_ms.is_finite() {
+        format_ms(lang, typical.ttft_ms)
+    } else {
+        "∞".to_owned()
+    };
+    (grouped(typical.tokens), ms, source)
 }
 
 /// What the best-provider line adds for a pick whose fidelity verdict
@@ -167,5 +197,57 @@ pub(crate) fn route_note(lang: Lang, verdict: FidelityVerdict, reference: &str) 
             Some(format!("与 {reference} 的保真检查无定论。"))
         }
         _ => None,
+    }
+}
+
+/// The routing rule as it was applied to one model, in words: what makes
+/// a target eligible, what slow means for each (its own warm reference,
+/// or the plan's TTFT budget `budget_ms`), the typical-size reading when
+/// `typical_tokens` ranked, and the quantiles that break ties. Made from
+/// the same constants and plan facts the ranking reads
+/// ([`crate::judgement::compare`]), so the printed rule is the rule used.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn rule_text(lang: Lang, budget_ms: Option<f64>, typical_tokens: Option<u32>) -> String {
+    let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
+    let min = crate::judgement::verdict::VERDICT_MIN_SAMPLES;
+    let multiple = crate::judgement::slow::SLOW_MULTIPLE;
+    let grouped = |tokens: u32| crate::words::format::grouped(u64::from(tokens));
+    match lang {
+        Lang::En => {
+            let slow = match budget_ms {
+                Some(budget) => format!("over the TTFT budget of {}", format_ms(lang, budget)),
+                None => format!("each target's own: over {multiple:.0}× its warm reference"),
+            };
+            let typical = typical_tokens.map_or_else(String::new, |tokens| {
+                format!(
+                    ", then the lowest median TTFT at the typical {} input tokens (every request \
+                     of the measured sizes around it, read between them; the nearest size's \
+                     outside them)",
+                    grouped(tokens)
+                )
+            });
+            format!(
+                "Rule: among targets with an error rate under {threshold_pct:.0} % and at least \
+                 {min} ranked requests, the fewest slow requests ({slow}; every timeout and \
+                 failure before the first token counts as slow){typical}, then the lowest p95, \
+                 then the lowest median (timeouts and failures ranked at the timeout); a pick \
+                 the requests cannot tell apart from the runner-up says so."
+            )
+        }
+        Lang::ZhCn => {
+            let slow = match budget_ms {
+                Some(budget) => format!("超过时延预算 {}", format_ms(lang, budget)),
+                None => format!("各目标按自己的标准：超过其热请求参考值的 {multiple:.0} 倍"),
+            };
+            let typical = typical_tokens.map_or_else(String::new, |tokens| {
+                format!(
+                    "，再看典型长度 {} 个输入 Token 时首个 Token 的中位数最低（取其前后实测长度的全部请求，在两者之间读出；超出实测长度时取最接近的长度）",
+                    grouped(tokens)
+                )
+            });
+            format!(
+                "规则：在错误率低于 {threshold_pct:.0}% 且至少有 {min} 个排序请求的目标中，先看慢请求最少（{slow}；每次超时和首个 Token 之前的失败都算慢请求）{typical}，再看 p95 最低，再看中位数最低（超时和失败按超时值排序）；若与第二名无法区分，会明确说明。"
+            )
+        }
     }
 }

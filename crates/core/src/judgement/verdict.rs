@@ -170,6 +170,17 @@ pub enum Caveat {
         /// The plan's timeout, ms.
         timeout_ms: f64,
     },
+    /// Requests that failed before their first token (an HTTP error, a
+    /// refused connection, a stream cut before any content): the decisions
+    /// (verdict, slow count, rank) count each as a request that took the
+    /// whole timeout, so that no failure can improve them; the TTFT
+    /// figures shown describe the requests that answered.
+    FailedCountAsSlow {
+        /// How many.
+        count: usize,
+        /// The plan's timeout, ms.
+        timeout_ms: f64,
+    },
     /// The CV is within [`CV_CAP_SHARE`] of the most `n` values can show.
     CvAtCap {
         /// Ranked samples.

@@ -138,6 +138,23 @@ impl Caveat {
                     "{count} 个请求在 {timeout_s:.0} 秒超时内没有收到首个 Token：按至少 {timeout_s:.0} 秒计入，因此均值、标准差和 CV 都是下限（≥）"
                 )
             }
+            (Self::FailedCountAsSlow { count, timeout_ms }, Lang::En) => {
+                let timeout_s = timeout_ms / 1000.0;
+                let (requests, each) = if count == 1 {
+                    ("request", "it counts")
+                } else {
+                    ("requests", "each counts")
+                };
+                format!(
+                    "{count} {requests} failed before a first token: for the verdict, the slow count and the ranking {each} as a slow request of the whole {timeout_s:.0} s timeout; the TTFT figures describe the requests that answered"
+                )
+            }
+            (Self::FailedCountAsSlow { count, timeout_ms }, Lang::ZhCn) => {
+                let timeout_s = timeout_ms / 1000.0;
+                format!(
+                    "{count} 个请求在首个 Token 之前失败：判定、慢请求计数和排名中，每个都按耗时满 {timeout_s:.0} 秒超时的慢请求计；TTFT 数字只描述有回答的请求"
+                )
+            }
             (Self::CvAtCap { n, cap_pct }, Lang::En) => format!(
                 "with {n} requests the CV cannot exceed {cap_pct:.0} %: it sits near that cap and cannot show how much worse the tail is — read the slow share and p95"
             ),

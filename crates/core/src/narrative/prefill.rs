@@ -161,10 +161,22 @@ pub fn off_line_sentence(lang: Lang, fit: &PrefillFit) -> Option<String> {
             .map(|o| format_ms(lang, o.median_ms))
             .collect(),
     );
+    // A line that passes under an empty prompt's TTFT (a negative fixed
+    // part) reads below 0 at a short size: no duration is negative, so
+    // that point is said as where it lies, not as a time.
     let line = join(
         fit.off_line
             .iter()
-            .map(|o| format_ms(lang, o.line_ms))
+            .map(|o| {
+                if o.line_ms < 0.0 {
+                    match lang {
+                        Lang::En => "below 0 ms".to_owned(),
+                        Lang::ZhCn => "低于 0 毫秒".to_owned(),
+                    }
+                } else {
+                    format_ms(lang, o.line_ms)
+                }
+            })
             .collect(),
     );
     Some(match lang {

@@ -229,7 +229,7 @@ fn model_section(
             .iter()
             .map(|text| sentence(w.intervals, Show::Quiet, "interval", text.clone())),
     );
-    blocks.push(Block::Hint(t.best_rule.to_owned()));
+    blocks.push(Block::Hint(model.rule(lang)));
     blocks.push(Block::Notes(Notes::of(
         t.cold_tail,
         Show::Heading,

@@ -307,6 +307,29 @@ impl Sample {
         )
     }
 
+    /// How this sample enters a target's **decisions** (verdict, tail
+    /// band, slow count, rank and route): as [`Sample::rank`], except that
+    /// a failure before the first token enters at the timeout, censored,
+    /// like a timeout. A failed request is at least as bad as the slowest
+    /// answer, and a decision that left it out could improve when a slow
+    /// request turned into an error (its slow count fell with it). A stop
+    /// by the user and a prompt refused as over the model's context window
+    /// say nothing of the provider and stay out, as they stay out of the
+    /// error rate. The figures that describe a target (median, p95, CV,
+    /// the cold-start tail) keep [`Sample::rank`].
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn decision_rank(&self, timeout_ms: f64) -> TtftRank {
+        match (self.rank(timeout_ms), &self.error) {
+            (TtftRank::Excluded, Some(error))
+                if !self.warmup
+                    && !matches!(error.kind, ErrorKind::Aborted | ErrorKind::ContextExceeded) =>
+            {
+                TtftRank::Censored
+            }
+            (rank, _) => rank,
+        }
+    }
+
     /// Decode rate in tokens per second after the first token, when known:
     /// (tokens − 1) / (total − ttft).
     #[cfg_attr(target_arch = "wasm32", inline)]

@@ -288,28 +288,42 @@ fn the_routing_ranks_by_the_ttft_predicted_at_the_typical_size_when_the_plan_nam
             .all(|r| r.figures.typical.is_none())
     );
 
+    // Beyond the measured sizes no line decides (a slope is a difference
+    // of two sizes' medians, so a slower request at the smaller size would
+    // lower it and could make its target the pick): the reading stands at
+    // the nearest measured size, and says so.
     plan.typical_prompt_tokens = Some(32_768);
     let with = build_report(&plan, &samples, 0, 3);
     let route = &with.routing.routes[0];
-    assert_eq!(route.target, Some(1), "{route:?}");
-    assert!(route.distinguishable, "{route:?}");
+    assert_eq!(route.target, Some(0), "{route:?}");
     assert!(
         route.reason.starts_with(
-            "lowest TTFT predicted at the typical 32 768 input tokens (2.25 s, from the prefill fit) \
-             of 2 providers"
+            "fewest slow requests (0 of 100 over 1.52 s), then lowest median TTFT at the typical \
+             32 768 input tokens (507 ms, the median of every request at 2 048 tokens, the \
+             nearest measured size) of 2 providers"
         ),
         "{}",
         route.reason
     );
-    let typical = with.models[0].rows[0].figures.typical.unwrap();
+    assert!(route.rule.contains("the nearest size's outside them"), "{}", route.rule);
+    // Measured at the typical size, `far` is the pick, told apart by the
+    // readings' intervals, and the truth lies inside its own.
+    let mut measured = plan.clone();
+    measured.prompt_sizes = Some(vec![128, 512, 2_048, 32_768]);
+    let samples = simulate(&measured, &[near, far], 7);
+    let at_size = build_report(&measured, &samples, 0, 3);
+    let route = &at_size.routing.routes[0];
+    assert_eq!(route.target, Some(1), "{route:?}");
+    assert!(route.distinguishable, "{route:?}");
+    let typical = at_size.models[0].rows[0].figures.typical.unwrap();
     let truth = 600.0 + 15.0 + 32_768.0 * 1_000.0 / 20_000.0;
     assert!(
         typical.interval.low <= truth && truth <= typical.interval.high,
         "{truth} outside {typical:?}"
     );
-    let zh = &with.routing_in(Lang::ZhCn).routes[0].reason;
+    let zh = &at_size.routing_in(Lang::ZhCn).routes[0].reason;
     assert!(
-        zh.contains("典型长度 32 768 个输入 Token 时首个 Token 最快"),
+        zh.contains("典型长度 32 768 个输入 Token 时首个 Token 中位数最低"),
         "{zh}"
     );
     // The headline moved to the measured size nearest the typical one;
@@ -584,7 +598,9 @@ fn routing_at_the_typical_size_reads_the_measured_sizes() {
     let route = &report.routing.routes[0];
     assert_eq!(route.target, Some(1), "{route:?}");
     assert!(
-        route.reason.contains("read from the measured sizes"),
+        route
+            .reason
+            .contains("read between the medians of every request at 2 048 and 8 192 tokens"),
         "{}",
         route.reason
     );
