@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 export CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve build test setup setup-build fetch test-native test-browser test-e2e e2e-deps mock cli lint bench bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-phone bench-dashboard screenshots
+.PHONY: serve build test test-deep setup setup-build fetch test-native test-browser test-e2e e2e-deps mock cli lint bench bench-accuracy bench-accuracy-cli bench-size bench-render bench-first-render bench-phone bench-dashboard screenshots
 
 ## Serve the page at http://127.0.0.1:8080 (opens on the built-in demo provider: no key needed).
 serve: setup-build fetch
@@ -50,6 +50,11 @@ test-native:
 test-browser:
 	@echo "== browser tests (wasm-bindgen-test, headless Chromium)"
 	bash scripts/test-browser.sh
+
+## The generated suite of core with ten times the cases of `make test`
+## (100 000 edits over random plans and runs; about a minute in release).
+test-deep:
+	FIRSTTOKEN_GENERATED_CASES=100000 cargo test -p firsttoken-core --release --lib generated -- --nocapture
 
 mock:
 	cargo build --release -p firsttoken-mock

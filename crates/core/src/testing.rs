@@ -5,6 +5,8 @@
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 #[cfg(test)]
+mod generated;
+#[cfg(test)]
 mod hostile;
 #[cfg(test)]
 mod metamorphic;

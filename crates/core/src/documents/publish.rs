@@ -420,9 +420,7 @@ impl PointsDoc {
             doc.plan.fidelity.as_ref().map(|fidelity| fidelity.suite),
             doc.samples.iter().map(PointSample::from),
         )
-        .with_headline(
-            crate::judgement::population::Population::headline(&doc.plan).size(),
-        )
+        .with_headline(crate::judgement::population::Population::headline(&doc.plan).size())
     }
 
     /// The same points saying `size` is the headline prompt size (when

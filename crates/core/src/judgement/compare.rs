@@ -261,8 +261,16 @@ fn by_rule(a: (&TargetFigures, usize), b: (&TargetFigures, usize)) -> Ordering {
         .cmp(&a_fig.eligible())
         .then(share(a).total_cmp(&share(b)))
         .then(typical(a_fig).total_cmp(&typical(b_fig)))
-        .then(a_fig.decision_quantile(95.0).total_cmp(&b_fig.decision_quantile(95.0)))
-        .then(a_fig.decision_quantile(50.0).total_cmp(&b_fig.decision_quantile(50.0)))
+        .then(
+            a_fig
+                .decision_quantile(95.0)
+                .total_cmp(&b_fig.decision_quantile(95.0)),
+        )
+        .then(
+            a_fig
+                .decision_quantile(50.0)
+                .total_cmp(&b_fig.decision_quantile(50.0)),
+        )
         .then(a_fig.target.cmp(&b_fig.target))
 }
 

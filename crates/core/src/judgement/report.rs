@@ -629,10 +629,7 @@ fn target_report(
     // the target (summary, cold-start tail) keep the answered requests and
     // the timeouts. Without such a failure the two are the same ranks.
     let decided = ranked_ttft(samples, timeout_ms, Sample::decision_rank);
-    let (ttft, cold_tail) = (
-        summarize_sorted(ttft_sorted),
-        detect_cold_tail(ttft_sorted),
-    );
+    let (ttft, cold_tail) = (summarize_sorted(ttft_sorted), detect_cold_tail(ttft_sorted));
     let Judged {
         slow,
         band,
@@ -785,11 +782,7 @@ struct Ranked {
 /// a plan whose timeout is `timeout_ms`. A measured TTFT above the timeout (possible
 /// only in a hand-edited file) keeps its value.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn ranked_ttft(
-    samples: &[&Sample],
-    timeout_ms: f64,
-    rank: fn(&Sample, f64) -> TtftRank,
-) -> Ranked {
+fn ranked_ttft(samples: &[&Sample], timeout_ms: f64, rank: fn(&Sample, f64) -> TtftRank) -> Ranked {
     let mut in_send_order = Vec::new();
     let mut censored = 0;
     for sample in samples {

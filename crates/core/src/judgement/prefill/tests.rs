@@ -305,7 +305,11 @@ fn the_routing_ranks_by_the_ttft_predicted_at_the_typical_size_when_the_plan_nam
         "{}",
         route.reason
     );
-    assert!(route.rule.contains("the nearest size's outside them"), "{}", route.rule);
+    assert!(
+        route.rule.contains("the nearest size's outside them"),
+        "{}",
+        route.rule
+    );
     // Measured at the typical size, `far` is the pick, told apart by the
     // readings' intervals, and the truth lies inside its own.
     let mut measured = plan.clone();

@@ -1,0 +1,612 @@
+//! The generated suite: properties of every decision checked over random
+//! plans and random runs, through [`build_report_with`], the function both
+//! adapters call, instead of hand-picked cases.
+//!
+//! A **world** is a plan and every reply to it: 2–4 targets of one model,
+//! 75–110 measured requests each, with or without prompt sizes (and a
+//! typical size at, between or beyond them), the cache probe, fidelity
+//! probes, warm-ups, a time-of-day split, idle gaps and a TTFT budget; the
+//! replies come from a provider per target with its own median, warm noise
+//! (lognormal or heavy-tailed log-t₃), cold starts, timeouts and errors,
+//! and some requests are left unsent (unequal counts). An **edit** makes
+//! one measured first send of one target worse: ×1.02–×100 slower (a
+//! timeout past the plan's timeout), a cold start (×10–30), a timeout, an
+//! error; or adds one more request to it that timed out or failed.
+//!
+//! # Properties
+//!
+//! 1. **No edit improves its target**: its slow count, its rank in its
+//!    model's table, and whether it is the pick never get better; its
+//!    verdict and tail band never get better either, except for a request
+//!    made slower *inside* the warm cluster, which can lower a CV (the one
+//!    thing a CV band cannot promise, `crate::judgement::slow`): those
+//!    are counted and printed, not asserted.
+//! 2. **A steady provider's headline ignores other populations**: covered
+//!    by `metamorphic.rs` (plan options added around the same requests).
+//! 3. **Every printed reading lies inside its printed interval, no printed
+//!    duration is negative, and the text and the JSON say the same rule
+//!    and pick.** Checked on every world's report in both languages.
+//!
+//! Left out of each case: bootstrap intervals are drawn with 8 resamples
+//! (the decisions checked here read none of them; the CV's interval is
+//! the only bootstrap in a report), and the outline is read for the
+//! worlds, not for every edit.
+//!
+//! `make test` runs [`DEFAULT_CASES`] edits; `FIRSTTOKEN_GENERATED_CASES`
+//! sets another count (`make test-deep` runs ten times as many). Each
+//! property was seen to fail with its rule broken on purpose (docs/statistics.md
+//! says which way).
+
+#![cfg(test)]
+
+use crate::base::failure::{ErrorKind, Phase, SampleError};
+use crate::base::lang::Lang;
+use crate::judgement::report::{Report, build_report_with};
+use crate::judgement::verdict::Verdict;
+use crate::planning::plan::{FidelityPlan, Plan, Target};
+use crate::planning::schedule::Schedule;
+use crate::wire::sample::Sample;
+
+/// Edits checked by `make test`.
+const DEFAULT_CASES: usize = 10_000;
+
+/// Edits per world: one world's report is shared by this many edits.
+const EDITS_PER_WORLD: usize = 8;
+
+/// Epoch ms of every run's start: a Tuesday, 09:00 UTC.
+const START_MS: f64 = 1.8e12;
+
+/// Resamples of the CV's bootstrap in each case (see the module doc).
+const RESAMPLES: usize = 8;
+
+/// One target's provider.
+#[derive(Clone, Copy, Debug)]
+struct Provider {
+    median_ms: f64,
+    /// Log-scale spread of the warm requests.
+    sigma: f64,
+    /// Warm noise from a log-t₃ (heavy-tailed) instead of a lognormal.
+    heavy: bool,
+    cold_share: f64,
+    cold_factor: f64,
+    timeout_share: f64,
+    error_share: f64,
+    /// Prefill rate, input tokens per second.
+    rate: f64,
+}
+
+fn normal(rng: &mut fastrand::Rng) -> f64 {
+    let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// Student's t with 3 degrees of freedom: a normal over √(χ²₃ / 3).
+fn student_t3(rng: &mut fastrand::Rng) -> f64 {
+    let chi: f64 = (0..3).map(|_| normal(rng).powi(2)).sum();
+    normal(rng) / (chi / 3.0).sqrt().max(1e-6)
+}
+
+fn provider(rng: &mut fastrand::Rng) -> Provider {
+    let pick = |rng: &mut fastrand::Rng, choices: &[f64]| choices[rng.usize(..choices.len())];
+    Provider {
+        median_ms: 150.0 + 650.0 * rng.f64(),
+        sigma: pick(rng, &[0.05, 0.15, 0.3, 0.5, 0.7]),
+        heavy: rng.bool(),
+        cold_share: pick(rng, &[0.0, 0.0, 0.02, 0.05, 0.15]),
+        cold_factor: 5.0 + 25.0 * rng.f64(),
+        timeout_share: pick(rng, &[0.0, 0.0, 0.01, 0.03]),
+        error_share: pick(rng, &[0.0, 0.0, 0.01, 0.04, 0.08]),
+        rate: 3_000.0 + 30_000.0 * rng.f64(),
+    }
+}
+
+/// A random plan (see the module doc).
+fn plan(rng: &mut fastrand::Rng) -> Plan {
+    let targets = 2 + rng.usize(..3);
+    let mut plan = Plan {
+        targets: (0..targets)
+            .map(|i| {
+                let label = ["A", "B", "C", "D"][i];
+                Target::openai(label, &format!("https://{label}.example/v1"), "m")
+            })
+            .collect(),
+        requests_per_target: 75 + rng.u32(..36),
+        warmup_per_target: rng.u32(..3),
+        timeout_s: [30.0, 60.0, 120.0][rng.usize(..3)],
+        ..Plan::default()
+    };
+    if rng.u8(..3) == 0 {
+        let all = [128, 512, 2_048, 8_192, 16_384];
+        let mut sizes: Vec<u32> = all.iter().copied().filter(|_| rng.bool()).collect();
+        if sizes.len() < 2 {
+            sizes = vec![128, 2_048];
+        }
+        plan.prompt_sizes = Some(sizes.clone());
+        plan.prompt_cache_probe = rng.u8(..4) == 0;
+        plan.typical_prompt_tokens = match rng.u8(..4) {
+            0 => None,
+            1 => Some(sizes[rng.usize(..sizes.len())]),
+            2 => Some(sizes[0] + rng.u32(..sizes[sizes.len() - 1] - sizes[0])),
+            _ => Some(65_536),
+        };
+        // Enough requests that every size has some.
+        plan.requests_per_target =
+            plan.requests_per_target * crate::planning::prompt::cycle(&plan).len() as u32 / 2;
+    }
+    if rng.u8(..8) == 0 {
+        plan.fidelity = Some(FidelityPlan::basic(Some("A".to_owned())));
+    }
+    if rng.u8(..3) == 0 {
+        plan.peak_hours = [9, 11];
+    }
+    if rng.u8(..5) == 0 {
+        plan.idle_gaps_s = Some(vec![1.0, 10.0, 60.0]);
+    }
+    if rng.u8(..5) == 0 {
+        plan.ttft_budget_ms = Some(500.0 + 2_000.0 * rng.f64());
+    }
+    if rng.bool() {
+        plan.targets.reverse();
+    }
+    plan
+}
+
+/// `sample` made into a timeout of `timeout_ms`.
+fn time_out(sample: &mut Sample, timeout_ms: f64) {
+    sample.ttft_ms = None;
+    sample.second_token_ms = None;
+    sample.total_ms = Some(timeout_ms);
+    sample.error = Some(SampleError {
+        kind: ErrorKind::Timeout,
+        phase: Phase::BeforeFirstToken,
+        message: "no first token within the timeout".to_owned(),
+    });
+}
+
+/// `sample` made into a failure before the first token.
+fn fail(sample: &mut Sample) {
+    sample.ttft_ms = None;
+    sample.second_token_ms = None;
+    sample.total_ms = Some(40.0);
+    sample.error = Some(SampleError {
+        kind: ErrorKind::HttpStatus,
+        phase: Phase::Request,
+        message: "HTTP 503 from provider".to_owned(),
+    });
+}
+
+/// `sample` answered after `ttft_ms` (a timeout past `timeout_ms`).
+fn answer(sample: &mut Sample, ttft_ms: f64, timeout_ms: f64) {
+    if ttft_ms >= timeout_ms {
+        time_out(sample, timeout_ms);
+        return;
+    }
+    sample.error = None;
+    sample.ttft_ms = Some(ttft_ms);
+    sample.headers_ms = Some(ttft_ms * 0.6);
+    sample.first_byte_ms = Some(ttft_ms * 0.9);
+    sample.second_token_ms = Some(ttft_ms + 20.0);
+    sample.total_ms = Some(ttft_ms + 400.0);
+    sample.output_tokens = Some(20);
+}
+
+/// Every reply to `plan` from `providers`, some requests left unsent.
+fn replies(plan: &Plan, providers: &[Provider], rng: &mut fastrand::Rng) -> Vec<Sample> {
+    let timeout_ms = plan.timeout_s * 1000.0;
+    let unsent = rng.u8(..3) == 0;
+    let schedule = Schedule::new(plan, START_MS, rng.u64(..));
+    let sent: Vec<_> = schedule
+        .requests
+        .iter()
+        .filter(|planned| !(unsent && !planned.warmup && rng.u8(..10) == 0))
+        .collect();
+    sent.into_iter()
+        .map(|planned| {
+            let p = providers[planned.target as usize];
+            let mut sample = Sample::measured(planned.target, planned.seq, 0.0);
+            sample.warmup = planned.warmup;
+            sample.planned_at_ms = planned.planned_at_ms;
+            sample.sent_at_ms = planned.planned_at_ms;
+            sample.sized_prompt = planned.sized_prompt;
+            sample.idle_gap_s = planned.idle_gap_s;
+            sample.probe = planned
+                .probe
+                .and_then(|probe| probe.probe())
+                .map(|probe| probe.id.to_owned());
+            let tokens = planned.sized_prompt.map_or(30, |s| s.tokens);
+            sample.input_tokens = Some(tokens);
+            let noise = if p.heavy {
+                p.sigma * student_t3(rng)
+            } else {
+                p.sigma * normal(rng)
+            };
+            let mut ttft = (p.median_ms + f64::from(tokens) * 1_000.0 / p.rate) * noise.exp();
+            if planned.sized_prompt.is_some_and(|s| s.repeat_of.is_some()) {
+                ttft *= 0.5;
+            }
+            if sample.warmup || rng.f64() < p.cold_share {
+                ttft *= p.cold_factor;
+            }
+            let roll = rng.f64();
+            if roll < p.timeout_share {
+                time_out(&mut sample, timeout_ms);
+            } else if roll < p.timeout_share + p.error_share {
+                fail(&mut sample);
+            } else {
+                answer(&mut sample, ttft, timeout_ms);
+            }
+            sample
+        })
+        .collect()
+}
+
+/// The ways one request of a target is made worse.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Edit {
+    Slower(f64),
+    Cold(f64),
+    Timeout,
+    Error,
+    AddTimeout,
+    AddError,
+}
+
+/// What each edit is checked against: a target's own decisions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Decisions {
+    verdict: Option<Verdict>,
+    tail_band: Verdict,
+    slow: usize,
+    /// Its place in its model's table, 1 for the best.
+    rank: usize,
+    picked: bool,
+}
+
+fn decisions(report: &Report, target: u32) -> Decisions {
+    let own = &report.targets[target as usize];
+    let row = report
+        .models
+        .iter()
+        .flat_map(|m| m.rows.iter())
+        .find(|row| row.figures.target == target);
+    Decisions {
+        verdict: own.verdict,
+        tail_band: own.tail_band,
+        slow: own.slow.map_or(0, |s| s.slow),
+        rank: row.map_or(usize::MAX, |row| row.rank),
+        picked: report.models.iter().any(|m| m.best == Some(target)),
+    }
+}
+
+/// Property 3 on one report, in `lang`: readings inside their intervals,
+/// no negative duration anywhere in the outline, the rule and the pick
+/// alike in the text and the JSON. Returns what failed, if anything.
+fn printed_truthfully(plan: &Plan, samples: &[Sample], report: &Report, lang: Lang) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for row in report.models.iter().flat_map(|m| m.rows.iter()) {
+        if let Some(typical) = row.figures.typical {
+            let inside =
+                typical.interval.low <= typical.ttft_ms && typical.ttft_ms <= typical.interval.high;
+            if !inside {
+                wrong.push(format!("typical reading outside its interval: {typical:?}"));
+            }
+        }
+    }
+    for target in &report.targets {
+        if let (Some(ttft), Some(intervals)) = (target.ttft, target.intervals) {
+            for (name, value, interval) in [
+                ("median", ttft.median, intervals.median_ms),
+                ("p95", ttft.p95, intervals.p95_ms),
+            ] {
+                if !(interval.low <= value && value <= interval.high) {
+                    wrong.push(format!("{name} {value} outside {interval:?}"));
+                }
+            }
+        }
+    }
+    let routing = report.routing_in(lang);
+    for (model, route) in report.models.iter().zip(&routing.routes) {
+        if route.rule != model.rule(lang) {
+            wrong.push(format!("rule: {} against {}", route.rule, model.rule(lang)));
+        }
+        if route.target != model.best {
+            wrong.push(format!("pick: {:?} against {:?}", route.target, model.best));
+        }
+    }
+    let sentences = crate::narrative::sentences::report_sentences(report, lang);
+    let prefill = crate::judgement::prefill_report::prefill_report(plan, samples, report.seed);
+    let outline = crate::outline::results::results_outline(
+        lang,
+        report,
+        &sentences,
+        prefill.as_ref(),
+        plan.nonce,
+    );
+    let text = format!("{outline:?}");
+    for model in &report.models {
+        if !text.contains(&model.rule(lang)) {
+            wrong.push("the outline does not print the rule applied".to_owned());
+        }
+    }
+    if let Some(negative) = negative_duration(&text) {
+        wrong.push(format!("a negative duration is printed: …{negative}…"));
+    }
+    wrong
+}
+
+/// The first "-12.3 ms"-like duration in `text`, with its surroundings.
+fn negative_duration(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    for (at, _) in text.match_indices('-') {
+        let number: String = text[at + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ' ')
+            .collect();
+        let rest = &text[at + 1 + number.len()..];
+        let preceded_by_word = at > 0 && bytes[at - 1].is_ascii_alphanumeric();
+        let has_digit = number.chars().next().is_some_and(|c| c.is_ascii_digit());
+        let unit = ["ms", "s ", "s,", "s)", "s;", "毫秒", "秒"]
+            .iter()
+            .any(|u| rest.starts_with(u));
+        if has_digit && unit && !preceded_by_word && number.ends_with(' ') {
+            let start = text[..at]
+                .char_indices()
+                .rev()
+                .nth(30)
+                .map_or(0, |(i, _)| i);
+            let end = (at + 40).min(text.len());
+            let end = (end..=text.len())
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(text.len());
+            return Some(text[start..end].to_owned());
+        }
+    }
+    None
+}
+
+/// A copy of `samples` with `edit` applied to target `target`'s measured
+/// first send `index` (an index into `samples`).
+fn edited(samples: &[Sample], index: usize, edit: Edit, timeout_ms: f64) -> Vec<Sample> {
+    let mut out = samples.to_vec();
+    let ttft = out[index].ttft_ms;
+    match edit {
+        Edit::Slower(factor) | Edit::Cold(factor) => {
+            if let Some(ms) = ttft {
+                answer(&mut out[index], ms * factor, timeout_ms);
+            }
+        }
+        Edit::Timeout => time_out(&mut out[index], timeout_ms),
+        Edit::Error => fail(&mut out[index]),
+        Edit::AddTimeout | Edit::AddError => {
+            let mut extra = out[index].clone();
+            extra.seq = out.iter().map(|s| s.seq).max().unwrap_or(0) + 1;
+            extra.sent_at_ms += 1.0;
+            extra.planned_at_ms += 1.0;
+            if edit == Edit::AddTimeout {
+                time_out(&mut extra, timeout_ms);
+            } else {
+                fail(&mut extra);
+            }
+            out.push(extra);
+        }
+    }
+    out
+}
+
+/// How often each property held, over `cases` edits from `seed`.
+#[derive(Debug, Default)]
+struct Tally {
+    cases: usize,
+    worlds: usize,
+    slow_count_fell: usize,
+    rank_rose: usize,
+    became_pick: usize,
+    verdict_improved: usize,
+    tail_band_improved: usize,
+    /// Verdict or tail band improved by a request made slower inside the
+    /// warm cluster (not a promise; printed).
+    within_cluster_improved: usize,
+    within_cluster: usize,
+    untruthful: Vec<String>,
+    failures: Vec<String>,
+    /// Slow counts that fell, and ranks that rose with them, under a
+    /// request made slower or cold: the slow rule's threshold is an order
+    /// statistic of the target's own requests, which such a request can
+    /// raise (docs/statistics.md; measured, bounded, not yet a promise).
+    slow_rule_gaps: Vec<String>,
+}
+
+fn run_suite(cases: usize, seed: u64) -> Tally {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut tally = Tally::default();
+    while tally.cases < cases {
+        let plan = plan(&mut rng);
+        let providers: Vec<Provider> = plan.targets.iter().map(|_| provider(&mut rng)).collect();
+        let samples = replies(&plan, &providers, &mut rng);
+        let timeout_ms = plan.timeout_s * 1000.0;
+        let before = build_report_with(&plan, &samples, 0, 7, RESAMPLES);
+        tally.worlds += 1;
+        if tally.worlds % 4 == 1 {
+            for lang in [Lang::En, Lang::ZhCn] {
+                tally
+                    .untruthful
+                    .extend(printed_truthfully(&plan, &samples, &before, lang));
+            }
+        }
+        for _ in 0..EDITS_PER_WORLD {
+            let target = rng.u32(..plan.targets.len() as u32);
+            // Any measured first send of the target: the headline's, or
+            // another size's (which the typical reading may read).
+            let own: Vec<usize> = samples
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.target == target
+                        && !s.warmup
+                        && !s.is_probe()
+                        && s.sized_prompt.is_none_or(|p| p.repeat_of.is_none())
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if own.is_empty() {
+                continue;
+            }
+            let index = own[rng.usize(..own.len())];
+            let edit = match rng.u8(..6) {
+                0 => Edit::Slower(1.02 + 0.5 * rng.f64()),
+                1 => Edit::Slower(1.5 + 98.5 * rng.f64()),
+                2 => Edit::Cold(10.0 + 20.0 * rng.f64()),
+                3 => Edit::Timeout,
+                4 => Edit::Error,
+                _ => {
+                    if rng.bool() {
+                        Edit::AddTimeout
+                    } else {
+                        Edit::AddError
+                    }
+                }
+            };
+            let changed = edited(&samples, index, edit, timeout_ms);
+            let after = build_report_with(&plan, &changed, 0, 7, RESAMPLES);
+            tally.cases += 1;
+            let (b, a) = (decisions(&before, target), decisions(&after, target));
+            let context = || {
+                format!(
+                    "world {} edit {edit:?} of target {target}: {b:?} → {a:?}",
+                    tally.worlds
+                )
+            };
+            // Inside the warm cluster: the edited request stays under its
+            // target's slow threshold.
+            let within = match (
+                edit,
+                samples[index].ttft_ms,
+                before.targets[target as usize].slow,
+            ) {
+                (Edit::Slower(f), Some(ms), Some(slow)) => ms * f <= slow.threshold_ms,
+                (Edit::Slower(_), Some(_), None) => true,
+                _ => false,
+            };
+            tally.within_cluster += usize::from(within);
+            // A failure in place of a request, or one more, goes to the top
+            // ranks: the slow rule's proof covers it (docs/statistics.md).
+            let to_the_top = matches!(
+                edit,
+                Edit::Timeout | Edit::Error | Edit::AddTimeout | Edit::AddError
+            );
+            if a.slow < b.slow && before.population.contains(&samples[index]) {
+                tally.slow_count_fell += 1;
+                if to_the_top {
+                    tally
+                        .failures
+                        .push(format!("slow count fell: {}", context()));
+                } else {
+                    tally.slow_rule_gaps.push(context());
+                }
+            }
+            if a.rank < b.rank {
+                tally.rank_rose += 1;
+                if to_the_top {
+                    tally.failures.push(format!("rank rose: {}", context()));
+                } else {
+                    tally.slow_rule_gaps.push(context());
+                }
+            }
+            if a.picked && !b.picked {
+                tally.became_pick += 1;
+                tally
+                    .failures
+                    .push(format!("became the pick: {}", context()));
+            }
+            let improved = |after: Option<Verdict>, before: Option<Verdict>| match (after, before) {
+                (Some(a), Some(b)) => a < b,
+                _ => false,
+            };
+            let verdict_better = improved(a.verdict, b.verdict);
+            let band_better = a.tail_band < b.tail_band;
+            if within {
+                tally.within_cluster_improved += usize::from(verdict_better || band_better);
+            } else {
+                if verdict_better {
+                    tally.verdict_improved += 1;
+                    tally
+                        .failures
+                        .push(format!("verdict improved: {}", context()));
+                }
+                if band_better && before.population.contains(&samples[index]) {
+                    tally.tail_band_improved += 1;
+                    tally
+                        .failures
+                        .push(format!("tail band improved: {}", context()));
+                }
+            }
+        }
+    }
+    tally
+}
+
+fn cases_from_env(default: usize) -> usize {
+    std::env::var("FIRSTTOKEN_GENERATED_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn no_generated_edit_improves_a_decision_and_every_report_prints_truthfully() {
+    let cases = cases_from_env(DEFAULT_CASES);
+    let started = std::time::Instant::now();
+    let tally = run_suite(cases, 47);
+    let pct = |k: usize, of: usize| 100.0 * k as f64 / of.max(1) as f64;
+    println!(
+        "generated suite: {} edits over {} worlds in {:.1} s; slow count fell {}, rank rose {}, \
+         became the pick {}, verdict improved {}, tail band improved {}; inside the warm \
+         cluster {} edits, verdict or tail band improved in {} ({:.2} %, not a promise); \
+         slower or cold edits that lowered a slow count or raised a rank: {} ({:.2} %); \
+         untruthful prints {}",
+        tally.cases,
+        tally.worlds,
+        started.elapsed().as_secs_f64(),
+        tally.slow_count_fell,
+        tally.rank_rose,
+        tally.became_pick,
+        tally.verdict_improved,
+        tally.tail_band_improved,
+        tally.within_cluster,
+        tally.within_cluster_improved,
+        pct(tally.within_cluster_improved, tally.within_cluster),
+        tally.slow_rule_gaps.len(),
+        pct(tally.slow_rule_gaps.len(), tally.cases),
+        tally.untruthful.len(),
+    );
+    for gap in tally.slow_rule_gaps.iter().take(3) {
+        println!("  slow rule gap: {gap}");
+    }
+    // Measured at 0.17 % of 10 000 and 100 000 edits; the bound keeps it
+    // from growing unseen until the slow rule is monotone by construction.
+    assert!(
+        pct(tally.slow_rule_gaps.len(), tally.cases) <= 0.5,
+        "{:?}",
+        &tally.slow_rule_gaps[..tally.slow_rule_gaps.len().min(5)]
+    );
+    assert_eq!(tally.became_pick, 0, "{:?}", tally.failures);
+    assert!(
+        tally.failures.is_empty(),
+        "{} failures, first: {:?}",
+        tally.failures.len(),
+        &tally.failures[..tally.failures.len().min(5)]
+    );
+    assert!(
+        tally.untruthful.is_empty(),
+        "{:?}",
+        &tally.untruthful[..tally.untruthful.len().min(5)]
+    );
+}
+
+#[test]
+fn the_negative_duration_scan_finds_one() {
+    assert!(negative_duration("lies off the fitted line (-18.7 ms, 331 ms)").is_some());
+    assert!(negative_duration("lies off the fitted line (below 0 ms, 331 ms)").is_none());
+    assert!(negative_duration("128–2 048 tokens, 1.2 s–3 s").is_none());
+    assert!(negative_duration("TTFT 中位数 -3 毫秒").is_some());
+}
