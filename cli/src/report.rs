@@ -10,14 +10,13 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
 use firsttoken_core::idle::{GoesCold, IdleFigures};
 use firsttoken_core::outline::comparison::MODEL_BLOCK;
 use firsttoken_core::outline::results::{Part, results_outline};
 use firsttoken_core::outline::{Block, Section, Show, Table};
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{
-    REPORT_SEED, Report, TargetReport, build_report_with, percentile_reaches_censored,
+    REPORT_SEED, Report, TargetReport, build_report, percentile_reaches_censored,
 };
 use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken_core::routing_config::{
@@ -107,12 +106,11 @@ pub fn for_terminal(mut doc: ResultsDoc) -> ResultsDoc {
 
 /// The results view of `doc`, as the page computes it.
 pub fn report_of(doc: &ResultsDoc) -> Report {
-    build_report_with(
+    build_report(
         &doc.plan,
         &doc.samples,
         doc.environment.peak_offset_min(&doc.plan),
         REPORT_SEED,
-        EXPORT_RESAMPLES,
     )
 }
 

@@ -16,13 +16,12 @@ use serde::{Deserialize, Serialize};
 use crate::base::document;
 use crate::base::lang::Lang;
 use crate::judgement::fidelity_score::{FidelityFigures, FidelityReason, FidelityVerdict};
-use crate::judgement::report::{REPORT_SEED, build_report_with};
+use crate::judgement::report::{REPORT_SEED, build_report};
 use crate::judgement::settings::{TIMEOUT_CONFIDENCE, TIMEOUT_MARGIN, TimeoutAdvice};
 use crate::judgement::timeofday::{PeakZone, parse_peak_tz};
 use crate::judgement::verdict::{Judgement, Verdict};
 use crate::planning::fidelity::suite::Category;
 use crate::planning::plan::Plan;
-use crate::statistics::bootstrap::EXPORT_RESAMPLES;
 use crate::statistics::dependence::Resampling;
 use crate::wire::ratelimit::{RateLimitHeaders, StatusCounts};
 use crate::wire::sample::Sample;
@@ -500,7 +499,7 @@ pub struct ResultsDoc {
 pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
     // The time zone only moves the hour-of-day figures, which the summary
     // does not carry.
-    let report = build_report_with(plan, samples, 0, REPORT_SEED, EXPORT_RESAMPLES);
+    let report = build_report(plan, samples, 0, REPORT_SEED);
     report
         .targets
         .iter()

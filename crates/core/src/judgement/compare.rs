@@ -54,6 +54,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 use crate::judgement::fidelity_score::FidelityVerdict;
+pub use crate::judgement::routing_words::TypicalTtft;
 use crate::judgement::routing_words::{Pick, no_route_reason, pick_reason, rule_text};
 use crate::judgement::slow::slow_share;
 use crate::judgement::verdict::{
@@ -112,28 +113,6 @@ pub struct TargetFigures {
     /// The TTFT predicted at the plan's typical prompt size, when the plan
     /// names one and the target has a prefill fit: then it ranks first.
     pub typical: Option<TypicalTtft>,
-}
-
-/// A target's TTFT at the plan's `typical_prompt_tokens`, as the route
-/// ranks by it: the median of every first send of the sizes around it
-/// (timeouts and failures at the timeout), read between them.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TypicalTtft {
-    /// The typical size, input tokens.
-    pub tokens: u32,
-    /// The reading, ms: the size's median, or the straight line between
-    /// the two neighbouring sizes' medians; outside the measured sizes the
-    /// nearest size's median. Infinite when a median it reads is censored
-    /// at the timeout.
-    pub ttft_ms: f64,
-    /// Its 95 % interval, ms: each median's distribution-free interval,
-    /// read the same way (`high` infinite when one is unbounded).
-    pub interval: Interval,
-    /// The measured size the reading stands at when the typical size lies
-    /// outside the measured ones (no line carries a decision beyond them).
-    pub nearest: Option<u32>,
-    /// The two sizes read (the same size twice at or beyond a size).
-    pub sizes: (u32, u32),
 }
 
 impl TargetFigures {

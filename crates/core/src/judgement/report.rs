@@ -26,7 +26,7 @@ use crate::judgement::tail::{ColdTail, detect_cold_tail};
 use crate::judgement::timeofday::{TimeOfDay, time_of_day};
 use crate::judgement::verdict::{Caveat, Judgement, Lang, Verdict, caveats_with_censoring, judge};
 use crate::planning::plan::Plan;
-use crate::statistics::bootstrap::{DEFAULT_RESAMPLES, Interval, Intervals, time_aware_intervals};
+use crate::statistics::bootstrap::{Interval, Intervals, report_resamples, time_aware_intervals};
 use crate::statistics::quantile::order_statistic_interval;
 use crate::statistics::stats::{Summary, percentile, summarize, summarize_sorted};
 use crate::wire::sample::{ErrorKind, Sample, TtftRank};
@@ -276,11 +276,17 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// ```
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u64) -> Report {
-    build_report_with(plan, samples, tz_offset_min, seed, DEFAULT_RESAMPLES)
+    build_report_with(
+        plan,
+        samples,
+        tz_offset_min,
+        seed,
+        report_resamples(samples.len()),
+    )
 }
 
 /// [`build_report`] with `resamples` bootstrap resamples for the CV's
-/// interval ([`crate::statistics::bootstrap::EXPORT_RESAMPLES`] for exports).
+/// interval ([`build_report`] draws [`crate::statistics::bootstrap::report_resamples`] of the file).
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_report_with(
     plan: &Plan,

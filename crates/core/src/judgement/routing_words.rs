@@ -5,6 +5,7 @@
 use crate::base::lang::Lang;
 use crate::judgement::fidelity_score::FidelityVerdict;
 use crate::judgement::verdict::{ERROR_RATE_THRESHOLD, Judgement, VERDICT_MIN_SAMPLES};
+use crate::statistics::bootstrap::Interval;
 use crate::words::format::format_ms;
 
 /// Why a model has no pick: no provider has enough samples yet
@@ -25,6 +26,28 @@ pub(crate) fn no_route_reason(lang: Lang, collecting: bool) -> String {
             "样本数不少于 {VERDICT_MIN_SAMPLES} 的服务商中，没有错误率低于 {threshold_pct:.0}% 的"
         ),
     }
+}
+
+/// A target's TTFT at the plan's `typical_prompt_tokens`, as the route
+/// ranks by it: the median of every first send of the sizes around it
+/// (timeouts and failures at the timeout), read between them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TypicalTtft {
+    /// The typical size, input tokens.
+    pub tokens: u32,
+    /// The reading, ms: the size's median, or the straight line between
+    /// the two neighbouring sizes' medians; outside the measured sizes the
+    /// nearest size's median. Infinite when a median it reads is censored
+    /// at the timeout.
+    pub ttft_ms: f64,
+    /// Its 95 % interval, ms: each median's distribution-free interval,
+    /// read the same way (`high` infinite when one is unbounded).
+    pub interval: Interval,
+    /// The measured size the reading stands at when the typical size lies
+    /// outside the measured ones (no line carries a decision beyond them).
+    pub nearest: Option<u32>,
+    /// The two sizes read (the same size twice at or beyond a size).
+    pub sizes: (u32, u32),
 }
 
 /// What the routing rule found about its pick, for [`pick_reason`].
@@ -51,7 +74,7 @@ pub struct Pick<'a> {
     pub requests: usize,
     /// The pick's reading at the plan's typical prompt size, when the
     /// ranking went by it.
-    pub typical: Option<crate::judgement::compare::TypicalTtft>,
+    pub typical: Option<TypicalTtft>,
 }
 
 /// Why the routing rule picked `pick`: "lowest p95 (0.57 s) of 3 providers
@@ -126,10 +149,7 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
 /// and 8 192 tokens", "the median at 16 384 tokens, the nearest measured
 /// size"), every request of those sizes counted.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn typical_words(
-    lang: Lang,
-    typical: &crate::judgement::compare::TypicalTtft,
-) -> (String, String, String) {
+fn typical_words(lang: Lang, typical: &TypicalTtft) -> (String, String, String) {
     let grouped = |tokens: u32| crate::words::format::grouped(u64::from(tokens));
     let (low, high) = (grouped(typical.sizes.0), grouped(typical.sizes.1));
     let source = match (lang, typical.nearest, typical.sizes.0 == typical.sizes.1) {

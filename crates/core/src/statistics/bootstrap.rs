@@ -32,12 +32,30 @@ use crate::statistics::stats::{cv_pct, lerp, percentile};
 /// under 50 ms in the page.
 pub const DEFAULT_RESAMPLES: usize = 400;
 
-/// Resamples of the CV's bootstrap in everything exported (the results
-/// summary, `firsttoken report`): at B = 2 000 each end of the 95 %
-/// interval rests on the 50 most extreme resamples, so it moves little from
-/// seed to seed. The page's view keeps [`DEFAULT_RESAMPLES`]; it shows no
-/// CV interval, and the median and p95 intervals need no resampling.
+/// The most resamples of the CV's bootstrap a report draws: at B = 2 000
+/// each end of the 95 % interval rests on the 50 most extreme resamples,
+/// so it moves little from seed to seed.
 pub const EXPORT_RESAMPLES: usize = 2000;
+
+/// Resampled values a report's CV bootstraps may draw in all: what keeps
+/// the page's re-render of a 10 000-request file within its budget.
+const REPORT_DRAWS: usize = 2_000_000;
+
+/// The resamples of the CV's bootstrap for a report of a file of
+/// `samples` samples: [`EXPORT_RESAMPLES`] up to 1 000 samples, then
+/// fewer, as many as [`REPORT_DRAWS`] draws allow, never below
+/// [`DEFAULT_RESAMPLES`].
+///
+/// One rule, read from the file alone, for every surface: the page, the
+/// terminal, the HTML report and the exported summary make the same
+/// intervals from the same file, so a sentence that chooses its words by
+/// whether two intervals overlap says the same on each (the page drew 400
+/// resamples and the runner 2 000, and the two could word one file
+/// differently).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn report_resamples(samples: usize) -> usize {
+    (REPORT_DRAWS / samples.max(1)).clamp(DEFAULT_RESAMPLES, EXPORT_RESAMPLES)
+}
 
 /// Confidence level of the intervals, in percent.
 pub(crate) const CONFIDENCE_PCT: f64 = 95.0;
