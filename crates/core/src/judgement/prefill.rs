@@ -216,6 +216,9 @@ pub struct Prediction {
 pub enum NoPrediction {
     /// No size has [`MIN_PER_SIZE`] warm requests.
     NothingMeasured,
+    /// A measured size the reading leans on has no ranked request (every
+    /// request refused as over the context window, or none sent yet).
+    SizeUnanswered,
     /// The size lies outside the measured ones and no line may carry the
     /// figures there.
     Outside {

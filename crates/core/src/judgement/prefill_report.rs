@@ -8,10 +8,10 @@
 
 use crate::judgement::compare::model_key;
 use crate::judgement::prefill::{
-    CacheSaving, NoPrediction, Prediction, PrefillComparison, PrefillFit, cache_savings,
-    compare_prefill, prefill_measure,
+    CacheSaving, NoPrediction, Prediction, PredictionSource, PrefillComparison, PrefillFit,
+    cache_savings, compare_prefill, prefill_measure,
 };
-use crate::judgement::report::{TargetReport, build_report};
+use crate::judgement::report::{TargetReport, build_report, typical_ttft};
 use crate::planning::plan::Plan;
 use crate::wire::sample::{ErrorKind, Sample};
 
@@ -142,10 +142,26 @@ pub fn prefill_report(plan: &Plan, samples: &[Sample], seed: u64) -> Option<Pref
         .map(|(index, target)| {
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             let measure = prefill_measure(samples, index, seed);
-            let typical = plan.typical_prompt_tokens.map(|tokens| {
-                measure
+            // Between the measured sizes the section says the route's own
+            // reading (every request of the sizes around the typical one,
+            // a timeout or a failure at the timeout), so it never reads
+            // across a size whose requests all failed; beyond them, where
+            // no line decides, it says what the prefill line would carry.
+            let reading = typical_ttft(plan, samples, index);
+            let typical = plan.typical_prompt_tokens.map(|tokens| match reading {
+                Some(reading) if reading.nearest.is_none() => Ok(Prediction {
+                    tokens,
+                    ttft_ms: reading.ttft_ms,
+                    interval: reading.interval,
+                    source: PredictionSource::Sizes,
+                }),
+                _ => measure
                     .as_ref()
                     .map_or(Err(NoPrediction::NothingMeasured), |m| m.predict(tokens))
+                    .and_then(|prediction| match prediction.source {
+                        PredictionSource::Line => Ok(prediction),
+                        PredictionSource::Sizes => Err(NoPrediction::SizeUnanswered),
+                    }),
             });
             let no_growth = measure.as_ref().is_some_and(|m| {
                 m.points.len() >= 2 && !m.fit.as_ref().is_some_and(PrefillFit::shows_growth)

@@ -482,7 +482,7 @@ fn idle_of(
 ///
 /// Cost: nothing without a typical size; else one sort per size it reads.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32) -> Option<TypicalTtft> {
+pub fn typical_ttft(plan: &Plan, samples: &[Sample], target: u32) -> Option<TypicalTtft> {
     let tokens = plan.typical_prompt_tokens?;
     let mut sizes = plan.prompt_sizes.clone().filter(|s| !s.is_empty())?;
     sizes.sort_unstable();

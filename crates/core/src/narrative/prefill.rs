@@ -240,30 +240,43 @@ pub fn typical_sentence(
     match typical {
         Ok(prediction) => {
             let ms = format_ms(lang, prediction.ttft_ms);
-            let interval = format!(
-                "{}–{}",
-                format_ms(lang, prediction.interval.low),
-                format_ms(lang, prediction.interval.high)
-            );
+            // An interval that reaches a request censored at the timeout
+            // has no upper end: only its lower one is said.
+            let interval = if prediction.interval.high.is_finite() {
+                format!(
+                    "{}–{}",
+                    format_ms(lang, prediction.interval.low),
+                    format_ms(lang, prediction.interval.high)
+                )
+            } else {
+                format!("≥ {}", format_ms(lang, prediction.interval.low))
+            };
             match (lang, prediction.source) {
                 (Lang::En, PredictionSource::Sizes) => format!(
-                    "about {ms} to the first token at {size} input tokens ({interval}, read from \
-                     the measured sizes)"
+                    "about {ms} to the first token at {size} input tokens ({interval}, the median \
+                     of every request of the measured sizes, timeouts and failures included)"
                 ),
                 (Lang::En, PredictionSource::Line) => format!(
                     "about {ms} to the first token at {size} input tokens ({interval}, from the \
                      prefill line beyond the measured sizes)"
                 ),
-                (Lang::ZhCn, PredictionSource::Sizes) => {
-                    format!(
-                        "输入 {size} Token 时首个 Token 约需 {ms}（{interval}，由实测长度读出）"
-                    )
-                }
+                (Lang::ZhCn, PredictionSource::Sizes) => format!(
+                    "输入 {size} Token 时首个 Token 约需 {ms}（{interval}，取实测长度全部请求的中位数，含超时和失败）"
+                ),
                 (Lang::ZhCn, PredictionSource::Line) => format!(
                     "输入 {size} Token 时首个 Token 约需 {ms}（{interval}，由预填充直线外推到实测长度之外）"
                 ),
             }
         }
+        Err(NoPrediction::SizeUnanswered) => match lang {
+            Lang::En => format!(
+                "the typical {size} input tokens cannot be read: a measured size around it has \
+                 no answered or timed-out request"
+            ),
+            Lang::ZhCn => format!(
+                "无法读出典型长度 {size} 个输入 Token：它前后的某个实测长度没有得到回答或超时的请求"
+            ),
+        },
         Err(NoPrediction::NothingMeasured) => match lang {
             Lang::En => format!(
                 "the typical {size} input tokens cannot be used: no size has 3 warm requests"

@@ -610,3 +610,177 @@ fn the_negative_duration_scan_finds_one() {
     assert!(negative_duration("128–2 048 tokens, 1.2 s–3 s").is_none());
     assert!(negative_duration("TTFT 中位数 -3 毫秒").is_some());
 }
+
+/// Two steady providers of one model measured at 128 and 2 048 tokens,
+/// 80 first sends of each size: `fast` answers in `fast_ms`, `slow` in
+/// `slow_ms`, both with 5 % lognormal noise.
+fn sized_pair(typical: u32, fast_ms: f64, slow_ms: f64, seed: u64) -> (Plan, Vec<Sample>) {
+    let mut plan = Plan {
+        targets: vec![
+            Target::openai("A", "https://a.example/v1", "m"),
+            Target::openai("B", "https://b.example/v1", "m"),
+        ],
+        requests_per_target: 160,
+        warmup_per_target: 0,
+        prompt_sizes: Some(vec![128, 2_048]),
+        typical_prompt_tokens: Some(typical),
+        ..Plan::default()
+    };
+    plan.nonce = true;
+    let steady = |median_ms| Provider {
+        median_ms,
+        sigma: 0.05,
+        heavy: false,
+        cold_share: 0.0,
+        cold_factor: 1.0,
+        timeout_share: 0.0,
+        error_share: 0.0,
+        rate: 1e9,
+    };
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let samples = replies(&plan, &[steady(fast_ms), steady(slow_ms)], &mut rng);
+    (plan, samples)
+}
+
+/// The first sends of `target` at `tokens`, by index into `samples`, in
+/// the order of their TTFT.
+fn first_sends_at(samples: &[Sample], target: u32, tokens: u32) -> Vec<usize> {
+    let mut own: Vec<usize> = (0..samples.len())
+        .filter(|&i| {
+            let s = &samples[i];
+            s.target == target
+                && s.sized_prompt
+                    .is_some_and(|p| p.tokens == tokens && p.repeat_of.is_none())
+        })
+        .collect();
+    own.sort_by(|&a, &b| {
+        samples[a]
+            .ttft_ms
+            .unwrap_or(f64::INFINITY)
+            .total_cmp(&samples[b].ttft_ms.unwrap_or(f64::INFINITY))
+    });
+    own
+}
+
+/// The issue's first counterexample: three warm requests of A just above
+/// its median at the typical size turned into cold starts lowered A's
+/// warm-only median there and made it the pick beside "not ready". Now
+/// the reading counts every request, the slow share ranks first, and A
+/// stays behind B in every seed.
+#[test]
+fn cold_starts_at_the_typical_size_never_make_a_target_the_pick() {
+    let mut a_was_the_pick = 0;
+    for seed in 0..20 {
+        // A and B alike: either may be the pick before.
+        let (plan, samples) = sized_pair(2_048, 400.0, 400.0, seed);
+        let before = build_report_with(&plan, &samples, 0, 7, RESAMPLES);
+        a_was_the_pick += usize::from(before.models[0].best == Some(0));
+        let own = first_sends_at(&samples, 0, 2_048);
+        let mut changed = samples.clone();
+        for &index in &own[own.len() / 2..own.len() / 2 + 3] {
+            let ms = changed[index].ttft_ms.unwrap_or(400.0);
+            answer(&mut changed[index], ms * 12.0, plan.timeout_s * 1000.0);
+        }
+        let after = build_report_with(&plan, &changed, 0, 7, RESAMPLES);
+        assert_eq!(after.models[0].best, Some(1), "seed {seed}");
+        let a = &after.targets[0];
+        assert!(
+            a.slow.is_some_and(|s| s.slow >= 3),
+            "seed {seed}: {:?}",
+            a.slow
+        );
+        let typical = after.models[0]
+            .rows
+            .iter()
+            .find(|r| r.figures.target == 0)
+            .and_then(|r| r.figures.typical)
+            .unwrap();
+        let was = before.models[0]
+            .rows
+            .iter()
+            .find(|r| r.figures.target == 0)
+            .and_then(|r| r.figures.typical)
+            .unwrap();
+        assert!(
+            typical.ttft_ms >= was.ttft_ms,
+            "seed {seed}: the reading fell"
+        );
+    }
+    // The worlds hold both cases: A the pick before, and B.
+    assert!((3..=17).contains(&a_was_the_pick), "{a_was_the_pick}");
+}
+
+/// The issue's second counterexample: when every request at the typical
+/// size timed out, the headline passed over that size and read "solid".
+/// Now the size stays the headline: the target has no successful request,
+/// is said in its own section, is not the pick, and no sentence reads a
+/// TTFT at that size from the others.
+#[test]
+fn a_typical_size_that_timed_out_is_not_passed_over() {
+    let (plan, samples) = sized_pair(2_048, 300.0, 400.0, 3);
+    let mut changed = samples.clone();
+    for index in first_sends_at(&samples, 0, 2_048) {
+        time_out(&mut changed[index], plan.timeout_s * 1000.0);
+    }
+    let report = build_report_with(&plan, &changed, 0, 7, RESAMPLES);
+    assert_eq!(
+        report.population,
+        crate::judgement::population::Population::Size(2_048)
+    );
+    let a = &report.targets[0];
+    assert_ne!(a.verdict, Some(Verdict::Solid), "{:?}", a.verdict);
+    assert_eq!(report.models[0].best, Some(1));
+    let prefill = crate::judgement::prefill_report::prefill_report(&plan, &changed, 7).unwrap();
+    for lang in [Lang::En, Lang::ZhCn] {
+        let lines = crate::narrative::prefill::lines(lang, &prefill);
+        let said: Vec<&String> = lines
+            .iter()
+            .filter(|(label, _)| label == "A")
+            .map(|(_, s)| s)
+            .collect();
+        assert!(
+            said.iter()
+                .all(|s| !s.contains("about 3") && !s.contains("read from")),
+            "{said:?}"
+        );
+    }
+    let en = crate::narrative::prefill::lines(Lang::En, &prefill);
+    assert!(
+        en.iter()
+            .any(|(label, s)| label == "A" && s.contains("at 2 048 input tokens (≥ ")),
+        "{en:?}"
+    );
+}
+
+/// The issue's third counterexample: the printed rule said "over 3× the
+/// model's pooled median" while the route counted each target's own
+/// threshold. Now the rule is made from what the ranking applies, and the
+/// routing JSON carries the same text.
+#[test]
+fn the_printed_rule_is_the_rule_applied() {
+    let (plan, samples) = sized_pair(4_096, 300.0, 400.0, 5);
+    let report = build_report_with(&plan, &samples, 0, 7, RESAMPLES);
+    let model = &report.models[0];
+    for lang in [Lang::En, Lang::ZhCn] {
+        let rule = model.rule(lang);
+        assert_eq!(report.routing_in(lang).routes[0].rule, rule);
+        assert!(!rule.contains("pooled") && !rule.contains("合并"), "{rule}");
+    }
+    let en = model.rule(Lang::En);
+    assert!(
+        en.contains("each target's own: over 3× its warm reference"),
+        "{en}"
+    );
+    assert!(en.contains("the typical 4 096 input tokens"), "{en}");
+    let json: serde_json::Value = serde_json::from_str(&report.routing.to_json()).unwrap();
+    assert_eq!(json["routes"][0]["rule"], en);
+    let budget = Plan {
+        ttft_budget_ms: Some(800.0),
+        typical_prompt_tokens: None,
+        ..plan
+    };
+    let report = build_report_with(&budget, &samples, 0, 7, RESAMPLES);
+    let rule = report.models[0].rule(Lang::En);
+    assert!(rule.contains("over the TTFT budget of 800 ms"), "{rule}");
+    assert!(!rule.contains("typical"), "{rule}");
+}
