@@ -150,11 +150,11 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
         ),
         "{text}"
     );
-    // The plan names a typical size: the prompt-size block predicts TTFT
-    // there from the measured sizes.
+    // The plan names a typical size: the prompt-size block reads TTFT
+    // there from every request of the measured sizes, as the route does.
     assert!(
         text.contains("to the first token at 4 096 input tokens")
-            && text.contains("read from the measured sizes"),
+            && text.contains("the median of every request of the measured sizes"),
         "{text}"
     );
     println!("{text}");

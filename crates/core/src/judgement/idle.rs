@@ -47,7 +47,6 @@
 //! cold probability (docs/statistics.md has the figures and the command).
 
 use crate::base::order::sort_numbers;
-use crate::judgement::slow::slow_share;
 use crate::statistics::binomial::{clopper_pearson, fisher_exact};
 use crate::statistics::stats::percentile;
 use crate::wire::sample::TtftRank;
@@ -90,6 +89,10 @@ pub struct GapFigures {
     pub interval: (f64, f64),
     /// The monotone (isotonic) estimate of P(cold | this gap), 0–1.
     pub monotone_share: f64,
+    /// The exact 95 % interval of that estimate, 0–1: Clopper–Pearson on
+    /// the requests the isotonic fit pooled with this gap's (its block,
+    /// whose pooled share is the estimate), so the estimate lies inside.
+    pub monotone_interval: (f64, f64),
     /// TTFT median of the gap's ranked requests, ms (timeouts at the timeout).
     pub median_ms: Option<f64>,
     /// TTFT p95 of the gap's ranked requests, ms.
@@ -174,8 +177,10 @@ pub struct AtTraffic {
     /// ends at a measured gap; between two gaps, their estimates (a longer
     /// idle is never warmer); past the longest gap, from its estimate to 1.
     pub share: (f64, f64),
-    /// From the 95 % interval of the gap below (or 0 before the shortest)
-    /// to that of the gap above (or 1 past the longest), 0–1.
+    /// From the low end of the monotone estimate's 95 % interval at the
+    /// gap below (or 0 before the shortest) to the high end at the gap
+    /// above (or 1 past the longest), 0–1
+    /// ([`GapFigures::monotone_interval`]).
     pub interval: (f64, f64),
 }
 
@@ -214,9 +219,12 @@ pub struct IdleFigures {
     pub gaps: Vec<GapFigures>,
     /// Where the cold share rises.
     pub goes_cold: GoesCold,
-    /// The slow threshold the cold requests are over, ms: 3× the warm
-    /// reference of the shortest gap's requests.
+    /// The bound the cold requests are over, ms ([`cold_bound_ms`]): the
+    /// warm median after the shortest gap times [`IdleFigures::cold_multiple`].
     pub threshold_ms: f64,
+    /// How many times the warm median a request must take to be cold: 3,
+    /// or more for a provider whose warm requests spread widely.
+    pub cold_multiple: f64,
     /// That shortest gap, s.
     pub reference_gap_s: f64,
     /// Cold requests over every gap.
@@ -264,9 +272,65 @@ pub fn idle_figures(
         ranked.iter().take_while(|r| r.0 == shortest_s).collect();
     let mut reference: Vec<f64> = shortest.iter().map(|r| r.1).collect();
     sort_numbers(&mut reference);
-    let censored = shortest.iter().filter(|r| r.2).count();
-    let threshold_ms = slow_share(&reference, censored)?.threshold_ms;
-    Some(figures_over(&ranked, threshold_ms, settings))
+    let (warm_median_ms, cold_multiple) = cold_bound(&reference)?;
+    let mut figures = figures_over(&ranked, warm_median_ms * cold_multiple, settings);
+    figures.cold_multiple = cold_multiple;
+    Some(figures)
+}
+
+/// A warm request's spread is estimated from the lower part of the
+/// reference population, between these two quantiles (0–100): below its
+/// lower quartile, where a gap up to three quarters cold is still warm.
+const SPREAD_QUANTILES: (f64, f64) = (10.0, 50.0);
+
+/// Standard-normal distance between [`SPREAD_QUANTILES`]: 1.645 − 0.674.
+const SPREAD_Z: f64 = 1.281_6;
+
+/// How many warm spreads (on log TTFT) above the warm median a request
+/// must lie to meet a cold replica, when that is more than
+/// [`crate::judgement::slow::SLOW_MULTIPLE`]×: far enough that a warm
+/// provider with heavy-tailed noise rarely crosses it (log-t₃ at scale
+/// 0.5 about 1 request in 120, a lognormal at σ 0.7 about 1 in 700).
+const COLD_SPREADS: f64 = 4.0;
+
+/// Warm spreads are never taken below this (log), as the tail detector's
+/// floor: jitter on a steady provider does not make a spread.
+const MIN_SPREAD: f64 = 0.05;
+
+/// The cold bound of a target's idle requests, ms, from its reference
+/// population `sorted_ms` (the requests after the shortest gap, ascending,
+/// timeouts at the timeout): fixed from that named population, never
+/// iterated. On log TTFT the warm median is read from the lower quartile
+/// and the warm spread from the 5th to the 25th percentile (both hold
+/// while up to three quarters of the population is cold), and a request
+/// is cold above the warm median times the larger of
+/// [`crate::judgement::slow::SLOW_MULTIPLE`] and e^([`COLD_SPREADS`] ×
+/// spread).
+///
+/// Why not the slow rule's warm reference: it is iterated, "slow of slow",
+/// and on a warm provider with heavy-tailed noise it ran down to the
+/// fastest request (a 52 ms threshold against a 512 ms median), calling
+/// warm outliers cold replicas. `None` without a positive reference.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn cold_bound_ms(sorted_ms: &[f64]) -> Option<f64> {
+    cold_bound(sorted_ms).map(|(median_ms, multiple)| median_ms * multiple)
+}
+
+/// [`cold_bound_ms`] as its two parts: the warm median, ms, and the
+/// multiple of it a cold request exceeds.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn cold_bound(sorted_ms: &[f64]) -> Option<(f64, f64)> {
+    let (low, quartile) = (
+        percentile(sorted_ms, SPREAD_QUANTILES.0)?,
+        percentile(sorted_ms, SPREAD_QUANTILES.1)?,
+    );
+    if !(low > 0.0 && quartile > 0.0) {
+        return None;
+    }
+    let spread = ((quartile.ln() - low.ln()) / SPREAD_Z).max(MIN_SPREAD);
+    let warm_median = quartile;
+    let multiple = crate::judgement::slow::SLOW_MULTIPLE.max((COLD_SPREADS * spread).exp());
+    Some((warm_median, multiple))
 }
 
 /// The figures of `ranked` (gap s, TTFT ms, censored; by gap, then TTFT),
@@ -290,6 +354,7 @@ fn figures_over(
             cold,
             interval: clopper_pearson(cold, group.len(), IDLE_CONFIDENCE),
             monotone_share: 0.0,
+            monotone_interval: (0.0, 1.0),
             median_ms: percentile(&sorted, 50.0),
             p95_ms: percentile(&sorted, 95.0),
             censored: group.iter().filter(|(_, _, c)| *c).count(),
@@ -302,6 +367,17 @@ fn figures_over(
         .zip(isotonic_non_decreasing(&shares, &weights))
     {
         gap.monotone_share = fitted;
+    }
+    // Each block of gaps the fit pooled (one fitted value) gets the exact
+    // interval of its pooled requests: the interval of the estimate it
+    // prints, not of a single gap's raw share.
+    for block in gaps.chunk_by_mut(|a, b| a.monotone_share == b.monotone_share) {
+        let cold: usize = block.iter().map(|g| g.cold).sum();
+        let requests: usize = block.iter().map(|g| g.requests).sum();
+        let interval = clopper_pearson(cold, requests, IDLE_CONFIDENCE);
+        for gap in block {
+            gap.monotone_interval = interval;
+        }
     }
 
     let mut cold_sorted: Vec<(f64, bool)> = ranked
@@ -359,6 +435,7 @@ fn figures_over(
         gaps,
         goes_cold,
         threshold_ms,
+        cold_multiple: crate::judgement::slow::SLOW_MULTIPLE,
         reference_gap_s,
         keep_warm,
         at_traffic,
@@ -424,9 +501,11 @@ fn at_traffic(gaps: &[GapFigures], gap_s: f64) -> Option<AtTraffic> {
         below.map_or(0.0, |g| g.monotone_share),
         above.map_or(1.0, |g| g.monotone_share),
     );
+    // The intervals of the same monotone estimates, so the range said
+    // lies inside the interval said with it.
     let interval = (
-        below.map_or(0.0, |g| g.interval.0),
-        above.map_or(1.0, |g| g.interval.1),
+        below.map_or(0.0, |g| g.monotone_interval.0),
+        above.map_or(1.0, |g| g.monotone_interval.1),
     );
     Some(AtTraffic {
         gap_s,

