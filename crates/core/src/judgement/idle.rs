@@ -279,11 +279,20 @@ pub fn idle_figures(
 }
 
 /// A warm request's spread is estimated from the lower part of the
-/// reference population, between these two quantiles (0–100): below its
-/// lower quartile, where a gap up to three quarters cold is still warm.
+/// reference population, between these two quantiles (0–100): at and
+/// below its median, which a cold start among a minority of it does not
+/// move.
 const SPREAD_QUANTILES: (f64, f64) = (10.0, 50.0);
 
-/// Standard-normal distance between [`SPREAD_QUANTILES`]: 1.645 − 0.674.
+/// The empty stretch, as a ratio of TTFTs, between the fast few of a
+/// mostly cold reference population and the rest ([`mostly_cold_split`]).
+const MOSTLY_COLD_GAP: f64 = 8.0;
+
+/// A mostly cold reference population needs this many fast requests to
+/// stand for the warm ones ([`mostly_cold_split`]).
+const MIN_WARM_GROUP: usize = 2;
+
+/// Standard-normal distance between [`SPREAD_QUANTILES`]: 1.2816.
 const SPREAD_Z: f64 = 1.281_6;
 
 /// How many warm spreads (on log TTFT) above the warm median a request
@@ -300,12 +309,13 @@ const MIN_SPREAD: f64 = 0.05;
 /// The cold bound of a target's idle requests, ms, from its reference
 /// population `sorted_ms` (the requests after the shortest gap, ascending,
 /// timeouts at the timeout): fixed from that named population, never
-/// iterated. On log TTFT the warm median is read from the lower quartile
-/// and the warm spread from the 5th to the 25th percentile (both hold
-/// while up to three quarters of the population is cold), and a request
-/// is cold above the warm median times the larger of
-/// [`crate::judgement::slow::SLOW_MULTIPLE`] and e^([`COLD_SPREADS`] ×
-/// spread).
+/// iterated down its requests. The warm median is the population's
+/// median, and the warm spread is read on log TTFT from its 10th
+/// percentile to the median; a request is cold above the warm median
+/// times the larger of [`crate::judgement::slow::SLOW_MULTIPLE`] and
+/// e^([`COLD_SPREADS`] × spread). When the population is mostly cold (a
+/// fast group apart from a slower majority, [`mostly_cold_split`]), the
+/// fast group stands in for it.
 ///
 /// Why not the slow rule's warm reference: it is iterated, "slow of slow",
 /// and on a warm provider with heavy-tailed noise it ran down to the
@@ -320,17 +330,36 @@ pub fn cold_bound_ms(sorted_ms: &[f64]) -> Option<f64> {
 /// multiple of it a cold request exceeds.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn cold_bound(sorted_ms: &[f64]) -> Option<(f64, f64)> {
-    let (low, quartile) = (
-        percentile(sorted_ms, SPREAD_QUANTILES.0)?,
-        percentile(sorted_ms, SPREAD_QUANTILES.1)?,
+    let warm = mostly_cold_split(sorted_ms).unwrap_or(sorted_ms);
+    let (low, median) = (
+        percentile(warm, SPREAD_QUANTILES.0)?,
+        percentile(warm, SPREAD_QUANTILES.1)?,
     );
-    if !(low > 0.0 && quartile > 0.0) {
+    if !(low > 0.0 && median > 0.0) {
         return None;
     }
-    let spread = ((quartile.ln() - low.ln()) / SPREAD_Z).max(MIN_SPREAD);
-    let warm_median = quartile;
+    let spread = ((median.ln() - low.ln()) / SPREAD_Z).max(MIN_SPREAD);
     let multiple = crate::judgement::slow::SLOW_MULTIPLE.max((COLD_SPREADS * spread).exp());
-    Some((warm_median, multiple))
+    Some((median, multiple))
+}
+
+/// The warm requests of a reference population that is mostly cold: a
+/// model that scales to zero sooner than the shortest gap meets a cold
+/// replica after most of them, and their median is a cold start. Such a
+/// population is a fast group of at least [`MIN_WARM_GROUP`] requests, at
+/// most half of them, below an empty stretch of at least
+/// [`MOSTLY_COLD_GAP`]× (the widest such stretch). A warm provider with
+/// heavy-tailed noise rarely leaves one inside its fastest half; a
+/// cold start that short (under 8× the warm median) is not told from it.
+/// `None` otherwise.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn mostly_cold_split(sorted_ms: &[f64]) -> Option<&[f64]> {
+    let half = sorted_ms.len() / 2;
+    let (at, ratio) = (MIN_WARM_GROUP..=half)
+        .filter(|&i| sorted_ms[i - 1] > 0.0)
+        .map(|i| (i, sorted_ms[i] / sorted_ms[i - 1]))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    (ratio >= MOSTLY_COLD_GAP).then(|| &sorted_ms[..at])
 }
 
 /// The figures of `ranked` (gap s, TTFT ms, censored; by gap, then TTFT),
