@@ -52,9 +52,10 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
     let counts = counts.join(separator);
     let threshold = format_ms(lang, idle.threshold_ms);
     let reference = gap_text(lang, idle.reference_gap_s);
-    let multiple = if idle.cold_multiple >= 9.95 {
-        format!("{:.0}", idle.cold_multiple)
-    } else if (idle.cold_multiple - idle.cold_multiple.round()).abs() < 0.05 {
+    // Whole numbers from 10× up and where the multiple is one (3×).
+    let whole = idle.cold_multiple >= 9.95
+        || (idle.cold_multiple - idle.cold_multiple.round()).abs() < 0.05;
+    let multiple = if whole {
         format!("{:.0}", idle.cold_multiple)
     } else {
         format!("{:.1}", idle.cold_multiple)
