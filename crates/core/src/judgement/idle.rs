@@ -9,23 +9,25 @@
 //! often, shuffled over the run, so each gap's requests say how often that
 //! much idle ends in a cold start.
 //!
-//! - **Cold** is the tail rule's *slow* request ([`crate::judgement::slow`]):
-//!   slower than 3× the warm reference, every timeout included, with the
-//!   warm reference taken from the requests after the **shortest** gap, the
-//!   ones the design keeps warmest, and that one threshold applied to every
-//!   gap. Why not the reference of all the target's requests, as its row
-//!   has: that reference is the warm cluster's only while fewer than half
-//!   the requests are slow, and an idle run is mostly cold by design when
-//!   the model goes cold before its second gap. With it, a model cold after
-//!   all but the shortest gap read "stayed warm" in about one run in four
-//!   of the simulation below (its cold starts spread, so the reference
-//!   settled among them); with the shortest gap's, never.
+//! - **Cold** is a request over the **cold bound**, or a timeout: the
+//!   median of the requests after the **shortest** gap, the ones the
+//!   design keeps warmest, times the larger of 3 and e^(4 spreads) of
+//!   their log TTFT ([`cold_bound_ms`]), that one bound applied to every
+//!   gap. It is fixed from that named population, not iterated as the
+//!   slow rule's warm reference is: on a warm provider with heavy-tailed
+//!   noise the iteration ran down to the fastest request and called warm
+//!   outliers cold replicas. Why not the reference of all the target's
+//!   requests, as its row has: an idle run is mostly cold by design when
+//!   the model goes cold before its second gap, and with it a model cold
+//!   after all but the shortest gap read "stayed warm" in about one run
+//!   in four of the simulation below; with the shortest gap's, never.
 //! - **Per gap**: cold of ranked requests, with an exact Clopper–Pearson
 //!   95 % interval, and the gap's TTFT median and p95.
 //! - **Monotone estimate**: a longer idle never makes a warm replica more
 //!   likely, so P(cold | gap) is estimated non-decreasing in the gap: the
 //!   weighted least-squares fit under that order (pool-adjacent-violators,
-//!   [`isotonic_non_decreasing`]).
+//!   [`isotonic_non_decreasing`]), with the exact interval of the requests
+//!   each block pooled, so every estimate lies inside its own interval.
 //! - **Goes cold after**: the first gap whose cold share is above that of
 //!   all shorter gaps pooled, by Fisher's exact test at 0.05 shared among
 //!   the comparisons (Bonferroni); the range is from the gap before it to
@@ -313,8 +315,8 @@ const MIN_SPREAD: f64 = 0.05;
 /// median, and the warm spread is read on log TTFT from its 10th
 /// percentile to the median; a request is cold above the warm median
 /// times the larger of [`crate::judgement::slow::SLOW_MULTIPLE`] and
-/// e^([`COLD_SPREADS`] × spread). When the population is mostly cold (a
-/// fast group apart from a slower majority, [`mostly_cold_split`]), the
+/// e^(4 × spread). When the population is mostly cold (a
+/// fast group apart from a slower majority, `mostly_cold_split`), the
 /// fast group stands in for it.
 ///
 /// Why not the slow rule's warm reference: it is iterated, "slow of slow",

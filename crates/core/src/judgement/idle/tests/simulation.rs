@@ -3,7 +3,8 @@
 //!
 //! The model: the plan's gaps 10, 60, 300 and 900 s, 20 requests after
 //! each (80 per run). A warm request takes a lognormal TTFT (median 400 ms,
-//! σ 0.25); a cold start adds a lognormal load (median 15 s, σ 0.6), and a
+//! σ 0.25; in the heavy-tailed rows log-t₃ at scale 0.3 or 0.5, or a
+//! lognormal at σ 0.7); a cold start adds a lognormal load (median 15 s, σ 0.6), and a
 //! request past the 120 s timeout is censored there. A request after gap g
 //! is cold with probability `base` (cold starts that have nothing to do with
 //! idle) plus, when g is past the provider's threshold T, `after` of the
