@@ -75,7 +75,9 @@ async function pageSentences(page) {
   const cards = page.locator("section.card");
   const count = await cards.count();
   for (let i = 0; i < count; i += 1) await cards.nth(i).scrollIntoViewIfNeeded();
-  return page.$$eval("section.card > p.sentence, section.card > ul.notes > li, section.card > p.hint", (items) =>
+  // The page's own pieces (the probe grid's hint) are marked `own`: no
+  // other printer has them.
+  return page.$$eval("section.card > p.sentence, section.card > ul.notes > li, section.card > p.hint:not(.own)", (items) =>
     items
       .map((item) => {
         const copy = item.cloneNode(true);

@@ -124,9 +124,17 @@ fn statistics_confidence_intervals() {
     assert_eq!(order_statistic_ranks(71, 0.95).1, None);
     assert_eq!(order_statistic_ranks(72, 0.95).1, Some(72));
     // "averaged over consecutive batches of 3 block lengths
-    // (`BATCH_BLOCKS`; at least 5 batches)"; "B = 2 000 in everything
-    // exported (`EXPORT_RESAMPLES`…)".
+    // (`BATCH_BLOCKS`; at least 5 batches)"; "B = 2 000 (`EXPORT_RESAMPLES`)
+    // for a file of up to 1 000 samples … never below 400".
     assert_eq!((BATCH_BLOCKS, MIN_BATCHES, EXPORT_RESAMPLES), (3, 5, 2_000));
+    assert_eq!(
+        (
+            firsttoken_core::bootstrap::report_resamples(1_000),
+            firsttoken_core::bootstrap::report_resamples(1_001),
+            firsttoken_core::bootstrap::report_resamples(100_000),
+        ),
+        (2_000, 1_998, 400)
+    );
     // "its exact coverage at n = 75 is P(67 ≤ B ≤ 74) = 96.6 %".
     let coverage = binomial_cdf(74, 75, 0.95) - binomial_cdf(66, 75, 0.95);
     assert_eq!(rounded(coverage * 100.0, 1), 96.6);

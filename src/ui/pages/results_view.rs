@@ -129,7 +129,9 @@ fn probe_grid(lang: Lang, report: &Rc<Report>, samples: &Rc<Vec<Sample>>) -> Htm
     html! {
         <>
         <h3>{t.probe_grid}</h3>
-        <p class="hint">{t.probe_grid_hint}</p>
+        // The page's own piece, which no other printer has: `own` keeps it
+        // apart from the outline's hints.
+        <p class="hint own">{t.probe_grid_hint}</p>
         <ProbeGrid lang={lang} report={Rc::clone(report)} samples={Rc::clone(samples)} />
         </>
     }
