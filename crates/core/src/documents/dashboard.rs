@@ -48,6 +48,11 @@ pub struct Point {
     /// No first token within the timeout: a failed request that ranks at
     /// the timeout (right-censored).
     pub censored: bool,
+    /// Failed before its first token for the provider's reasons: no TTFT
+    /// to show, but the verdict counts it at this timeout, ms, slow, as the
+    /// report's decisions do (`f32`: a timeout in ms is a whole number,
+    /// and half a million points are held at once).
+    pub failed_at_ms: Option<f32>,
     /// Index into [`Dataset::targets`].
     pub target: u32,
     /// Index into [`Dataset::vantages`].
@@ -59,6 +64,16 @@ pub(crate) type DashTarget = PointsTarget;
 
 /// What a fetched file turned out to be.
 #[derive(Debug)]
+// Only on 64-bit targets: with wasm32's 4-byte usize the variants are
+// close enough that the lint does not fire.
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    expect(
+        clippy::large_enum_variant,
+        reason = "one value per fetched file, matched at once: a box would add an allocation \
+                  and change every reader for a few hundred bytes held briefly"
+    )
+)]
 pub enum Published {
     /// A results file or a points file: measured requests.
     Points(PointsDoc),
@@ -200,6 +215,8 @@ struct AnyDoc {
     without_ttft: Option<usize>,
     timeout_ms: Option<f64>,
     censored: Option<Vec<u32>>,
+    #[serde(default)]
+    failed: Option<Vec<u32>>,
     #[serde(default)]
     probes: Option<Box<ProbePoints>>,
     #[serde(default)]
@@ -404,6 +421,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 ttft_ms: doc.ttft_ms.ok_or_else(|| missing("ttft_ms"))?,
                 timeout_ms: doc.timeout_ms,
                 censored: doc.censored.unwrap_or_default(),
+                failed: doc.failed.unwrap_or_default(),
                 probes: doc.probes,
                 prompts: doc.prompts,
                 idle_gap_s: doc.idle_gap_s.unwrap_or_default(),
@@ -483,12 +501,21 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
             points.ttft_ms.len()
         )));
     }
-    for &index in &points.censored {
-        if index as usize >= n {
+    for (name, list) in [("censored", &points.censored), ("failed", &points.failed)] {
+        if let Some(index) = list.iter().find(|&&index| index as usize >= n) {
             return Err(LoadError::BadSample(format!(
-                "censored names request {index} but the file has only {n}"
+                "{name} names request {index} but the file has only {n}"
             )));
         }
+    }
+    if !points.failed.is_empty()
+        && !points
+            .timeout_ms
+            .is_some_and(|ms| ms.is_finite() && ms > 0.0)
+    {
+        return Err(LoadError::BadSample(
+            "failed requests need a positive, finite timeout_ms".to_owned(),
+        ));
     }
     if !points.censored.is_empty()
         && !points
@@ -724,6 +751,8 @@ impl Dataset {
         self.points.reserve(points.len());
         let mut censored = points.censored.clone();
         censored.sort_unstable();
+        let mut failed = points.failed.clone();
+        failed.sort_unstable();
         for (index, ((&target, &at_ms), &ttft_ms)) in points
             .target
             .iter()
@@ -751,10 +780,15 @@ impl Dataset {
                     censored: is_censored,
                 });
             }
+            let failed_at_ms = points
+                .timeout_ms
+                .filter(|_| failed.binary_search(&request).is_ok())
+                .map(|ms| ms as f32);
             self.points.push(Point {
                 at_ms,
                 ttft_ms,
                 censored: is_censored,
+                failed_at_ms,
                 // A validated file's targets index its plan.
                 target,
                 vantage: vantage_index,
@@ -1125,10 +1159,31 @@ mod tests {
         assert_eq!((cell.requests, cell.errors), (22, 2));
         let ttft = cell.ttft.unwrap();
         assert_eq!((ttft.n, ttft.censored), (21, 1));
+        // The 503 is published as a failure the verdict counts at the
+        // timeout, as the report's decisions count it; its TTFT stays null.
+        assert_eq!(from_results.failed, vec![21]);
+        assert_eq!(from_results.ttft_ms[21], None);
+        let report = crate::judgement::report::build_report(
+            &crate::planning::plan::Plan {
+                targets: vec![Target::openai("A", "https://a.example/v1", "m")],
+                requests_per_target: 22,
+                warmup_per_target: 0,
+                ..crate::planning::plan::Plan::default()
+            },
+            &samples,
+            0,
+            crate::judgement::report::REPORT_SEED,
+        );
+        assert_eq!(
+            cell.judged.map(|(_, judgement)| judgement.verdict()),
+            Some(report.targets[0].verdict),
+            "the dashboard's verdict is the report's"
+        );
         // An older points file without the members reads as before.
-        let older = from_results
-            .to_json()
-            .replace(",\"timeout_ms\":120000.0,\"censored\":[20]", "");
+        let older = from_results.to_json().replace(
+            ",\"timeout_ms\":120000.0,\"censored\":[20],\"failed\":[21]",
+            "",
+        );
         assert_ne!(older, from_results.to_json());
         assert!(read_run(&older).censored.is_empty());
         // Indices out of range, or censoring without a timeout, are refused.

@@ -47,7 +47,7 @@ use crate::planning::fidelity::suite::Suite;
 use crate::planning::fidelity::verify::{ProbeReply, verify};
 use crate::planning::plan::Plan;
 use crate::planning::prompt::SizedPrompt;
-use crate::wire::sample::{ErrorKind, Phase, Sample, TtftRank, rank_of};
+use crate::wire::sample::{ErrorKind, Phase, Sample, TtftRank, decision_rank_of, rank_of};
 
 /// The points document's version this build reads and writes.
 pub const POINTS_VERSION: u32 = 1;
@@ -189,7 +189,8 @@ pub struct PointsDoc {
     pub sent_at_ms: Vec<f64>,
     /// Per request: TTFT in ms, `None` (`null`) for a failed request.
     pub ttft_ms: Vec<Option<f64>>,
-    /// The plan's timeout, ms, when some request timed out (see `censored`).
+    /// The plan's timeout, ms, when some request timed out or failed (see
+    /// `censored` and `failed`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<f64>,
     /// Indices (into the per-request lists) of the requests that saw no
@@ -198,6 +199,15 @@ pub struct PointsDoc {
     /// right-censored TTFTs. Missing in files written before it: none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub censored: Vec<u32>,
+    /// Indices (into the per-request lists) of the requests that failed
+    /// before their first token for the provider's reasons (not a stop,
+    /// not a prompt over the context window): their `ttft_ms` stays
+    /// `null`, and a dashboard's verdict counts each at `timeout_ms`, slow,
+    /// as the report's decisions do
+    /// ([`crate::wire::sample::Sample::decision_rank`]). Missing in files
+    /// written before it: the verdict then counts none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<u32>,
     /// The fidelity probes' outcomes, when the plan checks fidelity: not
     /// latency points, so they have their own lists. Left out otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -345,6 +355,7 @@ impl PointsDoc {
             ttft_ms: Vec::new(),
             timeout_ms: None,
             censored: Vec::new(),
+            failed: Vec::new(),
             probes: None,
             prompts: None,
             idle_gap_s: Vec::new(),
@@ -385,6 +396,21 @@ impl PointsDoc {
             );
             if rank == TtftRank::Censored && timeout_ms.is_finite() {
                 doc.censored
+                    .push(u32::try_from(doc.target.len()).unwrap_or(u32::MAX));
+                doc.timeout_ms = Some(timeout_ms);
+            }
+            let decision = decision_rank_of(
+                sample.warmup,
+                sample.ttft_ms,
+                sample.total_ms,
+                sample.error,
+                timeout_ms,
+            );
+            if rank == TtftRank::Excluded
+                && decision == TtftRank::Censored
+                && timeout_ms.is_finite()
+            {
+                doc.failed
                     .push(u32::try_from(doc.target.len()).unwrap_or(u32::MAX));
                 doc.timeout_ms = Some(timeout_ms);
             }

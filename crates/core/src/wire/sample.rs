@@ -319,15 +319,13 @@ impl Sample {
     /// the cold-start tail) keep [`Sample::rank`].
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn decision_rank(&self, timeout_ms: f64) -> TtftRank {
-        match (self.rank(timeout_ms), &self.error) {
-            (TtftRank::Excluded, Some(error))
-                if !self.warmup
-                    && !matches!(error.kind, ErrorKind::Aborted | ErrorKind::ContextExceeded) =>
-            {
-                TtftRank::Censored
-            }
-            (rank, _) => rank,
-        }
+        decision_rank_of(
+            self.warmup,
+            self.ttft_ms,
+            self.total_ms,
+            self.error.as_ref().map(|e| (e.kind, e.phase)),
+            timeout_ms,
+        )
     }
 
     /// Decode rate in tokens per second after the first token, when known:
@@ -369,6 +367,26 @@ pub fn rank_of(
         ErrorKind::Aborted => TtftRank::Excluded,
         _ if phase != Phase::AfterFirstToken && lasted_past_timeout => TtftRank::Censored,
         _ => TtftRank::Excluded,
+    }
+}
+
+/// [`Sample::decision_rank`] from the members it reads, for readers that
+/// keep only those (the published points): the one rule for decisions.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn decision_rank_of(
+    warmup: bool,
+    ttft_ms: Option<f64>,
+    total_ms: Option<f64>,
+    error: Option<(ErrorKind, Phase)>,
+    timeout_ms: f64,
+) -> TtftRank {
+    match (rank_of(warmup, ttft_ms, total_ms, error, timeout_ms), error) {
+        (TtftRank::Excluded, Some((kind, _)))
+            if !warmup && !matches!(kind, ErrorKind::Aborted | ErrorKind::ContextExceeded) =>
+        {
+            TtftRank::Censored
+        }
+        (rank, _) => rank,
     }
 }
 

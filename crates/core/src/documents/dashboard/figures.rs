@@ -75,6 +75,9 @@ struct Acc {
     errors: usize,
     censored: usize,
     ttft_ms: Vec<f64>,
+    /// Failures before the first token, each at its file's timeout: the
+    /// verdict's ranks, never the figures shown.
+    failed_ms: Vec<f64>,
     /// Bit h set: some request in UTC hour h (daily groups only).
     hours_tried: u32,
     /// Bit h set: some request in UTC hour h succeeded.
@@ -87,6 +90,11 @@ impl Acc {
         self.requests += 1;
         let hour = 1u32 << utc_hour(point.at_ms);
         self.hours_tried |= hour;
+        if let Some(timeout) = point.failed_at_ms {
+            // A failure before the first token: no TTFT to show, but the
+            // verdict counts it at the timeout, slow.
+            self.failed_ms.push(f64::from(timeout));
+        }
         match point.ttft_ms {
             // A timeout failed, and ranks at the timeout all the same.
             Some(timeout) if point.censored => {
@@ -108,7 +116,14 @@ impl Acc {
         let sorted = &self.ttft_ms;
         // Judged as a plan of MIN_SAMPLES would be: too few below 20
         // ranked requests, provisional below 75.
-        let judged = cv_and_verdict(sorted, self.censored).map(|(cv_pct, verdict)| {
+        // The verdict by the report's rule: every failure before the first
+        // token enters at the timeout; the CV shown is the answered ones'.
+        let mut decided = sorted.clone();
+        decided.extend(&self.failed_ms);
+        sort_numbers(&mut decided);
+        let verdict = cv_and_verdict(&decided, self.censored + self.failed_ms.len());
+        let judged = cv_and_verdict(sorted, self.censored).map(|(cv_pct, shown)| {
+            let verdict = verdict.map_or(shown, |(_, verdict)| verdict);
             let planned = u32::try_from(MIN_SAMPLES).unwrap_or(u32::MAX);
             (cv_pct, Judgement::of(sorted.len(), verdict, planned))
         });
@@ -729,6 +744,7 @@ mod tests {
     fn point(at_ms: f64, ttft_ms: Option<f64>, target: u32, vantage: u32) -> Point {
         Point {
             censored: false,
+            failed_at_ms: None,
             at_ms,
             ttft_ms,
             target,
