@@ -634,14 +634,39 @@ fn target_report(
     // timeout too ([`Sample::decision_rank`]); the figures that describe
     // the target (summary, cold-start tail) keep the answered requests and
     // the timeouts. Without such a failure the two are the same ranks.
-    let decided = ranked_ttft(samples, timeout_ms, Sample::decision_rank);
-    let (ttft, cold_tail) = (summarize_sorted(ttft_sorted), detect_cold_tail(ttft_sorted));
+    let failed = if timeout_ms.is_finite() {
+        samples
+            .iter()
+            .filter(|s| {
+                s.rank(timeout_ms) == TtftRank::Excluded
+                    && s.decision_rank(timeout_ms) == TtftRank::Censored
+            })
+            .count()
+    } else {
+        0
+    };
+    let decided: std::borrow::Cow<'_, [f64]> = if failed == 0 {
+        std::borrow::Cow::Borrowed(ttft_sorted)
+    } else {
+        let mut decided = ttft_sorted.clone();
+        decided.extend(std::iter::repeat_n(timeout_ms, failed));
+        sort_numbers(&mut decided);
+        std::borrow::Cow::Owned(decided)
+    };
+    let judged = judge_ranked(&decided, ranked.censored + failed);
+    // Without a failure the decisions' ranks are the figures' own: one
+    // judgement serves both.
+    let (ttft, cold_tail) = if failed == 0 {
+        (judged.ttft, judged.cold_tail)
+    } else {
+        (summarize_sorted(ttft_sorted), detect_cold_tail(ttft_sorted))
+    };
     let Judged {
         slow,
         band,
         verdict,
         ..
-    } = judge_ranked(&decided.sorted_ms, decided.censored);
+    } = judged;
     let cv_pct = ttft.map_or(0.0, |t| t.cv_pct);
     // A verdict waits for enough answered requests (and timeouts), as it
     // always has; failures shape it but do not hurry it. A target whose
@@ -672,7 +697,6 @@ fn target_report(
                 timeout_ms,
                 cv_pct,
             );
-            let failed = decided.censored - ranked.censored;
             if failed > 0 && !ttft_sorted.is_empty() {
                 caveats.push(Caveat::FailedCountAsSlow {
                     count: failed,
@@ -691,11 +715,11 @@ fn target_report(
         censored: ranked.censored,
         timeout_ms,
         slow: slow.filter(|_| !ttft_sorted.is_empty()),
-        failed_before_first_token: decided.censored - ranked.censored,
+        failed_before_first_token: failed,
         decision_ms: if ttft_sorted.is_empty() {
             Vec::new()
         } else {
-            decided.sorted_ms.clone()
+            decided.into_owned()
         },
         ranked_ms: ttft_sorted.clone(),
         tail_band: band,
@@ -904,7 +928,7 @@ pub fn live_row<'a>(
         own.push(sample);
     }
     // No interval here, so no send order: one sort, as before censoring.
-    let mut censored = 0;
+    let (mut censored, mut failed) = (0, 0);
     let mut sorted_ms: Vec<f64> = Vec::with_capacity(own.len());
     for sample in &own {
         match sample.rank(timeout_ms) {
@@ -913,25 +937,35 @@ pub fn live_row<'a>(
                 censored += 1;
                 sorted_ms.push(timeout_ms);
             }
+            TtftRank::Excluded
+                if timeout_ms.is_finite()
+                    && sample.decision_rank(timeout_ms) == TtftRank::Censored =>
+            {
+                failed += 1;
+            }
             TtftRank::Censored | TtftRank::Excluded => {}
         }
     }
     sort_numbers(&mut sorted_ms);
     let ttft_ms = &sorted_ms;
     // The verdict by the results' rule: every failure before the first
-    // token enters the decision at the timeout.
-    let failed = if ttft_ms.is_empty() || !timeout_ms.is_finite() {
-        0
+    // token enters the decision at the timeout (none without an answered
+    // request or a timeout, as the results say).
+    if ttft_ms.is_empty() {
+        failed = 0;
+    }
+    let judged = if failed == 0 {
+        judge_ranked(ttft_ms, censored)
     } else {
-        own.iter()
-            .filter(|s| s.rank(timeout_ms) == TtftRank::Excluded)
-            .filter(|s| s.decision_rank(timeout_ms) == TtftRank::Censored)
-            .count()
+        let mut decided = sorted_ms.clone();
+        decided.extend(std::iter::repeat_n(timeout_ms, failed));
+        judge_ranked(&decided, censored + failed)
     };
-    let mut decided = sorted_ms.clone();
-    decided.extend(std::iter::repeat_n(timeout_ms, failed));
-    let judged = judge_ranked(&decided, censored + failed);
-    let summary = summarize_sorted(ttft_ms);
+    let summary = if failed == 0 {
+        judged.ttft
+    } else {
+        summarize_sorted(ttft_ms)
+    };
     LiveRow {
         done,
         errors,

@@ -144,6 +144,35 @@ fn normal(rng: &mut fastrand::Rng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
+/// One run's requests: `per_gap` after each of the plan's gaps, each warm
+/// (`warm` noise around 400 ms) or, with probability `cold(gap)`, a cold
+/// start on top (a lognormal load around 15 s), censored at the timeout.
+fn draw_requests(
+    rng: &mut fastrand::Rng,
+    per_gap: usize,
+    warm: Warm,
+    cold: impl Fn(f64) -> f64,
+) -> Vec<IdleRequest> {
+    let mut requests = Vec::with_capacity(GAPS_S.len() * per_gap);
+    for &gap_s in &GAPS_S {
+        for _ in 0..per_gap {
+            let warm_ms = 400.0 * warm.draw(rng).exp();
+            let ms = if rng.f64() < cold(gap_s) {
+                warm_ms + 15_000.0 * (0.6 * normal(rng)).exp()
+            } else {
+                warm_ms
+            };
+            let rank = if ms >= TIMEOUT_MS {
+                TtftRank::Censored
+            } else {
+                TtftRank::Measured(ms)
+            };
+            requests.push(IdleRequest { gap_s, rank });
+        }
+    }
+    requests
+}
+
 /// What one scenario's runs came to.
 #[derive(Debug, Default)]
 struct Tally {
@@ -176,24 +205,7 @@ fn simulate(scenario: Scenario, runs: usize, per_gap: usize, seed: u64) -> Tally
             let past = threshold_s.is_some_and(|t| gap_s > t);
             scenario.base + (1.0 - scenario.base) * if past { scenario.after } else { 0.0 }
         };
-        let mut requests = Vec::with_capacity(GAPS_S.len() * per_gap);
-        for &gap_s in &GAPS_S {
-            for _ in 0..per_gap {
-                let warm_ms = 400.0 * scenario.warm.draw(&mut rng).exp();
-                let cold = rng.f64() < truth(gap_s);
-                let ms = if cold {
-                    warm_ms + 15_000.0 * (0.6 * normal(&mut rng)).exp()
-                } else {
-                    warm_ms
-                };
-                let rank = if ms >= TIMEOUT_MS {
-                    TtftRank::Censored
-                } else {
-                    TtftRank::Measured(ms)
-                };
-                requests.push(IdleRequest { gap_s, rank });
-            }
-        }
+        let requests = draw_requests(&mut rng, per_gap, scenario.warm, truth);
         let Some(idle) = idle_figures(&requests, TIMEOUT_MS, IdleSettings::default()) else {
             continue;
         };
@@ -337,23 +349,7 @@ fn cold_at_every_gap(runs: usize, per_gap: usize, warm: Warm) -> f64 {
     let mut rng = fastrand::Rng::with_seed(0x1D1E_00C0);
     let mut before_shortest = 0;
     for _ in 0..runs {
-        let mut requests = Vec::new();
-        for &gap_s in &GAPS_S {
-            for _ in 0..per_gap {
-                let warm_ms = 400.0 * scenario.warm.draw(&mut rng).exp();
-                let ms = if rng.f64() < scenario.base {
-                    warm_ms + 15_000.0 * (0.6 * normal(&mut rng)).exp()
-                } else {
-                    warm_ms
-                };
-                let rank = if ms >= TIMEOUT_MS {
-                    TtftRank::Censored
-                } else {
-                    TtftRank::Measured(ms)
-                };
-                requests.push(IdleRequest { gap_s, rank });
-            }
-        }
+        let requests = draw_requests(&mut rng, per_gap, scenario.warm, |_| scenario.base);
         let reads =
             idle_figures(&requests, TIMEOUT_MS, IdleSettings::default()).map(|idle| idle.goes_cold);
         before_shortest += usize::from(matches!(
