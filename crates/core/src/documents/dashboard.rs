@@ -508,23 +508,15 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
             )));
         }
     }
-    if !points.failed.is_empty()
-        && !points
-            .timeout_ms
-            .is_some_and(|ms| ms.is_finite() && ms > 0.0)
-    {
-        return Err(LoadError::BadSample(
-            "failed requests need a positive, finite timeout_ms".to_owned(),
-        ));
-    }
-    if !points.censored.is_empty()
-        && !points
-            .timeout_ms
-            .is_some_and(|ms| ms.is_finite() && ms > 0.0)
-    {
-        return Err(LoadError::BadSample(
-            "censored requests need a positive, finite timeout_ms".to_owned(),
-        ));
+    let has_timeout = points
+        .timeout_ms
+        .is_some_and(|ms| ms.is_finite() && ms > 0.0);
+    for (name, list) in [("censored", &points.censored), ("failed", &points.failed)] {
+        if !list.is_empty() && !has_timeout {
+            return Err(LoadError::BadSample(format!(
+                "{name} requests need a positive, finite timeout_ms"
+            )));
+        }
     }
     let targets = points.targets.len();
     for index in 0..n {

@@ -26,6 +26,7 @@
 use crate::documents::results::{Environment, RunnerKind, export_json};
 use crate::judgement::cost::Price;
 use crate::planning::plan::{Plan, Protocol, Target};
+use crate::planning::schedule::PlannedRequest;
 use crate::wire::sample::{ErrorKind, Phase, Sample, SampleError};
 
 /// When [`Sample::measured`]'s first request was planned and sent:
@@ -167,6 +168,23 @@ pub fn sample(target: u32, seq: u32, at_ms: f64, ttft_ms: Option<f64>, warmup: b
         output_tokens: Some(5),
         ..outcome
     }
+}
+
+/// The sample of `planned` as the schedule sends it, before any reply:
+/// its target, place, warm-up flag, send time (as planned), prompt size,
+/// idle gap and probe; the caller fills in what came back.
+pub fn planned_sample(planned: &PlannedRequest) -> Sample {
+    let mut sample = Sample::measured(planned.target, planned.seq, 0.0);
+    sample.warmup = planned.warmup;
+    sample.planned_at_ms = planned.planned_at_ms;
+    sample.sent_at_ms = planned.planned_at_ms;
+    sample.sized_prompt = planned.sized_prompt;
+    sample.idle_gap_s = planned.idle_gap_s;
+    sample.probe = planned
+        .probe
+        .and_then(|probe| probe.probe())
+        .map(|probe| probe.id.to_owned());
+    sample
 }
 
 /// A results file of `targets` and `samples`, as exported.

@@ -203,16 +203,7 @@ fn replies(plan: &Plan, providers: &[Provider], rng: &mut fastrand::Rng) -> Vec<
     sent.into_iter()
         .map(|planned| {
             let p = providers[planned.target as usize];
-            let mut sample = Sample::measured(planned.target, planned.seq, 0.0);
-            sample.warmup = planned.warmup;
-            sample.planned_at_ms = planned.planned_at_ms;
-            sample.sent_at_ms = planned.planned_at_ms;
-            sample.sized_prompt = planned.sized_prompt;
-            sample.idle_gap_s = planned.idle_gap_s;
-            sample.probe = planned
-                .probe
-                .and_then(|probe| probe.probe())
-                .map(|probe| probe.id.to_owned());
+            let mut sample = crate::testing::fixtures::planned_sample(planned);
             let tokens = planned.sized_prompt.map_or(30, |s| s.tokens);
             sample.input_tokens = Some(tokens);
             let noise = if p.heavy {

@@ -87,15 +87,7 @@ fn run(plan: &Plan, headline: &[Vec<f64>], seed: u64) -> Vec<Sample> {
         .iter()
         .map(|planned| {
             let target = planned.target as usize;
-            let mut sample = Sample::measured(planned.target, planned.seq, 0.0);
-            sample.warmup = planned.warmup;
-            sample.planned_at_ms = planned.planned_at_ms;
-            sample.sent_at_ms = planned.planned_at_ms;
-            sample.sized_prompt = planned.sized_prompt;
-            sample.probe = planned
-                .probe
-                .and_then(|p| p.probe())
-                .map(|p| p.id.to_owned());
+            let mut sample = crate::testing::fixtures::planned_sample(planned);
             let ttft_ms = if sample.warmup {
                 // A warm-up meets the cold replica.
                 6_000.0 + 2_000.0 * rng.f64()
