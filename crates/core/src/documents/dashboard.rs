@@ -31,6 +31,7 @@ use crate::documents::publish::{
     PromptPoints, RunEntry,
 };
 use crate::documents::results::{RESULTS_VERSION, vantage_name};
+use crate::judgement::idle::IdleConnection;
 use crate::planning::fidelity::reply::ToolCall;
 use crate::planning::fidelity::verify::ProbeReply;
 use crate::planning::plan::FidelityPlan;
@@ -122,6 +123,12 @@ impl PublishedRun {
                 sized_prompt: s.sized_prompt,
                 input_tokens: s.input_tokens,
                 idle_gap_s: s.idle_gap_s,
+                idle_s: s.idle_s,
+                reused_connection: s.reused_connection,
+                setup_ms: s
+                    .connection
+                    .filter(|_| s.reused_connection == Some(false))
+                    .map(|phases| phases.setup_ms()),
             }),
         )
         .with_headline(headline)
@@ -187,6 +194,15 @@ struct RunSample {
     /// The idle gap it was sent after, when the plan has idle gaps.
     #[serde(default)]
     idle_gap_s: Option<f64>,
+    /// The idle it had, as measured.
+    #[serde(default)]
+    idle_s: Option<f64>,
+    /// Whether it went on a reused connection.
+    #[serde(default)]
+    reused_connection: Option<bool>,
+    /// Its new connection's phases.
+    #[serde(default)]
+    connection: Option<crate::wire::sample::ConnectionPhases>,
 }
 
 /// What the dashboard reads of a sample's error: enough to rank it.
@@ -223,6 +239,12 @@ struct AnyDoc {
     prompts: Option<Box<PromptPoints>>,
     #[serde(default)]
     idle_gap_s: Option<Vec<Option<f64>>>,
+    #[serde(default)]
+    idle_s: Option<Vec<Option<f64>>>,
+    #[serde(default)]
+    reused_connection: Option<Vec<Option<bool>>>,
+    #[serde(default)]
+    setup_ms: Option<Vec<Option<f64>>>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,
@@ -425,6 +447,9 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 probes: doc.probes,
                 prompts: doc.prompts,
                 idle_gap_s: doc.idle_gap_s.unwrap_or_default(),
+                idle_s: doc.idle_s.unwrap_or_default(),
+                reused_connection: doc.reused_connection.unwrap_or_default(),
+                setup_ms: doc.setup_ms.unwrap_or_default(),
             };
             validate_points(&points)?;
             Ok(Published::Points(points))
@@ -485,13 +510,30 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
             points.idle_gap_s.len()
         )));
     }
-    if let Some(index) = points
-        .idle_gap_s
-        .iter()
-        .position(|gap| gap.is_some_and(|s| !s.is_finite() || s < 0.0))
-    {
-        return Err(LoadError::BadSample(format!(
-            "idle_gap_s[{index}] is negative or not finite"
+    for (name, values) in [
+        ("idle_gap_s", &points.idle_gap_s),
+        ("idle_s", &points.idle_s),
+        ("setup_ms", &points.setup_ms),
+    ] {
+        if !values.is_empty() && values.len() != n {
+            return Err(LoadError::Shape(format!(
+                "{name}, when given, must be as long as target ({n}, {})",
+                values.len()
+            )));
+        }
+        if let Some(index) = values
+            .iter()
+            .position(|value| value.is_some_and(|v| !v.is_finite() || v < 0.0))
+        {
+            return Err(LoadError::BadSample(format!(
+                "{name}[{index}] is negative or not finite"
+            )));
+        }
+    }
+    if !points.reused_connection.is_empty() && points.reused_connection.len() != n {
+        return Err(LoadError::Shape(format!(
+            "reused_connection, when given, must be as long as target ({n}, {})",
+            points.reused_connection.len()
         )));
     }
     if points.sent_at_ms.len() != n || points.ttft_ms.len() != n {
@@ -600,11 +642,18 @@ pub struct IdlePoint {
     pub target: u32,
     /// The idle gap it was sent after, seconds.
     pub gap_s: f64,
-    /// Time to first token, ms; `None` for a failed request, the plan's
-    /// timeout for a censored one (as [`Point::ttft_ms`]).
+    /// The idle it had, seconds, as measured; `None` in older files.
+    pub idle_s: Option<f64>,
+    /// Time to first token, ms; the plan's timeout for a censored one and
+    /// for a failure before the first token (the decisions' rule);
+    /// `None` for any other failure.
     pub ttft_ms: Option<f64>,
-    /// No first token within the timeout.
+    /// No first token within the timeout, or a failure before it.
     pub censored: bool,
+    /// A failure before the first token.
+    pub failed: bool,
+    /// How it was connected, when its client said.
+    pub connection: Option<IdleConnection>,
 }
 
 /// One request sent at a prompt size: what the prefill fit needs of it.
@@ -763,19 +812,26 @@ impl Dataset {
             } else {
                 ttft_ms
             };
-            if let Some(&Some(gap_s)) = points.idle_gap_s.get(index) {
-                self.idle.push(IdlePoint {
-                    at_ms,
-                    target,
-                    gap_s,
-                    ttft_ms,
-                    censored: is_censored,
-                });
-            }
             let failed_at_ms = points
                 .timeout_ms
                 .filter(|_| failed.binary_search(&request).is_ok())
                 .map(|ms| ms as f32);
+            if let Some(&Some(gap_s)) = points.idle_gap_s.get(index) {
+                let reused = points.reused_connection.get(index).copied().flatten();
+                self.idle.push(IdlePoint {
+                    at_ms,
+                    target,
+                    gap_s,
+                    idle_s: points.idle_s.get(index).copied().flatten(),
+                    ttft_ms: ttft_ms.or(failed_at_ms.map(f64::from)),
+                    censored: is_censored || failed_at_ms.is_some(),
+                    failed: failed_at_ms.is_some(),
+                    connection: reused.map(|reused| IdleConnection {
+                        reused,
+                        setup_ms: points.setup_ms.get(index).copied().flatten(),
+                    }),
+                });
+            }
             self.points.push(Point {
                 at_ms,
                 ttft_ms,

@@ -226,6 +226,21 @@ pub struct PointsDoc {
     /// files read as having none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub idle_gap_s: Vec<Option<f64>>,
+    /// Per request, with `idle_gap_s`: the idle it had, seconds, as the
+    /// client measured it (`null` where it did not). Left out when no
+    /// request measured it; older files read with none, and their planned
+    /// gaps stand for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub idle_s: Vec<Option<f64>>,
+    /// Per request, with `idle_gap_s`: whether it went on a reused
+    /// connection (`true`) or opened one (`false`), `null` where the client
+    /// could not tell (the page). Left out when none could.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reused_connection: Vec<Option<bool>>,
+    /// Per request, with `reused_connection`: what opening its new
+    /// connection took (DNS + TCP + TLS), ms; `null` for a reused one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup_ms: Vec<Option<f64>>,
 }
 
 /// The sized requests of a published run, column by column: which request
@@ -308,6 +323,12 @@ pub struct PointSample<'a> {
     pub input_tokens: Option<u32>,
     /// The idle gap it was sent after, seconds, when the plan has idle gaps.
     pub idle_gap_s: Option<f64>,
+    /// The idle it had, seconds, as measured.
+    pub idle_s: Option<f64>,
+    /// Whether it went on a reused connection, when the client could tell.
+    pub reused_connection: Option<bool>,
+    /// What opening its new connection took, ms.
+    pub setup_ms: Option<f64>,
 }
 
 impl<'a> From<&'a Sample> for PointSample<'a> {
@@ -324,6 +345,12 @@ impl<'a> From<&'a Sample> for PointSample<'a> {
             sized_prompt: sample.sized_prompt,
             input_tokens: sample.input_tokens,
             idle_gap_s: sample.idle_gap_s,
+            idle_s: sample.idle_s,
+            reused_connection: sample.reused_connection,
+            setup_ms: sample
+                .connection
+                .filter(|_| sample.reused_connection == Some(false))
+                .map(|phases| phases.setup_ms()),
         }
     }
 }
@@ -359,8 +386,15 @@ impl PointsDoc {
             probes: None,
             prompts: None,
             idle_gap_s: Vec::new(),
+            idle_s: Vec::new(),
+            reused_connection: Vec::new(),
+            setup_ms: Vec::new(),
         };
         let mut idle_gap_s: Vec<Option<f64>> = Vec::new();
+        let mut idle_s: Vec<Option<f64>> = Vec::new();
+        let mut reused: Vec<Option<bool>> = Vec::new();
+        let mut setup_ms: Vec<Option<f64>> = Vec::new();
+        let usable = |value: Option<f64>| value.filter(|v| v.is_finite() && *v >= 0.0);
         for sample in samples {
             if let Some((id, reply)) = sample.probe {
                 let Some(probe) = suite.and_then(|suite| suite.probe(id)) else {
@@ -427,10 +461,21 @@ impl PointsDoc {
             doc.target.push(sample.target);
             doc.sent_at_ms.push(sample.sent_at_ms);
             doc.ttft_ms.push(ttft_ms);
-            idle_gap_s.push(sample.idle_gap_s.filter(|s| s.is_finite() && *s >= 0.0));
+            idle_gap_s.push(usable(sample.idle_gap_s));
+            idle_s.push(usable(sample.idle_s));
+            reused.push(sample.reused_connection);
+            setup_ms
+                .push(usable(sample.setup_ms).filter(|_| sample.reused_connection == Some(false)));
         }
         if idle_gap_s.iter().any(Option::is_some) {
             doc.idle_gap_s = idle_gap_s;
+            if idle_s.iter().any(Option::is_some) {
+                doc.idle_s = idle_s;
+            }
+            if reused.iter().any(Option::is_some) {
+                doc.reused_connection = reused;
+                doc.setup_ms = setup_ms;
+            }
         }
         doc
     }

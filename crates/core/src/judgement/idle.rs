@@ -51,7 +51,7 @@
 use crate::base::order::sort_numbers;
 use crate::statistics::binomial::{clopper_pearson, fisher_exact};
 use crate::statistics::stats::percentile;
-use crate::wire::sample::TtftRank;
+use crate::wire::sample::{Sample, TtftRank};
 
 /// Confidence of every interval here, 0–1.
 pub const IDLE_CONFIDENCE: f64 = 0.95;
@@ -69,13 +69,65 @@ pub const KEEP_WARM_SHARE: f64 = 0.8;
 const DAY_S: f64 = 86_400.0;
 
 /// One measured request as the idle figures read it: the idle gap it was
-/// sent after, s, and how it enters the TTFT ranks.
+/// planned after and the idle it had, s, how it enters the TTFT ranks, and
+/// how it was connected.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IdleRequest {
     /// The planned idle before it, seconds.
     pub gap_s: f64,
-    /// Its TTFT rank ([`crate::wire::sample::Sample::rank`]).
+    /// The idle it had, seconds, as measured by the client that sent it;
+    /// `None` in files written before it was measured (the planned gap
+    /// stands for it then).
+    pub idle_s: Option<f64>,
+    /// Its TTFT rank for decisions
+    /// ([`crate::wire::sample::Sample::decision_rank`]: a failure before
+    /// the first token at the timeout).
     pub rank: TtftRank,
+    /// It failed before its first token (it ranks at the timeout, and its
+    /// gap counts it apart).
+    pub failed: bool,
+    /// How it was connected, when the client could tell.
+    pub connection: Option<IdleConnection>,
+}
+
+/// How a request reached the provider: on a connection kept from an
+/// earlier request, or on a new one, with what opening it cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IdleConnection {
+    /// It went on a connection an earlier request had opened.
+    pub reused: bool,
+    /// Opening its new connection (DNS + TCP + TLS), ms, when measured.
+    pub setup_ms: Option<f64>,
+}
+
+impl IdleConnection {
+    /// How `sample` was connected, when its client said
+    /// ([`Sample::reused_connection`]), with its measured opening cost.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn of(sample: &Sample) -> Option<Self> {
+        sample.reused_connection.map(|reused| Self {
+            reused,
+            setup_ms: sample
+                .connection
+                .filter(|_| !reused)
+                .map(|phases| phases.setup_ms()),
+        })
+    }
+}
+
+impl IdleRequest {
+    /// A request with only a planned gap and a rank (no measured idle, no
+    /// connection, not failed), as files before either were written.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn planned(gap_s: f64, rank: TtftRank) -> Self {
+        Self {
+            gap_s,
+            idle_s: None,
+            rank,
+            failed: false,
+            connection: None,
+        }
+    }
 }
 
 /// One idle gap of one target.
@@ -99,8 +151,32 @@ pub struct GapFigures {
     pub median_ms: Option<f64>,
     /// TTFT p95 of the gap's ranked requests, ms.
     pub p95_ms: Option<f64>,
-    /// Timeouts among them (a percentile reaching one is a lower bound).
+    /// Timeouts among them (a percentile reaching one is a lower bound),
+    /// failures before the first token included.
     pub censored: usize,
+    /// Of them, failed before their first token (counted cold, at the
+    /// timeout, as every decision counts a failure).
+    pub failed: usize,
+    /// Of them, planned after a shorter gap: they sat idle at least this
+    /// gap (another target's request was still running), so they count
+    /// here.
+    pub moved_in: usize,
+    /// The median idle they had, seconds, as measured; `None` when no
+    /// request of the gap measured it (older files).
+    pub idle_median_s: Option<f64>,
+    /// How many went on a new connection, of those that say.
+    pub connections: Option<GapConnections>,
+}
+
+/// One gap's connections: how many requests had to open a new one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GapConnections {
+    /// Requests that opened a new connection.
+    pub new: usize,
+    /// Requests that say how they were connected.
+    pub of: usize,
+    /// Exact (Clopper–Pearson) 95 % interval of the new share, 0–1.
+    pub interval: (f64, f64),
 }
 
 impl GapFigures {
@@ -243,12 +319,76 @@ pub struct IdleFigures {
     pub at_traffic: Option<AtTraffic>,
     /// The dedicated endpoint's break-even, when the plan prices one.
     pub dedicated: Option<Dedicated>,
+    /// Requests that sat idle past a longer planned gap than their own and
+    /// count at that one.
+    pub moved: usize,
+    /// The longest any request sat idle beyond its planned gap, seconds.
+    pub late_max_s: f64,
+    /// When the connection closes, when the requests say how they were
+    /// connected; `None` when none does (the page).
+    pub connection: Option<ConnectionIdle>,
+}
+
+/// The connection's own idle window, apart from the model's: after how
+/// long idle a request must open a new connection, and what that costs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConnectionIdle {
+    /// Where the new-connection share rises with idle, by the same test as
+    /// the cold share ([`GoesCold`]: `After` reads "closes after",
+    /// `StayedWarm` "stayed open after").
+    pub closes: GoesCold,
+    /// Every request opened its own connection (a client that does not
+    /// keep them, or a server that closes each one): no window to tell.
+    pub always_new: bool,
+    /// Median cost of opening one (DNS + TCP + TLS), ms, over the new
+    /// connections that measured it, and how many did.
+    pub setup_median_ms: Option<f64>,
+    /// How many new connections measured their cost.
+    pub setup_of: usize,
+    /// Traffic this often keeps the connection open (a cheap request or,
+    /// on HTTP/2, a ping), seconds; `None` unless it closes after a gap.
+    pub keep_open_every_s: Option<f64>,
+}
+
+/// One ranked request as the figures group it.
+#[derive(Clone, Copy, Debug)]
+struct Ranked {
+    /// The gap it counts at: the longest planned gap it sat idle through.
+    gap_s: f64,
+    /// Its TTFT after its connection was ready, ms (timeouts at the timeout).
+    ms: f64,
+    censored: bool,
+    failed: bool,
+    /// Planned after a shorter gap than it counts at.
+    moved: bool,
+    /// Its measured idle, s.
+    idle_s: Option<f64>,
+    /// Idle beyond its planned gap, s.
+    late_s: f64,
+    connection: Option<IdleConnection>,
+}
+
+/// The planned gap a request counts at: the longest of the plan's `gaps`
+/// (ascending) that its measured idle reached, never shorter than its own
+/// planned gap. A request sat idle at least that long and less than the
+/// next gap, so "warm after g" and "cold after g" stay true of its idle.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn counted_gap_s(gaps: &[f64], planned_s: f64, idle_s: Option<f64>) -> f64 {
+    let reached = idle_s
+        .filter(|s| s.is_finite())
+        .and_then(|idle| gaps.iter().rev().find(|&&g| g <= idle).copied());
+    reached.map_or(planned_s, |g| g.max(planned_s))
 }
 
 /// The idle figures of one target's `requests` (its headline population's
 /// measured requests that carry an idle gap), `timeout_ms` being the
-/// plan's, where censored requests rank. `None` when no request carries a
-/// gap, or none after the shortest gap is ranked (no warm reference).
+/// plan's, where censored requests rank. Each request counts at the gap
+/// its measured idle reached ([`counted_gap_s`]), and a request that
+/// opened a new connection is judged cold on its TTFT less the measured
+/// cost of opening it, so a closed connection is not read as a cold
+/// replica; the connection's own window is [`IdleFigures::connection`].
+/// `None` when no request carries a gap, or none after the shortest gap
+/// is ranked (no warm reference).
 /// Cost: O(n log n) for the sort, plus a Fisher test per gap.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn idle_figures(
@@ -256,23 +396,47 @@ pub fn idle_figures(
     timeout_ms: f64,
     settings: IdleSettings,
 ) -> Option<IdleFigures> {
-    let value_of = |rank: TtftRank| match rank {
-        TtftRank::Measured(ms) => Some((ms, false)),
-        TtftRank::Censored => Some((timeout_ms, true)),
-        TtftRank::Excluded => None,
-    };
-    let mut ranked: Vec<(f64, f64, bool)> = requests
+    let usable = |r: &&IdleRequest| r.gap_s.is_finite() && r.gap_s >= 0.0;
+    let mut planned: Vec<f64> = requests.iter().filter(usable).map(|r| r.gap_s).collect();
+    sort_numbers(&mut planned);
+    planned.dedup();
+    let mut ranked: Vec<Ranked> = requests
         .iter()
-        .filter(|r| r.gap_s.is_finite() && r.gap_s >= 0.0)
-        .filter_map(|r| value_of(r.rank).map(|(ms, censored)| (r.gap_s, ms, censored)))
+        .filter(usable)
+        .filter_map(|r| {
+            let setup_ms = r
+                .connection
+                .filter(|c| !c.reused)
+                .and_then(|c| c.setup_ms)
+                .filter(|ms| ms.is_finite() && *ms > 0.0)
+                .unwrap_or(0.0);
+            let (ms, censored) = match r.rank {
+                TtftRank::Measured(ms) => ((ms - setup_ms).max(0.0), false),
+                TtftRank::Censored => (timeout_ms, true),
+                TtftRank::Excluded => return None,
+            };
+            let gap_s = counted_gap_s(&planned, r.gap_s, r.idle_s);
+            Some(Ranked {
+                gap_s,
+                ms,
+                censored,
+                failed: r.failed,
+                moved: gap_s > r.gap_s,
+                idle_s: r.idle_s.filter(|s| s.is_finite()),
+                late_s: r.idle_s.map_or(0.0, |idle| (idle - r.gap_s).max(0.0)),
+                connection: r.connection,
+            })
+        })
         .collect();
-    ranked.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    ranked.sort_unstable_by(|a, b| a.gap_s.total_cmp(&b.gap_s).then(a.ms.total_cmp(&b.ms)));
     // The slow rule on the shortest gap's requests (sorted by TTFT, the
     // timeouts at the top as the rule expects them).
-    let shortest_s = ranked.first()?.0;
-    let shortest: Vec<&(f64, f64, bool)> =
-        ranked.iter().take_while(|r| r.0 == shortest_s).collect();
-    let mut reference: Vec<f64> = shortest.iter().map(|r| r.1).collect();
+    let shortest_s = ranked.first()?.gap_s;
+    let mut reference: Vec<f64> = ranked
+        .iter()
+        .take_while(|r| r.gap_s == shortest_s)
+        .map(|r| r.ms)
+        .collect();
     sort_numbers(&mut reference);
     let (warm_median_ms, cold_multiple) = cold_bound(&reference)?;
     let mut figures = figures_over(&ranked, warm_median_ms * cold_multiple, settings);
@@ -364,23 +528,26 @@ fn mostly_cold_split(sorted_ms: &[f64]) -> Option<&[f64]> {
     (ratio >= MOSTLY_COLD_GAP).then(|| &sorted_ms[..at])
 }
 
-/// The figures of `ranked` (gap s, TTFT ms, censored; by gap, then TTFT),
-/// cold being over `threshold_ms` or censored.
+/// The figures of `ranked` (by gap, then TTFT), cold being over
+/// `threshold_ms` or censored.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn figures_over(
-    ranked: &[(f64, f64, bool)],
-    threshold_ms: f64,
-    settings: IdleSettings,
-) -> IdleFigures {
-    let reference_gap_s = ranked.first().map_or(0.0, |r| r.0);
-    let is_cold = |ms: f64, censored: bool| censored || ms > threshold_ms;
+fn figures_over(ranked: &[Ranked], threshold_ms: f64, settings: IdleSettings) -> IdleFigures {
+    let reference_gap_s = ranked.first().map_or(0.0, |r| r.gap_s);
+    let is_cold = |r: &Ranked| r.censored || r.ms > threshold_ms;
 
     let mut gaps: Vec<GapFigures> = Vec::new();
-    for group in ranked.chunk_by(|a, b| a.0 == b.0) {
-        let sorted: Vec<f64> = group.iter().map(|(_, ms, _)| *ms).collect();
-        let cold = group.iter().filter(|(_, ms, c)| is_cold(*ms, *c)).count();
+    for group in ranked.chunk_by(|a, b| a.gap_s == b.gap_s) {
+        let sorted: Vec<f64> = group.iter().map(|r| r.ms).collect();
+        let cold = group.iter().filter(|r| is_cold(r)).count();
+        let mut idle: Vec<f64> = group.iter().filter_map(|r| r.idle_s).collect();
+        sort_numbers(&mut idle);
+        let known: Vec<bool> = group
+            .iter()
+            .filter_map(|r| r.connection.map(|c| !c.reused))
+            .collect();
+        let new = known.iter().filter(|&&new| new).count();
         gaps.push(GapFigures {
-            gap_s: group[0].0,
+            gap_s: group[0].gap_s,
             requests: group.len(),
             cold,
             interval: clopper_pearson(cold, group.len(), IDLE_CONFIDENCE),
@@ -388,7 +555,15 @@ fn figures_over(
             monotone_interval: (0.0, 1.0),
             median_ms: percentile(&sorted, 50.0),
             p95_ms: percentile(&sorted, 95.0),
-            censored: group.iter().filter(|(_, _, c)| *c).count(),
+            censored: group.iter().filter(|r| r.censored).count(),
+            failed: group.iter().filter(|r| r.failed).count(),
+            moved_in: group.iter().filter(|r| r.moved).count(),
+            idle_median_s: percentile(&idle, 50.0),
+            connections: (!known.is_empty()).then(|| GapConnections {
+                new,
+                of: known.len(),
+                interval: clopper_pearson(new, known.len(), IDLE_CONFIDENCE),
+            }),
         });
     }
     let shares: Vec<f64> = gaps.iter().map(GapFigures::share).collect();
@@ -413,8 +588,8 @@ fn figures_over(
 
     let mut cold_sorted: Vec<(f64, bool)> = ranked
         .iter()
-        .filter(|(_, ms, c)| is_cold(*ms, *c))
-        .map(|(_, ms, c)| (*ms, *c))
+        .filter(|r| is_cold(r))
+        .map(|r| (r.ms, r.censored))
         .collect();
     cold_sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let cold_values: Vec<f64> = cold_sorted.iter().map(|(ms, _)| *ms).collect();
@@ -422,12 +597,7 @@ fn figures_over(
     let goes_cold = goes_cold(&gaps);
     let keep_warm = match goes_cold {
         GoesCold::After { lo_s, .. } if lo_s > 0.0 => {
-            // Whole seconds, or tenths below ten seconds.
-            let every_s = if lo_s * KEEP_WARM_SHARE >= 10.0 {
-                (lo_s * KEEP_WARM_SHARE).floor()
-            } else {
-                ((lo_s * KEEP_WARM_SHARE * 10.0).floor() / 10.0).max(0.1)
-            };
+            let every_s = keep_every_s(lo_s);
             let requests_per_day = DAY_S / every_s;
             Some(KeepWarm {
                 every_s,
@@ -459,6 +629,7 @@ fn figures_over(
                 cheaper_at_any_traffic: keep_warm.is_some() && ping_usd >= usd_per_day,
             }
         });
+    let connection = connection_idle(ranked, &gaps);
     IdleFigures {
         cold_starts: cold_values.len(),
         cold_median_ms: percentile(&cold_values, 50.0),
@@ -471,35 +642,122 @@ fn figures_over(
         keep_warm,
         at_traffic,
         dedicated,
+        moved: ranked.iter().filter(|r| r.moved).count(),
+        late_max_s: ranked.iter().map(|r| r.late_s).fold(0.0, f64::max),
+        connection,
     }
+}
+
+/// A keep-warm interval just under `lo_s`, the longest idle shown to
+/// stay warm: [`KEEP_WARM_SHARE`] of it, in whole seconds, or tenths below
+/// ten seconds.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn keep_every_s(lo_s: f64) -> f64 {
+    if lo_s * KEEP_WARM_SHARE >= 10.0 {
+        (lo_s * KEEP_WARM_SHARE).floor()
+    } else {
+        ((lo_s * KEEP_WARM_SHARE * 10.0).floor() / 10.0).max(0.1)
+    }
+}
+
+/// The connection's window, from the gaps' new-connection counts and the
+/// measured costs of the new connections; `None` when no request says how
+/// it was connected.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn connection_idle(ranked: &[Ranked], gaps: &[GapFigures]) -> Option<ConnectionIdle> {
+    let tallies: Vec<Tally> = gaps
+        .iter()
+        .filter_map(|g| {
+            g.connections.map(|c| Tally {
+                gap_s: g.gap_s,
+                hits: c.new,
+                of: c.of,
+            })
+        })
+        .collect();
+    if tallies.is_empty() {
+        return None;
+    }
+    let mut setups: Vec<f64> = ranked
+        .iter()
+        .filter_map(|r| r.connection)
+        .filter(|c| !c.reused)
+        .filter_map(|c| c.setup_ms)
+        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+        .collect();
+    sort_numbers(&mut setups);
+    let always_new = tallies.iter().all(|t| t.hits == t.of);
+    let closes = if always_new {
+        GoesCold::TooFewGaps
+    } else {
+        rise(&tallies)
+    };
+    let keep_open_every_s = match closes {
+        GoesCold::After { lo_s, .. } if lo_s > 0.0 => Some(keep_every_s(lo_s)),
+        _ => None,
+    };
+    Some(ConnectionIdle {
+        closes,
+        always_new,
+        setup_median_ms: percentile(&setups, 50.0),
+        setup_of: setups.len(),
+        keep_open_every_s,
+    })
+}
+
+/// One gap's count of an event (a cold replica, a new connection).
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    gap_s: f64,
+    hits: usize,
+    of: usize,
 }
 
 /// Where the cold share of `gaps` (ascending) rises; see the module doc.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn goes_cold(gaps: &[GapFigures]) -> GoesCold {
-    let (Some(shortest), Some(longest)) = (gaps.first(), gaps.last()) else {
+    let tallies: Vec<Tally> = gaps
+        .iter()
+        .map(|g| Tally {
+            gap_s: g.gap_s,
+            hits: g.cold,
+            of: g.requests,
+        })
+        .collect();
+    rise(&tallies)
+}
+
+/// Where the share of an event rises over `tallies` (by gap ascending):
+/// the first gap above all shorter gaps pooled by Fisher's exact test at
+/// [`RISE_LEVEL`] shared among the comparisons; before the shortest when
+/// that one is mostly hits already; otherwise no rise, with a one-sided
+/// bound at the longest gap.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn rise(tallies: &[Tally]) -> GoesCold {
+    let tallies: Vec<Tally> = tallies.iter().copied().filter(|t| t.of > 0).collect();
+    let (Some(shortest), Some(longest)) = (tallies.first(), tallies.last()) else {
         return GoesCold::TooFewGaps;
     };
-    if gaps.len() < 2 {
+    if tallies.len() < 2 {
         return GoesCold::TooFewGaps;
     }
-    if shortest.interval.0 > 0.5 {
+    if clopper_pearson(shortest.hits, shortest.of, IDLE_CONFIDENCE).0 > 0.5 {
         return GoesCold::After {
             lo_s: 0.0,
             hi_s: shortest.gap_s,
             p_value: None,
         };
     }
-    let level = RISE_LEVEL / (gaps.len() - 1) as f64;
-    let (mut cold_below, mut of_below) = (0, 0);
-    for pair in gaps.windows(2) {
+    let level = RISE_LEVEL / (tallies.len() - 1) as f64;
+    let (mut hits_below, mut of_below) = (0, 0);
+    for pair in tallies.windows(2) {
         let (before, gap) = (&pair[0], &pair[1]);
-        cold_below += before.cold;
-        of_below += before.requests;
+        hits_below += before.hits;
+        of_below += before.of;
         // Higher than every shorter gap together, and not by chance.
-        let higher = gap.cold * of_below > cold_below * gap.requests;
+        let higher = gap.hits * of_below > hits_below * gap.of;
         if higher {
-            let p = fisher_exact(gap.cold, gap.requests, cold_below, of_below);
+            let p = fisher_exact(gap.hits, gap.of, hits_below, of_below);
             if p < level {
                 return GoesCold::After {
                     lo_s: before.gap_s,
@@ -511,10 +769,10 @@ fn goes_cold(gaps: &[GapFigures]) -> GoesCold {
     }
     GoesCold::StayedWarm {
         after_s: longest.gap_s,
-        cold: longest.cold,
-        of: longest.requests,
+        cold: longest.hits,
+        of: longest.of,
         // A two-sided 90 % interval's upper end is the one-sided 95 % bound.
-        share_at_most: clopper_pearson(longest.cold, longest.requests, 1.0 - 2.0 * 0.05).1,
+        share_at_most: clopper_pearson(longest.hits, longest.of, 1.0 - 2.0 * 0.05).1,
     }
 }
 

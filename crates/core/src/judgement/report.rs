@@ -17,7 +17,9 @@ use crate::judgement::compare::{
 use crate::judgement::cost::{CostFigures, cost_figures};
 use crate::judgement::delivery::{StatusFigures, StreamFigures, status_figures, stream_figures};
 use crate::judgement::fidelity_score::{Fidelity, FidelityVerdict, score as score_fidelity};
-use crate::judgement::idle::{IdleFigures, IdleRequest, IdleSettings, idle_figures};
+use crate::judgement::idle::{
+    IdleConnection, IdleFigures, IdleRequest, IdleSettings, idle_figures,
+};
 use crate::judgement::population::Population;
 use crate::judgement::routing_words::route_note;
 use crate::judgement::settings::{Goodput, TimeoutAdvice, goodput, recommended_timeout};
@@ -445,7 +447,10 @@ fn idle_of(
         .filter_map(|s| {
             Some(IdleRequest {
                 gap_s: s.idle_gap_s?,
-                rank: s.rank(timeout_ms),
+                idle_s: s.idle_s,
+                rank: s.decision_rank(timeout_ms),
+                failed: s.failed_before_first_token(),
+                connection: IdleConnection::of(s),
             })
         })
         .collect();

@@ -457,10 +457,7 @@ mod tests {
                 } else {
                     400.0 + f64::from(i)
                 };
-                requests.push(IdleRequest {
-                    gap_s,
-                    rank: TtftRank::Measured(ms),
-                });
+                requests.push(IdleRequest::planned(gap_s, TtftRank::Measured(ms)));
             }
         }
         idle_figures(&requests, 120_000.0, settings).unwrap()

@@ -106,13 +106,15 @@ mod tests {
             let requests: Vec<IdleRequest> = [(10.0, 0), (60.0, 0), (300.0, 4)]
                 .into_iter()
                 .flat_map(|(gap_s, cold)| {
-                    (0..5).map(move |i| IdleRequest {
-                        gap_s,
-                        rank: TtftRank::Measured(if i < cold {
-                            9_000.0
-                        } else {
-                            300.0 + f64::from(i)
-                        }),
+                    (0..5).map(move |i| {
+                        IdleRequest::planned(
+                            gap_s,
+                            TtftRank::Measured(if i < cold {
+                                9_000.0
+                            } else {
+                                300.0 + f64::from(i)
+                            }),
+                        )
                     })
                 })
                 .collect();

@@ -25,7 +25,12 @@
 //! each target's next request, the one due first; other targets' requests go
 //! in the meantime, one at a time as always. A request can only be later
 //! than its gap (another target's request still running, a pause, a reload),
-//! never sooner, so a gap's idle is at least what it says.
+//! never sooner, so a gap's idle is at least what it says. The plan's
+//! spacing does not hold a gap's request back (it would stretch every gap
+//! shorter than the spacing times the targets); it still spaces warm-ups
+//! and probes. Each request handed out says when its target last ended
+//! ([`PlannedRequest::idle_since_ms`]), so its sample records the idle it
+//! really had, and the idle figures group by that.
 
 use crate::planning::fidelity::suite::{Probe, Suite};
 use crate::planning::plan::Plan;
@@ -60,6 +65,12 @@ pub struct PlannedRequest {
     /// gaps (and in run records written before them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle_gap_s: Option<f64>,
+    /// When its target's previous request ended (epoch ms), as
+    /// [`Runner::next`] hands out a request with an idle gap: the sample's
+    /// measured idle runs from here to its send. `None` in the plan itself,
+    /// for the target's first request and without idle gaps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_since_ms: Option<f64>,
 }
 
 impl PlannedRequest {
@@ -230,6 +241,7 @@ impl Schedule {
                     probe,
                     sized_prompt,
                     idle_gap_s,
+                    idle_since_ms: None,
                 });
                 jitters.push(jitter);
                 index = index.saturating_add(1);
@@ -506,6 +518,12 @@ impl Runner {
             };
             let mut request = self.queue[position];
             request.planned_at_ms = due;
+            request.idle_since_ms = request.idle_gap_s.and(
+                self.target_end_ms
+                    .get(request.target as usize)
+                    .copied()
+                    .flatten(),
+            );
             return if now_ms >= due {
                 Next::SendNow(request)
             } else {
@@ -539,8 +557,8 @@ impl Runner {
     /// target's next request (the first of its own in the queue), the one
     /// due first, the earlier in the plan on a tie. A request with a gap is
     /// due that long after its target's last request ended (at its planned
-    /// time before any ended); warm-ups and probes at their planned time;
-    /// none sooner than the least gap after the previous send. `None` when
+    /// time before any ended); warm-ups and probes at their planned time,
+    /// no sooner than the least gap after the previous send. `None` when
     /// nothing is left. Cost: the queue up to the last target's next
     /// request.
     #[cfg_attr(target_arch = "wasm32", inline)]
@@ -562,11 +580,17 @@ impl Runner {
                 found += 1;
             }
             let end = self.target_end_ms.get(target).copied().flatten();
-            let own = match (request.idle_gap_s, end) {
+            // A request with a gap waits for its own target's idle only:
+            // the least gap between sends is the spacing's rule for a
+            // fixed schedule, and kept here it stretched every short gap
+            // to the spacing times the targets (1 s gaps sat 6 s idle at
+            // a 5 s spacing with two targets). One request is still in
+            // flight at a time, so another target's request can only make
+            // a gap longer, and the sample measures by how much.
+            let due = match (request.idle_gap_s, end) {
                 (Some(gap_s), Some(end)) => end + gap_s * 1000.0,
-                _ => request.planned_at_ms,
+                _ => request.planned_at_ms.max(after_last),
             };
-            let due = own.max(after_last);
             if best.is_none_or(|(_, best_due)| due < best_due) {
                 best = Some((position, due));
             }
@@ -1371,8 +1395,11 @@ mod tests {
         }
 
         /// With idle gaps, whatever the requests take, every request waits
-        /// at least its gap after its target's last end, and sends keep
-        /// the least gap between them.
+        /// at least its gap after its target's last end and no longer than
+        /// the request in flight when it fell due keeps it waiting (the
+        /// spacing never stretches a gap); warm-ups keep the least gap
+        /// between sends; and each request handed out says when its
+        /// target last ended, so its sample measures the idle it had.
         #[test]
         fn idle_gaps_are_never_cut_short(
             targets in 1usize..4,
@@ -1386,20 +1413,47 @@ mod tests {
             };
             let schedule = Schedule::new(&p, START_MS, seed);
             let mut runner = Runner::new(schedule.clone());
-            let sends = drive(&mut runner, START_MS, |i| durations[i as usize % 64]);
-            prop_assert_eq!(sends.len(), schedule.requests.len());
-            let mut last_end = vec![None; targets];
-            for pair in sends.windows(2) {
-                prop_assert!(pair[1].2 - pair[0].2 >= 1_600.0 - 1e-6);
-            }
-            for (index, _, sent) in &sends {
-                let request = schedule.requests[*index as usize];
-                let target = request.target as usize;
-                if let (Some(gap_s), Some(end)) = (request.idle_gap_s, last_end[target]) {
-                    prop_assert!(sent - end >= gap_s * 1000.0 - 1e-6);
+            let duration = |i: u32| durations[i as usize % 64];
+            let mut handed = Vec::new();
+            let mut now = START_MS;
+            loop {
+                match runner.next(now) {
+                    Next::SendNow(r) => {
+                        runner.mark_sent(r.index, now).unwrap();
+                        handed.push((r, now));
+                        now += duration(r.index);
+                        runner.mark_done(r.index, now).unwrap();
+                    }
+                    Next::WaitUntil(t, _) => now = t,
+                    Next::Finished => break,
+                    other => panic!("unexpected {other:?}"),
                 }
+            }
+            prop_assert_eq!(handed.len(), schedule.requests.len());
+            let mut last_end = vec![None; targets];
+            let mut previous_end: Option<f64> = None;
+            for (position, (request, sent)) in handed.iter().enumerate() {
+                let target = request.target as usize;
                 prop_assert_eq!(request.idle_gap_s.is_none(), request.warmup);
-                last_end[target] = Some(sent + durations[*index as usize % 64]);
+                if request.warmup && position > 0 {
+                    prop_assert!(sent - handed[position - 1].1 >= 1_600.0 - 1e-6);
+                }
+                if let (Some(gap_s), Some(end)) = (request.idle_gap_s, last_end[target]) {
+                    prop_assert_eq!(request.idle_since_ms, Some(end));
+                    let due = end + gap_s * 1000.0;
+                    prop_assert!(*sent >= due - 1e-6);
+                    // Sent the moment it was due, or the moment the request
+                    // in flight then ended.
+                    let waited_for = previous_end.filter(|&e| e > due);
+                    prop_assert!(
+                        (*sent - due).abs() < 1e-6
+                            || waited_for.is_some_and(|e| (*sent - e).abs() < 1e-6),
+                        "sent {} due {} previous end {:?}", sent, due, previous_end
+                    );
+                }
+                let end = sent + duration(request.index);
+                last_end[target] = Some(end);
+                previous_end = Some(end);
             }
         }
 

@@ -107,6 +107,9 @@ impl Sample {
             check: None,
             sized_prompt: None,
             idle_gap_s: None,
+            idle_s: None,
+            reused_connection: None,
+            retried: false,
         }
     }
 

@@ -1127,6 +1127,7 @@ mod tests {
         };
         let planned = |id: &str| PlannedRequest {
             idle_gap_s: None,
+            idle_since_ms: None,
             sized_prompt: None,
             index: 0,
             target: 0,

@@ -121,6 +121,28 @@ pub struct Sample {
     /// without `idle_gaps_s`, so such files read and write as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle_gap_s: Option<f64>,
+    /// How long its target had in fact sat idle from this client before
+    /// this send, seconds: from the end of the target's previous request
+    /// to this send, on the sending client's clock. At least the planned
+    /// `idle_gap_s`, more when another target's request was still in
+    /// flight; the idle figures group requests by it. Only with idle gaps;
+    /// left out of documents otherwise (and absent in older files, whose
+    /// readers fall back on the planned gap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_s: Option<f64>,
+    /// Whether the request went on a connection an earlier request had
+    /// opened (`true`) or opened its own (`false`, its phases in
+    /// `connection`); `None` when the client cannot tell (the page) and in
+    /// older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused_connection: Option<bool>,
+    /// Its first attempt went on a reused connection that closed before
+    /// any byte of a response came (the server's keep-alive close racing
+    /// the send), so it was sent once more on a new connection, as a
+    /// browser does. Its times run from the first attempt's start: the
+    /// wasted attempt is in them, not hidden. Left out when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retried: bool,
 }
 
 /// The steps of opening a connection, each in milliseconds on the monotonic
@@ -137,6 +159,14 @@ pub struct ConnectionPhases {
     pub connect_ms: f64,
     /// The TLS handshake; `None` for plain `http://`.
     pub tls_ms: Option<f64>,
+}
+
+impl ConnectionPhases {
+    /// Opening the connection in all: DNS + TCP + TLS, ms.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn setup_ms(&self) -> f64 {
+        self.dns_ms.unwrap_or(0.0) + self.connect_ms + self.tls_ms.unwrap_or(0.0)
+    }
 }
 
 impl Sample {
@@ -190,6 +220,12 @@ impl Sample {
             input_tokens: outcome.input_tokens,
             sized_prompt: planned.sized_prompt,
             idle_gap_s: planned.idle_gap_s,
+            idle_s: planned
+                .idle_since_ms
+                .map(|end_ms| ((sent_at_ms - end_ms) / 1000.0).max(0.0))
+                .filter(|s| s.is_finite()),
+            reused_connection: None,
+            retried: false,
             rate_limit: outcome.rate_limit,
             stream: outcome.stream,
             probe: probe.map(|probe| probe.id.to_owned()),
@@ -326,6 +362,15 @@ impl Sample {
             self.error.as_ref().map(|e| (e.kind, e.phase)),
             timeout_ms,
         )
+    }
+
+    /// A failure before the first token that the decisions count at the
+    /// timeout: out of [`Sample::rank`], censored in
+    /// [`Sample::decision_rank`].
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn failed_before_first_token(&self) -> bool {
+        // Any finite timeout tells the two ranks apart the same way.
+        self.rank(1.0) == TtftRank::Excluded && self.decision_rank(1.0) == TtftRank::Censored
     }
 
     /// Decode rate in tokens per second after the first token, when known:

@@ -520,7 +520,10 @@ pub fn idle_daily(data: &Dataset) -> Vec<IdleDay> {
         };
         requests.push(IdleRequest {
             gap_s: point.gap_s,
+            idle_s: point.idle_s,
             rank,
+            failed: point.failed,
+            connection: point.connection,
         });
     }
     by_day
@@ -680,6 +683,9 @@ mod tests {
             sized_prompt: None,
             input_tokens: None,
             idle_gap_s: gap_s,
+            idle_s: None,
+            reused_connection: None,
+            setup_ms: None,
         };
         let target = DashTarget {
             label: "t0".into(),

@@ -1,10 +1,7 @@
 use super::*;
 
 fn measured(gap_s: f64, ms: f64) -> IdleRequest {
-    IdleRequest {
-        gap_s,
-        rank: TtftRank::Measured(ms),
-    }
+    IdleRequest::planned(gap_s, TtftRank::Measured(ms))
 }
 
 /// `warm` requests at 400–419 ms and `cold` at 12 s after each gap.
@@ -142,10 +139,7 @@ fn cold_already_after_the_shortest_gap_and_too_few_gaps() {
     // Most requests after every gap time out: it goes cold before 10 s,
     // and no keep-warm interval can be read from these gaps.
     let timeouts = |gap_s: f64, count: usize| {
-        (0..count).map(move |_| IdleRequest {
-            gap_s,
-            rank: TtftRank::Censored,
-        })
+        (0..count).map(move |_| IdleRequest::planned(gap_s, TtftRank::Censored))
     };
     let mut requests = run(&[(10.0, 4, 0), (60.0, 2, 0), (300.0, 0, 0)]);
     requests.extend(
@@ -162,10 +156,7 @@ fn cold_already_after_the_shortest_gap_and_too_few_gaps() {
         GoesCold::TooFewGaps
     );
     // No request carries a gap: no figures at all.
-    let none = [IdleRequest {
-        gap_s: f64::NAN,
-        rank: TtftRank::Measured(400.0),
-    }];
+    let none = [IdleRequest::planned(f64::NAN, TtftRank::Measured(400.0))];
     assert_eq!(
         idle_figures(&none, 120_000.0, IdleSettings::default()),
         None
@@ -175,14 +166,8 @@ fn cold_already_after_the_shortest_gap_and_too_few_gaps() {
 #[test]
 fn timeouts_are_cold_and_errors_are_not_counted() {
     let mut requests = run(&[(10.0, 20, 0), (600.0, 10, 0)]);
-    requests.extend((0..10).map(|_| IdleRequest {
-        gap_s: 600.0,
-        rank: TtftRank::Censored,
-    }));
-    requests.push(IdleRequest {
-        gap_s: 600.0,
-        rank: TtftRank::Excluded,
-    });
+    requests.extend((0..10).map(|_| IdleRequest::planned(600.0, TtftRank::Censored)));
+    requests.push(IdleRequest::planned(600.0, TtftRank::Excluded));
     let idle = figures(&requests, IdleSettings::default());
     assert_eq!(idle.gaps[1].requests, 20);
     assert_eq!((idle.gaps[1].cold, idle.gaps[1].censored), (10, 10));

@@ -167,7 +167,7 @@ fn draw_requests(
             } else {
                 TtftRank::Measured(ms)
             };
-            requests.push(IdleRequest { gap_s, rank });
+            requests.push(IdleRequest::planned(gap_s, rank));
         }
     }
     requests
@@ -409,13 +409,22 @@ fn the_rows_reference_misses_thresholds_below_the_second_gap() {
                     warm_ms
                 };
                 censored += usize::from(ms >= TIMEOUT_MS);
-                ranked.push((gap_s, ms.min(TIMEOUT_MS), ms >= TIMEOUT_MS));
+                ranked.push(Ranked {
+                    gap_s,
+                    ms: ms.min(TIMEOUT_MS),
+                    censored: ms >= TIMEOUT_MS,
+                    failed: false,
+                    moved: false,
+                    idle_s: None,
+                    late_s: 0.0,
+                    connection: None,
+                });
             }
         }
-        let mut sorted: Vec<f64> = ranked.iter().map(|r| r.1).collect();
+        let mut sorted: Vec<f64> = ranked.iter().map(|r| r.ms).collect();
         crate::base::order::sort_numbers(&mut sorted);
         let row = slow_share(&sorted, censored).unwrap().threshold_ms;
-        ranked.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        ranked.sort_unstable_by(|a, b| a.gap_s.total_cmp(&b.gap_s).then(a.ms.total_cmp(&b.ms)));
         let idle = figures_over(&ranked, row, IdleSettings::default());
         held_by_pair[pair].1 += 1;
         if idle
