@@ -102,5 +102,8 @@ fn done(measurement: Measurement) -> Measured {
         outcome: measurement.finish(),
         opened: None,
         http_version: None,
+        reused: None,
+        retried: false,
+        connection_idle_s: None,
     }
 }

@@ -51,6 +51,15 @@ pub struct Measured {
     pub opened: Option<ConnectionPhases>,
     /// `HTTP/1.1` or `HTTP/2`, when a connection was had.
     pub http_version: Option<&'static str>,
+    /// Whether the request went on a reused connection; `None` when it got
+    /// no connection at all.
+    pub reused: Option<bool>,
+    /// A reused connection closed before answering, so the request went
+    /// again on a new one ([`crate::net::Exchange::retried`]).
+    pub retried: bool,
+    /// How long the client's connection to the origin had sat idle
+    /// ([`crate::net::Exchange::connection_idle`]), seconds.
+    pub connection_idle_s: Option<f64>,
 }
 
 /// A stop signal shared by the run and its Ctrl-C handler.
@@ -120,15 +129,20 @@ pub async fn measure(
                 _ => (ConnectFailure::Connect, error.to_string()),
             };
             measurement.on_connect_failed(ms(headers_at), failure, &detail);
-            return done(measurement, None, None);
+            return done(measurement, None, None, (None, false, None));
         }
         Err(why) => {
             interrupted(&mut measurement, why);
-            return done(measurement, None, None);
+            return done(measurement, None, None, (None, false, None));
         }
     };
     let opened = exchange.opened;
     let http_version = Some(exchange.protocol);
+    let connected = (
+        Some(opened.is_none()),
+        exchange.retried,
+        exchange.connection_idle.map(|idle| idle.as_secs_f64()),
+    );
     let status = exchange.response.status().as_u16();
     let content_type = exchange
         .response
@@ -206,7 +220,7 @@ pub async fn measure(
             }
         }
     }
-    done(measurement, opened, http_version)
+    done(measurement, opened, http_version, connected)
 }
 
 /// Reads the rest of a settled reply, for at most [`DRAIN_WAIT`]; true
@@ -230,10 +244,14 @@ fn done(
     measurement: Measurement,
     opened: Option<ConnectionPhases>,
     http_version: Option<&'static str>,
+    (reused, retried, connection_idle_s): (Option<bool>, bool, Option<f64>),
 ) -> Measured {
     Measured {
         outcome: measurement.finish(),
         opened,
         http_version,
+        reused,
+        retried,
+        connection_idle_s,
     }
 }

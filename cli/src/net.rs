@@ -21,7 +21,7 @@ mod connect;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::Full;
@@ -58,6 +58,22 @@ impl std::fmt::Display for SendError {
 }
 
 impl std::error::Error for SendError {}
+
+/// How one attempt at a request failed.
+enum Attempt {
+    /// No byte of a response came: the connection closed under it.
+    Unanswered(SendError),
+    /// Anything else: the request is not sent again.
+    Refused(SendError),
+}
+
+impl Attempt {
+    fn into_error(self) -> SendError {
+        match self {
+            Self::Unanswered(error) | Self::Refused(error) => error,
+        }
+    }
+}
 
 /// One HTTP/1.1 or HTTP/2 connection's request handle.
 enum Sender {
@@ -98,6 +114,14 @@ pub struct Exchange {
     pub opened: Option<ConnectionPhases>,
     /// `HTTP/1.1` or `HTTP/2`.
     pub protocol: &'static str,
+    /// The first attempt went on a reused connection that closed before
+    /// any byte of a response; this is the second, on a new connection.
+    pub retried: bool,
+    /// How long this client's connection to the origin had sat idle when
+    /// the request was sent: the one it reused, or the one it found closed
+    /// and replaced. `None` when this client kept no connection to the
+    /// origin (its first request there, or the last one ended mid-reply).
+    pub connection_idle: Option<Duration>,
     connection: Option<(Origin, Sender)>,
 }
 
@@ -105,7 +129,12 @@ pub struct Exchange {
 pub struct Client {
     tls: Arc<tokio_rustls::rustls::ClientConfig>,
     fresh_connections: bool,
-    idle: HashMap<Origin, Sender>,
+    /// Send a request once more on a new connection when a reused one
+    /// closed before answering (always, but for the test that shows what
+    /// the race costs without it).
+    retry_unanswered: bool,
+    /// Each origin's idle connection and when it went idle.
+    idle: HashMap<Origin, (Sender, Instant)>,
 }
 
 impl Client {
@@ -115,8 +144,18 @@ impl Client {
         Self {
             tls: connect::tls_config(),
             fresh_connections,
+            retry_unanswered: true,
             idle: HashMap::new(),
         }
+    }
+
+    /// The same client without the retry on a closed reused connection:
+    /// what the runner did before it, kept for the test that measures the
+    /// requests the keep-alive race loses.
+    #[doc(hidden)]
+    pub fn without_retry(mut self) -> Self {
+        self.retry_unanswered = false;
+        self
     }
 
     /// Sends a POST of `body` with `headers` to `url` and waits for the
@@ -126,6 +165,12 @@ impl Client {
     /// # Errors
     /// [`SendError`] when the URL is unusable, no connection could be
     /// opened, or the exchange failed before the headers.
+    ///
+    /// A request sent on a reused connection that fails before any byte of
+    /// a response arrived is sent once more on a new connection, as a
+    /// browser does: the server had closed the idle connection (its
+    /// keep-alive window ending) while the request was on its way, so the
+    /// provider never saw it. [`Exchange::retried`] says so.
     pub async fn post(
         &mut self,
         url: &str,
@@ -133,19 +178,60 @@ impl Client {
         body: &str,
     ) -> Result<Exchange, SendError> {
         let (origin, uri) = destination(url)?;
-        let (mut sender, opened) = self.connection(&origin).await?;
-        let request = build(&uri, &origin, &sender, headers, body)?;
+        let connection_idle = self.idle.get(&origin).map(|(_, since)| since.elapsed());
+        let (sender, opened) = self.connection(&origin).await?;
+        let mut exchange = match self
+            .send_on(sender, opened, &origin, &uri, headers, body)
+            .await
+        {
+            Err(Attempt::Unanswered(_)) if opened.is_none() && self.retry_unanswered => {
+                let (sender, opened) = self.open(&origin).await?;
+                let mut exchange = self
+                    .send_on(sender, opened, &origin, &uri, headers, body)
+                    .await
+                    .map_err(Attempt::into_error)?;
+                exchange.retried = true;
+                exchange
+            }
+            result => result.map_err(Attempt::into_error)?,
+        };
+        exchange.connection_idle = connection_idle;
+        Ok(exchange)
+    }
+
+    /// One attempt of a request on `sender`.
+    async fn send_on(
+        &mut self,
+        mut sender: Sender,
+        opened: Option<ConnectionPhases>,
+        origin: &Origin,
+        uri: &hyper::Uri,
+        headers: &[(String, String)],
+        body: &str,
+    ) -> Result<Exchange, Attempt> {
+        let request = build(uri, origin, &sender, headers, body).map_err(Attempt::Refused)?;
         let protocol = sender.protocol();
         let response = match &mut sender {
             Sender::H1(s) => s.send_request(request).await,
             Sender::H2(s) => s.send_request(request).await,
         }
-        .map_err(|e| SendError::Http(describe_hyper(&e)))?;
+        .map_err(|e| {
+            let error = SendError::Http(describe_hyper(&e));
+            // A response that began to arrive (a malformed status line,
+            // say) was an answer: never sent twice.
+            if e.is_parse() || e.is_parse_status() || e.is_user() {
+                Attempt::Refused(error)
+            } else {
+                Attempt::Unanswered(error)
+            }
+        })?;
         Ok(Exchange {
             response,
             opened,
             protocol,
-            connection: Some((origin, sender)),
+            retried: false,
+            connection_idle: None,
+            connection: Some((origin.clone(), sender)),
         })
     }
 
@@ -155,7 +241,7 @@ impl Client {
         if let Some((origin, sender)) = exchange.connection.take()
             && !self.fresh_connections
         {
-            self.idle.insert(origin, sender);
+            self.idle.insert(origin, (sender, Instant::now()));
         }
     }
 
@@ -163,11 +249,19 @@ impl Client {
         &mut self,
         origin: &Origin,
     ) -> Result<(Sender, Option<ConnectionPhases>), SendError> {
-        if let Some(mut sender) = self.idle.remove(origin)
+        if let Some((mut sender, _)) = self.idle.remove(origin)
             && sender.ready().await
         {
             return Ok((sender, None));
         }
+        self.open(origin).await
+    }
+
+    /// Opens a new connection to `origin`, timing each step.
+    async fn open(
+        &mut self,
+        origin: &Origin,
+    ) -> Result<(Sender, Option<ConnectionPhases>), SendError> {
         let (stream, phases) = connect::open(origin, &self.tls)
             .await
             .map_err(SendError::Connect)?;

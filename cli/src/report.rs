@@ -218,6 +218,11 @@ fn idle_json(idle: &IdleFigures) -> Value {
                 "p95_ms": gap.p95_ms,
                 "censored": gap.censored,
                 "p95_is_lower_bound": percentile_reaches_censored(gap.requests, gap.censored, 95.0),
+                "failed": gap.failed,
+                "moved_in": gap.moved_in,
+                "idle_median_s": gap.idle_median_s,
+                "new_connections": gap.connections.map(|c| c.new),
+                "connections_known": gap.connections.map(|c| c.of),
             })
         })
         .collect();
@@ -254,6 +259,21 @@ fn idle_json(idle: &IdleFigures) -> Value {
             "gap_s": a.gap_s,
             "share": [a.share.0, a.share.1],
             "interval": [a.interval.0, a.interval.1],
+        })),
+        "moved": idle.moved,
+        "late_max_s": idle.late_max_s,
+        "connection": idle.connection.map(|c| json!({
+            "closes_after_s": c.closes.range_s().filter(|_| !c.always_new),
+            "stayed_open_after_s": match c.closes {
+                GoesCold::StayedWarm { after_s, .. } if !c.always_new => Some(after_s),
+                _ => None,
+            },
+            "always_new": c.always_new,
+            "setup_median_ms": c.setup_median_ms,
+            "setup_of": c.setup_of,
+            "keep_open_every_s": c.keep_open_every_s,
+            "extra_ms": c.extra.map(|(ms, _, _)| ms),
+            "extra_of": c.extra.map(|(_, new, reused)| [new, reused]),
         })),
         "dedicated": idle.dedicated.map(|d| json!({
             "usd_per_hour": d.usd_per_hour,

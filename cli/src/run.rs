@@ -320,7 +320,7 @@ async fn send(
     // The session and the loop agree on the request due (it was just
     // returned by `next`), so neither mark can fail.
     let _ = session.mark_sent(planned, sent_at_ms);
-    let (outcome, note) = match options {
+    let (outcome, (note, (reused, retried, connection_idle_s))) = match options {
         Some((request, options)) => {
             let measured = if options.protocol == Protocol::Demo {
                 // Played back in the process, as the page plays it in the tab.
@@ -333,7 +333,8 @@ async fn send(
                 opened: measured.opened,
                 http_version: measured.http_version,
             };
-            (measured.outcome, note)
+            let connected = (measured.reused, measured.retried, measured.connection_idle_s);
+            (measured.outcome, (note, connected))
         }
         None => {
             return (
@@ -345,6 +346,9 @@ async fn send(
     let _ = session.mark_done(planned, clock.now_ms());
     let mut sample = Sample::from_outcome(planned, sent_at_ms, false, outcome);
     sample.connection = note.opened;
+    sample.reused_connection = reused;
+    sample.retried = retried;
+    sample.connection_idle_s = connection_idle_s;
     if let Some(error) = &mut sample.error {
         error.message = redact(&error.message, keys);
     }

@@ -15,6 +15,7 @@ mod native {
     pub mod html;
     pub mod idle;
     pub mod journal;
+    pub mod keepalive;
     pub mod measure;
     pub mod nonce;
     pub mod prefill;

@@ -59,6 +59,8 @@ pub struct MockConfig {
     pub port: u16,
     /// Seed of `bimodal`'s cold-start draws.
     pub seed: u64,
+    /// Its keep-alive window and the cost of a new connection.
+    pub connections: listener::Connections,
 }
 
 impl Default for MockConfig {
@@ -68,6 +70,7 @@ impl Default for MockConfig {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 0,
             seed: DEFAULT_SEED,
+            connections: listener::Connections::default(),
         }
     }
 }
@@ -138,7 +141,7 @@ pub fn start(config: MockConfig) -> Result<MockHandle, MockError> {
     let listener = listener::bind(config.host, config.port)?;
     let recorder = Recorder::new(MockClock::start());
     let provider = Provider::new(recorder.clone(), config.seed);
-    let server = Server::spawn(listener, Arc::new(provider))?;
+    let server = Server::spawn_with(listener, Arc::new(provider), config.connections)?;
     Ok(MockHandle { server, recorder })
 }
 

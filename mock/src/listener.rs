@@ -15,8 +15,34 @@ use crate::http::{self, ReadError, Request, RequestReader};
 
 /// How often idle waits look at the shutdown flag, ms.
 pub(crate) const POLL_INTERVAL: Duration = Duration::from_millis(200);
-/// An idle keep-alive connection is closed after this long.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
+/// An idle keep-alive connection is closed after this long, unless the
+/// server is given its own window ([`Connections::keep_alive`]).
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// How the server treats connections, apart from what it answers: how
+/// long it keeps an idle one open, and what each new one costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Connections {
+    /// An idle keep-alive connection is closed this long after the last
+    /// response ended, as uvicorn does after 5 s and many proxies after
+    /// 60 s. A request that was already on its way when it closed is lost
+    /// to the client, which must send it again on a new connection.
+    pub keep_alive: Duration,
+    /// Each new connection waits this long before its first request is
+    /// read: the handshake a provider's TLS terminator costs, apart from
+    /// any cold start of the model.
+    pub connect_delay: Duration,
+}
+
+impl Default for Connections {
+    /// [`IDLE_TIMEOUT`] and no delay.
+    fn default() -> Self {
+        Self {
+            keep_alive: IDLE_TIMEOUT,
+            connect_delay: Duration::ZERO,
+        }
+    }
+}
 /// A request must arrive completely within this long once it has started.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -100,6 +126,18 @@ impl Server {
     /// # Errors
     /// [`MockError::Io`] if the listener has no address or the thread cannot start.
     pub fn spawn(listener: TcpListener, handler: Arc<dyn Handler>) -> Result<Server, MockError> {
+        Self::spawn_with(listener, handler, Connections::default())
+    }
+
+    /// [`Server::spawn`], treating connections as `connections` says.
+    ///
+    /// # Errors
+    /// As [`Server::spawn`].
+    pub fn spawn_with(
+        listener: TcpListener,
+        handler: Arc<dyn Handler>,
+        connections: Connections,
+    ) -> Result<Server, MockError> {
         let address = listener.local_addr().map_err(|source| MockError::Io {
             context: "reading the listener's address".into(),
             source,
@@ -108,7 +146,7 @@ impl Server {
         let accept_shutdown = Arc::clone(&shutdown);
         let accept_thread = thread::Builder::new()
             .name(format!("mock-accept-{}", address.port()))
-            .spawn(move || accept_loop(&listener, &handler, &accept_shutdown))
+            .spawn(move || accept_loop(&listener, &handler, &accept_shutdown, connections))
             .map_err(|source| MockError::Io {
                 context: "starting the accept thread".into(),
                 source,
@@ -149,7 +187,12 @@ impl Drop for Server {
     }
 }
 
-fn accept_loop(listener: &TcpListener, handler: &Arc<dyn Handler>, shutdown: &Arc<AtomicBool>) {
+fn accept_loop(
+    listener: &TcpListener,
+    handler: &Arc<dyn Handler>,
+    shutdown: &Arc<AtomicBool>,
+    connections: Connections,
+) {
     for incoming in listener.incoming() {
         if shutdown.load(Ordering::SeqCst) {
             break;
@@ -160,16 +203,25 @@ fn accept_loop(listener: &TcpListener, handler: &Arc<dyn Handler>, shutdown: &Ar
         // If the thread cannot start, the stream is dropped and the client sees a reset.
         let _ = thread::Builder::new()
             .name("mock-connection".into())
-            .spawn(move || serve_connection(stream, handler.as_ref(), &shutdown));
+            .spawn(move || serve_connection(stream, handler.as_ref(), &shutdown, connections));
     }
 }
 
-fn serve_connection(mut stream: TcpStream, handler: &dyn Handler, shutdown: &AtomicBool) {
+fn serve_connection(
+    mut stream: TcpStream,
+    handler: &dyn Handler,
+    shutdown: &AtomicBool,
+    connections: Connections,
+) {
     // Every SSE write must leave at once, not wait for Nagle's algorithm to batch it.
     let _ = stream.set_nodelay(true);
+    if !connections.connect_delay.is_zero() {
+        thread::sleep(connections.connect_delay);
+    }
     let mut reader = RequestReader::new();
     loop {
-        if !reader.has_buffered() && !wait_for_request(&stream, shutdown) {
+        if !reader.has_buffered() && !wait_for_request(&stream, shutdown, connections.keep_alive)
+        {
             return;
         }
         let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
@@ -202,22 +254,26 @@ fn serve_connection(mut stream: TcpStream, handler: &dyn Handler, shutdown: &Ato
 }
 
 /// Waits until a request's first byte is readable; false if the peer closed, the connection
-/// idled too long, or the server is stopping.
-fn wait_for_request(stream: &TcpStream, shutdown: &AtomicBool) -> bool {
+/// idled `keep_alive` (to the millisecond: the close must come when a real server's would), or
+/// the server is stopping.
+fn wait_for_request(stream: &TcpStream, shutdown: &AtomicBool, keep_alive: Duration) -> bool {
     let idle_since = Instant::now();
-    if stream.set_read_timeout(Some(POLL_INTERVAL)).is_err() {
-        return false;
-    }
     let mut probe = [0_u8; 1];
     loop {
+        let left = keep_alive.saturating_sub(idle_since.elapsed());
+        if left.is_zero() || shutdown.load(Ordering::SeqCst) {
+            return false;
+        }
+        if stream
+            .set_read_timeout(Some(left.min(POLL_INTERVAL).max(Duration::from_millis(1))))
+            .is_err()
+        {
+            return false;
+        }
         match stream.peek(&mut probe) {
             Ok(0) => return false,
             Ok(_) => return true,
-            Err(error) if is_timeout(&error) => {
-                if shutdown.load(Ordering::SeqCst) || idle_since.elapsed() > IDLE_TIMEOUT {
-                    return false;
-                }
-            }
+            Err(error) if is_timeout(&error) => {}
             Err(_) => return false,
         }
     }

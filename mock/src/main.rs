@@ -10,10 +10,14 @@ use firsttoken_mock::listener::loopback_address;
 use firsttoken_mock::{MockConfig, MockError};
 
 const USAGE: &str = "usage: firsttoken-mock [--host 127.0.0.1] [--port 8787] \
+[--keep-alive-s S] [--connect-delay-ms MS] \
 [--static-dir DIR [--static-port P] [--static-prefix /firsttoken/]]
 
   --host           loopback address to bind (127.0.0.1, ::1 or localhost)
   --port           provider port, 0 picks a free one (default 8787)
+  --keep-alive-s   close a connection idle this long, as uvicorn does after 5 (default 120)
+  --connect-delay-ms  each new connection waits this long before its first request is
+                   read, standing for a TLS handshake (default 0)
   --static-dir     also serve this directory (e.g. dist/) for the page
   --static-port    port of the static server, 0 picks a free one (default 0)
   --static-prefix  URL prefix of the static site (default /firsttoken/)";
@@ -25,12 +29,22 @@ struct Options {
     static_dir: Option<PathBuf>,
     static_port: u16,
     static_prefix: String,
+    connections: firsttoken_mock::listener::Connections,
 }
 
 fn parse_port(flag: &str, value: &str) -> Result<u16, String> {
     value
         .parse()
         .map_err(|_| format!("{flag} needs a port number from 0 to 65535, got '{value}'"))
+}
+
+/// A duration given as a non-negative number of units of `seconds` each.
+fn parse_duration(flag: &str, value: &str, seconds: f64) -> Result<std::time::Duration, String> {
+    value
+        .parse::<f64>()
+        .ok()
+        .and_then(|v| std::time::Duration::try_from_secs_f64(v * seconds).ok())
+        .ok_or_else(|| format!("{flag} needs a number of {}, got '{value}'", if seconds >= 1.0 { "seconds" } else { "milliseconds" }))
 }
 
 fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
@@ -40,6 +54,7 @@ fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Optio
         static_dir: None,
         static_port: 0,
         static_prefix: "/firsttoken/".into(),
+        connections: firsttoken_mock::listener::Connections::default(),
     };
     let mut static_flags_seen = false;
     let mut arguments = arguments;
@@ -57,6 +72,8 @@ fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Optio
             "--static-dir",
             "--static-port",
             "--static-prefix",
+            "--keep-alive-s",
+            "--connect-delay-ms",
         ];
         if !known.contains(&name.as_str()) {
             return Err(format!("unknown option '{flag}'"));
@@ -68,6 +85,12 @@ fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Optio
             "--host" => options.host = value,
             "--port" => options.port = parse_port(&name, &value)?,
             "--static-dir" => options.static_dir = Some(PathBuf::from(value)),
+            "--keep-alive-s" => {
+                options.connections.keep_alive = parse_duration(&name, &value, 1.0)?;
+            }
+            "--connect-delay-ms" => {
+                options.connections.connect_delay = parse_duration(&name, &value, 0.001)?;
+            }
             "--static-port" => {
                 static_flags_seen = true;
                 options.static_port = parse_port(&name, &value)?;
@@ -114,6 +137,7 @@ fn main() -> ExitCode {
     let mock = match firsttoken_mock::start(MockConfig {
         host,
         port: options.port,
+        connections: options.connections,
         ..MockConfig::default()
     }) {
         Ok(mock) => mock,

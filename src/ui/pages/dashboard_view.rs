@@ -20,7 +20,7 @@ use crate::core::text::dashboard::{
     window_latency, windows_note,
 };
 use crate::core::text::fidelity::pass_rate_text;
-use crate::core::text::idle::{daily_words as idle_daily_words, goes_cold_cell};
+use crate::core::text::idle::{connection_cell, daily_words as idle_daily_words, goes_cold_cell};
 use crate::core::text::prefill::{daily_words, day_rate};
 use std::rc::Rc;
 
@@ -271,7 +271,8 @@ fn idle_days(lang: Lang, data: &Dataset, days: &[IdleDay]) -> Html {
         return Html::default();
     }
     let t = lang.texts();
-    let (heading, [day_heading, cold_heading, requests_heading], hint) = idle_daily_words(lang);
+    let (heading, [day_heading, cold_heading, connection_heading, requests_heading], hint) =
+        idle_daily_words(lang);
     let rows = html! {
         { for days.iter().map(|day| {
             let (kind, lo, hi) = match day.figures.goes_cold {
@@ -286,6 +287,7 @@ fn idle_days(lang: Lang, data: &Dataset, days: &[IdleDay]) -> Html {
                     <th scope="row">{label}</th>
                     <td class="full" data-label={day_heading}>{iso_date(day.day)}</td>
                     <td class="wrap" data-label={cold_heading}>{goes_cold_cell(lang, &day.figures.goes_cold)}</td>
+                    <td class="wrap" data-label={connection_heading}>{connection_cell(lang, &day.figures)}</td>
                     <td class="num" data-label={requests_heading}>{day.requests}</td>
                 </tr>
             }
@@ -298,6 +300,7 @@ fn idle_days(lang: Lang, data: &Dataset, days: &[IdleDay]) -> Html {
             (t.target, false),
             (day_heading, false),
             (cold_heading, false),
+            (connection_heading, false),
             (requests_heading, true),
         ],
         rows,

@@ -129,6 +129,7 @@ impl PublishedRun {
                     .connection
                     .filter(|_| s.reused_connection == Some(false))
                     .map(|phases| phases.setup_ms()),
+                connection_idle_s: s.connection_idle_s,
             }),
         )
         .with_headline(headline)
@@ -203,6 +204,9 @@ struct RunSample {
     /// Its new connection's phases.
     #[serde(default)]
     connection: Option<crate::wire::sample::ConnectionPhases>,
+    /// How long its connection to the origin had sat idle.
+    #[serde(default)]
+    connection_idle_s: Option<f64>,
 }
 
 /// What the dashboard reads of a sample's error: enough to rank it.
@@ -245,6 +249,8 @@ struct AnyDoc {
     reused_connection: Option<Vec<Option<bool>>>,
     #[serde(default)]
     setup_ms: Option<Vec<Option<f64>>>,
+    #[serde(default)]
+    connection_idle_s: Option<Vec<Option<f64>>>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,
@@ -450,6 +456,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 idle_s: doc.idle_s.unwrap_or_default(),
                 reused_connection: doc.reused_connection.unwrap_or_default(),
                 setup_ms: doc.setup_ms.unwrap_or_default(),
+                connection_idle_s: doc.connection_idle_s.unwrap_or_default(),
             };
             validate_points(&points)?;
             Ok(Published::Points(points))
@@ -514,6 +521,7 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
         ("idle_gap_s", &points.idle_gap_s),
         ("idle_s", &points.idle_s),
         ("setup_ms", &points.setup_ms),
+        ("connection_idle_s", &points.connection_idle_s),
     ] {
         if !values.is_empty() && values.len() != n {
             return Err(LoadError::Shape(format!(
@@ -829,6 +837,7 @@ impl Dataset {
                     connection: reused.map(|reused| IdleConnection {
                         reused,
                         setup_ms: points.setup_ms.get(index).copied().flatten(),
+                        idle_s: points.connection_idle_s.get(index).copied().flatten(),
                     }),
                 });
             }

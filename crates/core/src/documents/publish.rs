@@ -241,6 +241,10 @@ pub struct PointsDoc {
     /// connection took (DNS + TCP + TLS), ms; `null` for a reused one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub setup_ms: Vec<Option<f64>>,
+    /// Per request, with `reused_connection`: how long the client's
+    /// connection to the origin had sat idle, seconds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connection_idle_s: Vec<Option<f64>>,
 }
 
 /// The sized requests of a published run, column by column: which request
@@ -329,6 +333,8 @@ pub struct PointSample<'a> {
     pub reused_connection: Option<bool>,
     /// What opening its new connection took, ms.
     pub setup_ms: Option<f64>,
+    /// How long its connection to the origin had sat idle, seconds.
+    pub connection_idle_s: Option<f64>,
 }
 
 impl<'a> From<&'a Sample> for PointSample<'a> {
@@ -351,6 +357,7 @@ impl<'a> From<&'a Sample> for PointSample<'a> {
                 .connection
                 .filter(|_| sample.reused_connection == Some(false))
                 .map(|phases| phases.setup_ms()),
+            connection_idle_s: sample.connection_idle_s,
         }
     }
 }
@@ -389,11 +396,13 @@ impl PointsDoc {
             idle_s: Vec::new(),
             reused_connection: Vec::new(),
             setup_ms: Vec::new(),
+            connection_idle_s: Vec::new(),
         };
         let mut idle_gap_s: Vec<Option<f64>> = Vec::new();
         let mut idle_s: Vec<Option<f64>> = Vec::new();
         let mut reused: Vec<Option<bool>> = Vec::new();
         let mut setup_ms: Vec<Option<f64>> = Vec::new();
+        let mut connection_idle_s: Vec<Option<f64>> = Vec::new();
         let usable = |value: Option<f64>| value.filter(|v| v.is_finite() && *v >= 0.0);
         for sample in samples {
             if let Some((id, reply)) = sample.probe {
@@ -466,6 +475,7 @@ impl PointsDoc {
             reused.push(sample.reused_connection);
             setup_ms
                 .push(usable(sample.setup_ms).filter(|_| sample.reused_connection == Some(false)));
+            connection_idle_s.push(usable(sample.connection_idle_s));
         }
         if idle_gap_s.iter().any(Option::is_some) {
             doc.idle_gap_s = idle_gap_s;
@@ -475,6 +485,7 @@ impl PointsDoc {
             if reused.iter().any(Option::is_some) {
                 doc.reused_connection = reused;
                 doc.setup_ms = setup_ms;
+                doc.connection_idle_s = connection_idle_s;
             }
         }
         doc

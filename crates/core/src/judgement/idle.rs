@@ -98,6 +98,11 @@ pub struct IdleConnection {
     pub reused: bool,
     /// Opening its new connection (DNS + TCP + TLS), ms, when measured.
     pub setup_ms: Option<f64>,
+    /// How long the client's connection to the origin had sat idle, s
+    /// ([`Sample::connection_idle_s`]); the connection's window is read
+    /// by it (targets sharing an origin share its connection). `None`:
+    /// the target's own idle stands for it.
+    pub idle_s: Option<f64>,
 }
 
 impl IdleConnection {
@@ -111,6 +116,7 @@ impl IdleConnection {
                 .connection
                 .filter(|_| !reused)
                 .map(|phases| phases.setup_ms()),
+            idle_s: sample.connection_idle_s,
         })
     }
 }
@@ -348,6 +354,14 @@ pub struct ConnectionIdle {
     /// Traffic this often keeps the connection open (a cheap request or,
     /// on HTTP/2, a ping), seconds; `None` unless it closes after a gap.
     pub keep_open_every_s: Option<f64>,
+    /// What a new connection added to the first token beyond its measured
+    /// opening, ms: the median TTFT (opening taken off) of requests on a
+    /// new connection less that of requests on a reused one, both after
+    /// gaps where the model stayed warm, with how many of each (at least
+    /// 3). A TLS terminator or load balancer that holds the first request
+    /// of a connection costs this; a client that sees no TLS phase (plain
+    /// HTTP through a proxy) puts its handshake here.
+    pub extra: Option<(f64, usize, usize)>,
 }
 
 /// One ranked request as the figures group it.
@@ -366,6 +380,8 @@ struct Ranked {
     /// Idle beyond its planned gap, s.
     late_s: f64,
     connection: Option<IdleConnection>,
+    /// The gap its connection's idle reached; `None` below the shortest.
+    connection_gap_s: Option<f64>,
 }
 
 /// The planned gap a request counts at: the longest of the plan's `gaps`
@@ -425,6 +441,10 @@ pub fn idle_figures(
                 idle_s: r.idle_s.filter(|s| s.is_finite()),
                 late_s: r.idle_s.map_or(0.0, |idle| (idle - r.gap_s).max(0.0)),
                 connection: r.connection,
+                connection_gap_s: r.connection.and_then(|c| match c.idle_s {
+                    Some(idle) => planned.iter().rev().find(|&&g| g <= idle).copied(),
+                    None => Some(gap_s),
+                }),
             })
         })
         .collect();
@@ -541,8 +561,13 @@ fn figures_over(ranked: &[Ranked], threshold_ms: f64, settings: IdleSettings) ->
         let cold = group.iter().filter(|r| is_cold(r)).count();
         let mut idle: Vec<f64> = group.iter().filter_map(|r| r.idle_s).collect();
         sort_numbers(&mut idle);
-        let known: Vec<bool> = group
+        let gap_s = group[0].gap_s;
+        // A request's connection counts at the gap its connection's own
+        // idle reached, which another target on the same origin may have
+        // cut short.
+        let known: Vec<bool> = ranked
             .iter()
+            .filter(|r| r.connection_gap_s == Some(gap_s))
             .filter_map(|r| r.connection.map(|c| !c.reused))
             .collect();
         let new = known.iter().filter(|&&new| new).count();
@@ -629,7 +654,7 @@ fn figures_over(ranked: &[Ranked], threshold_ms: f64, settings: IdleSettings) ->
                 cheaper_at_any_traffic: keep_warm.is_some() && ping_usd >= usd_per_day,
             }
         });
-    let connection = connection_idle(ranked, &gaps);
+    let connection = connection_idle(ranked, &gaps, &goes_cold);
     IdleFigures {
         cold_starts: cold_values.len(),
         cold_median_ms: percentile(&cold_values, 50.0),
@@ -664,7 +689,11 @@ fn keep_every_s(lo_s: f64) -> f64 {
 /// measured costs of the new connections; `None` when no request says how
 /// it was connected.
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn connection_idle(ranked: &[Ranked], gaps: &[GapFigures]) -> Option<ConnectionIdle> {
+fn connection_idle(
+    ranked: &[Ranked],
+    gaps: &[GapFigures],
+    goes_cold: &GoesCold,
+) -> Option<ConnectionIdle> {
     let tallies: Vec<Tally> = gaps
         .iter()
         .filter_map(|g| {
@@ -696,7 +725,30 @@ fn connection_idle(ranked: &[Ranked], gaps: &[GapFigures]) -> Option<ConnectionI
         GoesCold::After { lo_s, .. } if lo_s > 0.0 => Some(keep_every_s(lo_s)),
         _ => None,
     };
+    // After gaps where the model stayed warm, a new connection's first
+    // token against a reused one's.
+    let warm_up_to_s = match *goes_cold {
+        GoesCold::After { lo_s, .. } => lo_s,
+        GoesCold::StayedWarm { .. } | GoesCold::TooFewGaps => f64::INFINITY,
+    };
+    let (mut new_ms, mut reused_ms): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+    for r in ranked.iter().filter(|r| r.gap_s <= warm_up_to_s && !r.censored) {
+        match r.connection {
+            Some(c) if c.reused => reused_ms.push(r.ms),
+            Some(_) => new_ms.push(r.ms),
+            None => {}
+        }
+    }
+    sort_numbers(&mut new_ms);
+    sort_numbers(&mut reused_ms);
+    let extra = match (percentile(&new_ms, 50.0), percentile(&reused_ms, 50.0)) {
+        (Some(new), Some(reused)) if new_ms.len() >= 3 && reused_ms.len() >= 3 => {
+            Some((new - reused, new_ms.len(), reused_ms.len()))
+        }
+        _ => None,
+    };
     Some(ConnectionIdle {
+        extra,
         closes,
         always_new,
         setup_median_ms: percentile(&setups, 50.0),

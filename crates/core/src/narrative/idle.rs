@@ -29,14 +29,156 @@ fn range_pct(low: f64, high: f64) -> String {
     format!("{}–{}", low.trim_end_matches(" %"), pct(high))
 }
 
-/// One gap's cold count: "0 of 15 after 1 s" / "1 秒后 15 个中 0 个".
+/// One gap's cold count: "0 of 15 after 1 s" / "1 秒后 15 个中 0 个",
+/// with the failures among them when there are any ("3 of 15 after 5 s,
+/// 2 of them failed").
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn gap_count(lang: Lang, gap: &GapFigures) -> String {
     let after = gap_text(lang, gap.gap_s);
-    match lang {
-        Lang::En => format!("{} of {} after {after}", gap.cold, gap.requests),
-        Lang::ZhCn => format!("空闲 {after}后 {} 个中 {} 个", gap.requests, gap.cold),
+    let failed = gap.failed;
+    match (lang, failed) {
+        (Lang::En, 0) => format!("{} of {} after {after}", gap.cold, gap.requests),
+        (Lang::En, _) => format!(
+            "{} of {} after {after} ({failed} of them failed)",
+            gap.cold, gap.requests
+        ),
+        (Lang::ZhCn, 0) => format!("空闲 {after}后 {} 个中 {} 个", gap.requests, gap.cold),
+        (Lang::ZhCn, _) => format!(
+            "空闲 {after}后 {} 个中 {} 个（其中 {failed} 个失败）",
+            gap.requests, gap.cold
+        ),
     }
+}
+
+/// Every sentence about a target's idle time, in order: where the model
+/// goes cold ([`idle_sentence`]), requests that sat idle past a longer gap
+/// than planned, and the connection's own window (or, where the client
+/// cannot see connections, that the figures include them).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn idle_sentences(lang: Lang, idle: &IdleFigures) -> Vec<String> {
+    let mut out = vec![idle_sentence(lang, idle)];
+    if idle.moved > 0 {
+        let late = gap_text(lang, idle.late_max_s);
+        out.push(match lang {
+            Lang::En => format!(
+                "{} requests sat idle longer than planned, past a longer gap, while another \
+                 target's request ran (up to {late} longer); each counts at the longest gap its \
+                 measured idle reached",
+                idle.moved
+            ),
+            Lang::ZhCn => format!(
+                "{} 个请求因其他目标的请求仍在进行，实际空闲超过了计划的更长间隔（最多多出 {late}）；\
+                 每个都按实测空闲达到的最长间隔计",
+                idle.moved
+            ),
+        });
+    }
+    out.extend(connection_sentence(lang, idle));
+    out
+}
+
+/// The connection's window: after how long idle a request must open a new
+/// connection and what that costs, apart from the model's cold starts; or,
+/// for requests whose client cannot see connections, that the figures
+/// include any reconnect.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
+    let Some(connection) = idle.connection else {
+        return Some(match lang {
+            Lang::En => "these figures include any time spent opening a new connection after \
+             idle, which a browser does not show; the firsttoken runner measures the \
+             connection apart from the model"
+                .to_owned(),
+            Lang::ZhCn => "这些数字包含空闲后重新建立连接的时间（浏览器看不到）；firsttoken 命令行工具会把连接与模型分开测量"
+                .to_owned(),
+        });
+    };
+    let counts: Vec<String> = idle
+        .gaps
+        .iter()
+        .filter_map(|gap| {
+            let c = gap.connections?;
+            let after = gap_text(lang, gap.gap_s);
+            Some(match lang {
+                Lang::En => format!("{} of {} after {after}", c.new, c.of),
+                Lang::ZhCn => format!("空闲 {after}后 {} 个中 {} 个", c.of, c.new),
+            })
+        })
+        .collect();
+    let counts = counts.join(match lang {
+        Lang::En => ", ",
+        Lang::ZhCn => "，",
+    });
+    let cost = connection.setup_median_ms.map(|ms| {
+        let ms = format_ms(lang, ms);
+        let n = connection.setup_of;
+        match lang {
+            Lang::En => format!(
+                "; opening one takes {ms} (DNS, TCP and TLS where used, median of {n})"
+            ),
+            Lang::ZhCn => format!("；建立一个连接需 {ms}（DNS、TCP 与 TLS（如有），{n} 个的中位数）"),
+        }
+    });
+    let mut cost = cost.unwrap_or_default();
+    // Said when a new connection's first token came noticeably later
+    // than its measured opening explains.
+    if let Some((extra_ms, new, reused)) = connection.extra
+        && extra_ms >= 5.0
+    {
+        let extra = format_ms(lang, extra_ms);
+        cost.push_str(&match lang {
+            Lang::En => format!(
+                ", and beyond that its first token came {extra} later at the median than on a \
+                 reused connection ({new} new against {reused} reused, after gaps where the \
+                 model stayed warm)"
+            ),
+            Lang::ZhCn => format!(
+                "，此外新连接上的首个 token 中位数比复用连接晚 {extra}（模型保持热状态的间隔后，\
+                 新建 {new} 个对复用 {reused} 个）"
+            ),
+        });
+    }
+    let head = match (lang, connection.closes) {
+        _ if connection.always_new => match lang {
+            Lang::En => "every request opened a new connection (none was kept between them)".to_owned(),
+            Lang::ZhCn => "每个请求都新建了连接（请求之间没有保留连接）".to_owned(),
+        },
+        (Lang::En, GoesCold::After { lo_s, hi_s, .. }) if lo_s > 0.0 => format!(
+            "the connection closes after {}–{} idle",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
+        ),
+        (Lang::En, GoesCold::After { hi_s, .. }) => format!(
+            "the connection closes after less than {} idle",
+            gap_text(lang, hi_s)
+        ),
+        (Lang::En, GoesCold::StayedWarm { after_s, .. }) => format!(
+            "the connection stayed open after {} idle",
+            gap_text(lang, after_s)
+        ),
+        (Lang::En, GoesCold::TooFewGaps) => {
+            "too few idle gaps with requests to tell when the connection closes".to_owned()
+        }
+        (Lang::ZhCn, GoesCold::After { lo_s, hi_s, .. }) if lo_s > 0.0 => format!(
+            "连接在空闲 {}–{}后关闭",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
+        ),
+        (Lang::ZhCn, GoesCold::After { hi_s, .. }) => {
+            format!("连接在空闲不到 {} 就关闭", gap_text(lang, hi_s))
+        }
+        (Lang::ZhCn, GoesCold::StayedWarm { after_s, .. }) => {
+            format!("空闲 {}后连接仍保持打开", gap_text(lang, after_s))
+        }
+        (Lang::ZhCn, GoesCold::TooFewGaps) => "有请求的空闲时长太少，看不出连接何时关闭".to_owned(),
+    };
+    Some(match lang {
+        Lang::En => format!(
+            "{head}: a new connection {counts}{cost}; cold replicas are judged on the time after \
+             the connection was ready"
+        ),
+        Lang::ZhCn => format!("{head}：新建连接 {counts}{cost}；冷启动按连接就绪之后的时间判断"),
+    })
 }
 
 /// The sentence about a target's idle gaps: where it goes cold (or that it
@@ -178,20 +320,33 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
         let per_day = grouped(keep.requests_per_day.round() as u64);
         out.push(match (lang, keep.usd_per_day) {
             (Lang::En, Some(usd)) => format!(
-                "a request every {every} keeps it warm: {per_day} a day with no other traffic, \
-                 {} a day at the plan's prices",
+                "a request every {every} keeps the model warm: {per_day} a day with no other \
+                 traffic, {} a day at the plan's prices",
                 format_usd(usd)
             ),
             (Lang::En, None) => format!(
-                "a request every {every} keeps it warm: {per_day} a day with no other traffic \
-                 (the plan gives this target no price)"
+                "a request every {every} keeps the model warm: {per_day} a day with no other \
+                 traffic (the plan gives this target no price)"
             ),
             (Lang::ZhCn, Some(usd)) => format!(
-                "每 {every}发一个请求即可保持热状态：没有其他流量时每天 {per_day} 个，按计划的价格每天 {}",
+                "每 {every}发一个请求即可让模型保持热状态：没有其他流量时每天 {per_day} 个，按计划的价格每天 {}",
                 format_usd(usd)
             ),
             (Lang::ZhCn, None) => format!(
-                "每 {every}发一个请求即可保持热状态：没有其他流量时每天 {per_day} 个（计划没有给这个目标定价）"
+                "每 {every}发一个请求即可让模型保持热状态：没有其他流量时每天 {per_day} 个（计划没有给这个目标定价）"
+            ),
+        });
+    }
+    if let Some(every_s) = idle.connection.and_then(|c| c.keep_open_every_s) {
+        let every = gap_text(lang, every_s);
+        out.push(match lang {
+            Lang::En => format!(
+                "traffic every {every} keeps the connection open: an HTTP/2 ping or any cheap \
+                 request, no tokens needed; it spares the reconnect, not a cold replica"
+            ),
+            Lang::ZhCn => format!(
+                "每 {every}有一次流量即可保持连接打开：HTTP/2 ping 或任何廉价请求，无需消耗 token；\
+                 它省去的是重新连接，而不是冷启动"
             ),
         });
     }
@@ -280,9 +435,9 @@ pub fn idle_title(lang: Lang) -> &'static str {
 }
 
 /// The idle table's column headings: target, idle, cold, share with its
-/// interval, TTFT median and p95.
+/// interval, TTFT median and p95, new connections.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn idle_headings(lang: Lang) -> [&'static str; 6] {
+pub fn idle_headings(lang: Lang) -> [&'static str; 7] {
     match lang {
         Lang::En => [
             "target",
@@ -291,6 +446,7 @@ pub fn idle_headings(lang: Lang) -> [&'static str; 6] {
             "cold share (95 % interval)",
             "TTFT median",
             "TTFT p95",
+            "new connection",
         ],
         Lang::ZhCn => [
             "目标",
@@ -299,6 +455,7 @@ pub fn idle_headings(lang: Lang) -> [&'static str; 6] {
             "冷启动比例（95% 区间）",
             "TTFT 中位数",
             "TTFT p95",
+            "新建连接",
         ],
     }
 }
@@ -306,7 +463,7 @@ pub fn idle_headings(lang: Lang) -> [&'static str; 6] {
 /// The idle table of `report`: one row per target and gap, its cells in
 /// the order of [`idle_headings`]; empty for a run without idle gaps.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn idle_rows(lang: Lang, report: &Report) -> Vec<[String; 6]> {
+pub fn idle_rows(lang: Lang, report: &Report) -> Vec<[String; 7]> {
     let mut rows = Vec::new();
     for target in &report.targets {
         let Some(idle) = &target.idle else {
@@ -325,9 +482,15 @@ pub fn idle_rows(lang: Lang, report: &Report) -> Vec<[String; 6]> {
             rows.push([
                 target.label.clone(),
                 gap_text(lang, gap.gap_s),
-                match lang {
-                    Lang::En => format!("{} of {}", gap.cold, gap.requests),
-                    Lang::ZhCn => format!("{} / {}", gap.cold, gap.requests),
+                match (lang, gap.failed) {
+                    (Lang::En, 0) => format!("{} of {}", gap.cold, gap.requests),
+                    (Lang::En, failed) => {
+                        format!("{} of {} ({failed} failed)", gap.cold, gap.requests)
+                    }
+                    (Lang::ZhCn, 0) => format!("{} / {}", gap.cold, gap.requests),
+                    (Lang::ZhCn, failed) => {
+                        format!("{} / {}（{failed} 个失败）", gap.cold, gap.requests)
+                    }
                 },
                 format!(
                     "{} ({})",
@@ -336,6 +499,13 @@ pub fn idle_rows(lang: Lang, report: &Report) -> Vec<[String; 6]> {
                 ),
                 ms(gap.median_ms, 50.0),
                 ms(gap.p95_ms, 95.0),
+                gap.connections.map_or_else(
+                    || "–".to_owned(),
+                    |c| match lang {
+                        Lang::En => format!("{} of {}", c.new, c.of),
+                        Lang::ZhCn => format!("{} / {}", c.new, c.of),
+                    },
+                ),
             ]);
         }
     }
@@ -382,21 +552,62 @@ pub fn chart_rows(lang: Lang, report: &Report) -> Vec<Vec<String>> {
 /// The dashboard's daily idle table: its heading, its column headings
 /// (day, goes cold after, requests) and the hint under it.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn daily_words(lang: Lang) -> (&'static str, [&'static str; 3], &'static str) {
+pub fn daily_words(lang: Lang) -> (&'static str, [&'static str; 4], &'static str) {
     match lang {
         Lang::En => (
             "Goes cold after, per day",
-            ["day (UTC)", "goes cold after", "requests after an idle gap"],
+            [
+                "day (UTC)",
+                "model goes cold after",
+                "connection closes after",
+                "requests after an idle gap",
+            ],
             "Each day's requests sent after one of the plan's idle gaps, per target: the idle \
-             range where the cold share rises (the results' rule), or the longest gap after \
-             which it stayed warm.",
+             range where the model's cold share rises (the results' rule, on the time after the \
+             connection was ready), or the longest gap after which it stayed warm; and the same \
+             for the connection, where the runner saw it.",
         ),
         Lang::ZhCn => (
             "每日：空闲多久后变冷",
-            ["日期（UTC）", "空闲多久后变冷", "空闲间隔后的请求"],
-            "每个目标每天在计划的空闲间隔之后发出的请求：冷启动比例上升的空闲区间（与结果页同一规则），\
-             或仍保持热状态的最长间隔。",
+            [
+                "日期（UTC）",
+                "模型空闲多久后变冷",
+                "连接空闲多久后关闭",
+                "空闲间隔后的请求",
+            ],
+            "每个目标每天在计划的空闲间隔之后发出的请求：模型冷启动比例上升的空闲区间（与结果页同一规则，\
+             按连接就绪之后的时间），或仍保持热状态的最长间隔；连接同理（命令行工具能看到连接时）。",
         ),
+    }
+}
+
+/// One day's "connection closes after" cell: the range, "≤ 10 s", "open
+/// after 15 min", "new every request", or "–" where no request said how
+/// it was connected (the page's).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn connection_cell(lang: Lang, idle: &IdleFigures) -> String {
+    let Some(connection) = idle.connection else {
+        return "–".to_owned();
+    };
+    if connection.always_new {
+        return match lang {
+            Lang::En => "new every request".to_owned(),
+            Lang::ZhCn => "每个请求都新建".to_owned(),
+        };
+    }
+    match (connection.closes, lang) {
+        (GoesCold::After { lo_s, hi_s, .. }, _) if lo_s > 0.0 => {
+            format!("{}–{}", gap_text(lang, lo_s), gap_text(lang, hi_s))
+        }
+        (GoesCold::After { hi_s, .. }, _) => format!("≤ {}", gap_text(lang, hi_s)),
+        (GoesCold::StayedWarm { after_s, .. }, Lang::En) => {
+            format!("open after {}", gap_text(lang, after_s))
+        }
+        (GoesCold::StayedWarm { after_s, .. }, Lang::ZhCn) => {
+            format!("空闲 {}后仍打开", gap_text(lang, after_s))
+        }
+        (GoesCold::TooFewGaps, Lang::En) => "too few gaps to compare".to_owned(),
+        (GoesCold::TooFewGaps, Lang::ZhCn) => "可比较的间隔不足".to_owned(),
     }
 }
 
@@ -475,7 +686,7 @@ mod tests {
         assert_eq!(rows.len(), 4);
         assert_eq!(
             rows[2],
-            ["A", "5 min", "19 of 20", "95 % (75–100 %)", "12 s", "12 s"].map(str::to_owned)
+            ["A", "5 min", "19 of 20", "95 % (75–100 %)", "12 s", "12 s", "–"].map(str::to_owned)
         );
         assert_eq!(idle_rows(Lang::ZhCn, &report)[2][2], "19 / 20");
         assert_eq!(
@@ -515,8 +726,8 @@ mod tests {
         assert_eq!(
             en,
             [
-                "a request every 48 s keeps it warm: 1 800 a day with no other traffic, $1.80 a \
-                 day at the plan's prices",
+                "a request every 48 s keeps the model warm: 1 800 a day with no other traffic, \
+                 $1.80 a day at the plan's prices",
                 "at one request every 2 min (typical_gap_s), 0–95 % of requests would meet a cold \
                  replica (95 % interval 0–100 %), read from the gaps around it",
                 "a dedicated endpoint at $1.00 an hour ($24.00 a day) costs less than serverless \

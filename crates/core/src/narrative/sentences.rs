@@ -1115,9 +1115,11 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
             .collect(),
         idle: targets
             .iter()
-            .filter_map(|t| {
-                let idle = t.idle.as_ref()?;
-                Some(said(t, crate::narrative::idle::idle_sentence(lang, idle)))
+            .flat_map(|t| {
+                t.idle
+                    .iter()
+                    .flat_map(|idle| crate::narrative::idle::idle_sentences(lang, idle))
+                    .map(|text| said(t, text))
             })
             .collect(),
         idle_settings: targets

@@ -28,7 +28,7 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
     if printed.is_empty() {
         return None;
     }
-    let [target, gap, cold, share, median, p95] = idle_headings(lang);
+    let [target, gap, cold, share, median, p95, connections] = idle_headings(lang);
     let columns = vec![
         Column::new(target, false),
         Column::new(gap, true),
@@ -39,6 +39,7 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
         },
         Column::new(median, true),
         Column::new(p95, true),
+        Column::new(connections, true),
         Column::new(chart_words(lang).1, true),
     ];
     let gaps = report.targets.iter().flat_map(|target| {
@@ -62,6 +63,11 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
                 ("data-interval-low", json_number(gap.interval.0)),
                 ("data-interval-high", json_number(gap.interval.1)),
                 ("data-monotone-share", json_number(gap.monotone_share)),
+                ("data-failed", gap.failed.to_string()),
+                (
+                    "data-new-connections",
+                    gap.connections.map_or_else(String::new, |c| c.new.to_string()),
+                ),
             ],
             judgement: None,
         })
@@ -138,7 +144,7 @@ mod tests {
             let [table] = tables.as_slice() else {
                 panic!("one table")
             };
-            assert_eq!(table.columns.len(), 7);
+            assert_eq!(table.columns.len(), 8);
             assert_eq!(table.rows.len(), 3);
             assert!(
                 table

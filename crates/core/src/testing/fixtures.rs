@@ -109,6 +109,7 @@ impl Sample {
             idle_gap_s: None,
             idle_s: None,
             reused_connection: None,
+            connection_idle_s: None,
             retried: false,
         }
     }

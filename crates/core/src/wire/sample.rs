@@ -136,6 +136,15 @@ pub struct Sample {
     /// older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused_connection: Option<bool>,
+    /// How long the client's connection to this origin had sat idle when
+    /// the request was sent, seconds: the one it reused, or the one it found
+    /// closed and replaced. With targets that share an origin this is
+    /// shorter than the target's own idle, and the connection's window is
+    /// read from it. `None` when the client kept no connection there (its
+    /// first request, or the last ended mid-reply), for the page, and in
+    /// older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection_idle_s: Option<f64>,
     /// Its first attempt went on a reused connection that closed before
     /// any byte of a response came (the server's keep-alive close racing
     /// the send), so it was sent once more on a new connection, as a
@@ -225,6 +234,7 @@ impl Sample {
                 .map(|end_ms| ((sent_at_ms - end_ms) / 1000.0).max(0.0))
                 .filter(|s| s.is_finite()),
             reused_connection: None,
+            connection_idle_s: None,
             retried: false,
             rate_limit: outcome.rate_limit,
             stream: outcome.stream,

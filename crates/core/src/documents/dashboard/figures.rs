@@ -686,6 +686,7 @@ mod tests {
             idle_s: None,
             reused_connection: None,
             setup_ms: None,
+            connection_idle_s: None,
         };
         let target = DashTarget {
             label: "t0".into(),

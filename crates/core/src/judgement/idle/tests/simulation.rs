@@ -418,6 +418,7 @@ fn the_rows_reference_misses_thresholds_below_the_second_gap() {
                     idle_s: None,
                     late_s: 0.0,
                     connection: None,
+                    connection_gap_s: None,
                 });
             }
         }

@@ -1,0 +1,181 @@
+//! Idle time as it really was, against a mock that closes idle connections
+//! (a keep-alive window, as uvicorn's 5 s) and charges each new connection
+//! a delay (standing for a TLS handshake), apart from its model's
+//! scale-to-zero:
+//!
+//! - a request sent on a pooled connection the server is closing is sent
+//!   again on a new one: at gaps on the window no request is lost, where
+//!   the client without that retry loses some;
+//! - the idle gaps are kept with several targets and the runner's default
+//!   spacing, and every sample says the idle it had;
+//! - the connection's window and the model's are two figures, each from
+//!   its own requests.
+
+use std::time::Duration;
+
+use firsttoken_cli::measure::{MeasureOptions, measure};
+use firsttoken_cli::net::Client;
+use firsttoken_cli::run::stop_signal;
+use firsttoken_core::plan::Protocol;
+use firsttoken_core::protocol::build_request;
+use firsttoken_core::results::import_json;
+use firsttoken_mock::listener::Connections;
+use firsttoken_mock::{MockConfig, MockHandle};
+
+use super::support::{firsttoken, quick_plan, run, scratch, target, texts};
+
+/// A mock whose connections close after `keep_alive_ms` idle and cost
+/// `delay_ms` each.
+fn mock_with(keep_alive_ms: u64, delay_ms: u64) -> MockHandle {
+    firsttoken_mock::start(MockConfig {
+        connections: Connections {
+            keep_alive: Duration::from_millis(keep_alive_ms),
+            connect_delay: Duration::from_millis(delay_ms),
+        },
+        ..MockConfig::default()
+    })
+    .unwrap()
+}
+
+/// Sends `tries` requests on one client, each `gap` after the previous
+/// one ended; returns how many failed and how many were retried.
+fn race(client: Client, mock: &MockHandle, gap: Duration, tries: usize) -> (usize, usize) {
+    let target = target(mock, Protocol::OpenAi, "fixed@20");
+    let plan = quick_plan(vec![target.clone()], 1);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = client;
+        let (_stop, mut stopped) = stop_signal();
+        let (mut failed, mut retried) = (0, 0);
+        for _ in 0..=tries {
+            let request = build_request(&target, &plan, Some("sk-test"), None);
+            let options = MeasureOptions {
+                protocol: target.protocol,
+                reasoning_counts_as_first_token: false,
+                timeout_s: 10.0,
+            };
+            let measured = measure(&mut client, &request, options, &mut stopped).await;
+            failed += usize::from(measured.outcome.error.is_some());
+            retried += usize::from(measured.retried);
+            tokio::time::sleep(gap).await;
+        }
+        (failed, retried)
+    })
+}
+
+/// At a gap on the server's keep-alive window, the send and the server's
+/// close race. Without the retry some requests are lost (they never reach
+/// the provider, and the results would count them as its errors); with
+/// it, none is, and the samples say which were sent twice. The gap sweeps
+/// a few milliseconds around the window, where the race is.
+#[test]
+fn a_request_racing_the_servers_keep_alive_close_is_sent_again_not_lost() {
+    let mock = mock_with(400, 0);
+    let tries = 12;
+    let (mut lost_without, mut lost_with, mut retried) = (0, 0, 0);
+    for offset_ms in [0_u64, 1, 2, 3] {
+        let gap = Duration::from_millis(400 + offset_ms);
+        lost_without += race(Client::new(false).without_retry(), &mock, gap, tries).0;
+        let (lost, again) = race(Client::new(false), &mock, gap, tries);
+        lost_with += lost;
+        retried += again;
+    }
+    println!(
+        "at the keep-alive window: {lost_without} of {} requests lost without the retry; \
+         {lost_with} lost and {retried} sent again with it",
+        4 * (tries + 1)
+    );
+    assert!(lost_without > 0, "the race did not show");
+    assert_eq!(lost_with, 0);
+    assert!(retried > 0);
+}
+
+/// Two targets, the runner's default spacing (5 s), gaps 0.3, 1.5 and 3 s,
+/// a server that closes connections idle 1 s and delays each new one
+/// 150 ms, and a model that scales to zero after 2 s idle with a 1.5 s
+/// cold start: every gap is kept (measured), no request is lost, the
+/// connection closes between 0.3 and 1.5 s and the model goes cold between
+/// 1.5 and 3 s, each said apart, in JSON, the terminal and the HTML report.
+#[test]
+fn the_connection_s_window_and_the_model_s_are_told_apart_with_gaps_kept() {
+    let mock = mock_with(1_000, 150);
+    let dir = scratch("keepalive");
+    let results = dir.join("results.json");
+    let base = format!("{}/v1", mock.base_url());
+    let output = run(firsttoken()
+        .arg("run")
+        .arg("--target")
+        .arg(format!("custom:scale-to-zero@2@1500/a@{base}"))
+        .arg("--target")
+        .arg(format!("custom:scale-to-zero@2@1500/b@{base}"))
+        .args(["-n", "15", "--warmup", "1"])
+        .args(["--idle-gaps", "0.3,1.5,3", "--timeout", "10", "-o"])
+        .arg(&results));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+
+    let doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let measured: Vec<_> = doc.samples.iter().filter(|s| !s.warmup).collect();
+    assert_eq!(measured.len(), 30);
+    for sample in &measured {
+        assert!(sample.error.is_none(), "{:?}", sample.error);
+        let (gap_s, idle_s) = (sample.idle_gap_s.unwrap(), sample.idle_s.unwrap());
+        // Kept: never sooner, and at most one other request (a cold start
+        // of 1.5 s and a new connection) later.
+        assert!(idle_s >= gap_s - 0.005, "{idle_s} s idle for a {gap_s} s gap");
+        assert!(idle_s <= gap_s + 2.0, "{idle_s} s idle for a {gap_s} s gap");
+        assert!(sample.reused_connection.is_some());
+    }
+
+    let output = run(firsttoken().arg("report").arg("--json").arg(&results));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for target in json["targets"].as_array().unwrap() {
+        let idle = &target["idle"];
+        assert_eq!(
+            idle["connection"]["closes_after_s"],
+            serde_json::json!([0.3, 1.5]),
+            "{idle}"
+        );
+        assert_eq!(
+            idle["goes_cold_after_s"],
+            serde_json::json!([1.5, 3.0]),
+            "{idle}"
+        );
+        for gap in idle["gaps"].as_array().unwrap() {
+            assert_eq!(gap["failed"], 0, "{gap}");
+        }
+    }
+    for (lang, model, connection) in [
+        (
+            "en",
+            "goes cold after 1.5 s–3 s idle",
+            "the connection closes after 0.3 s–1.5 s idle",
+        ),
+        ("zh-CN", "空闲 1.5 秒–3 秒后变冷", "连接在空闲 0.3 秒–1.5 秒后关闭"),
+    ] {
+        let output = run(firsttoken()
+            .arg("report")
+            .args(["--lang", lang])
+            .arg(&results));
+        let (text, _) = texts(&output);
+        assert!(text.contains(model), "{lang}: {text}");
+        assert!(text.contains(connection), "{lang}: {text}");
+        let file = dir.join(format!("report-{lang}.html"));
+        let output = run(firsttoken()
+            .arg("report")
+            .args(["--lang", lang, "--html"])
+            .arg(&file)
+            .arg(&results));
+        assert!(output.status.success());
+        let html = std::fs::read_to_string(&file).unwrap();
+        assert!(html.contains(model) && html.contains(connection), "{lang}");
+        if lang == "en" {
+            let start = text.find("When does it go cold?").unwrap();
+            println!("{}", &text[start..]);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
