@@ -732,7 +732,10 @@ fn connection_idle(
         GoesCold::StayedWarm { .. } | GoesCold::TooFewGaps => f64::INFINITY,
     };
     let (mut new_ms, mut reused_ms): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
-    for r in ranked.iter().filter(|r| r.gap_s <= warm_up_to_s && !r.censored) {
+    for r in ranked
+        .iter()
+        .filter(|r| r.gap_s <= warm_up_to_s && !r.censored)
+    {
         match r.connection {
             Some(c) if c.reused => reused_ms.push(r.ms),
             Some(_) => new_ms.push(r.ms),

@@ -113,10 +113,12 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
         let ms = format_ms(lang, ms);
         let n = connection.setup_of;
         match lang {
-            Lang::En => format!(
-                "; opening one takes {ms} (DNS, TCP and TLS where used, median of {n})"
-            ),
-            Lang::ZhCn => format!("；建立一个连接需 {ms}（DNS、TCP 与 TLS（如有），{n} 个的中位数）"),
+            Lang::En => {
+                format!("; opening one takes {ms} (DNS, TCP and TLS where used, median of {n})")
+            }
+            Lang::ZhCn => {
+                format!("；建立一个连接需 {ms}（DNS、TCP 与 TLS（如有），{n} 个的中位数）")
+            }
         }
     });
     let mut cost = cost.unwrap_or_default();
@@ -140,7 +142,9 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
     }
     let head = match (lang, connection.closes) {
         _ if connection.always_new => match lang {
-            Lang::En => "every request opened a new connection (none was kept between them)".to_owned(),
+            Lang::En => {
+                "every request opened a new connection (none was kept between them)".to_owned()
+            }
             Lang::ZhCn => "每个请求都新建了连接（请求之间没有保留连接）".to_owned(),
         },
         (Lang::En, GoesCold::After { lo_s, hi_s, .. }) if lo_s > 0.0 => format!(
@@ -686,7 +690,16 @@ mod tests {
         assert_eq!(rows.len(), 4);
         assert_eq!(
             rows[2],
-            ["A", "5 min", "19 of 20", "95 % (75–100 %)", "12 s", "12 s", "–"].map(str::to_owned)
+            [
+                "A",
+                "5 min",
+                "19 of 20",
+                "95 % (75–100 %)",
+                "12 s",
+                "12 s",
+                "–"
+            ]
+            .map(str::to_owned)
         );
         assert_eq!(idle_rows(Lang::ZhCn, &report)[2][2], "19 / 20");
         assert_eq!(

@@ -66,7 +66,8 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
                 ("data-failed", gap.failed.to_string()),
                 (
                     "data-new-connections",
-                    gap.connections.map_or_else(String::new, |c| c.new.to_string()),
+                    gap.connections
+                        .map_or_else(String::new, |c| c.new.to_string()),
                 ),
             ],
             judgement: None,

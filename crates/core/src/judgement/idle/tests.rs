@@ -273,3 +273,88 @@ fn the_demo_that_scales_to_zero_reads_goes_cold_between_its_gaps() {
 }
 
 mod simulation;
+
+/// The first run: gaps 1, 2 and 6 s planned, but another target's
+/// requests kept every one waiting 6.3 s, and the model goes cold after
+/// 4 s. Every request counts at the 6 s gap its idle reached, so the run
+/// can no longer read "stayed warm after 6 s" from requests labelled 1 s:
+/// it has one gap, and says it cannot tell.
+#[test]
+fn a_request_counts_at_the_gap_its_measured_idle_reached() {
+    let requests: Vec<IdleRequest> = [1.0, 2.0, 6.0]
+        .into_iter()
+        .cycle()
+        .take(15)
+        .map(|gap_s| IdleRequest {
+            idle_s: Some(6.3),
+            ..IdleRequest::planned(gap_s, TtftRank::Measured(1_600.0))
+        })
+        .collect();
+    let idle = figures(&requests, IdleSettings::default());
+    assert_eq!(idle.goes_cold, GoesCold::TooFewGaps);
+    assert_eq!(idle.gaps.len(), 1);
+    assert_eq!((idle.gaps[0].gap_s, idle.gaps[0].moved_in), (6.0, 10));
+    assert_eq!(idle.moved, 10);
+    assert!((idle.late_max_s - 5.3).abs() < 1e-9);
+    assert_eq!(counted_gap_s(&[1.0, 2.0, 6.0], 1.0, Some(1.9)), 1.0);
+    assert_eq!(counted_gap_s(&[1.0, 2.0, 6.0], 1.0, Some(2.0)), 2.0);
+    // A clock a hair early never moves a request below its planned gap.
+    assert_eq!(counted_gap_s(&[1.0, 2.0, 6.0], 2.0, Some(1.999)), 2.0);
+    assert_eq!(counted_gap_s(&[1.0, 2.0, 6.0], 2.0, None), 2.0);
+}
+
+/// A failure before the first token counts at its gap, cold, and the gap
+/// says how many of its requests failed: its share is never taken over
+/// silently fewer requests.
+#[test]
+fn each_failure_counts_in_its_gap() {
+    let mut requests: Vec<IdleRequest> = (0..10)
+        .flat_map(|i| [measured(1.0, 400.0 + f64::from(i)), measured(5.0, 410.0)])
+        .collect();
+    for request in requests.iter_mut().filter(|r| r.gap_s == 5.0).take(4) {
+        request.rank = TtftRank::Censored;
+        request.failed = true;
+    }
+    let idle = figures(&requests, IdleSettings::default());
+    let at_5 = idle.gaps[1];
+    assert_eq!((at_5.requests, at_5.cold, at_5.failed), (10, 4, 4));
+    assert_eq!(idle.gaps[0].failed, 0);
+}
+
+/// Two targets share one origin, so the connection's idle is shorter than
+/// each target's: the connection's window is read from the connection's
+/// own idle, and a request whose connection idled less than the shortest
+/// gap tells nothing about any gap's connection.
+#[test]
+fn the_connection_s_window_is_read_from_the_connection_s_own_idle() {
+    let mut requests = Vec::new();
+    for i in 0..8 {
+        for (gap_s, connection_idle_s) in [(1.0, 0.5), (1.0, 1.2), (10.0, 1.5), (10.0, 12.0)] {
+            let new = connection_idle_s > 5.0;
+            requests.push(IdleRequest {
+                idle_s: Some(gap_s + 0.01),
+                connection: Some(IdleConnection {
+                    reused: !new,
+                    setup_ms: new.then_some(150.0),
+                    idle_s: Some(connection_idle_s),
+                }),
+                ..measured(gap_s, 60.0 + f64::from(i) + if new { 150.0 } else { 0.0 })
+            });
+        }
+    }
+    let idle = figures(&requests, IdleSettings::default());
+    let connection = idle.connection.unwrap();
+    assert_eq!(connection.closes.range_s(), Some([1.0, 10.0]));
+    let counts: Vec<_> = idle.gaps.iter().map(|g| g.connections.unwrap()).collect();
+    // After 1 s of the connection's idle: 16 reused (8 of them sent by a
+    // target idle 10 s); after 10 s: 8 new. The 8 below 1 s count nowhere.
+    assert_eq!((counts[0].new, counts[0].of), (0, 16));
+    assert_eq!((counts[1].new, counts[1].of), (8, 8));
+    // The handshake is taken off before the model is judged: warm.
+    assert!(matches!(
+        idle.goes_cold,
+        GoesCold::StayedWarm { cold: 0, .. }
+    ));
+    assert_eq!(connection.setup_median_ms, Some(150.0));
+    assert_eq!(connection.keep_open_every_s, Some(0.8));
+}
