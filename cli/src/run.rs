@@ -324,7 +324,8 @@ async fn send(
         Some((request, options)) => {
             let measured = if options.protocol == Protocol::Demo {
                 // Played back in the process, as the page plays it in the tab.
-                let at = (planned.target, planned.seq, seed, planned.idle_gap_s);
+                let idle_s = planned.idle_at_s(clock.now_ms());
+                let at = (planned.target, planned.seq, seed, idle_s);
                 measure_demo(&request, options, at, stop).await
             } else {
                 measure(client, &request, options, stop).await
@@ -333,7 +334,11 @@ async fn send(
                 opened: measured.opened,
                 http_version: measured.http_version,
             };
-            let connected = (measured.reused, measured.retried, measured.connection_idle_s);
+            let connected = (
+                measured.reused,
+                measured.retried,
+                measured.connection_idle_s,
+            );
             (measured.outcome, (note, connected))
         }
         None => {

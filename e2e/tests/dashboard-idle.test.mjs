@@ -77,7 +77,16 @@ test("a published run with idle gaps shows each target's goes-cold range per day
         assert.ok(row.day <= today, row.day);
         const requests = idle[i].gaps.reduce((sum, g) => sum + g.requests, 0);
         assert.equal(Number(row.requests), requests, `${row.target}: the day holds the run's requests after a gap`);
-        assert.equal(row.cells[3], String(requests));
+        assert.equal(row.cells[4], String(requests));
+        // The connection's own window, from the runner's connections.
+        const connection = idle[i].connection;
+        assert.ok(connection, "the runner says how each request was connected");
+        let window;
+        if (connection.always_new) window = lang === "en" ? "new every request" : "每个请求都新建";
+        else if (connection.closes_after_s?.[0] === 0) window = `≤ ${gapText(lang, connection.closes_after_s[1])}`;
+        else if (connection.closes_after_s) window = connection.closes_after_s.map((s) => gapText(lang, s)).join("–");
+        else window = lang === "en" ? `open after ${gapText(lang, connection.stayed_open_after_s)}` : `空闲 ${gapText(lang, connection.stayed_open_after_s)}后仍打开`;
+        assert.equal(row.cells[3], window, JSON.stringify(row));
         if (idle[i].goes_cold_after_s) {
           const [lo, hi] = idle[i].goes_cold_after_s;
           assert.deepEqual([row.kind, Number(row.lo), Number(row.hi)], ["after", lo, hi], JSON.stringify(row));

@@ -115,7 +115,7 @@ async function compareWithReport(page, report, lang) {
     assert.ok(own.some((s) => s.startsWith(`${target.label}`) && s.includes(said)), `"${said}" in ${JSON.stringify(own)}`);
     if (idle.keep_warm_s != null) {
       const every = gapText(lang, idle.keep_warm_s);
-      const keep = lang === "en" ? `a request every ${every} keeps it warm` : `每 ${every}发一个请求即可保持热状态`;
+      const keep = lang === "en" ? `a request every ${every} keeps the model warm` : `每 ${every}发一个请求即可让模型保持热状态`;
       assert.ok(own.some((s) => s.includes(keep)), `"${keep}" in ${JSON.stringify(own)}`);
     }
   }

@@ -220,8 +220,7 @@ fn serve_connection(
     }
     let mut reader = RequestReader::new();
     loop {
-        if !reader.has_buffered() && !wait_for_request(&stream, shutdown, connections.keep_alive)
-        {
+        if !reader.has_buffered() && !wait_for_request(&stream, shutdown, connections.keep_alive) {
             return;
         }
         let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));

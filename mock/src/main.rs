@@ -44,7 +44,16 @@ fn parse_duration(flag: &str, value: &str, seconds: f64) -> Result<std::time::Du
         .parse::<f64>()
         .ok()
         .and_then(|v| std::time::Duration::try_from_secs_f64(v * seconds).ok())
-        .ok_or_else(|| format!("{flag} needs a number of {}, got '{value}'", if seconds >= 1.0 { "seconds" } else { "milliseconds" }))
+        .ok_or_else(|| {
+            format!(
+                "{flag} needs a number of {}, got '{value}'",
+                if seconds >= 1.0 {
+                    "seconds"
+                } else {
+                    "milliseconds"
+                }
+            )
+        })
 }
 
 fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
@@ -195,6 +204,16 @@ mod tests {
         assert_eq!(options.static_dir, Some(PathBuf::from("dist")));
         assert_eq!(options.static_port, 9000);
         assert!(parse(&["--help"]).unwrap().is_none());
+        let options = parse(&["--keep-alive-s", "5", "--connect-delay-ms=150"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            options.connections,
+            firsttoken_mock::listener::Connections {
+                keep_alive: std::time::Duration::from_secs(5),
+                connect_delay: std::time::Duration::from_millis(150),
+            }
+        );
     }
 
     #[test]
@@ -203,5 +222,7 @@ mod tests {
         assert!(parse(&["--port"]).is_err());
         assert!(parse(&["--port", "99999"]).is_err());
         assert!(parse(&["--static-port", "1"]).is_err());
+        assert!(parse(&["--keep-alive-s", "-1"]).is_err());
+        assert!(parse(&["--connect-delay-ms", "soon"]).is_err());
     }
 }

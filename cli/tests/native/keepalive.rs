@@ -125,7 +125,10 @@ fn the_connection_s_window_and_the_model_s_are_told_apart_with_gaps_kept() {
         let (gap_s, idle_s) = (sample.idle_gap_s.unwrap(), sample.idle_s.unwrap());
         // Kept: never sooner, and at most one other request (a cold start
         // of 1.5 s and a new connection) later.
-        assert!(idle_s >= gap_s - 0.005, "{idle_s} s idle for a {gap_s} s gap");
+        assert!(
+            idle_s >= gap_s - 0.005,
+            "{idle_s} s idle for a {gap_s} s gap"
+        );
         assert!(idle_s <= gap_s + 2.0, "{idle_s} s idle for a {gap_s} s gap");
         assert!(sample.reused_connection.is_some());
     }
@@ -154,7 +157,11 @@ fn the_connection_s_window_and_the_model_s_are_told_apart_with_gaps_kept() {
             "goes cold after 1.5 s–3 s idle",
             "the connection closes after 0.3 s–1.5 s idle",
         ),
-        ("zh-CN", "空闲 1.5 秒–3 秒后变冷", "连接在空闲 0.3 秒–1.5 秒后关闭"),
+        (
+            "zh-CN",
+            "空闲 1.5 秒–3 秒后变冷",
+            "连接在空闲 0.3 秒–1.5 秒后关闭",
+        ),
     ] {
         let output = run(firsttoken()
             .arg("report")

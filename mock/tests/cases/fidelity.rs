@@ -48,6 +48,7 @@ fn target(mock: &MockHandle, protocol: Protocol, script: &str) -> Target {
 fn probe_request(target: &Target, index: usize) -> HttpRequest {
     let planned = PlannedRequest {
         idle_gap_s: None,
+        idle_since_ms: None,
         sized_prompt: None,
         index: 0,
         target: 0,

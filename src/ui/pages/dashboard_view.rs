@@ -271,8 +271,16 @@ fn idle_days(lang: Lang, data: &Dataset, days: &[IdleDay]) -> Html {
         return Html::default();
     }
     let t = lang.texts();
-    let (heading, [day_heading, cold_heading, connection_heading, requests_heading], hint) =
-        idle_daily_words(lang);
+    let (
+        heading,
+        [
+            day_heading,
+            cold_heading,
+            connection_heading,
+            requests_heading,
+        ],
+        hint,
+    ) = idle_daily_words(lang);
     let rows = html! {
         { for days.iter().map(|day| {
             let (kind, lo, hi) = match day.figures.goes_cold {

@@ -372,7 +372,7 @@ impl Driver {
                 cors_note: crate::ui::model::keys::cors_note(target),
                 seq: planned.seq,
                 seed: crate::core::demo::target_seed(active.session.seed(), planned.target),
-                idle_gap_s: planned.idle_gap_s,
+                idle_gap_s: planned.idle_at_s(epoch_ms()),
             };
             let key = key.map(str::to_owned);
             let abort = Abort::new().ok()?;

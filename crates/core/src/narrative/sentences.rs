@@ -1229,6 +1229,17 @@ pub fn warning_text(
             plan.requests_per_gap().unwrap_or(0),
             crate::planning::plan::MIN_REQUESTS_PER_GAP
         ),
+        WarningKind::IdleGapsShared => format!(
+            "有 {} 个目标时同一时刻只有一个请求在进行，另一个目标的请求仍在进行时，请求会等过它的空闲时长\
+             （发送间隔不再推迟空闲请求）；每个样本记录实际空闲时长，并按实际空闲达到的最长间隔计入，报告会说明有多少个因此移动。\
+             目标的请求越慢，最短的间隔（{}）移动越多",
+            plan.targets.len(),
+            plan.idle_gaps_s
+                .as_deref()
+                .and_then(|gaps| gaps.iter().copied().reduce(f64::min))
+                .map(|gap| crate::words::format::gap_text(Lang::ZhCn, gap))
+                .unwrap_or_default()
+        ),
     }
 }
 

@@ -435,6 +435,9 @@ pub enum WarningKind {
     OverContextWindow,
     /// Idle gaps leave fewer than [`MIN_REQUESTS_PER_GAP`] requests per gap.
     FewRequestsPerGap,
+    /// Idle gaps with several targets: a request may wait for another
+    /// target's request still running, past its gap.
+    IdleGapsShared,
 }
 
 /// A warning about a valid plan: which field, and why it matters.

@@ -74,6 +74,18 @@ pub struct PlannedRequest {
 }
 
 impl PlannedRequest {
+    /// How long its target has sat idle at `now_ms` (epoch ms), seconds:
+    /// from [`PlannedRequest::idle_since_ms`], or the planned gap where
+    /// that is unknown. The demo provider plays its scale-to-zero on this,
+    /// as a real one would.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn idle_at_s(&self, now_ms: f64) -> Option<f64> {
+        self.idle_since_ms
+            .map(|end_ms| ((now_ms - end_ms) / 1000.0).max(0.0))
+            .filter(|s| s.is_finite())
+            .or(self.idle_gap_s)
+    }
+
     /// The `seq` whose nonce this request carries: the first send's for a
     /// cache-probe repeat (the same prompt, so a cache can serve it), its
     /// own otherwise.

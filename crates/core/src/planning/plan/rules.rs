@@ -460,6 +460,27 @@ impl Plan {
                 ),
             );
         }
+        if let Some(shortest) = self
+            .idle_gaps_s
+            .as_deref()
+            .and_then(|gaps| gaps.iter().copied().reduce(f64::min))
+            && self.targets.len() > 1
+        {
+            warn(
+                WarningKind::IdleGapsShared,
+                "idle_gaps_s",
+                format!(
+                    "with {} targets one request is in flight at a time, so a request can wait \
+                     past its gap while another target's request runs (the spacing no longer \
+                     holds a gap's request back); each sample records the idle it really had and \
+                     counts at the longest gap that idle reached, and the report says how many \
+                     moved. The shortest gap, {}, moves most when the targets' requests take \
+                     longer",
+                    self.targets.len(),
+                    crate::words::format::gap_text(crate::base::lang::Lang::En, shortest)
+                ),
+            );
+        }
         if let Some(tokens) = self.input_tokens_per_target() {
             warn(
                 WarningKind::LongPromptsCost,
