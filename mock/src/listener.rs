@@ -32,6 +32,12 @@ pub struct Connections {
     /// read: the handshake a provider's TLS terminator costs, apart from
     /// any cold start of the model.
     pub connect_delay: Duration,
+    /// The keep-alive close reaches the client this much later, as a FIN
+    /// crosses a network: the server reads nothing more once its window
+    /// ends, and a request that arrives in this time is dropped unanswered
+    /// when the socket closes (a reset). On loopback the race is a few
+    /// microseconds wide; this widens it to what a client 50 ms away meets.
+    pub close_delay: Duration,
 }
 
 impl Default for Connections {
@@ -40,6 +46,7 @@ impl Default for Connections {
         Self {
             keep_alive: IDLE_TIMEOUT,
             connect_delay: Duration::ZERO,
+            close_delay: Duration::ZERO,
         }
     }
 }
@@ -221,6 +228,10 @@ fn serve_connection(
     let mut reader = RequestReader::new();
     loop {
         if !reader.has_buffered() && !wait_for_request(&stream, shutdown, connections.keep_alive) {
+            if !connections.close_delay.is_zero() && !shutdown.load(Ordering::SeqCst) {
+                // Closed for the server; the client learns of it only now.
+                thread::sleep(connections.close_delay);
+            }
             return;
         }
         let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));

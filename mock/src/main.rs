@@ -10,12 +10,14 @@ use firsttoken_mock::listener::loopback_address;
 use firsttoken_mock::{MockConfig, MockError};
 
 const USAGE: &str = "usage: firsttoken-mock [--host 127.0.0.1] [--port 8787] \
-[--keep-alive-s S] [--connect-delay-ms MS] \
+[--keep-alive-s S] [--close-delay-ms MS] [--connect-delay-ms MS] \
 [--static-dir DIR [--static-port P] [--static-prefix /firsttoken/]]
 
   --host           loopback address to bind (127.0.0.1, ::1 or localhost)
   --port           provider port, 0 picks a free one (default 8787)
   --keep-alive-s   close a connection idle this long, as uvicorn does after 5 (default 120)
+  --close-delay-ms the keep-alive close reaches the client this much later, as over a
+                   network; a request sent meanwhile is lost (default 0)
   --connect-delay-ms  each new connection waits this long before its first request is
                    read, standing for a TLS handshake (default 0)
   --static-dir     also serve this directory (e.g. dist/) for the page
@@ -82,6 +84,7 @@ fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Optio
             "--static-port",
             "--static-prefix",
             "--keep-alive-s",
+            "--close-delay-ms",
             "--connect-delay-ms",
         ];
         if !known.contains(&name.as_str()) {
@@ -96,6 +99,9 @@ fn parse_options(arguments: impl Iterator<Item = String>) -> Result<Option<Optio
             "--static-dir" => options.static_dir = Some(PathBuf::from(value)),
             "--keep-alive-s" => {
                 options.connections.keep_alive = parse_duration(&name, &value, 1.0)?;
+            }
+            "--close-delay-ms" => {
+                options.connections.close_delay = parse_duration(&name, &value, 0.001)?;
             }
             "--connect-delay-ms" => {
                 options.connections.connect_delay = parse_duration(&name, &value, 0.001)?;
@@ -212,6 +218,7 @@ mod tests {
             firsttoken_mock::listener::Connections {
                 keep_alive: std::time::Duration::from_secs(5),
                 connect_delay: std::time::Duration::from_millis(150),
+                close_delay: std::time::Duration::ZERO,
             }
         );
     }

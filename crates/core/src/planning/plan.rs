@@ -501,9 +501,10 @@ impl Plan {
     /// where that is longer ([`DEMO_REQUEST_MS`]: one request is in flight
     /// at a time, so a request longer than the spacing moves the next send;
     /// the default demo plan's 321 requests are spaced 0.25 s but take
-    /// about 3 min, not 1); with idle gaps, at least the warm-ups at the
+    /// about 3 min, not 1); with idle gaps, the warm-ups and probes at the
     /// spacing and then each target's own gaps one after another (the
-    /// targets wait their gaps side by side, so the longest sum counts). A
+    /// targets wait their gaps side by side; the spacing does not hold a
+    /// gap's request back). A
     /// real provider's request time is not known before the run, so not
     /// counted: [`Plan::duration_is_at_least`] says when that may matter.
     #[cfg_attr(target_arch = "wasm32", inline)]
@@ -527,11 +528,18 @@ impl Plan {
         let Some(gaps) = self.idle_gaps_s.as_ref().filter(|g| !g.is_empty()) else {
             return spaced;
         };
+        // The spacing holds back only the warm-ups and the probes; each
+        // target's measured requests wait their own gaps, side by side.
         let mean_gap_s = gaps.iter().sum::<f64>() / gaps.len() as f64;
-        let warmups = f64::from(self.warmup_per_target)
-            * self.targets.len() as f64
-            * self.effective_spacing_s();
-        spaced.max(warmups + f64::from(self.requests_per_target) * mean_gap_s)
+        let targets = self.targets.len() as f64;
+        let request_s = self
+            .targets
+            .iter()
+            .filter_map(demo_request_s)
+            .map(|(request_s, _)| request_s)
+            .fold(0.0, f64::max);
+        let spaced_ones = f64::from(self.warmup_per_target.saturating_add(probes)) * targets;
+        spaced_ones * spacing_s + f64::from(self.requests_per_target) * (mean_gap_s + request_s)
     }
 
     /// Whether [`Plan::estimated_duration_s`] is only a lower bound worth

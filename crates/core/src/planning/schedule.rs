@@ -816,7 +816,7 @@ impl Runner {
     /// [`Runner::eta_ms`] with idle gaps: each target still waits its
     /// remaining gaps one after another from its last end (or `now_ms`),
     /// targets side by side; the latest of them, and never less than the
-    /// least gap between the sends left. Cost: O(requests left).
+    /// least gap between the warm-ups and probes left. Cost: O(requests left).
     #[cfg_attr(target_arch = "wasm32", inline)]
     fn idle_eta_ms(&self, first_unsent: usize, now_ms: f64) -> f64 {
         let rest = self.queue.get(first_unsent..).unwrap_or_default();
@@ -831,7 +831,9 @@ impl Runner {
             .zip(&self.target_end_ms)
             .map(|(wait, end)| end.unwrap_or(now_ms).max(now_ms) + wait - now_ms)
             .fold(0.0_f64, f64::max);
-        latest.max(rest.len().saturating_sub(1) as f64 * self.min_gap_ms)
+        // The least gap between sends holds back warm-ups and probes only.
+        let spaced = rest.iter().filter(|r| r.idle_gap_s.is_none()).count();
+        latest.max(spaced.saturating_sub(1) as f64 * self.min_gap_ms)
     }
 
     /// Requests not yet done, in send order, with their current planned times
