@@ -23,8 +23,9 @@ const MOCK_BIN = process.env.FIRSTTOKEN_MOCK_BIN || resolve(repo, "target/releas
  * async, for more set-up), and stops them after. With `siteCopy`, the site
  * served is a fresh copy of the built page in e2e/out/<siteCopy>, which the
  * tests may add files to (a published directory); `ready` gets its path.
+ * `mockArgs` go to the mock provider (its keep-alive window, say).
  */
-export function withServersAndBrowser(ready, { siteCopy } = {}) {
+export function withServersAndBrowser(ready, { siteCopy, mockArgs = [] } = {}) {
   let servers, browser;
   before(async () => {
     let site;
@@ -33,7 +34,7 @@ export function withServersAndBrowser(ready, { siteCopy } = {}) {
       rmSync(site, { recursive: true, force: true });
       cpSync(resolve(repo, "dist"), site, { recursive: true });
     }
-    servers = await startServers(site ? { staticDir: site } : {});
+    servers = await startServers(site ? { staticDir: site, mockArgs } : { mockArgs });
     browser = await launch();
     await ready(servers, browser, site);
   });
@@ -44,14 +45,14 @@ export function withServersAndBrowser(ready, { siteCopy } = {}) {
 }
 
 /** Starts the mock provider and the static site; resolves to their URLs. */
-export async function startServers({ prefix = "/", staticDir = resolve(repo, "dist") } = {}) {
+export async function startServers({ prefix = "/", staticDir = resolve(repo, "dist"), mockArgs = [] } = {}) {
   if (!existsSync(MOCK_BIN)) {
     throw new Error(`mock provider not built at ${MOCK_BIN}: run \`cargo build --release -p firsttoken-mock\``);
   }
   if (!existsSync(resolve(repo, "dist/index.html"))) {
     throw new Error("the page is not built: run `trunk build --release` first");
   }
-  const args = ["--port", "0", "--static-dir", staticDir, "--static-port", "0", "--static-prefix", prefix];
+  const args = ["--port", "0", ...mockArgs, "--static-dir", staticDir, "--static-port", "0", "--static-prefix", prefix];
   const child = spawn(MOCK_BIN, args, { stdio: ["ignore", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout });
   const urls = await new Promise((ok, fail) => {
