@@ -49,11 +49,17 @@ pub const EXIT_STOPPED: u8 = 130;
 /// Exit code of `report --fail-on` when a target crosses an objective.
 pub const EXIT_OBJECTIVE_CROSSED: u8 = 3;
 
+/// Exit code of `run` when a target got no successful request (the
+/// results are written; the reason was printed). 4 is kept for a run that
+/// stops undecided at its cap.
+pub const EXIT_NO_SUCCESS: u8 = 5;
+
 const EXIT_CODES: &str = "Exit codes: 0 done; 1 a failure while working (a file could not be \
 written, or `check` found a target that does not answer); 2 bad input, refused before anything \
 was sent (arguments, plan, results file, missing key); 3 `report --fail-on`: a target crossed an \
-objective; 130 stopped with Ctrl-C (the results file is still written); 141 the reader of \
-standard output went away (`| head`).";
+objective; 5 `run`: a target got no successful request (the results file is still written, and \
+the provider's reason is printed); 130 stopped with Ctrl-C (the results file is still written); \
+141 the reader of standard output went away (`| head`).";
 
 const OBJECTIVES_HELP: &str = "Objectives (--fail-on, repeatable) say what failing looks like: \
 median, p90, p95 or p99 TTFT above a time (p95>2s, median>=800ms), cv or error_rate above a \
@@ -315,6 +321,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             })?;
             Ok(match end {
                 RunEnd::Completed => 0,
+                RunEnd::NoSuccess => EXIT_NO_SUCCESS,
                 RunEnd::Stopped => EXIT_STOPPED,
             })
         }

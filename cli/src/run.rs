@@ -55,6 +55,9 @@ pub enum RunEnd {
     Completed,
     /// Stopped by Ctrl-C; the results hold what was measured.
     Stopped,
+    /// Every planned request was sent, and a target got no successful
+    /// one; its reason was printed.
+    NoSuccess,
 }
 
 /// A plan ready to run: its keys looked up, its targets checked.
@@ -256,11 +259,51 @@ pub async fn run(
             .map(|csv| format!(" and {}", csv.display()))
             .unwrap_or_default()
     ));
+    let unanswered = unanswered(&plan, &samples);
+    for line in &unanswered {
+        progress.note(line);
+    }
     Ok(if stopped {
         RunEnd::Stopped
-    } else {
+    } else if unanswered.is_empty() {
         RunEnd::Completed
+    } else {
+        RunEnd::NoSuccess
     })
+}
+
+/// One line for each target none of whose measured requests succeeded,
+/// with the failure's own words: "error: Custom · gpt-4o-mini: no
+/// successful request; 3 of 3 failed with “HTTP 400 from provider: …”".
+/// Empty when every target that sent a request got an answer.
+fn unanswered(plan: &Plan, samples: &[Sample]) -> Vec<String> {
+    let lang = firsttoken_core::verdict::Lang::En;
+    plan.targets
+        .iter()
+        .enumerate()
+        .filter_map(|(index, target)| {
+            let own: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.target as usize == index && !s.warmup && s.probe.is_none())
+                .collect();
+            let answered = own.iter().any(|s| s.error.is_none() && s.ttft_ms.is_some());
+            if own.is_empty() || answered {
+                return None;
+            }
+            let reason = firsttoken_core::report::failure_reason(&own)?;
+            Some(format!(
+                "error: {}: no successful request; {}",
+                target.label,
+                firsttoken_core::text::report_words::failure_reason_words(
+                    lang,
+                    &reason.message,
+                    reason.count,
+                    reason.of,
+                    reason.retry_after_s,
+                )
+            ))
+        })
+        .collect()
 }
 
 /// Refuses to continue a journal's run with another plan or vantage.

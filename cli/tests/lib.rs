@@ -10,6 +10,7 @@
 #[cfg(test)]
 mod native {
     pub mod binary;
+    pub mod failures;
     pub mod flags;
     pub mod gate;
     pub mod html;

@@ -53,6 +53,11 @@ pub struct TargetReport {
     pub error_rate: f64,
     /// Failed measured requests by kind, in the order kinds first appear.
     pub errors_by_kind: Vec<(ErrorKind, usize)>,
+    /// The provider's (or the network's) own words for the most common
+    /// failure among the measured requests, with how many said it; `None`
+    /// without a failure. Carried into every place that counts failures,
+    /// so a target that never answered says why.
+    pub failure_reason: Option<FailureReason>,
     /// TTFT, ms, over the ranked requests: every measured first token and
     /// every timeout, ranked at the timeout (right-censored). With
     /// `censored` > 0 its mean, stddev and CV are lower bounds, and a
@@ -628,6 +633,7 @@ fn target_report(
             None => errors_by_kind.push((error.kind, 1)),
         }
     }
+    let failure_reason = failure_reason(samples);
     let counted: Vec<&Sample> = samples
         .iter()
         .copied()
@@ -689,6 +695,7 @@ fn target_report(
         errors: tally.errors,
         error_rate: tally.error_rate,
         errors_by_kind,
+        failure_reason,
         headers: collect(|s| s.headers_ms),
         total: collect(|s| s.total_ms),
         decode_rate: collect(Sample::decode_rate_tps),
@@ -831,6 +838,74 @@ fn ranked_ttft(samples: &[&Sample], timeout_ms: f64, rank: fn(&Sample, f64) -> T
         in_send_order,
         censored,
     }
+}
+
+/// Why a target's requests failed, in the words of the failure itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureReason {
+    /// The error's message as recorded (the provider's text for an HTTP
+    /// error), its first line, at most [`REASON_CHARS`] characters.
+    pub message: String,
+    /// The HTTP status it came with, when one did.
+    pub status: Option<u16>,
+    /// How many measured requests failed with this message.
+    pub count: usize,
+    /// Of how many failed measured requests.
+    pub of: usize,
+    /// The `Retry-After` one of them carried, seconds.
+    pub retry_after_s: Option<f64>,
+}
+
+/// The longest reason kept, characters.
+pub const REASON_CHARS: usize = 240;
+
+/// The most common failure among `samples`' measured requests (their
+/// messages' first lines; the first seen on a tie), with its status and
+/// any `Retry-After`. A stop by the user is not a reason. Cost: O(n × k)
+/// for k distinct messages.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn failure_reason(samples: &[&Sample]) -> Option<FailureReason> {
+    let failed: Vec<&Sample> = samples
+        .iter()
+        .copied()
+        .filter(|s| !s.warmup)
+        .filter(|s| {
+            s.error
+                .as_ref()
+                .is_some_and(|e| e.kind != ErrorKind::Aborted)
+        })
+        .collect();
+    let line = |s: &Sample| -> String {
+        let message = s.error.as_ref().map_or("", |e| e.message.as_str());
+        let first = message.lines().next().unwrap_or_default().trim();
+        if first.chars().count() > REASON_CHARS {
+            let kept: String = first.chars().take(REASON_CHARS - 1).collect();
+            format!("{}…", kept.trim_end())
+        } else {
+            first.to_owned()
+        }
+    };
+    let mut counts: Vec<(String, usize, &Sample)> = Vec::new();
+    for sample in &failed {
+        let message = line(sample);
+        match counts.iter_mut().find(|(m, _, _)| *m == message) {
+            Some((_, count, _)) => *count += 1,
+            None => counts.push((message, 1, sample)),
+        }
+    }
+    let (message, count, first) = counts
+        .into_iter()
+        .reduce(|best, next| if next.1 > best.1 { next } else { best })?;
+    Some(FailureReason {
+        message,
+        status: first.http_status,
+        count,
+        of: failed.len(),
+        retry_after_s: failed
+            .iter()
+            .filter(|s| line(s) == line(first))
+            .find_map(|s| s.rate_limit.as_ref().and_then(|r| r.retry_after_s)),
+    })
 }
 
 impl TargetReport {

@@ -17,7 +17,7 @@ use crate::judgement::report::{Report, TargetReport};
 use crate::narrative::sentences::{ModelSentences, ReportSentences, Said, caveat_line, colon};
 use crate::words::failure::error_kind_words;
 use crate::words::format::{at_least, format_pct, ms_or_dash};
-use crate::words::report_words::{ReportWords, no_successful_samples};
+use crate::words::report_words::{ReportWords, failure_reason_words, no_successful_samples};
 
 /// The kind of a model's section (its class in HTML).
 pub const MODEL_BLOCK: &str = "model-block";
@@ -60,11 +60,25 @@ pub fn no_success_section(lang: Lang, report: &Report) -> Option<Section> {
                 .iter()
                 .map(|(kind, count)| format!("{count} {}", error_kind_words(lang, *kind)))
                 .collect();
+            let mut text = no_successful_samples(lang, target.requests, &failures);
+            if let Some(reason) = &target.failure_reason {
+                text.push_str(match lang {
+                    Lang::En => ": ",
+                    Lang::ZhCn => "：",
+                });
+                text.push_str(&failure_reason_words(
+                    lang,
+                    &reason.message,
+                    reason.count,
+                    reason.of,
+                    reason.retry_after_s,
+                ));
+            }
             Note::with_data(
                 Said {
                     target: target.target,
                     label: target.label.clone(),
-                    text: no_successful_samples(lang, target.requests, &failures),
+                    text,
                 },
                 vec![("data-requests", target.requests.to_string())],
             )

@@ -132,6 +132,39 @@ pub fn unknown_time(lang: Lang) -> &'static str {
     }
 }
 
+/// Why requests failed, in the failure's own words: "3 of 3 failed with
+/// “HTTP 400 from provider: unknown model”", with a `Retry-After` when
+/// one came ("; Retry-After 20 s"). `message` is the recorded error
+/// message's first line; `count` of `of` failed measured requests said it.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn failure_reason_words(
+    lang: Lang,
+    message: &str,
+    count: usize,
+    of: usize,
+    retry_after_s: Option<f64>,
+) -> String {
+    let retry = retry_after_s
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| crate::words::format::gap_text(lang, s));
+    match lang {
+        Lang::En => {
+            let mut text = format!("{count} of {of} failed with “{message}”");
+            if let Some(retry) = retry {
+                text.push_str(&format!("; Retry-After {retry}"));
+            }
+            text
+        }
+        Lang::ZhCn => {
+            let mut text = format!("{of} 个失败中有 {count} 个为“{message}”");
+            if let Some(retry) = retry {
+                text.push_str(&format!("；Retry-After {retry}"));
+            }
+            text
+        }
+    }
+}
+
 /// A target none of whose requests succeeded (said after its label): how
 /// many were sent, and
 /// how they failed (`failures`: "3 timeout", "2 http_status"; empty when
