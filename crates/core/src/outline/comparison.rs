@@ -399,6 +399,15 @@ mod tests {
             assert_eq!(notes.len(), 1);
             assert_eq!((notes[0].target, notes[0].label.as_str()), (1, "Down"));
             assert!(notes[0].text.contains('5'), "{}", notes[0].text);
+            // Why, in the failure's own words.
+            let why = match lang {
+                Lang::En => "5 of 5 failed with “the provider answered HTTP 503”",
+                Lang::ZhCn => "5 个失败中有 5 个为“the provider answered HTTP 503”",
+            };
+            assert!(notes[0].text.ends_with(why), "{}", notes[0].text);
         }
+        let reason = report.targets[1].failure_reason.clone().unwrap();
+        assert_eq!((reason.count, reason.of, reason.status), (5, 5, None));
+        assert_eq!(report.targets[0].failure_reason, None);
     }
 }
