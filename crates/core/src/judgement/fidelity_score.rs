@@ -17,6 +17,11 @@
 //!   falls below the reference's interval while the intervals still
 //!   overlap;
 //! - **consistent**: otherwise.
+//!
+//! A reference that fails the suite itself (its pass rate's interval wholly
+//! below [`REFERENCE_FLOOR`], or no reply at all) judges nobody: every
+//! target is read on the suite's own expectations ("no reference"), and
+//! [`Fidelity::rejected_reference`] says which was set aside.
 
 use serde::{Deserialize, Serialize};
 
@@ -249,11 +254,23 @@ pub struct Fidelity {
     pub suite: Suite,
     /// Times each probe is sent per target.
     pub repeats: u32,
-    /// The reference target's index, when the plan names one that exists.
+    /// The reference target's index, when the plan names one that exists
+    /// and it passed enough of the suite's own probes to judge others by.
     pub reference: Option<u32>,
+    /// The reference the plan named, when it failed the suite itself (its
+    /// pass rate's 95 % interval wholly below [`REFERENCE_FLOOR`], or no
+    /// reply at all): every target is then read on the suite's own
+    /// expectations, and the report says why.
+    pub rejected_reference: Option<u32>,
     /// One per plan target, in plan order.
     pub targets: Vec<FidelityFigures>,
 }
+
+/// A reference must be able to pass at least this share of the suite's
+/// own probes (the top of its pass rate's 95 % interval) to judge other
+/// targets by: a reference that fails every probe would make the only
+/// correct target read "differs" and a target failing alike "consistent".
+pub const REFERENCE_FLOOR: f64 = 0.5;
 
 /// One verified reply.
 struct Verified {
@@ -306,6 +323,13 @@ pub fn score<'a>(
         });
     }
 
+    // A reference that fails the suite itself judges nobody.
+    let named = reference;
+    let reference = reference.filter(|&r| {
+        let own = figures_of(suite, &verified[r], None, planned, failed[r]);
+        own.pass.replies > 0 && own.pass.high >= REFERENCE_FLOOR
+    });
+    let rejected_reference = named.filter(|_| reference.is_none());
     let targets = (0..plan.targets.len())
         .map(|target| {
             let own = &verified[target];
@@ -332,6 +356,7 @@ pub fn score<'a>(
         suite,
         repeats: settings.repeats,
         reference: reference.and_then(|r| u32::try_from(r).ok()),
+        rejected_reference: rejected_reference.and_then(|r| u32::try_from(r).ok()),
         targets,
     })
 }

@@ -107,6 +107,23 @@ pub fn pass_rate_text(lang: Lang, pass: &PassRate) -> String {
     }
 }
 
+/// Why the plan's reference judges nobody: it failed the suite itself
+/// (said after its label).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn rejected_reference_sentence(lang: Lang, pass: &PassRate) -> String {
+    let pass = pass_rate_text(lang, pass);
+    match lang {
+        Lang::En => format!(
+            "set aside as the reference: it passed only {pass} of the suite's own probes, too \
+             few to judge the others by, so every target is read on the suite's expectations \
+             alone"
+        ),
+        Lang::ZhCn => format!(
+            "不作为参照：它自己只通过了 {pass} 的探针，不足以评判其他目标，因此每个目标都只按探针的预期来看"
+        ),
+    }
+}
+
 /// One target's fidelity in one sentence, against `reference` (its label)
 /// when the plan names one: what was seen, figure by figure.
 #[cfg_attr(target_arch = "wasm32", inline)]

@@ -1136,17 +1136,30 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
             .iter()
             .flat_map(|fidelity| {
                 let reference = fidelity.reference.map(label_of);
-                fidelity.targets.iter().filter_map(move |figures| {
-                    let target = targets.get(figures.target as usize)?;
+                let rejected = fidelity.rejected_reference.and_then(|r| {
+                    let figures = fidelity.targets.get(r as usize)?;
+                    let target = targets.get(r as usize)?;
                     Some(said(
                         target,
-                        crate::narrative::fidelity::fidelity_sentence(
+                        crate::narrative::fidelity::rejected_reference_sentence(
                             lang,
-                            figures,
-                            reference.as_deref(),
+                            &figures.pass,
                         ),
                     ))
-                })
+                });
+                rejected
+                    .into_iter()
+                    .chain(fidelity.targets.iter().filter_map(move |figures| {
+                        let target = targets.get(figures.target as usize)?;
+                        Some(said(
+                            target,
+                            crate::narrative::fidelity::fidelity_sentence(
+                                lang,
+                                figures,
+                                reference.as_deref(),
+                            ),
+                        ))
+                    }))
             })
             .collect(),
         population: population_sentence(lang, report.population, report.typical_prompt_tokens),

@@ -198,3 +198,44 @@ fn a_contract_break_differs_and_a_faithful_copy_is_consistent() {
     let fidelity = score(&plan, Sample::probe_answers(&few)).unwrap();
     assert_eq!(fidelity.targets[1].verdict, FidelityVerdict::Inconclusive);
 }
+
+/// The run: the named reference failed every probe (a model that
+/// answers something else), one target fails alike and one answers
+/// right. The reference judges nobody then: no target reads "differs"
+/// or "consistent" against it, each is read on the suite's own
+/// expectations, and the report says which reference was set aside.
+#[test]
+fn a_reference_that_fails_the_suite_judges_nobody() {
+    let mut plan = plan();
+    plan.targets
+        .push(Target::openai("right", "http://127.0.0.1:1", "m"));
+    let mut samples = Vec::new();
+    for probe in Suite::Basic1.probes() {
+        for _ in 0..2 {
+            let mut wrong = reply_sample(0, probe, false);
+            wrong.input_tokens = Some(90);
+            samples.push(wrong);
+            samples.push(reply_sample(1, probe, false));
+            samples.push(reply_sample(2, probe, true));
+        }
+    }
+    let fidelity = score(&plan, Sample::probe_answers(&samples)).unwrap();
+    assert_eq!(
+        (fidelity.reference, fidelity.rejected_reference),
+        (None, Some(0))
+    );
+    assert!(
+        fidelity
+            .targets
+            .iter()
+            .all(|t| t.verdict == FidelityVerdict::NoReference && t.reasons.is_empty()),
+        "{:?}",
+        fidelity
+            .targets
+            .iter()
+            .map(|t| t.verdict)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(fidelity.targets[2].pass.passed, 60);
+    assert_eq!(fidelity.targets[0].pass.passed, 0);
+}
