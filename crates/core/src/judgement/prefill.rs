@@ -737,6 +737,21 @@ pub struct CacheSaving {
     /// Median cached tokens the provider reported on the repeats, when it
     /// reported any.
     pub cached_tokens: Option<f64>,
+    /// Of the pairs' first sends that reported cached tokens, how many
+    /// were served from the cache themselves: `(hits, reported)`. With
+    /// most first sends hits (no `nonce`, a fixed prompt), first send and
+    /// repeat are alike, and "no cache effect" would deny the hits.
+    pub first_sends_cached: (usize, usize),
+}
+
+impl CacheSaving {
+    /// Most first sends were cache hits themselves: the pairs compare a
+    /// cached prompt with a cached prompt.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn first_sends_mostly_cached(&self) -> bool {
+        let (hits, reported) = self.first_sends_cached;
+        reported > 0 && hits * 2 > reported
+    }
 }
 
 impl CacheSaving {
@@ -757,7 +772,7 @@ pub const MIN_CACHE_PAIRS: usize = 5;
 pub fn cache_savings(samples: &[Sample], target: u32) -> Vec<CacheSaving> {
     let good =
         |s: &&Sample| s.target == target && !s.warmup && s.error.is_none() && s.ttft_ms.is_some();
-    let mut by_size: Vec<(u32, Vec<f64>, Vec<f64>)> = Vec::new();
+    let mut by_size: Vec<(u32, Vec<f64>, Vec<f64>, (usize, usize))> = Vec::new();
     for repeat in samples.iter().filter(good) {
         let Some(sized) = repeat.sized_prompt else {
             continue;
@@ -776,23 +791,34 @@ pub fn cache_savings(samples: &[Sample], target: u32) -> Vec<CacheSaving> {
             continue;
         };
         let cached = repeat.cached_tokens.map(f64::from);
+        let first_hit = first.cached_tokens.map(|tokens| tokens > 0);
+        let count = |(hits, reported): (usize, usize)| match first_hit {
+            Some(hit) => (hits + usize::from(hit), reported + 1),
+            None => (hits, reported),
+        };
         // Sizes in ascending order as they come, as in `size_points`.
-        match by_size.binary_search_by_key(&sized.tokens, |(size, _, _)| *size) {
+        match by_size.binary_search_by_key(&sized.tokens, |(size, ..)| *size) {
             Ok(at) => {
-                let (_, diffs, caches) = &mut by_size[at];
+                let (_, diffs, caches, firsts) = &mut by_size[at];
                 diffs.push(a - b);
                 caches.extend(cached);
+                *firsts = count(*firsts);
             }
             Err(at) => by_size.insert(
                 at,
-                (sized.tokens, vec![a - b], cached.into_iter().collect()),
+                (
+                    sized.tokens,
+                    vec![a - b],
+                    cached.into_iter().collect(),
+                    count((0, 0)),
+                ),
             ),
         }
     }
     by_size
         .into_iter()
-        .filter(|(_, diffs, _)| diffs.len() >= MIN_CACHE_PAIRS)
-        .map(|(size, mut diffs, mut caches)| {
+        .filter(|(_, diffs, ..)| diffs.len() >= MIN_CACHE_PAIRS)
+        .map(|(size, mut diffs, mut caches, first_sends_cached)| {
             let saving = median(&mut diffs);
             // The distribution-free interval of the median of the paired
             // differences (the binomial ranks of `quantile`): exact
@@ -809,6 +835,7 @@ pub fn cache_savings(samples: &[Sample], target: u32) -> Vec<CacheSaving> {
                 saving_ms: saving,
                 interval,
                 cached_tokens: (!caches.is_empty()).then(|| median(&mut caches)),
+                first_sends_cached,
             }
         })
         .collect()

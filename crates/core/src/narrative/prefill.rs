@@ -223,6 +223,22 @@ fn no_growth_sentence(lang: Lang, target: &TargetPrefill) -> String {
     if target.estimated_tokens {
         sentence.push_str(estimated_words(lang));
     }
+    // A cache that served the first sends too flattens the line: say so
+    // rather than let "does not grow" stand against the cache hits.
+    let (hits, reported) = target.cache.iter().fold((0, 0), |(h, r), c| {
+        (h + c.first_sends_cached.0, r + c.first_sends_cached.1)
+    });
+    if reported > 0 && hits * 2 > reported {
+        sentence.push_str(&match lang {
+            Lang::En => format!(
+                "; but the provider served {hits} of {reported} first sends from its cache (the \
+                 plan's nonce is off), so this may be the cache, not the model"
+            ),
+            Lang::ZhCn => format!(
+                "；但供应商有 {reported} 个首次发送中的 {hits} 个是从缓存返回的（计划未开启 nonce），这可能是缓存所致，而非模型本身"
+            ),
+        });
+    }
     sentence
 }
 
@@ -423,6 +439,22 @@ pub fn cache_line(lang: Lang, saving: &CacheSaving) -> String {
     };
     let interval = format!("{}–{}", amount(near), amount(far));
     let by = amount(saving.saving_ms);
+    if saving.first_sends_mostly_cached() {
+        // First sends and repeats were both served from the cache: no
+        // difference between them is no evidence against a cache.
+        let (hits, reported) = saving.first_sends_cached;
+        return match lang {
+            Lang::En => format!(
+                "at {size} tokens the provider served {hits} of {reported} first sends from its \
+                 cache too (the plan's nonce is off), so first sends and repeats cannot show what \
+                 the cache saves"
+            ),
+            Lang::ZhCn => format!(
+                "{size} Token 时，供应商连首次发送也有 {reported} 个中 {hits} 个命中了缓存（计划未开启 nonce），\
+                 首次发送与重复发送无法显示缓存节省了多少"
+            ),
+        };
+    }
     match (lang, saving.has_effect(), saving.saving_ms >= 0.0) {
         (Lang::En, false, _) => format!("no cache effect at {size} tokens"),
         (Lang::En, true, true) => {
@@ -729,6 +761,7 @@ mod tests {
             saving_ms: 1_600.0,
             interval: interval(1_200.0, 2_000.0),
             cached_tokens: Some(8_192.0),
+            first_sends_cached: (0, 30),
         };
         let none = CacheSaving {
             saving_ms: 10.0,
@@ -752,6 +785,20 @@ mod tests {
             cache_line(Lang::ZhCn, &none),
             "8 192 Token 时没有显示出缓存效果"
         );
+        // First sends that were hits themselves: no "no cache effect"
+        // beside a table of cache hits.
+        let both_cached = CacheSaving {
+            first_sends_cached: (6, 7),
+            ..none
+        };
+        for lang in [Lang::En, Lang::ZhCn] {
+            let line = cache_line(lang, &both_cached);
+            assert!(
+                !line.contains("no cache effect") && !line.contains("没有显示出缓存效果"),
+                "{line}"
+            );
+            assert!(line.contains('6') && line.contains('7'), "{line}");
+        }
     }
 
     #[test]
