@@ -851,6 +851,31 @@ mod tests {
                 .iter()
                 .all(|w| w.kind != WarningKind::FewRequestsPerGap)
         );
+
+        // The spacing spaces only the warm-ups with gaps: no "requests
+        // 0.3 s apart keep the server warm" when each waits its gap.
+        plan.spacing_s = 0.3;
+        plan.jitter_s = 0.0;
+        plan.targets = vec![
+            Target::openai("A", "http://127.0.0.1:1", "m"),
+            Target::openai("B", "http://127.0.0.1:1", "n"),
+        ];
+        let kinds: Vec<WarningKind> = plan.warnings().iter().map(|w| w.kind).collect();
+        assert!(!kinds.contains(&WarningKind::TightSpacing), "{kinds:?}");
+        // Two targets: the warning that a request can wait past its gap,
+        // naming the shortest, in both languages.
+        let shared = plan
+            .warnings()
+            .into_iter()
+            .find(|w| w.kind == WarningKind::IdleGapsShared)
+            .unwrap();
+        assert!(shared.message.contains("with 2 targets"), "{}", shared.message);
+        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, &shared);
+        assert!(zh.contains("2 个目标"), "{zh}");
+        plan.idle_gaps_s = None;
+        let kinds: Vec<WarningKind> = plan.warnings().iter().map(|w| w.kind).collect();
+        assert!(kinds.contains(&WarningKind::TightSpacing), "{kinds:?}");
+        assert!(!kinds.contains(&WarningKind::IdleGapsShared), "{kinds:?}");
     }
 
     #[test]

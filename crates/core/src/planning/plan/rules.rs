@@ -332,7 +332,10 @@ impl Plan {
         // The demo has no server to keep warm (its cold starts come at
         // random whatever the spacing), so a plan of demo targets alone is
         // not warned that cold starts hide.
-        if spacing < 1.0 && self.targets.iter().any(|t| t.protocol != Protocol::Demo) {
+        // With idle gaps the spacing spaces only the warm-ups and probes;
+        // every measured request waits its gap, so nothing stays warm by it.
+        let gaps = self.idle_gaps_s.as_ref().is_some_and(|g| !g.is_empty());
+        if spacing < 1.0 && !gaps && self.targets.iter().any(|t| t.protocol != Protocol::Demo) {
             let field = if self.spread_hours.is_some() {
                 "spread_hours"
             } else {
