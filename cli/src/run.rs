@@ -219,7 +219,7 @@ pub async fn run(
             }
         }
     }
-    progress.finish();
+    progress.finish(&plan, &samples);
     let mut environment = environment;
     environment.schedule_shift_ms = Some(session.schedule_shift_ms());
     write_results(&plan, &environment, &samples, options)?;

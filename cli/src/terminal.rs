@@ -99,10 +99,13 @@ impl Progress {
         }
     }
 
-    /// The run ended: the bars stay on screen as they were, and later
-    /// notes print below them.
-    pub fn finish(&mut self) {
+    /// The run ended: the bars stay on screen, each target's line redrawn
+    /// as a finished run says it ("too few to judge (7 of 20)", not
+    /// "collecting": no more are coming), and later notes print below
+    /// them.
+    pub fn finish(&mut self, plan: &Plan, samples: &[Sample]) {
         if let Self::Live(live) = self {
+            live.redraw_targets(plan, samples, true);
             live.bar.abandon();
             for target in &live.targets {
                 target.abandon();
@@ -162,21 +165,43 @@ impl Live {
         // page's).
         self.bar
             .set_message(eta_text(Lang::En, eta_ms.max(0.0), shift_ms, true));
-        let index = sample.target as usize;
-        if let (Some(line), Some(target)) = (self.targets.get(index), plan.targets.get(index)) {
+        self.redraw_target(plan, samples, sample.target, false);
+    }
+
+    /// Every target's line, as [`Live::redraw_target`] draws it.
+    fn redraw_targets(&self, plan: &Plan, samples: &[Sample], finished: bool) {
+        for target in 0..plan.targets.len() {
+            self.redraw_target(
+                plan,
+                samples,
+                u32::try_from(target).unwrap_or(u32::MAX),
+                finished,
+            );
+        }
+    }
+
+    /// Target `index`'s line from its samples so far.
+    fn redraw_target(&self, plan: &Plan, samples: &[Sample], index: u32, finished: bool) {
+        let at = index as usize;
+        if let (Some(line), Some(target)) = (self.targets.get(at), plan.targets.get(at)) {
             // The requests the results will judge: the plan's prompt, or
             // its headline prompt size, weighed against the plan's count
             // for them.
             let population = Population::of_plan(plan);
-            let own = samples
+            let own: Vec<&Sample> = samples
                 .iter()
-                .filter(|s| s.target == sample.target && population.contains(s));
+                .filter(|s| s.target == index && population.contains(s))
+                .collect();
+            if finished && own.is_empty() {
+                return;
+            }
             line.set_message(live_line(
                 &target.label,
                 label_width(plan),
                 own,
                 population.planned_requests(plan),
                 plan.timeout_s * 1000.0,
+                finished,
             ));
         }
     }
@@ -204,13 +229,16 @@ fn label_width(plan: &Plan) -> usize {
 }
 
 /// "DeepSeek  n 42 · 1 error · median 152 ms · p95 180 ms · CV 12 % · solid".
-/// The label is the plan's, a stranger's text: it is printed escaped.
+/// The label is the plan's, a stranger's text: it is printed escaped. A
+/// `finished` run says "too few to judge (7 of 20)" where a running one
+/// says "collecting (7 of 20)".
 pub fn live_line<'a>(
     label: &str,
     width: usize,
     samples: impl IntoIterator<Item = &'a Sample>,
     requests_per_target: u32,
     timeout_ms: f64,
+    finished: bool,
 ) -> String {
     let samples: Vec<&Sample> = samples.into_iter().collect();
     let row = live_row(samples.iter().copied(), requests_per_target, timeout_ms);
@@ -232,7 +260,11 @@ pub fn live_line<'a>(
         ));
     }
     line.push_str(" · ");
-    line.push_str(&judgement_text(row.judgement, true));
+    line.push_str(&if finished {
+        row.judgement.finished_label(Lang::En, true)
+    } else {
+        judgement_text(row.judgement, true)
+    });
     // The fidelity probes so far, as each was checked when it came back.
     let checks: Vec<bool> = samples
         .iter()
@@ -424,12 +456,15 @@ mod tests {
         let samples: Vec<Sample> = (0..7)
             .map(|seq| sample(seq, 400.0 + f64::from(seq)))
             .collect();
-        let line = live_line("DeepSeek", 10, &samples, 100, 120_000.0);
+        let line = live_line("DeepSeek", 10, &samples, 100, 120_000.0, false);
         assert!(
             line.starts_with("DeepSeek    n 5 · median 404 ms"),
             "{line}"
         );
         assert!(line.ends_with("collecting (5 of 20)"), "{line}");
+        // A finished run's line: no more are coming.
+        let done = live_line("DeepSeek", 10, &samples, 100, 120_000.0, true);
+        assert!(done.ends_with("too few to judge (5 of 20)"), "{done}");
         // Probe replies are not latency: they show as their own count.
         let mut with_probes = samples.clone();
         for (seq, passed) in [(7, true), (8, false), (9, true)] {
@@ -446,7 +481,7 @@ mod tests {
             });
             with_probes.push(probe);
         }
-        let line = live_line("DeepSeek", 10, &with_probes, 100, 120_000.0);
+        let line = live_line("DeepSeek", 10, &with_probes, 100, 120_000.0, false);
         assert!(
             line.starts_with("DeepSeek    n 5 · median 404 ms"),
             "{line}"
@@ -458,11 +493,11 @@ mod tests {
         let samples: Vec<Sample> = (0..32)
             .map(|seq| sample(seq, 400.0 + f64::from(seq % 3)))
             .collect();
-        let line = live_line("DeepSeek", 8, &samples, 100, 120_000.0);
+        let line = live_line("DeepSeek", 8, &samples, 100, 120_000.0, false);
         assert!(line.ends_with("· solid (provisional)"), "{line}");
         // A Chinese label takes two columns a character: padded to the
         // same screen width as "DeepSeek".
-        let line = live_line("深度求索", 8, &samples, 100, 120_000.0);
+        let line = live_line("深度求索", 8, &samples, 100, 120_000.0, false);
         assert!(line.starts_with("深度求索  n 30 ·"), "{line}");
         assert_eq!(eta_text(Lang::En, 3_725_000.0, 0.0, true), "1 h 2 min");
     }

@@ -140,7 +140,7 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     let cells: Vec<&str> = route.split("  ").filter(|c| !c.trim().is_empty()).collect();
     assert_eq!(
         cells.iter().map(|c| c.trim()).collect::<Vec<_>>(),
-        ["m", "–", "–", "no provider has 20 successful samples yet"],
+        ["m", "–", "–", "no provider has 20 successful samples"],
         "{route}"
     );
     // The headline is the measured size nearest the typical one, and says so.

@@ -772,7 +772,10 @@ pub const MIN_CACHE_PAIRS: usize = 5;
 pub fn cache_savings(samples: &[Sample], target: u32) -> Vec<CacheSaving> {
     let good =
         |s: &&Sample| s.target == target && !s.warmup && s.error.is_none() && s.ttft_ms.is_some();
-    let mut by_size: Vec<(u32, Vec<f64>, Vec<f64>, (usize, usize))> = Vec::new();
+    // Per size: the paired differences, the repeats' cached tokens, and
+    // (hits, reported) of the first sends.
+    type BySize = (u32, Vec<f64>, Vec<f64>, (usize, usize));
+    let mut by_size: Vec<BySize> = Vec::new();
     for repeat in samples.iter().filter(good) {
         let Some(sized) = repeat.sized_prompt else {
             continue;

@@ -1283,7 +1283,7 @@ mod tests {
         assert_eq!(report.routing.routes[0].verdict, None);
         assert_eq!(
             report.routing.routes[0].reason,
-            "no provider has 20 successful samples yet"
+            "no provider has 20 successful samples"
         );
     }
 

@@ -16,9 +16,9 @@ pub(crate) fn no_route_reason(lang: Lang, collecting: bool) -> String {
     let threshold_pct = ERROR_RATE_THRESHOLD * 100.0;
     match (lang, collecting) {
         (Lang::En, true) => {
-            format!("no provider has {VERDICT_MIN_SAMPLES} successful samples yet")
+            format!("no provider has {VERDICT_MIN_SAMPLES} successful samples")
         }
-        (Lang::ZhCn, true) => format!("还没有服务商达到 {VERDICT_MIN_SAMPLES} 个成功样本"),
+        (Lang::ZhCn, true) => format!("没有服务商达到 {VERDICT_MIN_SAMPLES} 个成功样本"),
         (Lang::En, false) => format!(
             "no provider with {VERDICT_MIN_SAMPLES} or more samples had an error rate under {threshold_pct:.0} %"
         ),

@@ -869,7 +869,11 @@ mod tests {
             .into_iter()
             .find(|w| w.kind == WarningKind::IdleGapsShared)
             .unwrap();
-        assert!(shared.message.contains("with 2 targets"), "{}", shared.message);
+        assert!(
+            shared.message.contains("with 2 targets"),
+            "{}",
+            shared.message
+        );
         let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, &shared);
         assert!(zh.contains("2 个目标"), "{zh}");
         plan.idle_gaps_s = None;
