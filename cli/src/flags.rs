@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use firsttoken_core::key_rules::preset_key_variable;
-use firsttoken_core::plan::Plan;
+use firsttoken_core::plan::{Plan, PlanError};
 use firsttoken_core::plan_flags::{PlanFlags, TargetSpec};
 use firsttoken_core::presets::PRESETS;
 use firsttoken_core::text::Lang;
@@ -47,13 +47,15 @@ pub struct PlanArgs {
     /// [default: 2].
     #[arg(long, value_name = "N", requires = "targets")]
     pub warmup: Option<u32>,
-    /// Seconds between sends, across all targets [default: 5].
-    #[arg(long, value_name = "SECONDS", requires = "targets")]
+    /// Seconds between sends, across all targets [default: 5]. With
+    /// --idle-gaps it spaces the warm-ups and probes only: each measured
+    /// request waits its own gap.
+    #[arg(long, value_name = "SECONDS", requires = "targets", value_parser = seconds)]
     pub spacing: Option<f64>,
     /// Each send moves by up to ± this many seconds [default: a fifth of
     /// the spacing]. One that is not under half the spacing is narrowed to
     /// fit, with a note.
-    #[arg(long, value_name = "SECONDS", requires = "targets")]
+    #[arg(long, value_name = "SECONDS", requires = "targets", value_parser = seconds)]
     pub jitter: Option<f64>,
     /// Spread the run evenly over this many hours instead of a spacing.
     #[arg(
@@ -65,7 +67,7 @@ pub struct PlanArgs {
     pub hours: Option<f64>,
     /// Seconds to wait for a first token [default: 120; cold starts last
     /// 10-90 s].
-    #[arg(long, value_name = "SECONDS", requires = "targets")]
+    #[arg(long, value_name = "SECONDS", requires = "targets", value_parser = seconds)]
     pub timeout: Option<f64>,
     /// The prompt sent with every request [default: a fixed short
     /// question].
@@ -91,9 +93,20 @@ pub struct PlanArgs {
         value_name = "SECONDS,...",
         value_delimiter = ',',
         num_args = 1..,
-        requires = "targets"
+        requires = "targets",
+        value_parser = seconds
     )]
     pub idle_gaps: Option<Vec<f64>>,
+}
+
+/// A number of seconds as typed ("2.5"); anything else is said with the
+/// value as typed, as the page says it ("\"2m\" is not a number of
+/// seconds"), not as the float parser's "invalid float literal".
+fn seconds(value: &str) -> Result<f64, String> {
+    value
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| format!("\"{value}\" is not a number of seconds"))
 }
 
 /// Where the plan goes besides the run: a file, a page link.
@@ -142,6 +155,72 @@ impl PlanArgs {
             idle_gaps_s: self.idle_gaps.clone(),
         }
     }
+
+    /// A bad field of the plan the flags made, said by the flag that set
+    /// it and its value as given: "--idle-gaps 0,5: must list …" rather
+    /// than the plan file's "idle_gaps_s: …". A field no flag sets (one the
+    /// flags leave at its default) keeps its plan name.
+    pub fn flag_message(&self, field: &str, message: &str) -> String {
+        let number = |value: Option<f64>| value.map(|v| v.to_string());
+        let count = |value: Option<u32>| value.map(|v| v.to_string());
+        let given: Option<(&str, Option<String>)> = match field {
+            "requests_per_target" => Some(("-n", count(self.requests))),
+            "warmup_per_target" => Some(("--warmup", count(self.warmup))),
+            "spacing_s" => Some(("--spacing", number(self.spacing))),
+            "jitter_s" => Some(("--jitter", number(self.jitter))),
+            "spread_hours" => Some(("--hours", number(self.hours))),
+            "timeout_s" => Some(("--timeout", number(self.timeout))),
+            "max_tokens" => Some(("--max-tokens", count(self.max_tokens))),
+            "prompt" => Some(("--prompt", None)),
+            "idle_gaps_s" => Some((
+                "--idle-gaps",
+                self.idle_gaps.as_ref().map(|gaps| {
+                    gaps.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                }),
+            )),
+            _ => None,
+        };
+        let target = field
+            .strip_prefix("targets[")
+            .and_then(|rest| rest.split_once(']'))
+            .and_then(|(index, _)| index.parse::<usize>().ok())
+            .and_then(|index| self.targets.get(index).map(|spec| (index, spec)));
+        // Gaps refused for want of a warm-up: the flag that fixes it too.
+        let with = match (field, self.warmup) {
+            ("idle_gaps_s", Some(0)) => " with --warmup 0",
+            _ => "",
+        };
+        match (given, target) {
+            (Some((flag, Some(value))), _) => format!("{flag} {value}{with}: {message}"),
+            (Some((flag, None)), _) => format!("{flag}: {message}"),
+            (None, Some((index, spec))) => {
+                // The base URL is not echoed: it may hold a password, the
+                // very thing a base URL is refused for.
+                let written = format!("{}:{}", spec.preset.id, spec.model);
+                format!(
+                    "--target {} (the {} target): {message}",
+                    printable_lines(&written),
+                    ordinal(index + 1)
+                )
+            }
+            (None, None) => format!("{field}: {message}"),
+        }
+    }
+}
+
+/// "1st", "2nd", "3rd", "4th" … for the targets' places.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The plan the command runs: from the flags (with core's notes said on
@@ -152,7 +231,13 @@ impl PlanArgs {
 pub fn resolve(plan: Option<&str>, args: &PlanArgs) -> Result<Plan, CliError> {
     if args.given() {
         let built = args.to_flags().build().map_err(|error| {
-            let messages = error.messages();
+            let messages = match &error {
+                PlanError::Invalid(fields) => fields
+                    .iter()
+                    .map(|field| args.flag_message(&field.field, &field.message()))
+                    .collect(),
+                other => other.messages(),
+            };
             CliError::Input(match messages.as_slice() {
                 [one] => format!("the flags' plan: {one}"),
                 _ => format!(

@@ -191,11 +191,30 @@ fn bad_flags_are_refused_with_exit_2_before_anything_is_sent() {
                 "--target",
                 "custom:m@http://u:secret@llm.example.com/v1",
             ][..],
-            "targets[0].base_url",
+            "--target custom:m (the 1st target): must not contain a user name",
+        ),
+        // A flag's error names the flag and the value as typed, not the
+        // plan file's field.
+        (&["plan", "--target", "demo:m", "-n", "0"][..], "-n 0: "),
+        (
+            &["plan", "--target", "demo:m", "--idle-gaps", "0,5"][..],
+            "--idle-gaps 0,5: must list 1 to 12 different idle times",
         ),
         (
-            &["plan", "--target", "demo:m", "-n", "0"][..],
-            "requests_per_target",
+            &["plan", "--target", "demo:m", "--idle-gaps", "10,2m"][..],
+            "\"2m\" is not a number of seconds",
+        ),
+        (
+            &[
+                "plan",
+                "--target",
+                "demo:m",
+                "--idle-gaps",
+                "1,5",
+                "--warmup",
+                "0",
+            ][..],
+            "--idle-gaps 1,5 with --warmup 0: needs at least one warm-up",
         ),
     ] {
         let output = run(firsttoken().args(args));
