@@ -311,10 +311,11 @@ pub const PROVIDERS_COLUMNS: usize = 100;
 
 /// `firsttoken providers`: one block per preset, its id, protocol and key
 /// variable on the first line, its base URL and what is known of its
-/// browser access below, indented, the note wrapped between words within
-/// [`PROVIDERS_COLUMNS`] (a Chinese character counts two columns). A table
-/// of the five columns ran past 200 characters and wrapped mid-word.
-pub fn providers_text(lang: Lang) -> String {
+/// browser access below, indented, the note wrapped between words at
+/// `width`, the terminal's, or [`PROVIDERS_COLUMNS`] to a pipe (a Chinese
+/// character counts two columns). A table of the five columns ran past
+/// 200 characters and wrapped mid-word.
+pub fn providers_text(lang: Lang, width: Option<usize>) -> String {
     let (key_word, no_key, access) = match lang {
         Lang::En => ("key", "no key", "browser access: "),
         Lang::ZhCn => ("密钥变量", "无需密钥", "浏览器访问："),
@@ -340,53 +341,12 @@ pub fn providers_text(lang: Lang) -> String {
             preset.id,
             preset.protocol.as_str()
         ));
-        for line in wrap_words(&format!("{access}{note}"), PROVIDERS_COLUMNS - indent.len()) {
-            text.push_str(indent);
-            text.push_str(&line);
-            text.push('\n');
-        }
+        text.push_str(&crate::wrap::fit(
+            &format!("{indent}{access}{note}\n"),
+            Some(width.unwrap_or(PROVIDERS_COLUMNS)),
+        ));
     }
     text
-}
-
-/// `text` in lines of at most `columns` terminal columns, broken at
-/// spaces; a run of text with no space wider than a line (Chinese, a long
-/// name) is broken between characters.
-fn wrap_words(text: &str, columns: usize) -> Vec<String> {
-    use unicode_width::UnicodeWidthChar;
-    let width = |s: &str| s.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>();
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let separator = usize::from(!line.is_empty());
-        if width(&line) + separator + width(word) <= columns {
-            if separator == 1 {
-                line.push(' ');
-            }
-            line.push_str(word);
-            continue;
-        }
-        if width(word) <= columns {
-            lines.push(std::mem::take(&mut line));
-            line.push_str(word);
-            continue;
-        }
-        // Wider than any line: fill this one, then break between
-        // characters.
-        if separator == 1 {
-            line.push(' ');
-        }
-        for c in word.chars() {
-            if width(&line) + c.width().unwrap_or(0) > columns {
-                lines.push(std::mem::take(&mut line));
-            }
-            line.push(c);
-        }
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// `firsttoken providers --json`.
@@ -437,7 +397,16 @@ mod tests {
 
     #[test]
     fn the_providers_list_names_every_preset_and_its_key() {
-        let text = providers_text(Lang::En);
+        let text = providers_text(Lang::En, None);
+        for width in [80, 120] {
+            let narrow = providers_text(Lang::En, Some(width));
+            assert!(
+                narrow.lines().all(|l| crate::wrap::columns(l) <= width),
+                "{narrow}"
+            );
+            let zh = providers_text(Lang::ZhCn, Some(width));
+            assert!(zh.lines().all(|l| crate::wrap::columns(l) <= width), "{zh}");
+        }
         // One block per preset: its first line starts at the margin, the rest indented.
         let blocks: Vec<&str> = text
             .split("\n")

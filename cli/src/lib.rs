@@ -31,6 +31,7 @@ pub mod publish;
 pub mod report;
 pub mod run;
 pub mod terminal;
+pub mod wrap;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -367,9 +368,15 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 // where it went (as `plan --save-plan` prints no plan).
                 let doc = report::for_terminal(doc);
                 let figures = report::report_of(&doc);
+                // At the terminal's width, between words; whole lines to
+                // a pipe.
+                let width = wrap::stdout_width();
                 print!(
                     "{}",
-                    printable_lines(&report::to_text(&doc, &figures, lang))
+                    wrap::fit(
+                        &printable_lines(&report::to_text(&doc, &figures, lang, width)),
+                        width
+                    )
                 );
             }
             let Some(checks) = checks else {
@@ -425,7 +432,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                     .map_err(|e| CliError::Failed(format!("cannot write the list: {e}")))?;
                 println!("{text}");
             } else {
-                print!("{}", flags::providers_text(lang));
+                print!("{}", flags::providers_text(lang, wrap::stdout_width()));
             }
             Ok(0)
         }

@@ -545,7 +545,7 @@ pub fn config_text(doc: &ResultsDoc, report: &Report, format: ConfigFormat, pin:
 /// median is 390 ms and the p95 570 ms."
 /// The report as text: per model, the providers' table, consistency, best
 /// provider and tails; then the routing table.
-pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
+pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang, width: Option<usize>) -> String {
     let mut out = String::new();
     let environment = &doc.environment;
     let words = ReportWords::of(lang);
@@ -576,7 +576,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             Part::Charts => continue,
             Part::Section(section) => section,
         };
-        section_text(&mut out, &section, lang);
+        section_text(&mut out, &section, lang, width);
         if section.kind == MODEL_BLOCK {
             for (name, text) in model_lines(doc, report, model_index, words, lang) {
                 let _ = writeln!(out, "  {name}{}{text}", colon(lang));
@@ -593,7 +593,7 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
 /// list gives each sentence with its target's label, under its name when
 /// the name is a heading, else after it; a chart has no place in a
 /// terminal. Core decides what the section holds and in which order.
-fn section_text(out: &mut String, section: &Section, lang: Lang) {
+fn section_text(out: &mut String, section: &Section, lang: Lang, width: Option<usize>) {
     let _ = writeln!(out, "\n{}", section.title);
     // "name: " before a line, when the block has a name and it is neither
     // a heading printed above it nor the section's own title.
@@ -607,7 +607,7 @@ fn section_text(out: &mut String, section: &Section, lang: Lang) {
     let indent = |show: Show| if show == Show::Heading { "    " } else { "  " };
     for block in &section.blocks {
         match block {
-            Block::Table(table) => table_text(out, table),
+            Block::Table(table) => table_text(out, table, width),
             Block::Notes(notes) => {
                 if notes.show == Show::Heading {
                     let _ = writeln!(out, "  {}", notes.name);
@@ -645,8 +645,11 @@ fn section_text(out: &mut String, section: &Section, lang: Lang) {
 }
 
 /// A table of the outline in padded columns, each as wide as its widest
-/// cell under its narrow heading, numbers aligned right.
-fn table_text(out: &mut String, table: &Table) {
+/// cell under its narrow heading, numbers aligned right; wider than
+/// `width`, each row stacked instead: its first cell, then the others
+/// after their headings on one line that wraps ("median 152 ms · p95 …"),
+/// so no row spills over two lines of the terminal.
+fn table_text(out: &mut String, table: &Table, width: Option<usize>) {
     // A table with its own title (a target's, in a section of one table
     // per target) sits under it.
     let indent = if let Some(title) = &table.title {
@@ -676,6 +679,42 @@ fn table_text(out: &mut String, table: &Table) {
             .collect();
         format!("{indent}{}", padded.join("  ").trim_end())
     };
+    let full = indent.width() + widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
+    if width.is_some_and(|width| full > width) {
+        // The row's name: its first cell, and a name after a rank.
+        let ranked = table.columns.first().is_some_and(|c| c.numeric)
+            && table.columns.get(1).is_some_and(|c| !c.numeric);
+        let lead = if ranked { 2 } else { 1 };
+        for row in &table.rows {
+            let name: Vec<String> = row
+                .cells
+                .iter()
+                .zip(&table.columns)
+                .take(lead)
+                .map(|(cell, column)| {
+                    // A number alone says nothing: "Prompt size 128".
+                    if column.numeric && !ranked {
+                        format!("{} {cell}", column.short)
+                    } else {
+                        cell.clone()
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "{indent}{}", name.join(" "));
+            let rest: Vec<String> = row
+                .cells
+                .iter()
+                .zip(&table.columns)
+                .skip(lead)
+                .filter(|(cell, _)| !cell.is_empty())
+                .map(|(cell, column)| format!("{} {cell}", column.short))
+                .collect();
+            if !rest.is_empty() {
+                let _ = writeln!(out, "{indent}  {}", rest.join(" · "));
+            }
+        }
+        return;
+    }
     let _ = writeln!(out, "{}", line(&mut table.columns.iter().map(|c| c.short)));
     for row in &table.rows {
         let _ = writeln!(out, "{}", line(&mut row.cells.iter().map(String::as_str)));
@@ -756,7 +795,7 @@ mod tests {
                 // What the page shows: core's list, which its results view
                 // renders item by item (`ui/results_view.rs`).
                 let said = report_sentences(&report, lang);
-                let text = to_text(&doc, &report, lang);
+                let text = to_text(&doc, &report, lang, None);
                 let mut expected: Vec<String> = Vec::new();
                 for model in &said.models {
                     for list in [

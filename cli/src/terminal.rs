@@ -64,11 +64,18 @@ impl Progress {
     pub fn note(&self, text: &str) {
         match self {
             Self::Live(live) => {
-                let _ = live.multi.println(printable_lines(text));
+                // Wrapped between words at the terminal's width.
+                let width = crate::wrap::stdout_width();
+                let _ = live
+                    .multi
+                    .println(crate::wrap::fit(&printable_lines(text), width));
             }
             Self::Plain => {
+                // A terminal's width after the bars are gone; whole lines
+                // to a pipe.
+                let width = crate::wrap::stdout_width();
                 let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{}", printable_lines(text));
+                let _ = writeln!(out, "{}", crate::wrap::fit(&printable_lines(text), width));
                 let _ = out.flush();
             }
         }
@@ -119,14 +126,16 @@ impl Live {
     fn new(plan: &Plan, total: usize, done: usize) -> Self {
         let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stdout());
         let style = ProgressStyle::with_template(
-            "{bar:32.cyan/blue} {pos}/{len} requests · {elapsed_precise} elapsed · ETA {msg}",
+            "{bar:32.cyan/blue} {pos}/{len} requests · {elapsed_precise} elapsed · ETA {wide_msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("█▉▊▋▌▍▎▏ ");
         let bar = multi.add(ProgressBar::new(total as u64).with_style(style));
         bar.set_position(done as u64);
         bar.set_message("…");
-        let line_style = ProgressStyle::with_template("  {msg}")
+        // A target's line is cut to the terminal's width ("…"), never
+        // wrapped: a wrapped line breaks the redraw.
+        let line_style = ProgressStyle::with_template("  {wide_msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar());
         let width = label_width(plan);
         let targets = plan

@@ -1,0 +1,105 @@
+//! Text that fits the terminal: lines wrapped at its width between words,
+//! never inside one, each continuation under its line's own indent and two
+//! spaces more, so a wrapped sentence still reads as one item.
+//!
+//! The width is the terminal's when standard output is one, else the
+//! `COLUMNS` variable's when set; output to a pipe or a file is not wrapped
+//! (a sentence stays on one line, as `grep` and a cron mail want it).
+//! Chinese characters take two columns each, as the terminal draws them.
+
+use std::io::IsTerminal;
+
+/// The narrowest width wrapped to: below it, lines are left whole.
+const MIN_WIDTH: usize = 40;
+
+/// The width to fit standard output to, in columns; `None` to leave lines
+/// whole.
+pub fn stdout_width() -> Option<usize> {
+    let width = if std::io::stdout().is_terminal() {
+        terminal_size::terminal_size().map(|(width, _)| usize::from(width.0))
+    } else {
+        None
+    };
+    width
+        .or_else(|| {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|columns| columns.trim().parse().ok())
+        })
+        .filter(|&width| width >= MIN_WIDTH)
+}
+
+/// The terminal width of `text`.
+pub fn columns(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// `text` with every line wider than `width` wrapped between words; the
+/// text as it is without a width.
+pub fn fit(text: &str, width: Option<usize>) -> String {
+    let Some(width) = width else {
+        return text.to_owned();
+    };
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        if columns(body) <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent_len = body.len() - body.trim_start_matches(' ').len();
+        let indent = &body[..indent_len];
+        let hanging = format!("{indent}  ");
+        let options = textwrap::Options::new(width)
+            .initial_indent(indent)
+            .subsequent_indent(&hanging)
+            .break_words(false)
+            .word_separator(textwrap::WordSeparator::UnicodeBreakProperties);
+        let wrapped = textwrap::wrap(body.trim_start_matches(' '), options);
+        out.push_str(&wrapped.join("\n"));
+        out.push_str(end);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_wraps_between_words_under_its_own_indent() {
+        let text = "Title\n  A: goes cold after 1 min–5 min idle: cold 0 of 20 after 10 s, \
+                    0 of 20 after 1 min\nshort\n";
+        let fitted = fit(text, Some(40));
+        for line in fitted.lines() {
+            assert!(columns(line) <= 40, "{line:?}");
+        }
+        assert_eq!(
+            fitted,
+            "Title\n  A: goes cold after 1 min–5 min idle:\n    cold 0 of 20 after 10 s, 0 of 20\n    \
+             after 1 min\nshort\n"
+        );
+        // Every word is whole: joining the pieces gives the words back.
+        let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(words(&fitted), words(text));
+        assert_eq!(fit(text, None), text);
+    }
+
+    #[test]
+    fn a_word_wider_than_the_line_is_left_whole_and_chinese_counts_two_columns() {
+        let long = format!("  x {}", "a".repeat(60));
+        assert!(
+            fit(&long, Some(40))
+                .lines()
+                .any(|l| l.contains(&"a".repeat(60)))
+        );
+        let zh =
+            "  空闲 1 分钟–5 分钟后变冷：空闲 10 秒后 20 个中 0 个，空闲 1 分钟后 20 个中 0 个";
+        for line in fit(zh, Some(40)).lines() {
+            assert!(columns(line) <= 40, "{line:?}");
+        }
+    }
+}
