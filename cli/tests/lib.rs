@@ -23,4 +23,5 @@ mod native {
     pub mod publish;
     pub mod release;
     pub mod support;
+    pub mod width;
 }
