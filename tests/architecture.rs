@@ -876,3 +876,41 @@ fn every_function_of_core_and_chart_is_inline() {
         missing.join("\n")
     );
 }
+
+/// No sentence holds a run of spaces where a line of its source was
+/// joined without a `\` continuation: a string literal broken across
+/// source lines keeps the next line's indentation ("the line,
+/// carried back" printed with 17 spaces in the terminal). Each string
+/// literal of every crate's sources is read on its own line; escaped
+/// documents (`\n`, `\"`) are left out.
+#[test]
+fn no_string_literal_holds_a_source_line_s_indentation() {
+    let roots = [
+        "crates/core/src",
+        "crates/chart/src",
+        "cli/src",
+        "src",
+        "mock/src",
+    ];
+    let mut found = Vec::new();
+    for root in roots {
+        for (_, path) in modules_of(&workspace().join(root), true) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (number, line) in text.lines().enumerate() {
+                let code = line.trim_start();
+                if code.starts_with("//") || line.contains("\\n") || line.contains("\\\"") {
+                    continue;
+                }
+                // The text between each pair of quotes on the line.
+                let quoted = line.split('"').skip(1).step_by(2);
+                for literal in quoted {
+                    let trimmed = literal.trim();
+                    if trimmed.contains("      ") {
+                        found.push(format!("{}:{}: {line}", path.display(), number + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

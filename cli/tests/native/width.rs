@@ -14,7 +14,9 @@ fn the_report_fits_80_and_120_columns_and_a_pipe_gets_whole_lines() {
     let output = run(firsttoken()
         .arg("run")
         .arg("--target")
-        .arg(format!("custom:scale-to-zero@1@300/a-model-with-a-long-name@{base}"))
+        .arg(format!(
+            "custom:scale-to-zero@1@300/a-model-with-a-long-name@{base}"
+        ))
         .arg("--target")
         .arg(format!("custom:fixed@30/m@{base}"))
         .args(["-n", "6", "--warmup", "1", "--idle-gaps", "0.2,1.2", "-o"])

@@ -111,10 +111,13 @@ pub fn fit_sentence(lang: Lang, fit: &PrefillFit) -> String {
     } else {
         match lang {
             Lang::En => format!(
-                "prefills {rate} input tokens/s ({interval}); no fixed part is given: the line,                  carried back to an empty prompt, comes out below zero, which no time can be                  (TTFT grows faster at the long sizes than at the short ones)"
+                "prefills {rate} input tokens/s ({interval}); no fixed part is given: the line, \
+                 carried back to an empty prompt, comes out below zero, which no time can be \
+                 (TTFT grows faster at the long sizes than at the short ones)"
             ),
             Lang::ZhCn => format!(
-                "预填充速度 {rate} 输入 Token/秒（{interval}）；不给出固定部分：把直线延伸到空提示词时                 得到小于零的值，而时间不会小于零（长提示词处 TTFT 增长得比短提示词处快）"
+                "预填充速度 {rate} 输入 Token/秒（{interval}）；不给出固定部分：把直线延伸到空提示词时\
+                 得到小于零的值，而时间不会小于零（长提示词处 TTFT 增长得比短提示词处快）"
             ),
         }
     };
