@@ -237,11 +237,17 @@ fn idle_json(idle: &IdleFigures) -> Value {
     };
     let fisher_p = match idle.goes_cold {
         GoesCold::After { p_value, .. } => p_value,
+        GoesCold::Unsure { p_value, .. } => Some(p_value),
+        _ => None,
+    };
+    let unsure_between = |goes_cold: GoesCold| match goes_cold {
+        GoesCold::Unsure { lo_s, hi_s, .. } => Some([lo_s, hi_s]),
         _ => None,
     };
     json!({
         "gaps": gaps,
         "goes_cold_after_s": idle.goes_cold.range_s(),
+        "may_go_cold_after_s": unsure_between(idle.goes_cold),
         "fisher_p": fisher_p,
         "stayed_warm": stayed_warm,
         "threshold_ms": idle.threshold_ms,
@@ -264,6 +270,7 @@ fn idle_json(idle: &IdleFigures) -> Value {
         "late_max_s": idle.late_max_s,
         "connection": idle.connection.map(|c| json!({
             "closes_after_s": c.closes.range_s().filter(|_| !c.always_new),
+            "may_close_after_s": unsure_between(c.closes),
             "stayed_open_after_s": match c.closes {
                 GoesCold::StayedWarm { after_s, .. } if !c.always_new => Some(after_s),
                 _ => None,

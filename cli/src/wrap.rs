@@ -57,7 +57,8 @@ pub fn fit(text: &str, width: Option<usize>) -> String {
             .initial_indent(indent)
             .subsequent_indent(&hanging)
             .break_words(false)
-            .word_separator(textwrap::WordSeparator::UnicodeBreakProperties);
+            .word_splitter(textwrap::WordSplitter::NoHyphenation)
+            .word_separator(textwrap::WordSeparator::Custom(words_whole_between_spaces));
         let wrapped = textwrap::wrap(body.trim_start_matches(' '), options);
         out.push_str(&wrapped.join("\n"));
         out.push_str(end);
@@ -65,9 +66,65 @@ pub fn fit(text: &str, width: Option<usize>) -> String {
     out
 }
 
+/// The line's words by Unicode line breaking, so Chinese breaks between
+/// characters, but only at a space where Latin text meets Latin text: a
+/// flag (`--allowed-origins`), a URL (`https://inference.do-ai.run/v1`) or
+/// a script name (`prefill@20000/m`) stays whole.
+fn words_whole_between_spaces(
+    line: &str,
+) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    let found: Vec<textwrap::core::Word<'_>> = textwrap::WordSeparator::UnicodeBreakProperties
+        .find_words(line)
+        .collect();
+    let mut words = Vec::new();
+    let (mut start, mut end) = (0, 0);
+    for (index, word) in found.iter().enumerate() {
+        end += word.word.len() + word.whitespace.len();
+        let latin_on_both_sides = word.whitespace.is_empty()
+            && word.word.chars().last().is_some_and(|c| c.is_ascii())
+            && found
+                .get(index + 1)
+                .and_then(|next| next.word.chars().next())
+                .is_some_and(|c| c.is_ascii());
+        if latin_on_both_sides {
+            continue;
+        }
+        words.push(textwrap::core::Word::from(&line[start..end]));
+        start = end;
+    }
+    if start < line.len() {
+        words.push(textwrap::core::Word::from(&line[start..]));
+    }
+    Box::new(words.into_iter())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flag_a_url_or_a_script_name_is_never_cut() {
+        let text = "browser access: blocked; a proxy with --allowed-origins, or \
+                    https://inference.do-ai.run/v1 through a self-hosted-proxy for prefill@20000/m";
+        for width in 20..60 {
+            let words: Vec<String> = fit(text, Some(width))
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect();
+            for whole in [
+                "--allowed-origins,",
+                "https://inference.do-ai.run/v1",
+                "self-hosted-proxy",
+            ] {
+                assert!(words.iter().any(|w| w == whole), "{width}: {words:?}");
+            }
+        }
+        let chinese = "浏览器访问：未知——先试“测试连接”；若被拦截，请使用你自己控制的代理地址";
+        assert!(
+            fit(chinese, Some(20)).lines().count() > 1,
+            "Chinese still breaks"
+        );
+    }
 
     #[test]
     fn a_long_line_wraps_between_words_under_its_own_indent() {

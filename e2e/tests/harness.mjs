@@ -1,7 +1,8 @@
 // Shared set-up for the end-to-end tests: the mock provider (which also
 // serves the built page from ../dist on a second port, so the page and the
 // provider are different origins and CORS is real) and headless Chromium.
-import { spawn } from "node:child_process";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -344,4 +345,16 @@ export function syntheticResults({ targets = 12, samples = 10_000, hours = 6, se
     samples: out,
     summary: [],
   };
+}
+
+/**
+ * Runs `firsttoken run ARGS` with `bin` and asserts its exit code: 5 when
+ * the plan holds a target scripted never to answer (http-500, http-429),
+ * which the run names on its last lines; 0 otherwise.
+ */
+export function runExpecting(bin, args, exit, stdio = ["ignore", "ignore", "inherit"]) {
+  const ran = spawnSync(bin, ["run", ...args], { stdio, encoding: "utf8" });
+  if (ran.error) throw ran.error;
+  assert.equal(ran.status, exit, `firsttoken run exited ${ran.status}, not ${exit}: ${ran.stdout ?? ""}${ran.stderr ?? ""}`);
+  return ran;
 }

@@ -9,7 +9,7 @@ import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { launch, outDir, repo } from "./harness.mjs";
+import { launch, outDir, repo, runExpecting } from "./harness.mjs";
 
 // `make cli` builds it; `make mock` the provider.
 const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
@@ -44,9 +44,8 @@ test("the HTML report opens from file:// with its charts drawn, loads nothing an
   const results = resolve(dir, "results.json");
   const html = resolve(dir, "report.html");
   const targets = ["fixed@15", "fixed@60", "http-500"].flatMap((script) => ["--target", `custom:${script}@${mock.url}/v1`]);
-  execFileSync(CLI_BIN, ["run", ...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  // Exit 5: the http-500 target never answers, as scripted.
+  runExpecting(CLI_BIN, [...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], 5);
   // A stranger's label: shown as text, never run.
   const doc = JSON.parse(readFileSync(results, "utf8"));
   doc.plan.targets[1].label = `<img src="${mock.url}/pixel.png" onerror="document.title='pwned'">Sixty`;
@@ -135,9 +134,8 @@ test("the HTML report lays out at 400 px: no sideways page, tables scroll in the
   mkdirSync(dir, { recursive: true });
   const results = resolve(dir, "results.json");
   const targets = ["fixed@15", "bimodal", "http-500"].flatMap((script) => ["--target", `custom:${script}@${mock.url}/v1`]);
-  execFileSync(CLI_BIN, ["run", ...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  // Exit 5: the http-500 target never answers, as scripted.
+  runExpecting(CLI_BIN, [...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], 5);
   for (const lang of ["en", "zh-CN"]) {
     const html = resolve(dir, `report.${lang}.html`);
     execFileSync(CLI_BIN, ["report", results, "--html", html, "--lang", lang], { stdio: ["ignore", "ignore", "inherit"] });
@@ -197,9 +195,8 @@ test("the HTML report passes axe-core's WCAG 2 A and AA rules in English and in 
   mkdirSync(dir, { recursive: true });
   const results = resolve(dir, "results.json");
   const targets = ["fixed@15", "fixed@60", "http-500"].flatMap((script) => ["--target", `custom:${script}@${mock.url}/v1`]);
-  execFileSync(CLI_BIN, ["run", ...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  // Exit 5: the http-500 target never answers, as scripted.
+  runExpecting(CLI_BIN, [...targets, "-n", "20", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], 5);
   const failures = [];
   for (const [lang, htmlLang] of [["en", "en"], ["zh-CN", "zh-CN"]]) {
     const html = resolve(dir, `report.${lang}.html`);

@@ -27,6 +27,7 @@ import {
   startServers,
   waitForRunEnd,
   withServersAndBrowser,
+  runExpecting,
 } from "./harness.mjs";
 import { MONITOR_TARGETS, writeMonitorDir } from "./monitor-data.mjs";
 import {
@@ -265,7 +266,8 @@ test("firsttoken report --html fits the screen, speaks Chinese and keeps each ta
   const results = resolve(dir, "results.json");
   const scripts = ["fixed@15", "bimodal", "fixed@60", "http-500"];
   const targets = scripts.flatMap((script) => ["--target", `custom:${script}@${servers.mock}/v1`]);
-  execFileSync(CLI_BIN, ["run", ...targets, "-n", "24", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], { stdio: ["ignore", "ignore", "inherit"] });
+  // Exit 5: the http-500 target never answers, as scripted.
+  runExpecting(CLI_BIN, [...targets, "-n", "24", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], 5);
   const doc = JSON.parse(readFileSync(results, "utf8"));
   const labels = doc.plan.targets.map((t) => t.label);
   const names = [...labels, ...doc.plan.targets.flatMap((t) => [t.model, t.base_url]), doc.environment.user_agent];

@@ -25,6 +25,7 @@ import {
   unexpectedProblems,
   waitForRunEnd,
   withServersAndBrowser,
+  runExpecting,
 } from "./harness.mjs";
 
 const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
@@ -127,11 +128,8 @@ test("for one runner file, the page and `firsttoken report` agree on every new f
   const planPath = resolve(dir, "plan.json");
   const results = resolve(dir, "results.json");
   writeFileSync(planPath, JSON.stringify(settingsPlan(servers.mock)));
-  const stderr = execFileSync(CLI_BIN, ["run", planPath, "-o", results, "--vantage", "e2e"], {
-    stdio: ["ignore", "ignore", "pipe"],
-    encoding: "utf8",
-  });
-  void stderr;
+  // Exit 5: "Rate limited" answers every request with a 429, as scripted.
+  runExpecting(CLI_BIN, [planPath, "-o", results, "--vantage", "e2e"], 5, ["ignore", "ignore", "pipe"]);
   const cli = (...args) => execFileSync(CLI_BIN, ["report", ...args, results], { encoding: "utf8" });
   const report = JSON.parse(cli("--json"));
 

@@ -251,7 +251,7 @@ fn a_fault_plan_turns_each_fault_into_a_typed_error_sample() {
     let ran = run_plan_with(&dir, &plan, |command| {
         command.env("FIRSTTOKEN_KEY", "sk-test");
     })
-    .succeeded();
+    .finished_without_an_answer_from_some();
     let (stdout, doc) = (&ran.stdout, ran.doc());
     let kinds: Vec<ErrorKind> = doc
         .samples
@@ -371,7 +371,7 @@ fn a_key_reaches_the_provider_and_nothing_else() {
             .arg("--key")
             .arg(format!("{echo_host}=ECHO_KEY"));
     })
-    .succeeded();
+    .finished_without_an_answer_from_some();
     let (stdout, stderr, results) = (&ran.stdout, &ran.stderr, ran.results.clone());
     let truth = mock.settled_ground_truth(Duration::from_secs(2));
     assert_eq!(truth.requests.len(), 8);
@@ -968,7 +968,7 @@ fn a_strangers_text_reaches_the_terminal_escaped_and_the_files_as_it_was() {
     let ran = run_plan_with(&dir, &plan, |command| {
         command.env("FIRSTTOKEN_KEY", "sk-test");
     })
-    .succeeded();
+    .finished_without_an_answer_from_some();
     let (stdout, stderr, results) = (&ran.stdout, &ran.stderr, ran.results.clone());
     let unsafe_char = |c: char| c.is_control() && c != '\n' || c == '\u{202e}';
     for text in [&stdout, &stderr] {

@@ -3,7 +3,7 @@
 //! (HTTP 400 with the provider's message) and a rate limit (429 with its
 //! `Retry-After`).
 
-use super::support::{firsttoken, mock, run, scratch, texts};
+use super::support::{firsttoken, mock, quick_plan, run, scratch, target, texts};
 
 #[test]
 fn a_target_that_never_answered_says_why_and_the_run_exits_5() {
@@ -63,5 +63,56 @@ fn a_target_that_never_answered_says_why_and_the_run_exits_5() {
         assert!(section.contains(reason), "{lang}: {section}");
         assert!(section.contains("Retry-After 7"), "{lang}: {section}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The monitor's "Run the plan" step keeps a run whose target never
+/// answered (exit 5): its results and report are written for publishing,
+/// and the step succeeds; any other failure still stops it.
+#[test]
+fn the_monitor_keeps_a_run_whose_target_never_answered() {
+    use firsttoken_core::plan::Protocol;
+    let mock = mock();
+    let dir = scratch("failures-monitor");
+    let script = super::gate::step_script("monitor.yml", "Run the plan");
+    std::fs::create_dir_all(dir.join("target/release")).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_firsttoken"),
+        dir.join("target/release/firsttoken"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("monitor")).unwrap();
+    let plan = quick_plan(
+        vec![
+            target(&mock, Protocol::OpenAi, "fixed@5"),
+            target(&mock, Protocol::OpenAi, "http-500"),
+        ],
+        2,
+    );
+    std::fs::write(dir.join("monitor/plan.json"), plan.to_json_pretty()).unwrap();
+    let step = || {
+        std::process::Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(&dir)
+            .env("VANTAGE", "loopback")
+            .output()
+            .unwrap()
+    };
+    let output = step();
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("error: openai http-500: no successful request"),
+        "{stdout}"
+    );
+    assert!(dir.join("results-loopback.json").exists());
+    assert!(dir.join("report-loopback.html").exists());
+
+    // A plan that cannot be read is still a failed step (exit 2).
+    std::fs::write(dir.join("monitor/plan.json"), "{").unwrap();
+    std::fs::remove_file(dir.join("results-loopback.json")).unwrap();
+    let output = step();
+    assert_eq!(output.status.code(), Some(2), "{}", texts(&output).1);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -142,23 +142,29 @@ fn a_run_with_gaps_on_the_keep_alive_window_loses_no_request() {
 }
 
 /// Two targets, the runner's default spacing (5 s), gaps 0.3, 1.5 and 3 s,
-/// a server that closes connections idle 1 s and delays each new one
+/// servers that close connections idle 1 s and delays each new one
 /// 150 ms, and a model that scales to zero after 2 s idle with a 1.5 s
 /// cold start: every gap is kept (measured), no request is lost, the
 /// connection closes between 0.3 and 1.5 s and the model goes cold between
 /// 1.5 and 3 s, each said apart, in JSON, the terminal and the HTML report.
 #[test]
 fn the_connection_s_window_and_the_model_s_are_told_apart_with_gaps_kept() {
-    let mock = mock_with(1_000, 0, 150);
+    // One server per target: a connection's idle is then its target's, so
+    // each gap's five requests all say how the connection fared (targets
+    // on one origin share connections, which a core test covers).
+    let (mock_a, mock_b) = (mock_with(1_000, 0, 150), mock_with(1_000, 0, 150));
     let dir = scratch("keepalive");
     let results = dir.join("results.json");
-    let base = format!("{}/v1", mock.base_url());
+    let (base_a, base_b) = (
+        format!("{}/v1", mock_a.base_url()),
+        format!("{}/v1", mock_b.base_url()),
+    );
     let output = run(firsttoken()
         .arg("run")
         .arg("--target")
-        .arg(format!("custom:scale-to-zero@2@1500/a@{base}"))
+        .arg(format!("custom:scale-to-zero@2@1500/a@{base_a}"))
         .arg("--target")
-        .arg(format!("custom:scale-to-zero@2@1500/b@{base}"))
+        .arg(format!("custom:scale-to-zero@2@1500/b@{base_b}"))
         .args(["-n", "15", "--warmup", "1"])
         .args(["--idle-gaps", "0.3,1.5,3", "--timeout", "10", "-o"])
         .arg(&results));

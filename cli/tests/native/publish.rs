@@ -10,8 +10,9 @@ use firsttoken_core::results::{export_json, import_json};
 
 use super::support::{firsttoken, mock, quick_plan, run, scratch, target, texts, write_plan};
 
-/// Runs `plan` from `vantage` into `dir/<vantage>.json`.
-fn run_from(dir: &Path, plan: &Path, vantage: &str) -> PathBuf {
+/// Runs `plan` from `vantage` into `dir/<vantage>.json`, expecting exit
+/// `code` (5 when a target is meant never to answer).
+fn run_from(dir: &Path, plan: &Path, vantage: &str, code: i32) -> PathBuf {
     let results = dir.join(format!("{vantage}.json"));
     let output = run(firsttoken()
         .arg("run")
@@ -20,7 +21,7 @@ fn run_from(dir: &Path, plan: &Path, vantage: &str) -> PathBuf {
         .arg(&results)
         .arg("--vantage")
         .arg(vantage));
-    assert!(output.status.success(), "{}", texts(&output).1);
+    assert_eq!(output.status.code(), Some(code), "{}", texts(&output).1);
     results
 }
 
@@ -53,8 +54,9 @@ fn two_vantages_are_published_with_an_index_and_report_the_same_figures() {
     );
     let plan_path = write_plan(&dir, &plan);
     let runs = [
-        run_from(&dir, &plan_path, "fra1"),
-        run_from(&dir, &plan_path, "sgp1"),
+        // Exit 5: the http-500 target never answers, as it is meant to.
+        run_from(&dir, &plan_path, "fra1", 5),
+        run_from(&dir, &plan_path, "sgp1", 5),
     ];
     let data = dir.join("published").join("data");
     let (code, stdout, stderr) = publish(&data, &runs[0], &["--schedule-minutes", "30"]);
@@ -111,7 +113,7 @@ fn runs_of_a_finished_month_are_compacted_without_losing_a_sample() {
     // whatever today's date.
     let mut moved = Vec::new();
     for (hour, vantage) in [(0.0, "fra1"), (1.0, "fra1")] {
-        let results = run_from(&dir, &plan_path, &format!("{vantage}-{hour}"));
+        let results = run_from(&dir, &plan_path, &format!("{vantage}-{hour}"), 0);
         let mut doc = import_json(&std::fs::read_to_string(&results).unwrap()).unwrap();
         let shift_ms = -40.0 * 86_400_000.0 + hour * 3_600_000.0;
         doc.environment.started_at_ms += shift_ms;

@@ -285,6 +285,7 @@ fn idle_days(lang: Lang, data: &Dataset, days: &[IdleDay]) -> Html {
         { for days.iter().map(|day| {
             let (kind, lo, hi) = match day.figures.goes_cold {
                 GoesCold::After { lo_s, hi_s, .. } => ("after", Some(lo_s.to_string()), Some(hi_s.to_string())),
+                GoesCold::Unsure { lo_s, hi_s, .. } => ("unsure", Some(lo_s.to_string()), Some(hi_s.to_string())),
                 GoesCold::StayedWarm { after_s, .. } => ("stayed-warm", Some(after_s.to_string()), None),
                 GoesCold::TooFewGaps => ("too-few", None, None),
             };

@@ -213,6 +213,17 @@ pub enum GoesCold {
         /// (two-sided); `None` when the shortest gap is already mostly cold.
         p_value: Option<f64>,
     },
+    /// A gap is mostly cold where the shorter ones were not, but too few
+    /// requests were made to tell that from chance: "may go cold after
+    /// `lo_s`–`hi_s`", never "stayed warm".
+    Unsure {
+        /// The longest gap before the rise, s.
+        lo_s: f64,
+        /// The gap that was mostly cold, s.
+        hi_s: f64,
+        /// Fisher's exact test of that gap against the shorter ones pooled.
+        p_value: f64,
+    },
     /// No gap is colder than the shorter ones: after the longest gap,
     /// `cold` of `of` requests met a cold start.
     StayedWarm {
@@ -235,7 +246,7 @@ impl GoesCold {
     pub fn range_s(&self) -> Option<[f64; 2]> {
         match *self {
             Self::After { lo_s, hi_s, .. } => Some([lo_s, hi_s]),
-            Self::StayedWarm { .. } | Self::TooFewGaps => None,
+            Self::Unsure { .. } | Self::StayedWarm { .. } | Self::TooFewGaps => None,
         }
     }
 }
@@ -728,7 +739,7 @@ fn connection_idle(
     // After gaps where the model stayed warm, a new connection's first
     // token against a reused one's.
     let warm_up_to_s = match *goes_cold {
-        GoesCold::After { lo_s, .. } => lo_s,
+        GoesCold::After { lo_s, .. } | GoesCold::Unsure { lo_s, .. } => lo_s,
         GoesCold::StayedWarm { .. } | GoesCold::TooFewGaps => f64::INFINITY,
     };
     let (mut new_ms, mut reused_ms): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
@@ -785,8 +796,10 @@ fn goes_cold(gaps: &[GapFigures]) -> GoesCold {
 /// Where the share of an event rises over `tallies` (by gap ascending):
 /// the first gap above all shorter gaps pooled by Fisher's exact test at
 /// [`RISE_LEVEL`] shared among the comparisons; before the shortest when
-/// that one is mostly hits already; otherwise no rise, with a one-sided
-/// bound at the longest gap.
+/// that one is mostly hits already; unsure when a gap is mostly hits above
+/// mostly-miss shorter gaps but the test cannot tell it from chance (3 of 3
+/// against 0 of 3); otherwise no rise, with a one-sided bound at the
+/// longest gap.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn rise(tallies: &[Tally]) -> GoesCold {
     let tallies: Vec<Tally> = tallies.iter().copied().filter(|t| t.of > 0).collect();
@@ -805,6 +818,9 @@ fn rise(tallies: &[Tally]) -> GoesCold {
     }
     let level = RISE_LEVEL / (tallies.len() - 1) as f64;
     let (mut hits_below, mut of_below) = (0, 0);
+    // The first gap mostly cold above mostly warm shorter ones that the
+    // test could not tell from chance.
+    let mut unsure = None;
     for pair in tallies.windows(2) {
         let (before, gap) = (&pair[0], &pair[1]);
         hits_below += before.hits;
@@ -820,7 +836,18 @@ fn rise(tallies: &[Tally]) -> GoesCold {
                     p_value: Some(p),
                 };
             }
+            let mostly = |hits: usize, of: usize| 2 * hits > of;
+            if unsure.is_none() && mostly(gap.hits, gap.of) && !mostly(hits_below, of_below) {
+                unsure = Some(GoesCold::Unsure {
+                    lo_s: before.gap_s,
+                    hi_s: gap.gap_s,
+                    p_value: p,
+                });
+            }
         }
+    }
+    if let Some(unsure) = unsure {
+        return unsure;
     }
     GoesCold::StayedWarm {
         after_s: longest.gap_s,

@@ -156,6 +156,11 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
             "the connection closes after less than {} idle",
             gap_text(lang, hi_s)
         ),
+        (Lang::En, GoesCold::Unsure { lo_s, hi_s, .. }) => format!(
+            "the connection may close after {}–{} idle (too few requests to be sure)",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
+        ),
         (Lang::En, GoesCold::StayedWarm { after_s, .. }) => format!(
             "the connection stayed open after {} idle",
             gap_text(lang, after_s)
@@ -171,6 +176,11 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
         (Lang::ZhCn, GoesCold::After { hi_s, .. }) => {
             format!("连接在空闲不到 {} 就关闭", gap_text(lang, hi_s))
         }
+        (Lang::ZhCn, GoesCold::Unsure { lo_s, hi_s, .. }) => format!(
+            "连接可能在空闲 {}–{}后关闭（请求太少，无法确定）",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
+        ),
         (Lang::ZhCn, GoesCold::StayedWarm { after_s, .. }) => {
             format!("空闲 {}后连接仍保持打开", gap_text(lang, after_s))
         }
@@ -240,6 +250,11 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
             gap_text(lang, after_s),
             pct(share_at_most)
         ),
+        (Lang::En, GoesCold::Unsure { lo_s, hi_s, .. }) => format!(
+            "may go cold after {}–{} idle (too few requests to be sure)",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
+        ),
         (Lang::En, GoesCold::TooFewGaps) => {
             "too few idle gaps with requests to tell where it goes cold".to_owned()
         }
@@ -275,6 +290,11 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
             "空闲 {}后的冷启动不比更短的空闲多（冷启动比例 ≤ {}）",
             gap_text(lang, after_s),
             pct(share_at_most)
+        ),
+        (Lang::ZhCn, GoesCold::Unsure { lo_s, hi_s, .. }) => format!(
+            "空闲 {}–{}后可能变冷（请求太少，无法确定）",
+            gap_text(lang, lo_s),
+            gap_text(lang, hi_s)
         ),
         (Lang::ZhCn, GoesCold::TooFewGaps) => "有请求的空闲时长太少，看不出何时变冷".to_owned(),
     };
@@ -604,6 +624,7 @@ pub fn connection_cell(lang: Lang, idle: &IdleFigures) -> String {
             format!("{}–{}", gap_text(lang, lo_s), gap_text(lang, hi_s))
         }
         (GoesCold::After { hi_s, .. }, _) => format!("≤ {}", gap_text(lang, hi_s)),
+        (GoesCold::Unsure { lo_s, hi_s, .. }, _) => unsure_cell(lang, lo_s, hi_s),
         (GoesCold::StayedWarm { after_s, .. }, Lang::En) => {
             format!("open after {}", gap_text(lang, after_s))
         }
@@ -612,6 +633,15 @@ pub fn connection_cell(lang: Lang, idle: &IdleFigures) -> String {
         }
         (GoesCold::TooFewGaps, Lang::En) => "too few gaps to compare".to_owned(),
         (GoesCold::TooFewGaps, Lang::ZhCn) => "可比较的间隔不足".to_owned(),
+    }
+}
+
+/// A cell for a rise too few requests support: "maybe 1 s–4 s".
+fn unsure_cell(lang: Lang, lo_s: f64, hi_s: f64) -> String {
+    let range = format!("{}–{}", gap_text(lang, lo_s), gap_text(lang, hi_s));
+    match lang {
+        Lang::En => format!("maybe {range} (too few to be sure)"),
+        Lang::ZhCn => format!("可能 {range}（请求太少）"),
     }
 }
 
@@ -625,6 +655,7 @@ pub fn goes_cold_cell(lang: Lang, goes_cold: &GoesCold) -> String {
             format!("{}–{}", gap_text(lang, lo_s), gap_text(lang, hi_s))
         }
         (GoesCold::After { hi_s, .. }, _) => format!("≤ {}", gap_text(lang, hi_s)),
+        (GoesCold::Unsure { lo_s, hi_s, .. }, _) => unsure_cell(lang, lo_s, hi_s),
         (
             GoesCold::StayedWarm {
                 after_s,
@@ -676,6 +707,34 @@ mod tests {
             }
         }
         idle_figures(&requests, 120_000.0, settings).unwrap()
+    }
+
+    #[test]
+    fn a_rise_too_small_to_be_sure_of_says_so_and_never_stayed_warm() {
+        let mut requests = Vec::new();
+        for (gap_s, ms) in [(0.3, 400.0), (1.5, 12_000.0)] {
+            for i in 0..3 {
+                let ms = ms + f64::from(i);
+                requests.push(IdleRequest::planned(gap_s, TtftRank::Measured(ms)));
+            }
+        }
+        let idle = idle_figures(&requests, 120_000.0, IdleSettings::default()).unwrap();
+        for (lang, said, cell) in [
+            (
+                Lang::En,
+                "may go cold after 0.3 s–1.5 s idle (too few requests to be sure)",
+                "maybe",
+            ),
+            (Lang::ZhCn, "后可能变冷（请求太少，无法确定）", "可能"),
+        ] {
+            let sentence = idle_sentence(lang, &idle);
+            assert!(sentence.contains(said), "{sentence}");
+            assert!(
+                !sentence.contains("stayed") && !sentence.contains("保持热"),
+                "{sentence}"
+            );
+            assert!(goes_cold_cell(lang, &idle.goes_cold).starts_with(cell));
+        }
     }
 
     #[test]

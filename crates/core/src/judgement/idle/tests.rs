@@ -358,3 +358,37 @@ fn the_connection_s_window_is_read_from_the_connection_s_own_idle() {
     assert_eq!(connection.setup_median_ms, Some(150.0));
     assert_eq!(connection.keep_open_every_s, Some(0.8));
 }
+
+#[test]
+fn a_mostly_cold_gap_too_small_to_be_sure_of_is_unsure_never_stayed_warm() {
+    // 3 of 3 cold against 0 of 3: Fisher's p = 0.1, not below the level
+    // shared by the comparisons, but no reader would call that warm.
+    let requests = run(&[(0.3, 3, 0), (1.5, 0, 3)]);
+    let idle = figures(&requests, IdleSettings::default());
+    let GoesCold::Unsure {
+        lo_s,
+        hi_s,
+        p_value,
+    } = idle.goes_cold
+    else {
+        panic!("{:?}", idle.goes_cold);
+    };
+    assert_eq!((lo_s, hi_s), (0.3, 1.5));
+    assert!((p_value - 0.1).abs() < 1e-9, "two-sided: {p_value}");
+    assert_eq!(idle.goes_cold.range_s(), None, "no range is claimed");
+    assert_eq!(idle.keep_warm, None, "no keep-warm advice on a guess");
+    // The same counts at ten times the requests are a rise.
+    let requests = run(&[(0.3, 30, 0), (1.5, 0, 30)]);
+    assert_eq!(
+        figures(&requests, IdleSettings::default())
+            .goes_cold
+            .range_s(),
+        Some([0.3, 1.5])
+    );
+    // One cold in twenty after the longest gap is still no rise, not unsure.
+    let requests = run(&[(10.0, 20, 0), (900.0, 19, 1)]);
+    assert!(matches!(
+        figures(&requests, IdleSettings::default()).goes_cold,
+        GoesCold::StayedWarm { cold: 1, .. }
+    ));
+}
