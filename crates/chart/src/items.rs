@@ -390,8 +390,20 @@ pub fn results_chart_items_with(
                 p95_ms: h.ttft.map(|s| s.p95),
             })
             .collect();
-        // An hour-of-day view means something only once a run spans hours.
-        if hours.len() < 2 {
+        // An hour-of-day view means something only once a run spans
+        // hours: two hours of the clock, and an hour between the target's
+        // first and last request (a 3-minute run across 11:00 has two
+        // hours of the clock and nothing to say of them).
+        let sent = results
+            .samples
+            .iter()
+            .filter(|s| s.target as usize == i && !s.warmup)
+            .map(|s| s.sent_at_ms);
+        let (first, last) = sent.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), at| {
+            (lo.min(at), hi.max(at))
+        });
+        let spans_an_hour = last - first >= 3_600_000.0;
+        if hours.len() < 2 || !spans_an_hour {
             continue;
         }
         items.push(ChartItem {
@@ -473,12 +485,23 @@ pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
             rows.push(vec![
                 target.label.clone(),
                 firsttoken_core::text::format::grouped(u64::from(*size)),
-                firsttoken_core::text::format::grouped(tokens.round().max(0.0) as u64),
-                format_ms(lang, *ttft_ms),
-                target.fit.as_ref().map_or_else(
-                    || "–".into(),
-                    |fit| format_ms(lang, fit.ttft_at_ms(*tokens)),
+                // Counted by this client, not the provider: marked "≈".
+                format!(
+                    "{}{}",
+                    if target.estimated_tokens { "≈ " } else { "" },
+                    firsttoken_core::text::format::grouped(tokens.round().max(0.0) as u64)
                 ),
+                format_ms(lang, *ttft_ms),
+                // No fitted TTFT from a line whose fixed part comes out
+                // below zero: the sentence gives no such line either.
+                target
+                    .fit
+                    .as_ref()
+                    .filter(|fit| fit.fixed_is_time())
+                    .map_or_else(
+                        || "–".into(),
+                        |fit| format_ms(lang, fit.ttft_at_ms(*tokens)),
+                    ),
             ]);
         }
     }
@@ -935,10 +958,34 @@ mod tests {
                     })
                     .collect(),
             ),
-            ..results
+            ..results.clone()
         };
         let items = results_chart_items(Lang::En, &plain, &report);
         assert!(items.iter().all(|i| i.id != "chart-prefill"));
+
+        // No input count from the provider: the table's sizes are this
+        // client's own count, marked "≈".
+        let counted = ResultsView {
+            samples: Rc::new(
+                results
+                    .samples
+                    .iter()
+                    .cloned()
+                    .map(|mut s| {
+                        s.input_tokens = None;
+                        s
+                    })
+                    .collect(),
+            ),
+            ..results.clone()
+        };
+        let items = results_chart_items(Lang::En, &counted, &report);
+        let prefill = items.iter().find(|i| i.id == "chart-prefill").unwrap();
+        assert!(
+            prefill.rows.iter().all(|r| r[2].starts_with("≈ ")),
+            "{:?}",
+            prefill.rows
+        );
     }
 
     #[test]
@@ -1063,6 +1110,43 @@ mod tests {
             zh[0].columns
         );
         assert_eq!(chart_labels(Lang::ZhCn).day_axis, "日期（UTC）");
+    }
+
+    /// The hour-of-day chart needs an hour between a target's first and
+    /// last request, not only two hours of the clock: a 3-minute run across
+    /// 11:00 gets none, the same requests spread over two hours get one.
+    #[test]
+    fn an_hour_of_day_chart_only_for_requests_an_hour_apart() {
+        let plan = Plan {
+            targets: vec![Target::openai("A", "https://a.example/v1", "m")],
+            ..Plan::default()
+        };
+        let hourly = |step_ms: f64| {
+            let mut samples = synthetic_samples(1, 40, 0, 5);
+            // From 10:58 UTC on a day, `step_ms` apart.
+            let start = 1_700_000_000_000.0 - 1_700_000_000_000.0 % 3_600_000.0 + 58.0 * 60_000.0;
+            for (k, s) in samples.iter_mut().enumerate() {
+                s.sent_at_ms = start + k as f64 * step_ms;
+            }
+            let results = ResultsView {
+                plan: plan.clone(),
+                environment: Environment::default(),
+                samples: Rc::new(samples.clone()),
+            };
+            let report = build_report(&plan, &samples, 0, REPORT_SEED);
+            let clock_hours = report.targets[0]
+                .time_of_day
+                .hours
+                .iter()
+                .filter(|h| h.requests > 0)
+                .count();
+            let drawn = results_chart_items(Lang::En, &results, &report)
+                .iter()
+                .any(|i| i.id.starts_with("chart-hourly"));
+            (clock_hours, drawn)
+        };
+        assert_eq!(hourly(4_500.0), (2, false), "3 minutes across the hour");
+        assert_eq!(hourly(180_000.0), (3, true), "two hours");
     }
 
     #[test]

@@ -112,9 +112,15 @@ pub fn draw_prefill<DB: DrawingBackend>(
         .iter()
         .enumerate()
         .map(|(index, series)| LegendItem {
-            swatch: Swatch::Line {
-                colour: series_colour(index, style.dark),
-                dashed: series_dashed(index),
+            // A line only where one is drawn: a fit whose fixed part comes
+            // out below zero draws none, and its legend says points.
+            swatch: if usable_fit(series.fit).is_some() {
+                Swatch::Line {
+                    colour: series_colour(index, style.dark),
+                    dashed: series_dashed(index),
+                }
+            } else {
+                Swatch::Dot(series_colour(index, style.dark))
             },
             label: series.label.clone(),
         })
@@ -246,7 +252,9 @@ mod tests {
             }],
         };
         let svg = render_svg(400, 300, |area, style| draw_prefill(area, &input, style))?;
-        assert_eq!(svg.matches("<circle").count(), 1);
+        // The point, and the legend's dot: no line is drawn, so the
+        // legend shows none either.
+        assert_eq!(svg.matches("<circle").count(), 2);
         let two_points = |fit| PrefillInput {
             title: String::new(),
             series: vec![PrefillSeries {
@@ -264,6 +272,11 @@ mod tests {
         assert!(
             with_line.matches("<polyline").count() > svg.matches("<polyline").count(),
             "an unusable fit draws no line"
+        );
+        assert_eq!(
+            svg.matches("<circle").count(),
+            with_line.matches("<circle").count() + 1,
+            "and its legend swatch is a dot, not a line"
         );
         Ok(())
     }

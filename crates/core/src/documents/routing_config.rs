@@ -412,10 +412,14 @@ pub fn litellm_yaml_with_prefill(
                     "      firsttoken_prefill_tokens_per_s: {}\n",
                     fit.rate_tokens_per_s.round()
                 );
-                deployments += &format!(
-                    "      firsttoken_prefill_fixed_s: {}\n",
-                    seconds(fit.fixed_ms / 1000.0)
-                );
+                // A fixed part below zero is not a time: left out, as the
+                // report's sentence leaves it out.
+                if fit.fixed_is_time() {
+                    deployments += &format!(
+                        "      firsttoken_prefill_fixed_s: {}\n",
+                        seconds(fit.fixed_ms / 1000.0)
+                    );
+                }
             }
         }
     }
@@ -830,5 +834,70 @@ mod tests {
                 .contains("no target of this model is an OpenRouter endpoint")
         );
         assert_eq!(value["source"]["run_id"], "2026-12-03T05-07-09Z.fra1");
+    }
+
+    /// The LiteLLM export carries each target's prefill rate, and its fixed
+    /// part only where that is a time: a line that passes under an empty
+    /// prompt's TTFT (fixed part below zero) gives none, as the report's
+    /// sentence gives none.
+    #[test]
+    fn a_fixed_part_below_zero_is_left_out_of_the_litellm_export() {
+        use crate::judgement::prefill::PrefillFit;
+        use crate::judgement::prefill_report::{PrefillReport, TargetPrefill};
+        use crate::statistics::quantile::Interval;
+        let (plan, report) = idle_run(false, false);
+        let fit = |target: u32, fixed_ms: f64| PrefillFit {
+            target,
+            fixed_ms,
+            fixed_interval: Interval {
+                low: fixed_ms - 10.0,
+                high: fixed_ms + 10.0,
+            },
+            rate_tokens_per_s: 20_000.0,
+            rate_interval: Interval {
+                low: 18_000.0,
+                high: 22_000.0,
+            },
+            points: Vec::new(),
+            off_line: Vec::new(),
+            estimated_tokens: false,
+            slope_replicates: Vec::new(),
+            fixed_replicates: Vec::new(),
+        };
+        let prefill = PrefillReport {
+            targets: [(0, 150.0), (1, -40.0)]
+                .into_iter()
+                .map(|(target, fixed_ms)| TargetPrefill {
+                    target,
+                    label: plan.targets[target as usize].label.clone(),
+                    fit: Some(fit(target, fixed_ms)),
+                    no_growth: false,
+                    estimated_tokens: false,
+                    sizes: Vec::new(),
+                    refused_sizes: Vec::new(),
+                    cache: Vec::new(),
+                    ttft_at_typical_ms: None,
+                    typical: None,
+                })
+                .collect(),
+            models: Vec::new(),
+            typical_prompt_tokens: None,
+        };
+        let source = RunSource::of(&environment());
+        let yaml = litellm_yaml_with_prefill(&plan, &report, &source, Some(&prefill));
+        assert_eq!(
+            yaml.matches("firsttoken_prefill_tokens_per_s: 20000")
+                .count(),
+            2,
+            "{yaml}"
+        );
+        assert_eq!(
+            yaml.matches("firsttoken_prefill_fixed_s:").count(),
+            1,
+            "{yaml}"
+        );
+        assert!(yaml.contains("firsttoken_prefill_fixed_s: 0.15"), "{yaml}");
+        assert!(!yaml.contains("firsttoken_prefill_fixed_s: -"), "{yaml}");
+        assert!(lines_keep_the_block_structure(&yaml), "{yaml}");
     }
 }
