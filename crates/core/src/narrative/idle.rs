@@ -637,6 +637,7 @@ pub fn connection_cell(lang: Lang, idle: &IdleFigures) -> String {
 }
 
 /// A cell for a rise too few requests support: "maybe 1 s–4 s".
+#[cfg_attr(target_arch = "wasm32", inline)]
 fn unsure_cell(lang: Lang, lo_s: f64, hi_s: f64) -> String {
     let range = format!("{}–{}", gap_text(lang, lo_s), gap_text(lang, hi_s));
     match lang {
