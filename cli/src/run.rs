@@ -211,10 +211,7 @@ pub async fn run(
                     &samples,
                     note,
                     session.progress(),
-                    (
-                        session.time_left_ms(clock.now_ms()),
-                        session.schedule_shift_ms(),
-                    ),
+                    (session.time_left_ms(clock.now_ms()), session.late_ms()),
                 );
             }
         }
@@ -226,7 +223,7 @@ pub async fn run(
     // The page's sentence, from core: one voice for the same figure.
     if let Some(note) = firsttoken_core::text::run_end_shift_note(
         firsttoken_core::verdict::Lang::En,
-        session.schedule_shift_ms(),
+        session.late_ms(),
     ) {
         progress.note(&note);
     }

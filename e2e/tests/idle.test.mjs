@@ -158,7 +158,7 @@ async function screenProblems(page, selector, lang, width) {
  * each row as `report --json` prints them.
  */
 async function chartIsDrawn(page, lang, width) {
-  const title = lang === "en" ? "Cold share by idle gap, with 95 % intervals and the monotone estimate" : "各空闲时长的冷启动比例（含 95% 区间与单调估计）";
+  const title = lang === "en" ? "Cold share by idle gap, with 95 % intervals and the monotone estimate" : "各空闲时长的冷启动比例（含 95 % 区间与单调估计）";
   await page.waitForFunction((title) => document.querySelector("#idle figure.chart figcaption span")?.textContent === title, title);
   const order = await page.$eval("#idle", (section) => [...section.children].map((c) => c.tagName.toLowerCase() + (c.className ? `.${c.className.split(" ")[0]}` : "")));
   assert.ok(order.indexOf("ul.notes") < order.indexOf("div.chart-grid"), `sentences before the chart: ${order}`);

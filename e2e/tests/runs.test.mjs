@@ -300,7 +300,11 @@ async function reloadAndResume({ model, whileInFlight }) {
   const offerText = await offer.textContent();
   // The offer counts as every other view does: measured requests per
   // target (warm-ups aside), the least-advanced target's, of the plan's 10.
-  const offered = offerText.match(/(\d+) \/ 10(?!\d)/);
+  const offered = offerText.match(/measured per target: (\d+) \/ 10(?!\d)/);
+  // And first the progress bar's own count, of all 33 requests, so the
+  // offer and the progress it resumes say the same number.
+  const offeredRequests = offerText.match(/Done (\d+) \/ 33 requests/);
+  assert.ok(offeredRequests, offerText);
   assert.ok(offered, offerText);
   const measuredBefore = Math.min(...[0, 1, 2].map((t) => before.filter((s) => s.target === t && !s.warmup).length));
   assert.ok(Number(offered[1]) >= measuredBefore, `offer counts ${offered[1]} measured per target, ${measuredBefore} stored before`);
@@ -309,7 +313,9 @@ async function reloadAndResume({ model, whileInFlight }) {
   await page.screenshot({ path: resolve(outDir, "runs-resume-offer.png") });
   await page.click("#resume-run");
   await page.waitForSelector("#live-table");
-  assert.ok((await runProgress(page))[0] >= before.length, "resumed with the stored samples counted");
+  const resumedAt = (await runProgress(page))[0];
+  assert.ok(resumedAt >= before.length, "resumed with the stored samples counted");
+  assert.ok(resumedAt >= Number(offeredRequests[1]), `the offer said ${offeredRequests[1]} of 33 done; the run resumed at ${resumedAt}`);
   await waitForRunEnd(page, 60_000);
   assert.equal(await page.getAttribute(".run-status", "data-status"), "finished");
   assert.deepEqual(await runProgress(page), [33, 33]);

@@ -85,7 +85,7 @@ fn a_model_that_scales_to_zero_reads_goes_cold_between_the_gaps_around_its_delay
             "zh-CN",
             [
                 "\n空闲多久会变冷？\n",
-                "冷启动比例（95% 区间）",
+                "冷启动比例（95 % 区间）",
                 "空闲 0.3 秒–1.5 秒后变冷",
             ],
         ),

@@ -150,7 +150,7 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
             sample_count: "n".into(),
             idle_axis: "请求前的空闲时间（对数刻度）".into(),
             cold_share_axis: "冷启动比例".into(),
-            cold_share: "冷启动比例及 95% 区间".into(),
+            cold_share: "冷启动比例及 95 % 区间".into(),
             monotone_estimate: "单调估计".into(),
             no_data: "无数据".into(),
         },

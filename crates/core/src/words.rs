@@ -13,11 +13,13 @@
 //! - [`report_words`]: the frame of the results as text (headings, columns,
 //!   line names);
 //! - [`page`]: the page's labels;
-//! - [`dashboard`]: the dashboard's labels and captions.
+//! - [`dashboard`]: the dashboard's labels and captions;
+//! - [`glossary`]: one Chinese word per term, checked over every source.
 
 pub mod dashboard;
 pub mod failure;
 pub mod format;
+pub mod glossary;
 pub mod notice;
 pub mod page;
 pub mod plan_problem;

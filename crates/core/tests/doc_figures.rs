@@ -535,8 +535,8 @@ fn methodology_the_routing_rule() {
     // "Routing table: one row per model naming the target to use and why,
     // for example "fewest slow requests (0 of 75 over 1.26 s), then lowest
     // p95 (570 ms), of 3 providers with error rate under 5 %; CV 21 %,
-    // solid"" (zh: "在 3 个错误率低于 5% 的服务商中慢请求最少（75 个中 0 个
-    // 超过 1.26 秒），其次 p95 最低（570 毫秒）；CV 21%，稳定"): three
+    // solid"" (zh: "在 3 个错误率低于 5 % 的服务商中慢请求最少（75 个中 0 个
+    // 超过 1.26 秒），其次 p95 最低（570 毫秒）；CV 21 %，稳定"): three
     // providers of one model at a pooled median of 420 ms, the best with
     // no slow request, the others with 10 of 75 each.
     let figures = |index: u32, slow: usize, p95_ms: f64, cv_pct: f64| {
@@ -572,8 +572,8 @@ fn methodology_the_routing_rule() {
     );
     assert_eq!(
         reason(Lang::ZhCn),
-        "在 3 个错误率低于 5% 的服务商中慢请求最少（75 个中 0 个超过 1.26 秒），\
-         其次 p95 最低（570 毫秒）；CV 21%，稳定"
+        "在 3 个错误率低于 5 % 的服务商中慢请求最少（75 个中 0 个超过 1.26 秒），\
+         其次 p95 最低（570 毫秒）；CV 21 %，稳定"
     );
 }
 

@@ -149,6 +149,9 @@ pub struct HistoryEntry {
     pub done: u32,
     /// Measured requests planned per target.
     pub planned: u32,
+    /// `(done, total)` requests of the whole run, warm-ups and probes
+    /// included: what the run's progress bar counted.
+    pub requests: (usize, usize),
 }
 
 /// `entries` newest first, stably (runs started at the same ms keep their
@@ -479,6 +482,7 @@ mod tests {
             status: RunStatus::Finished,
             done: 0,
             planned: 0,
+            requests: (0, 0),
         };
         let entries = [
             entry("a", 1.0),

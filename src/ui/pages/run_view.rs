@@ -259,7 +259,19 @@ pub fn ResumeOffer(props: &PageProps) -> Html {
     html! {
         <section class="card offer" role="alert" id="resume-offer">
             <p>{t.resume_offer}</p>
-            <p class="hint">{format!("{} · {} {} / {}", offer.labels.join(", "), t.done, offer.done, offer.planned)}</p>
+            // The progress bar's count first, as the run showed it, then
+            // the measured requests per target that the tables count.
+            <p class="hint" id="resume-offer-progress">{format!(
+                "{} · {} {} / {} {} · {} {} / {}",
+                offer.labels.join(", "),
+                t.done,
+                offer.requests.0,
+                offer.requests.1,
+                t.offer_requests,
+                t.offer_measured,
+                offer.done,
+                offer.planned
+            )}</p>
             <button type="button" class="primary" id="resume-run" onclick={resume_callback(props, offer.run_id.clone())}>{t.resume_run}</button>
         </section>
     }

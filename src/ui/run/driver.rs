@@ -298,7 +298,8 @@ impl Driver {
                                 active.environment.clone(),
                             ))
                         });
-                        let shift = active.session.schedule_shift_ms();
+                        // Later than the estimate, as "later than planned" says.
+                        let shift = active.session.late_ms();
                         (
                             done,
                             eta,
@@ -445,6 +446,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
             status,
             done,
             planned,
+            requests: session.progress(),
         });
     }
     let entries = newest_first(&entries);

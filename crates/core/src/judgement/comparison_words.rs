@@ -37,7 +37,7 @@ impl Consistency {
                 "{most} and {least}: CV {most_cv:.0} % and {least_cv:.0} %, not distinguishable with these requests"
             ),
             Lang::ZhCn => format!(
-                "{most} 与 {least} 的 CV 分别为 {most_cv:.0}% 和 {least_cv:.0}%，以这些请求无法区分"
+                "{most} 与 {least} 的 CV 分别为 {most_cv:.0} % 和 {least_cv:.0} %，以这些请求无法区分"
             ),
         }
     }

@@ -23,7 +23,7 @@ pub(crate) fn no_route_reason(lang: Lang, collecting: bool) -> String {
             "no provider with {VERDICT_MIN_SAMPLES} or more samples had an error rate under {threshold_pct:.0} %"
         ),
         (Lang::ZhCn, false) => format!(
-            "样本数不少于 {VERDICT_MIN_SAMPLES} 的服务商中，没有错误率低于 {threshold_pct:.0}% 的"
+            "样本数不少于 {VERDICT_MIN_SAMPLES} 的服务商中，没有错误率低于 {threshold_pct:.0} % 的"
         ),
     }
 }
@@ -110,7 +110,7 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
             slow_first(&slow)
         ),
         (Lang::ZhCn, _, _, Some((tokens, ms, source))) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中，{}典型长度 {tokens} 个输入 Token 时首个 Token 中位数最低（{ms}，{source}）；CV {cv}%，{verdict_text}",
+            "在 {eligible} 个错误率低于 {threshold_pct:.0} % 的服务商中，{}典型长度 {tokens} 个输入 Token 时首个 Token 中位数最低（{ms}，{source}）；CV {cv} %，{verdict_text}",
             slow_first(&slow)
         ),
         (Lang::En, true, _, None) => {
@@ -123,13 +123,13 @@ pub fn pick_reason(lang: Lang, pick: &Pick<'_>) -> String {
             "lowest p95 ({p95}) of {eligible} providers with error rate under {threshold_pct:.0} %; CV {cv} %, {verdict_text}"
         ),
         (Lang::ZhCn, true, _, None) => {
-            format!("唯一测量的服务商：p95 {p95}，CV {cv}%，{verdict_text}")
+            format!("唯一测量的服务商：p95 {p95}，CV {cv} %，{verdict_text}")
         }
         (Lang::ZhCn, false, Some((k, n, threshold)), None) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
+            "在 {eligible} 个错误率低于 {threshold_pct:.0} % 的服务商中慢请求最少（{n} 个中 {k} 个超过 {threshold}），其次 p95 最低（{p95}）；CV {cv} %，{verdict_text}"
         ),
         (Lang::ZhCn, false, None, None) => format!(
-            "在 {eligible} 个错误率低于 {threshold_pct:.0}% 的服务商中 p95 最低（{p95}）；CV {cv}%，{verdict_text}"
+            "在 {eligible} 个错误率低于 {threshold_pct:.0} % 的服务商中 p95 最低（{p95}）；CV {cv} %，{verdict_text}"
         ),
     };
     if pick.tied.is_empty() {
@@ -266,7 +266,7 @@ pub fn rule_text(lang: Lang, budget_ms: Option<f64>, typical_tokens: Option<u32>
                 )
             });
             format!(
-                "规则：在错误率低于 {threshold_pct:.0}% 且至少有 {min} 个排序请求的目标中，先看慢请求最少（{slow}；每次超时和首个 Token 之前的失败都算慢请求）{typical}，再看 p95 最低，再看中位数最低（超时和失败按超时值排序）；若与第二名无法区分，会明确说明。"
+                "规则：在错误率低于 {threshold_pct:.0} % 且至少有 {min} 个排序请求的目标中，先看慢请求最少（{slow}；每次超时和首个 Token 之前的失败都算慢请求）{typical}，再看 p95 最低，再看中位数最低（超时和失败按超时值排序）；若与第二名无法区分，会明确说明。"
             )
         }
     }

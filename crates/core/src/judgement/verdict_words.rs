@@ -114,7 +114,7 @@ impl Caveat {
                 error_rate * 100.0
             ),
             (Self::HighErrorRate { error_rate }, Lang::ZhCn) => format!(
-                "{:.1}% 的请求失败（超过 {threshold_pct:.0}%）：时延数据只反映成功的请求",
+                "{:.1} % 的请求失败（超过 {threshold_pct:.0} %）：时延数据只反映成功的请求",
                 error_rate * 100.0
             ),
             (Self::TooFewSamples { n }, Lang::En) => format!(
@@ -159,7 +159,7 @@ impl Caveat {
                 "with {n} requests the CV cannot exceed {cap_pct:.0} %: it sits near that cap and cannot show how much worse the tail is — read the slow share and p95"
             ),
             (Self::CvAtCap { n, cap_pct }, Lang::ZhCn) => format!(
-                "{n} 个请求的 CV 最多只能到 {cap_pct:.0}%：已接近上限，无法再反映长尾有多严重，请看慢请求占比和 p95"
+                "{n} 个请求的 CV 最多只能到 {cap_pct:.0} %：已接近上限，无法再反映长尾有多严重，请看慢请求占比和 p95"
             ),
         }
     }

@@ -97,7 +97,7 @@ pub fn pass_rate_text(lang: Lang, pass: &PassRate) -> String {
             pct(pass.high)
         ),
         Lang::ZhCn => format!(
-            "{}/{}（{}%，{}–{}%）",
+            "{}/{}（{} %，{}–{} %）",
             pass.passed,
             pass.replies,
             pct(pass.rate()),

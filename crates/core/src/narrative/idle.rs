@@ -384,7 +384,7 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
                  cold replica (95 % interval {interval}), read from the gaps around it"
             ),
             Lang::ZhCn => format!(
-                "每 {every}一个请求时（typical_gap_s），约 {share} 的请求会遇到冷启动（95% 区间 {interval}），\
+                "每 {every}一个请求时（typical_gap_s），约 {share} 的请求会遇到冷启动（95 % 区间 {interval}），\
                  由前后两个空闲时长推得"
             ),
         });
@@ -476,7 +476,7 @@ pub fn idle_headings(lang: Lang) -> [&'static str; 7] {
             "目标",
             "之前空闲",
             "冷启动",
-            "冷启动比例（95% 区间）",
+            "冷启动比例（95 % 区间）",
             "TTFT 中位数",
             "TTFT p95",
             "新建连接",
@@ -546,7 +546,7 @@ pub fn chart_words(lang: Lang) -> (&'static str, &'static str) {
             "monotone estimate",
         ),
         Lang::ZhCn => (
-            "各空闲时长的冷启动比例（含 95% 区间与单调估计）",
+            "各空闲时长的冷启动比例（含 95 % 区间与单调估计）",
             "单调估计",
         ),
     }

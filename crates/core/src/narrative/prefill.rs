@@ -40,7 +40,7 @@ pub(crate) fn warning_zh(plan: &Plan, kind: WarningKind) -> String {
                 })
                 .collect();
             format!(
-                "部分长度超出模型的上下文窗口，供应商会拒绝这些请求（记为超出上下文，白白占用请求数）：{}",
+                "部分长度超出模型的上下文窗口，服务商会拒绝这些请求（记为超出上下文，白白占用请求数）：{}",
                 list.join("；")
             )
         }
@@ -135,7 +135,7 @@ fn estimated_words(lang: Lang) -> &'static str {
             "; input tokens estimated from the synthetic prompt's own count (the provider \
              reported none)"
         }
-        Lang::ZhCn => "；输入 Token 数按合成提示词自身的计数估算（供应商未报告）",
+        Lang::ZhCn => "；输入 Token 数按合成提示词自身的计数估算（服务商未报告）",
     }
 }
 
@@ -238,7 +238,7 @@ fn no_growth_sentence(lang: Lang, target: &TargetPrefill) -> String {
                  plan's nonce is off), so this may be the cache, not the model"
             ),
             Lang::ZhCn => format!(
-                "；但供应商有 {reported} 个首次发送中的 {hits} 个是从缓存返回的（计划未开启 nonce），这可能是缓存所致，而非模型本身"
+                "；但服务商有 {reported} 个首次发送中的 {hits} 个是从缓存返回的（计划未开启 nonce），这可能是缓存所致，而非模型本身"
             ),
         });
     }
@@ -345,7 +345,7 @@ pub fn daily_words(lang: Lang) -> (&'static str, &'static str, &'static str) {
         ),
         Lang::ZhCn => (
             "每天的预填充速度",
-            "预填充速度（95% 区间）",
+            "预填充速度（95 % 区间）",
             "每行是一个目标在一个 UTC 日内带提示词大小的请求（仅首次发送，按服务商报告的输入 Token 数）：TTFT 对输入 Token 数的直线给出读取提示词的速度。速度下降说明服务商读取提示词变慢了，但无法说明原因。",
         ),
     }
@@ -453,7 +453,7 @@ pub fn cache_line(lang: Lang, saving: &CacheSaving) -> String {
                  the cache saves"
             ),
             Lang::ZhCn => format!(
-                "{size} Token 时，供应商连首次发送也有 {reported} 个中 {hits} 个命中了缓存（计划未开启 nonce），\
+                "{size} Token 时，服务商连首次发送也有 {reported} 个中 {hits} 个命中了缓存（计划未开启 nonce），\
                  首次发送与重复发送无法显示缓存节省了多少"
             ),
         };

@@ -166,7 +166,7 @@ pub(crate) fn timeout_sentence(lang: Lang, advice: &TimeoutAdvice) -> String {
                 of,
             },
         ) => format!(
-            "{}（{} 的 95% 置信上限 {} × {margin}）；本次 {of} 个请求中它会截断 {would_cut} 个",
+            "{}（{} 的 95 % 置信上限 {} × {margin}）；本次 {of} 个请求中它会截断 {would_cut} 个",
             format_ms(lang, timeout_ms),
             quantile_name(quantile),
             format_ms(lang, bound_ms)
@@ -240,7 +240,7 @@ fn lower_bound_sentence(
             format_ms(lang, bound),
         ),
         (Lang::ZhCn, Some(bound), Some(timeout)) => format!(
-            "{have} 个请求可以给出 p{percent:.0} 的上限：在 95% 置信度下不超过 {}，其 {margin} 倍 {} 在这些请求中会截断 {} 个；但仍可能有多达约每 {one_in:.0} 个请求中 1 个慢于 {}。作为超时常用依据的 p99 需要 {needed} 个请求（还差 {more} 个）",
+            "{have} 个请求可以给出 p{percent:.0} 的上限：在 95 % 置信度下不超过 {}，其 {margin} 倍 {} 在这些请求中会截断 {} 个；但仍可能有多达约每 {one_in:.0} 个请求中 1 个慢于 {}。作为超时常用依据的 p99 需要 {needed} 个请求（还差 {more} 个）",
             format_ms(lang, bound),
             format_ms(lang, timeout),
             lower.would_cut,
@@ -423,7 +423,7 @@ pub(crate) fn distinction_sentences(
                     "p95, 95 % intervals: {first_p95}, {first_method} / {other_p95}, {other_method}"
                 ),
                 Lang::ZhCn => format!(
-                    "p95 的 95% 置信区间：{first_p95}，{first_method} / {other_p95}，{other_method}"
+                    "p95 的 95 % 置信区间：{first_p95}，{first_method} / {other_p95}，{other_method}"
                 ),
             };
             let medians = (
@@ -459,14 +459,14 @@ pub(crate) fn distinction_sentences(
                     medians.0, medians.1
                 ),
                 (Some(Apart::Median), Lang::ZhCn) => format!(
-                    "{a} 与 {b} 的中位数不同（95% 置信区间：{} / {}），p95 则无法区分（{p95_note}）",
+                    "{a} 与 {b} 的中位数不同（95 % 置信区间：{} / {}），p95 则无法区分（{p95_note}）",
                     medians.0, medians.1
                 ),
                 (Some(Apart::Typical), Lang::En) => format!(
                     "{a} and {b} differ in the TTFT predicted at the typical prompt size (their 95 % intervals do not overlap); {p95_note}"
                 ),
                 (Some(Apart::Typical), Lang::ZhCn) => format!(
-                    "{a} 与 {b} 在典型提示词长度下预测的 TTFT 不同（95% 置信区间不重叠）；{p95_note}"
+                    "{a} 与 {b} 在典型提示词长度下预测的 TTFT 不同（95 % 置信区间不重叠）；{p95_note}"
                 ),
             })
         })
@@ -517,7 +517,7 @@ pub fn goodput_sentence(lang: Lang, goodput: &Goodput) -> String {
             format!("{share} % within {budget} ({low}–{high} %), {within} of {of} requests")
         }
         Lang::ZhCn => {
-            format!("{share}% 在 {budget} 内（{low}–{high}%），{of} 个请求中 {within} 个")
+            format!("{share} % 在 {budget} 内（{low}–{high} %），{of} 个请求中 {within} 个")
         }
     }
 }
@@ -562,12 +562,12 @@ pub fn population_sentence(
              and probes are left out."
         ),
         (Lang::ZhCn, Some(typical)) => format!(
-            "提示长度：各供应商的数字都来自 {tokens} Token 的首次发送，这是最接近你的典型长度（{} Token）的已测长度；\
+            "提示词长度：各服务商的数字都来自 {tokens} Token 的首次发送，这是最接近你的典型长度（{} Token）的已测长度；\
              每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。",
             crate::words::format::grouped(u64::from(typical))
         ),
         (Lang::ZhCn, None) => format!(
-            "提示长度：各供应商的数字都来自 {tokens} Token 的首次发送，这是最小的长度；\
+            "提示词长度：各服务商的数字都来自 {tokens} Token 的首次发送，这是最小的长度；\
              每个长度单独评判，从不与其他长度混合，缓存重复请求和探测请求不计入。"
         ),
     })
@@ -707,8 +707,8 @@ pub(crate) fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
             counts.rate_limited
         ),
         Lang::ZhCn => format!(
-            "{n} 个请求中 {first} 个首次即成功（{ok}%，{ok_low}–{ok_high}%），不重试；429（限流）：{} 个\
-             （{limited}%，{limited_low}–{limited_high}%）{retry}；其他 4xx {client} 个，5xx {server} 个，\
+            "{n} 个请求中 {first} 个首次即成功（{ok} %，{ok_low}–{ok_high} %），不重试；429（限流）：{} 个\
+             （{limited} %，{limited_low}–{limited_high} %）{retry}；其他 4xx {client} 个，5xx {server} 个，\
              无状态码 {none} 个。{hidden}",
             counts.rate_limited
         ),
@@ -780,7 +780,7 @@ pub(crate) fn stream_sentence(lang: Lang, stream: &StreamFigures) -> String {
             ms(stream.max_gap_ms)
         ),
         Lang::ZhCn => format!(
-            "{n} 个回复中 {} 个出现停顿（间隔超过 {stall}）（{stalled}%，{low}–{high}%）；\
+            "{n} 个回复中 {} 个出现停顿（间隔超过 {stall}）（{stalled} %，{low}–{high} %）；\
              每个回复的 p95 间隔：中位数 {}，p95 {}；最长间隔 {}；{n} 个回复中 {buffered} 个一次性到达（缓冲）。",
             stream.stalled,
             ms(stream.gap_p95_median_ms),
@@ -1180,7 +1180,7 @@ pub fn warning_text(
     }
     match warning.kind {
         WarningKind::FewRequests => format!(
-            "每个目标少于 75 个请求时，冷启动长尾常常显示不出来（{} 个请求时，约每 20 个中 1 个的长尾有 {:.0}% 的概率一个样本都没有）",
+            "每个目标少于 75 个请求时，冷启动长尾常常显示不出来（{} 个请求时，约每 20 个中 1 个的长尾有 {:.0} % 的概率一个样本都没有）",
             plan.requests_per_target,
             0.95_f64.powf(f64::from(plan.requests_per_target)) * 100.0
         ),
@@ -1188,7 +1188,7 @@ pub fn warning_text(
             "没有预热请求：首次请求的 DNS、TLS 和跨域预检时间会计入统计".to_owned()
         }
         WarningKind::TightSpacing => format!(
-            "请求间隔只有 {} 秒：服务一直保持热状态，冷启动被掩盖，部分供应商还会限制突发请求",
+            "请求间隔只有 {} 秒：服务一直保持热状态，冷启动被掩盖，部分服务商还会限制突发请求",
             plan.effective_spacing_s()
         ),
         WarningKind::ShortTimeout => {
@@ -1211,8 +1211,10 @@ pub fn warning_text(
                 .count();
             let longer = peak.max(24 - peak);
             let hours = plan.estimated_duration_s() / 3600.0;
-            let length = if hours < 1.0 {
-                format!("{:.0} 分钟", (hours * 60.0).max(1.0))
+            let length = if hours * 60.0 < 1.0 {
+                format!("{:.0} 秒", (hours * 3600.0).round().max(1.0))
+            } else if hours < 1.0 {
+                format!("{:.0} 分钟", (hours * 60.0).round().max(1.0))
             } else {
                 format!("{hours:.1} 小时")
             };
@@ -1226,7 +1228,7 @@ pub fn warning_text(
                 }
             )
         }
-        WarningKind::FixedPromptMayBeCached => "每次请求都用同一个提示词，可能会命中供应商的提示词缓存，\
+        WarningKind::FixedPromptMayBeCached => "每次请求都用同一个提示词，可能会命中服务商的提示词缓存，\
              而命中缓存的请求首个 Token 到达的时间不同；开启“每个提示词附加随机串”后，每个请求的提示词开头会加上一段该请求独有的字符，\
              任何请求都不会命中缓存（结果中每个样本的缓存 Token 数会显示哪些命中了）"
             .to_owned(),
@@ -1270,15 +1272,15 @@ pub(crate) fn schedule_shift_text(lang: Lang, shift_ms: f64, brief: bool) -> Opt
             (Lang::En, false) => format!(
                 "{by} later than planned: slow requests moved the schedule, keeping the spacing"
             ),
-            (Lang::ZhCn, true) => format!("{by} 晚于计划"),
-            (Lang::ZhCn, false) => format!("{by} 晚于计划：慢请求推迟了后续安排，以保持请求间隔"),
+            (Lang::ZhCn, true) => format!("比计划晚 {by}"),
+            (Lang::ZhCn, false) => format!("比计划晚 {by}：慢请求推迟了后续安排，以保持请求间隔"),
         }
     })
 }
 
 /// The time a run has left, and how much later than planned it ends when
 /// slow requests moved its schedule: "12 min", "12 min (4 s later than
-/// planned)", "12 分钟（4 秒 晚于计划）". The page's run view and the
+/// planned)", "12 分钟（比计划晚 4 秒）". The page's run view and the
 /// terminal's progress bar both show it after their "ETA".
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn eta_text(lang: Lang, eta_ms: f64, shift_ms: f64, brief: bool) -> String {
@@ -1327,7 +1329,7 @@ mod tests {
         );
         let zh = eta_text(Lang::ZhCn, 720_000.0, 4_000.0, false);
         assert!(
-            zh.starts_with("12 分钟（4 秒") && zh.ends_with('）'),
+            zh.starts_with("12 分钟（比计划晚 4 秒：") && zh.ends_with('）'),
             "{zh}"
         );
     }
@@ -1725,7 +1727,7 @@ mod tests {
         );
         let zh = timeout_sentence(Lang::ZhCn, &advice_75);
         assert!(
-            zh.starts_with("75 个请求可以给出 p95 的上限：在 95% 置信度下不超过 6.8 秒")
+            zh.starts_with("75 个请求可以给出 p95 的上限：在 95 % 置信度下不超过 6.8 秒")
                 && zh.ends_with("p99 需要 299 个请求（还差 224 个）"),
             "{zh}"
         );

@@ -591,6 +591,13 @@ pub const DEMO_PROBE_MS: f64 = 347.0;
 /// other target.
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn demo_request_s(target: &Target) -> Option<(f64, f64)> {
+    expected_request_s(target).map(|request_s| (request_s, DEMO_PROBE_MS / 1000.0))
+}
+
+/// How long one request of `target` is expected to take, s, where that is
+/// known before the run (the built-in demo); `None` for a real provider.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn expected_request_s(target: &Target) -> Option<f64> {
     if target.protocol != Protocol::Demo {
         return None;
     }
@@ -604,7 +611,7 @@ fn demo_request_s(target: &Target) -> Option<(f64, f64)> {
     let (_, request_ms) = DEMO_REQUEST_MS
         .iter()
         .find(|(name, _)| *name == behaviour)?;
-    Some((request_ms / 1000.0, DEMO_PROBE_MS / 1000.0))
+    Some(request_ms / 1000.0)
 }
 
 impl Protocol {
@@ -730,6 +737,26 @@ mod tests {
         assert!(
             period.message.starts_with("the run lasts at least about"),
             "{}",
+            period.message
+        );
+        // Three requests a second apart last seconds, said in seconds.
+        let short = Plan {
+            targets: vec![real.targets[1].clone()],
+            requests_per_target: 3,
+            warmup_per_target: 0,
+            spacing_s: 1.0,
+            ..Plan::default()
+        };
+        let warnings = short.warnings();
+        let period = warnings
+            .iter()
+            .find(|w| w.kind == WarningKind::MissesAPeriod)
+            .unwrap();
+        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &short, period);
+        assert!(
+            period.message.starts_with("the run lasts about 3 s,")
+                && zh.starts_with("这次运行约 3 秒"),
+            "{} / {zh}",
             period.message
         );
     }

@@ -327,6 +327,31 @@ impl RunSession {
     pub fn schedule_shift_ms(&self) -> f64 {
         self.runner.schedule_shift_ms()
     }
+
+    /// How much later than the plan's estimate the run stands, ms: the
+    /// schedule's shift less what the estimate already counted for the
+    /// requests done ([`Plan::estimated_duration_s`] counts the demo's
+    /// replies at their mean length, so a demo run on its estimate is not
+    /// "2 min later than planned"). This is what "later than planned"
+    /// says; the stored shift stays the schedule's own.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn late_ms(&self) -> f64 {
+        let (done, _) = self.progress();
+        let spacing_s = self.plan.effective_spacing_s();
+        let targets = self.plan.targets.len().max(1) as f64;
+        let expected_extra_ms = self
+            .plan
+            .targets
+            .iter()
+            .map(|t| {
+                crate::planning::plan::expected_request_s(t)
+                    .map_or(0.0, |s| (s - spacing_s).max(0.0))
+            })
+            .sum::<f64>()
+            * 1000.0
+            / targets;
+        (self.schedule_shift_ms() - done as f64 * expected_extra_ms).max(0.0)
+    }
 }
 
 #[cfg(test)]
@@ -358,6 +383,66 @@ mod tests {
         session.mark_sent(&planned, now_ms).unwrap();
         session.mark_done(&planned, now_ms + took_ms).unwrap();
         planned
+    }
+
+    /// "Later than planned" is against the estimate the plan gave: demo
+    /// replies of their expected length move the schedule (they outlast
+    /// the spacing) but leave the run on its estimate, so it is not late;
+    /// replies 300 ms longer than that make it late by 300 ms each.
+    #[test]
+    fn late_is_against_the_estimate_not_the_spacing() {
+        let mut demo = plan(2, 10, 0.25);
+        for target in &mut demo.targets {
+            target.base_url = "demo://steady".into();
+        }
+        let expected_ms =
+            crate::planning::plan::expected_request_s(&demo.targets[0]).unwrap() * 1000.0;
+        for (took_ms, late_ms) in [(expected_ms, 0.0), (expected_ms + 300.0, 20.0 * 300.0)] {
+            let mut session = RunSession::start(demo.clone(), START_MS);
+            let mut now = START_MS;
+            loop {
+                match session.next(now) {
+                    Next::SendNow(_) => {
+                        send(&mut session, now, took_ms);
+                        now += took_ms;
+                    }
+                    Next::WaitUntil(at, _) => now = at,
+                    Next::Finished => break,
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+            assert!(session.schedule_shift_ms() > 5_000.0, "the schedule moved");
+            // The last request's overrun moves nothing after it.
+            let allowed = expected_ms + 300.0;
+            assert!(
+                (session.late_ms() - late_ms).abs() <= allowed,
+                "{took_ms} ms a reply: {} ms late, not {late_ms}",
+                session.late_ms()
+            );
+            let estimate_ms = demo.estimated_duration_s() * 1000.0;
+            let ended_ms = now - START_MS;
+            assert!(
+                (ended_ms - estimate_ms - late_ms).abs() <= allowed,
+                "ended {ended_ms} ms after the start, estimate {estimate_ms}"
+            );
+        }
+        // A real provider's request time is not known: late is the shift.
+        let mut real = plan(1, 5, 0.25);
+        real.targets[0].protocol = crate::planning::plan::Protocol::OpenAi;
+        let mut session = RunSession::start(real, START_MS);
+        let mut now = START_MS;
+        while let Next::SendNow(_) | Next::WaitUntil(..) = session.next(now) {
+            match session.next(now) {
+                Next::SendNow(_) => {
+                    send(&mut session, now, 1_000.0);
+                    now += 1_000.0;
+                }
+                Next::WaitUntil(at, _) => now = at,
+                _ => unreachable!(),
+            }
+        }
+        assert_eq!(session.late_ms(), session.schedule_shift_ms());
+        assert!(session.late_ms() > 0.0);
     }
 
     #[test]

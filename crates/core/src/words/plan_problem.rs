@@ -328,13 +328,13 @@ impl Problem {
             Self::UnknownField { nearest: None } => "计划第 1 版中没有这个字段".to_owned(),
             Self::NoTargets => "请至少添加一个要测量的目标".to_owned(),
             Self::NoLabel => "请给这个目标起个名字".to_owned(),
-            Self::NoModel => "请按供应商的写法填写模型名".to_owned(),
+            Self::NoModel => "请按服务商的写法填写模型名".to_owned(),
             Self::BaseUrl(url) => url.text(Lang::ZhCn),
             Self::Price { max } => format!("必须是 0 到 {max} 美元/百万 Token 之间的价格"),
             Self::OpenRouterNeedsOpenAi => {
                 "只适用于 OpenRouter 接口，而 OpenRouter 使用 openai 协议".to_owned()
             }
-            Self::OpenRouterSlug => "必须是 OpenRouter 的供应商标识，例如 \"deepinfra\" 或 \
+            Self::OpenRouterSlug => "必须是 OpenRouter 的服务商标识，例如 \"deepinfra\" 或 \
                                      \"google-vertex/us\"（字母、数字、- _ . /，最多 64 个字符）"
                 .to_owned(),
             Self::AtLeastOne => "至少为 1".to_owned(),
@@ -780,7 +780,7 @@ mod tests {
         );
         assert_eq!(
             field_problem(Lang::ZhCn, "targets[0].model", &Problem::NoModel),
-            "targets[0].model：请按供应商的写法填写模型名"
+            "targets[0].model：请按服务商的写法填写模型名"
         );
         assert_eq!(
             Problem::Expected {

@@ -247,7 +247,8 @@ pub fn connections_opened(lang: Lang, opened: usize, phases: &[(Phase, String)])
         .collect();
     match lang {
         Lang::En => format!("{opened} opened; median {}", parts.join(", ")),
-        Lang::ZhCn => format!("新建 {opened} 个；中位数 {}", parts.join("，")),
+        // "中位耗时：TCP 连接 21 毫秒": the frame in Chinese order.
+        Lang::ZhCn => format!("新建 {opened} 个；中位耗时：{}", parts.join("，")),
     }
 }
 
@@ -268,7 +269,7 @@ impl Phase {
         match (lang, self) {
             (_, Self::Dns) => "DNS",
             (Lang::En, Self::Connect) => "connect",
-            (Lang::ZhCn, Self::Connect) => "连接",
+            (Lang::ZhCn, Self::Connect) => "TCP 连接",
             (_, Self::Tls) => "TLS",
         }
     }
@@ -291,6 +292,7 @@ mod tests {
             "F1",
             "DNS",
             "TLS",
+            "TCP",
             // The Chinese UI's one word for a token, as in 首 Token 延迟
             // (before "n", which is taken out of what is left).
             "Token",
@@ -365,6 +367,17 @@ mod tests {
                 ]
             ),
             "3 opened; median DNS 1.8 ms, connect 21 ms"
+        );
+        assert_eq!(
+            connections_opened(
+                Lang::ZhCn,
+                3,
+                &[
+                    (Phase::Dns, "1.8 毫秒".to_owned()),
+                    (Phase::Connect, "21 毫秒".to_owned())
+                ]
+            ),
+            "新建 3 个；中位耗时：DNS 1.8 毫秒，TCP 连接 21 毫秒"
         );
         assert_eq!(
             fidelity_setup(Lang::En, "basic-1", 1, Some("reference")),

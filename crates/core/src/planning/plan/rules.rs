@@ -367,7 +367,11 @@ impl Plan {
         let duration_h = self.estimated_duration_s() / 3600.0;
         if peak_hours > 0.0 && duration_h < longer_period_h {
             let [start, end] = self.peak_hours;
-            let length = if duration_h < 1.0 {
+            // Seconds under a minute: a 3-request run lasts "about 11 s",
+            // not "about 1 min".
+            let length = if duration_h * 60.0 < 1.0 {
+                format!("{} s", (duration_h * 3600.0).round().max(1.0))
+            } else if duration_h < 1.0 {
                 format!("{} min", (duration_h * 60.0).round().max(1.0))
             } else {
                 format!("{} h", round1(duration_h))
