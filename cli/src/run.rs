@@ -155,9 +155,17 @@ pub async fn run(
             firsttoken_core::text::warning_text(firsttoken_core::text::Lang::En, &plan, &warning);
         progress.note(&format!("warning: {text}"));
     }
+    // A file already there is replaced (a stopped run too writes what it
+    // measured): said before anything is sent.
+    let replaces = if options.output.exists() {
+        " (replacing the file already there; -o names another)"
+    } else {
+        ""
+    };
     progress.note(&format!(
-        "running {} requests over {} target{}; results to {}",
+        "running {} request{} over {} target{}; results to {}{replaces}",
         total,
+        if total == 1 { "" } else { "s" },
         plan.targets.len(),
         if plan.targets.len() == 1 { "" } else { "s" },
         options.output.display()

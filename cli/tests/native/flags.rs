@@ -107,6 +107,34 @@ fn the_demo_runs_natively_from_flags() {
         assert!((150.0..1500.0).contains(&ttft), "{ttft}");
         assert!(sample.error.is_none());
     }
+    assert!(!stdout.contains("replacing"), "{stdout}");
+    // The same run again: the file already there is said to be replaced
+    // before anything is sent.
+    let output = run(firsttoken()
+        .args([
+            "run",
+            "--target",
+            "demo:demo-llm",
+            "-n",
+            "1",
+            "--warmup",
+            "0",
+            "-o",
+        ])
+        .arg(&results));
+    let (stdout, stderr) = texts(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let start = stdout
+        .find("running 1 request over")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        stdout[start..]
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("(replacing the file already there; -o names another)"),
+        "{stdout}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -191,7 +191,9 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
                             <span>{item.title.clone()}</span>
                             <button type="button" class="png" onclick={on_png}>{t.download_png}</button>
                         </figcaption>
-                        <canvas id={item.id.clone()} role="img" aria-label={item.title.clone()}></canvas>
+                        // Its height from the start: drawing it moves nothing.
+                        <canvas id={item.id.clone()} role="img" aria-label={item.title.clone()}
+                            style={format!("height: {}px", item.height_px)}></canvas>
                         <details class="numbers">
                             <summary>{t.samples}</summary>
                             <div class="table-wrap">

@@ -380,11 +380,11 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
         let interval = range_pct(at.interval.0, at.interval.1);
         out.push(match lang {
             Lang::En => format!(
-                "at one request every {every} (typical_gap_s), {share} of requests would meet a \
+                "at your traffic of one request every {every}, {share} of requests would meet a \
                  cold replica (95 % interval {interval}), read from the gaps around it"
             ),
             Lang::ZhCn => format!(
-                "每 {every}一个请求时（typical_gap_s），约 {share} 的请求会遇到冷启动（95 % 区间 {interval}），\
+                "按你的流量（每 {every}一个请求），约 {share} 的请求会遇到冷启动（95 % 区间 {interval}），\
                  由前后两个空闲时长推得"
             ),
         });
@@ -801,7 +801,7 @@ mod tests {
             [
                 "a request every 48 s keeps the model warm: 1 800 a day with no other traffic, \
                  $1.80 a day at the plan's prices",
-                "at one request every 2 min (typical_gap_s), 0–95 % of requests would meet a cold \
+                "at your traffic of one request every 2 min, 0–95 % of requests would meet a cold \
                  replica (95 % interval 0–100 %), read from the gaps around it",
                 "a dedicated endpoint at $1.00 an hour ($24.00 a day) costs less than serverless \
                  above 24 000 requests a day; it spares the 0–95 % of requests that meet a cold \

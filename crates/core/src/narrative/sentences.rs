@@ -113,22 +113,22 @@ pub fn period_sentence(lang: Lang, comparison: &PeriodComparison) -> String {
     let off_share = off_slow as f64 / off_n.max(1) as f64;
     match (lang, comparison.differs(), peak_share > off_share) {
         (Lang::En, true, true) => format!(
-            "peak hours are slower: {peak_slow} of {peak_n} requests slow at peak against {off_slow} of {off_n} off peak (Fisher's exact test, p = {p})"
+            "peak hours are slower: {peak_slow} of {peak_n} requests slow at peak against {off_slow} of {off_n} off peak (Fisher's exact test, {p})"
         ),
         (Lang::En, true, false) => format!(
-            "off-peak hours are slower: {off_slow} of {off_n} requests slow off peak against {peak_slow} of {peak_n} at peak (Fisher's exact test, p = {p})"
+            "off-peak hours are slower: {off_slow} of {off_n} requests slow off peak against {peak_slow} of {peak_n} at peak (Fisher's exact test, {p})"
         ),
         (Lang::En, false, _) => format!(
-            "peak and off-peak: {peak_slow} of {peak_n} against {off_slow} of {off_n} requests slow, no difference these requests can show (Fisher's exact test, p = {p})"
+            "peak and off-peak: {peak_slow} of {peak_n} against {off_slow} of {off_n} requests slow, no difference these requests can show (Fisher's exact test, {p})"
         ),
         (Lang::ZhCn, true, true) => format!(
-            "高峰时段更慢：高峰 {peak_n} 个请求中 {peak_slow} 个慢，非高峰 {off_n} 个中 {off_slow} 个（Fisher 精确检验，p = {p}）"
+            "高峰时段更慢：高峰 {peak_n} 个请求中 {peak_slow} 个慢，非高峰 {off_n} 个中 {off_slow} 个（Fisher 精确检验，{p}）"
         ),
         (Lang::ZhCn, true, false) => format!(
-            "非高峰时段更慢：非高峰 {off_n} 个请求中 {off_slow} 个慢，高峰 {peak_n} 个中 {peak_slow} 个（Fisher 精确检验，p = {p}）"
+            "非高峰时段更慢：非高峰 {off_n} 个请求中 {off_slow} 个慢，高峰 {peak_n} 个中 {peak_slow} 个（Fisher 精确检验，{p}）"
         ),
         (Lang::ZhCn, false, _) => format!(
-            "高峰与非高峰：{peak_n} 个中 {peak_slow} 个慢，对比 {off_n} 个中 {off_slow} 个，这些请求显示不出差别（Fisher 精确检验，p = {p}）"
+            "高峰与非高峰：{peak_n} 个中 {peak_slow} 个慢，对比 {off_n} 个中 {off_slow} 个，这些请求显示不出差别（Fisher 精确检验，{p}）"
         ),
     }
 }
@@ -445,13 +445,13 @@ pub(crate) fn distinction_sentences(
                 (Some(Apart::SlowShare { p_value }), Lang::En) => {
                     let (((ka, na), (kb, nb)), p) = (counts, format_p(p_value));
                     format!(
-                        "{a} and {b} differ in their share of slow requests ({ka} of {na} against {kb} of {nb}; Fisher's exact test, p = {p}); {p95_note}"
+                        "{a} and {b} differ in their share of slow requests ({ka} of {na} against {kb} of {nb}; Fisher's exact test, {p}); {p95_note}"
                     )
                 }
                 (Some(Apart::SlowShare { p_value }), Lang::ZhCn) => {
                     let (((ka, na), (kb, nb)), p) = (counts, format_p(p_value));
                     format!(
-                        "{a} 与 {b} 的慢请求占比不同（{na} 个中 {ka} 个，对比 {nb} 个中 {kb} 个；Fisher 精确检验，p = {p}）；{p95_note}"
+                        "{a} 与 {b} 的慢请求占比不同（{na} 个中 {ka} 个，对比 {nb} 个中 {kb} 个；Fisher 精确检验，{p}）；{p95_note}"
                     )
                 }
                 (Some(Apart::Median), Lang::En) => format!(
@@ -1303,17 +1303,18 @@ pub fn run_end_shift_note(lang: Lang, shift_ms: f64) -> Option<String> {
     })
 }
 
-/// A p-value with two significant digits, "< 0.001" below a thousandth.
+/// A p-value said whole, with two significant digits: "p = 0.028", and
+/// "p < 0.001" below a thousandth (never an equals sign before "<").
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn format_p(p: f64) -> String {
     if p < 0.001 {
-        "< 0.001".to_owned()
+        "p < 0.001".to_owned()
     } else if p < 0.01 {
-        format!("{p:.4}")
+        format!("p = {p:.4}")
     } else if p < 0.1 {
-        format!("{p:.3}")
+        format!("p = {p:.3}")
     } else {
-        format!("{p:.2}")
+        format!("p = {p:.2}")
     }
 }
 

@@ -177,6 +177,20 @@ fn comparison_table(lang: Lang, report: &Report, model: &ModelComparison) -> Tab
 }
 
 /// The section of one model (`index` in the report's order).
+/// Names as a list in `lang`: "a", "a and b", "a, b and c"; "a、b 和 c".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn list_names(lang: Lang, names: &[String]) -> String {
+    let (separator, and) = match lang {
+        Lang::En => (", ", " and "),
+        Lang::ZhCn => ("、", " 和 "),
+    };
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{}{and}{last}", rest.join(separator)),
+    }
+}
+
 #[cfg_attr(target_arch = "wasm32", inline)]
 fn model_section(
     lang: Lang,
@@ -193,7 +207,9 @@ fn model_section(
             "{}{}{}",
             t.results_for_model,
             colon(lang),
-            model.names.join(" / ")
+            // "a, b and c", not "a / b / c": a model's names may hold a
+            // slash themselves, and a list of them read like a path.
+            list_names(lang, &model.names)
         ),
     );
     section.data = vec![("data-model", model.model.clone())];
@@ -289,6 +305,23 @@ mod tests {
     use crate::judgement::report::build_report;
     use crate::narrative::sentences::report_sentences;
     use crate::planning::plan::{Plan, Target};
+
+    #[test]
+    fn a_model_s_names_read_as_a_list_not_a_path() {
+        let names: Vec<String> = ["bimodal/m", "fixed@200/m", "degraded/m"]
+            .iter()
+            .map(|&n| n.to_owned())
+            .collect();
+        assert_eq!(
+            list_names(Lang::En, &names),
+            "bimodal/m, fixed@200/m and degraded/m"
+        );
+        assert_eq!(
+            list_names(Lang::ZhCn, &names),
+            "bimodal/m、fixed@200/m 和 degraded/m"
+        );
+        assert_eq!(list_names(Lang::En, &names[..1]), "bimodal/m");
+    }
 
     fn report() -> Report {
         let plan = Plan {

@@ -44,9 +44,16 @@ pub const GLOSSARY: &[Term] = &[
     },
 ];
 
+/// Phrases no text may hold, in any language, and what to say instead.
+pub const NEVER: &[(&str, &str)] = &[
+    ("p = <", "p < 0.001"),
+    ("(typical_gap_s)", "at your traffic of one request every …"),
+    ("（typical_gap_s）", "按你的流量（每 … 一个请求）"),
+];
+
 #[cfg(test)]
 mod tests {
-    use super::GLOSSARY;
+    use super::{GLOSSARY, NEVER};
     use std::path::{Path, PathBuf};
 
     /// Every `.rs` file under the workspace's crates, the page and the
@@ -111,6 +118,15 @@ mod tests {
                                 term.zh
                             ));
                         }
+                    }
+                }
+                for (phrase, instead) in NEVER {
+                    if line.contains(phrase) {
+                        found.push(format!(
+                            "{}:{}: {phrase:?}: say {instead:?}",
+                            file.display(),
+                            number + 1
+                        ));
                     }
                 }
                 // "31 %" as `format_pct` writes it, in Chinese as in
