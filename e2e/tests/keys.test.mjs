@@ -133,6 +133,13 @@ test("a target that needs a key cannot start without one, in either language", a
     await page.click("#start");
     await page.waitForSelector(".notice");
     assert.ok((await page.textContent(".notice")).includes(words), await page.textContent(".notice"));
+    // Test connection with the key field empty says so and sends nothing
+    // (not the long text of a request that could not reach the provider).
+    const row = page.locator(".key-row", { hasText: "api.openai.com" });
+    await row.getByRole("button").click();
+    const said = await row.locator(".status.bad").textContent();
+    const expected = locale === "en-US" ? "Enter the API key first: nothing was sent." : "请先输入 API 密钥：尚未发送任何请求。";
+    assert.equal(said, expected);
     // Still on the setup screen: nothing started.
     assert.ok(await page.isVisible("#start"));
     assert.equal(await page.$$eval("#run-progress", (els) => els.length), 0);

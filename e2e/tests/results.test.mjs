@@ -202,6 +202,10 @@ test("a mixed plan typed into the form runs against the mock, and its results ma
   await page.uncheck("#fidelity-check");
   await page.selectOption("#target-0-provider", "openai");
   assert.equal(await page.inputValue("#target-0-base"), "https://api.openai.com/v1", "the preset fills the base URL");
+  // The demo's model goes with the demo: the row starts with no model, and
+  // its label is the provider's name until a model is typed.
+  assert.equal(await page.inputValue("#target-0-model"), "", "no demo model on an OpenAI row");
+  assert.equal(await page.inputValue("#target-0-label"), "OpenAI");
   await typeInto(page, "#target-0-base", `${mock}/v1`);
   await typeInto(page, "#target-0-model", "fixed@40");
   await typeInto(page, "#target-0-label", "OpenAI · fixed 40");

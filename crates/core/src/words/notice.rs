@@ -129,6 +129,16 @@ pub fn keys_missing_to_start(lang: Lang, missing: &[String]) -> String {
     }
 }
 
+/// "Test connection" pressed with the key field empty, for a target that
+/// needs one: nothing is sent, and this is said beside the field.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn key_needed_to_test(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "Enter the API key first: nothing was sent.",
+        Lang::ZhCn => "请先输入 API 密钥：尚未发送任何请求。",
+    }
+}
+
 /// Resuming a stored run needs keys this page does not hold: which, and
 /// what to do once they are entered.
 #[cfg_attr(target_arch = "wasm32", inline)]

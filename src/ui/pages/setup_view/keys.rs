@@ -134,8 +134,13 @@ fn key_row(state: &UseReducerHandle<State>, slot: String, name: &str, target: &T
     let value = state.keys.get(&slot).cloned().unwrap_or_default();
     html! {
         <div class="key-row">
-            <label for={id.clone()}>{format!("{} {}", t.api_key_for, name)}{ if needs_key { "" } else { " " } }
-                if !needs_key { <span class="hint">{format!("({})", t.no_key_needed)}</span> }
+            // The hint in its own words after a space, in the label's text
+            // too ("localhost:8000 (no key needed)").
+            <label for={id.clone()}>{format!("{} {}", t.api_key_for, name)}
+                if !needs_key { <span class="hint">{match state.lang {
+                    Lang::En => format!(" ({})", t.no_key_needed),
+                    Lang::ZhCn => format!("（{}）", t.no_key_needed),
+                }}</span> }
             </label>
             <div class="inline">
                 <input id={id} type="password" autocomplete="off" spellcheck="false" value={value} oninput={on_key} />
@@ -151,6 +156,17 @@ fn key_row(state: &UseReducerHandle<State>, slot: String, name: &str, target: &T
 /// puts what came back beside the key.
 fn test_connection(state: &UseReducerHandle<State>, slot: &str, target: &Target) {
     let key = state.keys.get(slot).cloned();
+    // An empty key for a target that needs one: said, not sent (a request
+    // without it fails with the long network-failure text).
+    if crate::core::key_rules::wants_key(target)
+        && key.as_deref().is_none_or(|k| k.trim().is_empty())
+    {
+        state.dispatch(Action::SetConnection {
+            provider: slot.to_owned(),
+            connection: Connection::Failed(notice::key_needed_to_test(state.lang).to_owned()),
+        });
+        return;
+    }
     let mut plan = Plan {
         max_tokens: 8,
         timeout_s: 30.0,

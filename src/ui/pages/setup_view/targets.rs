@@ -54,10 +54,20 @@ fn target_row(state: &UseReducerHandle<State>, row: usize, target: &TargetForm) 
             let id = e.target_unchecked_into::<HtmlSelectElement>().value();
             let mut form = state.form.clone();
             if let (Some(preset), Some(target)) = (preset_by_id(&id), form.targets.get_mut(row)) {
+                // The demo's model names only the demo's behaviour: a row
+                // leaving (or joining) the demo starts with no model, and
+                // its label is the provider's name alone until one is set.
+                if (target.protocol == Protocol::Demo) != (preset.protocol == Protocol::Demo) {
+                    target.model.clear();
+                }
                 target.preset = preset.id.to_owned();
                 target.base_url = preset.base_url.to_owned();
                 target.protocol = preset.protocol;
-                let label = preset.label_for(&target.model);
+                let label = if target.model.trim().is_empty() {
+                    preset.name.to_owned()
+                } else {
+                    preset.label_for(&target.model)
+                };
                 form.set_target_label(row, label);
             }
             state.dispatch(Action::SetForm(form));
