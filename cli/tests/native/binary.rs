@@ -202,7 +202,7 @@ fn fresh_connections_open_and_time_a_connection_for_every_request() {
     let output = run(firsttoken().arg("report").arg(&results));
     let (text, _) = texts(&output);
     assert!(
-        text.contains("  connections: openai fixed@5: 2 opened; median connect "),
+        text.contains("  Connections: openai fixed@5: 2 opened; median connect "),
         "{text}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

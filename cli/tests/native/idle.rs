@@ -77,7 +77,7 @@ fn a_model_that_scales_to_zero_reads_goes_cold_between_the_gaps_around_its_delay
             "en",
             [
                 "\nWhen does it go cold?\n",
-                "cold share (95 % interval)",
+                "Cold share (95 % interval)",
                 "goes cold after 0.3 s–1.5 s idle",
             ],
         ),

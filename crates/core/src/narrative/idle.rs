@@ -464,13 +464,13 @@ pub fn idle_title(lang: Lang) -> &'static str {
 pub fn idle_headings(lang: Lang) -> [&'static str; 7] {
     match lang {
         Lang::En => [
-            "target",
-            "idle before",
-            "cold",
-            "cold share (95 % interval)",
+            "Target",
+            "Idle before",
+            "Cold",
+            "Cold share (95 % interval)",
             "TTFT median",
             "TTFT p95",
-            "new connection",
+            "New connection",
         ],
         Lang::ZhCn => [
             "目标",
@@ -543,7 +543,7 @@ pub fn chart_words(lang: Lang) -> (&'static str, &'static str) {
     match lang {
         Lang::En => (
             "Cold share by idle gap, with 95 % intervals and the monotone estimate",
-            "monotone estimate",
+            "Monotone estimate",
         ),
         Lang::ZhCn => (
             "各空闲时长的冷启动比例（含 95 % 区间与单调估计）",
