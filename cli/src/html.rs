@@ -78,7 +78,7 @@ figure svg.narrow { display: none; }
   table.stack th[scope=row].num { text-align: left; }
   table.stack td { display: flex; justify-content: space-between; gap: 8px; border: none; padding: 2px 0; }
   table.stack td::before { content: attr(data-label); color: var(--muted); font-size: 0.85em; text-align: left; }
-  table.stack td.rank { display: none; }
+  /* The rank stays, labelled, first under the name, as on the page. */
   table.stack td.verdict, table.stack td.wide { grid-column: 1 / -1; }
 }
 thead th { color: var(--muted); font-weight: 600; }

@@ -180,6 +180,12 @@ test("the HTML report lays out at 400 px: no sideways page, tables scroll in the
     await verdict.scrollIntoViewIfNeeded();
     const box = await verdict.boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= 401, `${lang}: the verdict cell scrolls into view ${JSON.stringify(box)}`);
+    // Every row keeps its rank on the phone, as on a laptop.
+    const ranks = await page.$$eval("table.comparison tbody tr td.rank", (cells) =>
+      cells.map((td) => ({ shown: td.getBoundingClientRect().width > 0, text: td.textContent.trim() })),
+    );
+    assert.ok(ranks.length >= 2, `${lang}: ${JSON.stringify(ranks)}`);
+    assert.ok(ranks.every((r) => r.shown && /^\d+$/.test(r.text)), `${lang}: ranks shown ${JSON.stringify(ranks)}`);
     await context.close();
   }
 });
