@@ -9,13 +9,13 @@
 //! followed by a scheme, so model names keep their own `:`, `/` and `@`:
 //! `ollama:qwen3:8b`, `together:deepseek-ai/DeepSeek-V3`, the mock's
 //! `custom:fixed@200@http://127.0.0.1:8000/v1`), what each target is
-//! called (the page's label, "{preset} · {model}"), the method's defaults
+//! called (the page's label, "{preset} · {model}", and " · {host}" after it when a preset is pointed at another host), the method's defaults
 //! (100 requests, 2 warm-ups, 5 s spacing with jitter, 120 s timeout, a
 //! nonce against prompt caches), and what happens to a jitter too wide for
 //! its spacing: it is narrowed to fit, with a note, rather than refused.
 
 use crate::base::origin::Origin;
-use crate::planning::plan::{DEFAULT_PROMPT, FidelityPlan, Plan, PlanError, Target};
+use crate::planning::plan::{DEFAULT_PROMPT, FidelityPlan, Plan, PlanError, Protocol, Target};
 use crate::planning::plan::{JITTER_SHARE_OF_SPACING, fitted_jitter};
 use crate::planning::presets::{PRESETS, Preset, preset_by_id};
 
@@ -180,8 +180,19 @@ impl TargetSpec {
     /// `provider`, as the page's form writes it.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_target(&self) -> Target {
+        // A preset pointed at another host says which: "OpenAI · gpt-4o ·
+        // 127.0.0.1:8787", not the preset's own service's name alone.
+        let elsewhere = self.base_url.as_deref().filter(|url| {
+            self.preset.id != "custom"
+                && self.preset.protocol != Protocol::Demo
+                && !self.preset.base_url.is_empty()
+                && place(url) != place(self.preset.base_url)
+        });
         Target {
-            label: self.preset.label_for(&self.model),
+            label: match elsewhere {
+                Some(url) => format!("{} · {}", self.preset.label_for(&self.model), place(url)),
+                None => self.preset.label_for(&self.model),
+            },
             protocol: self.preset.protocol,
             base_url: self
                 .base_url
@@ -667,6 +678,29 @@ mod tests {
             ]
         );
         assert_eq!(built.notes.len(), 3);
+        // A preset pointed at another host names it.
+        let flags = PlanFlags {
+            targets: vec![
+                spec("openai:gpt-4o-mini@http://127.0.0.1:8787/v1"),
+                spec("openai:gpt-4o-mini"),
+            ],
+            ..PlanFlags::default()
+        };
+        let elsewhere: Vec<String> = flags
+            .build()
+            .unwrap()
+            .plan
+            .targets
+            .iter()
+            .map(|t| t.label.clone())
+            .collect();
+        assert_eq!(
+            elsewhere,
+            [
+                "OpenAI · gpt-4o-mini · 127.0.0.1:8787",
+                "OpenAI · gpt-4o-mini"
+            ]
+        );
         assert_eq!(
             built.plan.fidelity,
             Some(FidelityPlan::basic(Some(labels[0].to_owned())))
