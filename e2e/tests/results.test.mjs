@@ -188,6 +188,8 @@ async function userDataOf(page, doc) {
   return new Set([
     ...doc.plan.targets.flatMap((t) => [t.label, t.model, t.base_url]),
     ...presetNames,
+    // A failure's recorded message, quoted as the file holds it: data, like a label.
+    ...doc.samples.map((s) => s.error?.message?.split("\n")[0]?.trim()).filter(Boolean),
   ]);
 }
 

@@ -350,7 +350,7 @@ export async function layoutProblems(page) {
  */
 export const ALLOWED_LATIN = new Set([
   "FirstToken", "English", "Token", "TTFT", "CV", "IQR", "JSON", "CSV", "PNG", "PDF", "HTML", "API", "URL", "HTTP", "HTTPS",
-  "CORS", "SSE", "DNS", "TLS", "UTC", "ID", "A", "B", "C", "n", "ms", "s", "min", "h", "kB", "MB", "xx",
+  "CORS", "SSE", "DNS", "TCP", "TLS", "UTC", "ID", "A", "B", "C", "n", "ms", "s", "min", "h", "kB", "MB", "xx",
   "YAML", "GitHub", "Pages", "LiteLLM", "OpenRouter", "OpenAI", "Anthropic", "Gemini", "Google", "DeepSeek", "Asia", "Shanghai",
 ]);
 

@@ -270,7 +270,9 @@ test("firsttoken report --html fits the screen, speaks Chinese and keeps each ta
   runExpecting(CLI_BIN, [...targets, "-n", "24", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], 5);
   const doc = JSON.parse(readFileSync(results, "utf8"));
   const labels = doc.plan.targets.map((t) => t.label);
-  const names = [...labels, ...doc.plan.targets.flatMap((t) => [t.model, t.base_url]), doc.environment.user_agent];
+  // A failure's recorded message is quoted as the file holds it: data, like a label.
+  const quoted = doc.samples.map((s) => s.error?.message?.split("\n")[0]?.trim()).filter(Boolean);
+  const names = [...labels, ...doc.plan.targets.flatMap((t) => [t.model, t.base_url]), doc.environment.user_agent, ...quoted];
   const problems = [];
   for (const lang of ["en", "zh-CN"]) {
     const html = resolve(dir, `report.${lang}.html`);

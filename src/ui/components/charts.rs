@@ -191,9 +191,7 @@ pub fn ChartGrid(props: &ChartGridProps) -> Html {
                             <span>{item.title.clone()}</span>
                             <button type="button" class="png" onclick={on_png}>{t.download_png}</button>
                         </figcaption>
-                        // Its height from the start: drawing it moves nothing.
-                        <canvas id={item.id.clone()} role="img" aria-label={item.title.clone()}
-                            style={format!("height: {}px", item.height_px)}></canvas>
+                        <canvas id={item.id.clone()} role="img" aria-label={item.title.clone()}></canvas>
                         <details class="numbers">
                             <summary>{t.samples}</summary>
                             <div class="table-wrap">
