@@ -85,12 +85,22 @@ test("a published run with idle gaps shows each target's goes-cold range per day
         if (connection.always_new) window = lang === "en" ? "new every request" : "每个请求都新建";
         else if (connection.closes_after_s?.[0] === 0) window = `≤ ${gapText(lang, connection.closes_after_s[1])}`;
         else if (connection.closes_after_s) window = connection.closes_after_s.map((s) => gapText(lang, s)).join("–");
-        else window = lang === "en" ? `open after ${gapText(lang, connection.stayed_open_after_s)}` : `空闲 ${gapText(lang, connection.stayed_open_after_s)}后仍打开`;
+        else if (connection.may_close_after_s) {
+          const range = connection.may_close_after_s.map((s) => gapText(lang, s)).join("–");
+          window = lang === "en" ? `maybe ${range} (too few to be sure)` : `可能 ${range}（请求太少）`;
+        } else if (connection.stayed_open_after_s != null)
+          window = lang === "en" ? `open after ${gapText(lang, connection.stayed_open_after_s)}` : `空闲 ${gapText(lang, connection.stayed_open_after_s)}后仍打开`;
+        // Targets on one origin share connections: a target's requests may
+        // leave fewer than two gaps with a connection counted at them.
+        else window = lang === "en" ? "too few gaps to compare" : "可比较的间隔不足";
         assert.equal(row.cells[3], window, JSON.stringify(row));
         if (idle[i].goes_cold_after_s) {
           const [lo, hi] = idle[i].goes_cold_after_s;
           assert.deepEqual([row.kind, Number(row.lo), Number(row.hi)], ["after", lo, hi], JSON.stringify(row));
           assert.equal(row.cells[2], `${gapText(lang, lo)}–${gapText(lang, hi)}`);
+        } else if (idle[i].may_go_cold_after_s) {
+          const [lo, hi] = idle[i].may_go_cold_after_s;
+          assert.deepEqual([row.kind, Number(row.lo), Number(row.hi)], ["unsure", lo, hi], JSON.stringify(row));
         } else {
           const { after_s, of, cold } = idle[i].stayed_warm;
           assert.deepEqual([row.kind, Number(row.lo)], ["stayed-warm", after_s], JSON.stringify(row));
