@@ -75,13 +75,7 @@ fn the_monitor_keeps_a_run_whose_target_never_answered() {
     let mock = mock();
     let dir = scratch("failures-monitor");
     let script = super::gate::step_script("monitor.yml", "Run the plan");
-    std::fs::create_dir_all(dir.join("target/release")).unwrap();
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_firsttoken"),
-        dir.join("target/release/firsttoken"),
-    )
-    .unwrap();
-    std::fs::create_dir_all(dir.join("monitor")).unwrap();
+    super::gate::runner_in(&dir);
     let plan = quick_plan(
         vec![
             target(&mock, Protocol::OpenAi, "fixed@5"),

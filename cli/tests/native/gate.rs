@@ -117,6 +117,18 @@ fn strict_judges_the_point_value_and_a_bad_objective_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Lays out in `dir` what a monitor step finds: the built runner at
+/// `target/release/firsttoken` and a `monitor/` folder.
+pub fn runner_in(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir.join("target/release")).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_firsttoken"),
+        dir.join("target/release/firsttoken"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("monitor")).unwrap();
+}
+
 /// The `run:` script of the monitor workflow's step named `name`.
 fn workflow_step_script(name: &str) -> String {
     step_script("monitor.yml", name)
@@ -150,13 +162,7 @@ fn the_monitor_workflow_fails_its_run_when_a_target_crosses_an_objective() {
     assert!(script.contains("--fail-on"), "{script}");
     // The step's world: the built runner, the objectives and this
     // vantage's results, as the measure job leaves them.
-    std::fs::create_dir_all(dir.join("target/release")).unwrap();
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_firsttoken"),
-        dir.join("target/release/firsttoken"),
-    )
-    .unwrap();
-    std::fs::create_dir_all(dir.join("monitor")).unwrap();
+    runner_in(&dir);
     std::fs::copy(
         concat!(env!("CARGO_MANIFEST_DIR"), "/../monitor/objectives.example"),
         dir.join("monitor/objectives"),

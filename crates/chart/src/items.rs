@@ -946,39 +946,28 @@ mod tests {
         assert!(svg.contains("输入 Token（对数刻度）"));
         assert_eq!(svg.matches("<circle").count(), 8);
 
-        let plain = ResultsView {
+        // The same run with each sample changed by `change`.
+        let changed = |change: fn(&mut firsttoken_core::sample::Sample)| ResultsView {
             samples: Rc::new(
                 results
                     .samples
                     .iter()
                     .cloned()
                     .map(|mut s| {
-                        s.sized_prompt = None;
+                        change(&mut s);
                         s
                     })
                     .collect(),
             ),
             ..results.clone()
         };
+        let plain = changed(|s| s.sized_prompt = None);
         let items = results_chart_items(Lang::En, &plain, &report);
         assert!(items.iter().all(|i| i.id != "chart-prefill"));
 
         // No input count from the provider: the table's sizes are this
         // client's own count, marked "≈".
-        let counted = ResultsView {
-            samples: Rc::new(
-                results
-                    .samples
-                    .iter()
-                    .cloned()
-                    .map(|mut s| {
-                        s.input_tokens = None;
-                        s
-                    })
-                    .collect(),
-            ),
-            ..results.clone()
-        };
+        let counted = changed(|s| s.input_tokens = None);
         let items = results_chart_items(Lang::En, &counted, &report);
         let prefill = items.iter().find(|i| i.id == "chart-prefill").unwrap();
         assert!(
