@@ -68,13 +68,10 @@ function plans(mock) {
 /**
  * Every sentence of the page's results cards (the outline's sentences, lists
  * and hints), without the bold lead and target label the page sets before
- * it, with each card brought into view first (a card may fill its text only
- * near the screen) and its no-break spaces made plain.
+ * it, and its no-break spaces made plain. Every card holds its text whether
+ * or not it is on screen, so nothing is scrolled into view first.
  */
 async function pageSentences(page) {
-  const cards = page.locator("section.card");
-  const count = await cards.count();
-  for (let i = 0; i < count; i += 1) await cards.nth(i).scrollIntoViewIfNeeded();
   // The page's own pieces (the probe grid's hint) are marked `own`: no
   // other printer has them.
   return page.$$eval("section.card > p.sentence, section.card > ul.notes > li, section.card > p.hint:not(.own)", (items) =>
