@@ -6,6 +6,8 @@
 
 use std::ops::Range;
 
+use firsttoken_core::text::Lang;
+
 use plotters::coord::ranged1d::{
     KeyPointHint, KeyPointWeight, NoDefaultFormatting, Ranged, ValueFormatter,
 };
@@ -18,13 +20,13 @@ pub(crate) const MIN_LOG_MS: f64 = 0.01;
 const LOG_MANTISSAS: [&[f64]; 3] = [&[1.0, 2.0, 5.0], &[1.0, 3.0], &[1.0]];
 
 /// Formats a duration in ms for a tick or marker label: core's one
-/// duration formatter ([`firsttoken_core::text::tick_ms`]), with the SI units
-/// the axes use in every language (`412.3` → "412 ms", `1234.0` → "1.23 s",
-/// `0.5` → "0.5 ms").
+/// duration formatter ([`firsttoken_core::text::format_ms`]), in the units
+/// the report's text uses in `lang` (`412.3` → "412 ms" or "412 毫秒",
+/// `1234.0` → "1.23 s" or "1.23 秒", `0.5` → "0.5 ms").
 #[must_use]
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub(crate) fn tick_ms(ms: f64) -> String {
-    firsttoken_core::text::format_ms(firsttoken_core::text::Lang::En, ms)
+pub(crate) fn tick_ms(lang: Lang, ms: f64) -> String {
+    firsttoken_core::text::format_ms(lang, ms)
 }
 
 pub use firsttoken_core::text::significant;
@@ -313,14 +315,16 @@ mod tests {
 
     #[test]
     fn format_ms_uses_ms_below_a_second_and_s_above() {
-        assert_eq!(tick_ms(100.0), "100 ms");
-        assert_eq!(tick_ms(412.3), "412 ms");
-        assert_eq!(tick_ms(56.78), "56.8 ms");
-        assert_eq!(tick_ms(0.5), "0.5 ms");
-        assert_eq!(tick_ms(1000.0), "1 s");
-        assert_eq!(tick_ms(1234.0), "1.23 s");
-        assert_eq!(tick_ms(20_000.0), "20 s");
-        assert_eq!(tick_ms(120_000.0), "120 s");
+        assert_eq!(tick_ms(Lang::En, 100.0), "100 ms");
+        assert_eq!(tick_ms(Lang::En, 412.3), "412 ms");
+        assert_eq!(tick_ms(Lang::En, 56.78), "56.8 ms");
+        assert_eq!(tick_ms(Lang::En, 0.5), "0.5 ms");
+        assert_eq!(tick_ms(Lang::En, 1000.0), "1 s");
+        assert_eq!(tick_ms(Lang::En, 1234.0), "1.23 s");
+        assert_eq!(tick_ms(Lang::En, 20_000.0), "20 s");
+        assert_eq!(tick_ms(Lang::En, 120_000.0), "120 s");
+        assert_eq!(tick_ms(Lang::ZhCn, 412.3), "412 毫秒");
+        assert_eq!(tick_ms(Lang::ZhCn, 1234.0), "1.23 秒");
     }
 
     #[test]

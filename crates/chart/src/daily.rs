@@ -309,7 +309,7 @@ pub fn draw_daily<DB: DrawingBackend>(
     let (lo, hi) = log_range(min, max);
     let with_year = years_differ(span);
     let x_format = |v: &f64| day_label(v.round() as i64, with_year);
-    let y_format = |v: &f64| tick_ms(*v);
+    let y_format = |v: &f64| tick_ms(style.labels.units, *v);
     let chart = build_plot(
         &plot_area,
         &ink,

@@ -61,7 +61,7 @@ pub fn draw_ecdf<DB: DrawingBackend>(
     let plot_area = split_legend(&body, &ink, &legend)?;
 
     let (lo, hi) = log_range(min, max);
-    let x_format = |v: &f64| tick_ms(*v);
+    let x_format = |v: &f64| tick_ms(style.labels.units, *v);
     let y_format = |v: &f64| format!("{} %", format_plain(*v, 0));
     let chart = build_plot(
         &plot_area,

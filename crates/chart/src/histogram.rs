@@ -88,7 +88,7 @@ pub fn draw_histogram<DB: DrawingBackend>(
         .ceil()
         .max(f64::from(max_count) + 1.0);
 
-    let x_format = |v: &f64| tick_ms(*v);
+    let x_format = |v: &f64| tick_ms(style.labels.units, *v);
     let y_format = |v: &f64| format_plain(*v, 0);
     let chart = build_plot(
         &body,
@@ -214,7 +214,7 @@ fn draw_markers<DB: DrawingBackend>(
                 .draw(&PathElement::new(points, line_style))?;
         }
 
-        let text = format!("{name} {}", tick_ms(value));
+        let text = format!("{name} {}", tick_ms(style.labels.units, value));
         let font = ink.small_font(colour);
         let text_w = f64::from(text_size(&strip, &text, &font).0);
         let x = x_spec.fraction(value) * f64::from(width);

@@ -115,7 +115,7 @@ pub fn draw_hourly<DB: DrawingBackend>(
     // Room under the data for the per-hour sample counts.
     let y_lo = lo / (hi / lo).powf(0.12);
     let x_format = |v: &f64| format!("{:02}", (*v).round() as i64);
-    let y_format = |v: &f64| tick_ms(*v);
+    let y_format = |v: &f64| tick_ms(style.labels.units, *v);
     let chart = build_plot(
         &plot_area,
         &ink,

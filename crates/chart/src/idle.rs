@@ -73,11 +73,11 @@ fn placeable(gap: &IdleGapPoint) -> bool {
         && share(gap.interval.1)
 }
 
-/// An idle time as a tick label, in the units the axes use in every
-/// language ("10 s", "5 min", "1.5 h").
+/// An idle time as a tick label, in the units the report's text uses in
+/// `lang` ("10 s", "5 min", "1.5 h"; "10 秒", "5 分钟").
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn tick_gap(seconds: f64) -> String {
-    gap_text(Lang::En, seconds)
+fn tick_gap(lang: Lang, seconds: f64) -> String {
+    gap_text(lang, seconds)
 }
 
 /// The step line of one target's monotone estimate, in (s, %): flat from
@@ -109,7 +109,7 @@ fn gap_axis<DB: DrawingBackend>(
     for step in 1..=gaps.len().max(1) {
         let major: Vec<f64> = gaps.iter().copied().step_by(step).collect();
         let axis = TickAxis::log(lo, hi, major);
-        if labels_fit(area, &font, &axis, length, true, &tick_gap) {
+        if labels_fit(area, &font, &axis, length, true, &|s| tick_gap(ink.units, s)) {
             return axis;
         }
     }
@@ -178,7 +178,7 @@ pub fn draw_idle<DB: DrawingBackend>(
     });
     let plot_area = split_legend(&body, &ink, &legend)?;
 
-    let x_format = |v: &f64| tick_gap(*v);
+    let x_format = |v: &f64| tick_gap(style.labels.units, *v);
     let percent = |v: f64| format!("{} %", format_plain(v, 0));
     let y_format = |v: &f64| percent(*v);
     let font = ink.tick_font();

@@ -153,6 +153,7 @@ pub fn chart_labels(lang: Lang) -> ChartLabels {
             cold_share: "冷启动比例及 95 % 区间".into(),
             monotone_estimate: "单调估计".into(),
             no_data: "无数据".into(),
+            units: Lang::ZhCn,
         },
     }
 }
@@ -975,6 +976,28 @@ mod tests {
             "{:?}",
             prefill.rows
         );
+    }
+
+    #[test]
+    fn a_chinese_charts_ticks_speak_the_texts_units() {
+        let (results, report) = sized_results();
+        let mut with_ms = 0;
+        for item in results_chart_items(Lang::ZhCn, &results, &report) {
+            let svg = chart_svg(&item, 720, Lang::ZhCn).unwrap();
+            // plotters writes a label's text on its own line.
+            let labels: Vec<&str> = svg.lines().filter(|l| !l.starts_with('<')).collect();
+            assert!(
+                !labels.iter().any(|l| l.ends_with(" ms") || l.ends_with(" s")),
+                "{}: an English unit on a Chinese chart: {labels:?}",
+                item.id
+            );
+            with_ms += usize::from(labels.iter().any(|l| l.ends_with(" 毫秒") || l.ends_with(" 秒")));
+        }
+        assert!(with_ms >= 3, "{with_ms} charts with 毫秒 / 秒 ticks");
+        for item in results_chart_items(Lang::En, &results, &report) {
+            let svg = chart_svg(&item, 720, Lang::En).unwrap();
+            assert!(!svg.contains("毫秒"), "{}", item.id);
+        }
     }
 
     #[test]

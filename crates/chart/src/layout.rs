@@ -7,6 +7,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontFamily, FontStyle, TextStyle};
 
+use firsttoken_core::text::Lang;
+
 use super::axis::{TickAxis, log_ticks, tick_ms};
 use super::palette::{Theme, theme};
 use super::{Area, ChartError, ChartStyle};
@@ -76,6 +78,8 @@ impl Metrics {
 pub(crate) struct Ink<'a> {
     pub metrics: Metrics,
     pub theme: Theme,
+    /// The language of tick labels' units.
+    pub units: Lang,
     family: &'a str,
 }
 
@@ -90,6 +94,7 @@ impl<'a> Ink<'a> {
         Self {
             metrics: Metrics::new(area, style),
             theme: theme(style.dark),
+            units: style.labels.units,
             family,
         }
     }
@@ -446,7 +451,9 @@ pub(crate) fn fitted_log_axis<DB: DrawingBackend>(
     length: u32,
     horizontal: bool,
 ) -> TickAxis {
-    fitted_log_axis_with(area, ink, (lo, hi), length, horizontal, &tick_ms)
+    fitted_log_axis_with(area, ink, (lo, hi), length, horizontal, &|ms| {
+        tick_ms(ink.units, ms)
+    })
 }
 
 /// [`fitted_log_axis`] for labels made by `format` (token counts, say).

@@ -33,6 +33,7 @@ mod prefill;
 mod spread;
 mod timeline;
 
+use firsttoken_core::text::Lang;
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind};
 
@@ -109,6 +110,9 @@ pub struct ChartLabels {
     pub monotone_estimate: String,
     /// Drawn in place of a chart that has nothing to show.
     pub no_data: String,
+    /// The language of the tick labels' units ("412 ms" or "412 毫秒"),
+    /// as the report's text writes them.
+    pub units: Lang,
 }
 
 impl Default for ChartLabels {
@@ -137,6 +141,7 @@ impl Default for ChartLabels {
             cold_share: "cold share, 95 % interval".into(),
             monotone_estimate: "monotone estimate".into(),
             no_data: "no data".into(),
+            units: Lang::En,
         }
     }
 }

@@ -129,7 +129,7 @@ pub fn draw_prefill<DB: DrawingBackend>(
 
     let x_format = |v: &f64| grouped(v.round().max(0.0) as u64);
     let x_tick = |v: f64| grouped(v.round().max(0.0) as u64);
-    let y_format = |v: &f64| tick_ms(*v);
+    let y_format = |v: &f64| tick_ms(style.labels.units, *v);
     let chart = build_plot(
         &plot_area,
         &ink,

@@ -115,7 +115,7 @@ pub fn draw_spread<DB: DrawingBackend>(
     let centre = |row: usize| count as f64 - row as f64 - 0.5 - BOX_DOWN;
 
     let (lo, hi) = log_range(min, max);
-    let x_format = |v: &f64| tick_ms(*v);
+    let x_format = |v: &f64| tick_ms(style.labels.units, *v);
     let y_format = |_: &f64| String::new();
     let chart = build_plot(
         &plot_area,

@@ -257,7 +257,7 @@ pub fn draw_timeline<DB: DrawingBackend>(
         * 1.02;
 
     let x_format = |v: &f64| format_plain(*v, 2);
-    let y_format = |v: &f64| tick_ms(*v);
+    let y_format = |v: &f64| tick_ms(style.labels.units, *v);
     let x_title = if in_hours {
         &labels.elapsed_hours_axis
     } else {
