@@ -313,17 +313,23 @@ test("Test connection's and List models' errors speak Chinese, a notice shows wh
   const providerWords = ["the server had an error while processing your request (mock script http-500)"];
   assert.deepEqual(englishWords(said, [...names, ...providerWords]), [], `Test connection said: ${said.join(" | ")}`);
 
-  // List models of a server that cannot be reached: the notice is in Chinese and in view.
+  // List models of a server that cannot be reached: said in Chinese in
+  // that target's own card, in view, with no page-wide notice over the
+  // form; gone once the target is edited.
   {
-    await page.locator("fieldset.target-row").nth(0).getByRole("button", { name: "列出模型" }).click();
-    const notice = page.locator(".notice");
-    await notice.waitFor();
-    const text = await notice.locator("span").textContent();
+    const row = page.locator("fieldset.target-row").nth(0);
+    await row.getByRole("button", { name: "列出模型" }).click();
+    const problem = page.locator("#target-0-models-problem");
+    await problem.waitFor();
+    const text = await problem.textContent();
     assert.deepEqual(englishWords([text], [...names, ...providerWords]), [], `List models said: ${text}`);
-    const box = await notice.boundingBox();
+    const box = await problem.boundingBox();
     const height = page.viewportSize().height;
-    assert.ok(box && box.y >= 0 && box.y + box.height <= height, `the notice is on screen: ${JSON.stringify(box)} in ${height} px`);
-    await notice.locator("button.close").click();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= height, `the problem is on screen: ${JSON.stringify(box)} in ${height} px`);
+    assert.equal(await page.locator(".notice").count(), 0, "no notice covers the form");
+    await page.fill("#target-0-base", `http://127.0.0.1:${port}/v2`);
+    await problem.waitFor({ state: "detached" });
+    await page.fill("#target-0-base", `http://127.0.0.1:${port}/v1`);
   }
 
   // A notice from the bottom of the page is in view too.

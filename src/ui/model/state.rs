@@ -210,6 +210,9 @@ pub struct State {
     pub connections: BTreeMap<String, Connection>,
     /// Models a provider listed, by target row.
     pub listed_models: BTreeMap<usize, Vec<String>>,
+    /// Why a provider's models could not be listed, by target row: said in
+    /// that row, and gone with the next edit of the form.
+    pub unlisted_models: BTreeMap<usize, String>,
     /// The current or last run.
     pub run: Option<RunView>,
     /// Results on screen.
@@ -220,6 +223,9 @@ pub struct State {
     pub resume_offer: Option<HistoryEntry>,
     /// A one-line message for the person (copied, saved, refused file…).
     pub notice: Option<String>,
+    /// The notice is about the setup as it was (Start refused for a missing
+    /// key, a plan file refused): the next edit of the form or a key ends it.
+    pub notice_until_edit: bool,
     /// Published results opened with `?results=`.
     pub dashboard: Option<DashboardState>,
 }
@@ -238,12 +244,24 @@ impl State {
             remember_keys: false,
             connections: BTreeMap::new(),
             listed_models: BTreeMap::new(),
+            unlisted_models: BTreeMap::new(),
             run: None,
             results: None,
             history: Vec::new(),
             resume_offer: None,
             notice: None,
+            notice_until_edit: false,
             dashboard: None,
+        }
+    }
+}
+
+impl State {
+    /// Ends a notice about the setup as it was (see [`State::notice_until_edit`]).
+    fn end_setup_notice(&mut self) {
+        if self.notice_until_edit {
+            self.notice = None;
+            self.notice_until_edit = false;
         }
     }
 }
@@ -285,6 +303,8 @@ pub enum Action {
     },
     /// A provider listed its models for a target row.
     ModelsListed { row: usize, models: Vec<String> },
+    /// A provider's models could not be listed for a target row, and why.
+    ModelsUnlisted { row: usize, why: String },
     /// A run began (or resumed with its earlier samples).
     RunStarted {
         run_id: String,
@@ -311,6 +331,9 @@ pub enum Action {
     OfferResume(Option<HistoryEntry>),
     /// Show a message.
     Notice(String),
+    /// Show a message about the setup as it is now, until the form or a key
+    /// is edited.
+    SetupNotice(String),
     /// Hide the message.
     ClearNotice,
     /// Something happened to the dashboard.
@@ -329,9 +352,14 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         Action::SetLang(_) => return None,
         Action::Show(view) if view != state.view => next.view = view,
         Action::Show(_) => return None,
-        Action::SetForm(form) if form != state.form => next.form = form,
+        Action::SetForm(form) if form != state.form => {
+            next.form = form;
+            next.unlisted_models.clear();
+            next.end_setup_notice();
+        }
         Action::SetForm(_) => return None,
         Action::SetKey { provider, key } => {
+            next.end_setup_notice();
             let key = key.trim().to_owned();
             if key.is_empty() {
                 next.keys.remove(&provider);
@@ -354,6 +382,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         Action::StorageFailed(step, error) => {
             next.storage_failed = true;
             next.notice = Some(notice::storage_failed(state.lang, step, &error));
+            next.notice_until_edit = false;
         }
         Action::SetRememberKeys(on) => next.remember_keys = on,
         Action::ForgetKeys => {
@@ -368,7 +397,11 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
             next.connections.insert(provider, connection);
         }
         Action::ModelsListed { row, models } => {
+            next.unlisted_models.remove(&row);
             next.listed_models.insert(row, models);
+        }
+        Action::ModelsUnlisted { row, why } => {
+            next.unlisted_models.insert(row, why);
         }
         Action::RunStarted {
             run_id,
@@ -454,7 +487,14 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         }
         Action::SetHistory(history) => next.history = history,
         Action::OfferResume(offer) => next.resume_offer = offer,
-        Action::Notice(text) => next.notice = Some(text),
+        Action::Notice(text) => {
+            next.notice = Some(text);
+            next.notice_until_edit = false;
+        }
+        Action::SetupNotice(text) => {
+            next.notice = Some(text);
+            next.notice_until_edit = true;
+        }
         Action::ClearNotice if state.notice.is_some() => next.notice = None,
         Action::ClearNotice => return None,
         Action::Dashboard(action) => {
@@ -714,6 +754,59 @@ mod tests {
         assert!(state.remember_keys);
         let state = reduce(&state, Action::ForgetKeys).unwrap();
         assert!(state.keys.is_empty() && !state.remember_keys);
+    }
+
+    #[test]
+    fn what_is_said_about_the_setup_ends_with_the_next_edit() {
+        let edited = |state: &State| {
+            let mut form = state.form.clone();
+            form.targets[0].base_url = "http://127.0.0.1:9/v1".into();
+            reduce(state, Action::SetForm(form)).unwrap()
+        };
+        let keyed = |state: &State| {
+            reduce(
+                state,
+                Action::SetKey {
+                    provider: "openai".into(),
+                    key: "sk-1".into(),
+                },
+            )
+            .unwrap()
+        };
+        let start = State::new(Lang::En);
+        // Start refused for a missing key: gone when the form or a key changes.
+        let refused = reduce(&start, Action::SetupNotice("Enter the API key".into())).unwrap();
+        assert_eq!(refused.notice.as_deref(), Some("Enter the API key"));
+        assert_eq!(edited(&refused).notice, None);
+        assert_eq!(keyed(&refused).notice, None);
+        // A notice about something else stays until closed.
+        let copied = reduce(&start, Action::Notice("Link copied".into())).unwrap();
+        assert_eq!(edited(&copied).notice.as_deref(), Some("Link copied"));
+        assert_eq!(keyed(&copied).notice.as_deref(), Some("Link copied"));
+        let copied_after = reduce(&refused, Action::Notice("Link copied".into())).unwrap();
+        assert_eq!(edited(&copied_after).notice.as_deref(), Some("Link copied"));
+        // A row's models that could not be listed: said in the row until an
+        // edit of the form or a list that worked.
+        let unlisted = reduce(
+            &start,
+            Action::ModelsUnlisted {
+                row: 0,
+                why: "HTTP 401".into(),
+            },
+        )
+        .unwrap();
+        assert_eq!(unlisted.notice, None, "not a page-wide notice");
+        assert_eq!(unlisted.unlisted_models.get(&0).map(String::as_str), Some("HTTP 401"));
+        assert!(edited(&unlisted).unlisted_models.is_empty());
+        let listed = reduce(
+            &unlisted,
+            Action::ModelsListed {
+                row: 0,
+                models: vec!["m".into()],
+            },
+        )
+        .unwrap();
+        assert!(listed.unlisted_models.is_empty());
     }
 
     #[test]

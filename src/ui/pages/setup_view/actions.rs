@@ -163,7 +163,7 @@ fn start_run(page: &PageProps, plan: &Plan, confirmed: bool) {
     // the runner refuses such a plan (exit 2), and so does Start.
     let missing = crate::ui::model::keys::missing_keys(plan, &state.keys);
     if !missing.is_empty() {
-        state.dispatch(Action::Notice(notice::keys_missing_to_start(
+        state.dispatch(Action::SetupNotice(notice::keys_missing_to_start(
             state.lang, &missing,
         )));
         return;
@@ -205,7 +205,7 @@ async fn load_plan(state: UseReducerHandle<State>, file: web_sys::File) {
     // A file written by hand may name a preset and leave its URL out.
     match crate::core::presets::plan_from_json(&text) {
         Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
-        Err(error) => state.dispatch(Action::Notice(notice::file_refused(
+        Err(error) => state.dispatch(Action::SetupNotice(notice::file_refused(
             state.lang,
             &file.name(),
             &error.text(state.lang),

@@ -109,6 +109,7 @@ fn target_row(state: &UseReducerHandle<State>, row: usize, target: &TargetForm) 
     };
     let list_id = format!("models-{row}");
     let models = state.listed_models.get(&row).cloned().unwrap_or_default();
+    let unlisted = state.unlisted_models.get(&row).cloned();
     let id = |name: &str| format!("target-{row}-{name}");
     // Said at the field, where it is fixed: Start, the link and Save plan
     // stay off until it is, and the plan's list far below is easy to miss.
@@ -166,9 +167,13 @@ fn target_row(state: &UseReducerHandle<State>, row: usize, target: &TargetForm) 
                 <p class="hint">{t.price_hint}</p>
             </details>
             <div class="row-actions">
-                if lists_models { <button type="button" onclick={on_list}>{t.list_models}</button> }
+                if lists_models { <button type="button" onclick={on_list} aria-describedby={unlisted.is_some().then(|| id("models-problem"))}>{t.list_models}</button> }
                 <button type="button" class="secondary" onclick={on_remove}>{t.remove}</button>
             </div>
+            // Said in the row it is about, and gone with the next edit: a
+            // notice at the top of the page outlived the target it named
+            // and, on a phone, covered the form.
+            if let Some(why) = unlisted { <p class="hint status bad" id={id("models-problem")} role="alert">{why}</p> }
             <p class="hint">{cors_note(state.lang, &target.preset)}</p>
         </fieldset>
     }
@@ -187,9 +192,10 @@ async fn list_models(state: UseReducerHandle<State>, row: usize, target: Target)
             row,
             models: parse_models(target.protocol, &body),
         }),
-        Ok((status, body)) => state.dispatch(Action::Notice(
-            crate::core::protocol::http_error_text(state.lang, target.protocol, status, &body),
-        )),
+        Ok((status, body)) => state.dispatch(Action::ModelsUnlisted {
+            row,
+            why: crate::core::protocol::http_error_text(state.lang, target.protocol, status, &body),
+        }),
         Err(error) => {
             // The browser's own words ("TypeError: Failed to fetch") only in
             // English: in Chinese they would be the one English line.
@@ -203,7 +209,10 @@ async fn list_models(state: UseReducerHandle<State>, row: usize, target: Target)
                 .map(|preset| cors_note(state.lang, preset))
                 .filter(|n| !n.is_empty());
             let why = blocked_request_text(state.lang, note, &detail);
-            state.dispatch(Action::Notice(notice::models_unlisted(state.lang, &why)));
+            state.dispatch(Action::ModelsUnlisted {
+                row,
+                why: notice::models_unlisted(state.lang, &why),
+            });
         }
     }
 }
