@@ -796,7 +796,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(unlisted.notice, None, "not a page-wide notice");
-        assert_eq!(unlisted.unlisted_models.get(&0).map(String::as_str), Some("HTTP 401"));
+        assert_eq!(
+            unlisted.unlisted_models.get(&0).map(String::as_str),
+            Some("HTTP 401")
+        );
         assert!(edited(&unlisted).unlisted_models.is_empty());
         let listed = reduce(
             &unlisted,
