@@ -54,6 +54,33 @@ impl TargetForm {
             openrouter_provider: String::new(),
         }
     }
+
+    /// The label the form writes for this row itself: its preset's for its
+    /// model at its base URL (see `Preset::label_at`); `None` for a row of
+    /// no known preset.
+    pub fn written_label(&self) -> Option<String> {
+        crate::core::presets::preset_by_id(&self.preset)
+            .map(|preset| preset.label_at(&self.model, &self.base_url))
+    }
+}
+
+/// Edits row `row` with `apply`. A label the form wrote itself follows the
+/// edit ("OpenAI · gpt-4o-mini" becomes "OpenAI · gpt-4o-mini ·
+/// 127.0.0.1:8787" when the base URL moves to another host); a label the
+/// person typed stays as typed.
+pub fn edit_target(form: &mut PlanForm, row: usize, apply: impl FnOnce(&mut TargetForm)) {
+    let Some(target) = form.targets.get_mut(row) else {
+        return;
+    };
+    let before = target.written_label();
+    apply(target);
+    let after = target.written_label();
+    if let (Some(before), Some(after)) = (before, after)
+        && form.targets[row].label.trim() == before
+        && before != after
+    {
+        form.set_target_label(row, after);
+    }
 }
 
 /// The plan form, every number still as typed.
@@ -473,6 +500,51 @@ impl PlanForm {
 mod tests {
     use super::*;
     use crate::core::text::Lang;
+
+    #[test]
+    fn a_label_the_form_wrote_follows_the_base_url_and_model_and_a_typed_one_stays() {
+        let openai = TargetForm {
+            preset: "openai".into(),
+            label: "OpenAI · gpt-4o-mini".into(),
+            base_url: "https://api.openai.com/v1".into(),
+            model: "gpt-4o-mini".into(),
+            protocol: Protocol::OpenAi,
+            ..TargetForm::empty()
+        };
+        let mut form = PlanForm::from_plan(&Plan::default());
+        form.targets = vec![openai.clone()];
+        edit_target(&mut form, 0, |t| {
+            t.base_url = "http://127.0.0.1:8787/v1".into()
+        });
+        assert_eq!(
+            form.targets[0].label,
+            "OpenAI · gpt-4o-mini · 127.0.0.1:8787"
+        );
+        edit_target(&mut form, 0, |t| t.model = "gpt-4o".into());
+        assert_eq!(form.targets[0].label, "OpenAI · gpt-4o · 127.0.0.1:8787");
+        edit_target(&mut form, 0, |t| {
+            t.base_url = "https://api.openai.com/v1".into()
+        });
+        assert_eq!(form.targets[0].label, "OpenAI · gpt-4o");
+        // Typed by the person: kept whatever the row points at.
+        form.set_target_label(0, "Mine".into());
+        edit_target(&mut form, 0, |t| {
+            t.base_url = "http://127.0.0.1:8787/v1".into()
+        });
+        assert_eq!(form.targets[0].label, "Mine");
+        // The runner's `--target` names the same row the same way.
+        let flags =
+            crate::core::plan_flags::TargetSpec::parse("openai:gpt-4o@http://127.0.0.1:8787/v1")
+                .unwrap()
+                .to_target();
+        let mut form = PlanForm::from_plan(&Plan::default());
+        form.targets = vec![openai];
+        edit_target(&mut form, 0, |t| {
+            t.model = "gpt-4o".into();
+            t.base_url = "http://127.0.0.1:8787/v1".into();
+        });
+        assert_eq!(form.targets[0].label, flags.label);
+    }
 
     #[test]
     fn prices_and_an_openrouter_upstream_round_trip_and_half_a_price_is_an_error() {

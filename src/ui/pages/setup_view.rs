@@ -87,9 +87,7 @@ fn edit_target(
     apply: impl Fn(&mut TargetForm, String) + 'static,
 ) -> Callback<InputEvent> {
     edit(state, move |f, v| {
-        if let Some(t) = f.targets.get_mut(row) {
-            apply(t, v);
-        }
+        crate::ui::model::form::edit_target(f, row, |t| apply(t, v));
     })
 }
 

@@ -14,10 +14,9 @@
 //! nonce against prompt caches), and what happens to a jitter too wide for
 //! its spacing: it is narrowed to fit, with a note, rather than refused.
 
-use crate::base::origin::Origin;
-use crate::planning::plan::{DEFAULT_PROMPT, FidelityPlan, Plan, PlanError, Protocol, Target};
+use crate::planning::plan::{DEFAULT_PROMPT, FidelityPlan, Plan, PlanError, Target};
 use crate::planning::plan::{JITTER_SHARE_OF_SPACING, fitted_jitter};
-use crate::planning::presets::{PRESETS, Preset, preset_by_id};
+use crate::planning::presets::{PRESETS, Preset, place, preset_by_id};
 
 /// The schemes that start a base URL inside a target spec, after its `@`.
 const URL_SCHEMES: [&str; 3] = ["http://", "https://", "demo://"];
@@ -180,19 +179,11 @@ impl TargetSpec {
     /// `provider`, as the page's form writes it.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn to_target(&self) -> Target {
-        // A preset pointed at another host says which: "OpenAI · gpt-4o ·
-        // 127.0.0.1:8787", not the preset's own service's name alone.
-        let elsewhere = self.base_url.as_deref().filter(|url| {
-            self.preset.id != "custom"
-                && self.preset.protocol != Protocol::Demo
-                && !self.preset.base_url.is_empty()
-                && place(url) != place(self.preset.base_url)
-        });
         Target {
-            label: match elsewhere {
-                Some(url) => format!("{} · {}", self.preset.label_for(&self.model), place(url)),
-                None => self.preset.label_for(&self.model),
-            },
+            label: self.preset.label_at(
+                &self.model,
+                self.base_url.as_deref().unwrap_or(self.preset.base_url),
+            ),
             protocol: self.preset.protocol,
             base_url: self
                 .base_url
@@ -424,16 +415,6 @@ impl PlanFlags {
         let plan = Plan::from_json(&plan.to_json_pretty())?;
         Ok(FlagPlan { plan, notes })
     }
-}
-
-/// Where a base URL points, in a few characters: its host (and port),
-/// or the demo's behaviour.
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn place(base_url: &str) -> String {
-    if let Some(behaviour) = base_url.strip_prefix("demo://") {
-        return behaviour.to_owned();
-    }
-    Origin::parse(base_url).map_or_else(|| base_url.to_owned(), |origin| origin.host_port())
 }
 
 #[cfg_attr(target_arch = "wasm32", inline)]

@@ -80,6 +80,33 @@ impl Preset {
         format!("{} · {}", self.name, model)
     }
 
+    /// The label of a target of this preset for `model` at `base_url`: the
+    /// one rule the page's form, the runner's `--target` and a plan file
+    /// without a label share. "{name} · {model}", the name alone while the
+    /// model is empty, and " · {host}" after it when the preset is pointed
+    /// at another host than its own service's ("OpenAI · gpt-4o-mini ·
+    /// 127.0.0.1:8787"), so two rows never read as the same service.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn label_at(&self, model: &str, base_url: &str) -> String {
+        let model = model.trim();
+        let named = if model.is_empty() {
+            self.name.to_owned()
+        } else {
+            self.label_for(model)
+        };
+        let base_url = base_url.trim();
+        let elsewhere = self.id != "custom"
+            && self.protocol != Protocol::Demo
+            && !self.base_url.is_empty()
+            && !base_url.is_empty()
+            && place(base_url) != place(self.base_url);
+        if elsewhere {
+            format!("{named} · {}", place(base_url))
+        } else {
+            named
+        }
+    }
+
     /// The preset points at this machine (localhost), not a hosted service.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn is_local(&self) -> bool {
@@ -566,7 +593,11 @@ pub fn plan_from_json(text: &str) -> Result<Plan, PlanError> {
                 fill("base_url", preset.base_url.to_owned());
             }
             if let Some(model) = target.get("model").and_then(Value::as_str) {
-                let label = preset.label_for(model.trim());
+                let base_url = target
+                    .get("base_url")
+                    .and_then(Value::as_str)
+                    .unwrap_or(preset.base_url);
+                let label = preset.label_at(model, base_url);
                 if !target.contains_key("label") {
                     target.insert("label".to_owned(), Value::String(label));
                     filled = true;
@@ -581,6 +612,16 @@ pub fn plan_from_json(text: &str) -> Result<Plan, PlanError> {
     }
 }
 
+/// Where a base URL points, in a few characters: its host (and port),
+/// or the demo's behaviour.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn place(base_url: &str) -> String {
+    if let Some(behaviour) = base_url.strip_prefix("demo://") {
+        return behaviour.to_owned();
+    }
+    Origin::parse(base_url).map_or_else(|| base_url.to_owned(), |origin| origin.host_port())
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -590,7 +631,9 @@ mod tests {
             r#"{"firsttoken_plan": 1, "targets": [
                 {"provider": "deepseek", "model": "deepseek-chat"},
                 {"provider": "groq", "model": "llama-3.3-70b", "label": "Mine",
-                 "base_url": "https://proxy.example.com/openai/v1"}]}"#,
+                 "base_url": "https://proxy.example.com/openai/v1"},
+                {"provider": "openai", "model": "gpt-4o-mini",
+                 "base_url": "http://127.0.0.1:8787/v1"}]}"#,
         )
         .unwrap();
         let deepseek = preset_by_id("deepseek").unwrap();
@@ -599,6 +642,12 @@ mod tests {
         assert_eq!(filled.protocol, deepseek.protocol);
         assert_eq!(filled.label, deepseek.label_for("deepseek-chat"));
         assert_eq!(filled.provider.as_deref(), Some("deepseek"));
+        // Pointed at another host, the label says which (one rule with the
+        // page's form and the runner's `--target`).
+        assert_eq!(
+            plan.targets[2].label,
+            "OpenAI · gpt-4o-mini · 127.0.0.1:8787"
+        );
         // What is written is kept.
         assert_eq!(plan.targets[1].label, "Mine");
         assert_eq!(

@@ -63,11 +63,7 @@ fn target_row(state: &UseReducerHandle<State>, row: usize, target: &TargetForm) 
                 target.preset = preset.id.to_owned();
                 target.base_url = preset.base_url.to_owned();
                 target.protocol = preset.protocol;
-                let label = if target.model.trim().is_empty() {
-                    preset.name.to_owned()
-                } else {
-                    preset.label_for(&target.model)
-                };
+                let label = preset.label_at(&target.model, &target.base_url);
                 form.set_target_label(row, label);
             }
             state.dispatch(Action::SetForm(form));
