@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import {
   openPage, planFragment, resetMock, waitForRunEnd, withServersAndBrowser,
 } from "./harness.mjs";
+import { recordedWords } from "./screen-checks.mjs";
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {
@@ -188,8 +189,8 @@ async function userDataOf(page, doc) {
   return new Set([
     ...doc.plan.targets.flatMap((t) => [t.label, t.model, t.base_url]),
     ...presetNames,
-    // A failure's recorded message, quoted as the file holds it: data, like a label.
-    ...doc.samples.map((s) => s.error?.message?.split("\n")[0]?.trim()).filter(Boolean),
+    // A failure's recorded message and the provider's words in it: data, like a label.
+    ...recordedWords(doc.samples),
   ]);
 }
 

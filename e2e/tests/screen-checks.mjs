@@ -372,6 +372,21 @@ export function tokenWordProblems(texts) {
  * tokens (anything with a digit, a dot, a slash, an underscore, an @ or a
  * colon inside, and quoted `code`) are taken out.
  */
+/**
+ * What of a failure's recorded message a report may show as data: the whole
+ * first line (the English report quotes it), and each "; "-separated piece
+ * of the provider's own part after "from provider: " (a Chinese report says
+ * the failure in Chinese around the provider's words).
+ */
+export function recordedWords(samples) {
+  return samples.flatMap((s) => {
+    const line = s.error?.message?.split("\n")[0]?.trim();
+    if (!line) return [];
+    const said = line.split(" from provider: ")[1] ?? "";
+    return [line, ...said.split("; ").map((piece) => piece.trim()).filter((piece) => piece.length > 0)];
+  });
+}
+
 export function englishWords(texts, names = []) {
   const longest = [...new Set(names)].filter(Boolean).sort((a, b) => b.length - a.length);
   const left = new Set();

@@ -35,6 +35,7 @@ import {
   colourProblems,
   cutChartText,
   englishWords,
+  recordedWords,
   layoutProblems,
   markerLegendProblems,
   recordCanvas,
@@ -270,8 +271,8 @@ test("firsttoken report --html fits the screen, speaks Chinese and keeps each ta
   runExpecting(CLI_BIN, [...targets, "-n", "24", "--warmup", "0", "--spacing", "0", "--timeout", "10", "-o", results], 5);
   const doc = JSON.parse(readFileSync(results, "utf8"));
   const labels = doc.plan.targets.map((t) => t.label);
-  // A failure's recorded message is quoted as the file holds it: data, like a label.
-  const quoted = doc.samples.map((s) => s.error?.message?.split("\n")[0]?.trim()).filter(Boolean);
+  // A failure's recorded message and the provider's words in it: data, like a label.
+  const quoted = recordedWords(doc.samples);
   const names = [...labels, ...doc.plan.targets.flatMap((t) => [t.model, t.base_url]), doc.environment.user_agent, ...quoted];
   const problems = [];
   for (const lang of ["en", "zh-CN"]) {

@@ -49,7 +49,7 @@ fn a_target_that_never_answered_says_why_and_the_run_exits_5() {
         (
             "zh-CN",
             "没有成功请求的目标",
-            "3 个失败中有 3 个为“HTTP 400",
+            "3 个失败中有 3 个：服务商返回 HTTP 400：",
         ),
     ] {
         let output = run(firsttoken()

@@ -846,6 +846,8 @@ pub struct FailureReason {
     /// The error's message as recorded (the provider's text for an HTTP
     /// error), its first line, at most [`REASON_CHARS`] characters.
     pub message: String,
+    /// What went wrong, as the first request with this message recorded it.
+    pub kind: ErrorKind,
     /// The HTTP status it came with, when one did.
     pub status: Option<u16>,
     /// How many measured requests failed with this message.
@@ -898,6 +900,10 @@ pub fn failure_reason(samples: &[&Sample]) -> Option<FailureReason> {
         .reduce(|best, next| if next.1 > best.1 { next } else { best })?;
     Some(FailureReason {
         message,
+        kind: first
+            .error
+            .as_ref()
+            .map_or(ErrorKind::CorsOrNetwork, |e| e.kind),
         status: first.http_status,
         count,
         of: failed.len(),

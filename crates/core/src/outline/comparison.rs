@@ -15,6 +15,7 @@ use crate::base::lang::Lang;
 use crate::judgement::compare::ModelComparison;
 use crate::judgement::report::{Report, TargetReport};
 use crate::narrative::sentences::{ModelSentences, ReportSentences, Said, caveat_line, colon};
+use crate::wire::protocol::recorded_failure_text;
 use crate::words::failure::error_kind_words;
 use crate::words::format::{at_least, format_pct, ms_or_dash};
 use crate::words::report_words::{ReportWords, failure_reason_words, no_successful_samples};
@@ -68,7 +69,7 @@ pub fn no_success_section(lang: Lang, report: &Report) -> Option<Section> {
                 });
                 text.push_str(&failure_reason_words(
                     lang,
-                    &reason.message,
+                    &recorded_failure_text(lang, reason.kind, &reason.message, reason.status),
                     reason.count,
                     reason.of,
                     reason.retry_after_s,
@@ -435,7 +436,8 @@ mod tests {
             // Why, in the failure's own words.
             let why = match lang {
                 Lang::En => "5 of 5 failed with “the provider answered HTTP 503”",
-                Lang::ZhCn => "5 个失败中有 5 个为“the provider answered HTTP 503”",
+                // Recorded without its status: the kind alone, in Chinese.
+                Lang::ZhCn => "5 个失败中有 5 个：HTTP 错误",
             };
             assert!(notes[0].text.ends_with(why), "{}", notes[0].text);
         }

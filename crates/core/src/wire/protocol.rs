@@ -472,11 +472,10 @@ fn status_hint_in(lang: Lang, status: u16) -> Option<&'static str> {
 }
 
 /// A failed request said in `lang` to the person at the page (Test
-/// connection): English is the stored message as it is; Chinese says the
-/// failure and what to try in Chinese and quotes only the provider's own
-/// words, which the stored message carries after "from provider: ".
-/// `http_status` is the reply's status, `provider_note` what is known of
-/// the provider's browser access, in `lang`.
+/// connection): [`recorded_failure_text`], except that a request the
+/// browser blocked or could not send says what to try in the page, with
+/// `provider_note`, what is known of the provider's browser access, in
+/// `lang`. `http_status` is the reply's status.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn failure_text(
     lang: Lang,
@@ -484,19 +483,43 @@ pub fn failure_text(
     http_status: Option<u16>,
     provider_note: Option<&str>,
 ) -> String {
-    if lang == Lang::En {
-        return error.message.clone();
+    if lang == Lang::ZhCn && error.kind == ErrorKind::CorsOrNetwork {
+        return blocked_request_text(lang, provider_note, "");
     }
-    let kind = error.kind;
+    recorded_failure_text(lang, error.kind, &error.message, http_status)
+}
+
+/// A recorded failure (its kind, its stored message, the reply's status)
+/// said in `lang`, wherever it is read: English is the stored message as
+/// it is; Chinese says the failure and what to try in Chinese and keeps
+/// only the provider's own words, which the stored message carries after
+/// "from provider: " (a message cut short at the advice loses the advice's
+/// start too). The stored message stays English, as the results file
+/// keeps it.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn recorded_failure_text(
+    lang: Lang,
+    kind: ErrorKind,
+    message: &str,
+    http_status: Option<u16>,
+) -> String {
+    if lang == Lang::En {
+        return message.to_owned();
+    }
     if let (ErrorKind::HttpStatus | ErrorKind::ContextExceeded, Some(status)) = (kind, http_status)
     {
-        let said = error
-            .message
+        let said = message
             .split_once(" from provider: ")
-            .map_or(error.message.as_str(), |(_, said)| said);
-        let said = status_hint(status)
-            .and_then(|hint| said.strip_suffix(hint)?.strip_suffix("; "))
-            .unwrap_or(said);
+            .map_or(message, |(_, said)| said);
+        let said = match (status_hint(status), said.rfind("; ")) {
+            (Some(hint), Some(at))
+                if hint.starts_with(said[at + 2..].trim_end_matches('…'))
+                    && !said[at + 2..].trim_end_matches('…').is_empty() =>
+            {
+                said[..at].trim_end()
+            }
+            _ => said,
+        };
         let mut text = notice::provider_http_error(lang, status, said);
         if let Some(hint) = status_hint_in(lang, status) {
             text.push('；');
@@ -505,7 +528,6 @@ pub fn failure_text(
         return text;
     }
     let advice = match kind {
-        ErrorKind::CorsOrNetwork => return blocked_request_text(lang, provider_note, ""),
         ErrorKind::Timeout => {
             "超时内没有收到首个 Token：服务商可能正在冷启动或无法访问，请提高超时或稍后重试"
         }
@@ -515,6 +537,8 @@ pub fn failure_text(
         ErrorKind::MalformedStream => "服务商发来的流不符合所选协议，请检查基础 URL 和协议",
         ErrorKind::NotSse => "服务商返回的不是事件流，请检查基础 URL 和模型名称",
         ErrorKind::ProviderError => "服务商在流中报告了错误，请稍后重试",
+        ErrorKind::CorsOrNetwork => "请检查基础 URL 并确认服务器在运行",
+        ErrorKind::Dns => "请检查基础 URL 中的主机名",
         _ => "",
     };
     let words = error_kind_words(lang, kind);

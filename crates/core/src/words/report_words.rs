@@ -135,7 +135,9 @@ pub fn unknown_time(lang: Lang) -> &'static str {
 /// Why requests failed, in the failure's own words: "3 of 3 failed with
 /// “HTTP 400 from provider: unknown model”", with a `Retry-After` when
 /// one came ("; Retry-After 20 s"). `message` is the recorded error
-/// message's first line; `count` of `of` failed measured requests said it.
+/// message's first line said in `lang` (`recorded_failure_text`: in
+/// Chinese a sentence of its own around the provider's words, so it is
+/// not quoted); `count` of `of` failed measured requests said it.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn failure_reason_words(
     lang: Lang,
@@ -156,7 +158,7 @@ pub fn failure_reason_words(
             text
         }
         Lang::ZhCn => {
-            let mut text = format!("{of} 个失败中有 {count} 个为“{message}”");
+            let mut text = format!("{of} 个失败中有 {count} 个：{message}");
             if let Some(retry) = retry {
                 text.push_str(&format!("；Retry-After {retry}"));
             }
