@@ -109,7 +109,9 @@ fn gap_axis<DB: DrawingBackend>(
     for step in 1..=gaps.len().max(1) {
         let major: Vec<f64> = gaps.iter().copied().step_by(step).collect();
         let axis = TickAxis::log(lo, hi, major);
-        if labels_fit(area, &font, &axis, length, true, &|s| tick_gap(ink.units, s)) {
+        if labels_fit(area, &font, &axis, length, true, &|s| {
+            tick_gap(ink.units, s)
+        }) {
             return axis;
         }
     }

@@ -987,11 +987,17 @@ mod tests {
             // plotters writes a label's text on its own line.
             let labels: Vec<&str> = svg.lines().filter(|l| !l.starts_with('<')).collect();
             assert!(
-                !labels.iter().any(|l| l.ends_with(" ms") || l.ends_with(" s")),
+                !labels
+                    .iter()
+                    .any(|l| l.ends_with(" ms") || l.ends_with(" s")),
                 "{}: an English unit on a Chinese chart: {labels:?}",
                 item.id
             );
-            with_ms += usize::from(labels.iter().any(|l| l.ends_with(" 毫秒") || l.ends_with(" 秒")));
+            with_ms += usize::from(
+                labels
+                    .iter()
+                    .any(|l| l.ends_with(" 毫秒") || l.ends_with(" 秒")),
+            );
         }
         assert!(with_ms >= 3, "{with_ms} charts with 毫秒 / 秒 ticks");
         for item in results_chart_items(Lang::En, &results, &report) {
