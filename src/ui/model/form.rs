@@ -121,22 +121,12 @@ pub struct PlanForm {
     pub typical_gap_s: String,
     /// `dedicated_usd_per_hour`; empty for none.
     pub dedicated_usd_per_hour: String,
-    /// A loaded plan's members the form has no field for (its prompt
-    /// sizes, their typical size and the prompt-cache probe), kept as
-    /// they were so that loading a plan and starting or saving it sends
-    /// and writes what the plan says.
-    pub kept: KeptMembers,
-}
-
-/// The plan members the form carries unchanged from a loaded plan.
-#[derive(Clone, Debug, Default, PartialEq)]
-#[expect(
-    missing_docs,
-    reason = "each field mirrors the plan field of the same name"
-)]
-pub struct KeptMembers {
-    pub prompt_sizes: Option<Vec<u32>>,
-    pub typical_prompt_tokens: Option<u32>,
+    /// `prompt_sizes`: input tokens, separated by commas or spaces
+    /// ("128, 1024, 8192"); empty for none.
+    pub prompt_sizes: String,
+    /// `typical_prompt_tokens`; empty for none.
+    pub typical_prompt_tokens: String,
+    /// `prompt_cache_probe`.
     pub prompt_cache_probe: bool,
 }
 
@@ -204,9 +194,10 @@ pub fn problems_at(error: &PlanError, field: &str, lang: Lang) -> Vec<String> {
     }
 }
 
-/// The typed idle gaps, one piece per gap: commas (also Chinese ones) and
-/// spaces separate them, and empty pieces ("10,,60") are no gap.
-fn gap_pieces(text: &str) -> impl Iterator<Item = &str> {
+/// The pieces of a typed list (idle gaps, prompt sizes), one per number:
+/// commas (also Chinese ones) and spaces separate them, and empty pieces
+/// ("10,,60") are no number.
+fn list_pieces(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| matches!(c, ',' | '，' | '、') || c.is_whitespace())
         .filter(|piece| !piece.is_empty())
 }
@@ -285,11 +276,18 @@ impl PlanForm {
                 .join(", "),
             typical_gap_s: plan.typical_gap_s.map(number).unwrap_or_default(),
             dedicated_usd_per_hour: plan.dedicated_usd_per_hour.map(number).unwrap_or_default(),
-            kept: KeptMembers {
-                prompt_sizes: plan.prompt_sizes.clone(),
-                typical_prompt_tokens: plan.typical_prompt_tokens,
-                prompt_cache_probe: plan.prompt_cache_probe,
-            },
+            prompt_sizes: plan
+                .prompt_sizes
+                .iter()
+                .flatten()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            typical_prompt_tokens: plan
+                .typical_prompt_tokens
+                .map(|tokens| tokens.to_string())
+                .unwrap_or_default(),
+            prompt_cache_probe: plan.prompt_cache_probe,
         }
     }
 
@@ -396,7 +394,7 @@ impl PlanForm {
         let idle_gaps = if self.idle_gaps_s.trim().is_empty() {
             Value::Null
         } else {
-            gap_pieces(&self.idle_gaps_s)
+            list_pieces(&self.idle_gaps_s)
                 .map(|piece| num("idle_gaps_s", piece, false))
                 .collect()
         };
@@ -413,6 +411,20 @@ impl PlanForm {
                 &self.dedicated_usd_per_hour,
                 false,
             )
+        };
+        // Sizes are whole tokens; as for the gaps, a piece that is none is
+        // named and the plan's own rule says the rest.
+        let prompt_sizes = if self.prompt_sizes.trim().is_empty() {
+            Value::Null
+        } else {
+            list_pieces(&self.prompt_sizes)
+                .map(|piece| num("prompt_sizes", piece, true))
+                .collect()
+        };
+        let typical_prompt = if self.typical_prompt_tokens.trim().is_empty() {
+            Value::Null
+        } else {
+            num("typical_prompt_tokens", &self.typical_prompt_tokens, true)
         };
         let mut prices = Vec::with_capacity(self.targets.len());
         for (i, t) in self.targets.iter().enumerate() {
@@ -485,9 +497,9 @@ impl PlanForm {
             "peak_tz": (Some(self.peak_tz.trim()).filter(|zone| !zone.is_empty())),
             "ttft_budget_ms": ttft_budget,
             "fidelity": (self.fidelity_plan()),
-            "prompt_sizes": (self.kept.prompt_sizes),
-            "typical_prompt_tokens": (self.kept.typical_prompt_tokens),
-            "prompt_cache_probe": (self.kept.prompt_cache_probe),
+            "prompt_sizes": prompt_sizes,
+            "typical_prompt_tokens": typical_prompt,
+            "prompt_cache_probe": (self.prompt_cache_probe),
             "idle_gaps_s": idle_gaps,
             "typical_gap_s": typical_gap,
             "dedicated_usd_per_hour": dedicated,
@@ -789,7 +801,7 @@ mod tests {
             form.idle_gaps_s = typed.to_owned();
             let error = form.to_plan().unwrap_err();
             let mut document = idle_plan();
-            document.idle_gaps_s = Some(gap_pieces(typed).map(|p| p.parse().unwrap()).collect());
+            document.idle_gaps_s = Some(list_pieces(typed).map(|p| p.parse().unwrap()).collect());
             let from_file = Plan::from_json(&document.to_json_pretty()).unwrap_err();
             assert_eq!(fields(&error), ["idle_gaps_s"], "{typed}");
             for lang in [Lang::En, Lang::ZhCn] {
@@ -845,17 +857,141 @@ mod tests {
         form.to_plan().unwrap_err().messages_in(lang).join("\n")
     }
 
-    #[test]
-    fn a_loaded_plans_prompt_sizes_are_kept() {
-        let plan = Plan {
+    /// The demo plan measuring prompt sizes of 128 and 2 048 tokens.
+    fn sized_plan() -> Plan {
+        Plan {
             prompt_sizes: Some(vec![128, 2048]),
             typical_prompt_tokens: Some(1024),
             prompt_cache_probe: true,
             nonce: true,
             ..demo_plan(Lang::En)
-        };
+        }
+    }
+
+    #[test]
+    fn a_loaded_plans_prompt_sizes_are_kept() {
+        let plan = sized_plan();
         let form = PlanForm::from_plan(&plan);
+        assert_eq!(form.prompt_sizes, "128, 2048");
+        assert_eq!(form.typical_prompt_tokens, "1024");
+        assert!(form.prompt_cache_probe);
         assert_eq!(form.to_plan().unwrap(), plan);
+        // Through the link and a saved file, as a person shares them.
+        let linked = Plan::from_link_fragment(&plan.to_link_fragment()).unwrap();
+        assert_eq!(PlanForm::from_plan(&linked), form);
+        let saved = Plan::from_json(&plan.to_json_pretty()).unwrap();
+        assert_eq!(PlanForm::from_plan(&saved), form);
+        // Edited in the form, the plan says what was typed.
+        let mut edited = form.clone();
+        edited.prompt_sizes = "128 8192 32768".to_owned();
+        edited.typical_prompt_tokens = " 4096 ".to_owned();
+        edited.prompt_cache_probe = false;
+        let read = edited.to_plan().unwrap();
+        assert_eq!(read.prompt_sizes, Some(vec![128, 8192, 32768]));
+        assert_eq!(read.typical_prompt_tokens, Some(4096));
+        assert!(!read.prompt_cache_probe);
+    }
+
+    #[test]
+    fn prompt_sizes_are_read_between_commas_and_spaces_in_either_language() {
+        let mut form = PlanForm::from_plan(&demo_plan(Lang::En));
+        for typed in [
+            "128, 1024, 8192",
+            "128,1024,8192",
+            "128 1024 8192",
+            "128，1024、8192 ,",
+        ] {
+            form.prompt_sizes = typed.to_owned();
+            assert_eq!(
+                form.to_plan().unwrap().prompt_sizes,
+                Some(vec![128, 1024, 8192]),
+                "{typed}"
+            );
+        }
+    }
+
+    #[test]
+    fn empty_prompt_fields_leave_the_plan_as_it_was() {
+        let plan = demo_plan(Lang::En);
+        let mut form = PlanForm::from_plan(&plan);
+        assert_eq!(
+            (
+                form.prompt_sizes.as_str(),
+                form.typical_prompt_tokens.as_str(),
+                form.prompt_cache_probe
+            ),
+            ("", "", false)
+        );
+        form.prompt_sizes = " ".to_owned();
+        form.typical_prompt_tokens = "  ".to_owned();
+        let read = form.to_plan().unwrap();
+        assert_eq!(read, plan);
+        let json = read.to_json_pretty();
+        for member in [
+            "prompt_sizes",
+            "typical_prompt_tokens",
+            "prompt_cache_probe",
+        ] {
+            assert!(!json.contains(member), "{member} in {json}");
+        }
+    }
+
+    #[test]
+    fn prompt_field_errors_name_the_field_and_the_text_in_both_languages() {
+        let mut form = PlanForm::from_plan(&sized_plan());
+        form.prompt_sizes = "128, 2k".to_owned();
+        form.typical_prompt_tokens = "1.5".to_owned();
+        let error = form.to_plan().unwrap_err();
+        assert_eq!(
+            error.messages(),
+            [
+                "prompt_sizes: \"2k\" is not a whole number",
+                "typical_prompt_tokens: \"1.5\" is not a whole number"
+            ]
+        );
+        assert_eq!(
+            error.messages_in(Lang::ZhCn),
+            [
+                "prompt_sizes：\"2k\" 不是整数",
+                "typical_prompt_tokens：\"1.5\" 不是整数"
+            ]
+        );
+        assert_eq!(
+            problems_at(&error, "prompt_sizes", Lang::En),
+            ["\"2k\" is not a whole number"]
+        );
+        // A repeated, zero or too large size, or a typical size out of
+        // range: the plan's own rule, worded as a loaded file's.
+        form.typical_prompt_tokens = "1024".to_owned();
+        for typed in ["128, 128", "0, 128", "128, 3000000"] {
+            form.prompt_sizes = typed.to_owned();
+            let error = form.to_plan().unwrap_err();
+            let document = Plan {
+                prompt_sizes: Some(list_pieces(typed).map(|p| p.parse().unwrap()).collect()),
+                ..sized_plan()
+            };
+            let from_file = Plan::from_json(&document.to_json_pretty()).unwrap_err();
+            for lang in [Lang::En, Lang::ZhCn] {
+                assert_eq!(
+                    error.messages_in(lang),
+                    from_file.messages_in(lang),
+                    "{typed}"
+                );
+            }
+            assert!(
+                problems_at(&error, "prompt_sizes", Lang::ZhCn)[0]
+                    .starts_with("必须列出 1 到 16 个互不相同的长度"),
+                "{typed}"
+            );
+        }
+        form.prompt_sizes = "128, 2048".to_owned();
+        form.typical_prompt_tokens = "0".to_owned();
+        let error = form.to_plan().unwrap_err();
+        assert_eq!(
+            problems_at(&error, "typical_prompt_tokens", Lang::En),
+            ["must be between 1 and 2000000"]
+        );
+        assert!(problems_at(&error, "prompt_sizes", Lang::En).is_empty());
     }
 
     #[test]

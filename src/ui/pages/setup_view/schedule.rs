@@ -1,6 +1,7 @@
 //! The plan card: how many requests, warm-ups, their spacing or spread, the
-//! timeout and budget, the prompt and its options, peak hours, the fidelity
-//! check, and what is wrong with the plan or worth a warning.
+//! timeout and budget, peak hours, idle gaps, the prompt and its options
+//! (the sizes to measure among them), the fidelity check, and what is wrong
+//! with the plan or worth a warning.
 
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -73,6 +74,7 @@ pub(super) fn PlanFields(props: &PlanCardProps) -> Html {
                 <input id="plan-reasoning" type="checkbox" checked={form.reasoning_counts_as_first_token} onchange={toggle(state, |f, v| f.reasoning_counts_as_first_token = v)} />
                 <label for="plan-reasoning">{t.reasoning_first}</label>
             </div>
+            { prompt_fields(props) }
             { fidelity_option(state) }
             <p class="hint">{t.warmup_note}</p>
             if !errors.is_empty() {
@@ -130,6 +132,35 @@ fn checked_field(
     }
 }
 
+/// A field for a list of numbers typed between commas or spaces (which a
+/// phone's number pad may lack, so it asks for none), its problems said
+/// under it and the block's hint, `hint_id`, tied to it.
+fn list_field(
+    id: &str,
+    label: &str,
+    value: &str,
+    placeholder: &str,
+    oninput: Callback<InputEvent>,
+    problems: Vec<String>,
+    hint_id: &str,
+) -> Html {
+    let problem_id = format!("{id}-problem");
+    let bad = !problems.is_empty();
+    let described = if bad {
+        format!("{problem_id} {hint_id}")
+    } else {
+        hint_id.to_owned()
+    };
+    html! {
+        <div class="field">
+            <label for={id.to_owned()}>{label.to_owned()}</label>
+            <input id={id.to_owned()} value={value.to_owned()} {oninput} placeholder={placeholder.to_owned()} autocomplete="off" spellcheck="false"
+                aria-invalid={bad.then_some("true")} aria-describedby={described} />
+            if bad { <p class="hint status bad" id={problem_id}>{problems.join(" ")}</p> }
+        </div>
+    }
+}
+
 /// Idle time: the gaps to measure and, once there are any, the person's
 /// own spacing and a dedicated endpoint's price, which the results weigh
 /// the gaps against; each field's problems said at it.
@@ -145,24 +176,52 @@ fn idle_fields(props: &PlanCardProps) -> Html {
     let asked = !form.idle_gaps_s.trim().is_empty()
         || !form.typical_gap_s.trim().is_empty()
         || !form.dedicated_usd_per_hour.trim().is_empty();
-    let gaps_id = "plan-idle-gaps";
-    let gaps_problems = problems("idle_gaps_s");
-    let gaps_bad = !gaps_problems.is_empty();
     html! {
         <div class="idle-option">
             <div class="grid">
-                <div class="field">
-                    <label for={gaps_id}>{t.idle_gaps}</label>
-                    <input id={gaps_id} value={form.idle_gaps_s.clone()} oninput={edit(state, |f, v| f.idle_gaps_s = v)} placeholder={t.idle_gaps_hint} autocomplete="off" spellcheck="false"
-                        aria-invalid={gaps_bad.then_some("true")} aria-describedby={if gaps_bad { "plan-idle-gaps-problem idle-hint" } else { "idle-hint" }} />
-                    if gaps_bad { <p class="hint status bad" id="plan-idle-gaps-problem">{gaps_problems.join(" ")}</p> }
-                </div>
+                { list_field("plan-idle-gaps", t.idle_gaps, &form.idle_gaps_s, t.idle_gaps_hint, edit(state, |f, v| f.idle_gaps_s = v), problems("idle_gaps_s"), "idle-hint") }
                 if asked {
                     { checked_field("plan-typical-gap", t.typical_gap, &form.typical_gap_s, true, edit(state, |f, v| f.typical_gap_s = v), problems("typical_gap_s")) }
                     { checked_field("plan-dedicated", t.dedicated_usd_per_hour, &form.dedicated_usd_per_hour, true, edit(state, |f, v| f.dedicated_usd_per_hour = v), problems("dedicated_usd_per_hour")) }
                 }
             </div>
             <p class="hint" id="idle-hint">{t.idle_note}</p>
+        </div>
+    }
+}
+
+/// Prompt sizes: the sizes to measure TTFT at and, once there are any, the
+/// person's typical size, which the routing weighs, and the cache probe,
+/// which sends each long size twice; each field's problems said at it.
+fn prompt_fields(props: &PlanCardProps) -> Html {
+    let state = &props.page.state;
+    let lang = state.lang;
+    let t = lang.texts();
+    let form = &state.form;
+    let problems = |field: &str| match props.validated.as_ref() {
+        Ok(_) => Vec::new(),
+        Err(error) => problems_at(error, field, lang),
+    };
+    // A loaded plan may carry a typical size or the probe without sizes:
+    // shown, so nothing the plan sends is out of sight.
+    let asked = !form.prompt_sizes.trim().is_empty()
+        || !form.typical_prompt_tokens.trim().is_empty()
+        || form.prompt_cache_probe;
+    html! {
+        <div class="prompt-option">
+            <div class="grid">
+                { list_field("plan-prompt-sizes", t.prompt_sizes, &form.prompt_sizes, t.prompt_sizes_hint, edit(state, |f, v| f.prompt_sizes = v), problems("prompt_sizes"), "prompt-sizes-hint") }
+                if asked {
+                    { checked_field("plan-typical-prompt", t.typical_prompt_tokens, &form.typical_prompt_tokens, true, edit(state, |f, v| f.typical_prompt_tokens = v), problems("typical_prompt_tokens")) }
+                }
+            </div>
+            if asked {
+                <div class="field check">
+                    <input id="plan-cache-probe" type="checkbox" checked={form.prompt_cache_probe} onchange={toggle(state, |f, v| f.prompt_cache_probe = v)} />
+                    <label for="plan-cache-probe">{t.prompt_cache_probe}</label>
+                </div>
+            }
+            <p class="hint" id="prompt-sizes-hint">{t.prompt_sizes_note}</p>
         </div>
     }
 }
