@@ -26,6 +26,13 @@
 //! 3. **Every printed reading lies inside its printed interval, no printed
 //!    duration is negative, and the text and the JSON say the same rule
 //!    and pick.** Checked on every world's report in both languages.
+//! 4. **No sentence denies the table beside it**: a target whose prompt
+//!    cache table shows hits starting sooner than misses is never said to
+//!    have "no cache effect"; each model's table ranks first the target its
+//!    sentences pick; a target said to have no successful request has no
+//!    median in any table. Checked with property 3. Sized worlds may give
+//!    a provider a prompt cache it reports (repeats only, or, with the
+//!    nonce off, first sends too).
 //!
 //! Left out of each case: bootstrap intervals are drawn with 8 resamples
 //! (the decisions checked here read none of them; the CV's interval is
@@ -43,6 +50,9 @@ use crate::base::failure::{ErrorKind, Phase, SampleError};
 use crate::base::lang::Lang;
 use crate::judgement::report::{Report, build_report_with};
 use crate::judgement::verdict::Verdict;
+use crate::narrative::sentences::Said;
+use crate::outline::results::Part;
+use crate::outline::{Block, Notes, Section, Show};
 use crate::planning::plan::{FidelityPlan, Plan, Target};
 use crate::planning::schedule::Schedule;
 use crate::wire::sample::Sample;
@@ -322,6 +332,112 @@ fn printed_truthfully(plan: &Plan, samples: &[Sample], report: &Report, lang: La
     if let Some(negative) = negative_duration(&text) {
         wrong.push(format!("a negative duration is printed: …{negative}…"));
     }
+    wrong.extend(denials(report, &outline, lang));
+    wrong
+}
+
+/// Property 4 on one outline: the sentences that deny a table beside them
+/// (see the module doc), each with what it denies.
+fn denials(report: &Report, outline: &[Part], lang: Lang) -> Vec<String> {
+    let sections: Vec<&Section> = outline
+        .iter()
+        .filter_map(|part| match part {
+            Part::Section(section) => Some(section),
+            _ => None,
+        })
+        .collect();
+    let target_of = |data: &[(&str, String)]| {
+        data.iter()
+            .find(|(name, _)| *name == "data-target")
+            .and_then(|(_, value)| value.parse::<u32>().ok())
+    };
+    let value =
+        |values: &[Option<String>], i: usize| values.get(i)?.as_deref()?.parse::<f64>().ok();
+    // Every sentence about one target, wherever it stands.
+    let said_of = |target: u32| -> Vec<String> {
+        sections
+            .iter()
+            .flat_map(|section| section.notes())
+            .filter(|said| said.target == target)
+            .map(|said| said.text)
+            .collect()
+    };
+    let mut wrong = Vec::new();
+    // The prompt cache's table against "no cache effect".
+    let no_effect = match lang {
+        Lang::En => "no cache effect",
+        Lang::ZhCn => "没有显示出缓存效果",
+    };
+    for section in sections.iter().filter(|s| s.kind == "prompt-cache") {
+        for row in section.tables().flat_map(|t| t.rows.iter()) {
+            let Some(target) = target_of(&row.data) else {
+                continue;
+            };
+            let (share, hits_ms, misses_ms) = (
+                value(&row.values, 2),
+                value(&row.values, 3),
+                value(&row.values, 4),
+            );
+            let visible = matches!(
+                (share, hits_ms, misses_ms),
+                (Some(share), Some(hits), Some(misses)) if share >= 0.5 && hits <= 0.75 * misses
+            );
+            if visible {
+                for text in said_of(target).iter().filter(|t| t.contains(no_effect)) {
+                    wrong.push(format!(
+                        "target {target}: \"{text}\" beside a cache table of hits {hits_ms:?} ms \
+                         against misses {misses_ms:?} ms ({share:?} hits)"
+                    ));
+                }
+            }
+        }
+    }
+    // Each model's table ranks first the target its sentences pick.
+    for (model, section) in report.models.iter().zip(
+        sections
+            .iter()
+            .filter(|s| s.kind == crate::outline::comparison::MODEL_BLOCK),
+    ) {
+        let first = section
+            .tables()
+            .next()
+            .and_then(|table| table.rows.first())
+            .and_then(|row| target_of(&row.data));
+        if let (Some(best), Some(first)) = (model.best, first)
+            && best != first
+        {
+            wrong.push(format!(
+                "the table ranks target {first} first, the sentences pick {best}"
+            ));
+        }
+    }
+    // A target without a successful request has no median in a table.
+    let without: Vec<u32> = sections
+        .iter()
+        .filter(|s| s.kind == crate::outline::comparison::NO_SUCCESS)
+        .flat_map(|s| s.notes())
+        .map(|said| said.target)
+        .collect();
+    for section in sections
+        .iter()
+        .filter(|s| s.kind == crate::outline::comparison::MODEL_BLOCK)
+    {
+        for row in section.tables().flat_map(|t| t.rows.iter()) {
+            if let Some(target) = target_of(&row.data)
+                && without.contains(&target)
+                && row
+                    .values
+                    .iter()
+                    .flatten()
+                    .any(|v| v.parse::<f64>().is_ok())
+            {
+                wrong.push(format!(
+                    "target {target} is said to have no successful request beside its figures {:?}",
+                    row.cells
+                ));
+            }
+        }
+    }
     wrong
 }
 
@@ -410,13 +526,64 @@ struct Tally {
     failures_to_the_top: usize,
 }
 
+/// What a sized world's provider does with a repeated prompt.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Cache {
+    /// No cache figure reported.
+    Silent,
+    /// Reports `cached_tokens`: hits on the probe's repeats only.
+    Repeats,
+    /// Reports `cached_tokens`, and with the nonce off serves every send of
+    /// a prompt seen before from its cache, first sends of later cycles
+    /// too, at half the TTFT.
+    Everything,
+}
+
+/// Gives each target of a sized plan a prompt cache (drawn from `rng`, a
+/// generator of its own so the worlds before it stay as they were) and
+/// writes what its provider reports into `samples`; may turn the plan's
+/// nonce off.
+fn with_caches(plan: &mut Plan, samples: &mut [Sample], rng: &mut fastrand::Rng) {
+    if plan.prompt_sizes.is_none() {
+        return;
+    }
+    let caches: Vec<Cache> = plan
+        .targets
+        .iter()
+        .map(|_| [Cache::Silent, Cache::Repeats, Cache::Everything][rng.usize(..3)])
+        .collect();
+    if caches.contains(&Cache::Everything) && rng.bool() {
+        plan.nonce = false;
+    }
+    let mut seen = std::collections::HashSet::new();
+    for sample in samples.iter_mut().filter(|s| !s.is_probe()) {
+        let Some(sized) = sample.sized_prompt else {
+            continue;
+        };
+        let cache = caches[sample.target as usize];
+        let first_seen = seen.insert((sample.target, sized.tokens));
+        let hit = match cache {
+            Cache::Silent => continue,
+            Cache::Repeats => sized.repeat_of.is_some(),
+            Cache::Everything => sized.repeat_of.is_some() || (!plan.nonce && !first_seen),
+        };
+        if hit && sized.repeat_of.is_none() {
+            // A first send the cache served: as fast as a repeat.
+            sample.ttft_ms = sample.ttft_ms.map(|ms| ms * 0.5);
+        }
+        sample.cached_tokens = Some(if hit { sized.tokens } else { 0 });
+    }
+}
+
 fn run_suite(cases: usize, seed: u64) -> Tally {
     let mut rng = fastrand::Rng::with_seed(seed);
+    let mut caching = fastrand::Rng::with_seed(seed.wrapping_add(1));
     let mut tally = Tally::default();
     while tally.cases < cases {
-        let plan = plan(&mut rng);
+        let mut plan = plan(&mut rng);
         let providers: Vec<Provider> = plan.targets.iter().map(|_| provider(&mut rng)).collect();
-        let samples = replies(&plan, &providers, &mut rng);
+        let mut samples = replies(&plan, &providers, &mut rng);
+        with_caches(&mut plan, &mut samples, &mut caching);
         let timeout_ms = plan.timeout_s * 1000.0;
         let before = build_report_with(&plan, &samples, 0, 7, RESAMPLES);
         tally.worlds += 1;
@@ -786,4 +953,102 @@ fn the_printed_rule_is_the_rule_applied() {
     let rule = report.models[0].rule(Lang::En);
     assert!(rule.contains("over the TTFT budget of 800 ms"), "{rule}");
     assert!(!rule.contains("typical"), "{rule}");
+}
+
+/// Property 4's check at work: over sized worlds with caches, how often a
+/// cache table shows an effect and a size's line says "no cache effect"
+/// anyway (printed); then the same outlines made to deny their tables,
+/// which the check must catch every time.
+#[test]
+fn a_sentence_that_denies_its_table_is_found() {
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut caching = fastrand::Rng::with_seed(12);
+    let (mut worlds, mut visible, mut tried, mut caught) = (0, 0, 0, 0);
+    while worlds < 60 {
+        let mut plan = plan(&mut rng);
+        if plan.prompt_sizes.is_none() {
+            continue;
+        }
+        plan.prompt_cache_probe = true;
+        let providers: Vec<Provider> = plan.targets.iter().map(|_| provider(&mut rng)).collect();
+        let mut samples = replies(&plan, &providers, &mut rng);
+        with_caches(&mut plan, &mut samples, &mut caching);
+        let report = build_report_with(&plan, &samples, 0, 7, RESAMPLES);
+        worlds += 1;
+        for lang in [Lang::En, Lang::ZhCn] {
+            let sentences = crate::narrative::sentences::report_sentences(&report, lang);
+            let prefill =
+                crate::judgement::prefill_report::prefill_report(&plan, &samples, report.seed);
+            let mut outline = crate::outline::results::results_outline(
+                lang,
+                &report,
+                &sentences,
+                prefill.as_ref(),
+                plan.nonce,
+            );
+            assert_eq!(
+                denials(&report, &outline, lang),
+                Vec::<String>::new(),
+                "world {worlds}"
+            );
+            // Each target whose cache table shows an effect, said to have none.
+            let shown: Vec<u32> = outline
+                .iter()
+                .filter_map(|part| match part {
+                    Part::Section(s) if s.kind == "prompt-cache" => Some(s),
+                    _ => None,
+                })
+                .flat_map(|s| s.tables().flat_map(|t| t.rows.clone()).collect::<Vec<_>>())
+                .filter(|row| {
+                    let v = |i: usize| row.values.get(i).cloned().flatten().and_then(|v| v.parse::<f64>().ok());
+                    matches!((v(2), v(3), v(4)), (Some(s), Some(h), Some(m)) if s >= 0.5 && h <= 0.75 * m)
+                })
+                .filter_map(|row| row.data.iter().find(|(n, _)| *n == "data-target").and_then(|(_, v)| v.parse().ok()))
+                .collect();
+            visible += shown.len();
+            // The table's rows turned round: its first is not the pick.
+            if report.models.first().is_some_and(|m| m.best.is_some()) {
+                let mut turned = outline.clone();
+                if let Some(Part::Section(section)) = turned
+                    .iter_mut()
+                    .find(|p| matches!(p, Part::Section(s) if s.kind == crate::outline::comparison::MODEL_BLOCK))
+                    && let Some(Block::Table(table)) =
+                        section.blocks.iter_mut().find(|b| matches!(b, Block::Table(_)))
+                    && table.rows.len() >= 2
+                {
+                    table.rows.reverse();
+                    tried += 1;
+                    caught += usize::from(!denials(&report, &turned, lang).is_empty());
+                }
+            }
+            let Some(&target) = shown.first() else {
+                continue;
+            };
+            let denial = match lang {
+                Lang::En => "no cache effect at 1 024 tokens",
+                Lang::ZhCn => "1 024 Token 时没有显示出缓存效果",
+            };
+            let mut section = Section::new("doctored", "doctored", "doctored");
+            section.blocks.push(Block::Notes(Notes::of(
+                "doctored",
+                Show::Quiet,
+                "doctored",
+                &[Said {
+                    target,
+                    label: "X".to_owned(),
+                    text: denial.to_owned(),
+                }],
+            )));
+            outline.push(Part::Section(section));
+            tried += 1;
+            caught += usize::from(!denials(&report, &outline, lang).is_empty());
+        }
+    }
+    println!(
+        "denial check: {worlds} sized worlds with caches, {visible} cache tables showing an \
+         effect (both languages), none denied by a real report; a made-up denial caught in \
+         {caught} of {tried}"
+    );
+    assert!(visible >= 10, "too few cache effects to check: {visible}");
+    assert_eq!(caught, tried);
 }

@@ -511,15 +511,17 @@ pub fn recorded_failure_text(
         let said = message
             .split_once(" from provider: ")
             .map_or(message, |(_, said)| said);
-        let said = match (status_hint(status), said.rfind("; ")) {
-            (Some(hint), Some(at))
-                if hint.starts_with(said[at + 2..].trim_end_matches('…'))
-                    && !said[at + 2..].trim_end_matches('…').is_empty() =>
-            {
-                said[..at].trim_end()
-            }
-            _ => said,
-        };
+        // The advice after the provider's words, whole or cut short ("…").
+        let advice_at = status_hint(status).and_then(|hint| {
+            said.match_indices("; ").map(|(at, _)| at).find(|&at| {
+                let rest = &said[at + 2..];
+                rest == hint || {
+                    let kept = rest.strip_suffix('…').unwrap_or("");
+                    !kept.is_empty() && hint.starts_with(kept)
+                }
+            })
+        });
+        let said = advice_at.map_or(said, |at| said[..at].trim_end());
         let mut text = notice::provider_http_error(lang, status, said);
         if let Some(hint) = status_hint_in(lang, status) {
             text.push('；');
@@ -993,6 +995,27 @@ mod tests {
 
     #[test]
     fn a_failure_is_said_in_chinese_quoting_only_the_providers_words() {
+        // The advice left out whole, cut short, or holding "; " itself.
+        for (stored, kept) in [
+            (
+                "HTTP 500 from provider: boom (x); the provider failed; retry later",
+                "服务商返回 HTTP 500：boom (x)；服务商出错，请稍后重试",
+            ),
+            (
+                "HTTP 400 from provider: unknown; known: a, b; check the model na…",
+                "服务商返回 HTTP 400：unknown; known: a, b；请检查模型名称和计划设置",
+            ),
+            (
+                "HTTP 400 from provider: unknown; known: a, b…",
+                "服务商返回 HTTP 400：unknown; known: a, b…；请检查模型名称和计划设置",
+            ),
+        ] {
+            let status = stored[5..8].parse().unwrap();
+            assert_eq!(
+                recorded_failure_text(Lang::ZhCn, ErrorKind::HttpStatus, stored, Some(status)),
+                kept
+            );
+        }
         use crate::base::failure::Phase;
         let failed = |kind, message: &str| SampleError {
             kind,
