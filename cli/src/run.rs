@@ -278,36 +278,14 @@ pub async fn run(
 }
 
 /// One line for each target none of whose measured requests succeeded,
-/// with the failure's own words: "error: Custom · gpt-4o-mini: no
-/// successful request; 3 of 3 failed with “HTTP 400 from provider: …”".
-/// Empty when every target that sent a request got an answer.
+/// with the failure's own words (core's `never_answered`, which the page
+/// says at a run's end too): "error: Custom · gpt-4o-mini: no successful
+/// request; 3 of 3 failed with “HTTP 400 from provider: …”". Empty when
+/// every target that sent a request got an answer.
 fn unanswered(plan: &Plan, samples: &[Sample]) -> Vec<String> {
-    let lang = firsttoken_core::verdict::Lang::En;
-    plan.targets
-        .iter()
-        .enumerate()
-        .filter_map(|(index, target)| {
-            let own: Vec<&Sample> = samples
-                .iter()
-                .filter(|s| s.target as usize == index && !s.warmup && s.probe.is_none())
-                .collect();
-            let answered = own.iter().any(|s| s.error.is_none() && s.ttft_ms.is_some());
-            if own.is_empty() || answered {
-                return None;
-            }
-            let reason = firsttoken_core::report::failure_reason(&own)?;
-            Some(format!(
-                "error: {}: no successful request; {}",
-                target.label,
-                firsttoken_core::text::report_words::failure_reason_words(
-                    lang,
-                    &reason.message,
-                    reason.count,
-                    reason.of,
-                    reason.retry_after_s,
-                )
-            ))
-        })
+    firsttoken_core::text::ending::never_answered(firsttoken_core::verdict::Lang::En, plan, samples)
+        .into_iter()
+        .map(|said| format!("error: {}: {}", said.label, said.text))
         .collect()
 }
 

@@ -118,7 +118,7 @@ pub mod text {
         comparison_words as comparison, routing_words as routing, verdict_words as verdict,
     };
     pub use crate::narrative::sentences::*;
-    pub use crate::narrative::{fidelity, idle, prefill};
+    pub use crate::narrative::{ending, fidelity, idle, prefill};
     pub use crate::words::format::{
         at_least, format_duration, format_ms, format_pct, format_ratio, format_usd, interval_ms,
         significant, trim_zeros,
