@@ -1,5 +1,5 @@
 // The README's pictures: the first screen while the wasm loads, setup, a run in progress and its results, at 1280 px
-// and 400 px wide, from a demo-provider run (no key, no network), written to
+// and 400 px wide, in English and Chinese (files ending "-zh"), from a demo-provider run (no key, no network), written to
 // docs/screenshots/. The whole pages, in slices for reviewing the
 // layout, go to e2e/out/screens/. Run with `make screenshots`, or `cd e2e && node
 // bench/screenshots.mjs` once the page and the mock are built.
@@ -39,12 +39,7 @@ async function shoot(page, name, width, { fullPage = false } = {}) {
   }
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.screenshot({ path: resolve(docs, `${name}-${width}.png`), fullPage });
-  // The whole page in slices a viewer shows at full size. Results cards off
-  // screen skip rendering until scrolled near (content-visibility: auto), so
-  // a whole-page picture renders them all first, as scrolling would.
-  await page.evaluate(() => {
-    for (const card of document.querySelectorAll(".results > *")) card.style.contentVisibility = "visible";
-  });
+  // The whole page in slices a viewer shows at full size.
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0, k = 0; y < height; y += 1000, k++) {
     const clip = { x: 0, y, width, height: Math.min(1000, height - y) };
@@ -71,11 +66,12 @@ try {
     console.log(`docs/screenshots/first-screen-${width}.png`);
     await context.close();
   }
-  const setup = await openPage(browser, servers.site);
-  for (const width of [1280, 400]) await shoot(setup, "setup", width);
+  for (const [locale, suffix] of [["en-US", ""], ["zh-CN", "-zh"]]) {
+  const setup = await openPage(browser, servers.site, { locale });
+  for (const width of [1280, 400]) await shoot(setup, `setup${suffix}`, width);
   await setup.context().close();
 
-  const page = await openPage(browser, `${servers.site}#${planFragment(plan)}`);
+  const page = await openPage(browser, `${servers.site}#${planFragment(plan)}`, { locale });
   await page.click("#start");
   // A third of the way in, and preferably while a cold start (about 1 in 20
   // of Demo B's requests) is among the latest samples, as the live view is
@@ -88,18 +84,21 @@ try {
     // On a phone the live view (timeline, latest samples) sits below the
     // progress and the per-target cards, out of the first screen: the run
     // picture at 400 px is the whole page, so it shows the live view too.
-    await shoot(page, "run", width, { fullPage: width === 400 });
+    await shoot(page, `run${suffix}`, width, { fullPage: width === 400 });
     // The live view (timeline and latest samples) on its own: below the
     // progress and the table, out of the first screen on a phone.
-    await page.locator(".live-view").screenshot({ path: resolve(docs, `live-${width}.png`) });
-    console.log(`docs/screenshots/live-${width}.png`);
+    await page.locator(".live-view").screenshot({ path: resolve(docs, `live${suffix}-${width}.png`) });
+    console.log(`docs/screenshots/live${suffix}-${width}.png`);
   }
   await page.setViewportSize({ width: 1280, height: WIDTHS[1280] });
   await page.waitForSelector('.run-status[data-status="finished"]', { timeout: 180_000 });
-  await page.getByRole("button", { name: "Results" }).last().click();
+  // The run card's own "Results" button, in either language.
+  await page.locator(".run .actions button.primary").click();
   await page.waitForSelector("table.comparison");
-  for (const width of [1280, 400]) await shoot(page, "results", width);
+  for (const width of [1280, 400]) await shoot(page, `results${suffix}`, width);
   if (page.problems.length) throw new Error(`page problems: ${page.problems.join("; ")}`);
+  await page.context().close();
+  }
 } finally {
   await browser.close();
   servers.stop();
