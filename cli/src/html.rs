@@ -19,7 +19,6 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
-use firsttoken_core::outline::comparison::MODEL_BLOCK;
 use firsttoken_core::outline::idle::IDLE_CHART;
 use firsttoken_core::outline::results::{Part, results_outline};
 use firsttoken_core::outline::{Block, Role, Section, Show, Table};
@@ -28,10 +27,10 @@ use firsttoken_core::report::Report;
 use firsttoken_core::results::ResultsDoc;
 use firsttoken_core::results::ResultsView;
 use firsttoken_core::text::report_sentences;
-use firsttoken_core::text::report_words::{ReportWords, report_heading};
+use firsttoken_core::text::report_words::report_heading;
 use firsttoken_core::verdict::Lang;
 
-use crate::report::{ConfigFormat, config_text, model_lines, started_text};
+use crate::report::{ConfigFormat, config_text, started_text};
 
 /// Width of each chart, in CSS pixels: legible on a laptop and on A4.
 const CHART_WIDTH_PX: u32 = 720;
@@ -134,7 +133,6 @@ fn scroll_open(labelled_by: &str) -> String {
 /// The report of `doc` (already made printable with
 /// [`crate::report::for_terminal`]) as one HTML document in `lang`.
 pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
-    let words = ReportWords::of(lang);
     let environment = &doc.environment;
     let mut out = String::new();
     let heading = report_heading(
@@ -169,11 +167,9 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
         escape(&heading)
     );
 
+    // The results in the outline's order: the printer adds no figure.
     let sentences = report_sentences(report, lang);
-    // The results in the outline's order; after each model's comparison
-    // the connections of its targets, which only the runner measures.
     let prefill = prefill_report(&doc.plan, &doc.samples, report.seed);
-    let mut model_index = 0;
     for part in results_outline(lang, report, &sentences, prefill.as_ref(), doc.plan.nonce) {
         let section = match part {
             Part::Population(population) => {
@@ -197,23 +193,6 @@ pub fn to_html(doc: &ResultsDoc, report: &Report, lang: Lang) -> String {
             String::new()
         };
         section_html(&mut out, &section, chart.as_ref(), &exports, lang);
-        if section.kind == MODEL_BLOCK {
-            let lines = model_lines(doc, report, model_index, words, lang);
-            if !lines.is_empty() {
-                out.push_str("<ul class=\"said\">\n");
-                for (name, text) in lines {
-                    let _ = writeln!(
-                        out,
-                        "<li><b>{}</b>{}{}</li>",
-                        escape(name),
-                        escape(firsttoken_core::text::colon(lang)),
-                        escape(&text)
-                    );
-                }
-                out.push_str("</ul>\n");
-            }
-            model_index += 1;
-        }
     }
     let _ = writeln!(
         out,

@@ -11,24 +11,21 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use firsttoken_core::idle::{GoesCold, IdleFigures};
-use firsttoken_core::outline::comparison::MODEL_BLOCK;
 use firsttoken_core::outline::results::{Part, results_outline};
 use firsttoken_core::outline::{Block, Section, Show, Table};
 use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
 use firsttoken_core::report::{
-    REPORT_SEED, Report, TargetReport, build_report, percentile_reaches_censored,
+    Connections, REPORT_SEED, Report, TargetReport, build_report, percentile_reaches_censored,
 };
 use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
 use firsttoken_core::routing_config::{
     RunSource, litellm_yaml_with_prefill, openrouter_json, routing_json,
 };
-use firsttoken_core::stats::{Summary, summarize};
+use firsttoken_core::stats::Summary;
 use firsttoken_core::tail::ColdTail;
+use firsttoken_core::text;
 use firsttoken_core::text::printable::printable;
-use firsttoken_core::text::report_words::{
-    Phase, ReportWords, connections_opened, report_heading, unknown_time,
-};
-use firsttoken_core::text::{self, format_ms};
+use firsttoken_core::text::report_words::{report_heading, unknown_time};
 use firsttoken_core::text::{colon, labelled, report_sentences};
 use firsttoken_core::verdict::{Judgement, Lang};
 use serde_json::{Value, json};
@@ -144,38 +141,8 @@ fn judgement_json(judgement: Judgement) -> Value {
     })
 }
 
-/// The connection phases of `target`'s requests that opened a connection
-/// (warm-ups included: the first request of a run is usually a warm-up and
-/// usually the one that connects), each summarised by `core`'s statistics.
-/// `None` when none opened one the client could time (the page's files).
-struct Connections {
-    opened: usize,
-    dns: Option<Summary>,
-    connect: Option<Summary>,
-    tls: Option<Summary>,
-}
-
-fn connections(doc: &ResultsDoc, target: u32) -> Option<Connections> {
-    let phases: Vec<_> = doc
-        .samples
-        .iter()
-        .filter(|s| s.target == target)
-        .filter_map(|s| s.connection)
-        .collect();
-    if phases.is_empty() {
-        return None;
-    }
-    let of = |pick: fn(&firsttoken_core::sample::ConnectionPhases) -> Option<f64>| {
-        summarize(&phases.iter().filter_map(pick).collect::<Vec<_>>())
-    };
-    Some(Connections {
-        opened: phases.len(),
-        dns: of(|p| p.dns_ms),
-        connect: of(|p| Some(p.connect_ms)),
-        tls: of(|p| p.tls_ms),
-    })
-}
-
+/// The connections a target's requests opened (core's
+/// `report::Connections`), or `null` when none was timed (the page's files).
 fn connections_json(connections: Option<&Connections>) -> Value {
     connections.map_or(Value::Null, |c| {
         json!({
@@ -185,19 +152,6 @@ fn connections_json(connections: Option<&Connections>) -> Value {
             "tls_ms": stats_json(c.tls.as_ref()),
         })
     })
-}
-
-/// "3 opened; median DNS 1.8 ms, connect 21 ms, TLS 45 ms" (core's words).
-fn connections_text(lang: Lang, c: &Connections) -> String {
-    let phases: Vec<(Phase, String)> = [
-        (Phase::Dns, &c.dns),
-        (Phase::Connect, &c.connect),
-        (Phase::Tls, &c.tls),
-    ]
-    .into_iter()
-    .filter_map(|(phase, summary)| summary.as_ref().map(|s| (phase, format_ms(lang, s.median))))
-    .collect();
-    connections_opened(lang, c.opened, &phases)
 }
 
 /// A target's idle figures: every gap's cold share with its interval,
@@ -291,7 +245,7 @@ fn idle_json(idle: &IdleFigures) -> Value {
     })
 }
 
-fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
+fn target_json(target: &TargetReport) -> Value {
     let errors_by_kind: serde_json::Map<String, Value> = target
         .errors_by_kind
         .iter()
@@ -339,7 +293,7 @@ fn target_json(doc: &ResultsDoc, target: &TargetReport) -> Value {
             "off_peak_ranked": c.off_peak.1,
             "fisher_p": c.p_value,
         })),
-        "connections": connections_json(connections(doc, target.target).as_ref()),
+        "connections": connections_json(target.connections.as_ref()),
         "intervals": target.intervals.map_or(Value::Null, |i| json!({
             "median_ms": i.median_ms.pair(),
             "p95_ms": i.p95_ms.pair(),
@@ -406,7 +360,7 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         "samples": doc.samples.len(),
         "bootstrap_seed": report.seed,
         "summary": summary,
-        "targets": report.targets.iter().map(|t| target_json(doc, t)).collect::<Vec<_>>(),
+        "targets": report.targets.iter().map(target_json).collect::<Vec<_>>(),
         "models": models,
         "routing": routing,
         "fidelity": value_of(report.fidelity.as_ref()),
@@ -555,7 +509,6 @@ pub fn config_text(doc: &ResultsDoc, report: &Report, format: ConfigFormat, pin:
 pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang, width: Option<usize>) -> String {
     let mut out = String::new();
     let environment = &doc.environment;
-    let words = ReportWords::of(lang);
     let _ = writeln!(
         out,
         "{}",
@@ -567,12 +520,10 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang, width: Option<usiz
             environment.vantage.as_deref(),
         )
     );
-    // Every sentence is core's, the same list the page shows.
+    // Every sentence is core's, the same list the page shows, and the
+    // results in the outline's order: the printer adds no figure.
     let sentences = report_sentences(report, lang);
-    // The results in the outline's order; after each model's comparison
-    // the connections of its targets, which only the runner measures.
     let prefill = prefill_report(&doc.plan, &doc.samples, report.seed);
-    let mut model_index = 0;
     for part in results_outline(lang, report, &sentences, prefill.as_ref(), doc.plan.nonce) {
         let section = match part {
             Part::Population(population) => {
@@ -584,12 +535,6 @@ pub fn to_text(doc: &ResultsDoc, report: &Report, lang: Lang, width: Option<usiz
             Part::Section(section) => section,
         };
         section_text(&mut out, &section, lang, width);
-        if section.kind == MODEL_BLOCK {
-            for (name, text) in model_lines(doc, report, model_index, words, lang) {
-                let _ = writeln!(out, "  {name}{}{text}", colon(lang));
-            }
-            model_index += 1;
-        }
     }
     out
 }
@@ -728,43 +673,6 @@ fn table_text(out: &mut String, table: &Table, width: Option<usize>) {
     }
 }
 
-/// The named lines printed after one model's comparison (the outline's
-/// section, `core::outline::comparison`) by both the text report and the
-/// HTML report: (line name, text), the connections of the model's targets,
-/// which only the runner measures. Every other line is in a section.
-pub(crate) fn model_lines(
-    doc: &ResultsDoc,
-    report: &Report,
-    model_index: usize,
-    words: &ReportWords,
-    lang: Lang,
-) -> Vec<(&'static str, String)> {
-    let Some(model) = report.models.get(model_index) else {
-        return Vec::new();
-    };
-    model
-        .rows
-        .iter()
-        .filter_map(|row| connections_line(doc, report, row.figures.target, lang))
-        .map(|line| (words.connections, line))
-        .collect()
-}
-
-pub(crate) fn connections_line(
-    doc: &ResultsDoc,
-    report: &Report,
-    target: u32,
-    lang: Lang,
-) -> Option<String> {
-    let c = connections(doc, target)?;
-    let report_target = report.targets.get(target as usize)?;
-    Some(labelled(
-        lang,
-        &report_target.label,
-        &connections_text(lang, &c),
-    ))
-}
-
 /// "2026-12-03 07:01 (UTC+01:00)".
 pub(crate) fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> String {
     let offset = jiff::tz::Offset::from_seconds(tz_offset_min.saturating_mul(60))
@@ -784,6 +692,7 @@ pub(crate) fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> Str
 mod tests {
     use super::*;
     use firsttoken_core::text::caveat_line;
+    use firsttoken_core::text::report_words::ReportWords;
 
     /// The golden routing fixture (five targets, 320 requests each, a cold
     /// tail, prices, timeouts) and the same file with a TTFT budget.

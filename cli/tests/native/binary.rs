@@ -201,10 +201,12 @@ fn fresh_connections_open_and_time_a_connection_for_every_request() {
     }
     let output = run(firsttoken().arg("report").arg(&results));
     let (text, _) = texts(&output);
+    // The outline's own list under the model's table, like every other.
     assert!(
-        text.contains("  Connections: openai fixed@5: 2 opened; median connect "),
+        text.contains("    openai fixed@5: 2 opened; median connect "),
         "{text}"
     );
+    assert!(text.contains("  Connections\n"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -133,14 +133,6 @@ pub fn RunPage(props: &PageProps) -> Html {
             counts
         })
     });
-    // At the end, each target that never answered, with why: the runner's
-    // last lines say the same (core's `never_answered`).
-    let never_answered = if active {
-        Vec::new()
-    } else {
-        run.samples
-            .read(|all| crate::core::text::ending::never_answered(lang, &run.plan, all))
-    };
     html! {
         <div class="run">
             <section class="card">
@@ -155,13 +147,6 @@ pub fn RunPage(props: &PageProps) -> Html {
                     if !active { <button type="button" class="primary" onclick={on_results}>{t.nav_results}</button> }
                 </div>
                 if run.hidden_samples > 0 { <p class="warn-line">{t.hidden_notice}</p> }
-                if !never_answered.is_empty() {
-                    <ul class="never-answered" id="never-answered">
-                        { for never_answered.iter().map(|said| html! {
-                            <li class="warn-line" data-target={said.target.to_string()}><strong>{said.label.clone()}</strong>{crate::core::text::colon(lang)}{said.text.clone()}</li>
-                        }) }
-                    </ul>
-                }
             </section>
             <section class="card">
                 <div class="table-wrap">

@@ -58,6 +58,11 @@ pub struct TargetReport {
     /// without a failure. Carried into every place that counts failures,
     /// so a target that never answered says why.
     pub failure_reason: Option<FailureReason>,
+    /// The connections its requests opened, warm-ups included (the first
+    /// request of a run is usually a warm-up and usually the one that
+    /// connects); `None` when none opened one the client could time (the
+    /// page's requests: a browser does not say).
+    pub connections: Option<Connections>,
     /// TTFT, ms, over the ranked requests: every measured first token and
     /// every timeout, ranked at the timeout (right-censored). With
     /// `censored` > 0 its mean, stddev and CV are lower bounds, and a
@@ -634,6 +639,7 @@ fn target_report(
         }
     }
     let failure_reason = failure_reason(samples);
+    let connections = connections(samples);
     let counted: Vec<&Sample> = samples
         .iter()
         .copied()
@@ -696,6 +702,7 @@ fn target_report(
         error_rate: tally.error_rate,
         errors_by_kind,
         failure_reason,
+        connections,
         headers: collect(|s| s.headers_ms),
         total: collect(|s| s.total_ms),
         decode_rate: collect(Sample::decode_rate_tps),
@@ -856,6 +863,38 @@ pub struct FailureReason {
     pub of: usize,
     /// The `Retry-After` one of them carried, seconds.
     pub retry_after_s: Option<f64>,
+}
+
+/// The connections a target's requests opened and how long each phase of
+/// opening one took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Connections {
+    /// Connections opened.
+    pub opened: usize,
+    /// Resolving the host name, over the connections that looked one up.
+    pub dns: Option<Summary>,
+    /// The TCP connect.
+    pub connect: Option<Summary>,
+    /// The TLS handshake, over the connections that made one.
+    pub tls: Option<Summary>,
+}
+
+/// The connections `samples` opened, or `None` when none recorded one.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn connections(samples: &[&Sample]) -> Option<Connections> {
+    let phases: Vec<_> = samples.iter().filter_map(|s| s.connection).collect();
+    if phases.is_empty() {
+        return None;
+    }
+    let of = |pick: fn(&crate::wire::sample::ConnectionPhases) -> Option<f64>| {
+        summarize(&phases.iter().filter_map(pick).collect::<Vec<_>>())
+    };
+    Some(Connections {
+        opened: phases.len(),
+        dns: of(|p| p.dns_ms),
+        connect: of(|p| Some(p.connect_ms)),
+        tls: of(|p| p.tls_ms),
+    })
 }
 
 /// The longest reason kept, characters.

@@ -13,12 +13,14 @@
 use super::{Block, Column, Note, Notes, Role, Row, Section, Sentence, Show, Table};
 use crate::base::lang::Lang;
 use crate::judgement::compare::ModelComparison;
-use crate::judgement::report::{Report, TargetReport};
+use crate::judgement::report::{Connections, Report, TargetReport};
 use crate::narrative::sentences::{ModelSentences, ReportSentences, Said, caveat_line, colon};
 use crate::wire::protocol::recorded_failure_text;
 use crate::words::failure::error_kind_words;
-use crate::words::format::{at_least, format_pct, ms_or_dash};
-use crate::words::report_words::{ReportWords, failure_reason_words, no_successful_samples};
+use crate::words::format::{at_least, format_ms, format_pct, ms_or_dash};
+use crate::words::report_words::{
+    Phase, ReportWords, connections_opened, failure_reason_words, no_successful_samples,
+};
 
 /// The kind of a model's section (its class in HTML).
 pub const MODEL_BLOCK: &str = "model-block";
@@ -96,6 +98,20 @@ pub fn no_success_section(lang: Lang, report: &Report) -> Option<Section> {
         items,
     }));
     Some(section)
+}
+
+/// "3 opened; median DNS 1.8 ms, connect 21 ms, TLS 45 ms".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn connections_text(lang: Lang, c: &Connections) -> String {
+    let phases: Vec<(Phase, String)> = [
+        (Phase::Dns, &c.dns),
+        (Phase::Connect, &c.connect),
+        (Phase::Tls, &c.tls),
+    ]
+    .into_iter()
+    .filter_map(|(phase, summary)| summary.as_ref().map(|s| (phase, format_ms(lang, s.median))))
+    .collect();
+    connections_opened(lang, c.opened, &phases)
 }
 
 /// The ranked table of one model.
@@ -293,6 +309,26 @@ fn model_section(
         "slow-shares",
         &said.slow,
     )));
+    // The connections each target opened: a runner times them, a browser
+    // does not say (its files have none, and the list is left out).
+    let connections: Vec<Said> = model
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let target = report.targets.get(row.figures.target as usize)?;
+            Some(Said {
+                target: target.target,
+                label: target.label.clone(),
+                text: connections_text(lang, target.connections.as_ref()?),
+            })
+        })
+        .collect();
+    blocks.push(Block::Notes(Notes::of(
+        w.connections,
+        Show::Heading,
+        "connections",
+        &connections,
+    )));
     // A list with nothing to say is left out, with its name.
     blocks.retain(|block| !matches!(block, Block::Notes(notes) if notes.items.is_empty()));
     section.blocks = blocks;
@@ -322,6 +358,79 @@ mod tests {
             "bimodal/m、fixed@200/m 和 degraded/m"
         );
         assert_eq!(list_names(Lang::En, &names[..1]), "bimodal/m");
+    }
+
+    #[test]
+    fn the_connections_a_runner_timed_are_a_list_of_the_model_s_section() {
+        let plan = Plan {
+            targets: vec![Target::demo("A", "m"), Target::demo("B", "m")],
+            ..Plan::default()
+        };
+        let samples: Vec<_> = (0..30)
+            .flat_map(|i| {
+                let mut a = sample(0, i, f64::from(i) * 1_000.0, Some(300.0), false);
+                // The runner's first request of A opened a connection.
+                if i < 2 {
+                    a.connection = Some(crate::wire::sample::ConnectionPhases {
+                        dns_ms: None,
+                        connect_ms: 2.0 + f64::from(i),
+                        tls_ms: Some(10.0),
+                    });
+                }
+                [a, sample(1, i, f64::from(i) * 1_000.0, Some(500.0), false)]
+            })
+            .collect();
+        let report = build_report(&plan, &samples, 0, 1);
+        assert_eq!(
+            report.targets[0].connections.as_ref().map(|c| c.opened),
+            Some(2)
+        );
+        assert_eq!(
+            report.targets[1].connections, None,
+            "a browser's requests time none"
+        );
+        for (lang, said) in [
+            (Lang::En, "2 opened; median connect 2.5 ms, TLS 10 ms"),
+            (
+                Lang::ZhCn,
+                "新建 2 个；中位耗时：TCP 连接 2.5 毫秒，TLS 10 毫秒",
+            ),
+        ] {
+            let sections = comparison_sections(lang, &report, &report_sentences(&report, lang));
+            let lists: Vec<&Notes> = sections[0]
+                .blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Notes(n) if n.class == "connections" => Some(n),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(lists.len(), 1);
+            assert_eq!(lists[0].items.len(), 1, "only the target that opened one");
+            assert_eq!(lists[0].items[0].target, Some(0));
+            assert_eq!(lists[0].items[0].text, said);
+        }
+        // None timed: no list, not an empty one.
+        let plain = build_report(
+            &plan,
+            &samples
+                .iter()
+                .cloned()
+                .map(|mut s| {
+                    s.connection = None;
+                    s
+                })
+                .collect::<Vec<_>>(),
+            0,
+            1,
+        );
+        let sections = comparison_sections(Lang::En, &plain, &report_sentences(&plain, Lang::En));
+        assert!(
+            !sections[0]
+                .blocks
+                .iter()
+                .any(|b| matches!(b, Block::Notes(n) if n.class == "connections"))
+        );
     }
 
     fn report() -> Report {
