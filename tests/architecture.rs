@@ -877,6 +877,31 @@ fn every_function_of_core_and_chart_is_inline() {
     );
 }
 
+/// Test code carries no wasm `inline` hint: it never reaches the page, and
+/// a hint there only says it might (issue 49 counted 43). Checked over
+/// every module of `core` and `chart` compiled for tests only, and over the
+/// unit tests at the end of every other file.
+#[test]
+fn test_code_carries_no_wasm_inline_hint() {
+    let mut found = Vec::new();
+    for root in ["crates/core/src", "crates/chart/src"] {
+        let root = workspace().join(root);
+        for (module, path) in modules_of(&root, true) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let test_code = if is_test_only(&root, &module) || text.starts_with("#![cfg(test)]") {
+                text.as_str()
+            } else {
+                text.find("#[cfg(test)]").map_or("", |at| &text[at..])
+            };
+            let hints = test_code.matches(WASM_INLINE).count();
+            if hints > 0 {
+                found.push(format!("{}: {hints}", path.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{WASM_INLINE} on test code:\n{}", found.join("\n"));
+}
+
 /// No sentence holds a run of spaces where a line of its source was
 /// joined without a `\` continuation: a string literal broken across
 /// source lines keeps the next line's indentation ("the line,

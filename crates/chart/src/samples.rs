@@ -10,7 +10,6 @@ use super::axis::percentile;
 use super::test_support::sample_ttft_ms;
 use super::*;
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f64) -> Series {
     Series {
         label: label.into(),
@@ -23,7 +22,6 @@ fn provider_series(label: &str, n: usize, seed: u64, tail_every: usize, scale: f
 }
 
 /// `series` with each in its own colour, in order.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn coloured(series: impl IntoIterator<Item = Series>) -> Vec<Series> {
     series
         .into_iter()
@@ -32,7 +30,6 @@ fn coloured(series: impl IntoIterator<Item = Series>) -> Vec<Series> {
         .collect()
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn ecdf_input(n: usize) -> EcdfInput {
     EcdfInput {
         title: "llama-3.3-70b · TTFT by provider".into(),
@@ -45,7 +42,6 @@ fn ecdf_input(n: usize) -> EcdfInput {
     }
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn histogram_input(n: usize) -> HistogramInput {
     let ttft_ms = sample_ttft_ms(n, 2, 19);
     let mut sorted = ttft_ms.clone();
@@ -60,7 +56,6 @@ fn histogram_input(n: usize) -> HistogramInput {
     }
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> TimelineInput {
     let start_ms = 1_750_000_000_000.0;
     let series: Vec<Series> = (0..targets)
@@ -98,7 +93,6 @@ fn timeline_input(per_target: usize, targets: usize, spacing_ms: f64) -> Timelin
     }
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn spread_input(n: usize, targets: usize) -> SpreadInput {
     let names = [
         "DigitalOcean",
@@ -123,7 +117,6 @@ fn spread_input(n: usize, targets: usize) -> SpreadInput {
     }
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn hourly_input() -> HourlyInput {
     let hours = (0..24u8)
         .filter(|h| !(3..6).contains(h))
@@ -153,7 +146,6 @@ fn hourly_input() -> HourlyInput {
 
 /// Two targets at the gaps 10 s, 1 min, 5 min and 15 min, 20 requests
 /// each: one goes cold between 1 and 5 min, one stays warm.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn idle_input() -> IdleInput {
     let gap = |gap_s: f64, share: f64, interval: (f64, f64), monotone_share: f64| IdleGapPoint {
         gap_s,
@@ -188,7 +180,6 @@ fn idle_input() -> IdleInput {
     }
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn write_svg(
     name: &str,
     (width, height): (u32, u32),
@@ -209,7 +200,6 @@ fn write_svg(
 
 #[test]
 #[ignore = "writes docs/charts/*.svg; run on demand"]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn write_samples() -> Result<(), Box<dyn std::error::Error>> {
     let light = ChartStyle::default();
     let dark = ChartStyle {

@@ -18,7 +18,6 @@ const PLAN: &str = include_str!("../../../../tests/golden/plan.json");
 const RESULTS: &str = include_str!("../../../../tests/golden/results.json");
 
 /// Any JSON value, nested a few levels, with awkward leaves.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn any_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -62,7 +61,6 @@ enum Mutation {
     Duplicate(usize, Value),
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn mutation() -> impl Strategy<Value = Mutation> {
     let path = prop::collection::vec(0usize..64, 0..5);
     prop_oneof![
@@ -80,7 +78,6 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 /// The value at the path the indices choose (each index taken modulo the
 /// container's size), stopping at the first leaf.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn pick<'a>(mut value: &'a mut Value, path: &[usize]) -> &'a mut Value {
     for &index in path {
         let len = match &*value {
@@ -104,7 +101,6 @@ fn pick<'a>(mut value: &'a mut Value, path: &[usize]) -> &'a mut Value {
 }
 
 /// The mutated document as text.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn apply(document: &str, mutation: &Mutation) -> String {
     let mut value: Value = match serde_json::from_str(document) {
         Ok(value) => value,
@@ -148,7 +144,6 @@ fn apply(document: &str, mutation: &Mutation) -> String {
 }
 
 /// A valid points file, from the golden results.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn points_document() -> String {
     let doc = import_json(RESULTS).unwrap_or_else(|e| panic!("golden results: {e}"));
     crate::documents::publish::PointsDoc::from_results(&doc, "fra1").to_json()
@@ -158,7 +153,6 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
-    #[cfg_attr(target_arch = "wasm32", inline)]
     fn a_plan_reads_as_a_valid_plan_or_a_named_error(mutation in mutation()) {
         let text = apply(PLAN, &mutation);
         match Plan::from_json(&text) {
@@ -178,7 +172,6 @@ proptest! {
     }
 
     #[test]
-    #[cfg_attr(target_arch = "wasm32", inline)]
     fn a_results_file_imports_or_is_refused_with_a_named_error(mutation in mutation()) {
         let text = apply(RESULTS, &mutation);
         match import_json(&text) {
@@ -198,7 +191,6 @@ proptest! {
     }
 
     #[test]
-    #[cfg_attr(target_arch = "wasm32", inline)]
     fn a_points_file_loads_or_is_refused_with_a_named_error(mutation in mutation()) {
         let text = apply(&points_document(), &mutation);
         match read_published(text.as_bytes()) {
@@ -209,7 +201,6 @@ proptest! {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn files_above_the_size_limits_are_refused_before_parsing() {
     // Not JSON at all: a parse would say so; the size check comes first.
     let huge = "x".repeat(crate::documents::results::MAX_RESULTS_BYTES + 1);
@@ -233,7 +224,6 @@ fn files_above_the_size_limits_are_refused_before_parsing() {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn the_mutations_reach_inside_the_documents() {
     // The generator is worth something only if it makes documents that are
     // still JSON objects with the real members: check a few by hand.

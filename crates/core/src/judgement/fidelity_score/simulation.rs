@@ -18,7 +18,6 @@ use crate::wire::sample::Sample;
 /// Trials per corruption share.
 const TRIALS: usize = 2_000;
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn base_pass_rate(probe: &Probe) -> f64 {
     match probe.category {
         Category::Counting | Category::Reverse | Category::LongContext
@@ -30,7 +29,6 @@ fn base_pass_rate(probe: &Probe) -> f64 {
     }
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn plan() -> Plan {
     let target = |label: &str| Target::openai(label, "http://127.0.0.1:1", "m");
     Plan {
@@ -41,7 +39,6 @@ fn plan() -> Plan {
 }
 
 /// A reply to `probe` that passes or fails its rule.
-#[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn reply_sample(target: u32, probe: &Probe, right: bool) -> Sample {
     let call = |arguments: &str| {
         probe.model_answer.split_once('(').map(|(name, _)| {
@@ -89,7 +86,6 @@ pub(crate) fn reply_sample(target: u32, probe: &Probe, right: bool) -> Sample {
 
 /// Shares of `TRIALS` trials in which a target corrupting `corrupt` of its
 /// answers is called "differs", and "inconclusive".
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn verdict_shares(corrupt: f64, seed: u64) -> (f64, f64) {
     let plan = plan();
     let repeats = plan.fidelity.as_ref().map_or(1, |f| f.repeats);
@@ -120,7 +116,6 @@ fn verdict_shares(corrupt: f64, seed: u64) -> (f64, f64) {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn fidelity_simulation_meets_its_bars() {
     println!(
         "fidelity: basic-1 ({} probes) x 2 repeats, {TRIALS} seeded trials per row",
@@ -144,7 +139,6 @@ fn fidelity_simulation_meets_its_bars() {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn a_contract_break_differs_and_a_faithful_copy_is_consistent() {
     let plan = plan();
     let mut samples = Vec::new();

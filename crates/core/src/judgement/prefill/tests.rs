@@ -24,7 +24,6 @@ struct Provider {
     cache: bool,
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn plan_of(targets: usize, sizes: &[u32], requests: u32, probe: bool) -> Plan {
     let target = Target {
         label: "t".into(),
@@ -46,7 +45,6 @@ fn plan_of(targets: usize, sizes: &[u32], requests: u32, probe: bool) -> Plan {
 }
 
 /// The samples of a run of `plan` against `providers` (one per target).
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn simulate(plan: &Plan, providers: &[Provider], seed: u64) -> Vec<Sample> {
     let schedule = Schedule::new(plan, 0.0, seed);
     let mut rng = fastrand::Rng::with_seed(seed);
@@ -109,7 +107,6 @@ const B: Provider = Provider {
 };
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn the_fit_finds_each_rate_and_says_which_prefills_faster() {
     let plan = plan_of(2, &SIZES, 400, false);
     let samples = simulate(&plan, &[A, B], 11);
@@ -141,7 +138,6 @@ fn the_fit_finds_each_rate_and_says_which_prefills_faster() {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn a_repeated_prompt_saves_what_the_cache_skips_and_none_without_a_cache() {
     let plan = plan_of(2, &[128, 8_192], 300, true);
     let samples = simulate(&plan, &[A, B], 5);
@@ -163,7 +159,6 @@ fn a_repeated_prompt_saves_what_the_cache_skips_and_none_without_a_cache() {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn without_sizes_there_is_no_fit() {
     let samples = vec![fixtures::sample(0, 0, 0.0, Some(100.0), false)];
     assert_eq!(prefill_fit(&samples, 0, 1), None);
@@ -177,7 +172,6 @@ fn without_sizes_there_is_no_fit() {
 /// error of the point estimate, and how often "faster" is said.
 #[test]
 #[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib prefill::tests::prefill_fit_coverage -- --ignored --nocapture"]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn prefill_fit_coverage() {
     let runs = 1_000;
     let plan = plan_of(2, &SIZES, 400, false);
@@ -246,7 +240,6 @@ fn prefill_fit_coverage() {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn the_routing_ranks_by_the_ttft_predicted_at_the_typical_size_when_the_plan_names_one() {
     use crate::judgement::report::build_report;
     use crate::judgement::verdict::Lang;
@@ -347,7 +340,6 @@ const PAGE_SEED: u64 = 0x5EED;
 /// plan: the same two providers run in both orders over `runs` seeds, so
 /// each provider sits first and second equally often. Returns, per
 /// position, (covered, fits) and the worst relative error of the rate.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn coverage_by_position(providers: [Provider; 2], runs: u64) -> ([(usize, usize); 2], f64) {
     let plan = plan_of(2, &SIZES, 400, false);
     let mut by_position = [(0, 0); 2];
@@ -379,7 +371,6 @@ fn coverage_by_position(providers: [Provider; 2], runs: u64) -> ([(usize, usize)
 /// 2.5–3.5 s, the two providers of the docs' simulation in both orders.
 #[test]
 #[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib prefill::tests::prefill_coverage_by_position -- --ignored --nocapture"]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn prefill_coverage_by_position() {
     let runs = 1_000;
     let pct = |(k, n): (usize, usize)| 100.0 * k as f64 / n.max(1) as f64;
@@ -450,7 +441,6 @@ const CONVEX: Provider = Provider {
 
 /// The true median TTFT of `provider` (warm, no cache) for a requested
 /// `size`: the fixed part, the jitter's median 15 ms, the reading.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn true_ttft(provider: Provider, size: u32) -> f64 {
     let read = f64::from(size + TEMPLATE_TOKENS);
     provider.fixed_ms + 15.0 + read * 1_000.0 / provider.rate + provider.square_ms * read * read
@@ -458,7 +448,6 @@ fn true_ttft(provider: Provider, size: u32) -> f64 {
 
 /// A run of the flat, linear and convex providers, one target each, the
 /// docs' sizes and 400 requests per target.
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn three_shapes(seed: u64) -> (Plan, Vec<Sample>) {
     let mut plan = plan_of(3, &SIZES, 400, false);
     for (target, label) in plan.targets.iter_mut().zip(["flat", "linear", "convex"]) {
@@ -469,7 +458,6 @@ fn three_shapes(seed: u64) -> (Plan, Vec<Sample>) {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn a_flat_a_linear_and_a_convex_prefill_are_each_described_truthfully() {
     use crate::judgement::verdict::Lang;
     for seed in [3, 4] {
@@ -547,7 +535,6 @@ fn a_flat_a_linear_and_a_convex_prefill_are_each_described_truthfully() {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn beyond_the_measured_sizes_only_a_line_that_fits_predicts_and_the_reason_is_named() {
     use crate::judgement::verdict::Lang;
     let (mut plan, samples) = three_shapes(5);
@@ -583,7 +570,6 @@ fn beyond_the_measured_sizes_only_a_line_that_fits_predicts_and_the_reason_is_na
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn routing_at_the_typical_size_reads_the_measured_sizes() {
     use crate::judgement::report::build_report;
     // The convex provider is faster at 4 096 tokens than a straight one
@@ -622,7 +608,6 @@ fn routing_at_the_typical_size_reads_the_measured_sizes() {
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn a_provider_that_reports_no_input_tokens_is_fitted_on_the_prompt_s_own_count() {
     use crate::judgement::verdict::Lang;
     let plan = plan_of(1, &SIZES, 400, false);
@@ -648,7 +633,6 @@ fn a_provider_that_reports_no_input_tokens_is_fitted_on_the_prompt_s_own_count()
 }
 
 #[test]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn no_ratio_without_growth_and_no_fixed_part_below_zero_said_as_a_time() {
     use crate::judgement::verdict::Lang;
     let plan = plan_of(2, &SIZES, 400, false);
@@ -693,7 +677,6 @@ fn no_ratio_without_growth_and_no_fixed_part_below_zero_said_as_a_time() {
 /// error of the TTFT read at 4 096 tokens, and the routing there.
 #[test]
 #[ignore = "a simulation for the docs: cargo test -p firsttoken-core --release --lib prefill::tests::prefill_shapes -- --ignored --nocapture"]
-#[cfg_attr(target_arch = "wasm32", inline)]
 fn prefill_shapes() {
     use crate::judgement::report::build_report;
     let runs = 200;
