@@ -899,7 +899,11 @@ fn test_code_carries_no_wasm_inline_hint() {
             }
         }
     }
-    assert!(found.is_empty(), "{WASM_INLINE} on test code:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "{WASM_INLINE} on test code:\n{}",
+        found.join("\n")
+    );
 }
 
 /// No sentence holds a run of spaces where a line of its source was

@@ -529,17 +529,16 @@ pub fn keys_for(
     })
 }
 
+/// Every key of a run, as text for core's one redaction rule.
+pub fn key_texts(keys: &[Option<Key>]) -> Vec<&str> {
+    keys.iter().flatten().map(|key| key.0.as_str()).collect()
+}
+
 /// `text` with every occurrence of a key replaced by `[key]`: the last
 /// guard before anything is written or printed (a provider may quote the
-/// key it refused).
+/// key it refused), by core's one rule (`sample::redact_keys`).
 pub fn redact(text: &str, keys: &[Option<Key>]) -> String {
-    let mut text = text.to_owned();
-    for key in keys.iter().flatten() {
-        if key.0.len() >= 4 && text.contains(&key.0) {
-            text = text.replace(&key.0, "[key]");
-        }
-    }
-    text
+    firsttoken_core::sample::redact_keys(text, &key_texts(keys))
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ use crate::demo::measure_demo;
 use crate::environment::environment;
 use crate::error::CliError;
 use crate::journal::{self, Journal, JournalError, RunHeader};
-use crate::keys::{Key, KeyBinding, KeyRoute, keys_for, redact};
+use crate::keys::{Key, KeyBinding, KeyRoute, key_texts, keys_for};
 use crate::measure::{MeasureOptions, Stop, measure};
 use crate::net::Client;
 use crate::plan_input::load_plan;
@@ -380,17 +380,9 @@ async fn send(
     sample.reused_connection = reused;
     sample.retried = retried;
     sample.connection_idle_s = connection_idle_s;
-    if let Some(error) = &mut sample.error {
-        error.message = redact(&error.message, keys);
-    }
     // A provider's reply is a stranger's text: a key it echoes never
-    // reaches the results.
-    if let Some(answer) = &mut sample.answer {
-        *answer = redact(answer, keys);
-    }
-    for call in sample.tool_calls.iter_mut().flatten() {
-        call.arguments = redact(&call.arguments, keys);
-    }
+    // reaches the results (core's one rule, as the page redacts).
+    sample.redact_keys(&key_texts(keys));
     (sample, note)
 }
 

@@ -355,7 +355,7 @@ impl Driver {
     }
 
     async fn send(&self, planned: &PlannedRequest, hidden: bool) -> Option<Sample> {
-        let (request, options, abort, key) = {
+        let (request, options, abort, keys) = {
             let mut guard = self.active.borrow_mut();
             let active = guard.as_mut()?;
             let plan = active.session.plan();
@@ -375,11 +375,13 @@ impl Driver {
                 seed: crate::core::demo::target_seed(active.session.seed(), planned.target),
                 idle_gap_s: planned.idle_at_s(epoch_ms()),
             };
-            let key = key.map(str::to_owned);
+            // Every key the run holds, not only this request's: a reply may
+            // quote any of them (core's one rule, `sample::redact_keys`).
+            let keys: Vec<String> = active.keys.values().cloned().collect();
             let abort = Abort::new().ok()?;
             active.abort = Some(abort.clone());
             let _ = active.session.mark_sent(planned, epoch_ms());
-            (request, options, abort, key)
+            (request, options, abort, keys)
         };
         let sent_at_ms = epoch_ms();
         let outcome = measure(&request, &options, &abort).await;
@@ -390,9 +392,7 @@ impl Driver {
             active.abort = None;
         }
         let mut sample = Sample::from_outcome(planned, sent_at_ms, hidden, outcome);
-        if let Some(key) = &key {
-            sample.redact_key(key);
-        }
+        sample.redact_keys(&keys.iter().map(String::as_str).collect::<Vec<_>>());
         Some(sample)
     }
 }

@@ -249,16 +249,19 @@ impl Sample {
         }
     }
 
-    /// Replaces `key` (when 4 characters or longer) with `[key]` wherever
-    /// the provider's words are kept: the error message, a probe's answer
-    /// and its call arguments. A reply is a stranger's text, and a server
-    /// that echoes the key must not put it in an exported file.
+    /// Replaces `key` with `[key]` wherever the provider's words are kept
+    /// (the error message, a probe's answer and its call arguments), by
+    /// [`redact_keys`]'s one rule. A reply is a stranger's text, and a
+    /// server that echoes a key must not put it in an exported file.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn redact_key(&mut self, key: &str) {
-        let key = key.trim();
-        if key.chars().count() < 4 {
-            return;
-        }
+        self.redact_keys(&[key]);
+    }
+
+    /// [`Sample::redact_key`] for every key a run holds: the page and the
+    /// runner both pass all of them, not only the one this request sent.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn redact_keys(&mut self, keys: &[&str]) {
         let texts = self
             .error
             .as_mut()
@@ -272,9 +275,7 @@ impl Sample {
                     .map(|call| &mut call.arguments),
             );
         for text in texts {
-            if text.contains(key) {
-                *text = text.replace(key, "[key]");
-            }
+            *text = redact_keys(text, keys);
         }
     }
 
@@ -458,6 +459,21 @@ pub enum TtftRank {
     Excluded,
 }
 
+/// `text` with every key of `keys` replaced by `[key]`: the one rule the
+/// page and the runner redact by. A key is read trimmed (as the page and
+/// the key variables keep it), and one shorter than 4 characters is left
+/// alone (it would blank ordinary words: "sk" in "ask").
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn redact_keys(text: &str, keys: &[&str]) -> String {
+    let mut text = text.to_owned();
+    for key in keys.iter().map(|key| key.trim()) {
+        if key.chars().count() >= 4 && text.contains(key) {
+            text = text.replace(key, "[key]");
+        }
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,6 +533,39 @@ mod tests {
         assert_ne!(older, text);
         let read = json::from_str::<Sample>(&older).unwrap();
         assert_eq!(read.connection, None);
+    }
+
+    #[test]
+    fn one_rule_redacts_every_key_of_every_shape_the_plan_accepts() {
+        // Keys as a person pastes them (spaces, a newline), with the
+        // characters providers use (dashes, underscores, dots, slashes,
+        // base64's + and =), a non-ASCII one, and two at once.
+        let keys = [
+            "  sk-proj-AbC_123.xyz/+=\n",
+            "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+            "clé-secrète-ü",
+            "abcd",
+        ];
+        let text = "sk-proj-AbC_123.xyz/+= then AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY, clé-secrète-ü and abcd";
+        assert_eq!(
+            redact_keys(text, &keys),
+            "[key] then [key], [key] and [key]"
+        );
+        // Shorter than 4 characters once trimmed: left alone, wherever it
+        // would blank ordinary words.
+        assert_eq!(redact_keys("ask a task", &["sk", " ask "]), "ask a task");
+        assert_eq!(
+            redact_keys("a key: éüï", &["éüï"]),
+            "a key: éüï",
+            "3 characters"
+        );
+        // An empty or blank key is no key.
+        assert_eq!(redact_keys("text", &["", "   "]), "text");
+        // A sample takes every key of the run, not only the one it sent.
+        let mut sample = crate::testing::fixtures::sample(0, 0, 0.0, None, false);
+        sample.answer = Some(format!("keys: {} and abcd", keys[1]));
+        sample.redact_keys(&keys);
+        assert_eq!(sample.answer.as_deref(), Some("keys: [key] and [key]"));
     }
 
     #[test]
