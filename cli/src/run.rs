@@ -180,6 +180,8 @@ pub async fn run(
     }
 
     let mut journal_failure = None;
+    // The loop and the session disagreeing is a bug: said, never dropped.
+    let mut session_failure: Option<String> = None;
     loop {
         if *stop.borrow() {
             session.stop();
@@ -198,7 +200,7 @@ pub async fn run(
                 }
             }
             Next::SendNow(planned) => {
-                let (sample, note) = send(
+                let sent = send(
                     &mut session,
                     &keys,
                     &planned,
@@ -207,6 +209,19 @@ pub async fn run(
                     &mut stop,
                 )
                 .await;
+                let (sample, note) = match sent {
+                    Ok((sample, note, Ok(()))) => (sample, note),
+                    Ok((sample, note, Err(why))) => {
+                        session.stop();
+                        session_failure = Some(why);
+                        (sample, note)
+                    }
+                    Err(why) => {
+                        session.stop();
+                        session_failure = Some(why);
+                        continue;
+                    }
+                };
                 // Synced before anything else happens, so a kill now
                 // loses nothing that was measured.
                 if let Err(error) = journal.append(&sample) {
@@ -236,6 +251,14 @@ pub async fn run(
         progress.note(&note);
     }
     let stopped = session.status() == RunStatus::Stopped;
+    if let Some(why) = session_failure {
+        return Err(CliError::Failed(format!(
+            "the run's loop and its schedule disagreed ({why}); this is a bug, please report \
+             it. The run stopped and its {} samples are in {}",
+            samples.len(),
+            options.output.display()
+        )));
+    }
     if let Some(error) = journal_failure {
         return Err(CliError::Failed(format!(
             "{error}; the run stopped and its {} samples are in {}",
@@ -318,7 +341,11 @@ fn journal_error(error: JournalError) -> CliError {
     }
 }
 
-/// Sends one planned request and makes its sample.
+/// Sends one planned request and makes its sample, with the session's
+/// word on its end (`Err` when the loop and the session disagreed: the
+/// sample is real and kept, and the run goes no further). `Err` outright,
+/// with nothing sent, when the session refuses the request or it names no
+/// target of the plan.
 async fn send(
     session: &mut RunSession,
     keys: &[Option<Key>],
@@ -326,7 +353,7 @@ async fn send(
     clock: &Clock,
     client: &mut Client,
     stop: &mut Stop,
-) -> (Sample, SampleNote) {
+) -> Result<(Sample, SampleNote, Result<(), String>), String> {
     let plan = session.plan();
     let index = planned.target as usize;
     let key = keys.get(index).and_then(Option::as_ref).map(Key::expose);
@@ -342,12 +369,19 @@ async fn send(
         )
     });
     let seed = session.seed();
+    let Some((request, options)) = options else {
+        return Err(format!(
+            "request {} names no target of the plan",
+            planned.index
+        ));
+    };
     let sent_at_ms = clock.now_ms();
-    // The session and the loop agree on the request due (it was just
-    // returned by `next`), so neither mark can fail.
-    let _ = session.mark_sent(planned, sent_at_ms);
-    let (outcome, (note, (reused, retried, connection_idle_s))) = match options {
-        Some((request, options)) => {
+    // Nothing is sent unless the session agrees it is the request due.
+    session
+        .mark_sent(planned, sent_at_ms)
+        .map_err(|error| error.to_string())?;
+    let (outcome, (note, (reused, retried, connection_idle_s))) = {
+        {
             let measured = if options.protocol == Protocol::Demo {
                 // Played back in the process, as the page plays it in the tab.
                 let idle_s = planned.idle_at_s(clock.now_ms());
@@ -367,14 +401,10 @@ async fn send(
             );
             (measured.outcome, (note, connected))
         }
-        None => {
-            return (
-                Sample::from_outcome(planned, sent_at_ms, false, missing_target()),
-                SampleNote::default(),
-            );
-        }
     };
-    let _ = session.mark_done(planned, clock.now_ms());
+    let done = session
+        .mark_done(planned, clock.now_ms())
+        .map_err(|error| error.to_string());
     let mut sample = Sample::from_outcome(planned, sent_at_ms, false, outcome);
     sample.connection = note.opened;
     sample.reused_connection = reused;
@@ -383,19 +413,7 @@ async fn send(
     // A provider's reply is a stranger's text: a key it echoes never
     // reaches the results (core's one rule, as the page redacts).
     sample.redact_keys(&key_texts(keys));
-    (sample, note)
-}
-
-/// The outcome for a planned request whose target is not in the plan
-/// (cannot happen: the schedule is made from the plan).
-fn missing_target() -> firsttoken_core::measure::Outcome {
-    let mut measurement = firsttoken_core::measure::Measurement::new(Protocol::OpenAi, false);
-    measurement.on_connect_failed(
-        0.0,
-        firsttoken_core::measure::ConnectFailure::Connect,
-        "the schedule named a target the plan does not have",
-    );
-    measurement.finish()
+    Ok((sample, note, done))
 }
 
 /// Writes the results file and the CSV, each whole or not at all.

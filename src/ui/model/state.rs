@@ -345,6 +345,9 @@ pub enum Action {
     /// Show a message about the setup as it is now, until the form or a key
     /// is edited.
     SetupNotice(String),
+    /// The run's loop and its session disagreed (a bug): the run stopped,
+    /// and the person is told why.
+    RunStoppedByError,
     /// Hide the message.
     ClearNotice,
     /// Something happened to the dashboard.
@@ -500,6 +503,10 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
         Action::OfferResume(offer) => next.resume_offer = offer,
         Action::Notice(text) => {
             next.notice = Some(text);
+            next.notice_until_edit = false;
+        }
+        Action::RunStoppedByError => {
+            next.notice = Some(notice::run_stopped_by_error(state.lang).to_owned());
             next.notice_until_edit = false;
         }
         Action::SetupNotice(text) => {
@@ -821,6 +828,19 @@ mod tests {
         )
         .unwrap();
         assert!(listed.unlisted_models.is_empty());
+    }
+
+    #[test]
+    fn a_run_stopped_by_a_disagreement_says_so_in_the_page_s_language() {
+        let en = reduce(&State::new(Lang::En), Action::RunStoppedByError).unwrap();
+        let said = en.notice.unwrap();
+        assert!(
+            said.starts_with("The run stopped: its loop and its schedule disagreed."),
+            "{said}"
+        );
+        assert!(said.contains("bug"), "{said}");
+        let zh = reduce(&State::new(Lang::ZhCn), Action::RunStoppedByError).unwrap();
+        assert!(zh.notice.unwrap().starts_with("运行已停止"));
     }
 
     #[test]

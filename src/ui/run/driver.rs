@@ -48,6 +48,16 @@ use crate::ui::model::state::{Action, HistoryEntry, ResultsView, newest_first};
 /// stop and a hidden tab.
 const WAKE_EVERY_MS: f64 = 250.0;
 
+/// Why [`Driver::send`] sent nothing.
+enum Unsent {
+    /// No run is active any more.
+    NoRun,
+    /// The session refused the request (or it names no target): a bug
+    /// between the loop and the schedule, said and not hidden; the session
+    /// is stopped.
+    Refused,
+}
+
 struct ActiveRun {
     session: RunSession,
     environment: Environment,
@@ -277,8 +287,19 @@ impl Driver {
                 Next::SendNow(planned) => {
                     let hidden = hidden_while_waiting || page_hidden();
                     hidden_while_waiting = false;
-                    let Some(sample) = self.send(&planned, hidden).await else {
-                        return;
+                    let sample = match self.send(&planned, hidden).await {
+                        Ok((sample, disagreed)) => {
+                            if disagreed {
+                                dispatch.emit(Action::RunStoppedByError);
+                            }
+                            sample
+                        }
+                        Err(Unsent::NoRun) => return,
+                        // Stopped: the loop ends it as a stopped run.
+                        Err(Unsent::Refused) => {
+                            dispatch.emit(Action::RunStoppedByError);
+                            continue;
+                        }
                     };
                     // The bookkeeping of a finished sample, timed by the render benchmark.
                     performance_mark("firsttoken:sample-received");
@@ -354,12 +375,21 @@ impl Driver {
         }
     }
 
-    async fn send(&self, planned: &PlannedRequest, hidden: bool) -> Option<Sample> {
+    /// Sends `planned` and makes its sample, with what went wrong between
+    /// the loop and the session if anything did (the run then stops, as a
+    /// stopped run does, and the person is told).
+    async fn send(&self, planned: &PlannedRequest, hidden: bool) -> Result<(Sample, bool), Unsent> {
         let (request, options, abort, keys) = {
             let mut guard = self.active.borrow_mut();
-            let active = guard.as_mut()?;
+            let active = guard.as_mut().ok_or(Unsent::NoRun)?;
+            let refuse = |active: &mut ActiveRun| {
+                active.session.stop();
+                Unsent::Refused
+            };
             let plan = active.session.plan();
-            let target = plan.targets.get(planned.target as usize)?;
+            let Some(target) = plan.targets.get(planned.target as usize) else {
+                return Err(refuse(active));
+            };
             let key = active
                 .keys
                 .get(&crate::ui::model::keys::key_slot(target))
@@ -378,22 +408,32 @@ impl Driver {
             // Every key the run holds, not only this request's: a reply may
             // quote any of them (core's one rule, `sample::redact_keys`).
             let keys: Vec<String> = active.keys.values().cloned().collect();
-            let abort = Abort::new().ok()?;
+            let Ok(abort) = Abort::new() else {
+                return Err(refuse(active));
+            };
+            // Nothing is sent unless the session agrees it is the request due.
+            if active.session.mark_sent(planned, epoch_ms()).is_err() {
+                return Err(refuse(active));
+            }
             active.abort = Some(abort.clone());
-            let _ = active.session.mark_sent(planned, epoch_ms());
             (request, options, abort, keys)
         };
         let sent_at_ms = epoch_ms();
         let outcome = measure(&request, &options, &abort).await;
+        let mut disagreed = false;
         if let Some(active) = self.active.borrow_mut().as_mut() {
-            let _ = active.session.mark_done(planned, epoch_ms());
+            if active.session.mark_done(planned, epoch_ms()).is_err() {
+                // The sample is real and kept; the run goes no further.
+                active.session.stop();
+                disagreed = true;
+            }
             // Kept with the run, so the export says how far overruns moved it.
             active.environment.schedule_shift_ms = Some(active.session.schedule_shift_ms());
             active.abort = None;
         }
         let mut sample = Sample::from_outcome(planned, sent_at_ms, hidden, outcome);
         sample.redact_keys(&keys.iter().map(String::as_str).collect::<Vec<_>>());
-        Some(sample)
+        Ok((sample, disagreed))
     }
 }
 

@@ -73,6 +73,20 @@ pub fn file_refused(lang: Lang, file: &str, error: &str) -> String {
     }
 }
 
+/// A run stopped because its loop and its schedule disagreed, which is a
+/// bug (the runner prints the session's own words; the page, for its
+/// weight, says only that).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn run_stopped_by_error(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => {
+            "The run stopped: its loop and its schedule disagreed. The samples so far are kept; \
+             this is a bug, please report it."
+        }
+        Lang::ZhCn => "运行已停止：运行循环与排程不一致。已有样本都已保留；这是一个缺陷，请报告。",
+    }
+}
+
 /// A `#plan=` link that was not used, and why.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn plan_link_unused(lang: Lang, error: &str) -> String {
