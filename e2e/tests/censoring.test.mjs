@@ -16,12 +16,11 @@ import {
   outDir,
   planFragment,
   quickPlan,
-  repo,
   waitForRunEnd,
   withServersAndBrowser,
+  CLI_BIN,
 } from "./harness.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {

@@ -16,13 +16,13 @@ import {
   openaiTarget,
   outDir,
   quickPlan,
-  repo,
   withServersAndBrowser,
   runExpecting,
+  CLI_BIN,
+  copyPlanLink,
+  planFromLink,
 } from "./harness.mjs";
 
-// `make cli` builds it; the figures, not the timings, are compared here.
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {
@@ -176,13 +176,7 @@ test("the page opens the plan `firsttoken plan --print-link` links to, the one -
   assert.equal(await page.inputValue("#target-2-model"), "qwen3:8b");
   assert.equal(await page.isDisabled("#start"), false, "the page takes the plan as valid");
   // The page's own link for what it shows is the same plan, field by field.
-  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(servers.site).origin });
-  await page.evaluate(() => navigator.clipboard.writeText(""));
-  await page.click("button:has-text('Copy plan link')");
-  const notice = await (await page.waitForSelector(".notice span")).textContent();
-  const copied = notice.includes("#plan=") ? notice : await page.evaluate(() => navigator.clipboard.readText());
-  const payload = new URL(copied).hash.replace(/^#/, "").split("&").find((p) => p.startsWith("plan="));
-  const fromPage = JSON.parse(Buffer.from(payload.slice("plan=".length), "base64url").toString("utf8"));
+  const fromPage = planFromLink(await copyPlanLink(page, servers.site));
   assert.deepEqual(fromPage, plan);
   assert.deepEqual(page.problems, []);
 });

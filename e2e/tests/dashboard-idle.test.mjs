@@ -11,10 +11,9 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { anthropicTarget, openPage, openaiTarget, outDir, quickPlan, repo, withServersAndBrowser } from "./harness.mjs";
+import { anthropicTarget, openPage, openaiTarget, outDir, quickPlan, withServersAndBrowser, CLI_BIN } from "./harness.mjs";
 import { englishWords, sectionOverflow } from "./screen-checks.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 const LABELS = ["Scales to zero", "Stays warm"];
 let servers, browser, site;
 withServersAndBrowser(

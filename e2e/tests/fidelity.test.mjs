@@ -22,9 +22,9 @@ import {
   startServers,
   waitForRunEnd,
   withServersAndBrowser,
+  CLI_BIN,
 } from "./harness.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {

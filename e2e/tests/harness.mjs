@@ -13,6 +13,8 @@ import { chromium } from "playwright-core";
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, "../..");
 export const outDir = resolve(repo, "e2e/out");
+/** The runner the tests drive: `make cli` builds it (the test profile; the figures, not the timings, are compared). */
+export const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 mkdirSync(outDir, { recursive: true });
 
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -357,4 +359,23 @@ export function runExpecting(bin, args, exit, stdio = ["ignore", "ignore", "inhe
   if (ran.error) throw ran.error;
   assert.equal(ran.status, exit, `firsttoken run exited ${ran.status}, not ${exit}: ${ran.stdout ?? ""}${ran.stderr ?? ""}`);
   return ran;
+}
+
+/** The plan document inside a `…#plan=` link. */
+export function planFromLink(link) {
+  const payload = new URL(link).hash.replace(/^#/, "").split("&").find((p) => p.startsWith("plan="));
+  assert.ok(payload, `a plan link: ${link}`);
+  return JSON.parse(Buffer.from(payload.slice("plan=".length), "base64url").toString("utf8"));
+}
+
+/** Clicks "Copy plan link" on a page of `site` and returns the link, from the clipboard or the notice fallback. */
+export async function copyPlanLink(page, site) {
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(site).origin });
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  await page.click("button:has-text('Copy plan link')");
+  const notice = await page.waitForSelector(".notice span");
+  const text = await notice.textContent();
+  if (text.includes("#plan=")) return text;
+  assert.match(text, /copied/i);
+  return page.evaluate(() => navigator.clipboard.readText());
 }

@@ -29,14 +29,13 @@ import {
   outDir,
   planFragment,
   quickPlan,
-  repo,
   resetMock,
   waitForRunEnd,
   withServersAndBrowser,
+  CLI_BIN,
 } from "./harness.mjs";
 import { englishWords, layoutProblems } from "./screen-checks.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 const dir = resolve(outDir, "idle");
 mkdirSync(dir, { recursive: true });
 

@@ -16,9 +16,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openPage, openaiTarget, outDir, planFragment, quickPlan, repo, resetMock, waitForRunEnd, withServersAndBrowser } from "./harness.mjs";
+import { openPage, openaiTarget, outDir, planFragment, quickPlan, resetMock, waitForRunEnd, withServersAndBrowser, CLI_BIN } from "./harness.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 const dir = resolve(outDir, "keepalive");
 mkdirSync(dir, { recursive: true });
 

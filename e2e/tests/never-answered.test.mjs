@@ -9,11 +9,11 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
-  openPage, outDir, planFragment, quickPlan, openaiTarget, repo, resetMock, runExpecting, waitForRunEnd,
+  openPage, outDir, planFragment, quickPlan, openaiTarget, resetMock, runExpecting, waitForRunEnd,
   unexpectedProblems, withServersAndBrowser,
+  CLI_BIN,
 } from "./harness.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {

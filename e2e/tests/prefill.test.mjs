@@ -15,11 +15,10 @@ import {
   openaiTarget,
   outDir,
   quickPlan,
-  repo,
   withServersAndBrowser,
+  CLI_BIN,
 } from "./harness.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { downloadText, openPage, openaiTarget, outDir, planFragment, quickPlan, withServersAndBrowser } from "./harness.mjs";
+import { downloadText, openPage, openaiTarget, outDir, planFragment, quickPlan, withServersAndBrowser, copyPlanLink, planFromLink } from "./harness.mjs";
 import { englishWords, layoutProblems, tokenWordProblems } from "./screen-checks.mjs";
 
 const dir = resolve(outDir, "prompt-sizes");
@@ -47,16 +47,9 @@ async function savedPlan(page) {
   return JSON.parse((await downloadText(page, "button:has-text('Save plan')")).text);
 }
 
-/** The plan in the link Copy plan link gives, from the clipboard or the notice. */
+/** The plan in the link Copy plan link gives. */
 async function linkedPlan(page) {
-  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(servers.site).origin });
-  await page.evaluate(() => navigator.clipboard.writeText(""));
-  await page.click("button:has-text('Copy plan link')");
-  const notice = await (await page.waitForSelector(".notice span")).textContent();
-  const link = notice.includes("#plan=") ? notice : await page.evaluate(() => navigator.clipboard.readText());
-  const payload = new URL(link).hash.replace(/^#/, "").split("&").find((p) => p.startsWith("plan="));
-  assert.ok(payload, `a plan link: ${link}`);
-  return JSON.parse(Buffer.from(payload.slice("plan=".length), "base64url").toString("utf8"));
+  return planFromLink(await copyPlanLink(page, servers.site));
 }
 
 /** The prompt block's fields as shown: `[sizes, typical, probe ticked]`. */

@@ -8,9 +8,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { openPage, openaiTarget, outDir, quickPlan, repo, withServersAndBrowser } from "./harness.mjs";
+import { openPage, openaiTarget, outDir, quickPlan, withServersAndBrowser, CLI_BIN } from "./harness.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 let servers, browser, site;
 withServersAndBrowser(
   (started, launched, copy) => {

@@ -9,10 +9,8 @@ import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { launch, outDir, repo, runExpecting } from "./harness.mjs";
+import { launch, outDir, repo, runExpecting, CLI_BIN } from "./harness.mjs";
 
-// `make cli` builds it; `make mock` the provider.
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 const MOCK_BIN = process.env.FIRSTTOKEN_MOCK_BIN || resolve(repo, "target/release/firsttoken-mock");
 
 let mock, browser;

@@ -24,6 +24,8 @@ import {
   waitForRunEnd,
   webStorage,
   withServersAndBrowser,
+  copyPlanLink,
+  planFromLink,
 } from "./harness.mjs";
 
 let servers, browser;
@@ -100,25 +102,6 @@ async function openWithPlan(plan) {
   return page;
 }
 
-/** The plan document inside a `…#plan=` link. */
-function planFromLink(link) {
-  const payload = new URL(link).hash.replace(/^#/, "").split("&").find((p) => p.startsWith("plan="));
-  assert.ok(payload, `a plan link: ${link}`);
-  return JSON.parse(Buffer.from(payload.slice("plan=".length), "base64url").toString("utf8"));
-}
-
-/** Clicks "Copy plan link" and returns the link, from the clipboard or the notice fallback. */
-async function copyPlanLink(page) {
-  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(servers.site).origin });
-  await page.evaluate(() => navigator.clipboard.writeText(""));
-  await page.click("button:has-text('Copy plan link')");
-  const notice = await page.waitForSelector(".notice span");
-  const text = await notice.textContent();
-  if (text.includes("#plan=")) return text;
-  assert.match(text, /copied/i);
-  return page.evaluate(() => navigator.clipboard.readText());
-}
-
 async function showResults(page) {
   await page.click("nav.tabs button:has-text('Results')");
   await page.waitForSelector("#export-json");
@@ -163,7 +146,7 @@ test("a plan link fills every field of the form and leaves the address bar", asy
   assert.equal(await page.isDisabled("#start"), false, "the linked plan is valid");
 
   // Copy plan link gives a link to the same plan.
-  const link = await copyPlanLink(page);
+  const link = await copyPlanLink(page, servers.site);
   assert.ok(link.startsWith(servers.site), `link on the page's own address: ${link}`);
   const copied = planFromLink(link);
   for (const [field, value] of Object.entries(plan)) {
@@ -434,7 +417,7 @@ test("a typed key goes to its own host and nowhere else unless remembered", asyn
   const check = (where, text) => {
     if (String(text).includes(SECRET) || String(text).includes("SECRET123")) leaks.push(where);
   };
-  check("copied plan link", await copyPlanLink(page));
+  check("copied plan link", await copyPlanLink(page, servers.site));
   check("saved plan file", (await downloadText(page, "button:has-text('Save plan')")).text);
 
   await page.click("#start");

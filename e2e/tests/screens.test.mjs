@@ -28,6 +28,7 @@ import {
   waitForRunEnd,
   withServersAndBrowser,
   runExpecting,
+  CLI_BIN,
 } from "./harness.mjs";
 import { MONITOR_TARGETS, writeMonitorDir } from "./monitor-data.mjs";
 import {
@@ -45,7 +46,6 @@ import {
   visibleTexts,
 } from "./screen-checks.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 const pictures = resolve(outDir, "screens-checked");
 mkdirSync(pictures, { recursive: true });
 

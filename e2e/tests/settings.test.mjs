@@ -20,15 +20,14 @@ import {
   outDir,
   planFragment,
   quickPlan,
-  repo,
   resetMock,
   unexpectedProblems,
   waitForRunEnd,
   withServersAndBrowser,
   runExpecting,
+  CLI_BIN,
 } from "./harness.mjs";
 
-const CLI_BIN = process.env.FIRSTTOKEN_CLI_BIN || resolve(repo, "target/debug/firsttoken");
 
 let servers, browser;
 withServersAndBrowser((started, launched) => {
