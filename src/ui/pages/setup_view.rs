@@ -55,6 +55,17 @@ struct PlanCardProps {
     validated: Rc<Result<Plan, PlanError>>,
 }
 
+impl PlanCardProps {
+    /// What is wrong at the plan's member `field`, in the page's language
+    /// (none while the form reads as a plan): said at that field.
+    fn problems(&self, field: &str) -> Vec<String> {
+        match self.validated.as_ref() {
+            Ok(_) => Vec::new(),
+            Err(error) => crate::ui::model::form::problems_at(error, field, self.page.state.lang),
+        }
+    }
+}
+
 impl PartialEq for PlanCardProps {
     fn eq(&self, other: &Self) -> bool {
         self.page == other.page && Rc::ptr_eq(&self.validated, &other.validated)

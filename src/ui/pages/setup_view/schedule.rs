@@ -9,7 +9,6 @@ use yew::prelude::*;
 use crate::core::fidelity::score::FidelityVerdict;
 use crate::core::text::fidelity::{probe_cost_text, verdict_word};
 use crate::core::text::labelled;
-use crate::ui::model::form::problems_at;
 use crate::ui::model::i18n::warning_text;
 use crate::ui::model::state::{Action, State};
 
@@ -169,10 +168,7 @@ fn idle_fields(props: &PlanCardProps) -> Html {
     let lang = state.lang;
     let t = lang.texts();
     let form = &state.form;
-    let problems = |field: &str| match props.validated.as_ref() {
-        Ok(_) => Vec::new(),
-        Err(error) => problems_at(error, field, lang),
-    };
+    let problems = |field: &str| props.problems(field);
     let asked = !form.idle_gaps_s.trim().is_empty()
         || !form.typical_gap_s.trim().is_empty()
         || !form.dedicated_usd_per_hour.trim().is_empty();
@@ -198,10 +194,7 @@ fn prompt_fields(props: &PlanCardProps) -> Html {
     let lang = state.lang;
     let t = lang.texts();
     let form = &state.form;
-    let problems = |field: &str| match props.validated.as_ref() {
-        Ok(_) => Vec::new(),
-        Err(error) => problems_at(error, field, lang),
-    };
+    let problems = |field: &str| props.problems(field);
     // A loaded plan may carry a typical size or the probe without sizes:
     // shown, so nothing the plan sends is out of sight.
     let asked = !form.prompt_sizes.trim().is_empty()
