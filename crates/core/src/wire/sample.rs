@@ -249,17 +249,12 @@ impl Sample {
         }
     }
 
-    /// Replaces `key` with `[key]` wherever the provider's words are kept
-    /// (the error message, a probe's answer and its call arguments), by
-    /// [`redact_keys`]'s one rule. A reply is a stranger's text, and a
-    /// server that echoes a key must not put it in an exported file.
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    pub fn redact_key(&mut self, key: &str) {
-        self.redact_keys(&[key]);
-    }
-
-    /// [`Sample::redact_key`] for every key a run holds: the page and the
-    /// runner both pass all of them, not only the one this request sent.
+    /// Replaces each of `keys` with `[key]` wherever the provider's words
+    /// are kept (the error message, a probe's answer and its call
+    /// arguments), by [`redact_keys`]'s one rule. A reply is a stranger's
+    /// text, and a server that echoes a key must not put it in an exported
+    /// file; the page and the runner pass every key the run holds, not
+    /// only the one this request sent.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn redact_keys(&mut self, keys: &[&str]) {
         let texts = self
@@ -584,7 +579,7 @@ mod tests {
             name: "get_weather".to_owned(),
             arguments: format!(r#"{{"city":"{key}"}}"#),
         }]);
-        sample.redact_key(&format!(" {key}\n"));
+        sample.redact_keys(&[&format!(" {key}\n")]);
         let text = crate::base::document::to_string(&sample);
         assert!(!text.contains(key), "{text}");
         assert_eq!(sample.answer.as_deref(), Some("your key is [key]."));
@@ -594,7 +589,7 @@ mod tests {
             answer: Some("abc".to_owned()),
             ..sample.clone()
         };
-        short.redact_key("ab");
+        short.redact_keys(&["ab"]);
         assert_eq!(short.answer.as_deref(), Some("abc"));
     }
 
