@@ -68,9 +68,23 @@ function plans(mock) {
  * Every sentence of the page's results cards (the outline's sentences, lists
  * and hints), without the bold lead and target label the page sets before
  * it, and its no-break spaces made plain. Every card holds its text whether
- * or not it is on screen, so nothing is scrolled into view first.
+ * or not it is on screen, so nothing is scrolled into view first; the cards
+ * arrive over several renders after an import or a language switch, so the
+ * sentences are read until two reads 250 ms apart agree.
  */
 async function pageSentences(page) {
+  let last = await sentencesNow(page);
+  for (let tries = 0; tries < 40; tries += 1) {
+    await page.waitForTimeout(250);
+    const now = await sentencesNow(page);
+    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** The sentences in the document at this moment (see `pageSentences`). */
+async function sentencesNow(page) {
   // The page's own pieces (the probe grid's hint) are marked `own`: no
   // other printer has them.
   return page.$$eval("section.card > p.sentence, section.card > ul.notes > li, section.card > p.hint:not(.own)", (items) =>
