@@ -148,8 +148,8 @@ fn a_run_with_gaps_on_the_keep_alive_window_loses_no_request() {
 /// connection closes between 0.3 and 1 s and the model goes cold between
 /// 1 and 4 s, each said apart, in JSON, the terminal and the HTML report.
 /// A request can wait for the other target's request in flight (a cold
-/// one, 0.75 s at most), so each gap sits far enough from both windows
-/// that such a wait never carries a request across one.
+/// one, 0.75 s on an idle machine), so each gap sits far enough from both
+/// windows that such a wait never carries a request across one.
 #[test]
 fn the_connection_s_window_and_the_model_s_are_told_apart_with_gaps_kept() {
     // One server per target: a connection's idle is then its target's, so
@@ -180,13 +180,41 @@ fn the_connection_s_window_and_the_model_s_are_told_apart_with_gaps_kept() {
     for sample in &measured {
         assert!(sample.error.is_none(), "{:?}", sample.error);
         let (gap_s, idle_s) = (sample.idle_gap_s.unwrap(), sample.idle_s.unwrap());
-        // Kept: never sooner, and at most one other request (a cold start
-        // of 0.6 s and a new connection) later.
+        // Kept: never sooner, and later only by the time its send waited
+        // past its planned moment, a wait another target's request in
+        // flight explains (it ended just before this send) unless it is a
+        // timer's lag. Bounded by what happened, not by how fast the
+        // machine was: a busy one stretches the other request, not the rule.
         assert!(
             idle_s >= gap_s - 0.005,
             "{idle_s} s idle for a {gap_s} s gap"
         );
-        assert!(idle_s <= gap_s + 1.0, "{idle_s} s idle for a {gap_s} s gap");
+        let waited_s = (sample.sent_at_ms - sample.planned_at_ms) / 1000.0;
+        assert!(
+            (idle_s - gap_s - waited_s).abs() < 0.05,
+            "{idle_s} s idle for a {gap_s} s gap after waiting {waited_s} s"
+        );
+        if waited_s > 0.1 {
+            // The last request in flight past the planned moment.
+            let blocker = doc
+                .samples
+                .iter()
+                .filter(|other| {
+                    other.target != sample.target
+                        && other.sent_at_ms < sample.sent_at_ms
+                        && other.sent_at_ms + other.total_ms.unwrap_or(0.0) > sample.planned_at_ms
+                })
+                .max_by(|a, b| a.sent_at_ms.total_cmp(&b.sent_at_ms));
+            let Some(blocker) = blocker else {
+                panic!("{sample:?} waited {waited_s} s with no request in flight");
+            };
+            let ended_ms = blocker.sent_at_ms + blocker.total_ms.unwrap_or(0.0);
+            assert!(
+                sample.sent_at_ms - ended_ms < 250.0,
+                "sent {} ms after the request it waited for ended",
+                sample.sent_at_ms - ended_ms
+            );
+        }
         assert!(sample.reused_connection.is_some());
     }
 
