@@ -37,12 +37,15 @@ fn a_steady_target_passes_and_a_degraded_one_exits_3_naming_target_and_figure() 
     // fixed@150: every request takes 150 ms, so even the p95's lower bound
     // is above 100 ms. http-500: every request failed, so no latency and
     // no verdict to judge, and an error rate of 100 %.
-    assert!(
-        failed.iter().any(|l| l
-            .starts_with("FAILED p95>100 ms: Custom OpenAI-compatible · fixed@150: p95 1")
-            && l.contains("wholly above 100 ms")),
-        "{stderr}"
-    );
+    // Its p95 is the 150 ms the mock waits and whatever a busy machine
+    // adds on top: read, not assumed to stay under 200 ms.
+    let p95_ms = failed.iter().find_map(|l| {
+        let rest =
+            l.strip_prefix("FAILED p95>100 ms: Custom OpenAI-compatible · fixed@150: p95 ")?;
+        l.contains("wholly above 100 ms")
+            .then(|| rest.split(' ').next()?.parse::<f64>().ok())?
+    });
+    assert!(p95_ms.is_some_and(|p95| p95 >= 150.0), "{stderr}");
     assert!(
         failed.iter().any(|l| l
             == &"FAILED error_rate>2%: Custom OpenAI-compatible · http-500: error_rate 100 % is above 2 %"),
