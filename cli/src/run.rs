@@ -1,9 +1,10 @@
 //! `firsttoken run`: the page's run loop, natively.
 //!
-//! `core`'s [`RunSession`] says which run this is, what to send and when,
-//! and how long is left; the monotonic [`Clock`]
-//! waits for it; [`measure`] sends one request at a time through the
-//! runner's HTTP client; every finished sample goes at once into the
+//! `core`'s one run loop ([`run_loop::run`]) and its [`RunSession`] say
+//! which run this is, what to send and when, and how long is left; this
+//! module is the loop's adapter: the monotonic [`Clock`] waits for it;
+//! [`measure`] sends one request at a time through the runner's HTTP
+//! client; every finished sample goes at once into the
 //! [journal](crate::journal) (synced, so `kill -9` loses at most the request
 //! in flight, and `--resume` continues from there), then to the terminal,
 //! and at the end (or on Ctrl-C) into the results file, written by `core`'s
@@ -11,13 +12,13 @@
 
 use std::path::{Path, PathBuf};
 
-use firsttoken_core::plan::{Plan, Protocol};
-use firsttoken_core::protocol::build_planned_request;
+use firsttoken_core::measure::Outcome;
+use firsttoken_core::plan::{Plan, Protocol, Target};
 use firsttoken_core::results::{Environment, export_csv, export_json};
 use firsttoken_core::run::RunStatus;
+use firsttoken_core::run_loop::{self, Halt, RunAdapter, Sending};
 use firsttoken_core::sample::Sample;
-use firsttoken_core::schedule::{Next, PlannedRequest};
-use firsttoken_core::session::RunSession;
+use firsttoken_core::session::{RunSession, Step};
 use tokio::sync::watch;
 
 use crate::clock::Clock;
@@ -118,17 +119,13 @@ pub fn stop_signal() -> (watch::Sender<bool>, Stop) {
 ///
 /// # Errors
 /// When the results file cannot be written.
-pub async fn run(
-    prepared: Prepared,
-    options: &RunOptions,
-    mut stop: Stop,
-) -> Result<RunEnd, CliError> {
+pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result<RunEnd, CliError> {
     let Prepared { plan, keys, .. } = prepared;
     let clock = Clock::start();
     let journal_path = journal::path_for(&options.output);
     // Which run this is, what is left of it and when to send it are the
     // session's (core): the page decides them by the same rules.
-    let (mut journal, header, mut samples, mut session) = if options.resume {
+    let (journal, header, samples, session) = if options.resume {
         let (journal, recovered) = Journal::resume(&journal_path).map_err(journal_error)?;
         check_resumable(&recovered.header, &plan, options)?;
         let mut session = recovered.header.session();
@@ -146,10 +143,10 @@ pub async fn run(
         (journal, header, Vec::new(), session)
     };
     let environment = environment(header.started_at_ms, header.vantage.clone(), &plan);
-    let mut client = Client::new(options.fresh_connections);
+    let client = Client::new(options.fresh_connections);
 
     let (done, total) = session.progress();
-    let mut progress = Progress::for_stdout(&plan, total, done);
+    let progress = Progress::for_stdout(&plan, total, done);
     for warning in plan.warnings() {
         let text =
             firsttoken_core::text::warning_text(firsttoken_core::text::Lang::En, &plan, &warning);
@@ -179,66 +176,27 @@ pub async fn run(
         ));
     }
 
-    let mut journal_failure = None;
-    // The loop and the session disagreeing is a bug: said, never dropped.
-    let mut session_failure: Option<String> = None;
-    loop {
-        if *stop.borrow() {
-            session.stop();
-            break;
-        }
-        match session.next(clock.now_ms()) {
-            Next::Finished => break,
-            // The native runner never pauses and sends one request at a
-            // time, so neither can happen; end rather than spin.
-            Next::Paused | Next::InFlight => break,
-            Next::WaitUntil(at_ms, _) => {
-                let until = tokio::time::Instant::from_std(clock.instant_at(at_ms));
-                tokio::select! {
-                    () = tokio::time::sleep_until(until) => {}
-                    _ = stop.wait_for(|stopped| *stopped) => {}
-                }
-            }
-            Next::SendNow(planned) => {
-                let sent = send(
-                    &mut session,
-                    &keys,
-                    &planned,
-                    &clock,
-                    &mut client,
-                    &mut stop,
-                )
-                .await;
-                let (sample, note) = match sent {
-                    Ok((sample, note, Ok(()))) => (sample, note),
-                    Ok((sample, note, Err(why))) => {
-                        session.stop();
-                        session_failure = Some(why);
-                        (sample, note)
-                    }
-                    Err(why) => {
-                        session.stop();
-                        session_failure = Some(why);
-                        continue;
-                    }
-                };
-                // Synced before anything else happens, so a kill now
-                // loses nothing that was measured.
-                if let Err(error) = journal.append(&sample) {
-                    journal_failure = Some(error);
-                    session.stop();
-                }
-                samples.push(sample);
-                progress.sample_done(
-                    &plan,
-                    &samples,
-                    note,
-                    session.progress(),
-                    (session.time_left_ms(clock.now_ms()), session.late_ms()),
-                );
-            }
-        }
-    }
+    // The one loop (core's): the runner answers its adapter's questions.
+    let mut adapter = RunnerAdapter {
+        session,
+        stop,
+        clock,
+        client,
+        keys,
+        journal,
+        samples,
+        progress,
+        plan: plan.clone(),
+        last: Last::default(),
+    };
+    let ended = run_loop::run(&mut adapter).await;
+    let RunnerAdapter {
+        session,
+        journal,
+        samples,
+        mut progress,
+        ..
+    } = adapter;
     progress.finish(&plan, &samples);
     let mut environment = environment;
     environment.schedule_shift_ms = Some(session.schedule_shift_ms());
@@ -251,20 +209,23 @@ pub async fn run(
         progress.note(&note);
     }
     let stopped = session.status() == RunStatus::Stopped;
-    if let Some(why) = session_failure {
-        return Err(CliError::Failed(format!(
-            "the run's loop and its schedule disagreed ({why}); this is a bug, please report \
-             it. The run stopped and its {} samples are in {}",
-            samples.len(),
-            options.output.display()
-        )));
-    }
-    if let Some(error) = journal_failure {
-        return Err(CliError::Failed(format!(
-            "{error}; the run stopped and its {} samples are in {}",
-            samples.len(),
-            options.output.display()
-        )));
+    match ended.halt {
+        Some(Halt::Disagreed(error)) => {
+            return Err(CliError::Failed(format!(
+                "the run's loop and its schedule disagreed ({error}); this is a bug, please \
+                 report it. The run stopped and its {} samples are in {}",
+                samples.len(),
+                options.output.display()
+            )));
+        }
+        Some(Halt::NotStored(why)) => {
+            return Err(CliError::Failed(format!(
+                "{why}; the run stopped and its {} samples are in {}",
+                samples.len(),
+                options.output.display()
+            )));
+        }
+        None => {}
     }
     if stopped {
         progress.note(&format!(
@@ -341,79 +302,117 @@ fn journal_error(error: JournalError) -> CliError {
     }
 }
 
-/// Sends one planned request and makes its sample, with the session's
-/// word on its end (`Err` when the loop and the session disagreed: the
-/// sample is real and kept, and the run goes no further). `Err` outright,
-/// with nothing sent, when the session refuses the request or it names no
-/// target of the plan.
-async fn send(
-    session: &mut RunSession,
-    keys: &[Option<Key>],
-    planned: &PlannedRequest,
-    clock: &Clock,
-    client: &mut Client,
-    stop: &mut Stop,
-) -> Result<(Sample, SampleNote, Result<(), String>), String> {
-    let plan = session.plan();
-    let index = planned.target as usize;
-    let key = keys.get(index).and_then(Option::as_ref).map(Key::expose);
-    let nonce = session.nonce(planned);
-    let options = plan.targets.get(index).map(|target| {
-        (
-            build_planned_request(target, plan, planned, key, nonce.as_deref()),
-            MeasureOptions {
-                protocol: target.protocol,
-                reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
-                timeout_s: plan.timeout_s,
-            },
-        )
-    });
-    let seed = session.seed();
-    let Some((request, options)) = options else {
-        return Err(format!(
-            "request {} names no target of the plan",
-            planned.index
-        ));
-    };
-    let sent_at_ms = clock.now_ms();
-    // Nothing is sent unless the session agrees it is the request due.
-    session
-        .mark_sent(planned, sent_at_ms)
-        .map_err(|error| error.to_string())?;
-    let (outcome, (note, (reused, retried, connection_idle_s))) = {
-        {
-            let measured = if options.protocol == Protocol::Demo {
-                // Played back in the process, as the page plays it in the tab.
-                let idle_s = planned.idle_at_s(clock.now_ms());
-                let at = (planned.target, planned.seq, seed, idle_s);
-                measure_demo(&request, options, at, stop).await
-            } else {
-                measure(client, &request, options, stop).await
-            };
-            let note = SampleNote {
+/// What the last send learnt of its connection, for its sample and its
+/// live line.
+#[derive(Default)]
+struct Last {
+    note: SampleNote,
+    reused: Option<bool>,
+    retried: bool,
+    connection_idle_s: Option<f64>,
+}
+
+/// The runner's side of core's one run loop: a monotonic clock, Ctrl-C,
+/// its HTTP client (or the demo played in the process), the journal and
+/// the terminal.
+struct RunnerAdapter {
+    session: RunSession,
+    stop: Stop,
+    clock: Clock,
+    client: Client,
+    keys: Vec<Option<Key>>,
+    journal: Journal,
+    samples: Vec<Sample>,
+    progress: Progress,
+    plan: Plan,
+    last: Last,
+}
+
+impl RunAdapter for RunnerAdapter {
+    fn session<R>(&mut self, act: impl FnOnce(&mut RunSession) -> R) -> Option<R> {
+        if *self.stop.borrow() {
+            self.session.stop();
+        }
+        Some(act(&mut self.session))
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.clock.now_ms()
+    }
+
+    async fn sleep_until(&mut self, at_ms: f64) {
+        let until = tokio::time::Instant::from_std(self.clock.instant_at(at_ms));
+        tokio::select! {
+            () = tokio::time::sleep_until(until) => {}
+            _ = self.stop.wait_for(|stopped| *stopped) => {}
+        }
+    }
+
+    fn key(&self, index: u32, _: &Target) -> Option<String> {
+        let key = self.keys.get(index as usize).and_then(Option::as_ref);
+        key.map(|key| key.expose().to_owned())
+    }
+
+    fn keys(&self) -> Vec<String> {
+        key_texts(&self.keys)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    async fn send(&mut self, sending: &Sending) -> Outcome {
+        let options = MeasureOptions {
+            protocol: sending.target.protocol,
+            reasoning_counts_as_first_token: sending.reasoning_counts_as_first_token,
+            timeout_s: sending.timeout_s,
+        };
+        let planned = &sending.planned;
+        let measured = if options.protocol == Protocol::Demo {
+            // Played back in the process, as the page plays it in the tab.
+            let idle_s = planned.idle_at_s(self.clock.now_ms());
+            let at = (planned.target, planned.seq, sending.seed, idle_s);
+            measure_demo(&sending.request, options, at, &mut self.stop).await
+        } else {
+            measure(&mut self.client, &sending.request, options, &mut self.stop).await
+        };
+        self.last = Last {
+            note: SampleNote {
                 opened: measured.opened,
                 http_version: measured.http_version,
-            };
-            let connected = (
-                measured.reused,
-                measured.retried,
-                measured.connection_idle_s,
-            );
-            (measured.outcome, (note, connected))
-        }
-    };
-    let done = session
-        .mark_done(planned, clock.now_ms())
-        .map_err(|error| error.to_string());
-    let mut sample = Sample::from_outcome(planned, sent_at_ms, false, outcome);
-    sample.connection = note.opened;
-    sample.reused_connection = reused;
-    sample.retried = retried;
-    sample.connection_idle_s = connection_idle_s;
-    // A provider's reply is a stranger's text: a key it echoes never
-    // reaches the results (core's one rule, as the page redacts).
-    sample.redact_keys(&key_texts(keys));
-    Ok((sample, note, done))
+            },
+            reused: measured.reused,
+            retried: measured.retried,
+            connection_idle_s: measured.connection_idle_s,
+        };
+        measured.outcome
+    }
+
+    fn annotate(&mut self, sample: &mut Sample) {
+        sample.connection = self.last.note.opened;
+        sample.reused_connection = self.last.reused;
+        sample.retried = self.last.retried;
+        sample.connection_idle_s = self.last.connection_idle_s;
+    }
+
+    async fn store(&mut self, sample: &Sample, _: &Step) -> Result<(), String> {
+        // Synced before anything else happens, so a kill now loses nothing
+        // that was measured.
+        self.journal
+            .append(sample)
+            .map_err(|error| error.to_string())
+    }
+
+    fn show(&mut self, sample: Sample, step: &Step) {
+        self.samples.push(sample);
+        let note = std::mem::take(&mut self.last.note);
+        self.progress.sample_done(
+            &self.plan,
+            &self.samples,
+            note,
+            step.progress,
+            (step.time_left_ms, step.late_ms),
+        );
+    }
 }
 
 /// Writes the results file and the CSV, each whole or not at all.

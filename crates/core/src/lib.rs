@@ -43,7 +43,8 @@
 //! 3. [`words`]: numbers and typed problems in words;
 //! 4. [`planning`]: what to measure, where its keys go, the probes and when
 //!    to send;
-//! 5. [`wire`]: requests, streams and what one request measured;
+//! 5. [`wire`]: requests, streams, what one request measured, and the run
+//!    that sends them one at a time (its session and its one loop);
 //! 6. [`judgement`]: what the samples say, and its words;
 //! 7. [`documents`]: results, published files, the dashboard's data,
 //!    routing exports, stored runs;
@@ -82,14 +83,12 @@ pub use judgement::{
     cache, compare, cost, delivery, idle, objective, population, report, settings, slow, tail,
     timeofday, verdict,
 };
-pub use planning::{
-    context_window, key_rules, plan, plan_flags, presets, prompt, schedule, session,
-};
+pub use planning::{context_window, key_rules, plan, plan_flags, presets, prompt, schedule};
 pub use statistics::{binomial, bootstrap, dependence, quantile, stats};
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
 pub use testing::fixtures;
-pub use wire::{demo, measure, protocol, ratelimit, sample, sse, stream_shape};
+pub use wire::{demo, measure, protocol, ratelimit, run_loop, sample, session, sse, stream_shape};
 
 /// The fidelity check under its flat name: the probes, replies and
 /// verifiers ([`planning::fidelity`]) with their scoring

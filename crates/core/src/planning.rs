@@ -10,4 +10,3 @@ pub mod plan_flags;
 pub mod presets;
 pub mod prompt;
 pub mod schedule;
-pub mod session;

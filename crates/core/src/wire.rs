@@ -1,11 +1,15 @@
-//! The wire layer: requests, streams and what one request measured. Bytes
-//! and times arrive as arguments (the decoder takes chunks, the measurement
-//! takes "now"), so every split of a stream is tested natively.
+//! The wire layer: requests, streams, what one request measured, and the
+//! run that sends them one at a time. Bytes and times arrive as arguments
+//! (the decoder takes chunks, the measurement takes "now"), so every split
+//! of a stream is tested natively; the run loop ([`run_loop`]) reaches
+//! the clock, the network and storage only through its adapter.
 
 pub mod demo;
 pub mod measure;
 pub mod protocol;
 pub mod ratelimit;
+pub mod run_loop;
 pub mod sample;
+pub mod session;
 pub mod sse;
 pub mod stream_shape;

@@ -1,6 +1,7 @@
-//! The run loop: asks the pure scheduler what to do next, waits in the timer
-//! worker, sends one request at a time through the measured fetch, stores
-//! each sample the moment it completes and reports it to the page.
+//! The page's side of core's one run loop ([`run_loop::run`]): it waits in
+//! the timer worker, sends one request at a time through the measured
+//! fetch, stores each sample the moment it completes and reports it to the
+//! page; what to send and when is the loop's and its session's.
 //!
 //! Starting or resuming a run goes through the run's part: `Driver::start`
 //! and `Driver::resume` live in `lazy.rs`, beside the split points they
@@ -9,8 +10,8 @@
 //! alone reach are in that part, not in the first load.
 //!
 //! Which run this is, what to send and when, the time left, pause, stop
-//! and resuming are core's [`RunSession`]'s; this loop only sleeps, sends,
-//! stores and shows. The session lives here, shared with the page's
+//! and resuming are core's [`RunSession`]'s; this adapter only sleeps,
+//! sends, stores and shows. The session lives here, shared with the page's
 //! buttons through an `Rc<RefCell<…>>`, because the loop and the buttons
 //! act on it between each other's awaits; the page's own state only
 //! mirrors it for display.
@@ -33,30 +34,16 @@ use crate::browser::wake_lock::WakeLock;
 use crate::core::document;
 use crate::core::measure::{Measurement, Outcome};
 use crate::core::plan::{Plan, Target};
-use crate::core::protocol::{build_planned_request, build_request};
+use crate::core::protocol::{HttpRequest, build_request};
 use crate::core::results::{Environment, RunnerKind};
 use crate::core::run::RunRecord;
+use crate::core::run_loop::{self, RunAdapter, Sending, WAKE_EVERY_MS};
 use crate::core::sample::Sample;
-use crate::core::schedule::{Next, PlannedRequest};
-use crate::core::session::RunSession;
+use crate::core::session::{RunSession, Step};
 use crate::core::text::notice::{self, StorageStep};
 use crate::core::timeofday::{PeakZone, parse_peak_tz};
 use crate::ui::model::i18n::Lang;
 use crate::ui::model::state::{Action, HistoryEntry, ResultsView, newest_first};
-
-/// Longest single wait, ms: the loop wakes this often to notice pause,
-/// stop and a hidden tab.
-const WAKE_EVERY_MS: f64 = 250.0;
-
-/// Why [`Driver::send`] sent nothing.
-enum Unsent {
-    /// No run is active any more.
-    NoRun,
-    /// The session refused the request (or it names no target): a bug
-    /// between the loop and the schedule, said and not hidden; the session
-    /// is stopped.
-    Refused,
-}
 
 struct ActiveRun {
     session: RunSession,
@@ -119,14 +106,7 @@ pub async fn measure_once(
         seed,
         idle_gap_s: None,
     };
-    match Abort::new() {
-        Ok(abort) => measure(&request, &options, &abort).await,
-        Err(error) => {
-            let mut failed = Measurement::new(target.protocol, false);
-            failed.on_fetch_rejected(0.0, None, &error.to_string());
-            failed.finish()
-        }
-    }
+    measure_stoppable(&request, &options, None).await
 }
 
 impl Driver {
@@ -250,122 +230,39 @@ impl Driver {
     }
 
     async fn run_loop(&self, dispatch: Callback<Action>) {
+        let mut adapter = PageAdapter {
+            driver: self.clone(),
+            dispatch: dispatch.clone(),
+            store: None,
+            storage_failed: false,
+            wake_lock: WakeLock::acquire().await,
+            hidden_while_waiting: false,
+            hidden: false,
+        };
         // Storage that fails says so, once: the run goes on in memory, and
         // the person learns that a reload would now lose it.
-        let mut storage_failed = false;
-        let mut say_storage_failed = |step: StorageStep, error: &dyn std::fmt::Display| {
-            if !storage_failed {
-                storage_failed = true;
-                dispatch.emit(Action::StorageFailed(step, error.to_string()));
-            }
-        };
-        let store = match Store::open().await {
-            Ok(store) => Some(store),
-            Err(error) => {
-                say_storage_failed(StorageStep::OpeningDatabase, &error);
-                None
-            }
-        };
-        let mut wake_lock = WakeLock::acquire().await;
-        let mut hidden_while_waiting = false;
-        loop {
-            hidden_while_waiting |= page_hidden();
-            if wake_lock.is_none() && !page_hidden() {
-                wake_lock = WakeLock::acquire().await;
-            }
-            let now = epoch_ms();
-            let next = match self.active.borrow_mut().as_mut() {
-                Some(active) => active.session.next(now),
-                None => return,
-            };
-            match next {
-                Next::Finished => break,
-                Next::Paused | Next::InFlight => sleep_ms(WAKE_EVERY_MS).await,
-                Next::WaitUntil(at_ms, _) => {
-                    sleep_ms((at_ms - now).clamp(0.0, WAKE_EVERY_MS)).await
-                }
-                Next::SendNow(planned) => {
-                    let hidden = hidden_while_waiting || page_hidden();
-                    hidden_while_waiting = false;
-                    let sample = match self.send(&planned, hidden).await {
-                        Ok((sample, disagreed)) => {
-                            if disagreed {
-                                dispatch.emit(Action::RunStoppedByError);
-                            }
-                            sample
-                        }
-                        Err(Unsent::NoRun) => return,
-                        // Stopped: the loop ends it as a stopped run.
-                        Err(Unsent::Refused) => {
-                            dispatch.emit(Action::RunStoppedByError);
-                            continue;
-                        }
-                    };
-                    // The bookkeeping of a finished sample, timed by the render benchmark.
-                    performance_mark("firsttoken:sample-received");
-                    let (done, eta_ms, schedule_shift_ms, record_json, run_id) = {
-                        let mut guard = self.active.borrow_mut();
-                        let Some(active) = guard.as_mut() else { return };
-                        let (done, _) = active.session.progress();
-                        let eta = Some(active.session.time_left_ms(epoch_ms()));
-                        let done = u32::try_from(done).unwrap_or(u32::MAX);
-                        // The record (plan + schedule, ~1 MB of JSON for 10 000
-                        // requests) is stored when the session says its status
-                        // changed, not after every sample (that cost ~4 ms of
-                        // main thread a sample).
-                        let record_json = active.session.status_to_store().map(|_| {
-                            document::to_string(&RunRecord::of(
-                                &active.session,
-                                active.environment.clone(),
-                            ))
-                        });
-                        // Later than the estimate, as "later than planned" says.
-                        let shift = active.session.late_ms();
-                        (
-                            done,
-                            eta,
-                            shift,
-                            record_json,
-                            active.session.run_id().to_owned(),
-                        )
-                    };
-                    performance_mark("firsttoken:sample-serialized");
-                    if let Some(store) = &store {
-                        {
-                            let json = document::to_string(&sample);
-                            if let Err(error) = store
-                                .put_sample(&run_id, sample.target, sample.seq, &json)
-                                .await
-                            {
-                                say_storage_failed(StorageStep::SavingSample, &error);
-                            }
-                        }
-                        if let Some(json) = record_json
-                            && let Err(error) = store.put_run(&run_id, &json).await
-                        {
-                            say_storage_failed(StorageStep::SavingRun, &error);
-                        }
-                    }
-                    dispatch.emit(Action::SampleDone {
-                        sample,
-                        done,
-                        eta_ms,
-                        schedule_shift_ms,
-                    });
-                }
-            }
+        match Store::open().await {
+            Ok(store) => adapter.store = Some(store),
+            Err(error) => adapter.say_storage_failed(StorageStep::OpeningDatabase, &error),
         }
-        drop(wake_lock);
+        // The one loop (core's): the page answers its adapter's questions.
+        let ended = run_loop::run(&mut adapter).await;
+        drop(adapter.wake_lock.take());
         let finished = self.active.borrow_mut().take();
         if let Some(active) = finished {
+            if ended.halt.is_some() {
+                // The loop and the session disagreed: the run stopped, and
+                // the person is told (the page's storage never halts it).
+                dispatch.emit(Action::RunStoppedByError);
+            }
             // The session said Finished (or it was stopped): its status is
             // the run's last.
             let status = active.session.status();
-            if let Some(store) = &store {
+            if let Some(store) = &adapter.store {
                 let record = RunRecord::of(&active.session, active.environment);
                 let json = document::to_string(&record);
                 if let Err(error) = store.put_run(&record.run_id, &json).await {
-                    say_storage_failed(StorageStep::SavingRun, &error);
+                    adapter.say_storage_failed(StorageStep::SavingRun, &error);
                 }
             }
             dispatch.emit(Action::SetStatus(status));
@@ -374,67 +271,159 @@ impl Driver {
             load_history(dispatch.clone()).await;
         }
     }
+}
 
-    /// Sends `planned` and makes its sample, with what went wrong between
-    /// the loop and the session if anything did (the run then stops, as a
-    /// stopped run does, and the person is told).
-    async fn send(&self, planned: &PlannedRequest, hidden: bool) -> Result<(Sample, bool), Unsent> {
-        let (request, options, abort, keys) = {
-            let mut guard = self.active.borrow_mut();
-            let active = guard.as_mut().ok_or(Unsent::NoRun)?;
-            let refuse = |active: &mut ActiveRun| {
-                active.session.stop();
-                Unsent::Refused
-            };
-            let plan = active.session.plan();
-            let Some(target) = plan.targets.get(planned.target as usize) else {
-                return Err(refuse(active));
-            };
-            let key = active
-                .keys
-                .get(&crate::ui::model::keys::key_slot(target))
-                .map(String::as_str);
-            let nonce = active.session.nonce(planned);
-            let request = build_planned_request(target, plan, planned, key, nonce.as_deref());
-            let options = MeasureOptions {
-                protocol: target.protocol,
-                reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
-                timeout_s: plan.timeout_s,
-                cors_note: crate::ui::model::keys::cors_note(target),
-                seq: planned.seq,
-                seed: crate::core::demo::target_seed(active.session.seed(), planned.target),
-                idle_gap_s: planned.idle_at_s(epoch_ms()),
-            };
-            // Every key the run holds, not only this request's: a reply may
-            // quote any of them (core's one rule, `sample::redact_keys`).
-            let keys: Vec<String> = active.keys.values().cloned().collect();
-            let Ok(abort) = Abort::new() else {
-                return Err(refuse(active));
-            };
-            // Nothing is sent unless the session agrees it is the request due.
-            if active.session.mark_sent(planned, epoch_ms()).is_err() {
-                return Err(refuse(active));
-            }
-            active.abort = Some(abort.clone());
-            (request, options, abort, keys)
-        };
-        let sent_at_ms = epoch_ms();
-        let outcome = measure(&request, &options, &abort).await;
-        let mut disagreed = false;
-        if let Some(active) = self.active.borrow_mut().as_mut() {
-            if active.session.mark_done(planned, epoch_ms()).is_err() {
-                // The sample is real and kept; the run goes no further.
-                active.session.stop();
-                disagreed = true;
-            }
-            // Kept with the run, so the export says how far overruns moved it.
-            active.environment.schedule_shift_ms = Some(active.session.schedule_shift_ms());
-            active.abort = None;
+/// The page's side of core's one run loop: the tab's clock and timer
+/// worker, the measured fetch, IndexedDB and the page's state.
+struct PageAdapter {
+    driver: Driver,
+    dispatch: Callback<Action>,
+    store: Option<Store>,
+    storage_failed: bool,
+    wake_lock: Option<WakeLock>,
+    /// The tab was hidden while the loop waited for the next send.
+    hidden_while_waiting: bool,
+    /// The tab was hidden between the request's planning and its send.
+    hidden: bool,
+}
+
+impl PageAdapter {
+    fn say_storage_failed(&mut self, step: StorageStep, error: &dyn std::fmt::Display) {
+        if !self.storage_failed {
+            self.storage_failed = true;
+            self.dispatch
+                .emit(Action::StorageFailed(step, error.to_string()));
         }
-        let mut sample = Sample::from_outcome(planned, sent_at_ms, hidden, outcome);
-        sample.redact_keys(&keys.iter().map(String::as_str).collect::<Vec<_>>());
-        Ok((sample, disagreed))
     }
+}
+
+impl RunAdapter for PageAdapter {
+    fn session<R>(&mut self, act: impl FnOnce(&mut RunSession) -> R) -> Option<R> {
+        let mut active = self.driver.active.borrow_mut();
+        active.as_mut().map(|active| act(&mut active.session))
+    }
+
+    fn now_ms(&self) -> f64 {
+        epoch_ms()
+    }
+
+    async fn sleep_until(&mut self, at_ms: f64) {
+        self.hidden_while_waiting |= page_hidden();
+        if self.wake_lock.is_none() && !page_hidden() {
+            self.wake_lock = WakeLock::acquire().await;
+        }
+        sleep_ms((at_ms - epoch_ms()).clamp(0.0, WAKE_EVERY_MS)).await;
+    }
+
+    fn key(&self, _: u32, target: &Target) -> Option<String> {
+        let active = self.driver.active.borrow();
+        let keys = &active.as_ref()?.keys;
+        keys.get(&crate::ui::model::keys::key_slot(target)).cloned()
+    }
+
+    fn keys(&self) -> Vec<String> {
+        let active = self.driver.active.borrow();
+        active
+            .as_ref()
+            .map_or_else(Vec::new, |active| active.keys.values().cloned().collect())
+    }
+
+    async fn send(&mut self, sending: &Sending) -> Outcome {
+        self.hidden = std::mem::take(&mut self.hidden_while_waiting) || page_hidden();
+        let planned = &sending.planned;
+        let options = MeasureOptions {
+            protocol: sending.target.protocol,
+            reasoning_counts_as_first_token: sending.reasoning_counts_as_first_token,
+            timeout_s: sending.timeout_s,
+            cors_note: crate::ui::model::keys::cors_note(&sending.target),
+            seq: planned.seq,
+            seed: crate::core::demo::target_seed(sending.seed, planned.target),
+            idle_gap_s: planned.idle_at_s(epoch_ms()),
+        };
+        measure_stoppable(&sending.request, &options, Some(&self.driver)).await
+    }
+
+    fn annotate(&mut self, sample: &mut Sample) {
+        sample.hidden = self.hidden;
+    }
+
+    async fn store(&mut self, sample: &Sample, step: &Step) -> Result<(), String> {
+        // The bookkeeping of a finished sample, timed by the render benchmark.
+        performance_mark("firsttoken:sample-received");
+        // The record (plan + schedule, ~1 MB of JSON for 10 000 requests) is
+        // stored when the session says its status changed, not after every
+        // sample (that cost ~4 ms of main thread a sample).
+        let (record_json, run_id) = {
+            let mut guard = self.driver.active.borrow_mut();
+            let Some(active) = guard.as_mut() else {
+                return Ok(());
+            };
+            // Kept with the run, so the export says how far overruns moved it.
+            active.environment.schedule_shift_ms = Some(step.schedule_shift_ms);
+            let record_json = step.store_status.map(|_| {
+                document::to_string(&RunRecord::of(&active.session, active.environment.clone()))
+            });
+            (record_json, active.session.run_id().to_owned())
+        };
+        performance_mark("firsttoken:sample-serialized");
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        let json = document::to_string(sample);
+        let saved_sample = store
+            .put_sample(&run_id, sample.target, sample.seq, &json)
+            .await;
+        let saved_run = match record_json {
+            Some(json) => store.put_run(&run_id, &json).await,
+            None => Ok(()),
+        };
+        if let Err(error) = saved_sample {
+            self.say_storage_failed(StorageStep::SavingSample, &error);
+        }
+        if let Err(error) = saved_run {
+            self.say_storage_failed(StorageStep::SavingRun, &error);
+        }
+        Ok(())
+    }
+
+    fn show(&mut self, sample: Sample, step: &Step) {
+        let (done, _) = step.progress;
+        self.dispatch.emit(Action::SampleDone {
+            sample,
+            done: u32::try_from(done).unwrap_or(u32::MAX),
+            eta_ms: Some(step.time_left_ms),
+            // Later than the estimate, as "later than planned" says.
+            schedule_shift_ms: step.late_ms,
+        });
+    }
+}
+
+/// Sends `request` and measures it; while it is in flight, `driver`'s Stop
+/// aborts it. One function for a run's requests and Test connection.
+async fn measure_stoppable(
+    request: &HttpRequest,
+    options: &MeasureOptions,
+    driver: Option<&Driver>,
+) -> Outcome {
+    let abort = match Abort::new() {
+        Ok(abort) => abort,
+        Err(error) => {
+            let mut failed = Measurement::new(options.protocol, false);
+            failed.on_fetch_rejected(0.0, None, &error.to_string());
+            return failed.finish();
+        }
+    };
+    let keep = |abort: Option<Abort>| {
+        if let Some(driver) = driver
+            && let Some(active) = driver.active.borrow_mut().as_mut()
+        {
+            active.abort = abort;
+        }
+    };
+    keep(Some(abort.clone()));
+    let outcome = measure(request, options, &abort).await;
+    keep(None);
+    outcome
 }
 
 /// Reads the run history and offers to resume an interrupted run.

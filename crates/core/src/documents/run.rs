@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 use crate::documents::results::Environment;
 use crate::planning::plan::Plan;
 use crate::planning::schedule::Runner;
-use crate::planning::session::RunSession;
+use crate::wire::session::RunSession;
 
 /// Where a run stands: the session's status, stored by its name.
-pub use crate::planning::session::RunStatus;
+pub use crate::wire::session::RunStatus;
 
 /// A run as stored in IndexedDB, enough to resume it after a reload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -101,7 +101,15 @@ mod tests {
             panic!("the first request is due at the start");
         };
         session.mark_sent(&first, start_ms).unwrap();
-        session.mark_done(&first, start_ms + 300.0).unwrap();
+        assert_eq!(
+            session
+                .on_sample(
+                    &crate::testing::fixtures::planned_sample(&first),
+                    start_ms + 300.0
+                )
+                .refused,
+            None
+        );
         session.pause(start_ms + 400.0);
         let record = RunRecord::of(&session, environment(start_ms));
         let text = document::to_string(&record);

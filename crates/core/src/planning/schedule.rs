@@ -369,7 +369,7 @@ pub enum Next {
 
 /// A misuse of the runner: the caller and the runner disagree about which
 /// request is due. The runner's state is unchanged.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunnerError {
     /// `mark_sent` for a request that is not the next one due.
     NotDue {
@@ -390,6 +390,18 @@ pub enum RunnerError {
     },
     /// `mark_sent` after the run was stopped.
     Stopped,
+    /// A planned request that names no target of the plan.
+    NoTarget {
+        /// Its index in the run.
+        index: u32,
+    },
+    /// A sample handed over that is not of the request in flight.
+    SampleNotInFlight {
+        /// The sample's target.
+        target: u32,
+        /// The sample's request number within its target.
+        seq: u32,
+    },
 }
 
 impl std::fmt::Display for RunnerError {
@@ -410,6 +422,11 @@ impl std::fmt::Display for RunnerError {
             }
             Self::NotInFlight { index } => write!(f, "request {index} is not in flight"),
             Self::Stopped => f.write_str("the run was stopped"),
+            Self::NoTarget { index } => write!(f, "request {index} names no target of the plan"),
+            Self::SampleNotInFlight { target, seq } => write!(
+                f,
+                "the sample of target {target}, request {seq} is not of the request in flight"
+            ),
         }
     }
 }
@@ -847,6 +864,12 @@ impl Runner {
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn in_flight(&self) -> Option<InFlight> {
         self.in_flight
+    }
+
+    /// The planned request in flight, if any (it sits at the cursor).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn in_flight_request(&self) -> Option<&PlannedRequest> {
+        self.in_flight.and(self.queue.get(self.cursor))
     }
 
     /// The run is paused.

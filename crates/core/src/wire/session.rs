@@ -4,12 +4,14 @@
 //! again from the samples stored of it (the page after a reload, the
 //! runner after a kill).
 //!
-//! The page and the runner only sleep, send, store and show: each asks
-//! [`RunSession::next`] what to do at "now", tells the session when a
-//! request went out ([`RunSession::mark_sent`]) and when its sample was
-//! done ([`RunSession::mark_done`]), and shows [`RunSession::time_left_ms`].
-//! So the same run has the same id rule, the same schedule and the same
-//! time left in both.
+//! The page and the runner only sleep, send, store and show, through one
+//! loop ([`crate::wire::run_loop`]): it asks [`RunSession::next`] what to
+//! do at "now", tells the session when a request went out
+//! ([`RunSession::mark_sent`]) and hands it each finished request's sample
+//! ([`RunSession::on_sample`]), whose [`Step`] says what to store, the
+//! progress, the time left and whether the run goes on. So the same run
+//! has the same id rule, the same schedule and the same time left in both,
+//! and a rule that looks at what a request measured has one place: here.
 //!
 //! No I/O and no clock: every instant is an epoch millisecond passed in.
 //! The session is not a stored document; the page's stored run record and
@@ -21,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::planning::plan::Plan;
 use crate::planning::prompt::request_nonce;
 use crate::planning::schedule::{Next, PlannedRequest, Runner, RunnerError, Schedule};
+use crate::wire::sample::Sample;
 
 /// Where a run stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +77,27 @@ struct Pace {
     per_request_ms: Option<f64>,
     /// A pause came: the next send starts a new stretch.
     restart: bool,
+}
+
+/// What a finished request leaves for the adapter to store and show
+/// ([`RunSession::on_sample`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// `(done, total)` requests, warm-ups included.
+    pub progress: (usize, usize),
+    /// Milliseconds left ([`RunSession::time_left_ms`]).
+    pub time_left_ms: f64,
+    /// How much later than its estimate the run is ([`RunSession::late_ms`]).
+    pub late_ms: f64,
+    /// How far overruns moved the schedule, in all, ms.
+    pub schedule_shift_ms: f64,
+    /// The status to store with this sample, once per change
+    /// ([`RunSession::status_to_store`]); `None`: the stored one holds.
+    pub store_status: Option<RunStatus>,
+    /// Why the session refused the sample, which stopped the run (a bug
+    /// between the loop and the session, said, never dropped); `None` when
+    /// it took it.
+    pub refused: Option<RunnerError>,
 }
 
 /// A run in progress: its id, seed, schedule, status and pace.
@@ -192,20 +216,42 @@ impl RunSession {
         Ok(())
     }
 
-    /// The request `planned` ended at `now_ms` with a sample (measured, an
-    /// error or aborted). Its end moves the rest of the schedule when it
-    /// overran, and sets the pace for [`RunSession::time_left_ms`].
-    ///
-    /// # Errors
-    /// [`RunnerError::NotInFlight`] when it is not the request in flight.
+    /// The request in flight ended at `now_ms` with `sample` (measured, an
+    /// error or aborted): its end moves the rest of the schedule when it
+    /// overran and sets the pace for [`RunSession::time_left_ms`]; the
+    /// [`Step`] says what the adapter stores and shows, and whether the run
+    /// goes on. A sample that is not of the request in flight is a bug
+    /// between the loop and the session: the schedule is left as it was,
+    /// the run stops, and the step says why ([`Step::refused`]); the sample
+    /// is still the adapter's to keep.
     #[cfg_attr(target_arch = "wasm32", inline)]
-    pub fn mark_done(&mut self, planned: &PlannedRequest, now_ms: f64) -> Result<(), RunnerError> {
-        self.runner.mark_done(planned.index, now_ms)?;
-        if let Some(since_ms) = self.pace.since_ms {
+    pub fn on_sample(&mut self, sample: &Sample, now_ms: f64) -> Step {
+        let in_flight = self
+            .runner
+            .in_flight_request()
+            .filter(|r| (r.target, r.seq, r.warmup) == (sample.target, sample.seq, sample.warmup))
+            .map(|r| r.index);
+        let refused = match in_flight {
+            Some(index) => self.runner.mark_done(index, now_ms).err(),
+            None => Some(RunnerError::SampleNotInFlight {
+                target: sample.target,
+                seq: sample.seq,
+            }),
+        };
+        if refused.is_some() {
+            self.stop();
+        } else if let Some(since_ms) = self.pace.since_ms {
             self.pace.samples = self.pace.samples.saturating_add(1);
             self.pace.per_request_ms = Some((now_ms - since_ms) / f64::from(self.pace.samples));
         }
-        Ok(())
+        Step {
+            progress: self.progress(),
+            time_left_ms: self.time_left_ms(now_ms),
+            late_ms: self.late_ms(),
+            schedule_shift_ms: self.schedule_shift_ms(),
+            store_status: self.status_to_store(),
+            refused,
+        }
     }
 
     /// Pauses at `now_ms`: the request in flight finishes, nothing follows
@@ -359,6 +405,7 @@ mod tests {
     use super::*;
     use crate::base::document;
     use crate::planning::plan::Target;
+    use crate::testing::fixtures::planned_sample;
 
     const START_MS: f64 = 1_700_000_000_123.75;
 
@@ -381,7 +428,12 @@ mod tests {
             panic!("nothing due at {now_ms}: {:?}", session.next(now_ms));
         };
         session.mark_sent(&planned, now_ms).unwrap();
-        session.mark_done(&planned, now_ms + took_ms).unwrap();
+        assert_eq!(
+            session
+                .on_sample(&planned_sample(&planned), now_ms + took_ms)
+                .refused,
+            None
+        );
         planned
     }
 
@@ -569,7 +621,12 @@ mod tests {
         // Paused with a request in flight: it finishes, nothing follows.
         session.pause(START_MS + 50.0);
         assert_eq!(session.status(), RunStatus::Paused);
-        session.mark_done(&first, START_MS + 100.0).unwrap();
+        assert_eq!(
+            session
+                .on_sample(&planned_sample(&first), START_MS + 100.0)
+                .refused,
+            None
+        );
         assert_eq!(session.next(START_MS + 5_000.0), Next::Paused);
         // A pause of a paused run changes nothing; an unpause of a running
         // one neither.
@@ -597,7 +654,12 @@ mod tests {
         session.mark_sent(&third, at).unwrap();
         session.stop();
         assert_eq!(session.status(), RunStatus::Stopped);
-        session.mark_done(&third, at + 10.0).unwrap();
+        assert_eq!(
+            session
+                .on_sample(&planned_sample(&third), at + 10.0)
+                .refused,
+            None
+        );
         assert_eq!(session.next(at + 10.0), Next::Finished);
         assert_eq!(
             session.status(),
@@ -677,6 +739,30 @@ mod tests {
         );
         let without = RunSession::start(plan(1, 2, 1.0), START_MS);
         assert_eq!(without.nonce(&first), None);
+    }
+
+    /// A sample that is not of the request in flight is refused: the
+    /// schedule stays as it was, the run stops and the step says why.
+    #[test]
+    fn a_sample_not_of_the_request_in_flight_is_refused_and_stops_the_run() {
+        let mut session = RunSession::start(plan(2, 3, 1.0), START_MS);
+        let Next::SendNow(first) = session.next(START_MS) else {
+            panic!("the first request is due at the start");
+        };
+        session.mark_sent(&first, START_MS).unwrap();
+        let mut other = planned_sample(&first);
+        other.target += 1;
+        let step = session.on_sample(&other, START_MS + 100.0);
+        assert_eq!(
+            step.refused,
+            Some(RunnerError::SampleNotInFlight {
+                target: other.target,
+                seq: other.seq
+            })
+        );
+        assert_eq!(step.progress, (0, 6));
+        assert_eq!(session.status(), RunStatus::Stopped);
+        assert_eq!(session.runner().in_flight_request(), Some(&first));
     }
 
     #[test]
