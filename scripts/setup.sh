@@ -85,6 +85,14 @@ if [[ "$(dist --version 2>/dev/null || true)" != "cargo-dist $DIST_VERSION" ]]; 
 fi
 
 # LiteLLM, for the test that loads FirstToken's LiteLLM router config into
+# rcssmin, which the page's post_build hook minifies the style sheet with
+# (scripts/css_min.py). From PyPI, pinned.
+RCSSMIN_VERSION=1.3.0
+if [[ "$(python3 -c 'import rcssmin; print(rcssmin.__version__)' 2>/dev/null || true)" != "$RCSSMIN_VERSION" ]]; then
+  log "installing rcssmin $RCSSMIN_VERSION (PyPI)"
+  python3 -m pip install --quiet --disable-pip-version-check "rcssmin==$RCSSMIN_VERSION"
+fi
+
 # LiteLLM's own Router (scripts/test-litellm.sh). From PyPI, pinned, in its own
 # virtual environment so its many dependencies touch nothing else. 1.108.7 is
 # well past the compromised 1.107.0.
