@@ -86,7 +86,7 @@ fi
 
 # LiteLLM, for the test that loads FirstToken's LiteLLM router config into
 # rcssmin, which the page's post_build hook minifies the style sheet with
-# (scripts/css_min.py). From PyPI, pinned.
+# (scripts/minify.py). From PyPI, pinned.
 RCSSMIN_VERSION=1.3.0
 if [[ "$(python3 -c 'import rcssmin; print(rcssmin.__version__)' 2>/dev/null || true)" != "$RCSSMIN_VERSION" ]]; then
   log "installing rcssmin $RCSSMIN_VERSION (PyPI)"
