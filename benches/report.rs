@@ -6,11 +6,13 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use firsttoken::core::bootstrap::{DEFAULT_RESAMPLES, bootstrap_intervals, time_aware_intervals};
-use firsttoken::core::fixtures::synthetic_samples;
-use firsttoken::core::plan::{Plan, Target};
-use firsttoken::core::report::{build_report, live_row};
-use firsttoken::core::results::{Environment, export_json, import_json};
+use firsttoken::core::documents::results::{Environment, export_json, import_json};
+use firsttoken::core::judgement::report::{build_report, live_row};
+use firsttoken::core::planning::plan::{Plan, Target};
+use firsttoken::core::statistics::bootstrap::{
+    DEFAULT_RESAMPLES, bootstrap_intervals, time_aware_intervals,
+};
+use firsttoken::core::testing::fixtures::synthetic_samples;
 
 fn main() {
     let targets = 12u32;

@@ -10,9 +10,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use firsttoken::core::plan::Protocol;
-use firsttoken::core::protocol::{EventDecoder, StreamEvent};
-use firsttoken::core::sse::{SseDecoder, SseEvent};
+use firsttoken::core::planning::plan::Protocol;
+use firsttoken::core::wire::protocol::{EventDecoder, StreamEvent};
+use firsttoken::core::wire::sse::{SseDecoder, SseEvent};
 
 /// Words the fake model "says", including multi-byte text.
 const WORDS: &[&str] = &[

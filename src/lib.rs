@@ -18,8 +18,8 @@
 //!
 //! `core` and `chart` know nothing of the web and are tested natively; only
 //! `browser` touches `web_sys`, `js_sys` and `JsValue`. Every sentence and
-//! formatted number either adapter prints is made in `core::text`, and
-//! `core` has no import circle (`tests/architecture.rs`).
+//! formatted number either adapter prints is made in core (`core::words`,
+//! `core::narrative`), and `core` has no import circle (`tests/architecture.rs`).
 
 pub mod ui;
 

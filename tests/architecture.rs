@@ -26,9 +26,9 @@
 //! own submodule. Comments do not count (a doc link names a module without
 //! depending on it), nor do files compiled for tests only (a file declared
 //! under `#[cfg(test)]`, such as `judgement/prefill/tests.rs`: a test may
-//! build anything). Inside core no path may name a module through the
-//! root's flat re-exports (`crate::plan`): they are the other crates' face,
-//! and an import through them would hide its layer from this scan.
+//! build anything). Inside core no path may name a module at the root
+//! without its layer (`crate::plan`): each module has one path, its
+//! layer's, and a path that named none would hide its layer from this scan.
 //!
 //! # A parent and its own submodule
 //!
@@ -606,8 +606,9 @@ fn core_imports_run_down_the_layers() {
 }
 
 /// Inside core a module names another by its layer (`crate::planning::plan`),
-/// never through the root's flat re-exports (`crate::plan`), which would
-/// hide the import from [`core_imports_run_down_the_layers`].
+/// its one path, never by a path at the root that names no layer
+/// (`crate::plan`), which would hide the import from
+/// [`core_imports_run_down_the_layers`].
 #[test]
 fn core_names_modules_by_their_layer() {
     let scan = scan("crates/core/src", 150);

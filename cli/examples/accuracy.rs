@@ -22,8 +22,8 @@ use std::time::Duration;
 use firsttoken_cli::measure::{MeasureOptions, Measured, measure};
 use firsttoken_cli::net::Client;
 use firsttoken_cli::run::stop_signal;
-use firsttoken_core::plan::{Plan, Target};
-use firsttoken_core::protocol::build_request;
+use firsttoken_core::planning::plan::{Plan, Target};
+use firsttoken_core::wire::protocol::build_request;
 use firsttoken_mock::MockConfig;
 
 const BUDGET_MS: f64 = 1.0;
@@ -36,8 +36,8 @@ const END: &str = "<!-- native-runner:end -->";
 /// The percentile `q` (0–1) by linear interpolation, as numpy's default.
 fn quantile(values: &[f64], q: f64) -> f64 {
     let mut sorted = values.to_vec();
-    firsttoken_core::order::sort_numbers(&mut sorted);
-    firsttoken_core::stats::percentile(&sorted, q * 100.0).unwrap_or(f64::NAN)
+    firsttoken_core::base::order::sort_numbers(&mut sorted);
+    firsttoken_core::statistics::stats::percentile(&sorted, q * 100.0).unwrap_or(f64::NAN)
 }
 
 struct Row {

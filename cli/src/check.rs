@@ -2,9 +2,10 @@
 //! connection" diagnosis (minus CORS, which does not apply outside a
 //! browser).
 
-use firsttoken_core::plan::{Plan, Protocol};
-use firsttoken_core::protocol::build_request;
-use firsttoken_core::text::{Lang, format_ms};
+use firsttoken_core::base::lang::Lang;
+use firsttoken_core::planning::plan::{Plan, Protocol};
+use firsttoken_core::wire::protocol::build_request;
+use firsttoken_core::words::format::format_ms;
 
 use crate::demo::measure_demo;
 use crate::keys::{Key, redact};

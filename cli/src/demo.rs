@@ -6,9 +6,9 @@
 
 use std::time::Instant;
 
-use firsttoken_core::demo::{behaviour_of, demo_reply_to_after, target_seed};
-use firsttoken_core::measure::{BodyMode, Flow, Measurement};
-use firsttoken_core::protocol::HttpRequest;
+use firsttoken_core::wire::demo::{behaviour_of, demo_reply_to_after, target_seed};
+use firsttoken_core::wire::measure::{BodyMode, Flow, Measurement};
+use firsttoken_core::wire::protocol::HttpRequest;
 use tokio::time::Instant as TokioInstant;
 
 use crate::measure::{MeasureOptions, Measured, Stop};

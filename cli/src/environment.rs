@@ -1,8 +1,8 @@
 //! The results' `environment` for a native run: what ran, where, when.
 
-use firsttoken_core::plan::Plan;
-use firsttoken_core::results::{Environment, RunnerKind};
-use firsttoken_core::timeofday::{PeakZone, parse_peak_tz};
+use firsttoken_core::documents::results::{Environment, RunnerKind};
+use firsttoken_core::judgement::timeofday::{PeakZone, parse_peak_tz};
+use firsttoken_core::planning::plan::Plan;
 
 /// The runner's identity, in the field the page fills with its user agent.
 pub fn user_agent() -> String {

@@ -7,12 +7,12 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use firsttoken_core::key_rules::preset_key_variable;
-use firsttoken_core::plan::{Plan, PlanError};
-use firsttoken_core::plan_flags::{PlanFlags, TargetSpec};
-use firsttoken_core::presets::PRESETS;
-use firsttoken_core::text::Lang;
-use firsttoken_core::text::printable::printable_lines;
+use firsttoken_core::base::lang::Lang;
+use firsttoken_core::base::printable::printable_lines;
+use firsttoken_core::planning::key_rules::preset_key_variable;
+use firsttoken_core::planning::plan::{Plan, PlanError};
+use firsttoken_core::planning::plan_flags::{PlanFlags, TargetSpec};
+use firsttoken_core::planning::presets::PRESETS;
 
 use crate::error::CliError;
 use crate::plan_input::load_plan;

@@ -19,16 +19,16 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use firsttoken_chart::items::{ChartItem, chart_svg, idle_chart_item, results_chart_items};
+use firsttoken_core::documents::results::ResultsDoc;
+use firsttoken_core::documents::results::ResultsView;
+use firsttoken_core::judgement::prefill_report::prefill_report;
+use firsttoken_core::judgement::report::Report;
+use firsttoken_core::judgement::verdict::Lang;
+use firsttoken_core::narrative::sentences::report_sentences;
 use firsttoken_core::outline::idle::IDLE_CHART;
 use firsttoken_core::outline::results::{Part, results_outline};
 use firsttoken_core::outline::{Block, Role, Section, Show, Table};
-use firsttoken_core::prefill::prefill_report;
-use firsttoken_core::report::Report;
-use firsttoken_core::results::ResultsDoc;
-use firsttoken_core::results::ResultsView;
-use firsttoken_core::text::report_sentences;
-use firsttoken_core::text::report_words::report_heading;
-use firsttoken_core::verdict::Lang;
+use firsttoken_core::words::report_words::report_heading;
 
 use crate::report::{ConfigFormat, config_text, started_text};
 
@@ -253,7 +253,7 @@ fn section_html(
         let _ = write!(out, " {}=\"{}\"", escape(name), escape(value));
     }
     let _ = writeln!(out, ">\n<h2 id=\"{id}\">{}</h2>", escape(&section.title));
-    let colon = escape(firsttoken_core::text::colon(lang));
+    let colon = escape(firsttoken_core::narrative::sentences::colon(lang));
     for block in &section.blocks {
         match block {
             Block::Table(table) => table_html(out, &section.id, table),

@@ -19,16 +19,16 @@
 //! Keys never reach the journal: the plan holds none, and error messages are
 //! redacted before a sample is journaled.
 //!
-//! [`RunSession::resume`]: firsttoken_core::session::RunSession::resume
+//! [`RunSession::resume`]: firsttoken_core::wire::session::RunSession::resume
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use firsttoken_core::document;
-use firsttoken_core::plan::Plan;
-use firsttoken_core::sample::{ErrorKind, Sample};
-use firsttoken_core::session::RunSession;
+use firsttoken_core::base::document;
+use firsttoken_core::planning::plan::Plan;
+use firsttoken_core::wire::sample::{ErrorKind, Sample};
+use firsttoken_core::wire::session::RunSession;
 use serde::{Deserialize, Serialize};
 
 /// The journal format's version, first member of the first line.
@@ -372,8 +372,8 @@ fn parse_header(line: &str) -> Result<RunHeader, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::plan::Target;
-    use firsttoken_core::sample::{Phase, SampleError};
+    use firsttoken_core::planning::plan::Target;
+    use firsttoken_core::wire::sample::{Phase, SampleError};
 
     fn header() -> RunHeader {
         RunHeader {

@@ -3,7 +3,7 @@
 //! A plan — perhaps a stranger's link — names both a provider and a base URL,
 //! so a key chosen by the provider name alone could be carried to any host.
 //! The runner therefore decides, before anything is sent, which key goes to
-//! which origin (scheme, host, port; see `core::origin`), by these rules,
+//! which origin (scheme, host, port; see `core::base::origin`), by these rules,
 //! the first that applies winning:
 //!
 //! 1. `--key HOST=VARIABLE`: the key in `VARIABLE`, for that host only.
@@ -27,13 +27,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use firsttoken_core::key_rules::{is_custom_host, key_origin, needed_key};
-use firsttoken_core::origin::{Origin, Scheme};
-use firsttoken_core::plan::{Plan, Target};
-use firsttoken_core::presets::preset_by_id;
+use firsttoken_core::base::origin::{Origin, Scheme};
+use firsttoken_core::planning::key_rules::{is_custom_host, key_origin, needed_key};
+use firsttoken_core::planning::plan::{Plan, Target};
+use firsttoken_core::planning::presets::preset_by_id;
 
 /// The variable every target of a one-origin run falls back to.
-pub use firsttoken_core::key_rules::{
+pub use firsttoken_core::planning::key_rules::{
     FALLBACK_VARIABLE, HOST_VARIABLE_PREFIX, host_variable, provider_variable,
 };
 
@@ -538,7 +538,7 @@ pub fn key_texts(keys: &[Option<Key>]) -> Vec<&str> {
 /// guard before anything is written or printed (a provider may quote the
 /// key it refused), by core's one rule (`sample::redact_keys`).
 pub fn redact(text: &str, keys: &[Option<Key>]) -> String {
-    firsttoken_core::sample::redact_keys(text, &key_texts(keys))
+    firsttoken_core::wire::sample::redact_keys(text, &key_texts(keys))
 }
 
 #[cfg(test)]
@@ -833,7 +833,10 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(missing, firsttoken_core::key_rules::needed_keys(&p));
+        assert_eq!(
+            missing,
+            firsttoken_core::planning::key_rules::needed_keys(&p)
+        );
         assert_eq!(missing.len(), 2);
     }
 

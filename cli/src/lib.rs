@@ -40,9 +40,9 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 use crate::run::{RunEnd, RunOptions};
-use firsttoken_core::objective::{self, Objective, Strictness};
-use firsttoken_core::text::Lang;
-use firsttoken_core::text::printable::printable_lines;
+use firsttoken_core::base::lang::Lang;
+use firsttoken_core::base::printable::printable_lines;
+use firsttoken_core::judgement::objective::{self, Objective, Strictness};
 
 /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
 pub const EXIT_STOPPED: u8 = 130;
@@ -293,11 +293,11 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             flags::share(&resolved, &share, env_lookup, |link| eprintln!("{link}"))?;
             let prepared = run::prepare_plan(resolved, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
-            if let Some(cost) = firsttoken_core::cost::plan_cost(&prepared.plan) {
+            if let Some(cost) = firsttoken_core::judgement::cost::plan_cost(&prepared.plan) {
                 eprintln!(
                     "{}",
-                    printable_lines(&firsttoken_core::text::plan_cost_sentence(
-                        firsttoken_core::verdict::Lang::En,
+                    printable_lines(&firsttoken_core::narrative::sentences::plan_cost_sentence(
+                        firsttoken_core::judgement::verdict::Lang::En,
                         &cost
                     ))
                 );

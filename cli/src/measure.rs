@@ -13,10 +13,10 @@
 
 use std::time::Instant;
 
-use firsttoken_core::measure::{BodyMode, ConnectFailure, Flow, Measurement, Outcome};
-use firsttoken_core::plan::Protocol;
-use firsttoken_core::protocol::HttpRequest;
-use firsttoken_core::ratelimit::read_rate_limit;
+use firsttoken_core::planning::plan::Protocol;
+use firsttoken_core::wire::measure::{BodyMode, ConnectFailure, Flow, Measurement, Outcome};
+use firsttoken_core::wire::protocol::HttpRequest;
+use firsttoken_core::wire::ratelimit::read_rate_limit;
 use http_body_util::BodyExt;
 use tokio::sync::watch;
 use tokio::time::Instant as TokioInstant;
@@ -25,7 +25,7 @@ use crate::net::{Client, ConnectError, ConnectionPhases, SendError, describe_hyp
 
 // At most core's `ERROR_BODY_LIMIT_BYTES` of an error body is read (a
 // provider's HTML error page can be large; the message needs its start).
-use firsttoken_core::measure::ERROR_BODY_LIMIT_BYTES;
+use firsttoken_core::wire::measure::ERROR_BODY_LIMIT_BYTES;
 
 /// How long the rest of a reply is read after its measurement settled,
 /// so its connection can be reused; longer, and it is closed instead.

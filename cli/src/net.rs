@@ -382,10 +382,10 @@ pub fn describe_hyper(error: &hyper::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::key_rules::key_origin;
-    use firsttoken_core::origin::Scheme;
-    use firsttoken_core::plan::{Plan, Protocol, Target};
-    use firsttoken_core::protocol::build_request;
+    use firsttoken_core::base::origin::Scheme;
+    use firsttoken_core::planning::key_rules::key_origin;
+    use firsttoken_core::planning::plan::{Plan, Protocol, Target};
+    use firsttoken_core::wire::protocol::build_request;
     use proptest::prelude::*;
 
     #[test]

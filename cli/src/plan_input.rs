@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use firsttoken_core::plan::{Plan, PlanError};
+use firsttoken_core::planning::plan::{Plan, PlanError};
 
 /// Why no plan could be read.
 #[derive(Debug)]
@@ -86,7 +86,7 @@ pub fn load_plan(argument: &str) -> Result<Plan, PlanInputError> {
 /// A plan file as written by hand: a target naming a preset gets the
 /// preset's protocol, base URL and label where it leaves them out.
 fn parse(text: &str, source: &str) -> Result<Plan, PlanInputError> {
-    firsttoken_core::presets::plan_from_json(text).map_err(|error| PlanInputError::Plan {
+    firsttoken_core::planning::presets::plan_from_json(text).map_err(|error| PlanInputError::Plan {
         source: source.to_owned(),
         error,
     })
@@ -99,9 +99,9 @@ mod tests {
     #[test]
     fn a_page_link_and_a_file_give_the_same_plan() {
         let plan = Plan {
-            targets: vec![firsttoken_core::plan::Target {
+            targets: vec![firsttoken_core::planning::plan::Target {
                 provider: Some("deepseek".to_owned()),
-                ..firsttoken_core::plan::Target::openai(
+                ..firsttoken_core::planning::plan::Target::openai(
                     "DeepSeek",
                     "https://api.deepseek.com",
                     "deepseek-chat",

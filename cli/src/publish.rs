@@ -13,7 +13,9 @@
 use std::io::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-use firsttoken_core::publish::directory::{PublishRunError, Published, Store, publish_run};
+use firsttoken_core::documents::publish::directory::{
+    PublishRunError, Published, Store, publish_run,
+};
 
 use crate::error::CliError;
 

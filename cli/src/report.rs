@@ -10,24 +10,24 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use firsttoken_core::idle::{GoesCold, IdleFigures};
-use firsttoken_core::outline::results::{Part, results_outline};
-use firsttoken_core::outline::{Block, Section, Show, Table};
-use firsttoken_core::prefill::{PredictionSource, PrefillReport, prefill_report};
-use firsttoken_core::report::{
-    Connections, REPORT_SEED, Report, TargetReport, build_report, percentile_reaches_censored,
-};
-use firsttoken_core::results::{self, ResultsDoc, import_json, merge};
-use firsttoken_core::routing_config::{
+use firsttoken_core::base::printable::printable;
+use firsttoken_core::documents::results::{self, ResultsDoc, import_json, merge};
+use firsttoken_core::documents::routing_config::{
     RunSource, litellm_yaml_with_prefill, openrouter_json, routing_json,
 };
-use firsttoken_core::stats::Summary;
-use firsttoken_core::tail::ColdTail;
-use firsttoken_core::text;
-use firsttoken_core::text::printable::printable;
-use firsttoken_core::text::report_words::{report_heading, unknown_time};
-use firsttoken_core::text::{colon, labelled, report_sentences};
-use firsttoken_core::verdict::{Judgement, Lang};
+use firsttoken_core::judgement::idle::{GoesCold, IdleFigures};
+use firsttoken_core::judgement::prefill::PredictionSource;
+use firsttoken_core::judgement::prefill_report::{PrefillReport, prefill_report};
+use firsttoken_core::judgement::report::{
+    Connections, REPORT_SEED, Report, TargetReport, build_report, percentile_reaches_censored,
+};
+use firsttoken_core::judgement::tail::ColdTail;
+use firsttoken_core::judgement::verdict::{Judgement, Lang};
+use firsttoken_core::narrative::sentences::{colon, labelled, report_sentences};
+use firsttoken_core::outline::results::{Part, results_outline};
+use firsttoken_core::outline::{Block, Section, Show, Table};
+use firsttoken_core::statistics::stats::Summary;
+use firsttoken_core::words::report_words::{report_heading, unknown_time};
 use serde_json::{Value, json};
 use unicode_width::UnicodeWidthStr;
 
@@ -401,7 +401,7 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
 
 /// The `prefill` member of `report --json`.
 fn prefill_json(prefill: &PrefillReport) -> Value {
-    let interval = |i: &firsttoken_core::bootstrap::Interval| {
+    let interval = |i: &firsttoken_core::statistics::bootstrap::Interval| {
         json!([finite_or_null(i.low), finite_or_null(i.high)])
     };
     json!({
@@ -427,7 +427,7 @@ fn prefill_json(prefill: &PrefillReport) -> Value {
                     PredictionSource::Line => "line",
                 }),
             "typical_unusable": match (&t.typical, prefill.typical_prompt_tokens) {
-                (Some(Err(reason)), Some(tokens)) => json!(text::prefill::typical_sentence(
+                (Some(Err(reason)), Some(tokens)) => json!(firsttoken_core::narrative::prefill::typical_sentence(
                     Lang::En,
                     tokens,
                     &Err(*reason),
@@ -691,13 +691,13 @@ pub(crate) fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::text::caveat_line;
-    use firsttoken_core::text::report_words::ReportWords;
+    use firsttoken_core::narrative::sentences::caveat_line;
+    use firsttoken_core::words::report_words::ReportWords;
 
     /// The golden routing fixture (five targets, 320 requests each, a cold
     /// tail, prices, timeouts) and the same file with a TTFT budget.
     fn fixtures() -> Vec<ResultsDoc> {
-        let doc = import_json(&firsttoken_core::fixtures::routing_results()).unwrap();
+        let doc = import_json(&firsttoken_core::testing::fixtures::routing_results()).unwrap();
         let mut budget = doc.clone();
         budget.plan.ttft_budget_ms = Some(600.0);
         vec![doc, budget]

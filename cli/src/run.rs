@@ -12,13 +12,13 @@
 
 use std::path::{Path, PathBuf};
 
-use firsttoken_core::measure::Outcome;
-use firsttoken_core::plan::{Plan, Protocol, Target};
-use firsttoken_core::results::{Environment, export_csv, export_json};
-use firsttoken_core::run::RunStatus;
-use firsttoken_core::run_loop::{self, Halt, RunAdapter, Sending};
-use firsttoken_core::sample::Sample;
-use firsttoken_core::session::{RunSession, Step};
+use firsttoken_core::documents::results::{Environment, export_csv, export_json};
+use firsttoken_core::documents::run::RunStatus;
+use firsttoken_core::planning::plan::{Plan, Protocol, Target};
+use firsttoken_core::wire::measure::Outcome;
+use firsttoken_core::wire::run_loop::{self, Halt, RunAdapter, Sending};
+use firsttoken_core::wire::sample::Sample;
+use firsttoken_core::wire::session::{RunSession, Step};
 use tokio::sync::watch;
 
 use crate::clock::Clock;
@@ -148,8 +148,11 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
     let (done, total) = session.progress();
     let progress = Progress::for_stdout(&plan, total, done);
     for warning in plan.warnings() {
-        let text =
-            firsttoken_core::text::warning_text(firsttoken_core::text::Lang::En, &plan, &warning);
+        let text = firsttoken_core::narrative::sentences::warning_text(
+            firsttoken_core::base::lang::Lang::En,
+            &plan,
+            &warning,
+        );
         progress.note(&format!("warning: {text}"));
     }
     // A file already there is replaced (a stopped run too writes what it
@@ -202,8 +205,8 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
     environment.schedule_shift_ms = Some(session.schedule_shift_ms());
     write_results(&plan, &environment, &samples, options)?;
     // The page's sentence, from core: one voice for the same figure.
-    if let Some(note) = firsttoken_core::text::run_end_shift_note(
-        firsttoken_core::verdict::Lang::En,
+    if let Some(note) = firsttoken_core::narrative::sentences::run_end_shift_note(
+        firsttoken_core::judgement::verdict::Lang::En,
         session.late_ms(),
     ) {
         progress.note(&note);
@@ -267,10 +270,14 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
 /// request; 3 of 3 failed with “HTTP 400 from provider: …”". Empty when
 /// every target that sent a request got an answer.
 fn unanswered(plan: &Plan, samples: &[Sample]) -> Vec<String> {
-    firsttoken_core::text::ending::never_answered(firsttoken_core::verdict::Lang::En, plan, samples)
-        .into_iter()
-        .map(|said| format!("error: {}: {}", said.label, said.text))
-        .collect()
+    firsttoken_core::narrative::ending::never_answered(
+        firsttoken_core::judgement::verdict::Lang::En,
+        plan,
+        samples,
+    )
+    .into_iter()
+    .map(|said| format!("error: {}: {}", said.label, said.text))
+    .collect()
 }
 
 /// Refuses to continue a journal's run with another plan or vantage.

@@ -6,20 +6,20 @@
 //! ([`live_row`]), the page's: no verdict while a target is still
 //! collecting samples, then a provisional one until the plan's count.
 
-use firsttoken_core::text::fidelity::probe_progress;
+use firsttoken_core::narrative::fidelity::probe_progress;
 use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 use unicode_width::UnicodeWidthStr;
 
-use firsttoken_core::plan::Plan;
-use firsttoken_core::population::Population;
-use firsttoken_core::report::live_row;
-use firsttoken_core::sample::Sample;
-use firsttoken_core::text::eta_text;
-use firsttoken_core::text::format_ms;
-use firsttoken_core::text::printable::{printable, printable_lines};
-use firsttoken_core::verdict::{Judgement, Lang};
+use firsttoken_core::base::printable::{printable, printable_lines};
+use firsttoken_core::judgement::population::Population;
+use firsttoken_core::judgement::report::live_row;
+use firsttoken_core::judgement::verdict::{Judgement, Lang};
+use firsttoken_core::narrative::sentences::eta_text;
+use firsttoken_core::planning::plan::Plan;
+use firsttoken_core::wire::sample::Sample;
+use firsttoken_core::words::format::format_ms;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::net::ConnectionPhases;
@@ -83,7 +83,7 @@ impl Progress {
 
     /// One request finished: `samples` holds every sample so far, this
     /// one last; `eta_ms` is the time left
-    /// ([`RunSession::time_left_ms`](firsttoken_core::session::RunSession::time_left_ms)).
+    /// ([`RunSession::time_left_ms`](firsttoken_core::wire::session::RunSession::time_left_ms)).
     pub fn sample_done(
         &self,
         plan: &Plan,
@@ -317,7 +317,7 @@ pub fn plain_line(
         .map_or(Cow::Borrowed("?"), |t| printable(&t.label));
     // Warm-ups come first in a target's `seq`; measured requests count
     // from 1 after them, as the plan's counts do.
-    let number = firsttoken_core::schedule::number_within_kind(plan, sample.seq);
+    let number = firsttoken_core::planning::schedule::number_within_kind(plan, sample.seq);
     let kind = match (&sample.probe, sample.warmup) {
         (Some(probe), _) => format!("probe {number} ({})", printable(probe)),
         (None, true) => format!("warm-up {number}"),
@@ -327,7 +327,7 @@ pub fn plain_line(
     // whether it repeated an earlier prompt for the cache probe: each size
     // is judged on its own, so a line without it cannot be read.
     let size = sample.sized_prompt.map(|sized| {
-        let tokens = firsttoken_core::text::format::grouped(u64::from(sized.tokens));
+        let tokens = firsttoken_core::words::format::grouped(u64::from(sized.tokens));
         match sized.repeat_of {
             Some(_) => format!(" at {tokens} tokens (cache repeat)"),
             None => format!(" at {tokens} tokens"),
@@ -392,8 +392,8 @@ pub fn plain_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::plan::Target;
-    use firsttoken_core::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
+    use firsttoken_core::planning::plan::Target;
+    use firsttoken_core::wire::sample::{ConnectionPhases, ErrorKind, Phase, SampleError};
 
     fn plan() -> Plan {
         Plan {
@@ -479,7 +479,7 @@ mod tests {
         for (seq, passed) in [(7, true), (8, false), (9, true)] {
             let mut probe = sample(seq, 300.0);
             probe.probe = Some("arith-mul".to_owned());
-            probe.check = Some(firsttoken_core::fidelity::verify::ProbeCheck {
+            probe.check = Some(firsttoken_core::planning::fidelity::verify::ProbeCheck {
                 passed,
                 failure: None,
                 called: false,

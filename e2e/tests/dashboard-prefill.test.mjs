@@ -22,7 +22,7 @@ withServersAndBrowser(
   { siteCopy: "site-dashboard-prefill" },
 );
 
-/** core::text::prefill::format_rate: three significant digits, thousands set apart. */
+/** core::narrative::prefill::format_rate: three significant digits, thousands set apart. */
 function formatRate(rate) {
   if (!Number.isFinite(rate)) return "∞";
   const magnitude = Math.floor(Math.log10(rate));

@@ -26,7 +26,7 @@ withServersAndBrowser((started, launched) => {
   browser = launched;
 });
 
-/** core::text::prefill::format_rate: three significant digits, thousands set apart. */
+/** core::narrative::prefill::format_rate: three significant digits, thousands set apart. */
 function formatRate(rate) {
   const magnitude = Math.floor(Math.log10(rate));
   const unit = 10 ** Math.max(magnitude - 2, 0);

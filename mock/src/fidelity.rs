@@ -1,6 +1,6 @@
 //! Answers to the fidelity check's probes, for the `faithful` and `degraded` scripts.
 //!
-//! The app's fidelity check sends the probes of `firsttoken_core::fidelity::suite` and judges
+//! The app's fidelity check sends the probes of `firsttoken_core::planning::fidelity::suite` and judges
 //! each reply by rule. What an end-to-end test checks there is the client, not the suite: that
 //! it puts streamed text and function-call fragments back together in every protocol, reads the
 //! prompt count where each protocol reports it, and scores a target that answers differently.
@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use firsttoken_core::fidelity::suite::{Probe, Suite, TOOLS};
+use firsttoken_core::planning::fidelity::suite::{Probe, Suite, TOOLS};
 use serde_json::{Map, Value};
 
 /// The suite whose prompts the fidelity scripts recognise.
@@ -270,8 +270,8 @@ fn arguments_object(arguments: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::fidelity::reply::ToolCall;
-    use firsttoken_core::fidelity::verify::{ProbeReply, verify};
+    use firsttoken_core::planning::fidelity::reply::ToolCall;
+    use firsttoken_core::planning::fidelity::verify::{ProbeReply, verify};
 
     /// `answer` as the client would have put it back together, checked by the real verifier.
     fn passes(probe: &Probe, answer: &ProbeAnswer, gemini: bool) -> bool {

@@ -18,7 +18,7 @@
 //! whether a "fresh" prompt is fresh: any part the prompts of a run share at their start, a
 //! cache like this serves. `prefill-nousage@R` draws as `prefill@R` and reports no usage at
 //! all (the script, not this module, decides what a reply reports). The prompt is counted with
-//! the app's own rule ([`firsttoken_core::prompt::count_tokens`]) and that count is what the
+//! the app's own rule ([`firsttoken_core::planning::prompt::count_tokens`]) and that count is what the
 //! usage reports, so a fitted rate can be checked against R. A prompt longer than [`PREFILL_CONTEXT_TOKENS`] is
 //! refused as the providers refuse it: HTTP 400, "prompt is too long … context_length_exceeded".
 //!
@@ -195,7 +195,7 @@ impl PromptCache {
     }
 }
 
-/// The tokens of `text` by [`firsttoken_core::prompt::count_tokens`]'s rule, so that the prefix
+/// The tokens of `text` by [`firsttoken_core::planning::prompt::count_tokens`]'s rule, so that the prefix
 /// cache and the usage count the same tokens: each run of ASCII letters and digits, and every
 /// other character that is not white space. Leading white space is part of no token, as there.
 pub fn prompt_tokens(text: &str) -> impl Iterator<Item = &str> {
@@ -265,7 +265,7 @@ mod tests {
         );
         assert_eq!(
             tokens.len() as u32,
-            firsttoken_core::prompt::count_tokens(text)
+            firsttoken_core::planning::prompt::count_tokens(text)
         );
 
         let cache = PromptCache::default();

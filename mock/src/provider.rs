@@ -11,7 +11,7 @@ use crate::ground_truth::{Outcome, PreflightRecord, Recorder, RequestRecord};
 use crate::http::{self, Request};
 use crate::idle::IdleModels;
 use crate::listener::{Disposition, Handler};
-use firsttoken_core::prompt::count_tokens;
+use firsttoken_core::planning::prompt::count_tokens;
 
 use crate::prefill::{
     Earlier, PREFILL_CONTEXT_TOKENS, Prefill, PromptCache, context_exceeded_message,

@@ -3,7 +3,7 @@
 //! script), a missing terminator (`cut`) and timings against the ground truth.
 //!
 //! It also holds a minimal event-stream reader for assertions; the app's real decoder lives in
-//! `core::sse`.
+//! `core::wire::sse`.
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};

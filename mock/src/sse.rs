@@ -1,7 +1,7 @@
 //! Server-sent event framing: turns one event into the bytes of one write, and, for the `split`
 //! script, cuts those bytes at the offsets a careless decoder gets wrong.
 //!
-//! The app's decoder (`core::sse`) must cope with any line ending and any split of the bytes across
+//! The app's decoder (`core::wire::sse`) must cope with any line ending and any split of the bytes across
 //! reads; these are the framings the mock produces so the end-to-end tests exercise exactly that.
 
 /// Line terminator used when serialising events.

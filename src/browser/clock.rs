@@ -85,9 +85,9 @@ pub fn zone_offset_min(name: &str, epoch_ms: f64) -> Option<i32> {
         let value = js_sys::Reflect::get(&part, &"value".into())
             .ok()?
             .as_string()?;
-        match crate::core::timeofday::parse_peak_tz(&value)? {
-            crate::core::timeofday::PeakZone::Offset(minutes) => Some(minutes),
-            crate::core::timeofday::PeakZone::Named(_) => None,
+        match crate::core::judgement::timeofday::parse_peak_tz(&value)? {
+            crate::core::judgement::timeofday::PeakZone::Offset(minutes) => Some(minutes),
+            crate::core::judgement::timeofday::PeakZone::Named(_) => None,
         }
     })
 }

@@ -2,7 +2,7 @@
 //! `ReadableStream` fed by timers, so a newcomer sees a real run with no key
 //! and no network, through exactly the reader and timing code a real
 //! provider goes through. What it sends, and when, comes from the pure
-//! [`crate::core::demo`] model.
+//! [`crate::core::wire::demo`] model.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -15,7 +15,7 @@ use web_sys::{
 };
 
 use super::timer::after_ms;
-use crate::core::demo::demo_reply_to_after;
+use crate::core::wire::demo::demo_reply_to_after;
 
 /// A `fetch()` look-alike for `demo://{behaviour}/{model}` URLs; the
 /// behaviour (`steady`, `cold-tail`, `reasoning`, `degraded`,
@@ -30,7 +30,7 @@ pub fn fetch(
     idle_gap_s: Option<f64>,
     signal: &AbortSignal,
 ) -> Promise {
-    let behaviour = crate::core::demo::behaviour_of(url);
+    let behaviour = crate::core::wire::demo::behaviour_of(url);
     let reply = demo_reply_to_after(behaviour, body, seq, seed, idle_gap_s);
     let headers_ms = reply.headers_at_ms;
     let aborted = Rc::new(Cell::new(false));

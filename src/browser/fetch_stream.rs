@@ -21,10 +21,10 @@ use web_sys::{AbortController, ReadableStreamDefaultReader, RequestCache, Reques
 use super::clock::now_ms;
 use super::error::{BrowserError, describe_js};
 use super::{demo, timer};
-use crate::core::measure::{Flow, Measurement, Outcome};
-use crate::core::plan::Protocol;
-use crate::core::protocol::HttpRequest;
-use crate::core::ratelimit::read_rate_limit;
+use crate::core::planning::plan::Protocol;
+use crate::core::wire::measure::{Flow, Measurement, Outcome};
+use crate::core::wire::protocol::HttpRequest;
+use crate::core::wire::ratelimit::read_rate_limit;
 
 /// Why a request was aborted, so a rejection can be told apart from a
 /// network failure (the browser reports all three as a rejected promise).

@@ -272,7 +272,7 @@ const USED_ORIGINS_ITEM: &str = "firsttoken.key-origins";
 pub fn used_key_origins() -> Vec<String> {
     local_storage()
         .and_then(|storage| storage.get_item(USED_ORIGINS_ITEM).ok().flatten())
-        .and_then(|json| crate::core::document::read_quietly::<Vec<String>>(&json))
+        .and_then(|json| crate::core::base::document::read_quietly::<Vec<String>>(&json))
         .unwrap_or_default()
 }
 
@@ -291,7 +291,10 @@ pub fn add_used_key_origins(origins: &[String]) -> Result<(), BrowserError> {
         BrowserError::missing("remember key hosts", "localStorage is not available")
     })?;
     storage
-        .set_item(USED_ORIGINS_ITEM, &crate::core::document::to_string(&used))
+        .set_item(
+            USED_ORIGINS_ITEM,
+            &crate::core::base::document::to_string(&used),
+        )
         .map_err(|e| BrowserError::from_js("remember key hosts", &e))
 }
 

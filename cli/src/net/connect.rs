@@ -16,12 +16,12 @@ use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 /// Where a connection goes: `core`'s origin (scheme, host, port), the
 /// very value a key is bound to, so the socket cannot open anywhere but the
 /// origin the key decision named.
-pub use firsttoken_core::origin::Origin;
-use firsttoken_core::origin::Scheme;
+pub use firsttoken_core::base::origin::Origin;
+use firsttoken_core::base::origin::Scheme;
 
 /// How long opening a connection took, step by step, in ms: `core`'s
 /// type, so the phases go into the sample as they are.
-pub use firsttoken_core::sample::ConnectionPhases;
+pub use firsttoken_core::wire::sample::ConnectionPhases;
 
 /// Which step of opening a connection failed, with the system's words.
 #[derive(Debug)]

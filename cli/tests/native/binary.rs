@@ -4,10 +4,10 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use firsttoken_core::plan::{Plan, Protocol, Target};
-use firsttoken_core::report::{REPORT_SEED, build_report};
-use firsttoken_core::results::{RunnerKind, import_json};
-use firsttoken_core::sample::ErrorKind;
+use firsttoken_core::documents::results::{RunnerKind, import_json};
+use firsttoken_core::judgement::report::{REPORT_SEED, build_report};
+use firsttoken_core::planning::plan::{Plan, Protocol, Target};
+use firsttoken_core::wire::sample::ErrorKind;
 
 use super::support::{
     PROTOCOLS, firsttoken, mock, quick_plan, run, run_plan, run_plan_with, scratch, target, texts,
@@ -687,7 +687,7 @@ fn a_slow_request_shifts_the_schedule_instead_of_bunching_the_next_sends() {
         "the mock's seeded script gave no cold start"
     );
     let mut sent: Vec<f64> = doc.samples.iter().map(|s| s.sent_at_ms).collect();
-    firsttoken_core::order::sort_numbers(&mut sent);
+    firsttoken_core::base::order::sort_numbers(&mut sent);
     for pair in sent.windows(2) {
         // Spacing 1 s, no jitter: never closer, whatever overran.
         assert!(
@@ -705,14 +705,14 @@ fn a_slow_request_shifts_the_schedule_instead_of_bunching_the_next_sends() {
 
 /// `host:port` of a target's base URL.
 fn plan_host(target: &Target) -> String {
-    firsttoken_core::origin::Origin::parse(&target.base_url)
+    firsttoken_core::base::origin::Origin::parse(&target.base_url)
         .unwrap()
         .host_port()
 }
 
 /// The `FIRSTTOKEN_KEY_FOR_<HOST>` variable of a target's host.
 fn host_variable_of(target: &Target) -> String {
-    let origin = firsttoken_core::origin::Origin::parse(&target.base_url).unwrap();
+    let origin = firsttoken_core::base::origin::Origin::parse(&target.base_url).unwrap();
     firsttoken_cli::keys::host_variable(&origin).unwrap()
 }
 
@@ -845,8 +845,8 @@ fn a_key_goes_only_to_the_host_it_was_tied_to() {
 
 #[test]
 fn a_fidelity_run_finds_the_degraded_target_in_every_protocol_and_keeps_probes_out_of_latency() {
-    use firsttoken_core::fidelity::score::FidelityVerdict;
-    use firsttoken_core::plan::FidelityPlan;
+    use firsttoken_core::judgement::fidelity_score::FidelityVerdict;
+    use firsttoken_core::planning::plan::FidelityPlan;
     let mock = mock();
     let dir = scratch("fidelity");
     let mut faithful = target(&mock, Protocol::OpenAi, "faithful@15");

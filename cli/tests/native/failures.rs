@@ -71,7 +71,7 @@ fn a_target_that_never_answered_says_why_and_the_run_exits_5() {
 /// and the step succeeds; any other failure still stops it.
 #[test]
 fn the_monitor_keeps_a_run_whose_target_never_answered() {
-    use firsttoken_core::plan::Protocol;
+    use firsttoken_core::planning::plan::Protocol;
     let mock = mock();
     let dir = scratch("failures-monitor");
     let script = super::gate::step_script("monitor.yml", "Run the plan");

@@ -2,8 +2,8 @@
 //! demo without a plan file, `--save-plan` and `--print-link` giving the
 //! plan the run used, `plan` writing it without a run, `providers`.
 
-use firsttoken_core::plan::{Plan, Protocol};
-use firsttoken_core::results::import_json;
+use firsttoken_core::documents::results::import_json;
+use firsttoken_core::planning::plan::{Plan, Protocol};
 
 use super::support::{firsttoken, mock, run, scratch, texts};
 
@@ -327,7 +327,7 @@ fn providers_lists_each_preset_with_its_key_variable() {
         }
         let unlabelled = stdout.replace("浏览器访问：", "浏览器访问： ");
         let words: Vec<&str> = unlabelled.split_whitespace().collect();
-        for preset in firsttoken_core::presets::PRESETS {
+        for preset in firsttoken_core::planning::presets::PRESETS {
             let note = if lang == "en" {
                 preset.cors_note_en
             } else {

@@ -3,7 +3,7 @@
 //! ended, the samples and the CSV say which gap, and the report finds where
 //! the model goes cold, in JSON, in words and in the HTML report.
 
-use firsttoken_core::results::import_json;
+use firsttoken_core::documents::results::import_json;
 
 use super::support::{firsttoken, mock, run, scratch, texts};
 

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use firsttoken_core::document;
-use firsttoken_core::plan::Protocol;
-use firsttoken_core::sample::Sample;
+use firsttoken_core::base::document;
+use firsttoken_core::planning::plan::Protocol;
+use firsttoken_core::wire::sample::Sample;
 
 use super::support::{
     firsttoken, mock, quick_plan, run, run_plan_with, scratch, target, texts, write_plan,

@@ -16,9 +16,9 @@ use std::time::Duration;
 use firsttoken_cli::measure::{MeasureOptions, measure};
 use firsttoken_cli::net::Client;
 use firsttoken_cli::run::stop_signal;
-use firsttoken_core::plan::Protocol;
-use firsttoken_core::protocol::build_request;
-use firsttoken_core::results::import_json;
+use firsttoken_core::documents::results::import_json;
+use firsttoken_core::planning::plan::Protocol;
+use firsttoken_core::wire::protocol::build_request;
 use firsttoken_mock::listener::Connections;
 use firsttoken_mock::{MockConfig, MockHandle};
 

@@ -6,10 +6,10 @@ use std::time::Duration;
 use firsttoken_cli::measure::{MeasureOptions, Measured, measure};
 use firsttoken_cli::net::Client;
 use firsttoken_cli::run::stop_signal;
-use firsttoken_core::measure::Outcome;
-use firsttoken_core::plan::{Plan, Protocol, Target};
-use firsttoken_core::protocol::build_request;
-use firsttoken_core::sample::ErrorKind;
+use firsttoken_core::planning::plan::{Plan, Protocol, Target};
+use firsttoken_core::wire::measure::Outcome;
+use firsttoken_core::wire::protocol::build_request;
+use firsttoken_core::wire::sample::ErrorKind;
 
 use super::support::{PROTOCOLS, median, mock, protocol_id, quick_plan, target};
 

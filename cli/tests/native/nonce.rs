@@ -5,8 +5,8 @@
 //! token cached, whatever its size or target; a cache-probe repeat finds
 //! all of its prompt but the last token.
 
-use firsttoken_core::plan::Protocol;
-use firsttoken_core::results::ResultsDoc;
+use firsttoken_core::documents::results::ResultsDoc;
+use firsttoken_core::planning::plan::Protocol;
 
 use super::support::{firsttoken, mock, quick_plan, run, run_plan, scratch, target, texts};
 

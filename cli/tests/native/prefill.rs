@@ -3,8 +3,8 @@
 //! script's, the comparison, the cache saving, and a size over the context
 //! window refused as such without stopping the run.
 
-use firsttoken_core::plan::Protocol;
-use firsttoken_core::sample::ErrorKind;
+use firsttoken_core::planning::plan::Protocol;
+use firsttoken_core::wire::sample::ErrorKind;
 use serde_json::Value;
 
 use super::support::{
@@ -65,7 +65,7 @@ fn prompt_sizes_measure_each_provider_s_prefill_rate_and_cache() {
     assert_eq!(lines.len(), doc.samples.len(), "{}", ran.stdout);
     for (line, sample) in lines.iter().zip(&doc.samples) {
         let sized = sample.sized_prompt.unwrap();
-        let tokens = firsttoken_core::text::format::grouped(u64::from(sized.tokens));
+        let tokens = firsttoken_core::words::format::grouped(u64::from(sized.tokens));
         let said = match sized.repeat_of {
             Some(_) => format!(" at {tokens} tokens (cache repeat): "),
             None => format!(" at {tokens} tokens: "),

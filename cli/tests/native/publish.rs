@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use firsttoken_core::plan::Protocol;
-use firsttoken_core::publish::Index;
-use firsttoken_core::publish::directory::INDEX_FILE;
-use firsttoken_core::results::{export_json, import_json};
+use firsttoken_core::documents::publish::Index;
+use firsttoken_core::documents::publish::directory::INDEX_FILE;
+use firsttoken_core::documents::results::{export_json, import_json};
+use firsttoken_core::planning::plan::Protocol;
 
 use super::support::{firsttoken, mock, quick_plan, run, scratch, target, texts, write_plan};
 

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use firsttoken_core::plan::{Plan, Protocol, Target};
-use firsttoken_core::results::{ResultsDoc, import_json};
+use firsttoken_core::documents::results::{ResultsDoc, import_json};
+use firsttoken_core::planning::plan::{Plan, Protocol, Target};
 use firsttoken_mock::{MockConfig, MockHandle};
 
 /// A mock provider on a free loopback port.
@@ -173,7 +173,7 @@ pub fn run_plan(dir: &Path, plan: &Plan) -> PlanRun {
 /// The median of `values`.
 pub fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
-    firsttoken_core::order::sort_numbers(&mut sorted);
+    firsttoken_core::base::order::sort_numbers(&mut sorted);
     let n = sorted.len();
     if n % 2 == 1 {
         sorted[n / 2]

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use firsttoken_core::text::Lang;
+use firsttoken_core::base::lang::Lang;
 
 use plotters::coord::ranged1d::{
     KeyPointHint, KeyPointWeight, NoDefaultFormatting, Ranged, ValueFormatter,
@@ -20,16 +20,16 @@ pub(crate) const MIN_LOG_MS: f64 = 0.01;
 const LOG_MANTISSAS: [&[f64]; 3] = [&[1.0, 2.0, 5.0], &[1.0, 3.0], &[1.0]];
 
 /// Formats a duration in ms for a tick or marker label: core's one
-/// duration formatter ([`firsttoken_core::text::format_ms`]), in the units
+/// duration formatter ([`firsttoken_core::words::format::format_ms`]), in the units
 /// the report's text uses in `lang` (`412.3` → "412 ms" or "412 毫秒",
 /// `1234.0` → "1.23 s" or "1.23 秒", `0.5` → "0.5 ms").
 #[must_use]
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub(crate) fn tick_ms(lang: Lang, ms: f64) -> String {
-    firsttoken_core::text::format_ms(lang, ms)
+    firsttoken_core::words::format::format_ms(lang, ms)
 }
 
-pub use firsttoken_core::text::significant;
+pub use firsttoken_core::words::format::significant;
 
 /// Formats a plain number with at most `max_decimals` decimals, trailing
 /// zeros dropped (`2.50` → "2.5", `3.0` → "3").
@@ -39,7 +39,7 @@ pub(crate) fn format_plain(value: f64, max_decimals: usize) -> String {
     trim_zeros(format!("{value:.max_decimals$}"))
 }
 
-use firsttoken_core::text::trim_zeros;
+use firsttoken_core::words::format::trim_zeros;
 
 /// Ticks for a log axis from `lo_ms` to `hi_ms`: at most `max_ticks` values
 /// of the form m × 10^k with m from the densest of {1, 2, 5}, {1, 3}, {1}
@@ -209,7 +209,7 @@ pub(crate) fn bin_index(edges: &[f64], value_ms: f64) -> usize {
 
 /// Percentiles for markers and boxes are the statistics' own definition
 /// (numpy's linear interpolation), so a chart never disagrees with a table.
-pub use firsttoken_core::stats::percentile;
+pub use firsttoken_core::statistics::stats::percentile;
 
 /// A plotters coordinate with precomputed ticks, linear or logarithmic.
 /// Major ticks get labels and bold grid lines; minor ones light lines.

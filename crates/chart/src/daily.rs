@@ -15,8 +15,8 @@ use super::layout::{
 };
 use super::palette::series_colour;
 use super::{Area, ChartError, ChartStyle};
-use firsttoken_core::calendar::civil_from_days;
-use firsttoken_core::order::sort_by_first;
+use firsttoken_core::base::calendar::civil_from_days;
+use firsttoken_core::base::order::sort_by_first;
 
 /// Markers are drawn on each day while a series has at most this many.
 const MARKERS_UP_TO_DAYS: usize = 62;

@@ -234,7 +234,7 @@ mod tests {
         let mut values = sample_ttft_ms(10_000, 4, 20);
         values.push(1.0);
         values.push(120_000.0);
-        firsttoken_core::order::sort_numbers(&mut values);
+        firsttoken_core::base::order::sort_numbers(&mut values);
         let (lo, hi) = log_range(1.0, 120_000.0);
         let axis = TickAxis::log(lo, hi, vec![]);
         let points = step_points(&values, lo, hi, &axis, 600);

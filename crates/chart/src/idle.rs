@@ -19,8 +19,8 @@ use super::layout::{
 };
 use super::palette::{series_colour, series_dashed};
 use super::{Area, ChartError, ChartStyle};
-use firsttoken_core::text::Lang;
-use firsttoken_core::text::idle::gap_text;
+use firsttoken_core::base::lang::Lang;
+use firsttoken_core::narrative::idle::gap_text;
 
 /// How far apart, in decades of idle, neighbouring targets' points at one
 /// gap are set: enough for their bars not to touch at 400 px, little

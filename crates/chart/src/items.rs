@@ -9,18 +9,20 @@ use crate::{
     PrefillSeries, Series, SpreadInput, TimelineInput, TimelinePoint, draw_daily, draw_daily_rates,
     draw_ecdf, draw_histogram, draw_hourly, draw_idle, draw_prefill, draw_spread, draw_timeline,
 };
-use firsttoken_core::calendar::utc_day;
-use firsttoken_core::dashboard::Dataset;
-use firsttoken_core::dashboard::figures::{
+use firsttoken_core::base::calendar::utc_day;
+use firsttoken_core::base::lang::Lang;
+use firsttoken_core::documents::dashboard::Dataset;
+use firsttoken_core::documents::dashboard::figures::{
     DayCell, DaySeries, HourSeries, VantageRow, WindowRow, by_vantage, daily, hour_of_day,
     rolling_windows,
 };
-use firsttoken_core::prefill::{PrefillReport, prefill_report};
-use firsttoken_core::report::Report;
-use firsttoken_core::results::ResultsView;
-use firsttoken_core::results::vantage_name;
-use firsttoken_core::stats::Summary;
-use firsttoken_core::text::{Lang, format_ms, format_pct, population_suffix};
+use firsttoken_core::documents::results::ResultsView;
+use firsttoken_core::documents::results::vantage_name;
+use firsttoken_core::judgement::prefill_report::{PrefillReport, prefill_report};
+use firsttoken_core::judgement::report::Report;
+use firsttoken_core::narrative::sentences::population_suffix;
+use firsttoken_core::statistics::stats::Summary;
+use firsttoken_core::words::format::{format_ms, format_pct};
 use plotters::prelude::{DrawingBackend, IntoDrawingArea, SVGBackend};
 
 /// What one canvas shows.
@@ -221,7 +223,8 @@ pub fn results_chart_items_with(
     // The report's own population (the plan's prompt, or its headline
     // size): a chart draws exactly the requests its table counts.
     let population = report.population;
-    let in_population = |sample: &&firsttoken_core::sample::Sample| population.contains(sample);
+    let in_population =
+        |sample: &&firsttoken_core::wire::sample::Sample| population.contains(sample);
     let named = |title: String| match population_suffix(lang, population) {
         Some(suffix) => format!("{title}{suffix}"),
         None => title,
@@ -441,8 +444,8 @@ pub fn results_chart_items_with(
 /// fitted TTFT beside each.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
-    let (title, warm_median, fitted) = firsttoken_core::text::prefill::chart_words(lang);
-    let headings = firsttoken_core::text::prefill::size_headings(lang);
+    let (title, warm_median, fitted) = firsttoken_core::narrative::prefill::chart_words(lang);
+    let headings = firsttoken_core::narrative::prefill::size_headings(lang);
     let series: Vec<PrefillSeries> = prefill
         .targets
         .iter()
@@ -485,12 +488,12 @@ pub fn prefill_chart_item(lang: Lang, prefill: &PrefillReport) -> ChartItem {
         for (size, (tokens, ttft_ms)) in sizes.iter().zip(&own.points) {
             rows.push(vec![
                 target.label.clone(),
-                firsttoken_core::text::format::grouped(u64::from(*size)),
+                firsttoken_core::words::format::grouped(u64::from(*size)),
                 // Counted by this client, not the provider: marked "≈".
                 format!(
                     "{}{}",
                     if target.estimated_tokens { "≈ " } else { "" },
-                    firsttoken_core::text::format::grouped(tokens.round().max(0.0) as u64)
+                    firsttoken_core::words::format::grouped(tokens.round().max(0.0) as u64)
                 ),
                 format_ms(lang, *ttft_ms),
                 // No fitted TTFT from a line whose fixed part comes out
@@ -558,8 +561,8 @@ pub fn idle_chart_item(lang: Lang, report: &Report) -> Option<ChartItem> {
     if series.is_empty() {
         return None;
     }
-    let (title, estimate) = firsttoken_core::text::idle::chart_words(lang);
-    let mut columns: Vec<String> = firsttoken_core::text::idle::idle_headings(lang)
+    let (title, estimate) = firsttoken_core::narrative::idle::chart_words(lang);
+    let mut columns: Vec<String> = firsttoken_core::narrative::idle::idle_headings(lang)
         .iter()
         .map(|h| (*h).to_owned())
         .collect();
@@ -577,7 +580,7 @@ pub fn idle_chart_item(lang: Lang, report: &Report) -> Option<ChartItem> {
             series,
         }),
         columns,
-        rows: firsttoken_core::text::idle::chart_rows(lang, report),
+        rows: firsttoken_core::narrative::idle::chart_rows(lang, report),
     })
 }
 
@@ -872,11 +875,11 @@ pub fn dashboard_chart_items(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use firsttoken_core::dashboard::{Published, read_published};
-    use firsttoken_core::fixtures::{results_file, sample, synthetic_samples};
-    use firsttoken_core::plan::{Plan, Target};
-    use firsttoken_core::report::{REPORT_SEED, build_report};
-    use firsttoken_core::results::Environment;
+    use firsttoken_core::documents::dashboard::{Published, read_published};
+    use firsttoken_core::documents::results::Environment;
+    use firsttoken_core::judgement::report::{REPORT_SEED, build_report};
+    use firsttoken_core::planning::plan::{Plan, Target};
+    use firsttoken_core::testing::fixtures::{results_file, sample, synthetic_samples};
     use std::rc::Rc;
 
     /// Two targets of one model at 20 000 and 6 000 tokens/s after 150 ms,
@@ -898,7 +901,7 @@ mod tests {
                     let jitter = f64::from((round * 7 + size % 13) % 40);
                     let ttft = 150.0 + jitter + f64::from(size) * 1_000.0 / rate;
                     let mut s = sample(t, seq, f64::from(seq) * 1_000.0, Some(ttft), false);
-                    s.sized_prompt = Some(firsttoken_core::prompt::SizedPrompt {
+                    s.sized_prompt = Some(firsttoken_core::planning::prompt::SizedPrompt {
                         tokens: size,
                         repeat_of: None,
                     });
@@ -948,7 +951,7 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 8);
 
         // The same run with each sample changed by `change`.
-        let changed = |change: fn(&mut firsttoken_core::sample::Sample)| ResultsView {
+        let changed = |change: fn(&mut firsttoken_core::wire::sample::Sample)| ResultsView {
             samples: Rc::new(
                 results
                     .samples
@@ -1021,7 +1024,7 @@ mod tests {
                 repeat.ttft_ms = Some(5.0);
                 repeat.sized_prompt =
                     s.sized_prompt
-                        .map(|p| firsttoken_core::prompt::SizedPrompt {
+                        .map(|p| firsttoken_core::planning::prompt::SizedPrompt {
                             repeat_of: Some(s.seq),
                             ..p
                         });
@@ -1084,9 +1087,9 @@ mod tests {
         // C never answers: no latency to draw.
         for s in samples.iter_mut().filter(|s| s.target == 2) {
             s.ttft_ms = None;
-            s.error = Some(firsttoken_core::sample::SampleError {
-                kind: firsttoken_core::sample::ErrorKind::HttpStatus,
-                phase: firsttoken_core::sample::Phase::Request,
+            s.error = Some(firsttoken_core::wire::sample::SampleError {
+                kind: firsttoken_core::wire::sample::ErrorKind::HttpStatus,
+                phase: firsttoken_core::wire::sample::Phase::Request,
                 message: "HTTP 500".into(),
             });
         }

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontFamily, FontStyle, TextStyle};
 
-use firsttoken_core::text::Lang;
+use firsttoken_core::base::lang::Lang;
 
 use super::axis::{TickAxis, log_ticks, tick_ms};
 use super::palette::{Theme, theme};

@@ -33,7 +33,7 @@ mod prefill;
 mod spread;
 mod timeline;
 
-use firsttoken_core::text::Lang;
+use firsttoken_core::base::lang::Lang;
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind};
 
@@ -225,7 +225,7 @@ pub(crate) fn sorted_series(series: &[Series]) -> (Vec<Vec<f64>>, Option<(f64, f
         .iter()
         .map(|series| {
             let mut values = positive_finite(&series.ttft_ms);
-            firsttoken_core::order::sort_numbers(&mut values);
+            firsttoken_core::base::order::sort_numbers(&mut values);
             values
         })
         .collect();

@@ -15,7 +15,7 @@ use super::layout::{
 };
 use super::palette::{series_colour, series_dashed};
 use super::{Area, ChartError, ChartStyle};
-use firsttoken_core::text::format::grouped;
+use firsttoken_core::words::format::grouped;
 
 /// Points drawn along each fitted line, spaced evenly in log tokens: enough
 /// for the bend to look smooth at any width.

@@ -45,7 +45,7 @@ fn ecdf_input(n: usize) -> EcdfInput {
 fn histogram_input(n: usize) -> HistogramInput {
     let ttft_ms = sample_ttft_ms(n, 2, 19);
     let mut sorted = ttft_ms.clone();
-    firsttoken_core::order::sort_numbers(&mut sorted);
+    firsttoken_core::base::order::sort_numbers(&mut sorted);
     HistogramInput {
         title: "TTFT distribution".into(),
         series_label: "Provider B · llama-3.3-70b".into(),

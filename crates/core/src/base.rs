@@ -2,6 +2,12 @@
 //! above it. Reading JSON documents, typed failures, the one order for
 //! numbers, origins (where a key may go), prices, peak hours, dates, the
 //! language of a sentence and text made safe for a terminal.
+//!
+//! Start here: [`lang::Lang`], the language every sentence is said in;
+//! [`document::from_str`] and [`document::to_string`], how every document
+//! is read and written; [`failure::SampleError`], a failed request's typed
+//! failure; [`origin::Origin`], where a key may go; [`price::Price`];
+//! [`printable::printable`], text made safe for a terminal.
 
 pub mod calendar;
 pub mod document;

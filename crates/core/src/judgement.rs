@@ -3,6 +3,11 @@
 //! comparisons, the report, the routing objective, the prefill fit and the
 //! fidelity scores), and the words of its verdicts, comparisons and routing
 //! reasons.
+//!
+//! Start here: [`report::build_report`], which judges every target's
+//! samples into a [`report::Report`]; [`verdict::Judgement`], a target's
+//! verdict; [`prefill_report::prefill_report`], the prompt-size results;
+//! [`fidelity_score::score`], the fidelity check's.
 
 pub mod cache;
 pub mod compare;

@@ -4,6 +4,9 @@
 //! the prefill fit's and the idle gaps' sentences, and how a run ended for a
 //! target that never answered. They read the report's types, so
 //! nothing below may name them.
+//!
+//! Start here: [`sentences::report_sentences`], every sentence about a
+//! report ([`sentences::ReportSentences`]), in English or Chinese.
 
 pub mod ending;
 pub mod fidelity;

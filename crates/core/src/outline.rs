@@ -22,6 +22,9 @@
 //! in that order, after the line that says which requests the figures are
 //! computed from, with the place of the charts (whose items the chart
 //! crate makes from the same report for the page and the HTML report).
+//!
+//! Start here: [`results::results_outline`], every [`Section`] of a report
+//! in order.
 
 pub mod cache;
 pub mod comparison;

@@ -15,6 +15,9 @@
 //! - [`page`]: the page's labels;
 //! - [`dashboard`]: the dashboard's labels and captions;
 //! - [`glossary`]: one Chinese word per term, checked over every source.
+//!
+//! Start here: [`format::format_ms`], a duration in the reader's language,
+//! and [`report_words::report_heading`], the frame of the results.
 
 pub mod dashboard;
 pub mod failure;

@@ -11,32 +11,39 @@
 // The helpers outside `#[test]` functions are test code too.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use firsttoken_core::binomial::{binomial_cdf, clopper_pearson, fisher_exact, wilson};
-use firsttoken_core::bootstrap::EXPORT_RESAMPLES;
-use firsttoken_core::compare::{Consistency, TargetFigures, compare_models, routing_table};
-use firsttoken_core::dependence::{BLOCK_AFTER_SPAN_MS, Resampling};
-use firsttoken_core::fidelity::score::PassRate;
-use firsttoken_core::fixtures::synthetic_samples;
-use firsttoken_core::plan::{FidelityPlan, Plan, Target};
-use firsttoken_core::quantile::{BATCH_BLOCKS, MIN_BATCHES, order_statistic_ranks, student_t_975};
-use firsttoken_core::report::{build_report, percentile_reaches_censored};
-use firsttoken_core::settings::{Goodput, TimeoutAdvice, recommended_timeout, requests_needed};
-use firsttoken_core::slow::{SlowShare, one_in, slow_share, tail_band, warm_reference};
-use firsttoken_core::stats::{percentile, summarize_sorted};
-use firsttoken_core::tail::{
+use firsttoken_core::base::lang::Lang;
+use firsttoken_core::judgement::compare::{
+    Consistency, TargetFigures, compare_models, routing_table,
+};
+use firsttoken_core::judgement::fidelity_score::PassRate;
+use firsttoken_core::judgement::report::{build_report, percentile_reaches_censored};
+use firsttoken_core::judgement::settings::{
+    Goodput, TimeoutAdvice, recommended_timeout, requests_needed,
+};
+use firsttoken_core::judgement::slow::{SlowShare, one_in, slow_share, tail_band, warm_reference};
+use firsttoken_core::judgement::tail::{
     ColdTail, MAX_TAIL_SHARE, MIN_GAP_OVER_TAIL_SPACING, MIN_GAP_SPREADS, MIN_PAIR_GAP_SPREADS,
     MIN_SAMPLES_FOR_TAIL, MIN_SPREAD, MIN_TAIL_COUNT, MIN_TAIL_Z, detect_cold_tail,
 };
-use firsttoken_core::text::fidelity::pass_rate_text;
-use firsttoken_core::text::{
-    Lang, goodput_sentence, period_sentence, resampling_text, slow_sentence, tail_sentence,
-    target_tail_sentence,
-};
-use firsttoken_core::timeofday::{MIN_FOR_P95_BOUND, PeriodComparison};
-use firsttoken_core::verdict::{
+use firsttoken_core::judgement::timeofday::{MIN_FOR_P95_BOUND, PeriodComparison};
+use firsttoken_core::judgement::verdict::{
     Caveat, ERROR_RATE_THRESHOLD, Judgement, MIN_SAMPLES, VERDICT_MIN_SAMPLES, Verdict, cv_cap_pct,
     judge,
 };
+use firsttoken_core::narrative::fidelity::pass_rate_text;
+use firsttoken_core::narrative::sentences::{
+    goodput_sentence, period_sentence, resampling_text, slow_sentence, tail_sentence,
+    target_tail_sentence,
+};
+use firsttoken_core::planning::plan::{FidelityPlan, Plan, Target};
+use firsttoken_core::statistics::binomial::{binomial_cdf, clopper_pearson, fisher_exact, wilson};
+use firsttoken_core::statistics::bootstrap::EXPORT_RESAMPLES;
+use firsttoken_core::statistics::dependence::{BLOCK_AFTER_SPAN_MS, Resampling};
+use firsttoken_core::statistics::quantile::{
+    BATCH_BLOCKS, MIN_BATCHES, order_statistic_ranks, student_t_975,
+};
+use firsttoken_core::statistics::stats::{percentile, summarize_sorted};
+use firsttoken_core::testing::fixtures::synthetic_samples;
 
 /// The 97.5th percentile of the standard normal.
 const Z: f64 = 1.959_963_984_540_054;
@@ -55,7 +62,7 @@ fn to_tens(x: f64) -> f64 {
 /// The CV% of `values` (any order).
 fn cv(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
-    firsttoken_core::order::sort_numbers(&mut sorted);
+    firsttoken_core::base::order::sort_numbers(&mut sorted);
     summarize_sorted(&sorted).unwrap().cv_pct
 }
 
@@ -129,9 +136,9 @@ fn statistics_confidence_intervals() {
     assert_eq!((BATCH_BLOCKS, MIN_BATCHES, EXPORT_RESAMPLES), (3, 5, 2_000));
     assert_eq!(
         (
-            firsttoken_core::bootstrap::report_resamples(1_000),
-            firsttoken_core::bootstrap::report_resamples(1_001),
-            firsttoken_core::bootstrap::report_resamples(100_000),
+            firsttoken_core::statistics::bootstrap::report_resamples(1_000),
+            firsttoken_core::statistics::bootstrap::report_resamples(1_001),
+            firsttoken_core::statistics::bootstrap::report_resamples(100_000),
         ),
         (2_000, 1_998, 400)
     );
@@ -239,7 +246,7 @@ fn statistics_tail_band() {
         .unwrap();
     assert_eq!(run[warm].round(), 262.0);
     run[warm] = 18_000.0;
-    firsttoken_core::order::sort_numbers(&mut run);
+    firsttoken_core::base::order::sort_numbers(&mut run);
     assert_eq!(cv(&run).round(), 295.0);
     assert_eq!(Verdict::from_cv_pct(cv(&run)), Verdict::ColdStarts);
     // (and the verdict, the worse of the two bands, stays "not ready")

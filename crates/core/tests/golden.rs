@@ -18,23 +18,23 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use firsttoken_core::compare::{ROUTING_VERSION, Route, RouteStep, RoutingTable};
-use firsttoken_core::measure::Outcome;
-use firsttoken_core::plan::{Plan, Protocol, Target};
-use firsttoken_core::results::{
+use firsttoken_core::documents::results::{
     Environment, RunnerKind, export_csv, export_json, import_json, merge,
 };
-use firsttoken_core::run::{RunRecord, RunStatus};
-use firsttoken_core::sample::{ConnectionPhases, ErrorKind, Phase, Sample, SampleError};
-use firsttoken_core::schedule::{Runner, Schedule};
-use firsttoken_core::verdict::Verdict;
+use firsttoken_core::documents::run::{RunRecord, RunStatus};
+use firsttoken_core::judgement::compare::{ROUTING_VERSION, Route, RouteStep, RoutingTable};
+use firsttoken_core::judgement::verdict::Verdict;
+use firsttoken_core::planning::plan::{Plan, Protocol, Target};
+use firsttoken_core::planning::schedule::{Runner, Schedule};
+use firsttoken_core::wire::measure::Outcome;
+use firsttoken_core::wire::sample::{ConnectionPhases, ErrorKind, Phase, Sample, SampleError};
 
 fn compact<T: serde::Serialize>(value: &T) -> String {
-    firsttoken_core::document::to_string(value)
+    firsttoken_core::base::document::to_string(value)
 }
 
 fn read<T: serde::de::DeserializeOwned>(text: &str) -> T {
-    firsttoken_core::document::from_str(text).unwrap()
+    firsttoken_core::base::document::from_str(text).unwrap()
 }
 
 /// Compares `actual` with `tests/golden/{name}`, or writes it there when
@@ -597,9 +597,11 @@ fn error_messages() {
 
 #[test]
 fn routing_configs() {
-    use firsttoken_core::report::{REPORT_SEED, build_report};
-    use firsttoken_core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
-    let (plan, samples, environment) = firsttoken_core::fixtures::routing_fixture();
+    use firsttoken_core::documents::routing_config::{
+        RunSource, litellm_yaml, openrouter_json, routing_json,
+    };
+    use firsttoken_core::judgement::report::{REPORT_SEED, build_report};
+    let (plan, samples, environment) = firsttoken_core::testing::fixtures::routing_fixture();
     let report = build_report(&plan, &samples, 0, REPORT_SEED);
     let source = RunSource::of(&environment);
     let yaml = litellm_yaml(&plan, &report, &source);
@@ -641,9 +643,9 @@ fn routing_configs() {
 /// the CSV's probe columns. Latency-only files above are unchanged by it.
 #[test]
 fn fidelity_results_document_and_csv() {
-    use firsttoken_core::fidelity::reply::ToolCall;
-    use firsttoken_core::fidelity::suite::Suite;
-    use firsttoken_core::plan::FidelityPlan;
+    use firsttoken_core::planning::fidelity::reply::ToolCall;
+    use firsttoken_core::planning::fidelity::suite::Suite;
+    use firsttoken_core::planning::plan::FidelityPlan;
     let target = |label: &str| Target::openai(label, "https://a.example/v1", "m");
     let plan = Plan {
         targets: vec![target("reference"), target("other, \"quoted\"")],

@@ -5,13 +5,13 @@
 use std::thread;
 use std::time::Instant;
 
-use firsttoken_core::fidelity::reply::Reply;
-use firsttoken_core::fidelity::suite::{Expect, Probe};
-use firsttoken_core::fidelity::verify::{ProbeCheck, ProbeReply, verify};
-use firsttoken_core::measure::{BodyMode, Measurement, Outcome as Measured};
-use firsttoken_core::plan::{Plan, Protocol, Target};
-use firsttoken_core::protocol::{HttpRequest, build_planned_request, build_request};
-use firsttoken_core::schedule::{PlannedProbe, PlannedRequest};
+use firsttoken_core::planning::fidelity::reply::Reply;
+use firsttoken_core::planning::fidelity::suite::{Expect, Probe};
+use firsttoken_core::planning::fidelity::verify::{ProbeCheck, ProbeReply, verify};
+use firsttoken_core::planning::plan::{Plan, Protocol, Target};
+use firsttoken_core::planning::schedule::{PlannedProbe, PlannedRequest};
+use firsttoken_core::wire::measure::{BodyMode, Measurement, Outcome as Measured};
+use firsttoken_core::wire::protocol::{HttpRequest, build_planned_request, build_request};
 use firsttoken_mock::fidelity::{
     DEGRADED_EXTRA_PROMPT_TOKENS, SUITE, probe_prompt_tokens, wrong_probe_ids,
 };

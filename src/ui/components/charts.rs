@@ -17,8 +17,8 @@ use crate::browser::canvas::{
 use crate::browser::clock::performance_mark;
 use crate::browser::files::download_url;
 use crate::chart::ChartStyle;
-use crate::core::prefill::PrefillReport;
-use crate::core::report::Report;
+use crate::core::judgement::prefill_report::PrefillReport;
+use crate::core::judgement::report::Report;
 use crate::ui::hooks::resize::use_resize_count;
 use crate::ui::model::chart_items::ChartItem;
 use crate::ui::model::chart_items::{chart_labels, draw_chart, results_chart_items_with};

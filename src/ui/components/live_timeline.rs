@@ -22,7 +22,7 @@ use crate::chart::{
     ChartStyle, TimelineAxes, TimelineInput, TimelinePlot, TimelinePoint, draw_timeline,
     draw_timeline_points,
 };
-use crate::core::sample::Sample;
+use crate::core::wire::sample::Sample;
 use crate::ui::components::charts::chart_style;
 use crate::ui::hooks::resize::use_resize_count;
 use crate::ui::model::i18n::Lang;

@@ -10,10 +10,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew::virtual_dom::VTag;
 
+use crate::core::judgement::report::Report;
+use crate::core::narrative::sentences::colon;
 use crate::core::outline::{Block, Notes, Role, Section, Sentence, Show, Table};
-use crate::core::report::Report;
-use crate::core::text::colon;
-use crate::core::text::format::unbroken_groups;
+use crate::core::words::format::unbroken_groups;
 use crate::ui::components::charts::ChartGrid;
 use crate::ui::components::verdict_badge::judgement_badge;
 use crate::ui::model::chart_items::ChartItem;

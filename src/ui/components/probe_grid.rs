@@ -11,9 +11,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::core::report::Report;
-use crate::core::sample::Sample;
-use crate::core::text::fidelity::{cell_mark, cell_title};
+use crate::core::judgement::report::Report;
+use crate::core::narrative::fidelity::{cell_mark, cell_title};
+use crate::core::wire::sample::Sample;
 use crate::ui::model::fidelity_items::{CellState, category_spans, cell_detail};
 use crate::ui::model::i18n::Lang;
 

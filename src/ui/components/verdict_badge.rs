@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use crate::core::verdict::Judgement;
+use crate::core::judgement::verdict::Judgement;
 use crate::ui::model::i18n::Lang;
 
 /// The badge for `judgement`. `data-verdict` carries the machine name

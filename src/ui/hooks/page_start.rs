@@ -8,8 +8,8 @@ use crate::browser::files::{clear_fragment, fragment};
 use crate::browser::published::query_values;
 use crate::browser::spawn;
 use crate::browser::storage::remembered_keys;
-use crate::core::plan::Plan;
-use crate::core::text::notice;
+use crate::core::planning::plan::Plan;
+use crate::core::words::notice;
 use crate::ui::model::dashboard::DashboardAction;
 use crate::ui::model::form::PlanForm;
 use crate::ui::model::state::{Action, State};
@@ -28,7 +28,7 @@ pub fn use_page_start(state: UseReducerHandle<State>) {
         let dispatch = Callback::from(move |action| state.dispatch(action));
         if let Some(json) = remembered_keys()
             && let Some(keys) =
-                crate::core::document::read_quietly::<BTreeMap<String, String>>(&json)
+                crate::core::base::document::read_quietly::<BTreeMap<String, String>>(&json)
         {
             dispatch.emit(Action::KeysRemembered(keys));
         }

@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use crate::browser::storage::remember_keys;
-use crate::core::text::notice::StorageStep;
+use crate::core::words::notice::StorageStep;
 use crate::ui::model::state::{Action, State};
 
 /// Remembering is a standing choice: while it is on, the stored copy follows
@@ -13,7 +13,9 @@ use crate::ui::model::state::{Action, State};
 pub fn use_remember_keys(state: UseReducerHandle<State>) {
     let remembered = state.remember_keys.then(|| state.keys.clone());
     use_effect_with(remembered, move |remembered| {
-        if let Some(json) = remembered.as_ref().map(crate::core::document::to_string)
+        if let Some(json) = remembered
+            .as_ref()
+            .map(crate::core::base::document::to_string)
             && let Err(error) = remember_keys(&json)
         {
             state.dispatch(Action::StorageFailed(

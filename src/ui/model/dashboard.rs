@@ -8,8 +8,8 @@
 
 use std::rc::Rc;
 
-use crate::core::dashboard::Dataset;
-use crate::core::publish::DEFAULT_SCHEDULE_MINUTES;
+use crate::core::documents::dashboard::Dataset;
+use crate::core::documents::publish::DEFAULT_SCHEDULE_MINUTES;
 
 /// A file that could not be used, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,7 +68,7 @@ impl Range {
     /// `end_ms`.
     pub fn from_ms(self, end_ms: f64) -> f64 {
         self.days().map_or(f64::NEG_INFINITY, |days| {
-            end_ms - f64::from(days) * crate::core::calendar::MS_PER_DAY
+            end_ms - f64::from(days) * crate::core::base::calendar::MS_PER_DAY
         })
     }
 }
@@ -256,10 +256,10 @@ mod tests {
 
     #[test]
     fn ranges_end_at_the_data() {
-        let end = 100.0 * crate::core::calendar::MS_PER_DAY;
+        let end = 100.0 * crate::core::base::calendar::MS_PER_DAY;
         assert_eq!(
             Range::Days7.from_ms(end),
-            93.0 * crate::core::calendar::MS_PER_DAY
+            93.0 * crate::core::base::calendar::MS_PER_DAY
         );
         assert_eq!(Range::All.from_ms(end), f64::NEG_INFINITY);
     }

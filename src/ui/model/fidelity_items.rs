@@ -5,14 +5,14 @@
 //!
 //! The figures are core's ([`Fidelity`]) and so are the words (verdicts,
 //! pass rates, failures, categories, the cells' marks and the replies'
-//! text): `core::text::fidelity`, which `firsttoken report` speaks too.
+//! text): `core::narrative::fidelity`, which `firsttoken report` speaks too.
 
-pub use crate::core::fidelity::score::CellState;
-use crate::core::fidelity::score::Fidelity;
-use crate::core::fidelity::suite::{Category, Probe};
-use crate::core::report::Report;
-use crate::core::sample::Sample;
-use crate::core::text::fidelity::{category_name, failure_text, reply_text};
+pub use crate::core::judgement::fidelity_score::CellState;
+use crate::core::judgement::fidelity_score::Fidelity;
+use crate::core::judgement::report::Report;
+use crate::core::narrative::fidelity::{category_name, failure_text, reply_text};
+use crate::core::planning::fidelity::suite::{Category, Probe};
+use crate::core::wire::sample::Sample;
 use crate::ui::model::i18n::Lang;
 
 fn label_of(report: &Report, target: u32) -> &str {
@@ -121,14 +121,14 @@ pub fn cell_detail<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fidelity::reply::ToolCall;
-    use crate::core::fidelity::score::ProbeCell;
-    use crate::core::fidelity::score::TokenAgreement;
-    use crate::core::fidelity::suite::Suite;
-    use crate::core::fidelity::verify::ProbeFailure;
-    use crate::core::plan::FidelityPlan;
-    use crate::core::report::{REPORT_SEED, build_report};
-    use crate::core::text::fidelity::{cell_mark, cell_title, f1_text, token_agreement_text};
+    use crate::core::judgement::fidelity_score::ProbeCell;
+    use crate::core::judgement::fidelity_score::TokenAgreement;
+    use crate::core::judgement::report::{REPORT_SEED, build_report};
+    use crate::core::narrative::fidelity::{cell_mark, cell_title, f1_text, token_agreement_text};
+    use crate::core::planning::fidelity::reply::ToolCall;
+    use crate::core::planning::fidelity::suite::Suite;
+    use crate::core::planning::fidelity::verify::ProbeFailure;
+    use crate::core::planning::plan::FidelityPlan;
     use crate::ui::model::form::demo_plan;
 
     fn reply(target: u32, seq: u32, probe: &str, answer: &str) -> Sample {

@@ -11,7 +11,9 @@
 //! reference are kept in the form, so loading a plan and starting it sends
 //! what the plan says.
 
-use crate::core::plan::{FidelityPlan, FieldError, Plan, PlanError, Problem, Protocol, Target};
+use crate::core::planning::plan::{
+    FidelityPlan, FieldError, Plan, PlanError, Problem, Protocol, Target,
+};
 use crate::ui::model::i18n::Lang;
 
 use serde_json::{Value, json};
@@ -59,7 +61,7 @@ impl TargetForm {
     /// model at its base URL (see `Preset::label_at`); `None` for a row of
     /// no known preset.
     pub fn written_label(&self) -> Option<String> {
-        crate::core::presets::preset_by_id(&self.preset)
+        crate::core::planning::presets::preset_by_id(&self.preset)
             .map(|preset| preset.label_at(&self.model, &self.base_url))
     }
 }
@@ -161,9 +163,9 @@ pub fn demo_plan(lang: Lang) -> Plan {
             demo(degraded, "degraded"),
         ],
         // Once through the suite keeps the demo short; a real check repeats it.
-        fidelity: Some(crate::core::plan::FidelityPlan {
+        fidelity: Some(crate::core::planning::plan::FidelityPlan {
             repeats: 1,
-            ..crate::core::plan::FidelityPlan::basic(Some(steady.to_owned()))
+            ..crate::core::planning::plan::FidelityPlan::basic(Some(steady.to_owned()))
         }),
         requests_per_target: 75,
         warmup_per_target: 2,
@@ -480,7 +482,7 @@ impl PlanForm {
             })
             .collect();
         let document = json!({
-            "firsttoken_plan": (crate::core::plan::PLAN_VERSION),
+            "firsttoken_plan": (crate::core::planning::plan::PLAN_VERSION),
             "targets": targets,
             "requests_per_target": requests,
             "warmup_per_target": warmup,
@@ -504,14 +506,14 @@ impl PlanForm {
             "typical_gap_s": typical_gap,
             "dedicated_usd_per_hour": dedicated,
         });
-        Plan::from_json(&crate::core::document::to_string(&document))
+        Plan::from_json(&crate::core::base::document::to_string(&document))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::text::Lang;
+    use crate::core::base::lang::Lang;
 
     #[test]
     fn a_label_the_form_wrote_follows_the_base_url_and_model_and_a_typed_one_stays() {
@@ -545,10 +547,11 @@ mod tests {
         });
         assert_eq!(form.targets[0].label, "Mine");
         // The runner's `--target` names the same row the same way.
-        let flags =
-            crate::core::plan_flags::TargetSpec::parse("openai:gpt-4o@http://127.0.0.1:8787/v1")
-                .unwrap()
-                .to_target();
+        let flags = crate::core::planning::plan_flags::TargetSpec::parse(
+            "openai:gpt-4o@http://127.0.0.1:8787/v1",
+        )
+        .unwrap()
+        .to_target();
         let mut form = PlanForm::from_plan(&Plan::default());
         form.targets = vec![openai];
         edit_target(&mut form, 0, |t| {

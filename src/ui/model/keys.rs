@@ -2,7 +2,7 @@
 //! fields, the remembered keys and the confirmation before Start.
 //!
 //! A key is kept per *origin* (scheme, host, port; see
-//! [`crate::core::origin`]), never per provider id: a shared `#plan=` link
+//! [`crate::core::base::origin`]), never per provider id: a shared `#plan=` link
 //! names a provider and a base URL, and a stranger writes both. So a key
 //! remembered for `https://api.openai.com` is offered only to targets on
 //! that origin, and a link whose "OpenAI" target points elsewhere starts
@@ -10,10 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::key_rules::{is_custom_host, key_origin, named_preset, needed_keys};
-use crate::core::origin::Origin;
-use crate::core::plan::{Plan, Target};
-use crate::core::presets::preset_by_id;
+use crate::core::base::origin::Origin;
+use crate::core::planning::key_rules::{is_custom_host, key_origin, named_preset, needed_keys};
+use crate::core::planning::plan::{Plan, Target};
+use crate::core::planning::presets::preset_by_id;
 
 /// The key slot of `target`: its origin (`https://api.openai.com`), or its
 /// base URL as written when it has none a key could be bound to.
@@ -153,7 +153,7 @@ pub fn cors_note(target: &Target) -> Option<String> {
     target
         .provider
         .as_deref()
-        .and_then(crate::core::presets::preset_by_id)
+        .and_then(crate::core::planning::presets::preset_by_id)
         .map(|p| p.cors_note_en.to_owned())
 }
 
@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn a_blocked_request_gets_the_presets_note_or_none() {
         let mut target = target("t", Some("deepseek"), "https://api.deepseek.com/v1");
-        let preset = crate::core::presets::preset_by_id("deepseek").unwrap();
+        let preset = crate::core::planning::presets::preset_by_id("deepseek").unwrap();
         assert_eq!(cors_note(&target).as_deref(), Some(preset.cors_note_en));
         target.provider = None;
         assert_eq!(cors_note(&target), None);

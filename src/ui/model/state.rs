@@ -12,13 +12,13 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use crate::core::order::sort_by_first;
-use crate::core::plan::Plan;
-use crate::core::report::{LiveRow, live_row_for};
-use crate::core::results::Environment;
-pub use crate::core::run::RunStatus;
-use crate::core::sample::{Sample, SampleError};
-use crate::core::text::notice::{self, StorageStep};
+use crate::core::base::order::sort_by_first;
+use crate::core::documents::results::Environment;
+pub use crate::core::documents::run::RunStatus;
+use crate::core::judgement::report::{LiveRow, live_row_for};
+use crate::core::planning::plan::Plan;
+use crate::core::wire::sample::{Sample, SampleError};
+use crate::core::words::notice::{self, StorageStep};
 use crate::ui::model::dashboard::{DashboardAction, DashboardState, reduce_dashboard};
 use crate::ui::model::form::{PlanForm, demo_plan};
 use crate::ui::model::i18n::Lang;
@@ -130,7 +130,7 @@ pub struct RunView {
     pub latest_errors: VecDeque<(String, SampleError)>,
 }
 
-pub use crate::core::results::ResultsView;
+pub use crate::core::documents::results::ResultsView;
 
 /// A run kept on this device, for the history list.
 #[derive(Clone, Debug, PartialEq)]
@@ -529,7 +529,7 @@ pub fn reduce(state: &State, action: Action) -> Option<State> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::sample::{ErrorKind, Phase};
+    use crate::core::wire::sample::{ErrorKind, Phase};
 
     #[test]
     fn history_is_newest_first_and_equal_starts_keep_their_order() {

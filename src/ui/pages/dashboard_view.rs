@@ -4,34 +4,36 @@
 //! that failed are listed with their address and reason; then the rolling
 //! windows, each target from each vantage, and the charts over time.
 //!
-//! Figures are computed by `core::dashboard::figures` once per data set (or
+//! Figures are computed by `core::documents::dashboard::figures` once per data set (or
 //! per data set and time range), never per render, so a language switch only
 //! re-labels and redraws.
 
-use crate::core::calendar::iso_date;
-use crate::core::dashboard::Dataset;
-use crate::core::dashboard::figures::{
+use crate::core::base::calendar::iso_date;
+use crate::core::documents::dashboard::Dataset;
+use crate::core::documents::dashboard::figures::{
     DayPrefill, IdleDay, PrefillDay, fidelity_daily, idle_daily, prefill_daily,
 };
-use crate::core::fidelity::score::PassRate;
-use crate::core::idle::GoesCold;
-use crate::core::text::dashboard::{
+use crate::core::judgement::fidelity_score::PassRate;
+use crate::core::judgement::idle::GoesCold;
+use crate::core::narrative::fidelity::pass_rate_text;
+use crate::core::narrative::idle::{
+    connection_cell, daily_words as idle_daily_words, goes_cold_cell,
+};
+use crate::core::narrative::prefill::{daily_words, day_rate};
+use crate::core::words::dashboard::{
     requests_line, source_line, stale_warning, utc_range, utc_time, window_counts, window_judged,
     window_latency, windows_note,
 };
-use crate::core::text::fidelity::pass_rate_text;
-use crate::core::text::idle::{connection_cell, daily_words as idle_daily_words, goes_cold_cell};
-use crate::core::text::prefill::{daily_words, day_rate};
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::core::dashboard::figures::{
+use crate::core::documents::dashboard::figures::{
     Cell, Percentiles, is_stale, overview, window_requests, windows_shown,
 };
-use crate::core::report::percentile_reaches_censored;
-use crate::core::results::vantage_name;
-use crate::core::text::at_least;
+use crate::core::documents::results::vantage_name;
+use crate::core::judgement::report::percentile_reaches_censored;
+use crate::core::words::format::at_least;
 use crate::ui::components::charts::ChartGrid;
 use crate::ui::model::chart_items::{Figures, Ranged, dashboard_chart_items};
 use crate::ui::model::dashboard::{DashboardAction, DashboardState, Range, SourceReport};

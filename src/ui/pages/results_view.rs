@@ -12,18 +12,20 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::files::download_text;
+use crate::core::documents::results::{export_csv, export_json};
+use crate::core::documents::routing_config::{
+    RunSource, litellm_yaml, openrouter_json, routing_json,
+};
+use crate::core::judgement::prefill_report::prefill_report;
+use crate::core::judgement::report::{REPORT_SEED, Report, build_report};
+use crate::core::narrative::sentences::report_sentences;
 use crate::core::outline::Block;
 use crate::core::outline::fidelity::PROBE_GRID;
 use crate::core::outline::idle::IDLE_CHART;
 use crate::core::outline::results::{Part, results_outline};
-use crate::core::prefill::prefill_report;
-use crate::core::report::{REPORT_SEED, Report, build_report};
-use crate::core::results::{export_csv, export_json};
-use crate::core::routing_config::{RunSource, litellm_yaml, openrouter_json, routing_json};
-use crate::core::sample::Sample;
-use crate::core::text::format::unbroken_groups;
-use crate::core::text::notice;
-use crate::core::text::report_sentences;
+use crate::core::wire::sample::Sample;
+use crate::core::words::format::unbroken_groups;
+use crate::core::words::notice;
 use crate::ui::components::charts::ChartsSection;
 use crate::ui::components::outline_view::{idle_chart_view, section_view};
 use crate::ui::components::probe_grid::ProbeGrid;

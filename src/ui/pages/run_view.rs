@@ -4,11 +4,11 @@
 use yew::prelude::*;
 
 use crate::browser::spawn;
-use crate::core::plan::Target;
-use crate::core::sample::{ErrorKind, SampleError};
-use crate::core::text::at_least;
-use crate::core::text::failure::{blocked_request_text, error_kind_words};
-use crate::core::text::fidelity::count_of;
+use crate::core::narrative::fidelity::count_of;
+use crate::core::planning::plan::Target;
+use crate::core::wire::sample::{ErrorKind, SampleError};
+use crate::core::words::failure::{blocked_request_text, error_kind_words};
+use crate::core::words::format::at_least;
 use crate::ui::components::live_timeline::LiveTimeline;
 use crate::ui::components::verdict_badge::judgement_badge;
 use crate::ui::hooks::render_mark::use_render_mark;
@@ -59,13 +59,13 @@ pub fn RunPage(props: &PageProps) -> Html {
     } else {
         f64::from(run.done) * 100.0 / f64::from(run.total)
     };
-    let latest: Vec<crate::core::sample::Sample> = run
+    let latest: Vec<crate::core::wire::sample::Sample> = run
         .samples
         .read(|all| all.iter().rev().take(LATEST_SAMPLES).cloned().collect());
     let labels: std::rc::Rc<Vec<String>> =
         std::rc::Rc::new(run.plan.targets.iter().map(|t| t.label.clone()).collect());
     let tz = run.environment.tz_offset_min;
-    let latest_item = |sample: &crate::core::sample::Sample| {
+    let latest_item = |sample: &crate::core::wire::sample::Sample| {
         let label = labels
             .get(sample.target as usize)
             .cloned()
@@ -113,7 +113,8 @@ pub fn RunPage(props: &PageProps) -> Html {
     let eta = run
         .eta_ms
         .map(|ms| {
-            let left = crate::core::text::eta_text(lang, ms, run.schedule_shift_ms, false);
+            let left =
+                crate::core::narrative::sentences::eta_text(lang, ms, run.schedule_shift_ms, false);
             format!(" · {} {left}", t.eta)
         })
         .unwrap_or_default();
@@ -224,7 +225,7 @@ fn error_message(
         (crate::ui::model::i18n::Lang::ZhCn, ErrorKind::CorsOrNetwork) => {
             let note = target
                 .and_then(|t| t.provider.as_deref())
-                .and_then(crate::core::presets::preset_by_id)
+                .and_then(crate::core::planning::presets::preset_by_id)
                 .map(|p| p.cors_note_zh);
             blocked_request_text(lang, note, "")
         }

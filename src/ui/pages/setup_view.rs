@@ -28,7 +28,7 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::core::plan::{Plan, PlanError, Target};
+use crate::core::planning::plan::{Plan, PlanError, Target};
 use crate::ui::model::form::{PlanForm, TargetForm};
 use crate::ui::model::state::page::PageProps;
 use crate::ui::model::state::{Action, State};

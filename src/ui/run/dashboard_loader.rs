@@ -13,9 +13,9 @@ use yew::Callback;
 use crate::browser::clock::{epoch_ms, performance_mark};
 use crate::browser::published::{fetch_bytes, page_url, resolve};
 use crate::browser::spawn;
-use crate::core::dashboard::{Dataset, Published, read_published};
-use crate::core::publish::DEFAULT_SCHEDULE_MINUTES;
-use crate::core::publish::PointsDoc;
+use crate::core::documents::dashboard::{Dataset, Published, read_published};
+use crate::core::documents::publish::DEFAULT_SCHEDULE_MINUTES;
+use crate::core::documents::publish::PointsDoc;
 use crate::ui::model::dashboard::{DashboardAction, Failure, SharedData, SourceReport};
 use crate::ui::model::state::Action;
 
@@ -149,7 +149,7 @@ pub async fn load_dashboard(addresses: Vec<String>, dispatch: Callback<Action>) 
                 );
                 for entry in index.runs {
                     // The points file when the index names one: the same
-                    // requests in a twelfth of the bytes (core::publish).
+                    // requests in a twelfth of the bytes (core::documents::publish).
                     let file = entry.points.unwrap_or(entry.file);
                     match resolve(&file, &url) {
                         Ok(file_url) => jobs.push(Job {

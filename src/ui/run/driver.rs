@@ -31,17 +31,17 @@ use crate::browser::spawn;
 use crate::browser::storage::Store;
 use crate::browser::timer::sleep_ms;
 use crate::browser::wake_lock::WakeLock;
-use crate::core::document;
-use crate::core::measure::{Measurement, Outcome};
-use crate::core::plan::{Plan, Target};
-use crate::core::protocol::{HttpRequest, build_request};
-use crate::core::results::{Environment, RunnerKind};
-use crate::core::run::RunRecord;
-use crate::core::run_loop::{self, RunAdapter, Sending, WAKE_EVERY_MS};
-use crate::core::sample::Sample;
-use crate::core::session::{RunSession, Step};
-use crate::core::text::notice::{self, StorageStep};
-use crate::core::timeofday::{PeakZone, parse_peak_tz};
+use crate::core::base::document;
+use crate::core::documents::results::{Environment, RunnerKind};
+use crate::core::documents::run::RunRecord;
+use crate::core::judgement::timeofday::{PeakZone, parse_peak_tz};
+use crate::core::planning::plan::{Plan, Target};
+use crate::core::wire::measure::{Measurement, Outcome};
+use crate::core::wire::protocol::{HttpRequest, build_request};
+use crate::core::wire::run_loop::{self, RunAdapter, Sending, WAKE_EVERY_MS};
+use crate::core::wire::sample::Sample;
+use crate::core::wire::session::{RunSession, Step};
+use crate::core::words::notice::{self, StorageStep};
 use crate::ui::model::i18n::Lang;
 use crate::ui::model::state::{Action, HistoryEntry, ResultsView, newest_first};
 
@@ -337,7 +337,7 @@ impl RunAdapter for PageAdapter {
             timeout_s: sending.timeout_s,
             cors_note: crate::ui::model::keys::cors_note(&sending.target),
             seq: planned.seq,
-            seed: crate::core::demo::target_seed(sending.seed, planned.target),
+            seed: crate::core::wire::demo::target_seed(sending.seed, planned.target),
             idle_gap_s: planned.idle_at_s(epoch_ms()),
         };
         measure_stoppable(&sending.request, &options, Some(&self.driver)).await
@@ -461,7 +461,7 @@ pub async fn load_history(dispatch: Callback<Action>) {
             session.resume(&done, 0.0);
         }
         let plan = session.plan();
-        let population = crate::core::population::Population::of_plan(plan);
+        let population = crate::core::judgement::population::Population::of_plan(plan);
         let done = population
             .done_per_target(plan, session.runner().remaining())
             .into_iter()

@@ -49,9 +49,9 @@ use wasm_split_helpers::SplitLoaderError;
 use yew::prelude::*;
 
 use crate::browser::spawn;
-use crate::core::measure::Outcome;
-use crate::core::plan::{Plan, Target};
-use crate::core::text::notice;
+use crate::core::planning::plan::{Plan, Target};
+use crate::core::wire::measure::Outcome;
+use crate::core::words::notice;
 use crate::ui::model::i18n::Lang;
 use crate::ui::model::state::page::PageProps;
 use crate::ui::model::state::{Action, ResultsView};
@@ -292,12 +292,12 @@ split_point! {
         seq: u32,
     ) -> Result<MeasuringJson, PartUnloaded> {
         Ok(Box::pin(async move {
-            let target: Target = crate::core::document::from_str(&target_json)
+            let target: Target = crate::core::base::document::from_str(&target_json)
                 .map_err(|e| format!("bad target: {e}"))?;
             let plan = Plan::from_json(&plan_json).map_err(|e| format!("bad plan: {e}"))?;
             let outcome =
                 crate::ui::run::driver::measure_once(&target, &plan, key.as_deref(), seq, 0).await;
-            Ok(crate::core::document::to_string(&outcome))
+            Ok(crate::core::base::document::to_string(&outcome))
         }))
     }
 }
@@ -358,12 +358,12 @@ split_point! {
     ) -> Result<Result<ResultsView, ImportRefusal>, PartUnloaded> {
         let mut docs = Vec::with_capacity(texts.len());
         for (index, text) in texts.iter().enumerate() {
-            match crate::core::results::import_json(text) {
+            match crate::core::documents::results::import_json(text) {
                 Ok(doc) => docs.push(doc),
                 Err(error) => return Ok(Err(ImportRefusal::File(index, error.text(lang)))),
             }
         }
-        Ok(match crate::core::results::merge(&docs) {
+        Ok(match crate::core::documents::results::merge(&docs) {
             Ok(doc) => Ok(ResultsView {
                 plan: doc.plan,
                 environment: doc.environment,

@@ -17,7 +17,7 @@
 ///
 /// ```
 /// let mut ms = [120.0, f64::NAN, 80.5, -0.0, 0.0];
-/// firsttoken_core::order::sort_numbers(&mut ms);
+/// firsttoken_core::base::order::sort_numbers(&mut ms);
 /// assert_eq!(&ms[..4], &[-0.0, 0.0, 80.5, 120.0]);
 /// assert!(ms[4].is_nan());
 /// ```

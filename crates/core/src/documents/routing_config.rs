@@ -225,16 +225,16 @@ fn comment(text: &str) -> String {
 /// the run they come from:
 ///
 /// ```
-/// use firsttoken_core::report::{REPORT_SEED, build_report};
-/// use firsttoken_core::results::{Environment, RunnerKind};
-/// use firsttoken_core::routing_config::{RunSource, litellm_yaml, routing_json};
-/// use firsttoken_core::text::Lang;
+/// use firsttoken_core::judgement::report::{REPORT_SEED, build_report};
+/// use firsttoken_core::documents::results::{Environment, RunnerKind};
+/// use firsttoken_core::documents::routing_config::{RunSource, litellm_yaml, routing_json};
+/// use firsttoken_core::base::lang::Lang;
 ///
-/// # use firsttoken_core::demo::{demo_reply, target_seed};
-/// # use firsttoken_core::measure::Measurement;
-/// # use firsttoken_core::plan::Plan;
-/// # use firsttoken_core::sample::Sample;
-/// # use firsttoken_core::schedule::Schedule;
+/// # use firsttoken_core::wire::demo::{demo_reply, target_seed};
+/// # use firsttoken_core::wire::measure::Measurement;
+/// # use firsttoken_core::planning::plan::Plan;
+/// # use firsttoken_core::wire::sample::Sample;
+/// # use firsttoken_core::planning::schedule::Schedule;
 /// # // Every request of `plan` answered by the demo provider that its label names, fed
 /// # // through a `Measurement` as the page and the runner feed real replies.
 /// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
@@ -280,7 +280,7 @@ fn comment(text: &str) -> String {
 /// let table: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
 /// assert_eq!(table["routes"][0]["label"], "steady");
 /// assert_eq!(table["source"]["runner"], "cli");
-/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// # Ok::<(), firsttoken_core::planning::plan::PlanError>(())
 /// ```
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn litellm_yaml(plan: &Plan, report: &Report, source: &RunSource) -> String {

@@ -803,7 +803,7 @@ mod tests {
     /// How often the routing pick chooses the worse provider, and how often
     /// it calls the two distinguishable, over seeded trials; the figures in
     /// docs/statistics.md come from here:
-    /// `cargo test --lib core::compare::tests::routing_picks_in_seeded_trials -- --nocapture`
+    /// `cargo test -p firsttoken-core --lib judgement::compare::tests::routing_picks_in_seeded_trials -- --nocapture`
     #[test]
     fn routing_picks_in_seeded_trials() {
         let trials = 2000;

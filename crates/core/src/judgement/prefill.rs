@@ -356,7 +356,7 @@ pub(crate) fn size_points(samples: &[Sample], target: u32) -> (Vec<SizeGroup>, b
 /// Slow is judged within each size, by two rules of the size's own: over
 /// [`crate::judgement::slow::SLOW_MULTIPLE`] × the size's warm reference (a
 /// 32 768-token prompt is not a cold start for taking longer than a
-/// 128-token one), and, from [`FENCE_MIN_REQUESTS`] requests, beyond
+/// 128-token one), and, from 8 requests (`FENCE_MIN_REQUESTS`), beyond
 /// Tukey's far fence (upper quartile + 3 × the interquartile range). The
 /// second is needed at long prompts: a cold start of 3 s on a 5 s prefill
 /// stays under 3 × the median, yet lies far outside the size's spread and

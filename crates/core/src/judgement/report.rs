@@ -246,13 +246,13 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// then):
 ///
 /// ```
-/// use firsttoken_core::report::{REPORT_SEED, build_report};
+/// use firsttoken_core::judgement::report::{REPORT_SEED, build_report};
 ///
-/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
-/// # use firsttoken_core::measure::Measurement;
-/// # use firsttoken_core::plan::Plan;
-/// # use firsttoken_core::sample::Sample;
-/// # use firsttoken_core::schedule::Schedule;
+/// # use firsttoken_core::wire::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::wire::measure::Measurement;
+/// # use firsttoken_core::planning::plan::Plan;
+/// # use firsttoken_core::wire::sample::Sample;
+/// # use firsttoken_core::planning::schedule::Schedule;
 /// # // Every request of `plan` answered by the built-in demo provider, fed
 /// # // through a `Measurement` as the page and the runner feed real replies.
 /// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
@@ -284,7 +284,7 @@ pub const REPORT_SEED: u64 = 0x5EED_F1A5;
 /// // One model, two providers: one comparison and one routing pick.
 /// assert_eq!(report.models.len(), 1);
 /// assert_eq!(report.routing.routes[0].model, "m");
-/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// # Ok::<(), firsttoken_core::planning::plan::PlanError>(())
 /// ```
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn build_report(plan: &Plan, samples: &[Sample], tz_offset_min: i32, seed: u64) -> Report {
@@ -1534,7 +1534,7 @@ mod tests {
     /// The tail band in seeded trials: how often a steady provider still
     /// reads "solid", and the verdicts of the issue's 40 s cold starts at
     /// 1 % and 20 %, by CV alone and by the worse of CV and tail band.
-    /// `cargo test --lib core::report::tests::tail_band_in_seeded_trials -- --nocapture`
+    /// `cargo test -p firsttoken-core --lib judgement::report::tests::tail_band_in_seeded_trials -- --nocapture`
     #[test]
     fn tail_band_in_seeded_trials() {
         let trials = 2000;
@@ -1731,7 +1731,7 @@ mod tests {
     /// slow (a warm one turned cold, a cold one longer, a success turned
     /// timeout) the verdict must never improve; where it stays warm no
     /// scale-free verdict can promise that, and the rate is printed.
-    /// `cargo test --lib core::report::tests::the_verdict_never_improves_when_a_request_turns_slow -- --nocapture`
+    /// `cargo test -p firsttoken-core --lib judgement::report::tests::the_verdict_never_improves_when_a_request_turns_slow -- --nocapture`
     #[test]
     fn the_verdict_never_improves_when_a_request_turns_slow() {
         let mut rng = fastrand::Rng::with_seed(0x0A0E_5107);
@@ -1776,7 +1776,7 @@ mod tests {
     /// Cold starts added one at a time, up to 25 % of the run, each at
     /// 5–300× the median with a spread of its own: the verdict never
     /// improves at any step (400 seeded walks).
-    /// `cargo test --lib core::report::tests::adding_cold_starts_one_at_a_time_never_improves_the_verdict -- --nocapture`
+    /// `cargo test -p firsttoken-core --lib judgement::report::tests::adding_cold_starts_one_at_a_time_never_improves_the_verdict -- --nocapture`
     #[test]
     fn adding_cold_starts_one_at_a_time_never_improves_the_verdict() {
         let mut rng = fastrand::Rng::with_seed(0xC01D_57A7);

@@ -304,7 +304,7 @@ mod tests {
     /// tails on heavy-tailed single-peaked data (log-t₃ and log-t₅ at
     /// log-scales 0.1 to 0.4) and on lognormal data (σ 0.1 to 0.5), and
     /// detection of a 5 % tail 10× slower (tail spread = warm spread).
-    /// `cargo test --lib core::tail::tests::detection_rates_in_seeded_trials -- --nocapture`
+    /// `cargo test -p firsttoken-core --lib judgement::tail::tests::detection_rates_in_seeded_trials -- --nocapture`
     #[test]
     fn detection_rates_in_seeded_trials() {
         let trials = 2000;

@@ -955,14 +955,15 @@ pub(crate) fn consistency_sentence(
 /// sentence about the same target, in its own words.
 ///
 /// ```
-/// use firsttoken_core::report::{REPORT_SEED, build_report};
-/// use firsttoken_core::text::{Lang, report_sentences};
+/// use firsttoken_core::judgement::report::{REPORT_SEED, build_report};
+/// use firsttoken_core::base::lang::Lang;
+/// use firsttoken_core::narrative::sentences::report_sentences;
 ///
-/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
-/// # use firsttoken_core::measure::Measurement;
-/// # use firsttoken_core::plan::Plan;
-/// # use firsttoken_core::sample::Sample;
-/// # use firsttoken_core::schedule::Schedule;
+/// # use firsttoken_core::wire::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::wire::measure::Measurement;
+/// # use firsttoken_core::planning::plan::Plan;
+/// # use firsttoken_core::wire::sample::Sample;
+/// # use firsttoken_core::planning::schedule::Schedule;
 /// # // Every request of `plan` answered by the built-in demo provider, fed
 /// # // through a `Measurement` as the page and the runner feed real replies.
 /// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
@@ -988,7 +989,7 @@ pub(crate) fn consistency_sentence(
 /// let english = report_sentences(&report, Lang::En);
 /// let chinese = report_sentences(&report, Lang::ZhCn);
 ///
-/// let verdicts = |sentences: &firsttoken_core::text::ReportSentences| -> Vec<String> {
+/// let verdicts = |sentences: &firsttoken_core::narrative::sentences::ReportSentences| -> Vec<String> {
 ///     sentences.models[0].verdicts.iter().map(|said| said.text.clone()).collect()
 /// };
 /// // The demo's `cold-tail` had its cold starts in these 30 requests.
@@ -998,7 +999,7 @@ pub(crate) fn consistency_sentence(
 /// );
 /// assert_eq!(verdicts(&chinese), ["稳定", "存在冷启动，请对照你的需求看 p95"]);
 /// assert_eq!(english.models[0].verdicts[0].label, "steady");
-/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// # Ok::<(), firsttoken_core::planning::plan::PlanError>(())
 /// ```
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {

@@ -338,10 +338,10 @@ fn model_section(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::sample;
     use crate::judgement::report::build_report;
     use crate::narrative::sentences::report_sentences;
     use crate::planning::plan::{Plan, Target};
+    use crate::testing::fixtures::sample;
 
     #[test]
     fn a_model_s_names_read_as_a_list_not_a_path() {

@@ -116,10 +116,10 @@ fn figures_notes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::sample;
     use crate::judgement::report::build_report;
     use crate::narrative::sentences::report_sentences;
     use crate::planning::plan::{Plan, Target};
+    use crate::testing::fixtures::sample;
 
     fn report() -> Report {
         let plan = Plan {

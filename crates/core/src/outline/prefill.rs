@@ -101,10 +101,10 @@ fn size_table(lang: Lang, target: &TargetPrefill) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::sample;
     use crate::judgement::prefill_report::prefill_report;
     use crate::planning::plan::{Plan, Target};
     use crate::planning::schedule::Schedule;
+    use crate::testing::fixtures::sample;
 
     #[test]
     fn a_table_per_measured_target_a_row_per_size_then_every_sentence() {

@@ -72,10 +72,10 @@ pub fn results_outline(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::sample;
     use crate::judgement::report::build_report;
     use crate::narrative::sentences::report_sentences;
     use crate::planning::plan::{Plan, Target};
+    use crate::testing::fixtures::sample;
 
     #[test]
     fn the_comparisons_come_first_the_charts_before_the_time_of_day() {

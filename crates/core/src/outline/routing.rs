@@ -71,9 +71,9 @@ pub fn routing_section(lang: Lang, report: &Report) -> Option<Section> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::sample;
     use crate::judgement::report::build_report;
     use crate::planning::plan::{Plan, Target};
+    use crate::testing::fixtures::sample;
 
     #[test]
     fn a_row_per_model_with_its_route_then_the_exports() {

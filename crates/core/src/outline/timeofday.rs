@@ -82,10 +82,10 @@ pub fn time_of_day_section(lang: Lang, report: &Report, sentences: &ReportSenten
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::sample;
     use crate::judgement::report::build_report;
     use crate::narrative::sentences::report_sentences;
     use crate::planning::plan::{Plan, Target};
+    use crate::testing::fixtures::sample;
 
     #[test]
     fn a_row_per_target_and_period_and_a_p95_of_few_requests_is_a_lower_bound() {

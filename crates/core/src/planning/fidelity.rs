@@ -6,8 +6,9 @@
 //! ([`suite`]), sent on the latency run's own schedule, shows what those
 //! choices do to answers and tool calls. The verifiers ([`verify`]) read
 //! the one part of a reply that has a single right value; the scoring
-//! ([`score`]) compares each target with the reference target's own
-//! spread. It can show that answers differ; it cannot prove why.
+//! ([`fidelity_score`](crate::judgement::fidelity_score), in the judgement
+//! layer) compares each target with the reference target's own spread. It
+//! can show that answers differ; it cannot prove why.
 
 pub mod reply;
 pub mod suite;

@@ -43,7 +43,7 @@ const REPORT_DRAWS: usize = 2_000_000;
 
 /// The resamples of the CV's bootstrap for a report of a file of
 /// `samples` samples: [`EXPORT_RESAMPLES`] up to 1 000 samples, then
-/// fewer, as many as [`REPORT_DRAWS`] draws allow, never below
+/// fewer, as many as 2 000 000 draws (`REPORT_DRAWS`) allow, never below
 /// [`DEFAULT_RESAMPLES`].
 ///
 /// One rule, read from the file alone, for every surface: the page, the
@@ -688,7 +688,7 @@ mod tests {
 
     /// Coverage of the median and p95 intervals, 2 000 seeded trials per
     /// case; the figures in docs/statistics.md come from here:
-    /// `cargo test --lib core::bootstrap::tests::quantile_intervals_cover -- --nocapture`
+    /// `cargo test -p firsttoken-core --lib statistics::bootstrap::tests::quantile_intervals_cover -- --nocapture`
     #[test]
     fn quantile_intervals_cover_what_they_claim() {
         const TRIALS: u64 = 2000;

@@ -217,7 +217,7 @@ mod tests {
     /// the batch-means interval by the lag-1 test alone, and how often
     /// AR(1) runs with φ 0.3 are caught: 4 000 seeded runs per n, lognormal
     /// and log-t₃ bodies. docs/statistics.md quotes the figures.
-    /// `cargo test --lib core::dependence::tests::lag_one_false_alarm_rate -- --nocapture`
+    /// `cargo test -p firsttoken-core --lib statistics::dependence::tests::lag_one_false_alarm_rate -- --nocapture`
     #[test]
     fn lag_one_false_alarm_rate() {
         let runs = 4000;

@@ -9,8 +9,8 @@
 //! update syntax:
 //!
 //! ```
-//! # use firsttoken_core::plan::Target;
-//! # use firsttoken_core::sample::{ErrorKind, Sample};
+//! # use firsttoken_core::planning::plan::Target;
+//! # use firsttoken_core::wire::sample::{ErrorKind, Sample};
 //! let target = Target {
 //!     provider: Some("deepseek".to_owned()),
 //!     ..Target::openai("DeepSeek", "https://api.deepseek.com", "deepseek-chat")

@@ -243,8 +243,8 @@ impl Measurement {
     /// in; the measurement decides which chunk held the first token:
     ///
     /// ```
-    /// use firsttoken_core::measure::{BodyMode, Flow, Measurement};
-    /// use firsttoken_core::plan::Protocol;
+    /// use firsttoken_core::wire::measure::{BodyMode, Flow, Measurement};
+    /// use firsttoken_core::planning::plan::Protocol;
     ///
     /// let mut measurement = Measurement::new(Protocol::OpenAi, false);
     /// let mode = measurement.on_headers(180.0, 200, Some("text/event-stream"));

@@ -108,7 +108,7 @@ impl SseDecoder {
     /// line; an event comes out once its blank line has arrived:
     ///
     /// ```
-    /// use firsttoken_core::sse::SseDecoder;
+    /// use firsttoken_core::wire::sse::SseDecoder;
     ///
     /// let mut decoder = SseDecoder::new();
     /// let mut events = Vec::new();

@@ -10,8 +10,8 @@ use yew::prelude::*;
 use crate::browser::files::{copy_text, download_text, read_text, url_with_fragment};
 use crate::browser::spawn;
 use crate::browser::storage::{add_used_key_origins, remembered_keys, used_key_origins};
-use crate::core::plan::Plan;
-use crate::core::text::notice;
+use crate::core::planning::plan::Plan;
+use crate::core::words::notice;
 use crate::ui::model::form::PlanForm;
 use crate::ui::model::state::page::PageProps;
 use crate::ui::model::state::{Action, State};
@@ -71,8 +71,8 @@ pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
         .as_ref()
         .as_ref()
         .ok()
-        .and_then(crate::core::cost::plan_cost)
-        .map(|cost| crate::core::text::plan_cost_sentence(state.lang, &cost));
+        .and_then(crate::core::judgement::cost::plan_cost)
+        .map(|cost| crate::core::narrative::sentences::plan_cost_sentence(state.lang, &cost));
 
     let on_start_confirmed = on_start.clone();
     let on_start = on_start.reform(|_| false);
@@ -171,7 +171,7 @@ fn start_run(page: &PageProps, plan: &Plan, confirmed: bool) {
     if state.plan_from_link && !confirmed {
         let mut used = used_key_origins();
         if let Some(json) = remembered_keys()
-            && let Some(remembered) = crate::core::document::read_quietly::<
+            && let Some(remembered) = crate::core::base::document::read_quietly::<
                 std::collections::BTreeMap<String, String>,
             >(&json)
         {
@@ -203,7 +203,7 @@ async fn load_plan(state: UseReducerHandle<State>, file: web_sys::File) {
         return;
     };
     // A file written by hand may name a preset and leave its URL out.
-    match crate::core::presets::plan_from_json(&text) {
+    match crate::core::planning::presets::plan_from_json(&text) {
         Ok(plan) => state.dispatch(Action::SetForm(PlanForm::from_plan(&plan))),
         Err(error) => state.dispatch(Action::SetupNotice(notice::file_refused(
             state.lang,

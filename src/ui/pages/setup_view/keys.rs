@@ -6,9 +6,9 @@ use yew::prelude::*;
 
 use crate::browser::spawn;
 use crate::browser::storage::{forget_keys, remember_keys};
-use crate::core::plan::{Plan, Protocol, Target};
-use crate::core::protocol::failure_text;
-use crate::core::text::notice::{self, StorageStep};
+use crate::core::planning::plan::{Plan, Protocol, Target};
+use crate::core::wire::protocol::failure_text;
+use crate::core::words::notice::{self, StorageStep};
 use crate::ui::model::i18n::{Lang, format_ms};
 use crate::ui::model::keys::key_slot;
 use crate::ui::model::state::{Action, Connection, State};
@@ -56,7 +56,7 @@ pub(super) fn KeysSection(props: &CardProps) -> Html {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             if on {
                 {
-                    let json = crate::core::document::to_string(&state.keys);
+                    let json = crate::core::base::document::to_string(&state.keys);
                     if let Err(error) = remember_keys(&json) {
                         state.dispatch(Action::StorageFailed(
                             StorageStep::RememberingKeys,
@@ -99,7 +99,7 @@ pub(super) fn KeysSection(props: &CardProps) -> Html {
 /// one "Test connection" sends.
 fn key_row(state: &UseReducerHandle<State>, slot: String, name: &str, target: &Target) -> Html {
     let t = state.lang.texts();
-    let needs_key = crate::core::key_rules::wants_key(target);
+    let needs_key = crate::core::planning::key_rules::wants_key(target);
     let id = format!(
         "key-{}",
         slot.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
@@ -158,7 +158,7 @@ fn test_connection(state: &UseReducerHandle<State>, slot: &str, target: &Target)
     let key = state.keys.get(slot).cloned();
     // An empty key for a target that needs one: said, not sent (a request
     // without it fails with the long network-failure text).
-    if crate::core::key_rules::wants_key(target)
+    if crate::core::planning::key_rules::wants_key(target)
         && key.as_deref().is_none_or(|k| k.trim().is_empty())
     {
         state.dispatch(Action::SetConnection {
@@ -188,7 +188,7 @@ fn test_connection(state: &UseReducerHandle<State>, slot: &str, target: &Target)
         let note = target
             .provider
             .as_deref()
-            .and_then(crate::core::presets::preset_by_id)
+            .and_then(crate::core::planning::presets::preset_by_id)
             .map(|p| match lang {
                 Lang::En => p.cors_note_en,
                 Lang::ZhCn => p.cors_note_zh,

@@ -6,9 +6,9 @@
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
-use crate::core::fidelity::score::FidelityVerdict;
-use crate::core::text::fidelity::{probe_cost_text, verdict_word};
-use crate::core::text::labelled;
+use crate::core::judgement::fidelity_score::FidelityVerdict;
+use crate::core::narrative::fidelity::{probe_cost_text, verdict_word};
+use crate::core::narrative::sentences::labelled;
 use crate::ui::model::i18n::warning_text;
 use crate::ui::model::state::{Action, State};
 

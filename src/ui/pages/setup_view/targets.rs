@@ -7,11 +7,11 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::browser::spawn;
-use crate::core::plan::{Protocol, Target, check_base_url, normalise_base_url};
-use crate::core::presets::{PRESETS, preset_by_id};
-use crate::core::protocol::{models_request, parse_models};
-use crate::core::text::failure::blocked_request_text;
-use crate::core::text::notice;
+use crate::core::planning::plan::{Protocol, Target, check_base_url, normalise_base_url};
+use crate::core::planning::presets::{PRESETS, preset_by_id};
+use crate::core::wire::protocol::{models_request, parse_models};
+use crate::core::words::failure::blocked_request_text;
+use crate::core::words::notice;
 use crate::ui::model::form::TargetForm;
 use crate::ui::model::i18n::Lang;
 use crate::ui::model::keys::key_slot;
@@ -190,7 +190,12 @@ async fn list_models(state: UseReducerHandle<State>, row: usize, target: Target)
         }),
         Ok((status, body)) => state.dispatch(Action::ModelsUnlisted {
             row,
-            why: crate::core::protocol::http_error_text(state.lang, target.protocol, status, &body),
+            why: crate::core::wire::protocol::http_error_text(
+                state.lang,
+                target.protocol,
+                status,
+                &body,
+            ),
         }),
         Err(error) => {
             // The browser's own words ("TypeError: Failed to fetch") only in

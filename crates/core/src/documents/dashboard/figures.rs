@@ -344,7 +344,7 @@ const PREFILL_SEED: u64 = 0x0050_5245_4649_4C4C;
 
 /// Each target's prefill rate per UTC day, by target then day, from the
 /// sized requests of [`Dataset::prompts`] at `vantage` (`None`: every
-/// vantage together): the fit of `core::prefill` over each day's measured
+/// vantage together): the fit of `core::judgement::prefill` over each day's measured
 /// first sends (cache-probe repeats and failures left out), with its 95 %
 /// interval. A day with sized requests but too few warm ones at two sizes
 /// says so ([`DayPrefill::TooFew`]) rather than guessing. Empty when no

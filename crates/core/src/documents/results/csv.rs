@@ -61,13 +61,13 @@ pub const IDLE_GAP_COLUMN: &str = "idle_gap_s";
 /// # Examples
 ///
 /// ```
-/// use firsttoken_core::results::{CSV_COLUMNS, export_csv};
+/// use firsttoken_core::documents::results::{CSV_COLUMNS, export_csv};
 ///
-/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
-/// # use firsttoken_core::measure::Measurement;
-/// # use firsttoken_core::plan::Plan;
-/// # use firsttoken_core::sample::Sample;
-/// # use firsttoken_core::schedule::Schedule;
+/// # use firsttoken_core::wire::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::wire::measure::Measurement;
+/// # use firsttoken_core::planning::plan::Plan;
+/// # use firsttoken_core::wire::sample::Sample;
+/// # use firsttoken_core::planning::schedule::Schedule;
 /// # // Every request of `plan` answered by the built-in demo provider, fed
 /// # // through a `Measurement` as the page and the runner feed real replies.
 /// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {
@@ -100,7 +100,7 @@ pub const IDLE_GAP_COLUMN: &str = "idle_gap_s";
 /// let ttft_column = CSV_COLUMNS.iter().position(|c| *c == "ttft_ms").unwrap_or(usize::MAX);
 /// let ttft_ms = first.get(ttft_column).and_then(|cell| cell.parse::<f64>().ok());
 /// assert_eq!(ttft_ms, samples[0].ttft_ms);
-/// # Ok::<(), firsttoken_core::plan::PlanError>(())
+/// # Ok::<(), firsttoken_core::planning::plan::PlanError>(())
 /// ```
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn export_csv(plan: &Plan, samples: &[Sample]) -> String {

@@ -104,14 +104,14 @@ impl std::error::Error for ImportError {}
 /// a file that is not a results document is refused, in words:
 ///
 /// ```
-/// use firsttoken_core::results::{Environment, ImportError, export_json, import_json};
-/// use firsttoken_core::text::Lang;
+/// use firsttoken_core::documents::results::{Environment, ImportError, export_json, import_json};
+/// use firsttoken_core::base::lang::Lang;
 ///
-/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
-/// # use firsttoken_core::measure::Measurement;
-/// # use firsttoken_core::plan::Plan;
-/// # use firsttoken_core::sample::Sample;
-/// # use firsttoken_core::schedule::Schedule;
+/// # use firsttoken_core::wire::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::wire::measure::Measurement;
+/// # use firsttoken_core::planning::plan::Plan;
+/// # use firsttoken_core::wire::sample::Sample;
+/// # use firsttoken_core::planning::schedule::Schedule;
 /// # // Every request of `plan` answered by the built-in demo provider, fed
 /// # // through a `Measurement` as the page and the runner feed real replies.
 /// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {

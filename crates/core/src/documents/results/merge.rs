@@ -66,13 +66,13 @@ impl std::error::Error for MergeError {}
 /// The page's Import of two files, the same plan run from two places:
 ///
 /// ```
-/// use firsttoken_core::results::{Environment, export_json, import_json, merge};
+/// use firsttoken_core::documents::results::{Environment, export_json, import_json, merge};
 ///
-/// # use firsttoken_core::demo::{behaviour_of, demo_reply, target_seed};
-/// # use firsttoken_core::measure::Measurement;
-/// # use firsttoken_core::plan::Plan;
-/// # use firsttoken_core::sample::Sample;
-/// # use firsttoken_core::schedule::Schedule;
+/// # use firsttoken_core::wire::demo::{behaviour_of, demo_reply, target_seed};
+/// # use firsttoken_core::wire::measure::Measurement;
+/// # use firsttoken_core::planning::plan::Plan;
+/// # use firsttoken_core::wire::sample::Sample;
+/// # use firsttoken_core::planning::schedule::Schedule;
 /// # // Every request of `plan` answered by the built-in demo provider, fed
 /// # // through a `Measurement` as the page and the runner feed real replies.
 /// # fn measure_with_demo(plan: &Plan) -> Vec<Sample> {

@@ -103,7 +103,7 @@ impl Plan {
     /// A plan names its targets; every member left out takes its default:
     ///
     /// ```
-    /// use firsttoken_core::plan::{Plan, PlanError, Protocol};
+    /// use firsttoken_core::planning::plan::{Plan, PlanError, Protocol};
     ///
     /// let plan = Plan::from_json(
     ///     r#"{
@@ -216,7 +216,7 @@ impl Plan {
     /// # Examples
     ///
     /// ```
-    /// use firsttoken_core::plan::{Plan, PlanError};
+    /// use firsttoken_core::planning::plan::{Plan, PlanError};
     ///
     /// # let plan = Plan::from_json(r#"{"firsttoken_plan": 1, "targets": [{"label": "mini",
     /// #     "protocol": "openai", "base_url": "https://api.openai.com/v1", "model": "gpt-4o-mini"}]}"#)?;
