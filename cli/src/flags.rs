@@ -97,6 +97,16 @@ pub struct PlanArgs {
         value_parser = seconds
     )]
     pub idle_gaps: Option<Vec<f64>>,
+    /// Stop as soon as it is decided which target is faster (anytime-valid
+    /// tests at 5 %, checked after every pair of requests); -n is then the
+    /// cap. Exits as a completed run either way, and says which.
+    #[arg(long, requires = "targets")]
+    pub until_decided: bool,
+    /// With --until-decided, the least requests per target before a
+    /// decision may stop the run [default: 75; a cold-start tail needs
+    /// them].
+    #[arg(long, value_name = "N", requires = "until_decided")]
+    pub min_requests: Option<u32>,
 }
 
 /// A number of seconds as typed ("2.5"); anything else is said with the
@@ -153,6 +163,8 @@ impl PlanArgs {
             max_tokens: self.max_tokens,
             fidelity: self.fidelity,
             idle_gaps_s: self.idle_gaps.clone(),
+            until_decided: self.until_decided,
+            min_requests_per_target: self.min_requests,
         }
     }
 
@@ -171,6 +183,7 @@ impl PlanArgs {
             "spread_hours" => Some(("--hours", number(self.hours))),
             "timeout_s" => Some(("--timeout", number(self.timeout))),
             "max_tokens" => Some(("--max-tokens", count(self.max_tokens))),
+            "min_requests_per_target" => Some(("--min-requests", count(self.min_requests))),
             "prompt" => Some(("--prompt", None)),
             "idle_gaps_s" => Some((
                 "--idle-gaps",

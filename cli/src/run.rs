@@ -135,6 +135,8 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
             .map(|s| (s.target, s.seq))
             .collect();
         session.resume(&done, clock.now_ms());
+        // A run until decided picks its question up where it was.
+        session.replay(&recovered.samples);
         (journal, recovered.header, recovered.samples, session)
     } else {
         let session = RunSession::start(plan.clone(), clock.now_ms());
@@ -251,6 +253,14 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
             .map(|csv| format!(" and {}", csv.display()))
             .unwrap_or_default()
     ));
+    // A run until decided says what was decided, and when.
+    if let Some(text) = firsttoken_core::narrative::ending::until_decided_text(
+        firsttoken_core::base::lang::Lang::En,
+        &plan,
+        &samples,
+    ) {
+        progress.note(&text);
+    }
     let unanswered = unanswered(&plan, &samples);
     for line in &unanswered {
         progress.note(line);

@@ -10,6 +10,7 @@
 #[cfg(test)]
 mod native {
     pub mod binary;
+    pub mod decided;
     pub mod failures;
     pub mod flags;
     pub mod gate;

@@ -13,6 +13,7 @@
 pub mod demo;
 pub mod measure;
 pub mod protocol;
+pub mod questions;
 pub mod ratelimit;
 pub mod run_loop;
 pub mod sample;

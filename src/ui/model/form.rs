@@ -130,6 +130,10 @@ pub struct PlanForm {
     pub typical_prompt_tokens: String,
     /// `prompt_cache_probe`.
     pub prompt_cache_probe: bool,
+    /// A loaded plan's `until_decided` and `min_requests_per_target`, kept
+    /// (the form has no field for them yet), so a loaded plan that runs
+    /// until decided still does.
+    pub until_decided: (bool, Option<u32>),
 }
 
 /// The demo targets' labels in `lang`, in the demo plan's order: they are
@@ -290,6 +294,7 @@ impl PlanForm {
                 .map(|tokens| tokens.to_string())
                 .unwrap_or_default(),
             prompt_cache_probe: plan.prompt_cache_probe,
+            until_decided: (plan.until_decided, plan.min_requests_per_target),
         }
     }
 
@@ -505,6 +510,8 @@ impl PlanForm {
             "idle_gaps_s": idle_gaps,
             "typical_gap_s": typical_gap,
             "dedicated_usd_per_hour": dedicated,
+            "until_decided": (self.until_decided.0),
+            "min_requests_per_target": (self.until_decided.1),
         });
         Plan::from_json(&crate::core::base::document::to_string(&document))
     }
@@ -911,6 +918,21 @@ mod tests {
                 "{typed}"
             );
         }
+    }
+
+    #[test]
+    fn a_loaded_plan_that_runs_until_decided_still_does() {
+        let mut plan = demo_plan(Lang::En);
+        plan.until_decided = true;
+        plan.min_requests_per_target = Some(20);
+        assert_eq!(PlanForm::from_plan(&plan).to_plan().unwrap(), plan);
+        let plain = demo_plan(Lang::En);
+        let json = PlanForm::from_plan(&plain)
+            .to_plan()
+            .unwrap()
+            .to_json_pretty();
+        assert!(!json.contains("until_decided"), "{json}");
+        assert!(!json.contains("min_requests_per_target"), "{json}");
     }
 
     #[test]

@@ -173,6 +173,8 @@ impl Driver {
         let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
         let (mut session, environment) = record.into_session();
         session.resume(&done, epoch_ms());
+        // A run until decided picks its question up where it was.
+        session.replay(&samples);
         self.launch(session, environment, samples, keys, dispatch);
     }
 

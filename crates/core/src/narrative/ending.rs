@@ -6,8 +6,10 @@
 use crate::base::lang::Lang;
 use crate::judgement::report::failure_reason;
 use crate::narrative::sentences::Said;
-use crate::planning::plan::Plan;
+use crate::planning::plan::{DECIDED_FLOOR, Plan};
+use crate::statistics::sequential::Decision;
 use crate::wire::protocol::recorded_failure_text;
+use crate::wire::questions::Questions;
 use crate::wire::sample::Sample;
 use crate::words::report_words::failure_reason_words;
 
@@ -46,12 +48,135 @@ pub fn never_answered(lang: Lang, plan: &Plan, samples: &[Sample]) -> Vec<Said> 
         .collect()
 }
 
+/// How a run with `until_decided` ended, in one sentence: "decided after
+/// 20 requests per target: A is faster than B (anytime-valid 95 %)", or
+/// "not decided after 300 requests per target: A and B not told apart";
+/// with a floor below the method's 75, that the tail figures rest on fewer
+/// requests. `None` for a plan that does not run until decided.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn until_decided_text(lang: Lang, plan: &Plan, samples: &[Sample]) -> Option<String> {
+    let questions = Questions::replayed(plan, samples)?;
+    let label = |index: u32| {
+        plan.targets
+            .get(index as usize)
+            .map_or("?", |t| t.label.as_str())
+    };
+    let per_target = (0..u32::try_from(plan.targets.len()).unwrap_or(u32::MAX))
+        .map(|t| questions.requests(t))
+        .min()
+        .unwrap_or(0);
+    let (en, zh): (Vec<String>, Vec<String>) = questions
+        .pairs
+        .iter()
+        .map(|pair| {
+            let (a, b) = (label(pair.first), label(pair.second));
+            match questions.decision(pair) {
+                Decision::First => (format!("{a} is faster than {b}"), format!("{a} 比 {b} 快")),
+                Decision::Second => (format!("{b} is faster than {a}"), format!("{b} 比 {a} 快")),
+                Decision::Open => (
+                    format!("{a} and {b} not told apart"),
+                    format!("{a} 与 {b} 未能区分"),
+                ),
+            }
+        })
+        .unzip();
+    let decided = questions.all_decided();
+    let thin = decided && per_target < DECIDED_FLOOR;
+    Some(match lang {
+        Lang::En => {
+            let head = if questions.pairs.is_empty() {
+                return Some(format!(
+                    "nothing to decide: one target, {per_target} requests"
+                ));
+            } else if decided {
+                format!("decided after {per_target} requests per target")
+            } else {
+                format!("not decided after {per_target} requests per target")
+            };
+            let tail = if thin {
+                format!(
+                    "; the tail figures rest on {per_target} requests per target, fewer than the {DECIDED_FLOOR} a cold-start tail needs"
+                )
+            } else {
+                String::new()
+            };
+            format!("{head}: {} (anytime-valid 95 %){tail}", en.join("; "))
+        }
+        Lang::ZhCn => {
+            let head = if questions.pairs.is_empty() {
+                return Some(format!("无需判定：只有一个目标，{per_target} 个请求"));
+            } else if decided {
+                format!("每个目标 {per_target} 个请求后已判定")
+            } else {
+                format!("每个目标 {per_target} 个请求后仍未判定")
+            };
+            let tail = if thin {
+                format!(
+                    "；长尾数字只基于每个目标 {per_target} 个请求，少于冷启动长尾所需的 {DECIDED_FLOOR} 个"
+                )
+            } else {
+                String::new()
+            };
+            format!("{head}：{}（随时有效 95 %）{tail}", zh.join("；"))
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::base::failure::{ErrorKind, Phase, SampleError};
     use crate::planning::plan::Target;
     use crate::testing::fixtures::sample;
+
+    /// A run until decided says what was decided after how many requests,
+    /// that its tail figures rest on fewer than 75 when the floor was
+    /// lowered, and a run at its cap that nothing was told apart; in both
+    /// languages. A plan without `until_decided` says nothing.
+    #[test]
+    fn a_run_until_decided_says_what_was_decided_and_when() {
+        let mut plan = Plan {
+            targets: vec![Target::demo("Fast", "m"), Target::demo("Slow", "m")],
+            until_decided: true,
+            min_requests_per_target: Some(20),
+            ..Plan::default()
+        };
+        let far: Vec<Sample> = (0..20)
+            .flat_map(|seq| {
+                [
+                    sample(0, seq, 0.0, Some(100.0), false),
+                    sample(1, seq, 0.0, Some(400.0), false),
+                ]
+            })
+            .collect();
+        assert_eq!(
+            until_decided_text(Lang::En, &plan, &far).unwrap(),
+            "decided after 20 requests per target: Fast is faster than Slow (anytime-valid 95 %); \
+             the tail figures rest on 20 requests per target, fewer than the 75 a cold-start tail \
+             needs"
+        );
+        assert_eq!(
+            until_decided_text(Lang::ZhCn, &plan, &far).unwrap(),
+            "每个目标 20 个请求后已判定：Fast 比 Slow 快（随时有效 95 %）；长尾数字只基于每个目标 \
+             20 个请求，少于冷启动长尾所需的 75 个"
+        );
+        let close: Vec<Sample> = (0..30)
+            .flat_map(|seq| {
+                let jitter = f64::from(seq % 3) * 10.0;
+                [
+                    sample(0, seq, 0.0, Some(200.0 + jitter), false),
+                    sample(1, seq, 0.0, Some(220.0 - jitter), false),
+                ]
+            })
+            .collect();
+        assert_eq!(
+            until_decided_text(Lang::En, &plan, &close).unwrap(),
+            "not decided after 30 requests per target: Fast and Slow not told apart (anytime-valid \
+             95 %)"
+        );
+        plan.until_decided = false;
+        assert_eq!(until_decided_text(Lang::En, &plan, &far), None);
+    }
 
     #[test]
     fn a_target_that_never_answered_is_said_with_its_reason_in_either_language() {

@@ -185,6 +185,35 @@ pub struct Plan {
     /// serverless requests kept warm. `None` (left out) for none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dedicated_usd_per_hour: Option<f64>,
+    /// Stop as soon as the plan's question is decided: which target is
+    /// faster, for every pair of targets, by anytime-valid tests checked
+    /// after every pair of requests ([`crate::statistics::sequential`]).
+    /// `requests_per_target` is then the cap. Left out of the document
+    /// when off: such a plan runs exactly as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub until_decided: bool,
+    /// With `until_decided`, the least measured requests per target before
+    /// a decision may stop the run; `None` (left out) for the method's 75
+    /// ([`DECIDED_FLOOR`]), or the cap when that is lower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_requests_per_target: Option<u32>,
+}
+
+/// The least measured requests per target before a decided question may
+/// stop a run, unless the plan says otherwise: the method's 75, which a
+/// 1-in-20 cold-start tail needs.
+pub const DECIDED_FLOOR: u32 = 75;
+
+impl Plan {
+    /// The least measured requests per target before a decided question
+    /// may stop the run: the plan's `min_requests_per_target`, or 75, never
+    /// above the cap.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn decided_floor(&self) -> u32 {
+        self.min_requests_per_target
+            .unwrap_or(DECIDED_FLOOR)
+            .min(self.requests_per_target)
+    }
 }
 
 /// The plan's `fidelity` member: which probe suite, how many times each
@@ -252,6 +281,8 @@ impl Default for Plan {
             idle_gaps_s: None,
             typical_gap_s: None,
             dedicated_usd_per_hour: None,
+            until_decided: false,
+            min_requests_per_target: None,
         }
     }
 }

@@ -268,6 +268,11 @@ pub struct PlanFlags {
     pub fidelity: bool,
     /// Idle gaps to measure, seconds; `None` for none.
     pub idle_gaps_s: Option<Vec<f64>>,
+    /// Stop when decided which target is faster, `requests_per_target`
+    /// being the cap (the plan's `until_decided`).
+    pub until_decided: bool,
+    /// The floor before a decision may stop the run; `None` for 75.
+    pub min_requests_per_target: Option<u32>,
 }
 
 impl Default for PlanFlags {
@@ -287,6 +292,8 @@ impl Default for PlanFlags {
             max_tokens: None,
             fidelity: false,
             idle_gaps_s: None,
+            until_decided: false,
+            min_requests_per_target: None,
         }
     }
 }
@@ -394,6 +401,8 @@ impl PlanFlags {
             max_tokens: self.max_tokens.unwrap_or(defaults.max_tokens),
             fidelity,
             idle_gaps_s: self.idle_gaps_s.clone(),
+            until_decided: self.until_decided,
+            min_requests_per_target: self.min_requests_per_target,
             ..defaults
         };
         let spacing_s = plan.effective_spacing_s();

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::planning::plan::Plan;
 use crate::planning::prompt::request_nonce;
 use crate::planning::schedule::{Next, PlannedRequest, Runner, RunnerError, Schedule};
+use crate::wire::questions::Questions;
 use crate::wire::sample::Sample;
 
 /// Where a run stands.
@@ -112,6 +113,8 @@ pub struct RunSession {
     pace: Pace,
     /// The status the adapter last stored (see [`RunSession::status_to_store`]).
     stored_status: Option<RunStatus>,
+    /// The plan's question, with `until_decided` ([`Questions`]).
+    questions: Option<Questions>,
 }
 
 impl RunSession {
@@ -157,13 +160,14 @@ impl RunSession {
     ) -> Self {
         Self {
             run_id,
-            plan,
             started_at_ms,
             seed,
             status,
             runner,
             pace: Pace::default(),
             stored_status: None,
+            questions: Questions::of(&plan),
+            plan,
         }
     }
 
@@ -240,9 +244,15 @@ impl RunSession {
         };
         if refused.is_some() {
             self.stop();
-        } else if let Some(since_ms) = self.pace.since_ms {
-            self.pace.samples = self.pace.samples.saturating_add(1);
-            self.pace.per_request_ms = Some((now_ms - since_ms) / f64::from(self.pace.samples));
+        } else {
+            if let Some(since_ms) = self.pace.since_ms {
+                self.pace.samples = self.pace.samples.saturating_add(1);
+                self.pace.per_request_ms = Some((now_ms - since_ms) / f64::from(self.pace.samples));
+            }
+            if let Some(questions) = &mut self.questions {
+                questions.push(sample);
+            }
+            self.finish_if_decided();
         }
         Step {
             progress: self.progress(),
@@ -252,6 +262,36 @@ impl RunSession {
             store_status: self.status_to_store(),
             refused,
         }
+    }
+
+    /// Takes the samples stored of a run being resumed into the plan's
+    /// question (in their order, as they came), and finishes the run if it
+    /// was decided. Nothing to do for a plan without `until_decided`.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn replay(&mut self, samples: &[Sample]) {
+        if self.questions.is_some() {
+            self.questions = Questions::replayed(&self.plan, samples);
+            self.finish_if_decided();
+        }
+    }
+
+    /// A running or paused run whose question is decided, with every
+    /// target at its floor, is finished: nothing more is sent.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn finish_if_decided(&mut self) {
+        let decided = self.questions.as_ref().is_some_and(|questions| {
+            questions.all_decided() && questions.every_target_has(self.plan.decided_floor())
+        });
+        if decided && self.status.is_open() {
+            self.runner.stop();
+            self.status = RunStatus::Finished;
+        }
+    }
+
+    /// The plan's question so far, with `until_decided`.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn questions(&self) -> Option<&Questions> {
+        self.questions.as_ref()
     }
 
     /// Pauses at `now_ms`: the request in flight finishes, nothing follows
@@ -763,6 +803,46 @@ mod tests {
         assert_eq!(step.progress, (0, 6));
         assert_eq!(session.status(), RunStatus::Stopped);
         assert_eq!(session.runner().in_flight_request(), Some(&first));
+    }
+
+    /// A plan run until decided finishes once its question is decided and
+    /// every target has its floor: two targets three times apart, a floor
+    /// of 20, a cap of 200. The same samples replayed into a resumed
+    /// session finish it at once; a plan without `until_decided` sends all.
+    #[test]
+    fn a_run_until_decided_finishes_at_its_floor_once_decided() {
+        let mut decided_plan = plan(2, 200, 1.0);
+        decided_plan.until_decided = true;
+        decided_plan.min_requests_per_target = Some(20);
+        let mut session = RunSession::start(decided_plan.clone(), START_MS);
+        let mut samples = Vec::new();
+        let mut now = START_MS;
+        while let Next::SendNow(planned) | Next::WaitUntil(_, planned) = session.next(now) {
+            now = now.max(planned.planned_at_ms);
+            session.mark_sent(&planned, now).unwrap();
+            let mut sample = planned_sample(&planned);
+            sample.ttft_ms = Some(if planned.target == 0 { 100.0 } else { 300.0 });
+            now += 10.0;
+            let step = session.on_sample(&sample, now);
+            assert_eq!(step.refused, None);
+            samples.push(sample);
+        }
+        assert_eq!(session.status(), RunStatus::Finished);
+        assert_eq!(samples.len(), 40, "20 per target, then decided");
+        assert!(session.questions().unwrap().all_decided());
+        assert_eq!(session.time_left_ms(now), 0.0);
+
+        let mut resumed = RunSession::rebuild(decided_plan, "run-1".into(), START_MS, 7);
+        let done: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
+        resumed.resume(&done, now);
+        resumed.replay(&samples);
+        assert_eq!(resumed.status(), RunStatus::Finished);
+        assert_eq!(resumed.next(now), Next::Finished);
+
+        let mut plain = RunSession::start(plan(2, 30, 1.0), START_MS);
+        plain.replay(&samples);
+        assert_eq!(plain.status(), RunStatus::Running);
+        assert!(plain.questions().is_none());
     }
 
     #[test]

@@ -66,6 +66,8 @@ members! {
         idle_gaps_s,
         typical_gap_s,
         dedicated_usd_per_hour,
+        until_decided,
+        min_requests_per_target,
     ],
 }
 

@@ -70,6 +70,9 @@ impl Plan {
                 },
             );
         }
+        if self.min_requests_per_target == Some(0) {
+            bad("min_requests_per_target", Problem::AtLeastOne);
+        }
         if self.warmup_per_target > MAX_WARMUP_PER_TARGET {
             bad(
                 "warmup_per_target",
