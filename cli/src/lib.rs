@@ -296,7 +296,7 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             if let Some(cost) = firsttoken_core::judgement::cost::plan_cost(&prepared.plan) {
                 eprintln!(
                     "{}",
-                    printable_lines(&firsttoken_core::narrative::sentences::plan_cost_sentence(
+                    printable_lines(&firsttoken_core::narrative::cost::plan_cost_sentence(
                         firsttoken_core::judgement::verdict::Lang::En,
                         &cost
                     ))

@@ -150,7 +150,7 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
     let (done, total) = session.progress();
     let progress = Progress::for_stdout(&plan, total, done);
     for warning in plan.warnings() {
-        let text = firsttoken_core::narrative::sentences::warning_text(
+        let text = firsttoken_core::narrative::run_time::warning_text(
             firsttoken_core::base::lang::Lang::En,
             &plan,
             &warning,
@@ -207,7 +207,7 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
     environment.schedule_shift_ms = Some(session.schedule_shift_ms());
     write_results(&plan, &environment, &samples, options)?;
     // The page's sentence, from core: one voice for the same figure.
-    if let Some(note) = firsttoken_core::narrative::sentences::run_end_shift_note(
+    if let Some(note) = firsttoken_core::narrative::run_time::run_end_shift_note(
         firsttoken_core::judgement::verdict::Lang::En,
         session.late_ms(),
     ) {

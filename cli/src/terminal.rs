@@ -16,7 +16,7 @@ use firsttoken_core::base::printable::{printable, printable_lines};
 use firsttoken_core::judgement::population::Population;
 use firsttoken_core::judgement::report::live_row;
 use firsttoken_core::judgement::verdict::{Judgement, Lang};
-use firsttoken_core::narrative::sentences::eta_text;
+use firsttoken_core::narrative::run_time::eta_text;
 use firsttoken_core::planning::plan::Plan;
 use firsttoken_core::wire::sample::Sample;
 use firsttoken_core::words::format::format_ms;

@@ -20,7 +20,7 @@ use firsttoken_core::documents::results::ResultsView;
 use firsttoken_core::documents::results::vantage_name;
 use firsttoken_core::judgement::prefill_report::{PrefillReport, prefill_report};
 use firsttoken_core::judgement::report::Report;
-use firsttoken_core::narrative::sentences::population_suffix;
+use firsttoken_core::narrative::population::population_suffix;
 use firsttoken_core::statistics::stats::Summary;
 use firsttoken_core::words::format::{format_ms, format_pct};
 use plotters::prelude::{DrawingBackend, IntoDrawingArea, SVGBackend};

@@ -30,11 +30,11 @@ use firsttoken_core::judgement::verdict::{
     Caveat, ERROR_RATE_THRESHOLD, Judgement, MIN_SAMPLES, VERDICT_MIN_SAMPLES, Verdict, cv_cap_pct,
     judge,
 };
+use firsttoken_core::narrative::delivery::goodput_sentence;
+use firsttoken_core::narrative::distinction::resampling_text;
 use firsttoken_core::narrative::fidelity::pass_rate_text;
-use firsttoken_core::narrative::sentences::{
-    goodput_sentence, period_sentence, resampling_text, slow_sentence, tail_sentence,
-    target_tail_sentence,
-};
+use firsttoken_core::narrative::period::period_sentence;
+use firsttoken_core::narrative::tail::{slow_sentence, tail_sentence, target_tail_sentence};
 use firsttoken_core::planning::plan::{FidelityPlan, Plan, Target};
 use firsttoken_core::statistics::binomial::{binomial_cdf, clopper_pearson, fisher_exact, wilson};
 use firsttoken_core::statistics::bootstrap::EXPORT_RESAMPLES;

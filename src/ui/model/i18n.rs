@@ -4,4 +4,4 @@
 pub use crate::core::words::page::*;
 // A plan's warning is a sentence about the plan, above the words layer
 // that holds the page's labels (docs/architecture.md).
-pub use crate::core::narrative::sentences::warning_text;
+pub use crate::core::narrative::run_time::warning_text;

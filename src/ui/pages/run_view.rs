@@ -114,7 +114,7 @@ pub fn RunPage(props: &PageProps) -> Html {
         .eta_ms
         .map(|ms| {
             let left =
-                crate::core::narrative::sentences::eta_text(lang, ms, run.schedule_shift_ms, false);
+                crate::core::narrative::run_time::eta_text(lang, ms, run.schedule_shift_ms, false);
             format!(" · {} {left}", t.eta)
         })
         .unwrap_or_default();

@@ -752,7 +752,7 @@ mod tests {
             "{}",
             period.message
         );
-        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, period);
+        let zh = crate::narrative::run_time::warning_text(Lang::ZhCn, &plan, period);
         assert!(zh.starts_with("这次运行约 3 分钟"), "{zh}");
         // A real provider at the same spacing: it may keep its server warm,
         // and its requests' time is not known, so the duration is a floor.
@@ -783,7 +783,7 @@ mod tests {
             .iter()
             .find(|w| w.kind == WarningKind::MissesAPeriod)
             .unwrap();
-        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &short, period);
+        let zh = crate::narrative::run_time::warning_text(Lang::ZhCn, &short, period);
         assert!(
             period.message.starts_with("the run lasts about 3 s,")
                 && zh.starts_with("这次运行约 3 秒"),
@@ -901,7 +901,7 @@ mod tests {
             "{}",
             warning.message
         );
-        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, &warning);
+        let zh = crate::narrative::run_time::warning_text(Lang::ZhCn, &plan, &warning);
         assert!(zh.contains("10") && zh.contains("空闲时长"), "{zh}");
         plan.requests_per_target = 60;
         assert!(
@@ -932,7 +932,7 @@ mod tests {
             "{}",
             shared.message
         );
-        let zh = crate::narrative::sentences::warning_text(Lang::ZhCn, &plan, &shared);
+        let zh = crate::narrative::run_time::warning_text(Lang::ZhCn, &plan, &shared);
         assert!(zh.contains("2 个目标"), "{zh}");
         plan.idle_gaps_s = None;
         let kinds: Vec<WarningKind> = plan.warnings().iter().map(|w| w.kind).collect();

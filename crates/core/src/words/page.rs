@@ -777,7 +777,8 @@ pub(crate) static DASHBOARD_ZH_CN: DashboardTexts = DashboardTexts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::narrative::sentences::{resampling_text, warning_text};
+    use crate::narrative::distinction::resampling_text;
+    use crate::narrative::run_time::warning_text;
 
     #[test]
     fn the_page_and_the_terminal_name_the_same_things_alike() {

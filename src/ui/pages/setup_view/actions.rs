@@ -72,7 +72,7 @@ pub(super) fn PlanActions(props: &PlanCardProps) -> Html {
         .as_ref()
         .ok()
         .and_then(crate::core::judgement::cost::plan_cost)
-        .map(|cost| crate::core::narrative::sentences::plan_cost_sentence(state.lang, &cost));
+        .map(|cost| crate::core::narrative::cost::plan_cost_sentence(state.lang, &cost));
 
     let on_start_confirmed = on_start.clone();
     let on_start = on_start.reform(|_| false);
