@@ -521,6 +521,8 @@ mod tests {
             idle_gaps_s: Some(vec![10.0, 60.0]),
             typical_gap_s: Some(120.0),
             dedicated_usd_per_hour: Some(1.5),
+            until_decided: true,
+            min_requests_per_target: Some(20),
             ..Plan::default()
         };
         let mut plan_members = written_members(&plan);
