@@ -134,6 +134,15 @@ pub fn RunPage(props: &PageProps) -> Html {
             counts
         })
     });
+    // A run until decided says, once it ended, what was decided after how
+    // many requests: the runner's last line, from core.
+    let decided = if active {
+        None
+    } else {
+        run.samples.read(|all| {
+            crate::core::narrative::ending::until_decided_text(lang, &run.plan, all)
+        })
+    };
     html! {
         <div class="run">
             <section class="card">
@@ -148,6 +157,7 @@ pub fn RunPage(props: &PageProps) -> Html {
                     if !active { <button type="button" class="primary" onclick={on_results}>{t.nav_results}</button> }
                 </div>
                 if run.hidden_samples > 0 { <p class="warn-line">{t.hidden_notice}</p> }
+                if let Some(decided) = decided { <p id="run-decided">{decided}</p> }
             </section>
             <section class="card">
                 <div class="table-wrap">

@@ -1,0 +1,46 @@
+// A plan run until decided (issue 51): the page stops once it is decided
+// which target is faster, and says so under the progress, in the words of
+// the runner's last line, in English and Chinese at 400 px.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  openPage, planFragment, quickPlan, openaiTarget, resetMock, waitForRunEnd,
+  unexpectedProblems, withServersAndBrowser,
+} from "./harness.mjs";
+
+let servers, browser;
+withServersAndBrowser((started, launched) => {
+  servers = started;
+  browser = launched;
+});
+
+test("a plan run until decided stops at its floor in the page and says which target is faster", async () => {
+  const plan = {
+    ...quickPlan(
+      [openaiTarget(servers.mock, "fixed@20", "Fast"), openaiTarget(servers.mock, "fixed@200", "Slow")],
+      { requests_per_target: 200, warmup_per_target: 0, spacing_s: 0.02 },
+    ),
+    until_decided: true,
+    min_requests_per_target: 20,
+  };
+  for (const [locale, said] of [
+    ["en-US", "decided after 20 requests per target: Fast is faster than Slow (anytime-valid 95 %)"],
+    ["zh-CN", "每个目标 20 个请求后已判定：Fast 比 Slow 快（随时有效 95 %）"],
+  ]) {
+    await resetMock(servers.mock);
+    const page = await openPage(browser, `${servers.site}#${planFragment(plan)}`, { locale, width: 400 });
+    await page.waitForFunction(() => document.getElementById("target-1-label")?.value === "Slow");
+    await page.click("#start");
+    await waitForRunEnd(page);
+    const text = await page.locator("#run-decided").textContent();
+    assert.ok(text.startsWith(said), `${locale}: ${text}`);
+    // 40 of the 400 planned requests were sent: the run stopped when decided.
+    const progress = await page.locator("#progress-text").textContent();
+    assert.match(progress, /^40 \/ 400/, progress);
+    const box = await page.locator("#run-decided").boundingBox();
+    assert.ok(box && box.width <= 400, JSON.stringify(box));
+    assert.deepEqual(unexpectedProblems(page), []);
+    await page.context().close();
+  }
+});
