@@ -139,9 +139,8 @@ pub fn RunPage(props: &PageProps) -> Html {
     let decided = if active {
         None
     } else {
-        run.samples.read(|all| {
-            crate::core::narrative::ending::until_decided_text(lang, &run.plan, all)
-        })
+        run.samples
+            .read(|all| crate::core::narrative::ending::until_decided_text(lang, &run.plan, all))
     };
     html! {
         <div class="run">

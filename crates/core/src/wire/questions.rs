@@ -103,7 +103,10 @@ impl Questions {
             Err(at) => ttfts.insert(at, (sample.seq, ttft)),
         }
         for pair in &mut self.pairs {
-            let (a, b) = (&self.ttfts[pair.first as usize], &self.ttfts[pair.second as usize]);
+            let (a, b) = (
+                &self.ttfts[pair.first as usize],
+                &self.ttfts[pair.second as usize],
+            );
             while let (Some(&(_, x)), Some(&(_, y))) = (a.get(pair.paired), b.get(pair.paired)) {
                 pair.faster.push(x, y);
                 pair.paired += 1;
