@@ -6,8 +6,9 @@
 //! each question is a pair of one-sided *tests by betting* (Waudby-Smith and
 //! Ramdas, "Estimating means of bounded random variables by betting", JRSS
 //! B 2024; Shafer's testing by betting): a gambler bets, request by
-//! request, against the hypothesis the decision would reject, with stakes
-//! chosen from the past only. Under that hypothesis the wealth is a
+//! request, against the hypothesis the decision would reject, spreading its
+//! wealth over fixed stakes (so a worse request never helps the side it
+//! hurts). Under that hypothesis the wealth is a
 //! nonnegative supermartingale, so by Ville's inequality the chance that it
 //! *ever* reaches `2/α` is at most `α/2`, whenever the run stops. Two such
 //! bets, one per direction, give a two-way decision whose chance of being
@@ -46,17 +47,26 @@ pub const CLIP_LOG_RATIO: f64 = std::f64::consts::LN_2;
 /// of it can lose everything on one request; 3/4 is the usual truncation.
 const MAX_STAKE: f64 = 0.75;
 
-/// One bet against "the mean of `x` (in `[0, 1]`) is at most `null`",
-/// its stakes set by the approximate growth-rate-adaptive rule (aGRAPA):
-/// the past mean's excess over `null` over the past second moment about
-/// it, never negative, truncated.
+/// How many fixed stakes a [`Bet`] spreads its wealth over.
+const STAKES: usize = 16;
+
+/// One bet against "the mean of `x` (in `[0, 1]`) is at most `null`": the
+/// wealth is split evenly over [`STAKES`] fixed stakes, from 1/16 to all of
+/// [`MAX_STAKE`] of what the hypothesis allows, each bet on every
+/// observation (a mixture of constant bets). Each part's wealth,
+/// `Π(1 + λ(x − null))` with `λ ≥ 0`, grows with every `x`, so the whole
+/// does: a lower observation (a slower request for the side it favours)
+/// never raises the evidence, now or later. An adaptive stake (aGRAPA),
+/// measured first, stopped sooner (a median of 35 pairs against 40 for
+/// providers 20 % apart) but is not monotone by construction: a low `x`
+/// lowers the stakes that follow, and lower stakes lose less on the next
+/// low `x`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bet {
     null: f64,
     n: u32,
-    sum: f64,
-    sum_squares: f64,
-    log_wealth: f64,
+    /// Each stake's log wealth.
+    log_wealths: [f64; STAKES],
 }
 
 impl Bet {
@@ -66,41 +76,34 @@ impl Bet {
         Self {
             null,
             n: 0,
-            sum: 0.0,
-            sum_squares: 0.0,
-            log_wealth: 0.0,
+            log_wealths: [0.0; STAKES],
         }
-    }
-
-    /// The stake on the next observation, from the past only.
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    fn stake(&self) -> f64 {
-        // A prior of one observation at the null keeps the first stakes
-        // small (no past, no reason to bet).
-        let n = f64::from(self.n) + 1.0;
-        let mean = (self.sum + self.null) / n;
-        let second = (self.sum_squares + self.null * self.null) / n - mean * mean;
-        let excess = mean - self.null;
-        let stake = excess / (second.max(1e-4) + excess * excess);
-        stake.clamp(0.0, MAX_STAKE / self.null)
     }
 
     /// Bets on `x` (clamped to `[0, 1]`).
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn push(&mut self, x: f64) {
         let x = x.clamp(0.0, 1.0);
-        let stake = self.stake();
-        self.log_wealth += (1.0 + stake * (x - self.null)).ln();
+        let most = MAX_STAKE / self.null;
+        for (k, log_wealth) in self.log_wealths.iter_mut().enumerate() {
+            let stake = most * (k + 1) as f64 / STAKES as f64;
+            *log_wealth += (1.0 + stake * (x - self.null)).ln();
+        }
         self.n += 1;
-        self.sum += x;
-        self.sum_squares += x * x;
     }
 
     /// The wealth so far, as a log: the evidence against the hypothesis
     /// (at least `ln(1/α)` rejects it at level `α`).
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn log_wealth(&self) -> f64 {
-        self.log_wealth
+        // The log of the parts' mean, kept finite however large they grow.
+        let most = self
+            .log_wealths
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let sum: f64 = self.log_wealths.iter().map(|w| (w - most).exp()).sum();
+        most + (sum / STAKES as f64).ln()
     }
 
     /// Observations so far.
@@ -113,7 +116,7 @@ impl Bet {
     /// level `alpha`, at this or any stopping time.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn rejects(&self, alpha: f64) -> bool {
-        self.log_wealth >= (1.0 / alpha).ln()
+        self.log_wealth() >= (1.0 / alpha).ln()
     }
 }
 

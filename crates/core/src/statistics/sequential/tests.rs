@@ -281,3 +281,29 @@ fn stopping_when_decided_meets_its_bars_in_seeded_runs() {
         assert!(wrong <= ALPHA, "{level}: {wrong}");
     }
 }
+
+/// A worse request never helps its side, now or later: lowering any one
+/// observation of a seeded sequence never raises the evidence at any later
+/// point (the mixture of fixed stakes is increasing in every observation).
+#[test]
+fn a_lower_observation_never_raises_the_evidence_now_or_later() {
+    let mut rng = fastrand::Rng::with_seed(49);
+    let mut checked = 0;
+    for _ in 0..200 {
+        let xs: Vec<f64> = (0..60).map(|_| rng.f64()).collect();
+        let at = rng.usize(0..xs.len());
+        let mut lowered = xs.clone();
+        lowered[at] *= rng.f64();
+        let (mut bet, mut worse) = (Bet::against_at_most(0.5), Bet::against_at_most(0.5));
+        for (x, y) in xs.iter().zip(&lowered) {
+            bet.push(*x);
+            worse.push(*y);
+            assert!(
+                worse.log_wealth() <= bet.log_wealth() + 1e-12,
+                "observation {at} lowered raised the evidence"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 200 * 60);
+}
