@@ -307,3 +307,199 @@ fn a_lower_observation_never_raises_the_evidence_now_or_later() {
     }
     assert_eq!(checked, 200 * 60);
 }
+
+/// The decision is the two bets at the middle of the grid, exactly as
+/// when they were the only ones: an oracle of two bare [`Bet`]s against 1/2
+/// gives the same decision after every pair of seeded sequences with
+/// failures and heavy tails, at three levels.
+#[test]
+fn the_decision_is_the_two_bets_against_one_half() {
+    let mut rng = fastrand::Rng::with_seed(61);
+    let mut decided = 0;
+    for _ in 0..100 {
+        let (a, b) = random_pair(&mut rng);
+        let mut faster = Faster::default();
+        let (mut first, mut second) = (Bet::against_at_most(0.5), Bet::against_at_most(0.5));
+        for _ in 0..120 {
+            let (first_ms, second_ms) = (a.maybe_ttft(&mut rng), b.maybe_ttft(&mut rng));
+            faster.push(first_ms, second_ms);
+            let ratio = match (first_ms, second_ms) {
+                (Some(a), Some(b)) => (b / a).ln(),
+                (Some(_), None) => CLIP_LOG_RATIO,
+                (None, Some(_)) => -CLIP_LOG_RATIO,
+                (None, None) => 0.0,
+            };
+            let x = (ratio.clamp(-CLIP_LOG_RATIO, CLIP_LOG_RATIO) / CLIP_LOG_RATIO + 1.0) / 2.0;
+            first.push(x);
+            second.push(1.0 - x);
+            for alpha in [0.05, 0.01, 0.05 / 6.0] {
+                let oracle = if first.rejects(alpha / 2.0) {
+                    Decision::First
+                } else if second.rejects(alpha / 2.0) {
+                    Decision::Second
+                } else {
+                    Decision::Open
+                };
+                assert_eq!(faster.decision(alpha), oracle);
+                decided += u32::from(oracle != Decision::Open);
+            }
+        }
+    }
+    assert!(decided > 1_000, "{decided}");
+}
+
+/// A provider of [`random_pair`]: a [`Provider`] whose requests also fail
+/// now and then.
+#[derive(Clone, Copy)]
+struct Failing {
+    provider: Provider,
+    fails: f64,
+}
+
+impl Failing {
+    fn maybe_ttft(&self, rng: &mut fastrand::Rng) -> Option<f64> {
+        let ttft = self.provider.ttft(rng);
+        (rng.f64() >= self.fails).then_some(ttft)
+    }
+}
+
+/// Two providers from 0.6× to 1.6× apart, log-normal or log-t₃ with up to
+/// 10 % cold starts, failing up to 10 % of requests.
+fn random_pair(rng: &mut fastrand::Rng) -> (Failing, Failing) {
+    let mut one = || Failing {
+        provider: Provider {
+            median_ms: 400.0,
+            heavy: rng.bool(),
+            cold: 0.1 * rng.f64(),
+        },
+        fails: 0.1 * rng.f64(),
+    };
+    let (a, mut b) = (one(), one());
+    b.provider.median_ms *= 0.6 + rng.f64();
+    (a, b)
+}
+
+/// The interval never contradicts the decision: after every pair of
+/// seeded sequences (heavy tails, cold starts, failures), at three levels,
+/// the first target is faster exactly when the interval lies at or above a
+/// ratio of 1, the second exactly when at or below, open exactly when it
+/// holds 1 inside; and the interval is never empty.
+#[test]
+fn the_interval_agrees_with_the_decision_after_every_pair() {
+    let mut rng = fastrand::Rng::with_seed(62);
+    let mut seen = [0u32; 3];
+    for _ in 0..300 {
+        let (a, b) = random_pair(&mut rng);
+        let mut faster = Faster::default();
+        for _ in 0..150 {
+            faster.push(a.maybe_ttft(&mut rng), b.maybe_ttft(&mut rng));
+            for alpha in [0.05, 0.01, 0.05 / 6.0] {
+                let (low, high) = faster.interval(alpha);
+                assert!(0.5 <= low && low < high && high <= 2.0, "{low} {high}");
+                let decision = faster.decision(alpha);
+                let expected = if low >= 1.0 {
+                    Decision::First
+                } else if high <= 1.0 {
+                    Decision::Second
+                } else {
+                    Decision::Open
+                };
+                assert_eq!(decision, expected, "({low}, {high})");
+                seen[decision as usize] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 5_000), "{seen:?}");
+}
+
+/// The same for an objective, at levels on its grid and off it.
+#[test]
+fn the_share_interval_agrees_with_the_objective_decision() {
+    let mut rng = fastrand::Rng::with_seed(63);
+    let mut seen = [0u32; 3];
+    for run in 0..400 {
+        let level = [0.5, 0.9, 0.95, 0.99, 0.37, 0.975][run % 6];
+        let share = (level + 0.4 * (rng.f64() - 0.5)).clamp(0.0, 1.0);
+        let fails = 0.02 * rng.f64();
+        let mut objective = Objective::new(1.0, level);
+        for _ in 0..200 {
+            let ttft_ms = match rng.f64() {
+                u if u < fails => None,
+                u if u < share => Some(0.5),
+                _ => Some(2.0),
+            };
+            objective.push(ttft_ms);
+            for alpha in [0.05, 0.01] {
+                let (low, high) = objective.interval(alpha);
+                assert!(0.0 <= low && low < high && high <= 1.0, "{low} {high}");
+                let decision = objective.decision(alpha);
+                let expected = if low >= level {
+                    Decision::First
+                } else if high <= level {
+                    Decision::Second
+                } else {
+                    Decision::Open
+                };
+                assert_eq!(decision, expected, "{level}: ({low}, {high})");
+                seen[decision as usize] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 5_000), "{seen:?}");
+}
+
+/// A worse request of the second target never lowers either end of the
+/// interval, now or later: one request of a seeded sequence made slower
+/// (or failed), both ends compared after every pair at two levels.
+#[test]
+fn a_slower_second_request_never_lowers_the_interval() {
+    let mut rng = fastrand::Rng::with_seed(64);
+    let mut checked = 0;
+    let mut raised = 0;
+    for _ in 0..200 {
+        let (a, b) = random_pair(&mut rng);
+        let pairs: Vec<(Option<f64>, Option<f64>)> = (0..80)
+            .map(|_| (a.maybe_ttft(&mut rng), b.maybe_ttft(&mut rng)))
+            .collect();
+        let at = rng.usize(0..pairs.len());
+        let mut worse = pairs.clone();
+        worse[at].1 = match worse[at].1 {
+            Some(ms) if rng.bool() => Some(ms * (1.0 + 3.0 * rng.f64())),
+            _ => None,
+        };
+        let (mut faster, mut slower) = (Faster::default(), Faster::default());
+        for ((first, second), (_, worse_second)) in pairs.iter().zip(&worse) {
+            faster.push(*first, *second);
+            slower.push(*first, *worse_second);
+            for alpha in [0.05, 0.01] {
+                let (low, high) = faster.interval(alpha);
+                let (slower_low, slower_high) = slower.interval(alpha);
+                assert!(
+                    slower_low >= low && slower_high >= high,
+                    "request {at} slower: ({low}, {high}) became ({slower_low}, {slower_high})"
+                );
+                raised += u32::from(slower_low > low || slower_high > high);
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 200 * 80 * 2);
+    assert!(raised > 1_000, "{raised}");
+}
+
+/// The memory the types' documentation states: a bet is 144 bytes, a
+/// [`Faster`] bets against 59 nulls and an [`Objective`] against at most 31.
+#[test]
+fn the_grids_are_the_size_stated() {
+    assert_eq!(std::mem::size_of::<Bet>(), 144);
+    assert_eq!(Faster::default().bets.nulls.len(), 59);
+    assert_eq!(Objective::new(1.0, 0.95).bets.nulls.len(), 30);
+    assert_eq!(Objective::new(1.0, 0.9999).bets.nulls.len(), 31);
+    let nulls = &Faster::default().bets.nulls;
+    assert!(
+        nulls
+            .windows(2)
+            .all(|w| 0.0 < w[0] && w[0] < w[1] && w[1] < 1.0)
+    );
+    assert_eq!(nulls[Faster::default().bets.decision_at], 0.5);
+}
