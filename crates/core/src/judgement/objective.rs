@@ -16,6 +16,9 @@ use crate::judgement::report::{Report, TargetReport};
 use crate::judgement::verdict::Verdict;
 pub use crate::planning::objectives::{Crossing, Metric, ObjectiveError};
 use crate::planning::objectives::{ReadLimit, parse};
+use crate::planning::plan::Plan;
+use crate::statistics::sequential::Decision;
+use crate::wire::questions::Questions;
 
 /// The limit, in the metric's unit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,6 +116,16 @@ pub enum Finding {
     },
     /// No figure to judge (no successful request, no verdict yet): fails.
     Missing,
+    /// A TTFT quantile objective followed through a run until decided, by
+    /// its anytime-valid test ([`crate::wire::questions`]): met
+    /// ([`Decision::First`]), missed ([`Decision::Second`], which fails),
+    /// or not decided when the run reached its cap ([`Decision::Open`]).
+    Decided {
+        /// The test's decision.
+        decision: Decision,
+        /// The target's measured requests it rests on.
+        requests: u32,
+    },
 }
 
 /// A figure, as the objective reads it.
@@ -141,7 +154,28 @@ impl Check {
     /// Whether this check fails the gate.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn failed(&self) -> bool {
-        matches!(self.finding, Finding::Crossed { .. } | Finding::Missing)
+        matches!(
+            self.finding,
+            Finding::Crossed { .. }
+                | Finding::Missing
+                | Finding::Decided {
+                    decision: Decision::Second,
+                    ..
+                }
+        )
+    }
+
+    /// Whether this check is a question a run until decided left open at
+    /// its cap: neither met nor failed.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn undecided(&self) -> bool {
+        matches!(
+            self.finding,
+            Finding::Decided {
+                decision: Decision::Open,
+                ..
+            }
+        )
     }
 
     /// One line: which target, which objective, which figure.
@@ -172,6 +206,24 @@ impl Check {
         };
         match &self.finding {
             Finding::Met => format!("met {}: {}", self.objective, self.label),
+            Finding::Decided { decision, requests } => {
+                let after = format!("after {requests} requests (anytime-valid 95 %)");
+                match decision {
+                    Decision::First => {
+                        format!("met {}: {}: decided {after}", self.objective, self.label)
+                    }
+                    Decision::Second => format!(
+                        "FAILED {}: {}: {name} {} {limit}, decided {after}",
+                        self.objective,
+                        self.label,
+                        self.crossing_word()
+                    ),
+                    Decision::Open => format!(
+                        "undecided {}: {}: not decided {after}",
+                        self.objective, self.label
+                    ),
+                }
+            }
             Finding::PointOnly { value, low, high } => format!(
                 "held {}: {}: {name} {} is {} {limit}, but its 95 % interval {} reaches the \
                  limit (--strict fails on the point value)",
@@ -233,6 +285,50 @@ pub fn check(report: &Report, objectives: &[Objective], strictness: Strictness) 
                 label: target.label.clone(),
                 objective: *objective,
                 finding: finding(target, objective, strictness),
+            })
+        })
+        .collect()
+}
+
+/// Checks a run's objectives (the plan's `objectives`) on every target of
+/// `report`, target by target: with the `questions` of a run until decided,
+/// each TTFT quantile objective by the decision its anytime-valid test
+/// reached ([`Finding::Decided`]); every other objective, and all of them
+/// without `questions`, on the report's figures as [`check`] judges them.
+/// An objective that does not read is left out (a plan read through
+/// [`Plan::from_json`](crate::planning::plan::Plan::from_json) has none).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn check_run(
+    report: &Report,
+    plan: &Plan,
+    questions: Option<&Questions>,
+    strictness: Strictness,
+) -> Vec<Check> {
+    let objectives: Vec<(u32, Objective)> = (0u32..)
+        .zip(&plan.objectives)
+        .filter_map(|(index, text)| Some((index, text.parse().ok()?)))
+        .collect();
+    report
+        .targets
+        .iter()
+        .flat_map(|target| {
+            objectives.iter().map(move |(index, objective)| {
+                let decided = questions.and_then(|questions| {
+                    let question = questions
+                        .objectives
+                        .iter()
+                        .find(|q| q.target == target.target && q.objective == *index)?;
+                    Some(Finding::Decided {
+                        decision: questions.objective_decision(question),
+                        requests: questions.requests(target.target),
+                    })
+                });
+                Check {
+                    target: target.target,
+                    label: target.label.clone(),
+                    objective: *objective,
+                    finding: decided.unwrap_or_else(|| finding(target, objective, strictness)),
+                }
             })
         })
         .collect()
@@ -364,7 +460,7 @@ mod tests {
     use crate::planning::objectives::VERDICT_NAMES;
     use crate::planning::plan::{Plan, Target};
     use crate::testing::fixtures::plain_samples;
-    use crate::wire::sample::{ErrorKind, Phase, SampleError};
+    use crate::wire::sample::{ErrorKind, Phase, Sample, SampleError};
 
     fn objective(text: &str) -> Objective {
         text.parse().unwrap()
@@ -558,6 +654,78 @@ mod tests {
             "{}",
             checks[0].line()
         );
+    }
+
+    /// A run until decided judges its quantile objectives by the decisions
+    /// of their anytime-valid tests (met, missed, or not decided at the
+    /// cap) and the others on the report's figures; without the run's
+    /// questions every objective is judged on the figures.
+    #[test]
+    fn a_run_s_quantile_objectives_are_judged_by_their_decisions() {
+        let plan = Plan {
+            targets: vec![
+                Target::openai("A", "https://a.example.com/v1", "m"),
+                Target::openai("B", "https://b.example.com/v1", "m"),
+            ],
+            until_decided: true,
+            min_requests_per_target: Some(20),
+            warmup_per_target: 0,
+            objectives: vec!["p95>2s".into(), "error_rate>2%".into()],
+            ..Plan::default()
+        };
+        let run = |a: u32, b: u32| -> Vec<Sample> {
+            let mut samples = plain_samples(a + b);
+            for (i, sample) in samples.iter_mut().enumerate() {
+                let i = i as u32;
+                let (target, seq, ms) = if i < a {
+                    (0, i, 300.0 + f64::from(i % 7))
+                } else {
+                    (1, i - a, 3000.0 + f64::from(i % 5))
+                };
+                (sample.target, sample.seq, sample.ttft_ms) = (target, seq, Some(ms));
+            }
+            samples
+        };
+        let samples = run(200, 20);
+        let report = build_report(&plan, &samples, 0, 7);
+        let questions = Questions::replayed(&plan, &samples);
+        let checks = check_run(&report, &plan, questions.as_ref(), Strictness::Interval);
+        let lines: Vec<String> = checks.iter().map(Check::line).collect();
+        assert_eq!(
+            lines,
+            [
+                "met p95>2 s: A: decided after 200 requests (anytime-valid 95 %)",
+                "met error_rate>2%: A",
+                "FAILED p95>2 s: B: p95 above 2 s, decided after 20 requests (anytime-valid 95 %)",
+                "met error_rate>2%: B",
+            ]
+        );
+        let failed: Vec<bool> = checks.iter().map(Check::failed).collect();
+        assert_eq!(failed, [false, false, true, false]);
+        assert!(checks.iter().all(|c| !c.undecided()));
+
+        // Thirty requests of A: too few to decide a p95 it meets.
+        let samples = run(30, 30);
+        let report = build_report(&plan, &samples, 0, 7);
+        let questions = Questions::replayed(&plan, &samples);
+        let checks = check_run(&report, &plan, questions.as_ref(), Strictness::Interval);
+        assert!(checks[0].undecided() && !checks[0].failed(), "{checks:?}");
+        assert_eq!(
+            checks[0].line(),
+            "undecided p95>2 s: A: not decided after 30 requests (anytime-valid 95 %)"
+        );
+        // Without the run's questions, the figures judge, as `report` does.
+        let plain = check_run(&report, &plan, None, Strictness::Interval);
+        assert_eq!(
+            plain,
+            check(
+                &report,
+                &[objective("p95>2s"), objective("error_rate>2%")],
+                Strictness::Interval
+            )
+        );
+        assert_eq!(plain[0].finding, Finding::Met);
+        assert!(plain[2].failed());
     }
 
     #[test]
