@@ -12,6 +12,7 @@
 pub mod context_window;
 pub mod fidelity;
 pub mod key_rules;
+pub mod objectives;
 pub mod plan;
 pub mod plan_flags;
 pub mod presets;

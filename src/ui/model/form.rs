@@ -130,10 +130,10 @@ pub struct PlanForm {
     pub typical_prompt_tokens: String,
     /// `prompt_cache_probe`.
     pub prompt_cache_probe: bool,
-    /// A loaded plan's `until_decided` and `min_requests_per_target`, kept
-    /// (the form has no field for them yet), so a loaded plan that runs
-    /// until decided still does.
-    pub until_decided: (bool, Option<u32>),
+    /// A loaded plan's `until_decided`, `min_requests_per_target` and
+    /// `objectives`, kept (the form has no field for them yet), so a loaded
+    /// plan that runs until decided still does, and asks what it asked.
+    pub until_decided: (bool, Option<u32>, Vec<String>),
 }
 
 /// The demo targets' labels in `lang`, in the demo plan's order: they are
@@ -294,7 +294,11 @@ impl PlanForm {
                 .map(|tokens| tokens.to_string())
                 .unwrap_or_default(),
             prompt_cache_probe: plan.prompt_cache_probe,
-            until_decided: (plan.until_decided, plan.min_requests_per_target),
+            until_decided: (
+                plan.until_decided,
+                plan.min_requests_per_target,
+                plan.objectives.clone(),
+            ),
         }
     }
 
@@ -512,6 +516,7 @@ impl PlanForm {
             "dedicated_usd_per_hour": dedicated,
             "until_decided": (self.until_decided.0),
             "min_requests_per_target": (self.until_decided.1),
+            "objectives": (self.until_decided.2),
         });
         Plan::from_json(&crate::core::base::document::to_string(&document))
     }
@@ -925,6 +930,7 @@ mod tests {
         let mut plan = demo_plan(Lang::En);
         plan.until_decided = true;
         plan.min_requests_per_target = Some(20);
+        plan.objectives = vec!["p95>2s".into()];
         assert_eq!(PlanForm::from_plan(&plan).to_plan().unwrap(), plan);
         let plain = demo_plan(Lang::En);
         let json = PlanForm::from_plan(&plain)
@@ -933,6 +939,7 @@ mod tests {
             .to_json_pretty();
         assert!(!json.contains("until_decided"), "{json}");
         assert!(!json.contains("min_requests_per_target"), "{json}");
+        assert!(!json.contains("objectives"), "{json}");
     }
 
     #[test]

@@ -14,82 +14,11 @@
 
 use crate::judgement::report::{Report, TargetReport};
 use crate::judgement::verdict::Verdict;
-
-/// What an objective looks at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Metric {
-    /// Median TTFT (`median` or `p50`), with its interval.
-    Median,
-    /// p90 TTFT (point value: the report has no interval for it).
-    P90,
-    /// p95 TTFT, with its interval.
-    P95,
-    /// p99 TTFT (point value).
-    P99,
-    /// CV of TTFT, with its interval.
-    Cv,
-    /// Share of measured requests that failed (point value).
-    ErrorRate,
-    /// The verdict (solid < some variance < cold starts < not ready).
-    Verdict,
-}
-
-impl Metric {
-    /// The name objectives use.
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Median => "median",
-            Self::P90 => "p90",
-            Self::P95 => "p95",
-            Self::P99 => "p99",
-            Self::Cv => "cv",
-            Self::ErrorRate => "error_rate",
-            Self::Verdict => "verdict",
-        }
-    }
-
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    fn parse(name: &str) -> Option<Self> {
-        Some(match name {
-            "median" | "p50" => Self::Median,
-            "p90" => Self::P90,
-            "p95" => Self::P95,
-            "p99" => Self::P99,
-            "cv" => Self::Cv,
-            "error_rate" | "errors" => Self::ErrorRate,
-            "verdict" => Self::Verdict,
-            _ => return None,
-        })
-    }
-}
-
-/// How the figure is compared with the limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Crossing {
-    /// `>`: fails above the limit.
-    Above,
-    /// `>=`: fails at or above it.
-    AtOrAbove,
-}
-
-impl Crossing {
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    fn symbol(self) -> &'static str {
-        match self {
-            Self::Above => ">",
-            Self::AtOrAbove => ">=",
-        }
-    }
-
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    fn crosses(self, value: f64, limit: f64) -> bool {
-        match self {
-            Self::Above => value > limit,
-            Self::AtOrAbove => value >= limit,
-        }
-    }
-}
+pub use crate::planning::objectives::{Crossing, Metric, ObjectiveError};
+use crate::planning::objectives::{ReadLimit, parse};
+use crate::planning::plan::Plan;
+use crate::statistics::sequential::Decision;
+use crate::wire::questions::Questions;
 
 /// The limit, in the metric's unit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,132 +42,34 @@ pub struct Objective {
     pub limit: Limit,
 }
 
-/// Why an objective could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ObjectiveError {
-    /// No `>` or `>=` in it.
-    NoComparison,
-    /// The name before the comparison is not a metric.
-    UnknownMetric(String),
-    /// `<` or `<=`: objectives say what failing looks like.
-    Below,
-    /// A time without a unit, or a unit that is not `s` or `ms`.
-    BadTime(String),
-    /// A share without `%`.
-    BadPercent(String),
-    /// Not a verdict's name.
-    BadVerdict(String),
-}
-
-impl std::fmt::Display for ObjectiveError {
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::NoComparison => write!(
-                f,
-                "expected METRIC>LIMIT or METRIC>=LIMIT, e.g. p95>2s, error_rate>2%, \
-                 verdict>=cold_starts"
-            ),
-            Self::UnknownMetric(name) => write!(
-                f,
-                "{name:?} is not a metric: use median, p90, p95, p99, cv, error_rate or verdict"
-            ),
-            Self::Below => write!(
-                f,
-                "an objective says what failing looks like, with > or >= (p95>2s fails above 2 s)"
-            ),
-            Self::BadTime(text) => write!(
-                f,
-                "{text:?} is not a time: write it with its unit, e.g. 2s, 1.5s or 800ms"
-            ),
-            Self::BadPercent(text) => write!(
-                f,
-                "{text:?} is not a percentage: write it with %, e.g. 2% or 0.5%"
-            ),
-            Self::BadVerdict(text) => write!(
-                f,
-                "{text:?} is not a verdict: use solid, some_variance, cold_starts or not_ready"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ObjectiveError {}
-
 impl std::str::FromStr for Objective {
     type Err = ObjectiveError;
 
     /// Reads `p95>2s`, `median >= 800ms`, `error_rate>2%`, `cv>100%`,
-    /// `verdict>=cold_starts` (spaces and case do not matter).
+    /// `verdict>=cold_starts` (spaces and case do not matter), by the one
+    /// reading a plan's `objectives` get too ([`crate::planning::objectives`]).
     #[cfg_attr(target_arch = "wasm32", inline)]
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let text: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if text.contains('<') {
-            return Err(ObjectiveError::Below);
-        }
-        let (name, crossing, value) = if let Some((name, value)) = text.split_once(">=") {
-            (name, Crossing::AtOrAbove, value)
-        } else if let Some((name, value)) = text.split_once('>') {
-            (name, Crossing::Above, value)
-        } else {
-            return Err(ObjectiveError::NoComparison);
-        };
-        let metric =
-            Metric::parse(name).ok_or_else(|| ObjectiveError::UnknownMetric(name.to_owned()))?;
-        let limit = match metric {
-            Metric::Median | Metric::P90 | Metric::P95 | Metric::P99 => Limit::Ms(parse_ms(value)?),
-            Metric::Cv | Metric::ErrorRate => Limit::Pct(parse_pct(value)?),
-            Metric::Verdict => Limit::Verdict(parse_verdict(value)?),
-        };
+        let read = parse(text)?;
         Ok(Self {
-            metric,
-            crossing,
-            limit,
+            metric: read.metric,
+            crossing: read.crossing,
+            limit: match read.limit {
+                ReadLimit::Ms(ms) => Limit::Ms(ms),
+                ReadLimit::Pct(pct) => Limit::Pct(pct),
+                ReadLimit::Verdict(rank) => Limit::Verdict(VERDICTS[rank]),
+            },
         })
     }
 }
 
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn number(text: &str) -> Option<f64> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-}
-
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn parse_ms(value: &str) -> Result<f64, ObjectiveError> {
-    let bad = || ObjectiveError::BadTime(value.to_owned());
-    if let Some(ms) = value.strip_suffix("ms") {
-        number(ms).ok_or_else(bad)
-    } else if let Some(s) = value.strip_suffix('s') {
-        number(s).map(|s| s * 1000.0).ok_or_else(bad)
-    } else {
-        Err(bad())
-    }
-}
-
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn parse_pct(value: &str) -> Result<f64, ObjectiveError> {
-    value
-        .strip_suffix('%')
-        .and_then(number)
-        .ok_or_else(|| ObjectiveError::BadPercent(value.to_owned()))
-}
-
-#[cfg_attr(target_arch = "wasm32", inline)]
-fn parse_verdict(value: &str) -> Result<Verdict, ObjectiveError> {
-    Ok(match value.replace(['-', ' '], "_").as_str() {
-        "solid" => Verdict::Solid,
-        "some_variance" => Verdict::SomeVariance,
-        "cold_starts" => Verdict::ColdStarts,
-        "not_ready" => Verdict::NotReady,
-        _ => return Err(ObjectiveError::BadVerdict(value.to_owned())),
-    })
-}
+/// The verdicts in the order of the names objectives read, best first.
+const VERDICTS: [Verdict; 4] = [
+    Verdict::Solid,
+    Verdict::SomeVariance,
+    Verdict::ColdStarts,
+    Verdict::NotReady,
+];
 
 impl std::fmt::Display for Objective {
     #[cfg_attr(target_arch = "wasm32", inline)]
@@ -285,6 +116,16 @@ pub enum Finding {
     },
     /// No figure to judge (no successful request, no verdict yet): fails.
     Missing,
+    /// A TTFT quantile objective followed through a run until decided, by
+    /// its anytime-valid test ([`crate::wire::questions`]): met
+    /// ([`Decision::First`]), missed ([`Decision::Second`], which fails),
+    /// or not decided when the run reached its cap ([`Decision::Open`]).
+    Decided {
+        /// The test's decision.
+        decision: Decision,
+        /// The target's measured requests it rests on.
+        requests: u32,
+    },
 }
 
 /// A figure, as the objective reads it.
@@ -313,7 +154,28 @@ impl Check {
     /// Whether this check fails the gate.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn failed(&self) -> bool {
-        matches!(self.finding, Finding::Crossed { .. } | Finding::Missing)
+        matches!(
+            self.finding,
+            Finding::Crossed { .. }
+                | Finding::Missing
+                | Finding::Decided {
+                    decision: Decision::Second,
+                    ..
+                }
+        )
+    }
+
+    /// Whether this check is a question a run until decided left open at
+    /// its cap: neither met nor failed.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn undecided(&self) -> bool {
+        matches!(
+            self.finding,
+            Finding::Decided {
+                decision: Decision::Open,
+                ..
+            }
+        )
     }
 
     /// One line: which target, which objective, which figure.
@@ -344,6 +206,24 @@ impl Check {
         };
         match &self.finding {
             Finding::Met => format!("met {}: {}", self.objective, self.label),
+            Finding::Decided { decision, requests } => {
+                let after = format!("after {requests} requests (anytime-valid 95 %)");
+                match decision {
+                    Decision::First => {
+                        format!("met {}: {}: decided {after}", self.objective, self.label)
+                    }
+                    Decision::Second => format!(
+                        "FAILED {}: {}: {name} {} {limit}, decided {after}",
+                        self.objective,
+                        self.label,
+                        self.crossing_word()
+                    ),
+                    Decision::Open => format!(
+                        "undecided {}: {}: not decided {after}",
+                        self.objective, self.label
+                    ),
+                }
+            }
             Finding::PointOnly { value, low, high } => format!(
                 "held {}: {}: {name} {} is {} {limit}, but its 95 % interval {} reaches the \
                  limit (--strict fails on the point value)",
@@ -405,6 +285,50 @@ pub fn check(report: &Report, objectives: &[Objective], strictness: Strictness) 
                 label: target.label.clone(),
                 objective: *objective,
                 finding: finding(target, objective, strictness),
+            })
+        })
+        .collect()
+}
+
+/// Checks a run's objectives (the plan's `objectives`) on every target of
+/// `report`, target by target: with the `questions` of a run until decided,
+/// each TTFT quantile objective by the decision its anytime-valid test
+/// reached ([`Finding::Decided`]); every other objective, and all of them
+/// without `questions`, on the report's figures as [`check`] judges them.
+/// An objective that does not read is left out (a plan read through
+/// [`Plan::from_json`](crate::planning::plan::Plan::from_json) has none).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn check_run(
+    report: &Report,
+    plan: &Plan,
+    questions: Option<&Questions>,
+    strictness: Strictness,
+) -> Vec<Check> {
+    let objectives: Vec<(u32, Objective)> = (0u32..)
+        .zip(&plan.objectives)
+        .filter_map(|(index, text)| Some((index, text.parse().ok()?)))
+        .collect();
+    report
+        .targets
+        .iter()
+        .flat_map(|target| {
+            objectives.iter().map(move |(index, objective)| {
+                let decided = questions.and_then(|questions| {
+                    let question = questions
+                        .objectives
+                        .iter()
+                        .find(|q| q.target == target.target && q.objective == *index)?;
+                    Some(Finding::Decided {
+                        decision: questions.objective_decision(question),
+                        requests: questions.requests(target.target),
+                    })
+                });
+                Check {
+                    target: target.target,
+                    label: target.label.clone(),
+                    objective: *objective,
+                    finding: decided.unwrap_or_else(|| finding(target, objective, strictness)),
+                }
             })
         })
         .collect()
@@ -533,9 +457,10 @@ fn round_sig(value: f64) -> String {
 mod tests {
     use super::*;
     use crate::judgement::report::build_report;
+    use crate::planning::objectives::VERDICT_NAMES;
     use crate::planning::plan::{Plan, Target};
     use crate::testing::fixtures::plain_samples;
-    use crate::wire::sample::{ErrorKind, Phase, SampleError};
+    use crate::wire::sample::{ErrorKind, Phase, Sample, SampleError};
 
     fn objective(text: &str) -> Objective {
         text.parse().unwrap()
@@ -572,6 +497,18 @@ mod tests {
         ] {
             assert_eq!(objective(text).to_string(), round_trip);
         }
+    }
+
+    #[test]
+    fn the_verdict_names_objectives_read_are_the_verdicts_own() {
+        for (name, verdict) in VERDICT_NAMES.iter().zip(VERDICTS) {
+            assert_eq!(*name, verdict.as_str());
+            assert_eq!(
+                objective(&format!("verdict>{name}")).limit,
+                Limit::Verdict(verdict)
+            );
+        }
+        assert!(VERDICTS.windows(2).all(|pair| pair[0] < pair[1]));
     }
 
     #[test]
@@ -717,6 +654,78 @@ mod tests {
             "{}",
             checks[0].line()
         );
+    }
+
+    /// A run until decided judges its quantile objectives by the decisions
+    /// of their anytime-valid tests (met, missed, or not decided at the
+    /// cap) and the others on the report's figures; without the run's
+    /// questions every objective is judged on the figures.
+    #[test]
+    fn a_run_s_quantile_objectives_are_judged_by_their_decisions() {
+        let plan = Plan {
+            targets: vec![
+                Target::openai("A", "https://a.example.com/v1", "m"),
+                Target::openai("B", "https://b.example.com/v1", "m"),
+            ],
+            until_decided: true,
+            min_requests_per_target: Some(20),
+            warmup_per_target: 0,
+            objectives: vec!["p95>2s".into(), "error_rate>2%".into()],
+            ..Plan::default()
+        };
+        let run = |a: u32, b: u32| -> Vec<Sample> {
+            let mut samples = plain_samples(a + b);
+            for (i, sample) in samples.iter_mut().enumerate() {
+                let i = i as u32;
+                let (target, seq, ms) = if i < a {
+                    (0, i, 300.0 + f64::from(i % 7))
+                } else {
+                    (1, i - a, 3000.0 + f64::from(i % 5))
+                };
+                (sample.target, sample.seq, sample.ttft_ms) = (target, seq, Some(ms));
+            }
+            samples
+        };
+        let samples = run(200, 20);
+        let report = build_report(&plan, &samples, 0, 7);
+        let questions = Questions::replayed(&plan, &samples);
+        let checks = check_run(&report, &plan, questions.as_ref(), Strictness::Interval);
+        let lines: Vec<String> = checks.iter().map(Check::line).collect();
+        assert_eq!(
+            lines,
+            [
+                "met p95>2 s: A: decided after 200 requests (anytime-valid 95 %)",
+                "met error_rate>2%: A",
+                "FAILED p95>2 s: B: p95 above 2 s, decided after 20 requests (anytime-valid 95 %)",
+                "met error_rate>2%: B",
+            ]
+        );
+        let failed: Vec<bool> = checks.iter().map(Check::failed).collect();
+        assert_eq!(failed, [false, false, true, false]);
+        assert!(checks.iter().all(|c| !c.undecided()));
+
+        // Thirty requests of A: too few to decide a p95 it meets.
+        let samples = run(30, 30);
+        let report = build_report(&plan, &samples, 0, 7);
+        let questions = Questions::replayed(&plan, &samples);
+        let checks = check_run(&report, &plan, questions.as_ref(), Strictness::Interval);
+        assert!(checks[0].undecided() && !checks[0].failed(), "{checks:?}");
+        assert_eq!(
+            checks[0].line(),
+            "undecided p95>2 s: A: not decided after 30 requests (anytime-valid 95 %)"
+        );
+        // Without the run's questions, the figures judge, as `report` does.
+        let plain = check_run(&report, &plan, None, Strictness::Interval);
+        assert_eq!(
+            plain,
+            check(
+                &report,
+                &[objective("p95>2s"), objective("error_rate>2%")],
+                Strictness::Interval
+            )
+        );
+        assert_eq!(plain[0].finding, Finding::Met);
+        assert!(plain[2].failed());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! progress), from the same samples.
 
 use crate::base::lang::Lang;
+use crate::judgement::objective::{Crossing, Metric};
 use crate::judgement::report::failure_reason;
 use crate::narrative::sentences::Said;
 use crate::planning::plan::{DECIDED_FLOOR, Plan};
@@ -11,6 +12,7 @@ use crate::statistics::sequential::Decision;
 use crate::wire::protocol::recorded_failure_text;
 use crate::wire::questions::Questions;
 use crate::wire::sample::Sample;
+use crate::words::format::format_ms;
 use crate::words::report_words::failure_reason_words;
 
 /// Each target of `plan` that sent measured requests in `samples` and got
@@ -49,77 +51,177 @@ pub fn never_answered(lang: Lang, plan: &Plan, samples: &[Sample]) -> Vec<Said> 
 }
 
 /// How a run with `until_decided` ended, in one sentence: "decided after
-/// 20 requests per target: A is faster than B (anytime-valid 95 %)", or
-/// "not decided after 300 requests per target: A and B not told apart";
-/// with a floor below the method's 75, that the tail figures rest on fewer
-/// requests. `None` for a plan that does not run until decided.
+/// 20 requests per target: A is faster than B (anytime-valid 95 %); p95 at
+/// most 2 s: A meets it, B misses it", or "not decided after 300 requests
+/// per target: A and B not told apart (anytime-valid 95 %); p95 at most
+/// 2 s: A meets it, B not decided"; the targets that stopped before the
+/// others, and after how many requests; with a floor below the method's
+/// 75, that the tail figures rest on fewer requests. `None` for a plan that
+/// does not run until decided.
+///
+/// The page links this: its words are pieces of a table, English then
+/// Chinese, put together with `push_str` (each `format!` costs the page's
+/// wasm a few hundred bytes).
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn until_decided_text(lang: Lang, plan: &Plan, samples: &[Sample]) -> Option<String> {
     let questions = Questions::replayed(plan, samples)?;
+    let zh = usize::from(lang == Lang::ZhCn);
     let label = |index: u32| {
         plan.targets
             .get(index as usize)
             .map_or("?", |t| t.label.as_str())
     };
-    let per_target = (0..u32::try_from(plan.targets.len()).unwrap_or(u32::MAX))
-        .map(|t| questions.requests(t))
-        .min()
-        .unwrap_or(0);
-    let (en, zh): (Vec<String>, Vec<String>) = questions
-        .pairs
-        .iter()
-        .map(|pair| {
-            let (a, b) = (label(pair.first), label(pair.second));
-            match questions.decision(pair) {
-                Decision::First => (format!("{a} is faster than {b}"), format!("{a} 比 {b} 快")),
-                Decision::Second => (format!("{b} is faster than {a}"), format!("{b} 比 {a} 快")),
-                Decision::Open => (
-                    format!("{a} and {b} not told apart"),
-                    format!("{a} 与 {b} 未能区分"),
-                ),
-            }
-        })
-        .unzip();
+    let targets = questions.targets();
+    let (mut least, mut most) = (u32::MAX, 0);
+    for t in 0..targets {
+        least = least.min(questions.requests(t));
+        most = most.max(questions.requests(t));
+    }
+    least = least.min(most);
+    // Stopped before the others: its own questions decided at its floor.
+    let floor = plan.decided_floor();
+    let early = |t: u32| questions.requests(t) < most && questions.may_stop(t, floor);
+    let mut per_target = most;
+    for t in 0..targets {
+        if !early(t) {
+            per_target = per_target.min(questions.requests(t));
+        }
+    }
+    if questions.pairs.is_empty() && questions.objectives.is_empty() {
+        return Some(if zh == 1 {
+            format!("无需判定：只有一个目标，{per_target} 个请求")
+        } else {
+            format!("nothing to decide: one target, {per_target} requests")
+        });
+    }
     let decided = questions.all_decided();
-    let thin = decided && per_target < DECIDED_FLOOR;
-    Some(match lang {
-        Lang::En => {
-            let head = if questions.pairs.is_empty() {
-                return Some(format!(
-                    "nothing to decide: one target, {per_target} requests"
-                ));
-            } else if decided {
-                format!("decided after {per_target} requests per target")
-            } else {
-                format!("not decided after {per_target} requests per target")
+    let anytime = [" (anytime-valid 95 %)", "（随时有效 95 %）"][zh];
+    let between = ["; ", "；"][zh];
+    let comma = [", ", "，"][zh];
+    let mut text = String::new();
+    push_all(
+        &mut text,
+        &[
+            [
+                ["not decided after ", "每个目标 "],
+                ["decided after ", "每个目标 "],
+            ][usize::from(decided)][zh],
+            &per_target.to_string(),
+            [
+                [" requests per target: ", " 个请求后仍未判定："],
+                [" requests per target: ", " 个请求后已判定："],
+            ][usize::from(decided)][zh],
+        ],
+    );
+    for (k, pair) in questions.pairs.iter().enumerate() {
+        let (a, b) = (label(pair.first), label(pair.second));
+        let (x, y, [middle, end]) = match questions.decision(pair) {
+            Decision::First => (a, b, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
+            Decision::Second => (b, a, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
+            Decision::Open => (
+                a,
+                b,
+                [[" and ", " not told apart"], [" 与 ", " 未能区分"]][zh],
+            ),
+        };
+        push_all(
+            &mut text,
+            &[if k > 0 { between } else { "" }, x, middle, y, end],
+        );
+    }
+    if !questions.pairs.is_empty() {
+        text.push_str(anytime);
+    }
+    // One part per objective: its words, then each target's answer.
+    let mut last_objective = None;
+    for question in &questions.objectives {
+        let share = question.share;
+        if last_objective == Some(question.objective) {
+            text.push_str(comma);
+        } else {
+            if last_objective.is_some() || !questions.pairs.is_empty() {
+                text.push_str(between);
+            }
+            last_objective = Some(question.objective);
+            let asked = match share.crossing {
+                Crossing::Above => [" at most ", " 不超过 "],
+                Crossing::AtOrAbove => [" under ", " 低于 "],
             };
-            let tail = if thin {
-                format!(
-                    "; the tail figures rest on {per_target} requests per target, fewer than the {DECIDED_FLOOR} a cold-start tail needs"
-                )
+            let name = if share.metric == Metric::Median {
+                ["median", "中位数"][zh]
             } else {
-                String::new()
+                share.metric.name()
             };
-            format!("{head}: {} (anytime-valid 95 %){tail}", en.join("; "))
+            push_all(
+                &mut text,
+                &[
+                    name,
+                    asked[zh],
+                    &format_ms(lang, share.budget_ms),
+                    [": ", "："][zh],
+                ],
+            );
         }
-        Lang::ZhCn => {
-            let head = if questions.pairs.is_empty() {
-                return Some(format!("无需判定：只有一个目标，{per_target} 个请求"));
-            } else if decided {
-                format!("每个目标 {per_target} 个请求后已判定")
-            } else {
-                format!("每个目标 {per_target} 个请求后仍未判定")
-            };
-            let tail = if thin {
-                format!(
-                    "；长尾数字只基于每个目标 {per_target} 个请求，少于冷启动长尾所需的 {DECIDED_FLOOR} 个"
-                )
-            } else {
-                String::new()
-            };
-            format!("{head}：{}（随时有效 95 %）{tail}", zh.join("；"))
+        text.push_str(label(question.target));
+        text.push_str(match questions.objective_decision(question) {
+            Decision::First => [" meets it", " 达标"][zh],
+            Decision::Second => [" misses it", " 未达标"][zh],
+            Decision::Open => [" not decided", " 未判定"][zh],
+        });
+    }
+    if questions.pairs.is_empty() {
+        text.push_str(anytime);
+    }
+    let mut first_early = true;
+    for t in (0..targets).filter(|&t| early(t)) {
+        let head = if first_early {
+            [between, ["stopped early: ", "提前停止："][zh]]
+        } else {
+            [comma, ""]
+        };
+        first_early = false;
+        push_all(
+            &mut text,
+            &[
+                head[0],
+                head[1],
+                label(t),
+                [" after ", " 在 "][zh],
+                &questions.requests(t).to_string(),
+                [" requests", " 个请求后"][zh],
+            ],
+        );
+    }
+    if decided && least < DECIDED_FLOOR {
+        let mut rest_on = least.to_string();
+        if least < most {
+            rest_on.push_str([" to ", " 到 "][zh]);
+            rest_on.push_str(&most.to_string());
         }
-    })
+        push_all(
+            &mut text,
+            &[
+                between,
+                ["the tail figures rest on ", "长尾数字只基于每个目标 "][zh],
+                &rest_on,
+                [
+                    " requests per target, fewer than the ",
+                    " 个请求，少于冷启动长尾所需的 ",
+                ][zh],
+                &DECIDED_FLOOR.to_string(),
+                [" a cold-start tail needs", " 个"][zh],
+            ],
+        );
+    }
+    Some(text)
+}
+
+/// Appends each of `pieces` to `text`.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn push_all(text: &mut String, pieces: &[&str]) {
+    for piece in pieces {
+        text.push_str(piece);
+    }
 }
 
 #[cfg(test)]
@@ -176,6 +278,81 @@ mod tests {
         );
         plan.until_decided = false;
         assert_eq!(until_decided_text(Lang::En, &plan, &far), None);
+    }
+
+    /// With an objective, the end says each target's answer to it, which
+    /// target stopped before the others and after how many requests, and
+    /// at the cap which are not decided; in both languages.
+    #[test]
+    fn a_run_until_decided_says_each_target_s_objective_and_who_stopped_early() {
+        let plan = Plan {
+            targets: vec![Target::demo("Fast", "m"), Target::demo("Slow", "m")],
+            until_decided: true,
+            min_requests_per_target: Some(20),
+            requests_per_target: 300,
+            objectives: vec!["p95>2s".into(), "error_rate>2%".into()],
+            ..Plan::default()
+        };
+        // Slow misses the objective at once and stops at its floor; Fast
+        // meets it after some 150 requests.
+        let samples: Vec<Sample> = (0..200)
+            .flat_map(|seq| {
+                let slow = (seq < 20).then(|| sample(1, seq, 0.0, Some(3000.0), false));
+                std::iter::once(sample(0, seq, 0.0, Some(300.0), false)).chain(slow)
+            })
+            .collect();
+        assert_eq!(
+            until_decided_text(Lang::En, &plan, &samples).unwrap(),
+            "decided after 200 requests per target: Fast is faster than Slow (anytime-valid \
+             95 %); p95 at most 2 s: Fast meets it, Slow misses it; stopped early: Slow after 20 \
+             requests; the tail figures rest on 20 to 200 requests per target, fewer than the 75 \
+             a cold-start tail needs"
+        );
+        assert_eq!(
+            until_decided_text(Lang::ZhCn, &plan, &samples).unwrap(),
+            "每个目标 200 个请求后已判定：Fast 比 Slow 快（随时有效 95 %）；p95 不超过 2 秒：Fast \
+             达标，Slow 未达标；提前停止：Slow 在 20 个请求后；长尾数字只基于每个目标 20 到 200 \
+             个请求，少于冷启动长尾所需的 75 个"
+        );
+        // At the cap of 60: the pair not told apart, neither objective
+        // decided; `>=` reads "under".
+        let mut capped = plan.clone();
+        capped.objectives = vec!["median>=800ms".into()];
+        let close: Vec<Sample> = (0..60u32)
+            .flat_map(|seq| {
+                let jitter = f64::from(seq % 3) * 10.0;
+                let (a, b) = if seq.is_multiple_of(2) {
+                    (700.0, 900.0)
+                } else {
+                    (900.0, 700.0)
+                };
+                [
+                    sample(0, seq, 0.0, Some(a + jitter), false),
+                    sample(1, seq, 0.0, Some(b - jitter), false),
+                ]
+            })
+            .collect();
+        assert_eq!(
+            until_decided_text(Lang::En, &capped, &close).unwrap(),
+            "not decided after 60 requests per target: Fast and Slow not told apart \
+             (anytime-valid 95 %); median under 800 ms: Fast not decided, Slow not decided"
+        );
+        assert_eq!(
+            until_decided_text(Lang::ZhCn, &capped, &close).unwrap(),
+            "每个目标 60 个请求后仍未判定：Fast 与 Slow 未能区分（随时有效 95 %）；中位数 低于 \
+             800 毫秒：Fast 未判定，Slow 未判定"
+        );
+        // One target and an objective: the question is the objective.
+        let solo = Plan {
+            targets: vec![Target::demo("Solo", "m")],
+            ..plan
+        };
+        let own: Vec<Sample> = samples.iter().filter(|s| s.target == 0).cloned().collect();
+        assert_eq!(
+            until_decided_text(Lang::En, &solo, &own).unwrap(),
+            "decided after 200 requests per target: p95 at most 2 s: Solo meets it \
+             (anytime-valid 95 %)"
+        );
     }
 
     #[test]

@@ -197,6 +197,14 @@ pub struct Plan {
     /// ([`DECIDED_FLOOR`]), or the cap when that is lower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_requests_per_target: Option<u32>,
+    /// Objectives the run is judged by, each as `--fail-on` writes it
+    /// (`"p95>2s"`, `"error_rate>2%"`, [`crate::planning::objectives`]).
+    /// With `until_decided`, a TTFT quantile objective is a question for
+    /// each target, decided as the run goes ("does it meet p95 under
+    /// 2 s?"), and a target stops once its questions are; the others are
+    /// judged at the run's end. Left out of the document when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<String>,
 }
 
 /// The least measured requests per target before a decided question may
@@ -283,6 +291,7 @@ impl Default for Plan {
             dedicated_usd_per_hour: None,
             until_decided: false,
             min_requests_per_target: None,
+            objectives: Vec::new(),
         }
     }
 }
@@ -828,6 +837,39 @@ mod tests {
         assert_eq!(
             Plan::from_json(&none).unwrap().fidelity.unwrap().reference,
             None
+        );
+    }
+
+    /// The objectives are left out of a plan without them, read back as
+    /// written, and each is checked as `--fail-on` checks it.
+    #[test]
+    fn objectives_read_write_and_are_checked() {
+        let mut plan = valid_plan();
+        assert!(!plan.to_json_pretty().contains("objectives"));
+        plan.until_decided = true;
+        plan.objectives = vec![
+            "p95>2s".into(),
+            "Median >= 800ms".into(),
+            "errors>2%".into(),
+        ];
+        let text = plan.to_json_pretty();
+        assert_eq!(Plan::from_json(&text).unwrap(), plan);
+        let compact = crate::base::document::to_string(&plan);
+        let errors = invalid(&compact.replace("\"errors>2%\"", "\"p95<2s\",\"cv>1\""));
+        assert_eq!(fields(&errors), ["objectives[2]", "objectives[3]"]);
+        assert_eq!(
+            errors[0].message(),
+            "is not an objective as --fail-on takes it, such as p95>2s or error_rate>2%"
+        );
+        assert!(errors[0].text(Lang::ZhCn).contains("达标条件"));
+        let errors = invalid(&compact.replace(
+            "[\"p95>2s\",\"Median >= 800ms\",\"errors>2%\"]",
+            "\"p95>2s\"",
+        ));
+        assert_eq!(fields(&errors), ["objectives"]);
+        assert_eq!(
+            errors[0].message(),
+            "expected a list of objectives such as [\"p95>2s\"], found \"p95>2s\""
         );
     }
 

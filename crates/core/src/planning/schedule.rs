@@ -763,24 +763,12 @@ impl Runner {
         // is already in the page, a set type would add its own code.
         let mut done = done.to_vec();
         done.sort_unstable();
-        let mut remaining: Vec<PlannedRequest> = self
+        let remaining: Vec<PlannedRequest> = self
             .queue
             .iter()
             .copied()
             .filter(|r| done.binary_search(&(r.target, r.seq)).is_err())
             .collect();
-        for (k, request) in remaining.iter_mut().enumerate() {
-            let jitter = if k == 0 {
-                0.0
-            } else {
-                usize::try_from(request.index)
-                    .ok()
-                    .and_then(|i| self.jitter_ms.get(i))
-                    .copied()
-                    .unwrap_or(0.0)
-            };
-            request.planned_at_ms = now_ms + k as f64 * self.spacing_ms + jitter;
-        }
         self.done_before_queue = self.total - remaining.len();
         // With idle gaps, a target whose last end is unknown (a request was
         // in flight when the page went away, or the runner was rebuilt) is
@@ -798,9 +786,60 @@ impl Runner {
         }
         self.queue = remaining;
         self.cursor = 0;
+        self.replan_from(0, now_ms);
         self.in_flight = None;
         if self.paused_at_ms.is_some() {
             self.paused_at_ms = Some(now_ms);
+        }
+    }
+
+    /// Drops every request of target `target` not yet sent (a run until
+    /// decided whose questions about it are answered): the run's total
+    /// shrinks by as many, and the requests left move up into the dropped
+    /// ones' places, so the run does not wait through them. The next
+    /// request keeps the time the next send was due; each after it follows
+    /// at the plan's spacing with its own jitter, as after a reload. The
+    /// request in flight is not touched. Dropping a target with nothing
+    /// left changes nothing, so dropping again (a resumed run replaying its
+    /// samples) is harmless.
+    ///
+    /// Cost: O(requests left).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn drop_target(&mut self, target: u32) {
+        let first_unsent = self.cursor + usize::from(self.in_flight.is_some());
+        let Some(due_ms) = self.queue.get(first_unsent).map(|r| r.planned_at_ms) else {
+            return;
+        };
+        let before = self.queue.len();
+        let mut position = 0;
+        self.queue.retain(|request| {
+            position += 1;
+            position <= first_unsent || request.target != target
+        });
+        let dropped = before - self.queue.len();
+        if dropped == 0 {
+            return;
+        }
+        self.total -= dropped;
+        self.replan_from(first_unsent, due_ms);
+    }
+
+    /// Plans the queue's requests from position `first` on again: the
+    /// first at `from_ms`, each after it the plan's spacing later, with its
+    /// own jitter (after a reload, and after a target was dropped).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    fn replan_from(&mut self, first: usize, from_ms: f64) {
+        for (k, request) in self.queue.iter_mut().skip(first).enumerate() {
+            let jitter = if k == 0 {
+                0.0
+            } else {
+                usize::try_from(request.index)
+                    .ok()
+                    .and_then(|i| self.jitter_ms.get(i))
+                    .copied()
+                    .unwrap_or(0.0)
+            };
+            request.planned_at_ms = from_ms + k as f64 * self.spacing_ms + jitter;
         }
     }
 
@@ -1203,6 +1242,63 @@ mod tests {
         let sends = drive(&mut runner, now, |_| 100.0);
         assert_eq!(sends.len(), 5);
         assert_eq!(runner.progress(), (8, 8));
+    }
+
+    /// A dropped target sends nothing more and the others move up into its
+    /// places: the next send keeps its time, each after it follows at the
+    /// spacing (with its own jitter), so no slot of the dropped target is
+    /// waited through. The request in flight is not touched, the total
+    /// shrinks, and dropping again changes nothing.
+    #[test]
+    fn a_dropped_target_sends_no_more_and_the_others_move_up() {
+        let schedule = Schedule::new(&plan(3, 0, 4, 5.0, 1.0), START_MS, 3);
+        let mut runner = Runner::new(schedule.clone());
+        let _ = drive_some(&mut runner, 4);
+        // Target 1's second request (index 4) is in flight.
+        let Next::SendNow(in_flight) = runner.next(f64::MAX) else {
+            panic!("request 4 is due");
+        };
+        assert_eq!((in_flight.index, in_flight.target), (4, 1));
+        let sent_ms = in_flight.planned_at_ms;
+        runner.mark_sent(4, sent_ms).unwrap();
+        let due_ms = runner.remaining()[1].planned_at_ms;
+        runner.drop_target(0);
+        assert_eq!(runner.progress(), (4, 10), "target 0's two left go");
+        assert_eq!(runner.in_flight_request(), Some(&in_flight));
+        let rest: Vec<(u32, u32)> = runner.remaining()[1..]
+            .iter()
+            .map(|r| (r.target, r.seq))
+            .collect();
+        assert_eq!(rest, [(2, 1), (1, 2), (2, 2), (1, 3), (2, 3)]);
+        for (k, r) in runner.remaining()[1..].iter().enumerate() {
+            let jitter = if k == 0 {
+                0.0
+            } else {
+                schedule.jitter_ms[r.index as usize]
+            };
+            assert_eq!(r.planned_at_ms, due_ms + k as f64 * 5000.0 + jitter);
+        }
+        let before = runner.clone();
+        runner.drop_target(0);
+        assert_eq!(runner, before, "dropping again changes nothing");
+        runner.mark_done(4, sent_ms + 100.0).unwrap();
+        let sends = drive(&mut runner, sent_ms + 100.0, |_| 100.0);
+        assert_eq!(sends.len(), 5);
+        assert!(
+            sends
+                .iter()
+                .all(|&(index, ..)| schedule.requests[index as usize].target != 0)
+        );
+        // The last send comes four spacings after the drop's next, not
+        // six: no slot of target 0 is waited through.
+        let last_ms = sends.last().map(|&(_, _, sent)| sent).unwrap();
+        assert!(
+            last_ms - due_ms <= 4.0 * 5000.0 + 1000.0,
+            "{}",
+            last_ms - due_ms
+        );
+        assert_eq!(runner.progress(), (10, 10));
+        assert_eq!(runner.next(last_ms), Next::Finished);
     }
 
     #[test]

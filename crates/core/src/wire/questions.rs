@@ -1,22 +1,27 @@
-//! The question a plan with `until_decided` asks, followed request by
-//! request: which target is faster, for every pair of targets, by the
-//! anytime-valid tests of [`crate::statistics::sequential`]. The run
-//! session feeds it each finished sample and stops the run once every pair
-//! is decided and every target has its floor of requests; the same samples
-//! in the same order give the same state, so a resumed run (or a results
-//! file) replays it.
+//! The questions a plan with `until_decided` asks, followed request by
+//! request: which target is faster, for every pair of targets, and whether
+//! each target meets each of the plan's TTFT quantile objectives
+//! ([`ShareObjective`]: "p95 under 2 s" is "at least 95 % of its requests
+//! within 2 s"), by the anytime-valid tests of
+//! [`crate::statistics::sequential`]. The run session feeds it each
+//! finished sample; a target whose every question is decided stops once it
+//! has its floor of requests, and the run once every question is; the same
+//! samples in the same order give the same state, so a resumed run (or a
+//! results file) replays it.
 //!
 //! A pair of requests is a target's `k`-th measured request and the
 //! other's `k`-th (in `seq` order): the interleaved schedule sends them one
 //! after the other. Warm-ups and probes are left out; a request the person stopped
 //! says nothing of the provider and is left out too; any other failed
-//! request counts as the slowest possible. With `k` targets there are
-//! `k(k−1)/2` pairs, each tested at 5 % divided by their number, so that
-//! the chance of any wrong decision stays at most 5 %.
+//! request counts as the slowest possible, and never within an objective's
+//! budget. With `k` targets and `m` quantile objectives there are
+//! `k(k−1)/2 + k·m` questions, each tested at 5 % divided by their number,
+//! so that the chance of any wrong decision stays at most 5 %.
 
 use crate::base::failure::ErrorKind;
+use crate::planning::objectives::ShareObjective;
 use crate::planning::plan::Plan;
-use crate::statistics::sequential::{Decision, Faster};
+use crate::statistics::sequential::{Decision, Faster, Objective};
 use crate::wire::sample::Sample;
 
 /// The chance of any wrong decision in a run, at any stopping time.
@@ -35,11 +40,30 @@ pub struct PairQuestion {
     paired: usize,
 }
 
-/// Which target is faster, for every pair, as the samples came.
+/// One target and one of the plan's TTFT quantile objectives: does it
+/// meet it ([`Decision::First`]) or miss it ([`Decision::Second`])?
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectiveQuestion {
+    /// The target's index in the plan.
+    pub target: u32,
+    /// The objective's index in the plan's `objectives`.
+    pub objective: u32,
+    /// What the objective asks.
+    pub share: ShareObjective,
+    /// The test so far.
+    pub test: Objective,
+    /// How many of the target's requests it has taken.
+    taken: usize,
+}
+
+/// Every question of a run until decided, as the samples came.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Questions {
     /// Every pair of targets, in plan order.
     pub pairs: Vec<PairQuestion>,
+    /// Every target's objective questions, objective by objective, each
+    /// objective's targets in plan order.
+    pub objectives: Vec<ObjectiveQuestion>,
     /// Each target's measured TTFTs in `seq` order (`None`: failed).
     ttfts: Vec<Vec<(u32, Option<f64>)>>,
     alpha_each: f64,
@@ -64,9 +88,25 @@ impl Questions {
                 })
             })
             .collect();
-        let alpha_each = ALPHA / pairs.len().max(1) as f64;
+        let mut objectives = Vec::new();
+        for (objective, text) in (0u32..).zip(&plan.objectives) {
+            let Some(share) = ShareObjective::of(text) else {
+                continue;
+            };
+            for target in 0..k {
+                objectives.push(ObjectiveQuestion {
+                    target,
+                    objective,
+                    share,
+                    test: Objective::new(share.within_ms(), share.level),
+                    taken: 0,
+                });
+            }
+        }
+        let alpha_each = ALPHA / (pairs.len() + objectives.len()).max(1) as f64;
         Some(Self {
             pairs,
+            objectives,
             ttfts: vec![Vec::new(); k as usize],
             alpha_each,
         })
@@ -112,6 +152,13 @@ impl Questions {
                 pair.paired += 1;
             }
         }
+        for question in &mut self.objectives {
+            let own = &self.ttfts[question.target as usize];
+            while let Some(&(_, ttft)) = own.get(question.taken) {
+                question.test.push(ttft);
+                question.taken += 1;
+            }
+        }
     }
 
     /// Each pair's decision so far.
@@ -120,14 +167,55 @@ impl Questions {
         pair.faster.decision(self.alpha_each)
     }
 
-    /// Every pair is decided (and there is at least one).
+    /// An objective question's decision so far: [`Decision::First`] met,
+    /// [`Decision::Second`] missed.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn objective_decision(&self, question: &ObjectiveQuestion) -> Decision {
+        question.test.decision(self.alpha_each)
+    }
+
+    /// The level each question is tested at: 5 % over their number.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn alpha_each(&self) -> f64 {
+        self.alpha_each
+    }
+
+    /// Every question is decided (and there is at least one).
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn all_decided(&self) -> bool {
-        !self.pairs.is_empty()
+        !(self.pairs.is_empty() && self.objectives.is_empty())
             && self
                 .pairs
                 .iter()
                 .all(|pair| self.decision(pair) != Decision::Open)
+            && self
+                .objectives
+                .iter()
+                .all(|question| self.objective_decision(question) != Decision::Open)
+    }
+
+    /// Every question about target `target` is decided: each pair it is
+    /// in and each of its objectives (and it has at least one question).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn target_decided(&self, target: u32) -> bool {
+        let mut asked = false;
+        for pair in &self.pairs {
+            if pair.first == target || pair.second == target {
+                asked = true;
+                if self.decision(pair) == Decision::Open {
+                    return false;
+                }
+            }
+        }
+        for question in &self.objectives {
+            if question.target == target {
+                asked = true;
+                if self.objective_decision(question) == Decision::Open {
+                    return false;
+                }
+            }
+        }
+        asked
     }
 
     /// Measured requests of target `target` taken so far.
@@ -142,6 +230,19 @@ impl Questions {
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn every_target_has(&self, floor: u32) -> bool {
         (0..self.ttfts.len()).all(|t| self.requests(t as u32) >= floor)
+    }
+
+    /// Target `target` may stop sending: every question about it is
+    /// decided and it has at least `floor` measured requests.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn may_stop(&self, target: u32, floor: u32) -> bool {
+        self.requests(target) >= floor && self.target_decided(target)
+    }
+
+    /// How many targets the questions are about.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn targets(&self) -> u32 {
+        u32::try_from(self.ttfts.len()).unwrap_or(u32::MAX)
     }
 }
 
@@ -214,5 +315,115 @@ mod tests {
                 .pairs(),
             0
         );
+    }
+
+    /// Feeds target `target` `n` requests from `seq` 1 with TTFTs from
+    /// `ttft` (`None`: failed).
+    fn feed(questions: &mut Questions, target: u32, n: u32, ttft: impl Fn(u32) -> Option<f64>) {
+        for seq in 1..=n {
+            questions.push(&sample(target, seq, 0.0, ttft(seq), false));
+        }
+    }
+
+    /// Every question shares the run's 5 %: the pairs and each target's
+    /// quantile objectives; an objective judged at the end (error rate, CV,
+    /// verdict) asks nothing as the run goes.
+    #[test]
+    fn alpha_is_split_across_pairs_and_each_target_s_quantile_objectives() {
+        let mut three = plan(3);
+        assert_eq!(Questions::of(&three).unwrap().alpha_each(), ALPHA / 3.0);
+        three.objectives = vec![
+            "p95>2s".into(),
+            "error_rate>2%".into(),
+            "median>=800ms".into(),
+        ];
+        let questions = Questions::of(&three).unwrap();
+        assert_eq!(questions.pairs.len(), 3);
+        assert_eq!(
+            questions.objectives.len(),
+            6,
+            "two quantile objectives, three targets"
+        );
+        assert_eq!(questions.alpha_each(), ALPHA / 9.0);
+        let asked: Vec<(u32, u32)> = questions
+            .objectives
+            .iter()
+            .map(|q| (q.objective, q.target))
+            .collect();
+        assert_eq!(asked, [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]);
+        // One target and an objective: something to decide after all.
+        let mut one = plan(1);
+        one.objectives = vec!["p95>2s".into()];
+        let mut questions = Questions::of(&one).unwrap();
+        assert_eq!(questions.alpha_each(), ALPHA);
+        assert!(!questions.all_decided());
+        feed(&mut questions, 0, 200, |_| Some(300.0));
+        assert!(questions.all_decided() && questions.target_decided(0));
+    }
+
+    /// An objective is decided met for a target well within it, missed for
+    /// one well over it (failures count as over), and stays open for a
+    /// target exactly at its bound; the targets' other questions decide
+    /// whether each may stop.
+    #[test]
+    fn an_objective_is_decided_met_missed_or_left_open() {
+        let mut plan = plan(3);
+        plan.objectives = vec!["p95>2s".into()];
+        let mut questions = Questions::of(&plan).unwrap();
+        // Target 0 always within; target 1 over it or failing; target 2
+        // within exactly 95 % of the time (one request in twenty over).
+        feed(&mut questions, 0, 400, |seq| {
+            Some(300.0 + f64::from(seq % 11))
+        });
+        feed(&mut questions, 1, 400, |seq| {
+            (!seq.is_multiple_of(3)).then_some(2500.0)
+        });
+        feed(&mut questions, 2, 400, |seq| {
+            Some(if seq.is_multiple_of(20) {
+                2100.0
+            } else {
+                1900.0
+            })
+        });
+        let decisions: Vec<Decision> = questions
+            .objectives
+            .iter()
+            .map(|q| questions.objective_decision(q))
+            .collect();
+        assert_eq!(
+            decisions,
+            [Decision::First, Decision::Second, Decision::Open]
+        );
+        // 0 is faster than both and meets it; 1 misses it and is slower
+        // than both; 2 is open on its objective.
+        assert!(questions.target_decided(0));
+        assert!(questions.target_decided(1));
+        assert!(!questions.target_decided(2));
+        assert!(!questions.all_decided());
+        let may_stop = |floor| {
+            (0..questions.targets())
+                .filter(|&t| questions.may_stop(t, floor))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(may_stop(400), [0, 1]);
+        assert!(may_stop(401).is_empty(), "below the floor");
+
+        // How soon: a p95 objective met by every request is decided after
+        // some 130 requests (each one within moves the bet only by the 5 %
+        // the objective leaves over); one that always fails is missed
+        // within a handful.
+        let mut one = super::tests::plan(1);
+        one.objectives = vec!["p95>2s".into()];
+        let decided_after = |ttft: fn(u32) -> Option<f64>| {
+            let mut questions = Questions::of(&one).unwrap();
+            (1..=500).find(|&seq| {
+                questions.push(&sample(0, seq, 0.0, ttft(seq), false));
+                questions.all_decided()
+            })
+        };
+        let met = decided_after(|_| Some(300.0)).unwrap();
+        let missed = decided_after(|_| None).unwrap();
+        assert!((100..=150).contains(&met), "met after {met}");
+        assert!(missed <= 10, "missed after {missed}");
     }
 }

@@ -113,8 +113,11 @@ pub struct RunSession {
     pace: Pace,
     /// The status the adapter last stored (see [`RunSession::status_to_store`]).
     stored_status: Option<RunStatus>,
-    /// The plan's question, with `until_decided` ([`Questions`]).
+    /// The plan's questions, with `until_decided` ([`Questions`]).
     questions: Option<Questions>,
+    /// The targets whose questions are decided and which stopped sending,
+    /// in the order they stopped (rebuilt by [`RunSession::replay`]).
+    stopped_targets: Vec<u32>,
 }
 
 impl RunSession {
@@ -167,6 +170,7 @@ impl RunSession {
             pace: Pace::default(),
             stored_status: None,
             questions: Questions::of(&plan),
+            stopped_targets: Vec::new(),
             plan,
         }
     }
@@ -252,7 +256,7 @@ impl RunSession {
             if let Some(questions) = &mut self.questions {
                 questions.push(sample);
             }
-            self.finish_if_decided();
+            self.settle();
         }
         Step {
             progress: self.progress(),
@@ -265,30 +269,54 @@ impl RunSession {
     }
 
     /// Takes the samples stored of a run being resumed into the plan's
-    /// question (in their order, as they came), and finishes the run if it
-    /// was decided. Nothing to do for a plan without `until_decided`.
+    /// questions (in their order, as they came): the targets whose
+    /// questions they decide stop again, their requests left dropped as
+    /// when they were decided, and the run is finished if every question
+    /// was. Nothing to do for a plan without `until_decided`.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn replay(&mut self, samples: &[Sample]) {
         if self.questions.is_some() {
             self.questions = Questions::replayed(&self.plan, samples);
-            self.finish_if_decided();
+            self.stopped_targets.clear();
+            self.settle();
         }
     }
 
-    /// A running or paused run whose question is decided, with every
-    /// target at its floor, is finished: nothing more is sent.
+    /// A running or paused run whose questions are all decided, with every
+    /// target at its floor, is finished: nothing more is sent. Before
+    /// that, a target whose own questions are decided and which has its
+    /// floor stops: its requests left are dropped and the others move up
+    /// ([`Runner::drop_target`]).
     #[cfg_attr(target_arch = "wasm32", inline)]
-    fn finish_if_decided(&mut self) {
-        let decided = self.questions.as_ref().is_some_and(|questions| {
-            questions.all_decided() && questions.every_target_has(self.plan.decided_floor())
-        });
-        if decided && self.status.is_open() {
+    fn settle(&mut self) {
+        let Some(questions) = &self.questions else {
+            return;
+        };
+        if !self.status.is_open() {
+            return;
+        }
+        let floor = self.plan.decided_floor();
+        if questions.all_decided() && questions.every_target_has(floor) {
             self.runner.stop();
             self.status = RunStatus::Finished;
+            return;
+        }
+        for target in 0..questions.targets() {
+            if !self.stopped_targets.contains(&target) && questions.may_stop(target, floor) {
+                self.stopped_targets.push(target);
+                self.runner.drop_target(target);
+            }
         }
     }
 
-    /// The plan's question so far, with `until_decided`.
+    /// The targets that stopped sending because their questions are
+    /// decided, in the order they stopped; empty without `until_decided`.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn stopped_targets(&self) -> &[u32] {
+        &self.stopped_targets
+    }
+
+    /// The plan's questions so far, with `until_decided`.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn questions(&self) -> Option<&Questions> {
         self.questions.as_ref()
@@ -445,6 +473,7 @@ mod tests {
     use super::*;
     use crate::base::document;
     use crate::planning::plan::Target;
+    use crate::statistics::sequential::Decision;
     use crate::testing::fixtures::planned_sample;
 
     const START_MS: f64 = 1_700_000_000_123.75;
@@ -843,6 +872,185 @@ mod tests {
         plain.replay(&samples);
         assert_eq!(plain.status(), RunStatus::Running);
         assert!(plain.questions().is_none());
+    }
+
+    /// Drives `session` from `now_ms`, each request taking 10 ms with the
+    /// TTFT `ttft(target, seq)`, until it finishes or `limit` samples were
+    /// taken; the samples and each one's send time, and the time reached.
+    fn drive(
+        session: &mut RunSession,
+        mut now_ms: f64,
+        ttft: impl Fn(u32, u32) -> Option<f64>,
+        limit: usize,
+    ) -> (Vec<Sample>, Vec<f64>, f64) {
+        let (mut samples, mut sent) = (Vec::new(), Vec::new());
+        while samples.len() < limit {
+            let (Next::SendNow(planned) | Next::WaitUntil(_, planned)) = session.next(now_ms)
+            else {
+                break;
+            };
+            now_ms = now_ms.max(planned.planned_at_ms);
+            session.mark_sent(&planned, now_ms).unwrap();
+            sent.push(now_ms);
+            let mut sample = planned_sample(&planned);
+            sample.ttft_ms = ttft(planned.target, planned.seq);
+            if sample.ttft_ms.is_none() {
+                sample.error = Some(crate::base::failure::SampleError {
+                    kind: crate::base::failure::ErrorKind::HttpStatus,
+                    phase: crate::base::failure::Phase::Request,
+                    message: "503".into(),
+                });
+            }
+            now_ms += 10.0;
+            assert_eq!(session.on_sample(&sample, now_ms).refused, None);
+            samples.push(sample);
+        }
+        (samples, sent, now_ms)
+    }
+
+    /// Target 0 three times as fast as the other two, which take turns
+    /// being faster (so they are never told apart).
+    fn one_fast_two_alike(target: u32, seq: u32) -> Option<f64> {
+        Some(match (target, seq % 2) {
+            (0, _) => 100.0,
+            (1, 0) | (2, 1) => 300.0,
+            _ => 330.0,
+        })
+    }
+
+    fn count(samples: &[Sample], target: u32) -> usize {
+        samples.iter().filter(|s| s.target == target).count()
+    }
+
+    /// A target whose questions are decided stops at its floor, its
+    /// requests left dropped: the others send on at the plan's spacing,
+    /// without waiting through its places, to the cap. A run killed after
+    /// the stop and resumed from its stored samples drops the same target
+    /// and sends exactly what the uninterrupted run sent.
+    #[test]
+    fn a_decided_target_stops_at_its_floor_and_a_resumed_run_stops_it_again() {
+        let mut decided_plan = plan(3, 60, 1.0);
+        decided_plan.until_decided = true;
+        decided_plan.min_requests_per_target = Some(20);
+        let mut session = RunSession::start(decided_plan.clone(), START_MS);
+        let (samples, sent, _) = drive(&mut session, START_MS, one_fast_two_alike, usize::MAX);
+        assert_eq!(session.status(), RunStatus::Finished);
+        assert_eq!(
+            [count(&samples, 0), count(&samples, 1), count(&samples, 2)],
+            [20, 60, 60]
+        );
+        assert_eq!(session.stopped_targets(), [0]);
+        assert_eq!(
+            session.progress(),
+            (140, 140),
+            "the total shrank with the drop"
+        );
+        let questions = session.questions().unwrap();
+        assert!(questions.target_decided(0) && !questions.all_decided());
+        // After target 0's last request, every send is one spacing after
+        // the one before: none of its 40 places is waited through.
+        let last_of_0 = samples.iter().rposition(|s| s.target == 0).unwrap();
+        assert!(
+            sent[last_of_0 + 1..]
+                .windows(2)
+                .all(|pair| pair[1] - pair[0] == 1000.0),
+            "{:?}",
+            &sent[last_of_0..last_of_0 + 6]
+        );
+        assert!(sent.last().unwrap() - START_MS <= 140.0 * 1000.0);
+
+        // Killed after 80 samples (target 0 stopped after its 20th, the
+        // run's 58th), resumed an hour later from the stored samples.
+        let mut live = RunSession::start(decided_plan.clone(), START_MS);
+        let (stored, _, at) = drive(&mut live, START_MS, one_fast_two_alike, 80);
+        assert_eq!(live.stopped_targets(), [0]);
+        let mut resumed =
+            RunSession::rebuild(decided_plan, live.run_id().into(), START_MS, live.seed());
+        let done: Vec<(u32, u32)> = stored.iter().map(|s| (s.target, s.seq)).collect();
+        let later = at + 3_600_000.0;
+        resumed.resume(&done, later);
+        resumed.replay(&stored);
+        assert_eq!(resumed.stopped_targets(), [0]);
+        assert_eq!(resumed.progress(), live.progress());
+        let left = |session: &RunSession| -> Vec<(u32, u32)> {
+            session
+                .runner()
+                .remaining()
+                .iter()
+                .map(|r| (r.target, r.seq))
+                .collect()
+        };
+        assert_eq!(left(&resumed), left(&live));
+        assert_eq!(resumed.questions(), live.questions());
+        let (rest, ..) = drive(&mut resumed, later, one_fast_two_alike, usize::MAX);
+        let whole: Vec<(u32, u32)> = stored
+            .iter()
+            .chain(&rest)
+            .map(|s| (s.target, s.seq))
+            .collect();
+        let uninterrupted: Vec<(u32, u32)> = samples.iter().map(|s| (s.target, s.seq)).collect();
+        assert_eq!(whole, uninterrupted);
+        assert_eq!(resumed.status(), RunStatus::Finished);
+    }
+
+    /// With an objective, a target that meets it (and is told apart from
+    /// the other) stops; the other, at the objective's bound, runs on to
+    /// the cap.
+    #[test]
+    fn a_target_that_meets_its_objective_stops_and_one_at_its_bound_runs_on() {
+        let mut decided_plan = plan(2, 400, 1.0);
+        decided_plan.until_decided = true;
+        decided_plan.min_requests_per_target = Some(20);
+        decided_plan.objectives = vec!["p95>2s".into(), "error_rate>2%".into()];
+        let mut session = RunSession::start(decided_plan, START_MS);
+        let ttft = |target: u32, seq: u32| {
+            Some(match target {
+                0 => 300.0,
+                _ if seq.is_multiple_of(20) => 2100.0,
+                _ => 1900.0,
+            })
+        };
+        let (samples, ..) = drive(&mut session, START_MS, ttft, usize::MAX);
+        let stopped_at = count(&samples, 0);
+        assert!((100..=200).contains(&stopped_at), "{stopped_at}");
+        assert_eq!(count(&samples, 1), 400);
+        assert_eq!(session.stopped_targets(), [0]);
+        let questions = session.questions().unwrap();
+        let decisions: Vec<Decision> = questions
+            .objectives
+            .iter()
+            .map(|q| questions.objective_decision(q))
+            .collect();
+        assert_eq!(decisions, [Decision::First, Decision::Open]);
+    }
+
+    /// A plan without `until_decided` runs as it always did, objectives or
+    /// not: every request of its schedule, in order, at its planned time.
+    #[test]
+    fn a_plan_without_until_decided_sends_its_whole_schedule_as_before() {
+        let mut plain = plan(3, 30, 1.0);
+        plain.jitter_s = 0.2;
+        let mut with_objectives = plain.clone();
+        with_objectives.objectives = vec!["p95>2s".into()];
+        let schedule = Schedule::new(&plain, START_MS, START_MS.to_bits());
+        let planned: Vec<(u32, u32, f64)> = schedule
+            .requests
+            .iter()
+            .map(|r| (r.target, r.seq, r.planned_at_ms))
+            .collect();
+        for plan in [plain, with_objectives] {
+            let mut session = RunSession::start(plan, START_MS);
+            assert!(session.questions().is_none());
+            let (samples, sent, _) = drive(&mut session, START_MS, one_fast_two_alike, usize::MAX);
+            let made: Vec<(u32, u32, f64)> = samples
+                .iter()
+                .zip(&sent)
+                .map(|(s, &at)| (s.target, s.seq, at))
+                .collect();
+            assert_eq!(made, planned);
+            assert!(session.stopped_targets().is_empty());
+            assert_eq!(session.status(), RunStatus::Finished);
+        }
     }
 
     #[test]

@@ -118,6 +118,8 @@ pub enum Problem {
         /// The name given (at most 60 characters of it).
         label: String,
     },
+    /// An objective that `--fail-on` would not take.
+    Objective,
     /// The page's form: text that is not a whole number.
     NotWholeNumber {
         /// What was typed.
@@ -197,6 +199,8 @@ pub enum Shape {
     TokenSizes,
     /// `Option<Vec<f64>>`: idle gaps in seconds.
     Seconds,
+    /// `Vec<String>`: the objectives.
+    Objectives,
 }
 
 /// What a member holds instead: short values as they are written, the rest
@@ -305,6 +309,10 @@ impl Problem {
                 "names no target: \"{label}\" is not a target's label; use one of the labels, \
                  or null for no reference"
             ),
+            Self::Objective => {
+                "is not an objective as --fail-on takes it, such as p95>2s or error_rate>2%"
+                    .to_owned()
+            }
             Self::NotWholeNumber { text } => format!("{text:?} is not a whole number"),
             Self::NotNumber { text } => format!("{text:?} is not a number"),
         }
@@ -386,6 +394,7 @@ impl Problem {
             Self::UnknownReference { label } => format!(
                 "没有对应的目标：\"{label}\" 不是任何目标的名称；请使用其中一个名称，或设为 null 表示不设参照"
             ),
+            Self::Objective => "不是 --fail-on 能读的达标条件，如 \"p95>2s\"".to_owned(),
             Self::NotWholeNumber { text } => format!("{text:?} 不是整数"),
             Self::NotNumber { text } => format!("{text:?} 不是数字"),
         }
@@ -494,6 +503,7 @@ impl Shape {
             (Lang::En, Self::Seconds) => {
                 "a list of idle times in seconds, such as [10, 60, 300, 900], or null"
             }
+            (Lang::En, Self::Objectives) => "a list of objectives such as [\"p95>2s\"]",
             (Lang::ZhCn, Self::WholeNumber) => "0 到 4294967295 之间的整数",
             (Lang::ZhCn, Self::Number) => "数字",
             (Lang::ZhCn, Self::NumberOrNull) => "数字或 null",
@@ -517,6 +527,7 @@ impl Shape {
                 "输入长度（Token）的列表，如 [128, 2048, 8192]，或 null"
             }
             (Lang::ZhCn, Self::Seconds) => "空闲时长（秒）的列表，如 [10, 60, 300, 900]，或 null",
+            (Lang::ZhCn, Self::Objectives) => "达标条件的列表，如 [\"p95>2s\"]",
         }
     }
 }
@@ -631,6 +642,7 @@ mod tests {
             Problem::NotNumber {
                 text: "x".to_owned(),
             },
+            Problem::Objective,
         ];
         for shape in SHAPES {
             for found in [
@@ -646,7 +658,8 @@ mod tests {
         problems
     }
 
-    const SHAPES: [Shape; 15] = [
+    const SHAPES: [Shape; 16] = [
+        Shape::Objectives,
         Shape::WholeNumberOrNull,
         Shape::TokenSizes,
         Shape::Seconds,
@@ -716,6 +729,7 @@ mod tests {
             Problem::PromptSizes { .. } => 28,
             Problem::IdleGaps { .. } => 29,
             Problem::IdleGapsNeedWarmup => 30,
+            Problem::Objective => 31,
         }
     }
 
@@ -727,7 +741,7 @@ mod tests {
     fn every_problem_is_said_in_chinese_too() {
         let problems = one_of_each();
         let seen: std::collections::BTreeSet<usize> = problems.iter().map(index).collect();
-        assert_eq!(seen.len(), 31, "a problem has no example here");
+        assert_eq!(seen.len(), 32, "a problem has no example here");
         for problem in &problems {
             let en = problem.text(Lang::En);
             let zh = problem.text(Lang::ZhCn);

@@ -68,6 +68,7 @@ members! {
         dedicated_usd_per_hour,
         until_decided,
         min_requests_per_target,
+        objectives,
     ],
 }
 
@@ -454,6 +455,9 @@ impl Expected for Option<Vec<u32>> {
 impl Expected for Option<Vec<f64>> {
     const SHAPE: Shape = Shape::Seconds;
 }
+impl Expected for Vec<String> {
+    const SHAPE: Shape = Shape::Objectives;
+}
 impl Expected for bool {
     const SHAPE: Shape = Shape::Bool;
 }
@@ -523,6 +527,7 @@ mod tests {
             dedicated_usd_per_hour: Some(1.5),
             until_decided: true,
             min_requests_per_target: Some(20),
+            objectives: vec!["p95>2s".into()],
             ..Plan::default()
         };
         let mut plan_members = written_members(&plan);

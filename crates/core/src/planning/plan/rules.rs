@@ -12,6 +12,7 @@ use crate::base::order::sort_numbers;
 use crate::base::peak::{is_peak, parse_peak_tz};
 use crate::base::price::MAX_PRICE_PER_MTOK;
 use crate::planning::context_window::context_window;
+use crate::planning::objectives::parse as parse_objective;
 
 impl Plan {
     /// Checks every rule of plan version 1 (see `docs/plan.md`).
@@ -260,6 +261,11 @@ impl Plan {
                         label: reference.chars().take(60).collect(),
                     },
                 );
+            }
+        }
+        for (i, objective) in self.objectives.iter().enumerate() {
+            if parse_objective(objective).is_err() {
+                bad(&format!("objectives[{i}]"), Problem::Objective);
             }
         }
         if errors.is_empty() {
