@@ -143,23 +143,12 @@ pub fn until_decided_text(lang: Lang, plan: &Plan, samples: &[Sample]) -> Option
                 text.push_str(between);
             }
             last_objective = Some(question.objective);
-            let asked = match share.crossing {
-                Crossing::Above => [" at most ", " 不超过 "],
-                Crossing::AtOrAbove => [" under ", " 低于 "],
-            };
-            let name = if share.metric == Metric::Median {
-                ["median", "中位数"][zh]
-            } else {
-                share.metric.name()
-            };
-            push_all(
+            push_objective(
                 &mut text,
-                &[
-                    name,
-                    asked[zh],
-                    &format_ms(lang, share.budget_ms),
-                    [": ", "："][zh],
-                ],
+                lang,
+                share.metric,
+                share.crossing,
+                &format_ms(lang, share.budget_ms),
             );
         }
         text.push_str(label(question.target));
@@ -214,6 +203,148 @@ pub fn until_decided_text(lang: Lang, plan: &Plan, samples: &[Sample]) -> Option
         );
     }
     Some(text)
+}
+
+/// Each question of a run until decided as it stands, one line each, for
+/// the live view (the runner's and the page's) and the report: "A vs B:
+/// not decided yet after 38 pairs; B against A in a typical pair: −3 % to
+/// +12 %", "A: p95 under 2 s: meets it after 60 requests; within 2 s: 96 %
+/// to 100 %". The range is the anytime-valid interval at the level the
+/// decision is made at ([`Questions::interval`]), so a line never says a
+/// target is faster while its range holds 0: the typical pair's ratio is
+/// the geometric mean of paired TTFT ratios, each capped at 2× either way.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<String> {
+    let zh = usize::from(lang == Lang::ZhCn);
+    let label = |index: u32| {
+        plan.targets
+            .get(index as usize)
+            .map_or("?", |t| t.label.as_str())
+    };
+    let mut lines = Vec::new();
+    for pair in &questions.pairs {
+        let (a, b) = (label(pair.first), label(pair.second));
+        let pairs = pair.faster.pairs().to_string();
+        let (low, high) = questions.interval(pair);
+        let mut line = String::new();
+        push_all(&mut line, &[a, [" vs ", " 对 "][zh], b, [": ", "："][zh]]);
+        let winner = match questions.decision(pair) {
+            Decision::First => Some(a),
+            Decision::Second => Some(b),
+            Decision::Open => None,
+        };
+        match winner {
+            Some(faster) => push_all(
+                &mut line,
+                &[
+                    faster,
+                    [" is faster, after ", " 更快（"][zh],
+                    &pairs,
+                    [" pairs", " 对请求）"][zh],
+                ],
+            ),
+            None => push_all(
+                &mut line,
+                &[
+                    ["not decided yet after ", ""][zh],
+                    &pairs,
+                    [" pairs", " 对请求后尚未判定"][zh],
+                ],
+            ),
+        }
+        push_all(
+            &mut line,
+            &[
+                ["; ", "；典型一对中 "][zh],
+                b,
+                [" against ", " 相对 "][zh],
+                a,
+                [" in a typical pair: ", "："][zh],
+                &signed_pct((low - 1.0) * 100.0),
+                [" to ", " 到 "][zh],
+                &signed_pct((high - 1.0) * 100.0),
+            ],
+        );
+        lines.push(line);
+    }
+    for question in &questions.objectives {
+        let share = question.share;
+        let (low, high) = questions.objective_interval(question);
+        let budget = format_ms(lang, share.budget_ms);
+        let mut line = String::new();
+        push_all(&mut line, &[label(question.target), [": ", "："][zh]]);
+        push_objective(&mut line, lang, share.metric, share.crossing, &budget);
+        let taken = question.test.count().to_string();
+        let answer = match questions.objective_decision(question) {
+            Decision::First => Some([" meets it", " 达标"][zh]),
+            Decision::Second => Some([" misses it", " 未达标"][zh]),
+            Decision::Open => None,
+        };
+        match answer {
+            Some(answer) => push_all(
+                &mut line,
+                &[
+                    answer.trim_start(),
+                    [", after ", "（"][zh],
+                    &taken,
+                    [" requests", " 个请求）"][zh],
+                ],
+            ),
+            None => push_all(
+                &mut line,
+                &[
+                    ["not decided yet after ", ""][zh],
+                    &taken,
+                    [" requests", " 个请求后尚未判定"][zh],
+                ],
+            ),
+        }
+        push_all(
+            &mut line,
+            &[
+                ["; within ", "；"][zh],
+                &budget,
+                [": ", " 以内："][zh],
+                &crate::words::format::format_pct(low * 100.0),
+                [" to ", " 到 "][zh],
+                &crate::words::format::format_pct(high * 100.0),
+            ],
+        );
+        lines.push(line);
+    }
+    lines
+}
+
+/// Appends an objective's words: "p95 under 2 s: ", "中位数不超过 800 毫秒：".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn push_objective(text: &mut String, lang: Lang, metric: Metric, crossing: Crossing, budget: &str) {
+    let zh = usize::from(lang == Lang::ZhCn);
+    let asked = match crossing {
+        Crossing::Above => [" at most ", " 不超过 "],
+        Crossing::AtOrAbove => [" under ", " 低于 "],
+    };
+    // Chinese runs on after its own word, with a space only after a
+    // Latin one ("中位数不超过", "p95 不超过").
+    let (name, asked) = if metric == Metric::Median {
+        (
+            ["median", "中位数"][zh],
+            asked[zh].trim_start_matches(|c| zh == 1 && c == ' '),
+        )
+    } else {
+        (metric.name(), asked[zh])
+    };
+    push_all(text, &[name, asked, budget, [": ", "："][zh]]);
+}
+
+/// A signed whole percentage: "+12 %", "−3 %", "+0 %".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn signed_pct(value: f64) -> String {
+    let rounded = value.round();
+    if rounded < 0.0 {
+        format!("−{} %", -rounded)
+    } else {
+        format!("+{rounded} %")
+    }
 }
 
 /// Appends each of `pieces` to `text`.
@@ -339,7 +470,7 @@ mod tests {
         );
         assert_eq!(
             until_decided_text(Lang::ZhCn, &capped, &close).unwrap(),
-            "每个目标 60 个请求后仍未判定：Fast 与 Slow 未能区分（随时有效 95 %）；中位数 低于 \
+            "每个目标 60 个请求后仍未判定：Fast 与 Slow 未能区分（随时有效 95 %）；中位数低于 \
              800 毫秒：Fast 未判定，Slow 未判定"
         );
         // One target and an objective: the question is the objective.
@@ -401,5 +532,80 @@ mod tests {
             })
             .collect();
         assert!(never_answered(Lang::En, &plan, &warmups).is_empty());
+    }
+
+    /// The live lines say each question's state with its range: open with
+    /// a range around 0 while few pairs are in, decided with a range on
+    /// one side once clear; an objective with its share's range; in both
+    /// languages, and never "faster" beside a range that holds 0.
+    #[test]
+    fn each_question_is_said_as_it_stands_with_its_range() {
+        let plan = Plan {
+            targets: vec![Target::demo("Fast", "m"), Target::demo("Slow", "m")],
+            until_decided: true,
+            objectives: vec!["median>2s".to_owned()],
+            ..Plan::default()
+        };
+        let mut questions = Questions::of(&plan).unwrap();
+        let lines = question_lines(Lang::En, &plan, &questions);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(
+            lines[0],
+            "Fast vs Slow: not decided yet after 0 pairs; Slow against Fast in a typical pair: \
+             −50 % to +100 %"
+        );
+        for seq in 0..100 {
+            questions.push(&sample(
+                0,
+                seq,
+                0.0,
+                Some(100.0 + f64::from(seq % 9)),
+                false,
+            ));
+            questions.push(&sample(
+                1,
+                seq,
+                0.0,
+                Some(300.0 + f64::from(seq % 7)),
+                false,
+            ));
+            let lines = question_lines(Lang::En, &plan, &questions);
+            let (low, _) = questions.interval(&questions.pairs[0]);
+            assert_eq!(
+                lines[0].contains("Fast is faster"),
+                low >= 1.0,
+                "{seq}: {}",
+                lines[0]
+            );
+        }
+        let lines = question_lines(Lang::En, &plan, &questions);
+        assert!(lines[0].starts_with("Fast vs Slow: Fast is faster, after 100 pairs; Slow against Fast in a typical pair: +"), "{}", lines[0]);
+        assert!(
+            lines[1].starts_with(
+                "Fast: median at most 2 s: meets it, after 100 requests; within 2 s: "
+            ),
+            "{}",
+            lines[1]
+        );
+        let zh = question_lines(Lang::ZhCn, &plan, &questions);
+        assert!(
+            zh[0]
+                .starts_with("Fast 对 Slow：Fast 更快（100 对请求）；典型一对中 Slow 相对 Fast：+"),
+            "{}",
+            zh[0]
+        );
+        assert!(zh[2].starts_with("Slow：中位数不超过 2 秒："), "{}", zh[2]);
+        assert!(
+            question_lines(
+                Lang::En,
+                &Plan::default(),
+                &Questions::of(&Plan {
+                    until_decided: true,
+                    ..Plan::default()
+                })
+                .unwrap()
+            )
+            .is_empty()
+        );
     }
 }

@@ -399,6 +399,12 @@ impl Objective {
         self.bets.push(if within { 1.0 } else { 0.0 });
     }
 
+    /// Requests taken so far.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn count(&self) -> u32 {
+        self.bets.count()
+    }
+
     /// The decision at level `alpha`: [`Decision::First`] met,
     /// [`Decision::Second`] missed.
     #[cfg_attr(target_arch = "wasm32", inline)]

@@ -174,6 +174,21 @@ impl Questions {
         question.test.decision(self.alpha_each)
     }
 
+    /// A pair's anytime-valid interval for the typical TTFT ratio second
+    /// / first ([`Faster::interval`]) at the level its decision is made at,
+    /// so the two never disagree.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn interval(&self, pair: &PairQuestion) -> (f64, f64) {
+        pair.faster.interval(self.alpha_each)
+    }
+
+    /// An objective question's anytime-valid interval for the share of
+    /// requests within its budget, at its decision's level.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn objective_interval(&self, question: &ObjectiveQuestion) -> (f64, f64) {
+        question.test.interval(self.alpha_each)
+    }
+
     /// The level each question is tested at: 5 % over their number.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn alpha_each(&self) -> f64 {
