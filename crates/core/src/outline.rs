@@ -13,7 +13,8 @@
 //! block's name says what it holds; how the name shows is the block's
 //! [`Show`], the same for every printer.
 //!
-//! The sections, in the order the results show them: the comparison per
+//! The sections, in the order the results show them: for a run until
+//! decided, how it ended and where each question stands ([`decided`]); the comparison per
 //! model and the targets without a success ([`comparison`]), "Prompt size
 //! and prefill speed" ([`prefill`]), "Prompt cache" ([`cache`]), "First
 //! try and rate limits" ([`deploy`]), "When does it go cold?" ([`idle`]),
@@ -28,6 +29,7 @@
 
 pub mod cache;
 pub mod comparison;
+pub mod decided;
 pub mod deploy;
 pub mod fidelity;
 pub mod idle;

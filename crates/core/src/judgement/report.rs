@@ -31,6 +31,7 @@ use crate::planning::plan::Plan;
 use crate::statistics::bootstrap::{Interval, Intervals, report_resamples, time_aware_intervals};
 use crate::statistics::quantile::order_statistic_interval;
 use crate::statistics::stats::{Summary, percentile, summarize, summarize_sorted};
+use crate::wire::questions::Questions;
 use crate::wire::sample::{ErrorKind, Sample, TtftRank};
 
 /// Everything about one target.
@@ -176,6 +177,21 @@ pub struct Report {
     /// The plan's typical prompt size, tokens, which picks the headline
     /// size in a run with prompt sizes.
     pub typical_prompt_tokens: Option<u32>,
+    /// How a run until decided stood when its samples ended; `None` for a
+    /// plan that does not run until decided.
+    pub stopping: Option<Stopping>,
+}
+
+/// A run until decided as its samples leave it: the plan (its targets'
+/// labels, floor and objectives) and its questions replayed from the
+/// samples in their order, as the run itself followed them, so a report
+/// and the run's own last line say the same.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stopping {
+    /// The run's plan.
+    pub plan: Plan,
+    /// Its questions after every sample.
+    pub questions: Questions,
 }
 
 impl Report {
@@ -389,6 +405,10 @@ pub fn build_report_with(
         fidelity: score_fidelity(plan, Sample::probe_answers(samples)),
         population,
         typical_prompt_tokens: plan.typical_prompt_tokens,
+        stopping: Questions::replayed(plan, samples).map(|questions| Stopping {
+            plan: plan.clone(),
+            questions,
+        }),
     };
     report.routing = report.routing_in(Lang::En);
     report

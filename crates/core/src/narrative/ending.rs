@@ -64,7 +64,13 @@ pub fn never_answered(lang: Lang, plan: &Plan, samples: &[Sample]) -> Vec<Said> 
 /// wasm a few hundred bytes).
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn until_decided_text(lang: Lang, plan: &Plan, samples: &[Sample]) -> Option<String> {
-    let questions = Questions::replayed(plan, samples)?;
+    Questions::replayed(plan, samples).map(|questions| decided_text(lang, plan, &questions))
+}
+
+/// [`until_decided_text`] of `questions` as they stand (a report's
+/// [`crate::judgement::report::Stopping`]).
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn decided_text(lang: Lang, plan: &Plan, questions: &Questions) -> String {
     let zh = usize::from(lang == Lang::ZhCn);
     let label = |index: u32| {
         plan.targets
@@ -88,11 +94,11 @@ pub fn until_decided_text(lang: Lang, plan: &Plan, samples: &[Sample]) -> Option
         }
     }
     if questions.pairs.is_empty() && questions.objectives.is_empty() {
-        return Some(if zh == 1 {
+        return if zh == 1 {
             format!("无需判定：只有一个目标，{per_target} 个请求")
         } else {
             format!("nothing to decide: one target, {per_target} requests")
-        });
+        };
     }
     let decided = questions.all_decided();
     let anytime = [" (anytime-valid 95 %)", "（随时有效 95 %）"][zh];
@@ -202,7 +208,7 @@ pub fn until_decided_text(lang: Lang, plan: &Plan, samples: &[Sample]) -> Option
             ],
         );
     }
-    Some(text)
+    text
 }
 
 /// Each question of a run until decided as it stands, one line each, for

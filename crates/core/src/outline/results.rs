@@ -5,6 +5,7 @@
 use super::Section;
 use super::cache::cache_section;
 use super::comparison::{comparison_sections, no_success_section};
+use super::decided::decided_section;
 use super::deploy::deploy_section;
 use super::fidelity::fidelity_section;
 use super::idle::idle_section;
@@ -49,6 +50,8 @@ pub fn results_outline(
         .cloned()
         .map(Part::Population)
         .collect();
+    // A run until decided says first how it ended.
+    parts.extend(decided_section(lang, report).map(Part::Section));
     parts.extend(
         comparison_sections(lang, report, sentences)
             .into_iter()
