@@ -19,10 +19,12 @@ use firsttoken_core::judgement::idle::{GoesCold, IdleFigures};
 use firsttoken_core::judgement::prefill::PredictionSource;
 use firsttoken_core::judgement::prefill_report::{PrefillReport, prefill_report};
 use firsttoken_core::judgement::report::{
-    Connections, REPORT_SEED, Report, TargetReport, build_report, percentile_reaches_censored,
+    Connections, REPORT_SEED, Report, Stopping, TargetReport, build_report,
+    percentile_reaches_censored,
 };
 use firsttoken_core::judgement::tail::ColdTail;
 use firsttoken_core::judgement::verdict::{Judgement, Lang};
+use firsttoken_core::narrative::ending::{decided_text, question_lines};
 use firsttoken_core::narrative::sentences::{colon, labelled, report_sentences};
 use firsttoken_core::outline::results::{Part, results_outline};
 use firsttoken_core::outline::{Block, Section, Show, Table};
@@ -365,6 +367,11 @@ pub fn to_json(doc: &ResultsDoc, report: &Report) -> Value {
         "routing": routing,
         "fidelity": value_of(report.fidelity.as_ref()),
     });
+    // Only a run until decided has the member, so the report of any other
+    // run is what it was.
+    if let (Some(stopping), Some(members)) = (&report.stopping, document.as_object_mut()) {
+        members.insert("stopping".to_owned(), stopping_json(stopping));
+    }
     // Only a run with prompt sizes has the member, so the report of any
     // other run is what it was.
     if let (Some(prefill), Some(members)) = (
@@ -797,4 +804,52 @@ mod tests {
             }
         }
     }
+}
+
+/// How a run until decided stood at its end: decided or not, each
+/// target's measured requests, the floor and the cap, each pair's
+/// decision with its pairs and the anytime-valid range of the typical
+/// TTFT ratio second / first, each objective question's decision with its
+/// requests and the range of the share within its budget, and the two
+/// sentences the report prints.
+fn stopping_json(stopping: &Stopping) -> Value {
+    use firsttoken_core::statistics::sequential::Decision;
+    let (plan, questions) = (&stopping.plan, &stopping.questions);
+    let decision = |d: Decision| match d {
+        Decision::First => "first",
+        Decision::Second => "second",
+        Decision::Open => "open",
+    };
+    json!({
+        "decided": questions.all_decided(),
+        "alpha": firsttoken_core::wire::questions::ALPHA,
+        "alpha_each": questions.alpha_each(),
+        "floor": plan.decided_floor(),
+        "cap": plan.requests_per_target,
+        "requests": (0..questions.targets()).map(|t| questions.requests(t)).collect::<Vec<_>>(),
+        "pairs": questions.pairs.iter().map(|pair| {
+            let (low, high) = questions.interval(pair);
+            json!({
+                "first": pair.first,
+                "second": pair.second,
+                "decision": decision(questions.decision(pair)),
+                "pairs": pair.faster.pairs(),
+                "ratio_low": low,
+                "ratio_high": high,
+            })
+        }).collect::<Vec<_>>(),
+        "objectives": questions.objectives.iter().map(|question| {
+            let (low, high) = questions.objective_interval(question);
+            json!({
+                "target": question.target,
+                "objective": plan.objectives.get(question.objective as usize),
+                "decision": decision(questions.objective_decision(question)),
+                "requests": question.test.count(),
+                "share_low": low,
+                "share_high": high,
+            })
+        }).collect::<Vec<_>>(),
+        "text": decided_text(Lang::En, plan, questions),
+        "questions": question_lines(Lang::En, plan, questions),
+    })
 }

@@ -244,7 +244,7 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
                 &mut line,
                 &[
                     faster,
-                    [" is faster, after ", " 更快（"][zh],
+                    [" faster after ", " 更快（"][zh],
                     &pairs,
                     [" pairs", " 对请求）"][zh],
                 ],
@@ -261,16 +261,23 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
         push_all(
             &mut line,
             &[
-                ["; ", "；典型一对中 "][zh],
+                ["; typical pair, ", "；典型一对 "][zh],
                 b,
-                [" against ", " 相对 "][zh],
+                "/",
                 a,
-                [" in a typical pair: ", "："][zh],
-                &signed_pct((low - 1.0) * 100.0),
-                [" to ", " 到 "][zh],
-                &signed_pct((high - 1.0) * 100.0),
+                [": ", "："][zh],
             ],
         );
+        // The ends at the cap of 2× either way are only bounds.
+        let (low_capped, high_capped) = (low <= 0.5 + 1e-9, high >= 2.0 - 1e-9);
+        let low_pct = signed_pct((low - 1.0) * 100.0);
+        let high_pct = signed_pct((high - 1.0) * 100.0);
+        match (low_capped, high_capped) {
+            (true, true) => line.push_str(["no range yet", "尚无范围"][zh]),
+            (false, true) => push_all(&mut line, &["≥ ", &low_pct]),
+            (true, false) => push_all(&mut line, &["≤ ", &high_pct]),
+            (false, false) => push_all(&mut line, &[&low_pct, [" to ", " 到 "][zh], &high_pct]),
+        }
         lines.push(line);
     }
     for question in &questions.objectives {
@@ -557,8 +564,7 @@ mod tests {
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert_eq!(
             lines[0],
-            "Fast vs Slow: not decided yet after 0 pairs; Slow against Fast in a typical pair: \
-             −50 % to +100 %"
+            "Fast vs Slow: not decided yet after 0 pairs; typical pair, Slow/Fast: no range yet"
         );
         for seq in 0..100 {
             questions.push(&sample(
@@ -578,14 +584,14 @@ mod tests {
             let lines = question_lines(Lang::En, &plan, &questions);
             let (low, _) = questions.interval(&questions.pairs[0]);
             assert_eq!(
-                lines[0].contains("Fast is faster"),
+                lines[0].contains("Fast faster"),
                 low >= 1.0,
                 "{seq}: {}",
                 lines[0]
             );
         }
         let lines = question_lines(Lang::En, &plan, &questions);
-        assert!(lines[0].starts_with("Fast vs Slow: Fast is faster, after 100 pairs; Slow against Fast in a typical pair: +"), "{}", lines[0]);
+        assert!(lines[0].starts_with("Fast vs Slow: Fast faster after 100 pairs; typical pair, Slow/Fast: ≥ +"), "{}", lines[0]);
         assert!(
             lines[1].starts_with(
                 "Fast: median at most 2 s: meets it, after 100 requests; within 2 s: "
@@ -596,7 +602,7 @@ mod tests {
         let zh = question_lines(Lang::ZhCn, &plan, &questions);
         assert!(
             zh[0]
-                .starts_with("Fast 对 Slow：Fast 更快（100 对请求）；典型一对中 Slow 相对 Fast：+"),
+                .starts_with("Fast 对 Slow：Fast 更快（100 对请求）；典型一对 Slow/Fast：≥ +"),
             "{}",
             zh[0]
         );
