@@ -695,6 +695,54 @@ pub(crate) fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> Str
     }
 }
 
+/// How a run until decided stood at its end: decided or not, each
+/// target's measured requests, the floor and the cap, each pair's
+/// decision with its pairs and the anytime-valid range of the typical
+/// TTFT ratio second / first, each objective question's decision with its
+/// requests and the range of the share within its budget, and the two
+/// sentences the report prints.
+fn stopping_json(stopping: &Stopping) -> Value {
+    use firsttoken_core::statistics::sequential::Decision;
+    let (plan, questions) = (&stopping.plan, &stopping.questions);
+    let decision = |d: Decision| match d {
+        Decision::First => "first",
+        Decision::Second => "second",
+        Decision::Open => "open",
+    };
+    json!({
+        "decided": questions.all_decided(),
+        "alpha": firsttoken_core::wire::questions::ALPHA,
+        "alpha_each": questions.alpha_each(),
+        "floor": plan.decided_floor(),
+        "cap": plan.requests_per_target,
+        "requests": (0..questions.targets()).map(|t| questions.requests(t)).collect::<Vec<_>>(),
+        "pairs": questions.pairs.iter().map(|pair| {
+            let (low, high) = questions.interval(pair);
+            json!({
+                "first": pair.first,
+                "second": pair.second,
+                "decision": decision(questions.decision(pair)),
+                "pairs": pair.faster.pairs(),
+                "ratio_low": low,
+                "ratio_high": high,
+            })
+        }).collect::<Vec<_>>(),
+        "objectives": questions.objectives.iter().map(|question| {
+            let (low, high) = questions.objective_interval(question);
+            json!({
+                "target": question.target,
+                "objective": plan.objectives.get(question.objective as usize),
+                "decision": decision(questions.objective_decision(question)),
+                "requests": question.test.count(),
+                "share_low": low,
+                "share_high": high,
+            })
+        }).collect::<Vec<_>>(),
+        "text": decided_text(Lang::En, plan, questions),
+        "questions": question_lines(Lang::En, plan, questions),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -804,52 +852,4 @@ mod tests {
             }
         }
     }
-}
-
-/// How a run until decided stood at its end: decided or not, each
-/// target's measured requests, the floor and the cap, each pair's
-/// decision with its pairs and the anytime-valid range of the typical
-/// TTFT ratio second / first, each objective question's decision with its
-/// requests and the range of the share within its budget, and the two
-/// sentences the report prints.
-fn stopping_json(stopping: &Stopping) -> Value {
-    use firsttoken_core::statistics::sequential::Decision;
-    let (plan, questions) = (&stopping.plan, &stopping.questions);
-    let decision = |d: Decision| match d {
-        Decision::First => "first",
-        Decision::Second => "second",
-        Decision::Open => "open",
-    };
-    json!({
-        "decided": questions.all_decided(),
-        "alpha": firsttoken_core::wire::questions::ALPHA,
-        "alpha_each": questions.alpha_each(),
-        "floor": plan.decided_floor(),
-        "cap": plan.requests_per_target,
-        "requests": (0..questions.targets()).map(|t| questions.requests(t)).collect::<Vec<_>>(),
-        "pairs": questions.pairs.iter().map(|pair| {
-            let (low, high) = questions.interval(pair);
-            json!({
-                "first": pair.first,
-                "second": pair.second,
-                "decision": decision(questions.decision(pair)),
-                "pairs": pair.faster.pairs(),
-                "ratio_low": low,
-                "ratio_high": high,
-            })
-        }).collect::<Vec<_>>(),
-        "objectives": questions.objectives.iter().map(|question| {
-            let (low, high) = questions.objective_interval(question);
-            json!({
-                "target": question.target,
-                "objective": plan.objectives.get(question.objective as usize),
-                "decision": decision(questions.objective_decision(question)),
-                "requests": question.test.count(),
-                "share_low": low,
-                "share_high": high,
-            })
-        }).collect::<Vec<_>>(),
-        "text": decided_text(Lang::En, plan, questions),
-        "questions": question_lines(Lang::En, plan, questions),
-    })
 }

@@ -591,7 +591,13 @@ mod tests {
             );
         }
         let lines = question_lines(Lang::En, &plan, &questions);
-        assert!(lines[0].starts_with("Fast vs Slow: Fast faster after 100 pairs; typical pair, Slow/Fast: ≥ +"), "{}", lines[0]);
+        assert!(
+            lines[0].starts_with(
+                "Fast vs Slow: Fast faster after 100 pairs; typical pair, Slow/Fast: ≥ +"
+            ),
+            "{}",
+            lines[0]
+        );
         assert!(
             lines[1].starts_with(
                 "Fast: median at most 2 s: meets it, after 100 requests; within 2 s: "
@@ -601,8 +607,7 @@ mod tests {
         );
         let zh = question_lines(Lang::ZhCn, &plan, &questions);
         assert!(
-            zh[0]
-                .starts_with("Fast 对 Slow：Fast 更快（100 对请求）；典型一对 Slow/Fast：≥ +"),
+            zh[0].starts_with("Fast 对 Slow：Fast 更快（100 对请求）；典型一对 Slow/Fast：≥ +"),
             "{}",
             zh[0]
         );
