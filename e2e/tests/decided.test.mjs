@@ -44,3 +44,38 @@ test("a plan run until decided stops at its floor in the page and says which tar
     await page.context().close();
   }
 });
+
+test("while a plan runs until decided, the run view says each question as it stands, and the results say how it ended", async () => {
+  const plan = {
+    ...quickPlan(
+      [openaiTarget(servers.mock, "fixed@20", "Left"), openaiTarget(servers.mock, "fixed@20", "Right")],
+      { requests_per_target: 200, warmup_per_target: 0, spacing_s: 0.02 },
+    ),
+    until_decided: true,
+    min_requests_per_target: 20,
+  };
+  for (const [locale, open, ended] of [
+    ["en-US", "Left vs Right: not decided yet after ", "Run until decided"],
+    ["zh-CN", "Left 对 Right：", "运行至有定论"],
+  ]) {
+    await resetMock(servers.mock);
+    const page = await openPage(browser, `${servers.site}#${planFragment(plan)}`, { locale, width: 400 });
+    await page.waitForFunction(() => document.getElementById("target-1-label")?.value === "Right");
+    await page.click("#start");
+    // Equal targets: the question stays open, with its range.
+    await page.waitForFunction(() => /%/.test(document.querySelector("#run-questions li")?.textContent ?? ""));
+    const line = await page.locator("#run-questions li").first().textContent();
+    assert.ok(line.startsWith(open), `${locale}: ${line}`);
+    assert.match(line, /%/, line);
+    await page.click(".run .actions button.danger");
+    await waitForRunEnd(page);
+    // The results open with how the run ended, in the runner's words.
+    await page.click(".run .actions button.primary");
+    const section = page.locator("#until-decided");
+    await section.waitFor();
+    const heading = await section.locator("h2, h3").first().textContent();
+    assert.equal(heading.trim(), ended);
+    assert.deepEqual(unexpectedProblems(page), []);
+    await page.context().close();
+  }
+});

@@ -142,6 +142,17 @@ pub fn RunPage(props: &PageProps) -> Html {
         run.samples
             .read(|all| crate::core::narrative::ending::until_decided_text(lang, &run.plan, all))
     };
+    // While it runs, each question as it stands, with its range.
+    let questions: Vec<String> = if active {
+        run.samples
+            .read(|all| crate::core::wire::questions::Questions::replayed(&run.plan, all))
+            .map(|questions| {
+                crate::core::narrative::ending::question_lines(lang, &run.plan, &questions)
+            })
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     html! {
         <div class="run">
             <section class="card">
@@ -157,6 +168,7 @@ pub fn RunPage(props: &PageProps) -> Html {
                 </div>
                 if run.hidden_samples > 0 { <p class="warn-line">{t.hidden_notice}</p> }
                 if let Some(decided) = decided { <p id="run-decided">{decided}</p> }
+                if !questions.is_empty() { <ul id="run-questions">{ for questions.into_iter().map(|q| html! { <li>{q}</li> }) }</ul> }
             </section>
             <section class="card">
                 <div class="table-wrap">

@@ -230,7 +230,13 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
     let mut lines = Vec::new();
     for pair in &questions.pairs {
         let (a, b) = (label(pair.first), label(pair.second));
-        let pairs = pair.faster.pairs().to_string();
+        let count = pair.faster.pairs();
+        let pairs = count.to_string();
+        let pairs_word = if count == 1 {
+            [" pair", " 对请求"]
+        } else {
+            [" pairs", " 对请求"]
+        };
         let (low, high) = questions.interval(pair);
         let mut line = String::new();
         push_all(&mut line, &[a, [" vs ", " 对 "][zh], b, [": ", "："][zh]]);
@@ -246,7 +252,8 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
                     faster,
                     [" faster after ", " 更快（"][zh],
                     &pairs,
-                    [" pairs", " 对请求）"][zh],
+                    pairs_word[zh],
+                    ["", "）"][zh],
                 ],
             ),
             None => push_all(
@@ -254,7 +261,8 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
                 &[
                     ["not decided yet after ", ""][zh],
                     &pairs,
-                    [" pairs", " 对请求后尚未判定"][zh],
+                    pairs_word[zh],
+                    ["", "后尚未判定"][zh],
                 ],
             ),
         }
@@ -287,7 +295,13 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
         let mut line = String::new();
         push_all(&mut line, &[label(question.target), [": ", "："][zh]]);
         push_objective(&mut line, lang, share.metric, share.crossing, &budget);
-        let taken = question.test.count().to_string();
+        let count = question.test.count();
+        let taken = count.to_string();
+        let requests_word = if count == 1 {
+            [" request", " 个请求"]
+        } else {
+            [" requests", " 个请求"]
+        };
         let answer = match questions.objective_decision(question) {
             Decision::First => Some([" meets it", " 达标"][zh]),
             Decision::Second => Some([" misses it", " 未达标"][zh]),
@@ -300,7 +314,8 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
                     answer.trim_start(),
                     [", after ", "（"][zh],
                     &taken,
-                    [" requests", " 个请求）"][zh],
+                    requests_word[zh],
+                    ["", "）"][zh],
                 ],
             ),
             None => push_all(
@@ -308,7 +323,8 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
                 &[
                     ["not decided yet after ", ""][zh],
                     &taken,
-                    [" requests", " 个请求后尚未判定"][zh],
+                    requests_word[zh],
+                    ["", "后尚未判定"][zh],
                 ],
             ),
         }
