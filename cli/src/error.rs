@@ -6,7 +6,15 @@
 //!   a target that does not answer);
 //! - 2: bad input, refused before anything was sent (arguments, plan,
 //!   results file, missing key);
+//! - 3: `report --fail-on` or `run --fail-on`: a target crossed an
+//!   objective;
+//! - 4: `run --until-decided --fail-on`: an objective was still not decided
+//!   at the cap, and none was crossed;
+//! - 5: `run`: a target got no successful request (before 3 and 4);
 //! - 130: stopped with Ctrl-C (the results file was still written).
+//!
+//! 1 and 2 are this error's; the others are a command's outcome
+//! (`crate::EXIT_OBJECTIVE_CROSSED` and its neighbours).
 
 /// Why a command did not succeed.
 #[derive(Debug)]

@@ -97,9 +97,13 @@ pub struct PlanArgs {
         value_parser = seconds
     )]
     pub idle_gaps: Option<Vec<f64>>,
-    /// Stop as soon as it is decided which target is faster (anytime-valid
-    /// tests at 5 %, checked after every pair of requests); -n is then the
-    /// cap. Exits as a completed run either way, and says which.
+    /// Stop as soon as the plan's questions are decided: which target is
+    /// faster, and with --fail-on whether each target meets each median,
+    /// p90, p95 or p99 objective (anytime-valid tests sharing 5 %, checked
+    /// after every request); -n is then the cap. A target whose questions
+    /// are decided stops at its floor and the others go on. Says what was
+    /// decided; exits as a completed run either way, unless --fail-on
+    /// says otherwise (3, 4).
     #[arg(long, requires = "targets")]
     pub until_decided: bool,
     /// With --until-decided, the least requests per target before a

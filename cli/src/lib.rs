@@ -47,20 +47,26 @@ use firsttoken_core::judgement::objective::{self, Objective, Strictness};
 /// Exit code after Ctrl-C: 128 + SIGINT, as shells report it.
 pub const EXIT_STOPPED: u8 = 130;
 
-/// Exit code of `report --fail-on` when a target crosses an objective.
+/// Exit code of `report --fail-on` and `run --fail-on` when a target
+/// crosses an objective.
 pub const EXIT_OBJECTIVE_CROSSED: u8 = 3;
 
+/// Exit code of `run --until-decided --fail-on` when an objective is still
+/// not decided for a target at the cap and none was crossed.
+pub const EXIT_UNDECIDED: u8 = 4;
+
 /// Exit code of `run` when a target got no successful request (the
-/// results are written; the reason was printed). 4 is kept for a run that
-/// stops undecided at its cap.
+/// results are written; the reason was printed). It comes before 3 and 4.
 pub const EXIT_NO_SUCCESS: u8 = 5;
 
 const EXIT_CODES: &str = "Exit codes: 0 done; 1 a failure while working (a file could not be \
 written, or `check` found a target that does not answer); 2 bad input, refused before anything \
-was sent (arguments, plan, results file, missing key); 3 `report --fail-on`: a target crossed an \
-objective; 5 `run`: a target got no successful request (the results file is still written, and \
-the provider's reason is printed); 130 stopped with Ctrl-C (the results file is still written); \
-141 the reader of standard output went away (`| head`).";
+was sent (arguments, plan, results file, missing key); 3 `report --fail-on` or `run --fail-on`: a \
+target crossed an objective; 4 `run --until-decided --fail-on`: an objective was still not \
+decided at the cap (and none was crossed); 5 `run`: a target got no successful request (the \
+results file is still written, and the provider's reason is printed; before 3 and 4); 130 stopped \
+with Ctrl-C (the results file is still written); 141 the reader of standard output went away \
+(`| head`).";
 
 const OBJECTIVES_HELP: &str = "Objectives (--fail-on, repeatable) say what failing looks like: \
 median, p90, p95 or p99 TTFT above a time (p95>2s, median>=800ms), cv or error_rate above a \
@@ -70,6 +76,16 @@ fails only when the figure's whole 95 % interval lies above the limit, so chance
 fail a job; --strict judges the point value instead. p90, p99 and error_rate are point values. A \
 target with no figure to judge (no successful request, too few for a verdict) fails. Each \
 objective's outcome per target goes to standard error; any failure exits with 3.";
+
+const RUN_OBJECTIVES_HELP: &str = "With `run`, the objectives go into the plan (its `objectives`, \
+as a plan file may hold them too) and the results are judged at the end as `report --fail-on` \
+judges them. With --until-decided, a median, p90, p95 or p99 objective is a question for each \
+target instead, followed request by request by an anytime-valid test (p95>2s: are at least 95 % of \
+its requests within 2 s? failures count as over; 5 % shared by every question of the run): a \
+target stops once its questions are decided and it has its floor, and the run exits 3 when one \
+was decided missed, 4 when one is still open at the cap and none crossed, 0 when every one is \
+met. cv, error_rate and verdict objectives cannot be decided early: they are judged at the end, \
+as `report --fail-on` judges them.";
 
 const KEYS_HELP: &str = "Keys come from the environment and each goes only to the host it is tied \
 to: --key HOST=VARIABLE or FIRSTTOKEN_KEY_FOR_<HOST> (e.g. FIRSTTOKEN_KEY_FOR_LLM_EXAMPLE_COM) for \
@@ -92,7 +108,7 @@ enum Command {
     /// Run a plan and write its results. The plan is a file or link, or
     /// built from --target flags.
     #[command(group(clap::ArgGroup::new("source").required(true).args(["plan", "targets"])))]
-    #[command(after_help = format!("{KEYS_HELP}\n\n{EXIT_CODES}"))]
+    #[command(after_help = format!("{KEYS_HELP}\n\n{OBJECTIVES_HELP}\n\n{RUN_OBJECTIVES_HELP}\n\n{EXIT_CODES}"))]
     Run {
         /// The plan: a plan v1 file, `-` for standard input, or a page link
         /// carrying `#plan=`. Or none, and --target flags instead.
@@ -130,6 +146,13 @@ enum Command {
         /// else. Repeatable.
         #[arg(long = "key", value_name = "HOST=VARIABLE")]
         keys: Vec<keys::KeyBinding>,
+        /// Exit with 3 when any target crosses this objective, e.g.
+        /// 'p95>2s', 'error_rate>2%', 'verdict>=cold_starts' (see below);
+        /// with --until-decided, a median or pNN objective is decided as
+        /// the run goes, and 4 says one was not decided at the cap.
+        /// Repeatable.
+        #[arg(long = "fail-on", value_name = "OBJECTIVE", value_parser = objective_text)]
+        fail_on: Vec<String>,
     },
     /// Print the summary of one or more results files (several are merged
     /// as the page's import merges them), and fail (exit 3) when a target
@@ -267,6 +290,14 @@ fn parse_lang(tag: &str) -> Result<Lang, String> {
         .ok_or_else(|| format!("{tag:?} is not a language of the report: use en or zh-CN"))
 }
 
+/// `run --fail-on`: an objective as `report --fail-on` reads it, kept as
+/// typed (trimmed) for the plan's `objectives`.
+fn objective_text(text: &str) -> Result<String, String> {
+    text.parse::<Objective>()
+        .map(|_| text.trim().to_owned())
+        .map_err(|e| e.to_string())
+}
+
 fn env_lookup(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
@@ -283,13 +314,21 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
             fresh_connections,
             resume,
             keys,
+            fail_on,
         } => {
             if vantage.as_deref().is_some_and(|v| v.trim().is_empty()) {
                 return Err(CliError::Input(
                     "--vantage needs a name, e.g. --vantage fra1".to_owned(),
                 ));
             }
-            let resolved = flags::resolve(plan.as_deref(), &flags)?;
+            let mut resolved = flags::resolve(plan.as_deref(), &flags)?;
+            // The objectives are the plan's: saved and linked with it, kept
+            // in the results, and checked on --resume as the rest of it.
+            for objective in fail_on {
+                if !resolved.objectives.contains(&objective) {
+                    resolved.objectives.push(objective);
+                }
+            }
             flags::share(&resolved, &share, env_lookup, |link| eprintln!("{link}"))?;
             let prepared = run::prepare_plan(resolved, &keys, env_lookup)?;
             say_key_routes(&prepared.routes);
@@ -324,6 +363,8 @@ fn execute(cli: Cli) -> Result<u8, CliError> {
                 RunEnd::Completed => 0,
                 RunEnd::NoSuccess => EXIT_NO_SUCCESS,
                 RunEnd::Stopped => EXIT_STOPPED,
+                RunEnd::ObjectiveCrossed => EXIT_OBJECTIVE_CROSSED,
+                RunEnd::Undecided => EXIT_UNDECIDED,
             })
         }
         Command::Report {

@@ -12,10 +12,13 @@
 
 use std::path::{Path, PathBuf};
 
+use firsttoken_core::base::printable::printable_lines;
 use firsttoken_core::documents::results::{Environment, export_csv, export_json};
 use firsttoken_core::documents::run::RunStatus;
+use firsttoken_core::judgement::objective::{Strictness, check_run};
 use firsttoken_core::planning::plan::{Plan, Protocol, Target};
 use firsttoken_core::wire::measure::Outcome;
+use firsttoken_core::wire::questions::Questions;
 use firsttoken_core::wire::run_loop::{self, Halt, RunAdapter, Sending};
 use firsttoken_core::wire::sample::Sample;
 use firsttoken_core::wire::session::{RunSession, Step};
@@ -59,6 +62,12 @@ pub enum RunEnd {
     /// Every planned request was sent, and a target got no successful
     /// one; its reason was printed.
     NoSuccess,
+    /// The run ended and a target crossed one of the plan's objectives
+    /// (`--fail-on`); each check was printed.
+    ObjectiveCrossed,
+    /// A run until decided reached its cap with an objective still not
+    /// decided for a target, and none crossed.
+    Undecided,
 }
 
 /// A plan ready to run: its keys looked up, its targets checked.
@@ -265,12 +274,62 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
     for line in &unanswered {
         progress.note(line);
     }
+    let objectives = if stopped || plan.objectives.is_empty() {
+        None
+    } else {
+        Some(judge_objectives(&options.output)?)
+    };
     Ok(if stopped {
         RunEnd::Stopped
-    } else if unanswered.is_empty() {
-        RunEnd::Completed
-    } else {
+    } else if !unanswered.is_empty() {
         RunEnd::NoSuccess
+    } else {
+        objectives.unwrap_or(RunEnd::Completed)
+    })
+}
+
+/// Judges the plan's objectives on the results file as written (so exactly
+/// as `report --fail-on` would judge it, and a run until decided by the
+/// decisions a replay of its stored samples reaches), prints each check on
+/// standard error, then what they come to; the run's end by them.
+///
+/// # Errors
+/// When the results file cannot be read back.
+fn judge_objectives(results: &Path) -> Result<RunEnd, CliError> {
+    let doc = crate::report::load(&[results.to_path_buf()])?;
+    let questions = Questions::replayed(&doc.plan, &doc.samples);
+    let checks = check_run(
+        &crate::report::report_of(&doc),
+        &doc.plan,
+        questions.as_ref(),
+        Strictness::Interval,
+    );
+    for check in &checks {
+        eprintln!("{}", printable_lines(&check.line()));
+    }
+    let failed = checks.iter().filter(|c| c.failed()).count();
+    let undecided = checks.iter().filter(|c| c.undecided()).count();
+    Ok(if failed > 0 {
+        eprintln!(
+            "{failed} of {} checks failed: a target crossed an objective (exit {})",
+            checks.len(),
+            crate::EXIT_OBJECTIVE_CROSSED
+        );
+        RunEnd::ObjectiveCrossed
+    } else if undecided > 0 {
+        eprintln!(
+            "{undecided} of {} checks not decided after {} requests per target, the cap (exit {})",
+            checks.len(),
+            doc.plan.requests_per_target,
+            crate::EXIT_UNDECIDED
+        );
+        RunEnd::Undecided
+    } else {
+        eprintln!(
+            "every target meets every objective ({} checks)",
+            checks.len()
+        );
+        RunEnd::Completed
     })
 }
 

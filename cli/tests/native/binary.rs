@@ -641,7 +641,10 @@ fn every_command_has_help_and_the_exit_codes_are_as_documented() {
         "--fresh-connections",
         "--resume",
         "FIRSTTOKEN_KEY_<PROVIDER>",
+        "--fail-on <OBJECTIVE>",
+        "cannot be decided early",
         "Exit codes",
+        "4 `run --until-decided --fail-on`",
     ] {
         assert!(run_help.contains(word), "{word}: {run_help}");
     }
@@ -657,6 +660,10 @@ fn every_command_has_help_and_the_exit_codes_are_as_documented() {
         assert!(stdout.is_empty(), "errors go to stderr: {stdout}");
     };
     refused(&["run"], "PLAN");
+    refused(
+        &["run", "--target", "demo:demo-llm", "--fail-on", "p95>2"],
+        "\"2\" is not a time",
+    );
     refused(&["frobnicate"], "frobnicate");
     refused(&["report", "missing.json"], "missing.json: cannot read it");
     refused(&["run", "missing-plan.json"], "missing-plan.json");

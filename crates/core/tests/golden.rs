@@ -705,3 +705,82 @@ fn fidelity_results_document_and_csv() {
     assert_eq!(doc.plan, plan);
     assert_eq!(doc.samples, samples);
 }
+
+/// A whole run of a plan without `until_decided` (warm-ups, jitter,
+/// prompt sizes with the cache probe, three targets),
+/// driven through the run session as both adapters drive it, with replies
+/// made up from a seeded stream (now and then a failure, now and then one
+/// that overruns the spacing). Its results file and CSV were written by the
+/// session before a run could stop a target early or ask objectives: a plan
+/// that asks neither still sends every request, in the same order, at the
+/// same times, and its results are the same bytes.
+#[test]
+fn a_run_without_until_decided_gives_the_results_it_always_gave() {
+    use firsttoken_core::planning::schedule::Next;
+    use firsttoken_core::wire::session::RunSession;
+    let plan = Plan {
+        targets: vec![
+            Target::openai("A", "https://a.example/v1", "m"),
+            Target::openai("B", "https://b.example/v1", "m"),
+            Target::openai("C", "https://c.example/v1", "m"),
+        ],
+        requests_per_target: 12,
+        warmup_per_target: 2,
+        spacing_s: 1.0,
+        jitter_s: 0.2,
+        prompt_sizes: Some(vec![128, 2_048]),
+        prompt_cache_probe: true,
+        ..Plan::default()
+    };
+    let start_ms = 1_733_000_000_000.5;
+    let mut session = RunSession::start(plan.clone(), start_ms);
+    let mut rng = fastrand::Rng::with_seed(51);
+    let (mut now_ms, mut samples) = (start_ms, Vec::new());
+    loop {
+        let planned = match session.next(now_ms) {
+            Next::SendNow(planned) => planned,
+            Next::WaitUntil(at_ms, _) => {
+                now_ms = at_ms;
+                continue;
+            }
+            Next::Finished => break,
+            other => panic!("unexpected {other:?}"),
+        };
+        session.mark_sent(&planned, now_ms).unwrap();
+        let mut sample = firsttoken_core::testing::fixtures::planned_sample(&planned);
+        sample.sent_at_ms = now_ms;
+        let ttft_ms = 100.0 * f64::from(planned.target + 1) + 400.0 * rng.f64();
+        // Every seventh reply outlasts the spacing.
+        let took_ms = if samples.len() % 7 == 3 {
+            1_500.0
+        } else {
+            ttft_ms + 150.0
+        };
+        if rng.u32(0..13) == 0 {
+            sample.ttft_ms = None;
+            sample.total_ms = Some(took_ms);
+            sample.error = Some(SampleError {
+                kind: ErrorKind::HttpStatus,
+                phase: Phase::Request,
+                message: "HTTP 503 from provider".to_owned(),
+            });
+        } else {
+            sample.ttft_ms = Some(ttft_ms);
+            sample.total_ms = Some(took_ms);
+            sample.output_tokens = Some(rng.u32(5..40));
+        }
+        now_ms += took_ms;
+        assert_eq!(session.on_sample(&sample, now_ms).refused, None);
+        samples.push(sample);
+    }
+    assert_eq!(samples.len(), session.progress().1);
+    let environment = Environment {
+        schedule_shift_ms: Some(session.schedule_shift_ms()),
+        ..environment()
+    };
+    golden(
+        "run-plain.json",
+        &export_json(&plan, &environment, &samples),
+    );
+    golden("run-plain.csv", &export_csv(&plan, &samples));
+}
