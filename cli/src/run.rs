@@ -12,11 +12,14 @@
 
 use std::path::{Path, PathBuf};
 
+use firsttoken_core::base::lang::Lang;
 use firsttoken_core::base::printable::printable_lines;
 use firsttoken_core::documents::results::{Environment, export_csv, export_json};
 use firsttoken_core::documents::run::RunStatus;
 use firsttoken_core::judgement::objective::{Strictness, check_run};
+use firsttoken_core::narrative::ending::question_lines;
 use firsttoken_core::planning::plan::{Plan, Protocol, Target};
+use firsttoken_core::statistics::sequential::Decision;
 use firsttoken_core::wire::measure::Outcome;
 use firsttoken_core::wire::questions::Questions;
 use firsttoken_core::wire::run_loop::{self, Halt, RunAdapter, Sending};
@@ -202,6 +205,7 @@ pub async fn run(prepared: Prepared, options: &RunOptions, stop: Stop) -> Result
         progress,
         plan: plan.clone(),
         last: Last::default(),
+        said: Said::default(),
     };
     let ended = run_loop::run(&mut adapter).await;
     let RunnerAdapter {
@@ -402,6 +406,60 @@ struct RunnerAdapter {
     progress: Progress,
     plan: Plan,
     last: Last,
+    said: Said,
+}
+
+/// Where a run until decided's questions stood when they were last said:
+/// each decision, and the least measured requests of a target.
+#[derive(Default)]
+struct Said {
+    decisions: Vec<Decision>,
+    requests: u32,
+}
+
+/// How often (in measured requests per target) a run until decided says
+/// its questions again when no decision changed.
+const QUESTIONS_EVERY: u32 = 25;
+
+impl RunnerAdapter {
+    /// A run until decided says its questions as they stand (core's
+    /// `question_lines`) when a decision changes and every
+    /// [`QUESTIONS_EVERY`] requests per target, so a person watching, or a
+    /// log, sees the range narrow.
+    fn say_questions(&mut self) {
+        let Some(questions) = self.session.questions() else {
+            return;
+        };
+        let decisions: Vec<Decision> = questions
+            .pairs
+            .iter()
+            .map(|pair| questions.decision(pair))
+            .chain(
+                questions
+                    .objectives
+                    .iter()
+                    .map(|question| questions.objective_decision(question)),
+            )
+            .collect();
+        let requests = (0..questions.targets())
+            .map(|t| questions.requests(t))
+            .min()
+            .unwrap_or(0);
+        // The first request sets where they stand; nothing is said yet.
+        let changed = !self.said.decisions.is_empty() && decisions != self.said.decisions;
+        let due = requests > self.said.requests && requests % QUESTIONS_EVERY == 0;
+        if !changed && !due {
+            self.said.decisions = decisions;
+            return;
+        }
+        self.said = Said {
+            decisions,
+            requests,
+        };
+        for line in question_lines(Lang::En, &self.plan, questions) {
+            self.progress.note(&line);
+        }
+    }
 }
 
 impl RunAdapter for RunnerAdapter {
@@ -488,6 +546,7 @@ impl RunAdapter for RunnerAdapter {
             step.progress,
             (step.time_left_ms, step.late_ms),
         );
+        self.say_questions();
     }
 }
 
