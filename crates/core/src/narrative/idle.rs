@@ -60,6 +60,11 @@ pub fn idle_sentences(lang: Lang, idle: &IdleFigures) -> Vec<String> {
     if idle.moved > 0 {
         let late = gap_text(lang, idle.late_max_s);
         out.push(match lang {
+            Lang::En if idle.moved == 1 => format!(
+                "1 request sat idle longer than planned, past a longer gap, while another \
+                 target's request ran ({late} longer); it counts at the longest gap its measured \
+                 idle reached"
+            ),
             Lang::En => format!(
                 "{} requests sat idle longer than planned, past a longer gap, while another \
                  target's request ran (up to {late} longer); each counts at the longest gap its \
@@ -234,8 +239,13 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
                 share_at_most,
             },
         ) => format!(
-            "stayed warm after {} idle in all {of} tries (cold share ≤ {})",
+            "stayed warm after {} idle in {} (cold share ≤ {})",
             gap_text(lang, after_s),
+            if of == 1 {
+                "its one try".to_owned()
+            } else {
+                format!("all {of} tries")
+            },
             pct(share_at_most)
         ),
         (
@@ -408,11 +418,15 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
                     "专用端点每小时 {hour}（每天 {day}），比单是保持热状态的请求还便宜，与流量无关"
                 ),
             },
-            (Lang::En, Some(requests)) => format!(
-                "a dedicated endpoint at {hour} an hour ({day} a day) costs less than serverless \
-                 above {} requests a day",
-                grouped(requests.round() as u64)
-            ),
+            (Lang::En, Some(requests)) => {
+                let requests = requests.round() as u64;
+                format!(
+                    "a dedicated endpoint at {hour} an hour ({day} a day) costs less than \
+                     serverless above {} request{} a day",
+                    grouped(requests),
+                    if requests == 1 { "" } else { "s" }
+                )
+            }
             (Lang::ZhCn, Some(requests)) => format!(
                 "专用端点每小时 {hour}（每天 {day}），每天超过 {} 个请求时比无服务器更便宜",
                 grouped(requests.round() as u64)
@@ -776,6 +790,67 @@ mod tests {
         assert_eq!(gap_text(Lang::En, 90.0), "1.5 min");
         assert_eq!(gap_text(Lang::En, 5_400.0), "1.5 h");
         assert_eq!(gap_text(Lang::ZhCn, 900.0), "15 分钟");
+    }
+
+    /// One request is one request: "1 request sat idle", never "1
+    /// requests"; the same for a lone try and a break-even of one request.
+    #[test]
+    fn a_count_of_one_reads_in_the_singular() {
+        let moved = |count: usize| {
+            let mut requests: Vec<IdleRequest> = (0..6)
+                .flat_map(|i| {
+                    let ms = TtftRank::Measured(400.0 + f64::from(i));
+                    [IdleRequest::planned(1.0, ms), IdleRequest::planned(6.0, ms)]
+                })
+                .collect();
+            for request in requests.iter_mut().filter(|r| r.gap_s == 1.0).take(count) {
+                request.idle_s = Some(6.5);
+            }
+            idle_figures(&requests, 120_000.0, IdleSettings::default()).unwrap()
+        };
+        let one = idle_sentences(Lang::En, &moved(1));
+        assert!(
+            one[1].starts_with("1 request sat idle longer than planned")
+                && one[1].contains("(5.5 s longer); it counts at"),
+            "{one:?}"
+        );
+        let two = idle_sentences(Lang::En, &moved(2));
+        assert!(
+            two[1].starts_with("2 requests sat idle longer than planned")
+                && two[1].contains("(up to 5.5 s longer); each counts at"),
+            "{two:?}"
+        );
+        let mut lone = moved(0);
+        lone.goes_cold = GoesCold::StayedWarm {
+            after_s: 6.0,
+            cold: 0,
+            of: 1,
+            share_at_most: 0.95,
+        };
+        let sentence = idle_sentence(Lang::En, &lone);
+        assert!(
+            sentence.starts_with("stayed warm after 6 s idle in its one try (cold share ≤ 95 %)"),
+            "{sentence}"
+        );
+        lone.dedicated = Some(crate::judgement::idle::Dedicated {
+            usd_per_hour: 1.0,
+            usd_per_day: 24.0,
+            break_even_requests_per_day: Some(1.0),
+            cheaper_at_any_traffic: false,
+        });
+        let settings = idle_settings(Lang::En, &lone);
+        assert!(
+            settings
+                .iter()
+                .any(|s| s.ends_with("costs less than serverless above 1 request a day")),
+            "{settings:?}"
+        );
+        for text in one.iter().chain(&settings).chain([&sentence]) {
+            assert!(
+                !text.contains(" 1 requests") && !text.contains(" 1 tries"),
+                "{text}"
+            );
+        }
     }
 
     #[test]
