@@ -57,6 +57,7 @@ fn race(client: Client, mock: &MockHandle, gap: Duration, tries: usize) -> (usiz
                 protocol: target.protocol,
                 reasoning_counts_as_first_token: false,
                 timeout_s: 10.0,
+                fresh_connection: false,
             };
             let measured = measure(&mut client, &request, options, &mut stopped).await;
             failed += usize::from(measured.outcome.error.is_some());

@@ -103,6 +103,10 @@ pub struct IdleConnection {
     /// by it (targets sharing an origin share its connection). `None`:
     /// the target's own idle stands for it.
     pub idle_s: Option<f64>,
+    /// The client opened it on purpose, as the plan asked
+    /// ([`Sample::fresh_connection`]): it measures what a new connection
+    /// costs and says nothing of when the kept one closes.
+    pub fresh: bool,
 }
 
 impl IdleConnection {
@@ -117,6 +121,7 @@ impl IdleConnection {
                 .filter(|_| !reused)
                 .map(|phases| phases.setup_ms()),
             idle_s: sample.connection_idle_s,
+            fresh: sample.fresh_connection && !reused,
         })
     }
 }

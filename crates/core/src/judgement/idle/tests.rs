@@ -337,6 +337,7 @@ fn the_connection_s_window_is_read_from_the_connection_s_own_idle() {
                     reused: !new,
                     setup_ms: new.then_some(150.0),
                     idle_s: Some(connection_idle_s),
+                    fresh: false,
                 }),
                 ..measured(gap_s, 60.0 + f64::from(i) + if new { 150.0 } else { 0.0 })
             });

@@ -505,6 +505,7 @@ fn connection_window(
                         reused: !new,
                         setup_ms: new.then_some(setup_ms),
                         idle_s: Some(gap_s),
+                        fresh: false,
                     }),
                     ..IdleRequest::planned(gap_s, TtftRank::Measured(ms.min(TIMEOUT_MS)))
                 });
