@@ -4,7 +4,9 @@
 //! them from here.
 
 use crate::base::lang::Lang;
-use crate::judgement::idle::{GapFigures, GoesCold, IdleFigures};
+use crate::judgement::idle::{
+    ConnectionExtra, ConnectionIdle, GapFigures, GoesCold, IdleFigures, MIN_EXTRA_REQUESTS,
+};
 use crate::judgement::report::{Report, percentile_reaches_censored};
 pub use crate::words::format::gap_text;
 use crate::words::format::{format_ms, format_usd, grouped, significant};
@@ -127,24 +129,8 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
         }
     });
     let mut cost = cost.unwrap_or_default();
-    // Said when a new connection's first token came noticeably later
-    // than its measured opening explains.
-    if let Some((extra_ms, new, reused)) = connection.extra
-        && extra_ms >= 5.0
-    {
-        let extra = format_ms(lang, extra_ms);
-        cost.push_str(&match lang {
-            Lang::En => format!(
-                ", and beyond that its first token came {extra} later at the median than on a \
-                 reused connection ({new} new against {reused} reused, after gaps where the \
-                 model stayed warm)"
-            ),
-            Lang::ZhCn => format!(
-                "，此外新连接上的首个 token 中位数比复用连接晚 {extra}（模型保持热状态的间隔后，\
-                 新建 {new} 个对复用 {reused} 个）"
-            ),
-        });
-    }
+    let (extra, taken_off) = extra_words(lang, idle, &connection);
+    cost.push_str(&extra);
     let head = match (lang, connection.closes) {
         _ if connection.always_new => match lang {
             Lang::En => {
@@ -194,10 +180,118 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
     Some(match lang {
         Lang::En => format!(
             "{head}: a new connection {counts}{cost}; cold replicas are judged on the time after \
-             the connection was ready"
+             the connection was ready{taken_off}"
         ),
-        Lang::ZhCn => format!("{head}：新建连接 {counts}{cost}；冷启动按连接就绪之后的时间判断"),
+        Lang::ZhCn => {
+            format!("{head}：新建连接 {counts}{cost}；冷启动按连接就绪之后的时间判断{taken_off}")
+        }
     })
+}
+
+/// A new connection's extra beyond its timed opening is said from this
+/// many ms; below it, "nothing measurable".
+const NOTICEABLE_EXTRA_MS: f64 = 5.0;
+
+/// "1 request" / "3 requests".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn requests_en(n: usize) -> String {
+    if n == 1 {
+        "1 request".to_owned()
+    } else {
+        format!("{n} requests")
+    }
+}
+
+/// What a new connection adds beyond its timed opening, measured after
+/// the shortest gap ([`ConnectionExtra`]), as a clause after the opening's
+/// cost, and what the judging of cold replicas took off with it (empty
+/// when nothing).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn extra_words(lang: Lang, idle: &IdleFigures, connection: &ConnectionIdle) -> (String, String) {
+    let after = gap_text(lang, idle.reference_gap_s);
+    match connection.extra {
+        ConnectionExtra::TakenOff { ms, new, reused } if ms >= NOTICEABLE_EXTRA_MS => {
+            let extra = format_ms(lang, ms);
+            let total = connection
+                .setup_median_ms
+                .map(|setup| format_ms(lang, setup + ms));
+            match lang {
+                Lang::En => (
+                    format!(
+                        "; beyond its opening a new connection held the first token {extra} \
+                         longer at the median (after {after}: {new} requests on a new connection \
+                         against {reused} on a kept one){}",
+                        total.map_or_else(String::new, |total| format!(
+                            ", so a new connection adds {total} in all"
+                        ))
+                    ),
+                    format!(", with those {extra} taken off too"),
+                ),
+                Lang::ZhCn => (
+                    format!(
+                        "；除建立连接外，新连接还让首个 token 的中位数晚了 {extra}（空闲 {after}后：\
+                         新建连接 {new} 个对复用 {reused} 个）{}",
+                        total.map_or_else(String::new, |total| format!(
+                            "，所以一个新连接共增加 {total}"
+                        ))
+                    ),
+                    format!("，并同样扣除这 {extra}"),
+                ),
+            }
+        }
+        ConnectionExtra::TakenOff { new, reused, .. } => (
+            match lang {
+                Lang::En => format!(
+                    "; beyond its opening a new connection added nothing measurable (after \
+                     {after}: {new} requests on a new connection against {reused} on a kept one)"
+                ),
+                Lang::ZhCn => format!(
+                    "；除建立连接外，新连接没有可测的额外耗时（空闲 {after}后：新建连接 {new} 个对复用 \
+                     {reused} 个）"
+                ),
+            },
+            String::new(),
+        ),
+        ConnectionExtra::InReference { new, of } if !connection.always_new => (
+            match lang {
+                Lang::En => format!(
+                    "; after {after}, {new} of {} already had to open one, so the warm reference \
+                     holds a new connection's whole cost",
+                    requests_en(of)
+                ),
+                Lang::ZhCn => format!(
+                    "；空闲 {after}后已有 {of} 个中 {new} 个请求需要新建连接，热基准已包含新连接的全部开销"
+                ),
+            },
+            String::new(),
+        ),
+        ConnectionExtra::NotMeasured { new, reused }
+            if connection.setup_of > 0
+                || idle
+                    .gaps
+                    .iter()
+                    .any(|g| g.connections.is_some_and(|c| c.new > 0)) =>
+        {
+            (
+                match lang {
+                    Lang::En => format!(
+                        "; what it adds beyond its opening was not measured (after {after}, {} \
+                         on a new connection and {reused} on a kept one; {MIN_EXTRA_REQUESTS} of \
+                         each are needed)",
+                        requests_en(new)
+                    ),
+                    Lang::ZhCn => format!(
+                        "；新连接在建立连接之外还增加多少未能测得（空闲 {after}后新建连接 {new} 个、复用 \
+                         {reused} 个，各需至少 {MIN_EXTRA_REQUESTS} 个）"
+                    ),
+                },
+                String::new(),
+            )
+        }
+        ConnectionExtra::InReference { .. } | ConnectionExtra::NotMeasured { .. } => {
+            (String::new(), String::new())
+        }
+    }
 }
 
 /// The sentence about a target's idle gaps: where it goes cold (or that it

@@ -800,6 +800,45 @@ mod tests {
             .map(|p| p.connection.unwrap().fresh)
             .collect();
         assert_eq!(fresh, [false, true, false, true]);
+
+        // A day of a model that never goes cold behind a server closing
+        // connections idle 1 s and holding each new one's first request
+        // 200 ms: half the requests after 0.3 s on a new connection on
+        // purpose. The daily table reads the connection's window, and the
+        // model warm, as the report does.
+        let day: Vec<PointSample<'_>> = (0..20u32)
+            .map(|i| {
+                let gap_s = [0.3, 2.0][i as usize % 2];
+                let fresh = gap_s < 1.0 && i % 4 == 2;
+                let new = fresh || gap_s > 1.0;
+                PointSample {
+                    ttft_ms: Some(20.0 + f64::from(i % 5) * 0.3 + if new { 200.2 } else { 0.0 }),
+                    idle_gap_s: Some(gap_s),
+                    idle_s: Some(gap_s),
+                    connection_idle_s: Some(gap_s),
+                    ..sample(i, !new, fresh)
+                }
+            })
+            .collect();
+        let points = PointsDoc::build("", false, vec![target.clone()], 60_000.0, None, day);
+        let Ok(Published::Points(read)) = read_published(points.to_json().as_bytes()) else {
+            panic!("the points read back");
+        };
+        let mut data = Dataset::default();
+        data.add(&read, "").unwrap();
+        data.finish();
+        let days = idle_daily(&data);
+        let en = crate::base::lang::Lang::En;
+        assert!(
+            crate::narrative::idle::goes_cold_cell(en, &days[0].figures.goes_cold)
+                .starts_with("warm after 2 s"),
+            "{:?}",
+            days[0].figures
+        );
+        assert_eq!(
+            crate::narrative::idle::connection_cell(en, &days[0].figures),
+            "0.3 s–2 s"
+        );
         let none = PointsDoc::build(
             "",
             false,

@@ -426,7 +426,8 @@ fn the_rows_reference_misses_thresholds_below_the_second_gap() {
         crate::base::order::sort_numbers(&mut sorted);
         let row = slow_share(&sorted, censored).unwrap().threshold_ms;
         ranked.sort_unstable_by(|a, b| a.gap_s.total_cmp(&b.gap_s).then(a.ms.total_cmp(&b.ms)));
-        let idle = figures_over(&ranked, row, IdleSettings::default());
+        let extra = ConnectionExtra::NotMeasured { new: 0, reused: 0 };
+        let idle = figures_over(&ranked, row, IdleSettings::default(), extra);
         held_by_pair[pair].1 += 1;
         if idle
             .goes_cold
