@@ -170,9 +170,11 @@ pub struct GapFigures {
     /// the requests the isotonic fit pooled with this gap's (its block,
     /// whose pooled share is the estimate), so the estimate lies inside.
     pub monotone_interval: (f64, f64),
-    /// TTFT median of the gap's ranked requests, ms (timeouts at the timeout).
+    /// TTFT median of the gap's ranked requests, ms, as the model is
+    /// judged: a new connection's measured cost taken off (timeouts at the
+    /// timeout).
     pub median_ms: Option<f64>,
-    /// TTFT p95 of the gap's ranked requests, ms.
+    /// TTFT p95 of the gap's ranked requests, ms, the same way.
     pub p95_ms: Option<f64>,
     /// Timeouts among them (a percentile reaching one is a lower bound),
     /// failures before the first token included.
