@@ -86,6 +86,7 @@ fn bench() -> Result<std::process::ExitCode, String> {
         protocol: target.protocol,
         reasoning_counts_as_first_token: false,
         timeout_s: plan.timeout_s,
+        fresh_connection: false,
     };
     let mut client = Client::new(false);
     let (_stop, mut stopped) = stop_signal();

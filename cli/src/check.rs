@@ -39,6 +39,7 @@ pub async fn check(plan: &Plan, keys: &[Option<Key>], stop: &mut Stop) -> Vec<Ch
             protocol: target.protocol,
             reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
             timeout_s: probe.timeout_s,
+            fresh_connection: false,
         };
         let measured = if target.protocol == Protocol::Demo {
             // The built-in demo answers in the process, as in the page.

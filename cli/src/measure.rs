@@ -40,6 +40,9 @@ pub struct MeasureOptions {
     pub reasoning_counts_as_first_token: bool,
     /// Give up after this many seconds (a stalled stream ends here).
     pub timeout_s: f64,
+    /// Open a new connection for this request even when one to its origin
+    /// is kept ([`firsttoken_core::planning::schedule::PlannedRequest::fresh_connection`]).
+    pub fresh_connection: bool,
 }
 
 /// The outcome and how the connection was made.
@@ -110,7 +113,12 @@ pub async fn measure(
     };
 
     let sent = guarded(
-        client.post(&request.url, &request.headers, &request.body),
+        client.post(
+            &request.url,
+            &request.headers,
+            &request.body,
+            options.fresh_connection,
+        ),
         deadline,
         stop,
     )

@@ -160,7 +160,8 @@ impl Client {
 
     /// Sends a POST of `body` with `headers` to `url` and waits for the
     /// response headers. Opens a connection when none is idle for the
-    /// origin.
+    /// origin, or when `fresh` asks for a new one (the kept one is then
+    /// closed: the new one takes its place in the pool).
     ///
     /// # Errors
     /// [`SendError`] when the URL is unusable, no connection could be
@@ -176,10 +177,18 @@ impl Client {
         url: &str,
         headers: &[(String, String)],
         body: &str,
+        fresh: bool,
     ) -> Result<Exchange, SendError> {
         let (origin, uri) = destination(url)?;
         let connection_idle = self.idle.get(&origin).map(|(_, since)| since.elapsed());
-        let (sender, opened) = self.connection(&origin).await?;
+        let (sender, opened) = if fresh {
+            // Closed before the new one opens, so the server is not left
+            // holding two of this client's connections.
+            self.idle.remove(&origin);
+            self.open(&origin).await?
+        } else {
+            self.connection(&origin).await?
+        };
         let mut exchange = match self
             .send_on(sender, opened, &origin, &uri, headers, body)
             .await

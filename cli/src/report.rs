@@ -15,7 +15,7 @@ use firsttoken_core::documents::results::{self, ResultsDoc, import_json, merge};
 use firsttoken_core::documents::routing_config::{
     RunSource, litellm_yaml_with_prefill, openrouter_json, routing_json,
 };
-use firsttoken_core::judgement::idle::{GoesCold, IdleFigures};
+use firsttoken_core::judgement::idle::{ConnectionExtra, GoesCold, IdleFigures};
 use firsttoken_core::judgement::prefill::PredictionSource;
 use firsttoken_core::judgement::prefill_report::{PrefillReport, prefill_report};
 use firsttoken_core::judgement::report::{
@@ -235,8 +235,17 @@ fn idle_json(idle: &IdleFigures) -> Value {
             "setup_median_ms": c.setup_median_ms,
             "setup_of": c.setup_of,
             "keep_open_every_s": c.keep_open_every_s,
-            "extra_ms": c.extra.map(|(ms, _, _)| ms),
-            "extra_of": c.extra.map(|(_, new, reused)| [new, reused]),
+            "extra_ms": c.extra.measured_ms(),
+            "extra_of": match c.extra {
+                ConnectionExtra::TakenOff { new, reused, .. }
+                | ConnectionExtra::NotMeasured { new, reused } => Some([new, reused]),
+                ConnectionExtra::InReference { .. } => None,
+            },
+            "extra_status": match c.extra {
+                ConnectionExtra::TakenOff { .. } => "taken_off",
+                ConnectionExtra::InReference { .. } => "in_reference",
+                ConnectionExtra::NotMeasured { .. } => "not_measured",
+            },
         })),
         "dedicated": idle.dedicated.map(|d| json!({
             "usd_per_hour": d.usd_per_hour,

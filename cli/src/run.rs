@@ -390,6 +390,8 @@ struct Last {
     reused: Option<bool>,
     retried: bool,
     connection_idle_s: Option<f64>,
+    /// It was sent on a new connection on purpose.
+    fresh_connection: bool,
 }
 
 /// The runner's side of core's one run loop: a monotonic clock, Ctrl-C,
@@ -499,6 +501,7 @@ impl RunAdapter for RunnerAdapter {
             protocol: sending.target.protocol,
             reasoning_counts_as_first_token: sending.reasoning_counts_as_first_token,
             timeout_s: sending.timeout_s,
+            fresh_connection: sending.planned.fresh_connection,
         };
         let planned = &sending.planned;
         let measured = if options.protocol == Protocol::Demo {
@@ -517,6 +520,9 @@ impl RunAdapter for RunnerAdapter {
             reused: measured.reused,
             retried: measured.retried,
             connection_idle_s: measured.connection_idle_s,
+            // Only a request that reached the provider over a connection
+            // this client chose says it chose a new one.
+            fresh_connection: planned.fresh_connection && measured.reused.is_some(),
         };
         measured.outcome
     }
@@ -526,6 +532,7 @@ impl RunAdapter for RunnerAdapter {
         sample.reused_connection = self.last.reused;
         sample.retried = self.last.retried;
         sample.connection_idle_s = self.last.connection_idle_s;
+        sample.fresh_connection = self.last.fresh_connection;
     }
 
     async fn store(&mut self, sample: &Sample, _: &Step) -> Result<(), String> {

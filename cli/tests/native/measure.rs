@@ -31,6 +31,7 @@ fn measure_n(client: &mut Client, target: &Target, plan: &Plan, n: usize) -> Vec
                 protocol: target.protocol,
                 reasoning_counts_as_first_token: plan.reasoning_counts_as_first_token,
                 timeout_s: plan.timeout_s,
+                fresh_connection: false,
             };
             all.push(measure(client, &request, options, &mut stopped).await);
         }

@@ -49,6 +49,7 @@ fn probe_request(target: &Target, index: usize) -> HttpRequest {
     let planned = PlannedRequest {
         idle_gap_s: None,
         idle_since_ms: None,
+        fresh_connection: false,
         sized_prompt: None,
         index: 0,
         target: 0,

@@ -130,6 +130,7 @@ impl PublishedRun {
                     .filter(|_| s.reused_connection == Some(false))
                     .map(|phases| phases.setup_ms()),
                 connection_idle_s: s.connection_idle_s,
+                fresh_connection: s.fresh_connection,
             }),
         )
         .with_headline(headline)
@@ -207,6 +208,9 @@ struct RunSample {
     /// How long its connection to the origin had sat idle.
     #[serde(default)]
     connection_idle_s: Option<f64>,
+    /// The runner opened its new connection on purpose.
+    #[serde(default)]
+    fresh_connection: bool,
 }
 
 /// What the dashboard reads of a sample's error: enough to rank it.
@@ -251,6 +255,8 @@ struct AnyDoc {
     setup_ms: Option<Vec<Option<f64>>>,
     #[serde(default)]
     connection_idle_s: Option<Vec<Option<f64>>>,
+    #[serde(default)]
+    fresh_connection: Option<Vec<u32>>,
     target: Option<Vec<u32>>,
     sent_at_ms: Option<Vec<f64>>,
     ttft_ms: Option<Vec<Option<f64>>>,
@@ -457,6 +463,7 @@ pub fn read_published(bytes: &[u8]) -> Result<Published, LoadError> {
                 reused_connection: doc.reused_connection.unwrap_or_default(),
                 setup_ms: doc.setup_ms.unwrap_or_default(),
                 connection_idle_s: doc.connection_idle_s.unwrap_or_default(),
+                fresh_connection: doc.fresh_connection.unwrap_or_default(),
             };
             validate_points(&points)?;
             Ok(Published::Points(points))
@@ -551,7 +558,11 @@ fn validate_points(points: &PointsDoc) -> Result<(), LoadError> {
             points.ttft_ms.len()
         )));
     }
-    for (name, list) in [("censored", &points.censored), ("failed", &points.failed)] {
+    for (name, list) in [
+        ("censored", &points.censored),
+        ("failed", &points.failed),
+        ("fresh_connection", &points.fresh_connection),
+    ] {
         if let Some(index) = list.iter().find(|&&index| index as usize >= n) {
             return Err(LoadError::BadSample(format!(
                 "{name} names request {index} but the file has only {n}"
@@ -802,6 +813,8 @@ impl Dataset {
         censored.sort_unstable();
         let mut failed = points.failed.clone();
         failed.sort_unstable();
+        let mut fresh = points.fresh_connection.clone();
+        fresh.sort_unstable();
         for (index, ((&target, &at_ms), &ttft_ms)) in points
             .target
             .iter()
@@ -838,6 +851,7 @@ impl Dataset {
                         reused,
                         setup_ms: points.setup_ms.get(index).copied().flatten(),
                         idle_s: points.connection_idle_s.get(index).copied().flatten(),
+                        fresh: !reused && fresh.binary_search(&request).is_ok(),
                     }),
                 });
             }

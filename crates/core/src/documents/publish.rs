@@ -245,6 +245,12 @@ pub struct PointsDoc {
     /// connection to the origin had sat idle, seconds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connection_idle_s: Vec<Option<f64>>,
+    /// Indices (into the per-request lists) of the requests the runner
+    /// sent on a new connection on purpose
+    /// ([`crate::wire::sample::Sample::fresh_connection`]), with
+    /// `reused_connection`. Left out when none was (and in older files).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fresh_connection: Vec<u32>,
 }
 
 /// The sized requests of a published run, column by column: which request
@@ -335,6 +341,8 @@ pub struct PointSample<'a> {
     pub setup_ms: Option<f64>,
     /// How long its connection to the origin had sat idle, seconds.
     pub connection_idle_s: Option<f64>,
+    /// The runner opened its new connection on purpose.
+    pub fresh_connection: bool,
 }
 
 impl<'a> From<&'a Sample> for PointSample<'a> {
@@ -358,6 +366,7 @@ impl<'a> From<&'a Sample> for PointSample<'a> {
                 .filter(|_| sample.reused_connection == Some(false))
                 .map(|phases| phases.setup_ms()),
             connection_idle_s: sample.connection_idle_s,
+            fresh_connection: sample.fresh_connection,
         }
     }
 }
@@ -397,12 +406,14 @@ impl PointsDoc {
             reused_connection: Vec::new(),
             setup_ms: Vec::new(),
             connection_idle_s: Vec::new(),
+            fresh_connection: Vec::new(),
         };
         let mut idle_gap_s: Vec<Option<f64>> = Vec::new();
         let mut idle_s: Vec<Option<f64>> = Vec::new();
         let mut reused: Vec<Option<bool>> = Vec::new();
         let mut setup_ms: Vec<Option<f64>> = Vec::new();
         let mut connection_idle_s: Vec<Option<f64>> = Vec::new();
+        let mut fresh: Vec<u32> = Vec::new();
         let usable = |value: Option<f64>| value.filter(|v| v.is_finite() && *v >= 0.0);
         for sample in samples {
             if let Some((id, reply)) = sample.probe {
@@ -476,6 +487,9 @@ impl PointsDoc {
             setup_ms
                 .push(usable(sample.setup_ms).filter(|_| sample.reused_connection == Some(false)));
             connection_idle_s.push(usable(sample.connection_idle_s));
+            if sample.fresh_connection && sample.reused_connection == Some(false) {
+                fresh.push(u32::try_from(doc.target.len() - 1).unwrap_or(u32::MAX));
+            }
         }
         if idle_gap_s.iter().any(Option::is_some) {
             doc.idle_gap_s = idle_gap_s;
@@ -486,6 +500,7 @@ impl PointsDoc {
                 doc.reused_connection = reused;
                 doc.setup_ms = setup_ms;
                 doc.connection_idle_s = connection_idle_s;
+                doc.fresh_connection = fresh;
             }
         }
         doc

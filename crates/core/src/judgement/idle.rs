@@ -43,6 +43,18 @@
 //!   with a dedicated endpoint's hourly price, the traffic above which it
 //!   costs less than serverless requests with keep-warm pings.
 //!
+//! - **A new connection's cost**: a request that opened a connection is
+//!   judged on its TTFT less its timed opening (DNS + TCP + TLS) and less
+//!   what a new connection added beyond that, measured where the model is
+//!   known warm: after the shortest gap, where the plan sends every other
+//!   request on a new connection on purpose
+//!   ([`crate::planning::schedule::PlannedRequest::fresh_connection`]),
+//!   the median of those on a new connection less the median of those on
+//!   a kept one ([`ConnectionExtra`]). A proxy or load balancer that holds
+//!   a connection's first request costs time no client phase shows; judged
+//!   on the timed phases alone, a connection that closes after 1 s read as
+//!   a model that "goes cold after 0.3–2 s".
+//!
 //! The simulation in this module's tests measures how often the range
 //! holds the true threshold, how often a provider that never goes cold
 //! reads "goes cold", and how often the per-gap intervals hold the true
@@ -103,6 +115,10 @@ pub struct IdleConnection {
     /// by it (targets sharing an origin share its connection). `None`:
     /// the target's own idle stands for it.
     pub idle_s: Option<f64>,
+    /// The client opened it on purpose, as the plan asked
+    /// ([`Sample::fresh_connection`]): it measures what a new connection
+    /// costs and says nothing of when the kept one closes.
+    pub fresh: bool,
 }
 
 impl IdleConnection {
@@ -117,6 +133,7 @@ impl IdleConnection {
                 .filter(|_| !reused)
                 .map(|phases| phases.setup_ms()),
             idle_s: sample.connection_idle_s,
+            fresh: sample.fresh_connection && !reused,
         })
     }
 }
@@ -153,9 +170,11 @@ pub struct GapFigures {
     /// the requests the isotonic fit pooled with this gap's (its block,
     /// whose pooled share is the estimate), so the estimate lies inside.
     pub monotone_interval: (f64, f64),
-    /// TTFT median of the gap's ranked requests, ms (timeouts at the timeout).
+    /// TTFT median of the gap's ranked requests, ms, as the model is
+    /// judged: a new connection's measured cost taken off (timeouts at the
+    /// timeout).
     pub median_ms: Option<f64>,
-    /// TTFT p95 of the gap's ranked requests, ms.
+    /// TTFT p95 of the gap's ranked requests, ms, the same way.
     pub p95_ms: Option<f64>,
     /// Timeouts among them (a percentile reaching one is a lower bound),
     /// failures before the first token included.
@@ -366,14 +385,83 @@ pub struct ConnectionIdle {
     /// on HTTP/2, a ping), seconds; `None` unless it closes after a gap.
     pub keep_open_every_s: Option<f64>,
     /// What a new connection added to the first token beyond its measured
-    /// opening, ms: the median TTFT (opening taken off) of requests on a
-    /// new connection less that of requests on a reused one, both after
-    /// gaps where the model stayed warm, with how many of each (at least
-    /// 3). A TLS terminator or load balancer that holds the first request
-    /// of a connection costs this; a client that sees no TLS phase (plain
-    /// HTTP through a proxy) puts its handshake here.
-    pub extra: Option<(f64, usize, usize)>,
+    /// opening, measured after the shortest gap, and whether it was taken
+    /// off before the model was judged ([`ConnectionExtra`]).
+    pub extra: ConnectionExtra,
 }
+
+/// What a new connection adds to the first token beyond its timed opening
+/// (DNS + TCP + TLS), measured where the model is known warm: after the
+/// shortest gap, the warm reference, where the plan sends every other
+/// request on a new connection on purpose. A TLS terminator, load
+/// balancer or auth proxy that holds the first request of a connection
+/// costs this; a client that sees no TLS phase (plain HTTP through a
+/// proxy) puts its handshake here.
+///
+/// Why there: after a longer gap the model may be cold too, and a
+/// comparison there would need to know where the model is warm, which is
+/// what the figures are to find.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConnectionExtra {
+    /// Measured: the median TTFT (timed opening taken off) of the shortest
+    /// gap's requests on a new connection less that of its requests on a
+    /// kept one, ms (it may come out below 0: noise), from `new` and
+    /// `reused` requests (at least [`MIN_EXTRA_REQUESTS`] of each, timeouts
+    /// left out). Taken off, when above 0, every request that opened a new
+    /// connection, at every gap, before the model is judged.
+    TakenOff {
+        /// The extra, ms.
+        ms: f64,
+        /// Requests on a new connection it came from.
+        new: usize,
+        /// Requests on a kept connection it came from.
+        reused: usize,
+    },
+    /// The shortest gap's requests (those not sent on a new connection on
+    /// purpose) mostly had to open one: the connection closes before the
+    /// shortest gap, so the warm reference already holds a new
+    /// connection's cost, and nothing is taken off. `new` of `of` such
+    /// requests opened one.
+    InReference {
+        /// Requests that had to open a new connection.
+        new: usize,
+        /// Requests not sent on a new connection on purpose.
+        of: usize,
+    },
+    /// Fewer than [`MIN_EXTRA_REQUESTS`] of the shortest gap's requests on
+    /// a new connection, or on a kept one (files from before the plan sent
+    /// any on purpose): not measured, nothing taken off.
+    NotMeasured {
+        /// Requests on a new connection.
+        new: usize,
+        /// Requests on a kept connection.
+        reused: usize,
+    },
+}
+
+impl ConnectionExtra {
+    /// The extra as measured, ms, when it was.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn measured_ms(&self) -> Option<f64> {
+        match *self {
+            Self::TakenOff { ms, .. } => Some(ms),
+            Self::InReference { .. } | Self::NotMeasured { .. } => None,
+        }
+    }
+
+    /// What is taken off the TTFT of each request that opened a new
+    /// connection, ms: the measured extra, not below 0; 0 otherwise.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn taken_off_ms(&self) -> f64 {
+        self.measured_ms()
+            .filter(|ms| ms.is_finite())
+            .map_or(0.0, |ms| ms.max(0.0))
+    }
+}
+
+/// Each side of [`ConnectionExtra::TakenOff`] needs this many requests
+/// after the shortest gap.
+pub const MIN_EXTRA_REQUESTS: usize = 3;
 
 /// One ranked request as the figures group it.
 #[derive(Clone, Copy, Debug)]
@@ -412,8 +500,10 @@ pub fn counted_gap_s(gaps: &[f64], planned_s: f64, idle_s: Option<f64>) -> f64 {
 /// plan's, where censored requests rank. Each request counts at the gap
 /// its measured idle reached ([`counted_gap_s`]), and a request that
 /// opened a new connection is judged cold on its TTFT less the measured
-/// cost of opening it, so a closed connection is not read as a cold
-/// replica; the connection's own window is [`IdleFigures::connection`].
+/// cost of opening it and less what a new connection adds beyond that
+/// where the model is warm ([`ConnectionExtra`]), so a closed connection
+/// is not read as a cold replica; the connection's own window is
+/// [`IdleFigures::connection`].
 /// `None` when no request carries a gap, or none after the shortest gap
 /// is ranked (no warm reference).
 /// Cost: O(n log n) for the sort, plus a Fisher test per gap.
@@ -459,6 +549,16 @@ pub fn idle_figures(
             })
         })
         .collect();
+    let extra = connection_extra(&ranked);
+    let taken_off_ms = extra.taken_off_ms();
+    if taken_off_ms > 0.0 {
+        for r in ranked
+            .iter_mut()
+            .filter(|r| !r.censored && r.connection.is_some_and(|c| !c.reused))
+        {
+            r.ms = (r.ms - taken_off_ms).max(0.0);
+        }
+    }
     ranked.sort_unstable_by(|a, b| a.gap_s.total_cmp(&b.gap_s).then(a.ms.total_cmp(&b.ms)));
     // The slow rule on the shortest gap's requests (sorted by TTFT, the
     // timeouts at the top as the rule expects them).
@@ -470,7 +570,7 @@ pub fn idle_figures(
         .collect();
     sort_numbers(&mut reference);
     let (warm_median_ms, cold_multiple) = cold_bound(&reference)?;
-    let mut figures = figures_over(&ranked, warm_median_ms * cold_multiple, settings);
+    let mut figures = figures_over(&ranked, warm_median_ms * cold_multiple, settings, extra);
     figures.cold_multiple = cold_multiple;
     Some(figures)
 }
@@ -559,10 +659,67 @@ fn mostly_cold_split(sorted_ms: &[f64]) -> Option<&[f64]> {
     (ratio >= MOSTLY_COLD_GAP).then(|| &sorted_ms[..at])
 }
 
-/// The figures of `ranked` (by gap, then TTFT), cold being over
-/// `threshold_ms` or censored.
+/// What a new connection adds beyond its timed opening, from the
+/// shortest gap's requests of `ranked` (their TTFT already less the timed
+/// opening); see [`ConnectionExtra`].
 #[cfg_attr(target_arch = "wasm32", inline)]
-fn figures_over(ranked: &[Ranked], threshold_ms: f64, settings: IdleSettings) -> IdleFigures {
+fn connection_extra(ranked: &[Ranked]) -> ConnectionExtra {
+    let Some(shortest_s) = ranked.iter().map(|r| r.gap_s).min_by(f64::total_cmp) else {
+        return ConnectionExtra::NotMeasured { new: 0, reused: 0 };
+    };
+    let (mut new_ms, mut reused_ms) = (Vec::new(), Vec::new());
+    // The requests the plan left to the kept connection: whether they
+    // mostly found it closed says whether it lasts the shortest gap.
+    let (mut had_to_open, mut left_alone) = (0, 0);
+    for r in ranked.iter().filter(|r| r.gap_s == shortest_s) {
+        let Some(connection) = r.connection else {
+            continue;
+        };
+        if !connection.fresh {
+            left_alone += 1;
+            had_to_open += usize::from(!connection.reused);
+        }
+        if !r.censored {
+            if connection.reused {
+                reused_ms.push(r.ms);
+            } else {
+                new_ms.push(r.ms);
+            }
+        }
+    }
+    if 2 * had_to_open > left_alone {
+        return ConnectionExtra::InReference {
+            new: had_to_open,
+            of: left_alone,
+        };
+    }
+    sort_numbers(&mut new_ms);
+    sort_numbers(&mut reused_ms);
+    let (new, reused) = (new_ms.len(), reused_ms.len());
+    match (percentile(&new_ms, 50.0), percentile(&reused_ms, 50.0)) {
+        (Some(new_median), Some(reused_median))
+            if new >= MIN_EXTRA_REQUESTS && reused >= MIN_EXTRA_REQUESTS =>
+        {
+            ConnectionExtra::TakenOff {
+                ms: new_median - reused_median,
+                new,
+                reused,
+            }
+        }
+        _ => ConnectionExtra::NotMeasured { new, reused },
+    }
+}
+
+/// The figures of `ranked` (by gap, then TTFT), cold being over
+/// `threshold_ms` or censored; `extra` is what was taken off the requests
+/// on a new connection, for [`ConnectionIdle::extra`].
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn figures_over(
+    ranked: &[Ranked],
+    threshold_ms: f64,
+    settings: IdleSettings,
+    extra: ConnectionExtra,
+) -> IdleFigures {
     let reference_gap_s = ranked.first().map_or(0.0, |r| r.gap_s);
     let is_cold = |r: &Ranked| r.censored || r.ms > threshold_ms;
 
@@ -575,11 +732,12 @@ fn figures_over(ranked: &[Ranked], threshold_ms: f64, settings: IdleSettings) ->
         let gap_s = group[0].gap_s;
         // A request's connection counts at the gap its connection's own
         // idle reached, which another target on the same origin may have
-        // cut short.
+        // cut short; one opened on purpose says nothing of when the kept
+        // one closes.
         let known: Vec<bool> = ranked
             .iter()
             .filter(|r| r.connection_gap_s == Some(gap_s))
-            .filter_map(|r| r.connection.map(|c| !c.reused))
+            .filter_map(|r| r.connection.filter(|c| !c.fresh).map(|c| !c.reused))
             .collect();
         let new = known.iter().filter(|&&new| new).count();
         gaps.push(GapFigures {
@@ -665,7 +823,7 @@ fn figures_over(ranked: &[Ranked], threshold_ms: f64, settings: IdleSettings) ->
                 cheaper_at_any_traffic: keep_warm.is_some() && ping_usd >= usd_per_day,
             }
         });
-    let connection = connection_idle(ranked, &gaps, &goes_cold);
+    let connection = connection_idle(ranked, &gaps, extra);
     IdleFigures {
         cold_starts: cold_values.len(),
         cold_median_ms: percentile(&cold_values, 50.0),
@@ -703,7 +861,7 @@ fn keep_every_s(lo_s: f64) -> f64 {
 fn connection_idle(
     ranked: &[Ranked],
     gaps: &[GapFigures],
-    goes_cold: &GoesCold,
+    extra: ConnectionExtra,
 ) -> Option<ConnectionIdle> {
     let tallies: Vec<Tally> = gaps
         .iter()
@@ -734,31 +892,6 @@ fn connection_idle(
     };
     let keep_open_every_s = match closes {
         GoesCold::After { lo_s, .. } if lo_s > 0.0 => Some(keep_every_s(lo_s)),
-        _ => None,
-    };
-    // After gaps where the model stayed warm, a new connection's first
-    // token against a reused one's.
-    let warm_up_to_s = match *goes_cold {
-        GoesCold::After { lo_s, .. } | GoesCold::Unsure { lo_s, .. } => lo_s,
-        GoesCold::StayedWarm { .. } | GoesCold::TooFewGaps => f64::INFINITY,
-    };
-    let (mut new_ms, mut reused_ms): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
-    for r in ranked
-        .iter()
-        .filter(|r| r.gap_s <= warm_up_to_s && !r.censored)
-    {
-        match r.connection {
-            Some(c) if c.reused => reused_ms.push(r.ms),
-            Some(_) => new_ms.push(r.ms),
-            None => {}
-        }
-    }
-    sort_numbers(&mut new_ms);
-    sort_numbers(&mut reused_ms);
-    let extra = match (percentile(&new_ms, 50.0), percentile(&reused_ms, 50.0)) {
-        (Some(new), Some(reused)) if new_ms.len() >= 3 && reused_ms.len() >= 3 => {
-            Some((new - reused, new_ms.len(), reused_ms.len()))
-        }
         _ => None,
     };
     Some(ConnectionIdle {

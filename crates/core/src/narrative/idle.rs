@@ -4,7 +4,9 @@
 //! them from here.
 
 use crate::base::lang::Lang;
-use crate::judgement::idle::{GapFigures, GoesCold, IdleFigures};
+use crate::judgement::idle::{
+    ConnectionExtra, ConnectionIdle, GapFigures, GoesCold, IdleFigures, MIN_EXTRA_REQUESTS,
+};
 use crate::judgement::report::{Report, percentile_reaches_censored};
 pub use crate::words::format::gap_text;
 use crate::words::format::{format_ms, format_usd, grouped, significant};
@@ -60,6 +62,11 @@ pub fn idle_sentences(lang: Lang, idle: &IdleFigures) -> Vec<String> {
     if idle.moved > 0 {
         let late = gap_text(lang, idle.late_max_s);
         out.push(match lang {
+            Lang::En if idle.moved == 1 => format!(
+                "1 request sat idle longer than planned, past a longer gap, while another \
+                 target's request ran ({late} longer); it counts at the longest gap its measured \
+                 idle reached"
+            ),
             Lang::En => format!(
                 "{} requests sat idle longer than planned, past a longer gap, while another \
                  target's request ran (up to {late} longer); each counts at the longest gap its \
@@ -122,24 +129,8 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
         }
     });
     let mut cost = cost.unwrap_or_default();
-    // Said when a new connection's first token came noticeably later
-    // than its measured opening explains.
-    if let Some((extra_ms, new, reused)) = connection.extra
-        && extra_ms >= 5.0
-    {
-        let extra = format_ms(lang, extra_ms);
-        cost.push_str(&match lang {
-            Lang::En => format!(
-                ", and beyond that its first token came {extra} later at the median than on a \
-                 reused connection ({new} new against {reused} reused, after gaps where the \
-                 model stayed warm)"
-            ),
-            Lang::ZhCn => format!(
-                "，此外新连接上的首个 token 中位数比复用连接晚 {extra}（模型保持热状态的间隔后，\
-                 新建 {new} 个对复用 {reused} 个）"
-            ),
-        });
-    }
+    let (extra, taken_off) = extra_words(lang, idle, &connection);
+    cost.push_str(&extra);
     let head = match (lang, connection.closes) {
         _ if connection.always_new => match lang {
             Lang::En => {
@@ -189,10 +180,118 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
     Some(match lang {
         Lang::En => format!(
             "{head}: a new connection {counts}{cost}; cold replicas are judged on the time after \
-             the connection was ready"
+             the connection was ready{taken_off}"
         ),
-        Lang::ZhCn => format!("{head}：新建连接 {counts}{cost}；冷启动按连接就绪之后的时间判断"),
+        Lang::ZhCn => {
+            format!("{head}：新建连接 {counts}{cost}；冷启动按连接就绪之后的时间判断{taken_off}")
+        }
     })
+}
+
+/// A new connection's extra beyond its timed opening is said from this
+/// many ms; below it, "nothing measurable".
+const NOTICEABLE_EXTRA_MS: f64 = 5.0;
+
+/// "1 request" / "3 requests".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn requests_en(n: usize) -> String {
+    if n == 1 {
+        "1 request".to_owned()
+    } else {
+        format!("{n} requests")
+    }
+}
+
+/// What a new connection adds beyond its timed opening, measured after
+/// the shortest gap ([`ConnectionExtra`]), as a clause after the opening's
+/// cost, and what the judging of cold replicas took off with it (empty
+/// when nothing).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn extra_words(lang: Lang, idle: &IdleFigures, connection: &ConnectionIdle) -> (String, String) {
+    let after = gap_text(lang, idle.reference_gap_s);
+    match connection.extra {
+        ConnectionExtra::TakenOff { ms, new, reused } if ms >= NOTICEABLE_EXTRA_MS => {
+            let extra = format_ms(lang, ms);
+            let total = connection
+                .setup_median_ms
+                .map(|setup| format_ms(lang, setup + ms));
+            match lang {
+                Lang::En => (
+                    format!(
+                        "; beyond its opening a new connection held the first token {extra} \
+                         longer at the median (after {after}: {new} requests on a new connection \
+                         against {reused} on a kept one){}",
+                        total.map_or_else(String::new, |total| format!(
+                            ", so a new connection adds {total} in all"
+                        ))
+                    ),
+                    format!(", with those {extra} taken off too"),
+                ),
+                Lang::ZhCn => (
+                    format!(
+                        "；除建立连接外，新连接还让首个 token 的中位数晚了 {extra}（空闲 {after}后：\
+                         新建连接 {new} 个对复用 {reused} 个）{}",
+                        total.map_or_else(String::new, |total| format!(
+                            "，所以一个新连接共增加 {total}"
+                        ))
+                    ),
+                    format!("，并同样扣除这 {extra}"),
+                ),
+            }
+        }
+        ConnectionExtra::TakenOff { new, reused, .. } => (
+            match lang {
+                Lang::En => format!(
+                    "; beyond its opening a new connection added nothing measurable (after \
+                     {after}: {new} requests on a new connection against {reused} on a kept one)"
+                ),
+                Lang::ZhCn => format!(
+                    "；除建立连接外，新连接没有可测的额外耗时（空闲 {after}后：新建连接 {new} 个对复用 \
+                     {reused} 个）"
+                ),
+            },
+            String::new(),
+        ),
+        ConnectionExtra::InReference { new, of } if !connection.always_new => (
+            match lang {
+                Lang::En => format!(
+                    "; after {after}, {new} of {} already had to open one, so the warm reference \
+                     holds a new connection's whole cost",
+                    requests_en(of)
+                ),
+                Lang::ZhCn => format!(
+                    "；空闲 {after}后已有 {of} 个中 {new} 个请求需要新建连接，热基准已包含新连接的全部开销"
+                ),
+            },
+            String::new(),
+        ),
+        ConnectionExtra::NotMeasured { new, reused }
+            if connection.setup_of > 0
+                || idle
+                    .gaps
+                    .iter()
+                    .any(|g| g.connections.is_some_and(|c| c.new > 0)) =>
+        {
+            (
+                match lang {
+                    Lang::En => format!(
+                        "; what it adds beyond its opening was not measured (after {after}, {} \
+                         on a new connection and {reused} on a kept one; {MIN_EXTRA_REQUESTS} of \
+                         each are needed)",
+                        requests_en(new)
+                    ),
+                    Lang::ZhCn => format!(
+                        "；新连接在建立连接之外还增加多少未能测得（空闲 {after}后新建连接 {new} 个、复用 \
+                         {reused} 个，各需至少 {MIN_EXTRA_REQUESTS} 个）"
+                    ),
+                },
+                String::new(),
+            )
+        }
+        ConnectionExtra::InReference { .. } | ConnectionExtra::NotMeasured { .. } => {
+            (String::new(), String::new())
+        }
+    }
 }
 
 /// The sentence about a target's idle gaps: where it goes cold (or that it
@@ -234,8 +333,13 @@ pub fn idle_sentence(lang: Lang, idle: &IdleFigures) -> String {
                 share_at_most,
             },
         ) => format!(
-            "stayed warm after {} idle in all {of} tries (cold share ≤ {})",
+            "stayed warm after {} idle in {} (cold share ≤ {})",
             gap_text(lang, after_s),
+            if of == 1 {
+                "its one try".to_owned()
+            } else {
+                format!("all {of} tries")
+            },
             pct(share_at_most)
         ),
         (
@@ -408,11 +512,15 @@ pub fn idle_settings(lang: Lang, idle: &IdleFigures) -> Vec<String> {
                     "专用端点每小时 {hour}（每天 {day}），比单是保持热状态的请求还便宜，与流量无关"
                 ),
             },
-            (Lang::En, Some(requests)) => format!(
-                "a dedicated endpoint at {hour} an hour ({day} a day) costs less than serverless \
-                 above {} requests a day",
-                grouped(requests.round() as u64)
-            ),
+            (Lang::En, Some(requests)) => {
+                let requests = requests.round() as u64;
+                format!(
+                    "a dedicated endpoint at {hour} an hour ({day} a day) costs less than \
+                     serverless above {} request{} a day",
+                    grouped(requests),
+                    if requests == 1 { "" } else { "s" }
+                )
+            }
             (Lang::ZhCn, Some(requests)) => format!(
                 "专用端点每小时 {hour}（每天 {day}），每天超过 {} 个请求时比无服务器更便宜",
                 grouped(requests.round() as u64)
@@ -776,6 +884,67 @@ mod tests {
         assert_eq!(gap_text(Lang::En, 90.0), "1.5 min");
         assert_eq!(gap_text(Lang::En, 5_400.0), "1.5 h");
         assert_eq!(gap_text(Lang::ZhCn, 900.0), "15 分钟");
+    }
+
+    /// One request is one request: "1 request sat idle", never "1
+    /// requests"; the same for a lone try and a break-even of one request.
+    #[test]
+    fn a_count_of_one_reads_in_the_singular() {
+        let moved = |count: usize| {
+            let mut requests: Vec<IdleRequest> = (0..6)
+                .flat_map(|i| {
+                    let ms = TtftRank::Measured(400.0 + f64::from(i));
+                    [IdleRequest::planned(1.0, ms), IdleRequest::planned(6.0, ms)]
+                })
+                .collect();
+            for request in requests.iter_mut().filter(|r| r.gap_s == 1.0).take(count) {
+                request.idle_s = Some(6.5);
+            }
+            idle_figures(&requests, 120_000.0, IdleSettings::default()).unwrap()
+        };
+        let one = idle_sentences(Lang::En, &moved(1));
+        assert!(
+            one[1].starts_with("1 request sat idle longer than planned")
+                && one[1].contains("(5.5 s longer); it counts at"),
+            "{one:?}"
+        );
+        let two = idle_sentences(Lang::En, &moved(2));
+        assert!(
+            two[1].starts_with("2 requests sat idle longer than planned")
+                && two[1].contains("(up to 5.5 s longer); each counts at"),
+            "{two:?}"
+        );
+        let mut lone = moved(0);
+        lone.goes_cold = GoesCold::StayedWarm {
+            after_s: 6.0,
+            cold: 0,
+            of: 1,
+            share_at_most: 0.95,
+        };
+        let sentence = idle_sentence(Lang::En, &lone);
+        assert!(
+            sentence.starts_with("stayed warm after 6 s idle in its one try (cold share ≤ 95 %)"),
+            "{sentence}"
+        );
+        lone.dedicated = Some(crate::judgement::idle::Dedicated {
+            usd_per_hour: 1.0,
+            usd_per_day: 24.0,
+            break_even_requests_per_day: Some(1.0),
+            cheaper_at_any_traffic: false,
+        });
+        let settings = idle_settings(Lang::En, &lone);
+        assert!(
+            settings
+                .iter()
+                .any(|s| s.ends_with("costs less than serverless above 1 request a day")),
+            "{settings:?}"
+        );
+        for text in one.iter().chain(&settings).chain([&sentence]) {
+            assert!(
+                !text.contains(" 1 requests") && !text.contains(" 1 tries"),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -31,6 +31,18 @@
 //! and probes. Each request handed out says when its target last ended
 //! ([`PlannedRequest::idle_since_ms`]), so its sample records the idle it
 //! really had, and the idle figures group by that.
+//!
+//! **A new connection where the model is warm.** Every other request of a
+//! target after the shortest gap (the second, fourth, … of its own at that
+//! gap) asks for a new connection ([`PlannedRequest::fresh_connection`]):
+//! after the shortest gap the model is the warm reference, so the time
+//! those requests take beyond the others is what a new connection costs,
+//! the untimed part included (a proxy holding a connection's first
+//! request), and the idle figures take that off a request that opened one
+//! before judging the model ([`crate::judgement::idle`]). Chosen by the
+//! request's place in the plan, never by what happened, so a resume asks
+//! the same; a client that cannot choose its connections (a browser)
+//! ignores it. A plan without idle gaps asks for none.
 
 use crate::planning::fidelity::suite::{Probe, Suite};
 use crate::planning::plan::Plan;
@@ -71,6 +83,13 @@ pub struct PlannedRequest {
     /// for the target's first request and without idle gaps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle_since_ms: Option<f64>,
+    /// Send it on a new connection, not a kept one: every other request of
+    /// its target after the plan's shortest idle gap, so the idle figures
+    /// can measure what a new connection costs where the model is warm
+    /// (the module doc). Only with idle gaps; a client that cannot choose
+    /// (the page) ignores it. Left out of documents when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fresh_connection: bool,
 }
 
 impl PlannedRequest {
@@ -193,6 +212,17 @@ impl Schedule {
                     .collect()
             })
             .unwrap_or_default();
+        // The shortest gap, whose every other request per target goes on
+        // a new connection, counted per target.
+        let shortest_gap_s = plan
+            .idle_gaps_s
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .copied()
+            .filter(|g| g.is_finite())
+            .min_by(f64::total_cmp);
+        let mut at_shortest = vec![0_usize; gap_orders.len()];
         let mut latency_rounds: usize = 0;
         for seq in 0..rounds {
             // After the warm-ups, probe rounds are spread evenly among the
@@ -240,6 +270,15 @@ impl Schedule {
                         .and_then(|order| order.get(round))
                         .copied()
                 });
+                let fresh_connection = match (idle_gap_s, shortest_gap_s) {
+                    (Some(gap_s), Some(shortest)) if gap_s == shortest => {
+                        at_shortest.get_mut(target as usize).is_some_and(|seen| {
+                            *seen += 1;
+                            *seen % 2 == 0
+                        })
+                    }
+                    _ => false,
+                };
                 // Draw for every request, the first included, so a request's
                 // jitter depends only on its index and the seed.
                 let draw = (rng.f64() * 2.0 - 1.0) * jitter_max_ms;
@@ -254,6 +293,7 @@ impl Schedule {
                     sized_prompt,
                     idle_gap_s,
                     idle_since_ms: None,
+                    fresh_connection,
                 });
                 jitters.push(jitter);
                 index = index.saturating_add(1);
@@ -1373,6 +1413,59 @@ mod tests {
             !stored.contains("idle") && !stored.contains("target_end"),
             "{stored}"
         );
+    }
+
+    /// Every other request of each target after the shortest gap asks for
+    /// a new connection, by its place in the plan (so a resume asks the
+    /// same); no other request does, and a plan without idle gaps asks for
+    /// none and stores as before.
+    #[test]
+    fn every_other_request_after_the_shortest_gap_asks_for_a_new_connection() {
+        let gaps = [60.0, 10.0, 300.0, 900.0];
+        let schedule = Schedule::new(&gap_plan(3, 40, &gaps), START_MS, 7);
+        for target in 0..3 {
+            let shortest: Vec<bool> = schedule
+                .requests
+                .iter()
+                .filter(|r| r.target == target && r.idle_gap_s == Some(10.0))
+                .map(|r| r.fresh_connection)
+                .collect();
+            assert_eq!(shortest.len(), 10);
+            let alternating: Vec<bool> = (0..10).map(|i| i % 2 == 1).collect();
+            assert_eq!(shortest, alternating, "target {target}");
+        }
+        assert!(
+            schedule
+                .requests
+                .iter()
+                .filter(|r| r.idle_gap_s != Some(10.0))
+                .all(|r| !r.fresh_connection),
+            "only the shortest gap's requests"
+        );
+        let again = Schedule::new(&gap_plan(3, 40, &gaps), START_MS, 7);
+        assert_eq!(again.requests, schedule.requests);
+        // The runner hands the flag out with the request.
+        let mut runner = Runner::new(schedule.clone());
+        let mut fresh_handed = 0;
+        for _ in 0..schedule.requests.len() {
+            let Next::SendNow(r) = runner.next(f64::MAX) else {
+                panic!("every request is due at the end of time");
+            };
+            assert_eq!(
+                r.fresh_connection,
+                schedule.requests[r.index as usize].fresh_connection
+            );
+            fresh_handed += usize::from(r.fresh_connection);
+            runner.mark_sent(r.index, r.planned_at_ms).unwrap();
+            runner.mark_done(r.index, r.planned_at_ms + 100.0).unwrap();
+        }
+        assert_eq!(fresh_handed, 15);
+
+        let plain = plan(3, 1, 40, 1.0, 0.2);
+        let without = Schedule::new(&plain, START_MS, 7);
+        assert!(without.requests.iter().all(|r| !r.fresh_connection));
+        let stored = crate::base::document::to_string(&Runner::new(without));
+        assert!(!stored.contains("fresh"), "{stored}");
     }
 
     #[test]

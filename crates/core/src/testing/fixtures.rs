@@ -111,6 +111,7 @@ impl Sample {
             reused_connection: None,
             connection_idle_s: None,
             retried: false,
+            fresh_connection: false,
         }
     }
 

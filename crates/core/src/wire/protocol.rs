@@ -1175,6 +1175,7 @@ mod tests {
         let planned = |id: &str| PlannedRequest {
             idle_gap_s: None,
             idle_since_ms: None,
+            fresh_connection: false,
             sized_prompt: None,
             index: 0,
             target: 0,

@@ -152,6 +152,14 @@ pub struct Sample {
     /// wasted attempt is in them, not hidden. Left out when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub retried: bool,
+    /// The runner sent it on a new connection on purpose, as its plan
+    /// asked ([`PlannedRequest::fresh_connection`]: every other request
+    /// after the shortest idle gap, where the model is warm), so the idle
+    /// figures can measure what a new connection costs. Left out when
+    /// false: every request the page sends (a browser cannot choose its
+    /// connections), and older files.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fresh_connection: bool,
 }
 
 /// The steps of opening a connection, each in milliseconds on the monotonic
@@ -236,6 +244,7 @@ impl Sample {
             reused_connection: None,
             connection_idle_s: None,
             retried: false,
+            fresh_connection: false,
             rate_limit: outcome.rate_limit,
             stream: outcome.stream,
             probe: probe.map(|probe| probe.id.to_owned()),

@@ -687,6 +687,7 @@ mod tests {
             reused_connection: None,
             setup_ms: None,
             connection_idle_s: None,
+            fresh_connection: false,
         };
         let target = DashTarget {
             label: "t0".into(),
@@ -746,6 +747,107 @@ mod tests {
         data.add(&points, "").unwrap();
         assert!(data.idle.is_empty());
         assert!(idle_daily(&data).is_empty());
+    }
+
+    /// A request the runner sent on a new connection on purpose is said so
+    /// in the points file (`fresh_connection`, by index) and read back
+    /// into the idle points; a file without any leaves the column out.
+    #[test]
+    fn a_new_connection_opened_on_purpose_is_published_and_read_back() {
+        use crate::documents::dashboard::{Published, read_published};
+        use crate::documents::publish::{PointSample, PointsDoc};
+        let sample = |i: u32, reused: bool, fresh: bool| PointSample {
+            target: 0,
+            warmup: false,
+            sent_at_ms: DAY0 + f64::from(i) * 60_000.0,
+            ttft_ms: Some(400.0),
+            total_ms: Some(500.0),
+            error: None,
+            probe: None,
+            sized_prompt: None,
+            input_tokens: None,
+            idle_gap_s: Some(10.0),
+            idle_s: Some(10.0),
+            reused_connection: Some(reused),
+            setup_ms: (!reused).then_some(30.0),
+            connection_idle_s: Some(10.0),
+            fresh_connection: fresh,
+        };
+        let target = DashTarget {
+            label: "t0".into(),
+            protocol: "openai".into(),
+            base_url: "https://0.example".into(),
+            model: "m".into(),
+        };
+        let samples = [
+            sample(0, true, false),
+            sample(1, false, true),
+            sample(2, false, false),
+            sample(3, false, true),
+        ];
+        let points = PointsDoc::build("", false, vec![target.clone()], 60_000.0, None, samples);
+        let json = points.to_json();
+        assert!(json.contains("\"fresh_connection\":[1,3]"), "{json}");
+        let Ok(Published::Points(read)) = read_published(json.as_bytes()) else {
+            panic!("the points read back");
+        };
+        assert_eq!(read, points);
+        let mut data = Dataset::default();
+        data.add(&read, "").unwrap();
+        let fresh: Vec<bool> = data
+            .idle
+            .iter()
+            .map(|p| p.connection.unwrap().fresh)
+            .collect();
+        assert_eq!(fresh, [false, true, false, true]);
+
+        // A day of a model that never goes cold behind a server closing
+        // connections idle 1 s and holding each new one's first request
+        // 200 ms: half the requests after 0.3 s on a new connection on
+        // purpose. The daily table reads the connection's window, and the
+        // model warm, as the report does.
+        let day: Vec<PointSample<'_>> = (0..20u32)
+            .map(|i| {
+                let gap_s = [0.3, 2.0][i as usize % 2];
+                let fresh = gap_s < 1.0 && i % 4 == 2;
+                let new = fresh || gap_s > 1.0;
+                PointSample {
+                    ttft_ms: Some(20.0 + f64::from(i % 5) * 0.3 + if new { 200.2 } else { 0.0 }),
+                    idle_gap_s: Some(gap_s),
+                    idle_s: Some(gap_s),
+                    connection_idle_s: Some(gap_s),
+                    ..sample(i, !new, fresh)
+                }
+            })
+            .collect();
+        let points = PointsDoc::build("", false, vec![target.clone()], 60_000.0, None, day);
+        let Ok(Published::Points(read)) = read_published(points.to_json().as_bytes()) else {
+            panic!("the points read back");
+        };
+        let mut data = Dataset::default();
+        data.add(&read, "").unwrap();
+        data.finish();
+        let days = idle_daily(&data);
+        let en = crate::base::lang::Lang::En;
+        assert!(
+            crate::narrative::idle::goes_cold_cell(en, &days[0].figures.goes_cold)
+                .starts_with("warm after 2 s"),
+            "{:?}",
+            days[0].figures
+        );
+        assert_eq!(
+            crate::narrative::idle::connection_cell(en, &days[0].figures),
+            "0.3 s–2 s"
+        );
+        let none = PointsDoc::build(
+            "",
+            false,
+            vec![target],
+            60_000.0,
+            None,
+            [sample(0, true, false), sample(1, false, false)],
+        );
+        assert!(!none.to_json().contains("fresh"));
     }
 
     fn point(at_ms: f64, ttft_ms: Option<f64>, target: u32, vantage: u32) -> Point {
