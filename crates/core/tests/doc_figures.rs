@@ -652,3 +652,55 @@ fn worked_example() {
          the median is 560 ms and the p95 734 ms."
     );
 }
+
+/// docs/statistics.md, "The run's questions and when a target stops".
+#[test]
+fn statistics_the_runs_questions_and_when_a_target_stops() {
+    use firsttoken_core::statistics::sequential::Decision;
+    use firsttoken_core::testing::fixtures::sample;
+    use firsttoken_core::wire::questions::{ALPHA, Questions};
+    // "with `k` targets and `m` quantile objectives there are k(k−1)/2 + k·m
+    // questions, each tested at 5 % divided by their number"
+    let plan = |targets: usize, objective: &str| Plan {
+        targets: (0..targets)
+            .map(|i| Target::demo(&format!("t{i}"), "m"))
+            .collect(),
+        until_decided: true,
+        objectives: vec![objective.to_owned(), "error_rate>2%".to_owned()],
+        ..Plan::default()
+    };
+    let three = Questions::of(&plan(3, "p95>2s")).unwrap();
+    assert_eq!(three.pairs.len() + three.objectives.len(), 3 + 3);
+    assert_eq!(three.alpha_each(), ALPHA / 6.0);
+    // "A median objective needs 9 requests, a p90 65, a p95 134 and a p99 687
+    // when it is the run's only question (12, 81, 167 and 856 at a third of
+    // 5 %, as with two targets and one objective); "misses it" needs 1 to 12
+    // when every request is over."
+    let needed = |targets: usize, objective: &str, ttft_ms: Option<f64>| {
+        let mut questions = Questions::of(&plan(targets, objective)).unwrap();
+        (1..=2_000)
+            .find(|&seq| {
+                questions.push(&sample(0, seq, 0.0, ttft_ms, false));
+                let question = &questions.objectives[0];
+                questions.objective_decision(question) != Decision::Open
+            })
+            .unwrap()
+    };
+    let objectives = ["median>1s", "p90>1s", "p95>1s", "p99>1s"];
+    let met: Vec<u32> = objectives
+        .iter()
+        .map(|o| needed(1, o, Some(500.0)))
+        .collect();
+    assert_eq!(met, [9, 65, 134, 687]);
+    let met_of_three: Vec<u32> = objectives
+        .iter()
+        .map(|o| needed(2, o, Some(500.0)))
+        .collect();
+    assert_eq!(met_of_three, [12, 81, 167, 856]);
+    let missed: Vec<u32> = objectives
+        .iter()
+        .flat_map(|o| [needed(1, o, Some(1500.0)), needed(2, o, None)])
+        .collect();
+    assert_eq!(missed.iter().min(), Some(&1));
+    assert_eq!(missed.iter().max(), Some(&12));
+}
