@@ -563,11 +563,21 @@ pub fn idle_figures(
     // The slow rule on the shortest gap's requests (sorted by TTFT, the
     // timeouts at the top as the rule expects them).
     let shortest_s = ranked.first()?.gap_s;
-    let mut reference: Vec<f64> = ranked
-        .iter()
-        .take_while(|r| r.gap_s == shortest_s)
-        .map(|r| r.ms)
-        .collect();
+    // A request opened on a new connection on purpose measures the
+    // connection, not the warm model: it stands in the reference only
+    // once what the connection added is taken off (too few kept requests
+    // to measure it would leave the reference holding an untimed
+    // handshake, and the cold bound far above a real cold start).
+    let shortest = || ranked.iter().take_while(|r| r.gap_s == shortest_s);
+    let on_purpose = |r: &&Ranked| taken_off_ms <= 0.0 && r.connection.is_some_and(|c| c.fresh);
+    let mut reference: Vec<f64> = if shortest().any(|r| !on_purpose(&r)) {
+        shortest()
+            .filter(|r| !on_purpose(r))
+            .map(|r| r.ms)
+            .collect()
+    } else {
+        shortest().map(|r| r.ms).collect()
+    };
     sort_numbers(&mut reference);
     let (warm_median_ms, cold_multiple) = cold_bound(&reference)?;
     let mut figures = figures_over(&ranked, warm_median_ms * cold_multiple, settings, extra);
