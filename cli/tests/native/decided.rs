@@ -16,7 +16,7 @@ use firsttoken_core::wire::questions::Questions;
 use firsttoken_core::wire::sample::Sample;
 use firsttoken_mock::MockHandle;
 
-use super::support::{firsttoken, mock, run, scratch, texts};
+use super::support::{firsttoken, mock, run, run_command, scratch, texts};
 
 /// Runs two mock scripts until decided, `cap` requests per target at most
 /// and a floor of 20; the output and the measured samples per target.
@@ -86,13 +86,7 @@ fn two_equally_fast_targets_run_to_the_cap_and_say_nothing_was_told_apart() {
 /// `firsttoken run` on the mock with a custom target per script, no
 /// warm-up, and `args`, results to `dir/results.json`.
 fn run_scripts_with(dir: &Path, mock: &MockHandle, scripts: &[&str], args: &[&str]) -> Command {
-    let mut command = firsttoken();
-    command.arg("run");
-    for script in scripts {
-        command
-            .arg("--target")
-            .arg(format!("custom:{script}@{}/v1", mock.base_url()));
-    }
+    let mut command = run_command(mock, scripts);
     command
         .args(["--warmup", "0", "--timeout", "10"])
         .args(args)

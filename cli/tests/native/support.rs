@@ -182,12 +182,9 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// Runs `scripts` from flags as custom OpenAI-compatible targets on a fresh
-/// mock, 20 requests each with no warm-up and no spacing, and returns the
-/// results file, `{name}.json` in `dir`.
-pub fn run_scripts(dir: &Path, name: &str, scripts: &[&str]) -> PathBuf {
-    let mock = mock();
-    let results = dir.join(format!("{name}.json"));
+/// `firsttoken run` with one custom OpenAI-compatible target per script
+/// on `mock`, nothing else yet.
+pub fn run_command(mock: &MockHandle, scripts: &[&str]) -> Command {
     let mut command = firsttoken();
     command.arg("run");
     for script in scripts {
@@ -195,6 +192,16 @@ pub fn run_scripts(dir: &Path, name: &str, scripts: &[&str]) -> PathBuf {
             .arg("--target")
             .arg(format!("custom:{script}@{}/v1", mock.base_url()));
     }
+    command
+}
+
+/// Runs `scripts` from flags as custom OpenAI-compatible targets on a fresh
+/// mock, 20 requests each with no warm-up and no spacing, and returns the
+/// results file, `{name}.json` in `dir`.
+pub fn run_scripts(dir: &Path, name: &str, scripts: &[&str]) -> PathBuf {
+    let mock = mock();
+    let results = dir.join(format!("{name}.json"));
+    let mut command = run_command(&mock, scripts);
     command
         .args([
             "-n",
