@@ -179,11 +179,13 @@ pub fn connection_sentence(lang: Lang, idle: &IdleFigures) -> Option<String> {
     };
     Some(match lang {
         Lang::En => format!(
-            "{head}: a new connection {counts}{cost}; cold replicas are judged on the time after \
-             the connection was ready{taken_off}"
+            "{head}: a new connection {counts}{cost}; cold replicas, and the table's TTFT median \
+             and p95, are judged on the time after the connection was ready{taken_off}"
         ),
         Lang::ZhCn => {
-            format!("{head}：新建连接 {counts}{cost}；冷启动按连接就绪之后的时间判断{taken_off}")
+            format!(
+                "{head}：新建连接 {counts}{cost}；冷启动和表中的 TTFT 中位数与 p95 都按连接就绪之后的时间计算{taken_off}"
+            )
         }
     })
 }
@@ -229,7 +231,7 @@ fn extra_words(lang: Lang, idle: &IdleFigures, connection: &ConnectionIdle) -> (
                 ),
                 Lang::ZhCn => (
                     format!(
-                        "；除建立连接外，新连接还让首个 token 的中位数晚了 {extra}（空闲 {after}后：\
+                        "；除建立连接外，新连接还让首个 Token 的中位数晚了 {extra}（空闲 {after}后：\
                          新建连接 {new} 个对复用 {reused} 个）{}",
                         total.map_or_else(String::new, |total| format!(
                             "，所以一个新连接共增加 {total}"

@@ -40,7 +40,7 @@ pub const GLOSSARY: &[Term] = &[
     Term {
         en: "first token",
         zh: "首个 Token",
-        not_zh: &["首个token", "首个令牌", "第一个 Token"],
+        not_zh: &["首个token", "首个 token", "首个令牌", "第一个 Token"],
     },
 ];
 
