@@ -15,3 +15,5 @@ mod generated;
 mod hostile;
 #[cfg(test)]
 mod metamorphic;
+#[cfg(test)]
+mod stopping;

@@ -18,7 +18,8 @@
 //! by a bounded amount:
 //!
 //! - **Which of two targets is faster** ([`Faster`]): pairs of requests, one
-//!   to each target, sent one after the other by the interleaved schedule,
+//!   to each target, sent under the same conditions by the interleaved
+//!   schedule (the run's questions pair them, `crate::wire::questions`),
 //!   and the log ratio of their TTFTs clipped to ±[`CLIP_LOG_RATIO`]. A
 //!   failed request (error or timeout) counts as the slowest possible, as
 //!   the verdicts count it, so a worse request never helps its target.

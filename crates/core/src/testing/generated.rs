@@ -71,32 +71,32 @@ const RESAMPLES: usize = 8;
 
 /// One target's provider.
 #[derive(Clone, Copy, Debug)]
-struct Provider {
-    median_ms: f64,
+pub(super) struct Provider {
+    pub(super) median_ms: f64,
     /// Log-scale spread of the warm requests.
-    sigma: f64,
+    pub(super) sigma: f64,
     /// Warm noise from a log-t₃ (heavy-tailed) instead of a lognormal.
-    heavy: bool,
-    cold_share: f64,
-    cold_factor: f64,
-    timeout_share: f64,
-    error_share: f64,
+    pub(super) heavy: bool,
+    pub(super) cold_share: f64,
+    pub(super) cold_factor: f64,
+    pub(super) timeout_share: f64,
+    pub(super) error_share: f64,
     /// Prefill rate, input tokens per second.
-    rate: f64,
+    pub(super) rate: f64,
 }
 
-fn normal(rng: &mut fastrand::Rng) -> f64 {
+pub(super) fn normal(rng: &mut fastrand::Rng) -> f64 {
     let (u1, u2) = (1.0 - rng.f64(), rng.f64());
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 /// Student's t with 3 degrees of freedom: a normal over √(χ²₃ / 3).
-fn student_t3(rng: &mut fastrand::Rng) -> f64 {
+pub(super) fn student_t3(rng: &mut fastrand::Rng) -> f64 {
     let chi: f64 = (0..3).map(|_| normal(rng).powi(2)).sum();
     normal(rng) / (chi / 3.0).sqrt().max(1e-6)
 }
 
-fn provider(rng: &mut fastrand::Rng) -> Provider {
+pub(super) fn provider(rng: &mut fastrand::Rng) -> Provider {
     let pick = |rng: &mut fastrand::Rng, choices: &[f64]| choices[rng.usize(..choices.len())];
     Provider {
         median_ms: 150.0 + 650.0 * rng.f64(),
@@ -111,7 +111,7 @@ fn provider(rng: &mut fastrand::Rng) -> Provider {
 }
 
 /// A random plan (see the module doc).
-fn plan(rng: &mut fastrand::Rng) -> Plan {
+pub(super) fn plan(rng: &mut fastrand::Rng) -> Plan {
     let targets = 2 + rng.usize(..3);
     let mut plan = Plan {
         targets: (0..targets)
