@@ -10,7 +10,8 @@
 // - the page, opened by a `#plan=` link, loses no request either (the
 //   browser sends a request racing the close again, as the runner does),
 //   reads the model's range from the same requests, and says that its
-//   figures include any reconnect, since it cannot see connections.
+//   figures include any reconnect, since it cannot see connections, in
+//   English and in Chinese.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -96,6 +97,21 @@ test("the page loses no request either and says its figures include any reconnec
     JSON.stringify(notes),
   );
   await page.locator("#idle").screenshot({ path: resolve(dir, "idle-en-1280.png") });
+  // The same section in Chinese: the same rows and the same two sentences.
+  await page.click("button.lang[lang='zh-CN']");
+  await page.waitForSelector("html[lang='zh-CN']");
+  const zhRows = await page.$$eval("#idle table.idle tbody tr", (trs) => trs.map((tr) => ({ ...tr.dataset })));
+  assert.deepEqual(zhRows, rows);
+  const zhNotes = await page.$$eval("#idle ul.idle-notes li", (items) => items.map((li) => li.textContent.replace(/\u00a0/g, " ")));
+  assert.ok(
+    zhNotes.some((n) => n.includes("空闲 1 秒–4 秒后变冷")),
+    JSON.stringify(zhNotes),
+  );
+  assert.ok(
+    zhNotes.some((n) => n.includes("这些数字包含空闲后重新建立连接的时间")),
+    JSON.stringify(zhNotes),
+  );
+  await page.locator("#idle").screenshot({ path: resolve(dir, "idle-zh-CN-1280.png") });
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -306,9 +306,10 @@ fn results_document_and_csv() {
     for (read, written) in doc.samples.iter().zip(&samples) {
         assert_eq!(sample_bits(read), sample_bits(written));
     }
-    // Re-export writes the same bytes, summary included.
+    // Re-export writes the same bytes, the summary recomputed from the
+    // samples: it is written for people and never read back.
     assert_eq!(export_json(&doc.plan, &doc.environment, &doc.samples), text);
-    assert_eq!(doc.summary.len(), 4);
+    assert!(doc.summary.is_empty());
 
     // Merging a document with itself appends nothing new to the plan and
     // shifts every second copy's seq.
@@ -343,6 +344,18 @@ fn results_members_that_may_be_missing() {
     let without_summary = text.replace(",\n        \"summary\": null", "");
     assert_ne!(without_summary, text);
     assert!(import_json(&without_summary).unwrap().summary.is_empty());
+    // A summary of another shape, or naming a target the plan lacks, is
+    // not read: the file says what its samples say.
+    for summary in [
+        r#""summary": "stale""#,
+        r#""summary": [{"target": 9, "n": "x"}]"#,
+    ] {
+        let odd = text.replace(r#""summary": null"#, summary);
+        assert_ne!(odd, text);
+        let doc = import_json(&odd).unwrap();
+        assert!(doc.summary.is_empty());
+        assert_eq!(doc.samples[0].ttft_ms, Some(12.0));
+    }
 }
 
 #[test]
@@ -552,6 +565,25 @@ fn bad_results_variants() -> Vec<String> {
         ("\"tz_offset_min\": -570", "\"tz_offset_min\": \"UTC+8\""),
         ("\"peak_hours\": [", "\"peak_hours\": [1, "),
         ("\"samples\": [", "\"samples\": {\"a\": ["),
+        ("\"user_agent\":", "\"agent\":"),
+    ] {
+        out.push(results_with(replace, with));
+    }
+    out
+}
+
+/// The summary is written for people and never read back: a file whose
+/// summary says what no summary can (these edits were refused when it was
+/// read) imports as the same file.
+#[test]
+fn a_summary_is_not_read_back() {
+    let plain = import_json(&export_json(
+        &awkward_plan(),
+        &environment(),
+        &awkward_samples(),
+    ))
+    .unwrap();
+    for (replace, with) in [
         // Fewer than 20 samples per target: every verdict is still null.
         ("\"verdict\": null", "\"verdict\": \"great\""),
         (
@@ -559,11 +591,14 @@ fn bad_results_variants() -> Vec<String> {
             "\"verdict_status\": \"done\"",
         ),
         ("\"ci_method\": \"iid\"", "\"ci_method\": \"jackknife\""),
-        ("\"user_agent\":", "\"agent\":"),
+        (
+            "\"target\": 0,\n      \"ttft\"",
+            "\"target\": 99,\n      \"ttft\"",
+        ),
     ] {
-        out.push(results_with(replace, with));
+        let edited = import_json(&results_with(replace, with)).unwrap();
+        assert_eq!(edited, plain, "{with}");
     }
-    out
 }
 
 #[test]

@@ -229,21 +229,6 @@ impl<F: Formatter> Formatter for DocumentFloats<F> {
     }
 }
 
-/// For `#[serde(deserialize_with)]`: a member that may be `null` as well as
-/// missing, either meaning its default (`"summary": null` reads as no
-/// summary).
-///
-/// # Errors
-/// When the member is there with the wrong shape.
-#[cfg_attr(target_arch = "wasm32", inline)]
-pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de> + Default,
-{
-    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
