@@ -20,8 +20,8 @@
 use std::fmt;
 use std::io;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
 use crate::base::json_path;

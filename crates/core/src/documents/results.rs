@@ -373,6 +373,16 @@ pub struct StatusSummary {
     pub rate_limit_hidden: usize,
     /// The rate-limit headers of the last 429 that carried any.
     pub last_rate_limit: Option<RateLimitHeaders>,
+    /// Of the requests without a status, those that never reached the
+    /// provider (this client could not connect); left out when none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unreached: usize,
+}
+
+/// For `skip_serializing_if`: a count of none.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The stream after the first token, for one target.
@@ -569,6 +579,7 @@ pub fn summary_rows(plan: &Plan, samples: &[Sample]) -> Vec<TargetSummary> {
                     retry_after_max_s: s.retry_after_max_s,
                     rate_limit_hidden: s.rate_limit_hidden,
                     last_rate_limit: s.last_rate_limit.clone(),
+                    unreached: s.unreached,
                 }),
                 stream: target.stream.map(|s| StreamSummary {
                     requests: s.requests,

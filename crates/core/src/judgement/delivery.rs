@@ -69,6 +69,27 @@ pub struct StatusFigures {
     pub rate_limit_hidden: usize,
     /// The rate-limit headers of the last 429 that carried any.
     pub last_rate_limit: Option<RateLimitHeaders>,
+    /// Of the requests without a status, those that never reached the
+    /// provider: no connection could be opened (host not found, refused,
+    /// TLS), or a browser gave no answer at all ([`reached_nobody`]).
+    pub unreached: usize,
+}
+
+/// `sample` failed before any connection reached the provider: a network
+/// failure at the request (a host not found, a refused connection, a TLS
+/// handshake, or a browser's "blocked or no network"). The runner sends a
+/// request once more when a kept connection closed under it, so what is
+/// left here is a connection this client could not open.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub(crate) fn reached_nobody(sample: &Sample) -> bool {
+    sample.http_status.is_none()
+        && sample.error.as_ref().is_some_and(|e| {
+            e.phase == crate::base::failure::Phase::Request
+                && matches!(
+                    e.kind,
+                    ErrorKind::CorsOrNetwork | ErrorKind::Dns | ErrorKind::Tls
+                )
+        })
 }
 
 /// The status figures of one target's `samples` (warm-ups and stopped
@@ -78,7 +99,7 @@ pub(crate) fn status_figures<'a>(
     samples: impl IntoIterator<Item = &'a Sample>,
 ) -> Option<StatusFigures> {
     let mut counts = StatusCounts::default();
-    let (mut requests, mut first_try_success, mut hidden) = (0, 0, 0);
+    let (mut requests, mut first_try_success, mut hidden, mut unreached) = (0, 0, 0, 0);
     let mut retry_after = Vec::new();
     let mut last_rate_limit = None;
     for sample in samples {
@@ -110,7 +131,10 @@ pub(crate) fn status_figures<'a>(
             }
             StatusClass::ClientError => counts.client_error += 1,
             StatusClass::ServerError => counts.server_error += 1,
-            StatusClass::NoStatus => counts.no_status += 1,
+            StatusClass::NoStatus => {
+                counts.no_status += 1;
+                unreached += usize::from(reached_nobody(sample));
+            }
         }
     }
     if requests == 0 {
@@ -128,6 +152,7 @@ pub(crate) fn status_figures<'a>(
         retry_after_max_s: retry_after.last().copied(),
         rate_limit_hidden: hidden,
         last_rate_limit,
+        unreached,
     })
 }
 
@@ -232,24 +257,35 @@ mod tests {
             message: "stopped".to_owned(),
         });
         samples[7].warmup = true;
+        // Never reached the provider: a host not found, a refused
+        // connection. A timeout before headers did reach it.
+        for (at, kind) in [(8, ErrorKind::Dns), (9, ErrorKind::CorsOrNetwork)] {
+            samples[at].http_status = None;
+            samples[at].error = Some(SampleError {
+                kind,
+                phase: Phase::Request,
+                message: "no connection".to_owned(),
+            });
+        }
         let figures = status_figures(&samples).unwrap();
         assert_eq!(figures.requests, 18);
         assert_eq!(
             figures.counts,
             StatusCounts {
-                ok: 12,
+                ok: 10,
                 rate_limited: 3,
                 client_error: 1,
                 server_error: 1,
-                no_status: 1
+                no_status: 3
             }
         );
-        assert_eq!(figures.first_try_success, 12);
+        assert_eq!(figures.unreached, 2);
+        assert_eq!(figures.first_try_success, 10);
         assert_eq!(figures.retry_after_count, 2);
         assert_eq!(figures.retry_after_median_s, Some(11.0));
         assert_eq!(figures.retry_after_max_s, Some(20.0));
         let (low, high) = figures.first_try_interval;
-        assert!(low < 12.0 / 18.0 && 12.0 / 18.0 < high);
+        assert!(low < 10.0 / 18.0 && 10.0 / 18.0 < high);
     }
 
     #[test]

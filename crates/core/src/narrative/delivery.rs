@@ -69,17 +69,28 @@ pub(crate) fn status_sentence(lang: Lang, status: &StatusFigures) -> String {
     };
     let first = status.first_try_success;
     let (client, server, none) = (counts.client_error, counts.server_error, counts.no_status);
+    // Said apart from the provider's answers: these never reached it.
+    let unreached = match (lang, status.unreached) {
+        (_, 0) => String::new(),
+        (Lang::En, n) => format!(
+            " ({n} of them never reached the provider: this client could not connect, or the \
+             browser got no answer)"
+        ),
+        (Lang::ZhCn, n) => {
+            format!("（其中 {n} 个未到达服务商：本机无法建立连接，或浏览器没有收到任何回应）")
+        }
+    };
     match lang {
         Lang::En => format!(
             "{first} of {n} succeeded on the first try ({ok} %, {ok_low}–{ok_high} %), without \
              retries; 429 (rate limited): {} ({limited} %, {limited_low}–{limited_high} %){retry}; \
-             other 4xx {client}, 5xx {server}, no status {none}.{hidden}",
+             other 4xx {client}, 5xx {server}, no status {none}{unreached}.{hidden}",
             counts.rate_limited
         ),
         Lang::ZhCn => format!(
             "{n} 个请求中 {first} 个首次即成功（{ok} %，{ok_low}–{ok_high} %），不重试；429（限流）：{} 个\
              （{limited} %，{limited_low}–{limited_high} %）{retry}；其他 4xx {client} 个，5xx {server} 个，\
-             无状态码 {none} 个。{hidden}",
+             无状态码 {none} 个{unreached}。{hidden}",
             counts.rate_limited
         ),
     }

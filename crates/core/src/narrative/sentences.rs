@@ -383,6 +383,7 @@ mod tests {
                 headers_visible: true,
                 ..RateLimitHeaders::default()
             }),
+            unreached: 0,
         };
         assert_eq!(
             status_sentence(Lang::En, &status),
@@ -402,11 +403,29 @@ mod tests {
         );
         let hidden = StatusFigures {
             rate_limit_hidden: 2,
-            ..status
+            ..status.clone()
         };
         assert!(
             status_sentence(Lang::En, &hidden)
                 .contains("2 429s: the provider does not let scripts read")
+        );
+        // Requests that never reached the provider are said apart from
+        // its answers.
+        let unreached = StatusFigures {
+            counts: StatusCounts {
+                no_status: 3,
+                ..status.counts
+            },
+            unreached: 2,
+            ..status.clone()
+        };
+        assert!(status_sentence(Lang::En, &unreached).ends_with(
+            "no status 3 (2 of them never reached the provider: this client could not \
+             connect, or the browser got no answer)."
+        ));
+        assert!(
+            status_sentence(Lang::ZhCn, &unreached)
+                .contains("无状态码 3 个（其中 2 个未到达服务商")
         );
 
         let stream = StreamFigures {
