@@ -111,6 +111,23 @@ pub struct PlanArgs {
     /// them].
     #[arg(long, value_name = "N", requires = "until_decided")]
     pub min_requests: Option<u32>,
+    /// With --until-decided, also ask whether each pair of targets is
+    /// equivalent within this many percent ("10" or "10%": a typical
+    /// request to one takes 90–110 % of the other's time); a pair found
+    /// equivalent is decided as one found faster is. 1 to 50.
+    #[arg(long, value_name = "PCT", requires = "until_decided", value_parser = percent)]
+    pub equivalent_within: Option<f64>,
+}
+
+/// A percentage as typed ("10" or "10%"); anything else is said with the
+/// value as typed.
+fn percent(value: &str) -> Result<f64, String> {
+    value
+        .trim()
+        .trim_end_matches('%')
+        .trim()
+        .parse::<f64>()
+        .map_err(|_| format!("\"{value}\" is not a percentage"))
 }
 
 /// A number of seconds as typed ("2.5"); anything else is said with the
@@ -169,6 +186,7 @@ impl PlanArgs {
             idle_gaps_s: self.idle_gaps.clone(),
             until_decided: self.until_decided,
             min_requests_per_target: self.min_requests,
+            equivalent_within_pct: self.equivalent_within,
         }
     }
 
@@ -188,6 +206,9 @@ impl PlanArgs {
             "timeout_s" => Some(("--timeout", number(self.timeout))),
             "max_tokens" => Some(("--max-tokens", count(self.max_tokens))),
             "min_requests_per_target" => Some(("--min-requests", count(self.min_requests))),
+            "equivalent_within_pct" => {
+                Some(("--equivalent-within", number(self.equivalent_within)))
+            }
             "prompt" => Some(("--prompt", None)),
             "idle_gaps_s" => Some((
                 "--idle-gaps",

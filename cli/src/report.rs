@@ -706,8 +706,9 @@ pub(crate) fn started_text(lang: Lang, epoch_ms: f64, tz_offset_min: i32) -> Str
 
 /// How a run until decided stood at its end: decided or not, each
 /// target's measured requests, the floor and the cap, each pair's
-/// decision with its pairs and the anytime-valid range of the typical
-/// TTFT ratio second / first, each objective question's decision with its
+/// decision with its pairs, whether the two are equivalent within the
+/// plan's margin, and the anytime-valid range of the typical TTFT ratio
+/// second / first, each objective question's decision with its
 /// requests and the range of the share within its budget, and the two
 /// sentences the report prints.
 fn stopping_json(stopping: &Stopping) -> Value {
@@ -724,6 +725,7 @@ fn stopping_json(stopping: &Stopping) -> Value {
         "alpha_each": questions.alpha_each(),
         "floor": plan.decided_floor(),
         "cap": plan.requests_per_target,
+        "equivalent_within_pct": plan.equivalent_within_pct,
         "requests": (0..questions.targets()).map(|t| questions.requests(t)).collect::<Vec<_>>(),
         "pairs": questions.pairs.iter().map(|pair| {
             let (low, high) = questions.interval(pair);
@@ -731,6 +733,7 @@ fn stopping_json(stopping: &Stopping) -> Value {
                 "first": pair.first,
                 "second": pair.second,
                 "decision": decision(questions.decision(pair)),
+                "equivalent": questions.equivalent(pair),
                 "pairs": pair.faster.pairs(),
                 "ratio_low": low,
                 "ratio_high": high,

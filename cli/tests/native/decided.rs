@@ -1,6 +1,7 @@
 //! `run --until-decided`: a run as long as its questions need. Two targets
 //! far apart stop at the floor with the decision said; two equally fast
-//! ones run on to the cap and say nothing was told apart. With `--fail-on`,
+//! ones run on to the cap and say nothing was told apart, unless asked
+//! whether they are equivalent within a margin. With `--fail-on`,
 //! an objective decided met exits 0, missed 3, and still open at the cap
 //! 4; a run killed with SIGKILL and resumed stops where it should.
 
@@ -20,7 +21,12 @@ use super::support::{firsttoken, mock, run, run_command, scratch, texts};
 
 /// Runs two mock scripts until decided, `cap` requests per target at most
 /// and a floor of 20; the output and the measured samples per target.
-fn run_until_decided(name: &str, scripts: [&str; 2], cap: u32) -> (String, [usize; 2]) {
+fn run_until_decided(
+    name: &str,
+    scripts: [&str; 2],
+    cap: u32,
+    extra: &[&str],
+) -> (String, [usize; 2]) {
     let mock = mock();
     let dir = scratch(name);
     let results = dir.join("results.json");
@@ -35,6 +41,7 @@ fn run_until_decided(name: &str, scripts: [&str; 2], cap: u32) -> (String, [usiz
     command
         .args(["-n", cap.as_str(), "--warmup", "1", "--spacing", "0"])
         .args(["--timeout", "10", "--until-decided", "--min-requests", "20"])
+        .args(extra)
         .arg("-o")
         .arg(&results);
     let output = run(&mut command);
@@ -57,7 +64,7 @@ fn run_until_decided(name: &str, scripts: [&str; 2], cap: u32) -> (String, [usiz
 
 #[test]
 fn two_targets_far_apart_stop_at_the_floor_and_say_which_is_faster() {
-    let (stdout, measured) = run_until_decided("decided-far", ["fixed@20", "fixed@200"], 200);
+    let (stdout, measured) = run_until_decided("decided-far", ["fixed@20", "fixed@200"], 200, &[]);
     assert_eq!(measured, [20, 20], "{stdout}");
     assert!(
         stdout.contains(
@@ -71,7 +78,7 @@ fn two_targets_far_apart_stop_at_the_floor_and_say_which_is_faster() {
 
 #[test]
 fn two_equally_fast_targets_run_to_the_cap_and_say_nothing_was_told_apart() {
-    let (stdout, measured) = run_until_decided("decided-close", ["fixed@40", "fixed@40"], 25);
+    let (stdout, measured) = run_until_decided("decided-close", ["fixed@40", "fixed@40"], 25, &[]);
     assert_eq!(measured, [25, 25], "{stdout}");
     assert!(
         stdout.contains("not decided after 25 requests per target:"),
@@ -79,6 +86,35 @@ fn two_equally_fast_targets_run_to_the_cap_and_say_nothing_was_told_apart() {
     );
     assert!(
         stdout.contains("not told apart (anytime-valid 95 %)"),
+        "{stdout}"
+    );
+}
+
+/// With `--equivalent-within 20`, the same two equally fast targets stop
+/// long before the cap, said equivalent within ±20 %, and the results
+/// keep the margin.
+#[test]
+fn two_equally_fast_targets_with_a_margin_stop_when_shown_equivalent() {
+    let (stdout, measured) = run_until_decided(
+        "decided-equivalent",
+        ["fixed@40", "fixed@40"],
+        200,
+        &["--equivalent-within", "20%"],
+    );
+    assert_eq!(measured[0], measured[1], "{stdout}");
+    assert!(
+        measured[0] >= 20 && measured[0] < 100,
+        "{measured:?}\n{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "decided after {} requests per target:",
+            measured[0]
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("are equivalent within ±20 % (anytime-valid 95 %)"),
         "{stdout}"
     );
 }

@@ -130,10 +130,11 @@ pub struct PlanForm {
     pub typical_prompt_tokens: String,
     /// `prompt_cache_probe`.
     pub prompt_cache_probe: bool,
-    /// A loaded plan's `until_decided`, `min_requests_per_target` and
-    /// `objectives`, kept (the form has no field for them yet), so a loaded
-    /// plan that runs until decided still does, and asks what it asked.
-    pub until_decided: (bool, Option<u32>, Vec<String>),
+    /// A loaded plan's `until_decided`, `min_requests_per_target`,
+    /// `objectives` and `equivalent_within_pct`, kept (the form has no
+    /// field for them yet), so a loaded plan that runs until decided still
+    /// does, and asks what it asked.
+    pub until_decided: (bool, Option<u32>, Vec<String>, Option<f64>),
 }
 
 /// The demo targets' labels in `lang`, in the demo plan's order: they are
@@ -298,6 +299,7 @@ impl PlanForm {
                 plan.until_decided,
                 plan.min_requests_per_target,
                 plan.objectives.clone(),
+                plan.equivalent_within_pct,
             ),
         }
     }
@@ -517,6 +519,7 @@ impl PlanForm {
             "until_decided": (self.until_decided.0),
             "min_requests_per_target": (self.until_decided.1),
             "objectives": (self.until_decided.2),
+            "equivalent_within_pct": (self.until_decided.3),
         });
         Plan::from_json(&crate::core::base::document::to_string(&document))
     }
@@ -931,6 +934,7 @@ mod tests {
         plan.until_decided = true;
         plan.min_requests_per_target = Some(20);
         plan.objectives = vec!["p95>2s".into()];
+        plan.equivalent_within_pct = Some(10.0);
         assert_eq!(PlanForm::from_plan(&plan).to_plan().unwrap(), plan);
         let plain = demo_plan(Lang::En);
         let json = PlanForm::from_plan(&plain)
@@ -940,6 +944,7 @@ mod tests {
         assert!(!json.contains("until_decided"), "{json}");
         assert!(!json.contains("min_requests_per_target"), "{json}");
         assert!(!json.contains("objectives"), "{json}");
+        assert!(!json.contains("equivalent_within_pct"), "{json}");
     }
 
     #[test]

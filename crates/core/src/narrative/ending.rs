@@ -119,12 +119,16 @@ pub fn decided_text(lang: Lang, plan: &Plan, questions: &Questions) -> String {
             ][usize::from(decided)][zh],
         ],
     );
+    let margin = questions.margin().map(margin_text);
+    let margin = margin.as_deref().unwrap_or("");
     for (k, pair) in questions.pairs.iter().enumerate() {
         let (a, b) = (label(pair.first), label(pair.second));
-        let (x, y, [middle, end]) = match questions.decision(pair) {
-            Decision::First => (a, b, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
-            Decision::Second => (b, a, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
-            Decision::Open => (
+        let equivalent = questions.equivalent(pair);
+        let (x, y, [middle, end]) = match (questions.decision(pair), equivalent) {
+            (Decision::First, _) => (a, b, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
+            (Decision::Second, _) => (b, a, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
+            (Decision::Open, true) => (a, b, [[" and ", " are equivalent"], [" 与 ", " 相当"]][zh]),
+            (Decision::Open, false) => (
                 a,
                 b,
                 [[" and ", " not told apart"], [" 与 ", " 未能区分"]][zh],
@@ -134,6 +138,21 @@ pub fn decided_text(lang: Lang, plan: &Plan, questions: &Questions) -> String {
             &mut text,
             &[if k > 0 { between } else { "" }, x, middle, y, end],
         );
+        // With a margin, every pair says where it stands against it.
+        if !margin.is_empty() {
+            let words = match (questions.decision(pair), equivalent) {
+                (Decision::Open, true) => [" within ", "，相差在 "],
+                (_, true) => [", by less than ", "，差距小于 "],
+                (Decision::Open, false) => [", nor shown within ", "，也未能证明相差在 "],
+                (_, false) => ["", ""],
+            };
+            if !words[zh].is_empty() {
+                push_all(
+                    &mut text,
+                    &[words[zh], margin, if zh == 1 { " 以内" } else { "" }],
+                );
+            }
+        }
     }
     if !questions.pairs.is_empty() {
         text.push_str(anytime);
@@ -211,6 +230,18 @@ pub fn decided_text(lang: Lang, plan: &Plan, questions: &Questions) -> String {
     text
 }
 
+/// The plan's equivalence margin as said: "±10 %".
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn margin_text(margin: f64) -> String {
+    let pct = margin * 100.0;
+    let number = if (pct - pct.round()).abs() < 1e-9 {
+        format!("{pct:.0}")
+    } else {
+        format!("{pct:.1}")
+    };
+    format!("±{number} %")
+}
+
 /// Each question of a run until decided as it stands, one line each, for
 /// the live view (the runner's and the page's) and the report: "A vs B:
 /// not decided yet after 38 pairs; B against A in a typical pair: −3 % to
@@ -245,18 +276,41 @@ pub fn question_lines(lang: Lang, plan: &Plan, questions: &Questions) -> Vec<Str
             Decision::Second => Some(b),
             Decision::Open => None,
         };
-        match winner {
-            Some(faster) => push_all(
+        let within = questions
+            .margin()
+            .filter(|_| questions.equivalent(pair))
+            .map(margin_text);
+        match (winner, within) {
+            (Some(faster), within) => {
+                push_all(
+                    &mut line,
+                    &[
+                        faster,
+                        [" faster after ", " 更快（"][zh],
+                        &pairs,
+                        pairs_word[zh],
+                        ["", "）"][zh],
+                    ],
+                );
+                if let Some(within) = within {
+                    push_all(
+                        &mut line,
+                        &[[", by less than ", "，差距小于 "][zh], &within],
+                    );
+                }
+            }
+            (None, Some(within)) => push_all(
                 &mut line,
                 &[
-                    faster,
-                    [" faster after ", " 更快（"][zh],
+                    ["equivalent within ", "相差在 "][zh],
+                    &within,
+                    [" after ", " 以内（"][zh],
                     &pairs,
                     pairs_word[zh],
                     ["", "）"][zh],
                 ],
             ),
-            None => push_all(
+            (None, None) => push_all(
                 &mut line,
                 &[
                     ["not decided yet after ", ""][zh],
@@ -438,6 +492,96 @@ mod tests {
         );
         plan.until_decided = false;
         assert_eq!(until_decided_text(Lang::En, &plan, &far), None);
+    }
+
+    /// With a margin, two targets within it are said equivalent (and the
+    /// run stops on it), one faster by less than it says both, and a pair
+    /// neither told apart nor shown within it says so; in both languages,
+    /// at the end and in the live lines.
+    #[test]
+    fn a_margin_makes_equivalent_a_decision() {
+        let plan = Plan {
+            targets: vec![Target::demo("A", "m"), Target::demo("B", "m")],
+            until_decided: true,
+            min_requests_per_target: Some(20),
+            equivalent_within_pct: Some(10.0),
+            ..Plan::default()
+        };
+        // B takes 0.98–1.02 of A's time: equivalent within ±10 %.
+        let same: Vec<Sample> = (0..200)
+            .flat_map(|seq| {
+                let b = 300.0 * (1.0 + f64::from(seq % 5) * 0.01 - 0.02);
+                [
+                    sample(0, seq, 0.0, Some(300.0), false),
+                    sample(1, seq, 0.0, Some(b), false),
+                ]
+            })
+            .collect();
+        let questions = Questions::replayed(&plan, &same).unwrap();
+        assert!(questions.equivalent(&questions.pairs[0]));
+        assert_eq!(questions.decision(&questions.pairs[0]), Decision::Open);
+        assert!(questions.all_decided());
+        let decided_at = (1..=same.len() / 2)
+            .find(|&n| {
+                Questions::replayed(&plan, &same[..2 * n])
+                    .unwrap()
+                    .all_decided()
+            })
+            .unwrap();
+        let text = until_decided_text(Lang::En, &plan, &same[..2 * decided_at]).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "decided after {decided_at} requests per target: A and B are equivalent within \
+                 ±10 % (anytime-valid 95 %); the tail figures rest on {decided_at} requests per \
+                 target, fewer than the 75 a cold-start tail needs"
+            )
+        );
+        assert!(
+            until_decided_text(Lang::ZhCn, &plan, &same[..2 * decided_at])
+                .unwrap()
+                .contains("A 与 B 相当，相差在 ±10 % 以内（随时有效 95 %）")
+        );
+        let lines = question_lines(Lang::En, &plan, &questions);
+        assert!(
+            lines[0].starts_with("A vs B: equivalent within ±10 % after 200 pairs;"),
+            "{lines:?}"
+        );
+
+        // B 5 % slower, steadily: faster, by less than the margin.
+        let near: Vec<Sample> = (0..200)
+            .flat_map(|seq| {
+                [
+                    sample(0, seq, 0.0, Some(300.0), false),
+                    sample(1, seq, 0.0, Some(315.0), false),
+                ]
+            })
+            .collect();
+        let text = until_decided_text(Lang::En, &plan, &near).unwrap();
+        assert!(
+            text.contains("A is faster than B, by less than ±10 %"),
+            "{text}"
+        );
+        // Far apart and noisy at first: neither.
+        let open: Vec<Sample> = (0..20)
+            .flat_map(|seq| {
+                let wobble = if seq % 2 == 0 { 0.6 } else { 1.6 };
+                [
+                    sample(0, seq, 0.0, Some(300.0), false),
+                    sample(1, seq, 0.0, Some(300.0 * wobble), false),
+                ]
+            })
+            .collect();
+        let text = until_decided_text(Lang::En, &plan, &open).unwrap();
+        assert!(
+            text.contains("A and B not told apart, nor shown within ±10 %"),
+            "{text}"
+        );
+        assert!(
+            until_decided_text(Lang::ZhCn, &plan, &open)
+                .unwrap()
+                .contains("A 与 B 未能区分，也未能证明相差在 ±10 % 以内")
+        );
     }
 
     /// With an objective, the end says each target's answer to it, which

@@ -205,7 +205,21 @@ pub struct Plan {
     /// judged at the run's end. Left out of the document when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<String>,
+    /// With `until_decided`, each pair of targets is also asked whether
+    /// the two are equivalent within this many percent: whether a typical
+    /// request to one takes between (100 − m) % and (100 + m) % of the
+    /// time of the request beside it to the other, by the same
+    /// anytime-valid range as "which is faster"
+    /// ([`crate::wire::questions::Questions::equivalent`]). A pair is then
+    /// decided once one is faster or the two are equivalent. 1 to 50; left
+    /// out of the document when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalent_within_pct: Option<f64>,
 }
+
+/// The margins `equivalent_within_pct` accepts, percent: under 1 % no run
+/// of a few hundred requests decides, and over 50 % is not "equivalent".
+pub const EQUIVALENCE_PCT: (f64, f64) = (1.0, 50.0);
 
 /// The least measured requests per target before a decided question may
 /// stop a run, unless the plan says otherwise: the method's 75, which a
@@ -292,6 +306,7 @@ impl Default for Plan {
             until_decided: false,
             min_requests_per_target: None,
             objectives: Vec::new(),
+            equivalent_within_pct: None,
         }
     }
 }
@@ -711,6 +726,32 @@ mod tests {
                 target("B", Protocol::Demo, "demo://local"),
             ],
             ..Plan::default()
+        }
+    }
+
+    /// An equivalence margin is a percentage from 1 to 50, named by its
+    /// member when refused.
+    #[test]
+    fn an_equivalence_margin_is_one_to_fifty_percent() {
+        for (pct, ok) in [
+            (1.0, true),
+            (10.0, true),
+            (50.0, true),
+            (0.5, false),
+            (60.0, false),
+        ] {
+            let plan = Plan {
+                until_decided: true,
+                equivalent_within_pct: Some(pct),
+                ..valid_plan()
+            };
+            match plan.validate() {
+                Ok(()) => assert!(ok, "{pct}"),
+                Err(errors) => {
+                    assert!(!ok, "{pct}");
+                    assert_eq!(errors[0].field, "equivalent_within_pct");
+                }
+            }
         }
     }
 

@@ -273,6 +273,9 @@ pub struct PlanFlags {
     pub until_decided: bool,
     /// The floor before a decision may stop the run; `None` for 75.
     pub min_requests_per_target: Option<u32>,
+    /// Also ask whether each pair is equivalent within this many percent
+    /// (the plan's `equivalent_within_pct`).
+    pub equivalent_within_pct: Option<f64>,
 }
 
 impl Default for PlanFlags {
@@ -294,6 +297,7 @@ impl Default for PlanFlags {
             idle_gaps_s: None,
             until_decided: false,
             min_requests_per_target: None,
+            equivalent_within_pct: None,
         }
     }
 }
@@ -403,6 +407,7 @@ impl PlanFlags {
             idle_gaps_s: self.idle_gaps_s.clone(),
             until_decided: self.until_decided,
             min_requests_per_target: self.min_requests_per_target,
+            equivalent_within_pct: self.equivalent_within_pct,
             ..defaults
         };
         let spacing_s = plan.effective_spacing_s();

@@ -22,7 +22,14 @@
 //! one condition and the pairs are as before. Warm-ups and probes are left out; a request the person stopped
 //! says nothing of the provider and is left out too; any other failed
 //! request counts as the slowest possible, and never within an objective's
-//! budget. With `k` targets and `m` quantile objectives there are
+//! budget. With the plan's `equivalent_within_pct`, each pair is also
+//! asked whether the two are equivalent within that margin: the pair's
+//! anytime-valid range for the typical ratio ([`Questions::interval`], the
+//! one its "faster" decision reads) lies inside 1 ± the margin. The range
+//! leaves the true ratio out with a chance of at most its level at any
+//! time, so "equivalent" is wrong no more often than "faster", and by the
+//! same test: a pair decided both ways at once ("faster, by less than the
+//! margin") says two true things. With `k` targets and `m` quantile objectives there are
 //! `k(k−1)/2 + k·m` questions, each tested at 5 % divided by their number,
 //! so that the chance of any wrong decision stays at most 5 %.
 
@@ -93,6 +100,8 @@ pub struct Questions {
     /// and TTFT (`None`: failed).
     ttfts: Vec<Vec<(u32, Condition, Option<f64>)>>,
     alpha_each: f64,
+    /// The plan's equivalence margin as a fraction (0.1 for 10 %).
+    margin: Option<f64>,
 }
 
 impl Questions {
@@ -135,6 +144,7 @@ impl Questions {
             objectives,
             ttfts: vec![Vec::new(); k as usize],
             alpha_each,
+            margin: plan.equivalent_within_pct.map(|pct| pct / 100.0),
         })
     }
 
@@ -227,6 +237,29 @@ impl Questions {
         question.test.interval(self.alpha_each)
     }
 
+    /// The plan's equivalence margin, a fraction (0.1 for ±10 %).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn margin(&self) -> Option<f64> {
+        self.margin
+    }
+
+    /// The pair is equivalent within the plan's margin: its range for the
+    /// typical ratio lies within 1 ± the margin. Always false without one.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn equivalent(&self, pair: &PairQuestion) -> bool {
+        self.margin.is_some_and(|m| {
+            let (low, high) = self.interval(pair);
+            low >= 1.0 - m && high <= 1.0 + m
+        })
+    }
+
+    /// The pair's question is answered: one is faster, or the two are
+    /// equivalent within the margin.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn pair_decided(&self, pair: &PairQuestion) -> bool {
+        self.decision(pair) != Decision::Open || self.equivalent(pair)
+    }
+
     /// The level each question is tested at: 5 % over their number.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn alpha_each(&self) -> f64 {
@@ -237,10 +270,7 @@ impl Questions {
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn all_decided(&self) -> bool {
         !(self.pairs.is_empty() && self.objectives.is_empty())
-            && self
-                .pairs
-                .iter()
-                .all(|pair| self.decision(pair) != Decision::Open)
+            && self.pairs.iter().all(|pair| self.pair_decided(pair))
             && self
                 .objectives
                 .iter()
@@ -255,7 +285,7 @@ impl Questions {
         for pair in &self.pairs {
             if pair.first == target || pair.second == target {
                 asked = true;
-                if self.decision(pair) == Decision::Open {
+                if !self.pair_decided(pair) {
                     return false;
                 }
             }

@@ -69,6 +69,7 @@ members! {
         until_decided,
         min_requests_per_target,
         objectives,
+        equivalent_within_pct,
     ],
 }
 
@@ -528,6 +529,7 @@ mod tests {
             until_decided: true,
             min_requests_per_target: Some(20),
             objectives: vec!["p95>2s".into()],
+            equivalent_within_pct: Some(10.0),
             ..Plan::default()
         };
         let mut plan_members = written_members(&plan);

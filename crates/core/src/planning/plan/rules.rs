@@ -4,9 +4,10 @@
 use super::sizes::{MAX_PROMPT_SIZE_TOKENS, MAX_PROMPT_SIZES, cycle, requests_per_size};
 use super::url::check_base_url;
 use super::{
-    FieldError, MAX_DEDICATED_USD_PER_HOUR, MAX_FIDELITY_REPEATS, MAX_IDLE_GAP_S, MAX_IDLE_GAPS,
-    MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET, MAX_WARMUP_PER_TARGET,
-    MIN_REQUESTS_FOR_TAIL, MIN_REQUESTS_PER_GAP, Plan, Problem, Protocol, Warning, WarningKind,
+    EQUIVALENCE_PCT, FieldError, MAX_DEDICATED_USD_PER_HOUR, MAX_FIDELITY_REPEATS, MAX_IDLE_GAP_S,
+    MAX_IDLE_GAPS, MAX_MAX_TOKENS, MAX_PROMPT_CHARS, MAX_REQUESTS_PER_TARGET,
+    MAX_WARMUP_PER_TARGET, MIN_REQUESTS_FOR_TAIL, MIN_REQUESTS_PER_GAP, Plan, Problem, Protocol,
+    Warning, WarningKind,
 };
 use crate::base::order::sort_numbers;
 use crate::base::peak::{is_peak, parse_peak_tz};
@@ -73,6 +74,18 @@ impl Plan {
         }
         if self.min_requests_per_target == Some(0) {
             bad("min_requests_per_target", Problem::AtLeastOne);
+        }
+        if self
+            .equivalent_within_pct
+            .is_some_and(|pct| !(EQUIVALENCE_PCT.0..=EQUIVALENCE_PCT.1).contains(&pct))
+        {
+            bad(
+                "equivalent_within_pct",
+                Problem::Between {
+                    low: EQUIVALENCE_PCT.0,
+                    high: EQUIVALENCE_PCT.1,
+                },
+            );
         }
         if self.warmup_per_target > MAX_WARMUP_PER_TARGET {
             bad(
