@@ -22,7 +22,9 @@
 //! one condition and the pairs are as before. Warm-ups and probes are left out; a request the person stopped
 //! says nothing of the provider and is left out too; any other failed
 //! request counts as the slowest possible, and never within an objective's
-//! budget. With the plan's `equivalent_within_pct`, each pair is also
+//! budget. A pair in which both failed says nothing of either and is left
+//! out of the pair's test (it would only narrow the range toward a ratio of
+//! 1, and two targets that never answered would read "equivalent"). With the plan's `equivalent_within_pct`, each pair is also
 //! asked whether the two are equivalent within that margin: the pair's
 //! anytime-valid range for the typical ratio ([`Questions::interval`], the
 //! one its "faster" decision reads) lies inside 1 ± the margin. The range
@@ -196,7 +198,13 @@ impl Questions {
             };
             let skip = pair.paired[done].1;
             for (x, y) in of(pair.first).zip(of(pair.second)).skip(skip) {
-                pair.faster.push(x, y);
+                // Both failed: a tie that says nothing of either. It moves
+                // no bet against "equally fast", but it would narrow the
+                // range toward a ratio of 1, and two targets that never
+                // answered would read "equivalent".
+                if x.is_some() || y.is_some() {
+                    pair.faster.push(x, y);
+                }
                 pair.paired[done].1 += 1;
             }
         }
@@ -449,6 +457,31 @@ mod tests {
         assert_eq!(questions.pairs[0].faster.pairs(), 2);
         questions.push(&sized(1, 3, 128, false));
         assert_eq!(questions.pairs[0].faster.pairs(), 3);
+    }
+
+    /// Two targets that never answer are not equivalent: a pair in which
+    /// both failed is no evidence, so with a margin the question stays
+    /// open (the run goes on to its cap and says neither was told apart
+    /// nor shown within the margin). One that fails beside one that
+    /// answers is as slow as can be.
+    #[test]
+    fn two_targets_that_never_answer_are_not_equivalent() {
+        let plan = Plan {
+            equivalent_within_pct: Some(10.0),
+            ..plan(2)
+        };
+        let mut questions = Questions::of(&plan).unwrap();
+        feed(&mut questions, 0, 300, |_| None);
+        feed(&mut questions, 1, 300, |_| None);
+        let pair = &questions.pairs[0];
+        assert_eq!(pair.faster.pairs(), 0);
+        assert!(!questions.equivalent(pair));
+        assert!(!questions.all_decided());
+        let mut questions = Questions::of(&plan).unwrap();
+        feed(&mut questions, 0, 40, |_| None);
+        feed(&mut questions, 1, 40, |_| Some(300.0));
+        assert_eq!(questions.decision(&questions.pairs[0]), Decision::Second);
+        assert!(!questions.equivalent(&questions.pairs[0]));
     }
 
     /// Feeds target `target` `n` requests from `seq` 1 with TTFTs from
