@@ -66,17 +66,32 @@ pub fn fit(text: &str, width: Option<usize>) -> String {
     out
 }
 
+/// Units said after their number ("12 %", "300 ms", "5 秒"): a line never
+/// starts with one, so a figure is never cut from its unit.
+const UNITS: [&str; 10] = [
+    "%", "ms", "s", "min", "h", "kB", "秒", "毫秒", "分钟", "小时",
+];
+
+/// `word` is a unit, punctuation after it aside.
+fn is_unit(word: &str) -> bool {
+    let core = word
+        .trim_end()
+        .trim_end_matches([',', ';', ':', '.', ')', '，', '；', '：', '。', '）']);
+    UNITS.contains(&core)
+}
+
 /// The line's words by Unicode line breaking, so Chinese breaks between
 /// characters, but only at a space where Latin text meets Latin text: a
 /// flag (`--allowed-origins`), a URL (`https://inference.do-ai.run/v1`) or
-/// a script name (`prefill@20000/m`) stays whole.
+/// a script name (`prefill@20000/m`) stays whole; and a number keeps its
+/// unit ("−14 %" is one word).
 fn words_whole_between_spaces(
     line: &str,
 ) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
     let found: Vec<textwrap::core::Word<'_>> = textwrap::WordSeparator::UnicodeBreakProperties
         .find_words(line)
         .collect();
-    let mut words = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
     let (mut start, mut end) = (0, 0);
     for (index, word) in found.iter().enumerate() {
         end += word.word.len() + word.whitespace.len();
@@ -89,13 +104,27 @@ fn words_whole_between_spaces(
         if latin_on_both_sides {
             continue;
         }
-        words.push(textwrap::core::Word::from(&line[start..end]));
+        let after_number = spans.last().is_some_and(|&(from, to)| {
+            line[from..to]
+                .trim_end()
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_digit())
+        });
+        match spans.last_mut() {
+            Some(last) if after_number && is_unit(&line[start..end]) => last.1 = end,
+            _ => spans.push((start, end)),
+        }
         start = end;
     }
     if start < line.len() {
-        words.push(textwrap::core::Word::from(&line[start..]));
+        spans.push((start, line.len()));
     }
-    Box::new(words.into_iter())
+    Box::new(
+        spans
+            .into_iter()
+            .map(|(from, to)| textwrap::core::Word::from(&line[from..to])),
+    )
 }
 
 #[cfg(test)]
@@ -143,6 +172,25 @@ mod tests {
         let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
         assert_eq!(words(&fitted), words(text));
         assert_eq!(fit(text, None), text);
+    }
+
+    /// A figure keeps its unit at every width: "−14 %" never ends one line
+    /// with "−14" and starts the next with "%", nor "300 ms" or "5 秒".
+    #[test]
+    fn a_number_is_never_cut_from_its_unit() {
+        let text = "  A vs B: not decided yet after 25 pairs; typical pair, B/A: −14 % to +20 %, \
+                    median 300 ms, after 10 s; 空闲 5 秒后变冷";
+        for width in 40..100 {
+            let fitted = fit(text, Some(width));
+            for line in fitted.lines() {
+                let first = line.split_whitespace().next().unwrap_or("");
+                assert!(!is_unit(first), "{width}: {fitted}");
+            }
+            // Nothing lost or added but line breaks (Chinese breaks
+            // between characters).
+            let ink = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+            assert_eq!(ink(&fitted), ink(text), "{width}");
+        }
     }
 
     #[test]
