@@ -1,6 +1,7 @@
 // A plan run until decided (issue 51): the page stops once it is decided
 // which target is faster, and says so under the progress, in the words of
-// the runner's last line, in English and Chinese at 400 px.
+// the runner's last line, in English and Chinese at 400 px; asked whether
+// two targets are equivalent within a margin, it stops once they are shown to be.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -78,4 +79,29 @@ test("while a plan runs until decided, the run view says each question as it sta
     assert.deepEqual(unexpectedProblems(page), []);
     await page.context().close();
   }
+});
+
+test("a plan that asks whether two targets are equivalent within a margin stops when they are shown to be, in the page", async () => {
+  const plan = {
+    ...quickPlan(
+      [openaiTarget(servers.mock, "fixed@40", "Left"), openaiTarget(servers.mock, "fixed@40", "Right")],
+      { requests_per_target: 200, warmup_per_target: 0, spacing_s: 0.02 },
+    ),
+    until_decided: true,
+    min_requests_per_target: 20,
+    equivalent_within_pct: 20,
+  };
+  await resetMock(servers.mock);
+  const page = await openPage(browser, `${servers.site}#${planFragment(plan)}`);
+  await page.waitForFunction(() => document.getElementById("target-1-label")?.value === "Right");
+  await page.click("#start");
+  await waitForRunEnd(page);
+  const text = await page.locator("#run-decided").textContent();
+  assert.match(text, /^decided after \d+ requests per target: Left and Right are equivalent within ±20 % \(anytime-valid 95 %\)/, text);
+  // Stopped long before the cap of 200 per target.
+  const progress = await page.locator("#progress-text").textContent();
+  const sent = Number(progress.match(/^(\d+) \/ 400/)?.[1]);
+  assert.ok(sent >= 40 && sent < 200, progress);
+  assert.deepEqual(unexpectedProblems(page), []);
+  await page.context().close();
 });
