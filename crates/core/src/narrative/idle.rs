@@ -594,56 +594,51 @@ pub fn idle_headings(lang: Lang) -> [&'static str; 7] {
     }
 }
 
-/// The idle table of `report`: one row per target and gap, its cells in
-/// the order of [`idle_headings`]; empty for a run without idle gaps.
+/// One gap's row of the idle table, built from the gap itself: the
+/// target's label, then the cells in the order of [`idle_headings`], then
+/// the gap's monotone estimate ([`chart_words`]' second heading). The
+/// results' table, the chart's number table and the report take their rows
+/// from here, so no row is matched to its figures afterwards.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn idle_rows(lang: Lang, report: &Report) -> Vec<[String; 7]> {
-    let mut rows = Vec::new();
-    for target in &report.targets {
-        let Some(idle) = &target.idle else {
-            continue;
-        };
-        for gap in &idle.gaps {
-            let ms = |value: Option<f64>, p: f64| {
-                value.map_or_else(
-                    || "–".to_owned(),
-                    |v| {
-                        let bound = percentile_reaches_censored(gap.requests, gap.censored, p);
-                        format!("{}{}", if bound { "≥ " } else { "" }, format_ms(lang, v))
-                    },
-                )
-            };
-            rows.push([
-                target.label.clone(),
-                gap_text(lang, gap.gap_s),
-                match (lang, gap.failed) {
-                    (Lang::En, 0) => format!("{} of {}", gap.cold, gap.requests),
-                    (Lang::En, failed) => {
-                        format!("{} of {} ({failed} failed)", gap.cold, gap.requests)
-                    }
-                    (Lang::ZhCn, 0) => format!("{} / {}", gap.cold, gap.requests),
-                    (Lang::ZhCn, failed) => {
-                        format!("{} / {}（{failed} 个失败）", gap.cold, gap.requests)
-                    }
-                },
-                format!(
-                    "{} ({})",
-                    pct(gap.share()),
-                    range_pct(gap.interval.0, gap.interval.1)
-                ),
-                ms(gap.median_ms, 50.0),
-                ms(gap.p95_ms, 95.0),
-                gap.connections.map_or_else(
-                    || "–".to_owned(),
-                    |c| match lang {
-                        Lang::En => format!("{} of {}", c.new, c.of),
-                        Lang::ZhCn => format!("{} / {}", c.new, c.of),
-                    },
-                ),
-            ]);
-        }
-    }
-    rows
+pub fn gap_row(lang: Lang, label: &str, gap: &GapFigures) -> Vec<String> {
+    let ms = |value: Option<f64>, p: f64| {
+        value.map_or_else(
+            || "–".to_owned(),
+            |v| {
+                let bound = percentile_reaches_censored(gap.requests, gap.censored, p);
+                format!("{}{}", if bound { "≥ " } else { "" }, format_ms(lang, v))
+            },
+        )
+    };
+    vec![
+        label.to_owned(),
+        gap_text(lang, gap.gap_s),
+        match (lang, gap.failed) {
+            (Lang::En, 0) => format!("{} of {}", gap.cold, gap.requests),
+            (Lang::En, failed) => {
+                format!("{} of {} ({failed} failed)", gap.cold, gap.requests)
+            }
+            (Lang::ZhCn, 0) => format!("{} / {}", gap.cold, gap.requests),
+            (Lang::ZhCn, failed) => {
+                format!("{} / {}（{failed} 个失败）", gap.cold, gap.requests)
+            }
+        },
+        format!(
+            "{} ({})",
+            pct(gap.share()),
+            range_pct(gap.interval.0, gap.interval.1)
+        ),
+        ms(gap.median_ms, 50.0),
+        ms(gap.p95_ms, 95.0),
+        gap.connections.map_or_else(
+            || "–".to_owned(),
+            |c| match lang {
+                Lang::En => format!("{} of {}", c.new, c.of),
+                Lang::ZhCn => format!("{} / {}", c.new, c.of),
+            },
+        ),
+        pct(gap.monotone_share),
+    ]
 }
 
 /// The idle chart's title and the heading its number table adds to the
@@ -662,23 +657,20 @@ pub fn chart_words(lang: Lang) -> (&'static str, &'static str) {
     }
 }
 
-/// The idle chart's number table: the rows of [`idle_rows`], each with the
-/// gap's monotone estimate after them (headings: [`idle_headings`], then
-/// [`chart_words`]' second).
+/// The idle chart's number table: one [`gap_row`] per target and gap
+/// (headings: [`idle_headings`], then [`chart_words`]' second); empty for a
+/// run without idle gaps.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn chart_rows(lang: Lang, report: &Report) -> Vec<Vec<String>> {
-    let estimates = report
+    report
         .targets
         .iter()
-        .filter_map(|t| t.idle.as_ref())
-        .flat_map(|idle| idle.gaps.iter().map(|g| g.monotone_share));
-    idle_rows(lang, report)
-        .into_iter()
-        .zip(estimates)
-        .map(|(row, estimate)| {
-            let mut row = row.to_vec();
-            row.push(pct(estimate));
-            row
+        .flat_map(|target| {
+            target.idle.iter().flat_map(move |idle| {
+                idle.gaps
+                    .iter()
+                    .map(move |gap| gap_row(lang, &target.label, gap))
+            })
         })
         .collect()
 }
@@ -856,8 +848,9 @@ mod tests {
         };
         let mut report = crate::judgement::report::build_report(&plan, &[], 0, 1);
         report.targets[0].idle = Some(figures(true, IdleSettings::default()));
-        let rows = idle_rows(Lang::En, &report);
+        let rows = chart_rows(Lang::En, &report);
         assert_eq!(rows.len(), 4);
+        let gap = &report.targets[0].idle.as_ref().unwrap().gaps[2];
         assert_eq!(
             rows[2],
             [
@@ -867,11 +860,13 @@ mod tests {
                 "95 % (75–100 %)",
                 "12 s",
                 "12 s",
-                "–"
+                "–",
+                &pct(gap.monotone_share),
             ]
             .map(str::to_owned)
         );
-        assert_eq!(idle_rows(Lang::ZhCn, &report)[2][2], "19 / 20");
+        assert_eq!(rows[2].len(), idle_headings(Lang::En).len() + 1);
+        assert_eq!(chart_rows(Lang::ZhCn, &report)[2][2], "19 / 20");
         assert_eq!(
             idle_headings(Lang::ZhCn).len(),
             idle_headings(Lang::En).len()

@@ -7,7 +7,7 @@
 use super::{Block, Column, Notes, Row, Section, Show, Table};
 use crate::base::lang::Lang;
 use crate::judgement::report::Report;
-use crate::narrative::idle::{chart_rows, chart_words, idle_headings, idle_title};
+use crate::narrative::idle::{chart_words, gap_row, idle_headings, idle_title};
 use crate::narrative::sentences::ReportSentences;
 
 /// The id of the idle chart's item (`chart::items::idle_chart_item`).
@@ -24,8 +24,17 @@ fn json_number(value: f64) -> String {
 /// ([`crate::narrative::sentences::report_sentences`]).
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) -> Option<Section> {
-    let printed = chart_rows(lang, report);
-    if printed.is_empty() {
+    let gaps: Vec<_> = report
+        .targets
+        .iter()
+        .flat_map(|target| {
+            target
+                .idle
+                .iter()
+                .flat_map(move |idle| idle.gaps.iter().map(move |gap| (target, gap)))
+        })
+        .collect();
+    if gaps.is_empty() {
         return None;
     }
     let [target, gap, cold, share, median, p95, connections] = idle_headings(lang);
@@ -42,20 +51,16 @@ pub fn idle_section(lang: Lang, report: &Report, sentences: &ReportSentences) ->
         Column::new(connections, true),
         Column::new(chart_words(lang).1, true),
     ];
-    let gaps = report.targets.iter().flat_map(|target| {
-        target
-            .idle
-            .iter()
-            .flat_map(move |idle| idle.gaps.iter().map(move |gap| (target.target, gap)))
-    });
+    // Each row is made from its own gap: no row is matched to its figures
+    // by position.
     let rows = gaps
-        .zip(printed)
-        .map(|((target, gap), cells)| Row {
-            cells,
+        .into_iter()
+        .map(|(target, gap)| Row {
+            cells: gap_row(lang, &target.label, gap),
             values: Vec::new(),
             lower_bounds: Vec::new(),
             data: vec![
-                ("data-target", target.to_string()),
+                ("data-target", target.target.to_string()),
                 ("data-gap-s", json_number(gap.gap_s)),
                 ("data-requests", gap.requests.to_string()),
                 ("data-cold", gap.cold.to_string()),
