@@ -10,6 +10,7 @@
 //! the same file; the numbers in them come from [`crate::words::format`].
 
 use crate::base::lang::Lang;
+use crate::judgement::compare::ModelComparison;
 use crate::judgement::report::{Report, TargetReport};
 use crate::narrative::cost::cost_sentence;
 use crate::narrative::delivery::{
@@ -128,6 +129,89 @@ pub struct ReportSentences {
     pub population: Option<String>,
 }
 
+/// One model's sentences, from its own figures: the comparison section
+/// of each model makes its sentences here, beside its table, and
+/// [`report_sentences`] lists them for every model.
+#[cfg_attr(target_arch = "wasm32", inline)]
+pub fn model_sentences(lang: Lang, report: &Report, model: &ModelComparison) -> ModelSentences {
+    let said = |target: &TargetReport, text: String| Said {
+        target: target.target,
+        label: target.label.clone(),
+        text,
+    };
+    let label_of = |index: u32| {
+        report
+            .targets
+            .get(index as usize)
+            .map(|t| t.label.clone())
+            .unwrap_or_default()
+    };
+    let members: Vec<&TargetReport> = model
+        .rows
+        .iter()
+        .filter_map(|row| report.targets.get(row.figures.target as usize))
+        .collect();
+    let mut caveats: Vec<(Vec<String>, String)> = Vec::new();
+    for target in &members {
+        for caveat in &target.caveats {
+            let text = caveat.text(lang);
+            match caveats.iter_mut().find(|(_, existing)| *existing == text) {
+                Some((labels, _)) => labels.push(target.label.clone()),
+                None => caveats.push((vec![target.label.clone()], text)),
+            }
+        }
+    }
+    ModelSentences {
+        model: model.model.clone(),
+        verdicts: members
+            .iter()
+            .filter_map(|t| t.verdict.map(|v| said(t, v.text(lang).to_owned())))
+            .collect(),
+        caveats,
+        consistency: model
+            .consistency
+            .as_ref()
+            .map(|c| consistency_sentence(lang, report, c)),
+        best_provider: model.best.map(|best| {
+            let tied: Vec<String> = model
+                .indistinguishable_from_best
+                .iter()
+                .map(|&i| label_of(i))
+                .collect();
+            let mut text = best_provider_text(lang, &label_of(best), &tied);
+            text.push_str(&best_fidelity_note(report, lang, best).unwrap_or_default());
+            text
+        }),
+        distinctions: distinction_sentences(lang, report, model),
+        tails: members
+            .iter()
+            .map(|t| said(t, target_tail_sentence(lang, t)))
+            .collect(),
+        slow: members
+            .iter()
+            .filter_map(|t| {
+                t.slow
+                    .map(|slow| said(t, slow_sentence(lang, &slow, t.p95_median_ratio)))
+            })
+            .collect(),
+        timeouts: members
+            .iter()
+            .filter_map(|t| {
+                t.recommended_timeout
+                    .map(|advice| said(t, timeout_sentence(lang, &advice)))
+            })
+            .collect(),
+        goodput: members
+            .iter()
+            .filter_map(|t| t.goodput.map(|g| said(t, goodput_sentence(lang, &g))))
+            .collect(),
+        by_size: members
+            .iter()
+            .filter_map(|t| Some(said(t, by_size_sentence(lang, &t.by_size)?)))
+            .collect(),
+    }
+}
+
 /// The sentences of `report` in `lang`.
 ///
 /// # Examples
@@ -199,72 +283,7 @@ pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
     let models = report
         .models
         .iter()
-        .map(|model| {
-            let members: Vec<&TargetReport> = model
-                .rows
-                .iter()
-                .filter_map(|row| report.targets.get(row.figures.target as usize))
-                .collect();
-            let mut caveats: Vec<(Vec<String>, String)> = Vec::new();
-            for target in &members {
-                for caveat in &target.caveats {
-                    let text = caveat.text(lang);
-                    match caveats.iter_mut().find(|(_, existing)| *existing == text) {
-                        Some((labels, _)) => labels.push(target.label.clone()),
-                        None => caveats.push((vec![target.label.clone()], text)),
-                    }
-                }
-            }
-            ModelSentences {
-                model: model.model.clone(),
-                verdicts: members
-                    .iter()
-                    .filter_map(|t| t.verdict.map(|v| said(t, v.text(lang).to_owned())))
-                    .collect(),
-                caveats,
-                consistency: model
-                    .consistency
-                    .as_ref()
-                    .map(|c| consistency_sentence(lang, report, c)),
-                best_provider: model.best.map(|best| {
-                    let tied: Vec<String> = model
-                        .indistinguishable_from_best
-                        .iter()
-                        .map(|&i| label_of(i))
-                        .collect();
-                    let mut text = best_provider_text(lang, &label_of(best), &tied);
-                    text.push_str(&best_fidelity_note(report, lang, best).unwrap_or_default());
-                    text
-                }),
-                distinctions: distinction_sentences(lang, report, model),
-                tails: members
-                    .iter()
-                    .map(|t| said(t, target_tail_sentence(lang, t)))
-                    .collect(),
-                slow: members
-                    .iter()
-                    .filter_map(|t| {
-                        t.slow
-                            .map(|slow| said(t, slow_sentence(lang, &slow, t.p95_median_ratio)))
-                    })
-                    .collect(),
-                timeouts: members
-                    .iter()
-                    .filter_map(|t| {
-                        t.recommended_timeout
-                            .map(|advice| said(t, timeout_sentence(lang, &advice)))
-                    })
-                    .collect(),
-                goodput: members
-                    .iter()
-                    .filter_map(|t| t.goodput.map(|g| said(t, goodput_sentence(lang, &g))))
-                    .collect(),
-                by_size: members
-                    .iter()
-                    .filter_map(|t| Some(said(t, by_size_sentence(lang, &t.by_size)?)))
-                    .collect(),
-            }
-        })
+        .map(|model| model_sentences(lang, report, model))
         .collect();
     let targets = &report.targets;
     ReportSentences {

@@ -14,7 +14,7 @@ use super::{Block, Column, Note, Notes, Role, Row, Section, Sentence, Show, Tabl
 use crate::base::lang::Lang;
 use crate::judgement::compare::ModelComparison;
 use crate::judgement::report::{Connections, Report, TargetReport};
-use crate::narrative::sentences::{ModelSentences, ReportSentences, Said, caveat_line, colon};
+use crate::narrative::sentences::{ModelSentences, Said, caveat_line, colon, model_sentences};
 use crate::wire::protocol::recorded_failure_text;
 use crate::words::failure::error_kind_words;
 use crate::words::format::{at_least, format_ms, format_pct, ms_or_dash};
@@ -25,21 +25,19 @@ use crate::words::report_words::{
 /// The kind of a model's section (its class in HTML).
 pub const MODEL_BLOCK: &str = "model-block";
 
-/// The sections of `report`, one per model, with the sentences of
-/// `sentences` ([`crate::narrative::sentences::report_sentences`] in
-/// `lang`).
+/// The sections of `report`, one per model, each with the sentences made
+/// from its own model ([`model_sentences`] in `lang`), so none is matched
+/// to its model by position.
 #[cfg_attr(target_arch = "wasm32", inline)]
-pub fn comparison_sections(
-    lang: Lang,
-    report: &Report,
-    sentences: &ReportSentences,
-) -> Vec<Section> {
+pub fn comparison_sections(lang: Lang, report: &Report) -> Vec<Section> {
     report
         .models
         .iter()
-        .zip(&sentences.models)
         .enumerate()
-        .map(|(index, (model, said))| model_section(lang, report, index, model, said))
+        .map(|(index, model)| {
+            let said = model_sentences(lang, report, model);
+            model_section(lang, report, index, model, &said)
+        })
         .collect()
 }
 
@@ -396,7 +394,7 @@ mod tests {
                 "新建 2 个；中位耗时：TCP 连接 2.5 毫秒，TLS 10 毫秒",
             ),
         ] {
-            let sections = comparison_sections(lang, &report, &report_sentences(&report, lang));
+            let sections = comparison_sections(lang, &report);
             let lists: Vec<&Notes> = sections[0]
                 .blocks
                 .iter()
@@ -424,7 +422,7 @@ mod tests {
             0,
             1,
         );
-        let sections = comparison_sections(Lang::En, &plain, &report_sentences(&plain, Lang::En));
+        let sections = comparison_sections(Lang::En, &plain);
         assert!(
             !sections[0]
                 .blocks
@@ -461,7 +459,7 @@ mod tests {
         let report = report();
         for lang in [Lang::En, Lang::ZhCn] {
             let sentences = report_sentences(&report, lang);
-            let sections = comparison_sections(lang, &report, &sentences);
+            let sections = comparison_sections(lang, &report);
             assert_eq!(sections.len(), report.models.len());
             let section = &sections[0];
             assert_eq!(

@@ -53,7 +53,7 @@ pub fn results_outline(
     // A run until decided says first how it ended.
     parts.extend(decided_section(lang, report).map(Part::Section));
     parts.extend(
-        comparison_sections(lang, report, sentences)
+        comparison_sections(lang, report)
             .into_iter()
             .map(Part::Section),
     );
