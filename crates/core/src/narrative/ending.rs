@@ -124,10 +124,19 @@ pub fn decided_text(lang: Lang, plan: &Plan, questions: &Questions) -> String {
     for (k, pair) in questions.pairs.iter().enumerate() {
         let (a, b) = (label(pair.first), label(pair.second));
         let equivalent = questions.equivalent(pair);
+        let unanswered = !(questions.answered(pair.first) || questions.answered(pair.second));
         let (x, y, [middle, end]) = match (questions.decision(pair), equivalent) {
             (Decision::First, _) => (a, b, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
             (Decision::Second, _) => (b, a, [[" is faster than ", ""], [" 比 ", " 快"]][zh]),
             (Decision::Open, true) => (a, b, [[" and ", " are equivalent"], [" 与 ", " 相当"]][zh]),
+            (Decision::Open, false) if unanswered => (
+                a,
+                b,
+                [
+                    [" and ", ": neither answered a request"],
+                    [" 与 ", " 都没有成功的请求"],
+                ][zh],
+            ),
             (Decision::Open, false) => (
                 a,
                 b,
@@ -139,7 +148,7 @@ pub fn decided_text(lang: Lang, plan: &Plan, questions: &Questions) -> String {
             &[if k > 0 { between } else { "" }, x, middle, y, end],
         );
         // With a margin, every pair says where it stands against it.
-        if !margin.is_empty() {
+        if !margin.is_empty() && !unanswered {
             let words = match (questions.decision(pair), equivalent) {
                 (Decision::Open, true) => [" within ", "，相差在 "],
                 (_, true) => [", by less than ", "，差距小于 "],

@@ -317,6 +317,31 @@ impl Questions {
             .map_or(0, |t| u32::try_from(t.len()).unwrap_or(u32::MAX))
     }
 
+    /// Target `target` has answered at least one of its measured requests.
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn answered(&self, target: u32) -> bool {
+        self.ttfts
+            .get(target as usize)
+            .is_some_and(|t| t.iter().any(|&(.., ttft)| ttft.is_some()))
+    }
+
+    /// Nothing more can be learned, though not everything is decided:
+    /// every target has `floor` requests, every objective is decided, and
+    /// every open pair is of two targets that never answered (a pair in
+    /// which both failed is no evidence, so it could never be decided).
+    #[cfg_attr(target_arch = "wasm32", inline)]
+    pub fn only_the_unanswered_left(&self, floor: u32) -> bool {
+        self.every_target_has(floor)
+            && self
+                .objectives
+                .iter()
+                .all(|question| self.objective_decision(question) != Decision::Open)
+            && self.pairs.iter().all(|pair| {
+                self.pair_decided(pair)
+                    || !(self.answered(pair.first) || self.answered(pair.second))
+            })
+    }
+
     /// Every target has at least `floor` measured requests.
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub fn every_target_has(&self, floor: u32) -> bool {

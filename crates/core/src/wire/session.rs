@@ -296,7 +296,11 @@ impl RunSession {
             return;
         }
         let floor = self.plan.decided_floor();
-        if questions.all_decided() && questions.every_target_has(floor) {
+        // Decided; or nothing left to learn, every open pair being of two
+        // targets that never answered (the end says so, "not decided").
+        if (questions.all_decided() && questions.every_target_has(floor))
+            || questions.only_the_unanswered_left(floor)
+        {
             self.runner.stop();
             self.status = RunStatus::Finished;
             return;
@@ -872,6 +876,52 @@ mod tests {
         plain.replay(&samples);
         assert_eq!(plain.status(), RunStatus::Running);
         assert!(plain.questions().is_none());
+    }
+
+    /// Two targets that never answer (a server down, a key refused) leave
+    /// nothing to learn: a pair in which both failed is no evidence, so
+    /// their question could never be decided, and the run finishes at the
+    /// floor instead of sending every request of the cap; it ends "not
+    /// decided", saying neither answered. One that answers beside one that
+    /// does not is decided as before.
+    #[test]
+    fn a_run_until_decided_where_no_target_answers_ends_at_its_floor() {
+        let mut decided_plan = plan(2, 200, 1.0);
+        decided_plan.until_decided = true;
+        decided_plan.min_requests_per_target = Some(20);
+        let mut session = RunSession::start(decided_plan.clone(), START_MS);
+        let (samples, _, _) = drive(&mut session, START_MS, |_, _| None, 1_000);
+        assert_eq!(session.status(), RunStatus::Finished);
+        assert_eq!(samples.iter().filter(|s| !s.warmup).count(), 40, "20 each");
+        let questions = session.questions().unwrap();
+        assert!(!questions.all_decided());
+        let text = crate::narrative::ending::until_decided_text(
+            crate::base::lang::Lang::En,
+            &decided_plan,
+            &samples,
+        )
+        .unwrap();
+        assert!(
+            text.starts_with(
+                "not decided after 20 requests per target: t0 and t1: neither answered a request"
+            ),
+            "{text}"
+        );
+
+        let mut session = RunSession::start(decided_plan, START_MS);
+        let (samples, _, _) = drive(
+            &mut session,
+            START_MS,
+            |target, _| (target == 1).then_some(300.0),
+            1_000,
+        );
+        assert_eq!(session.status(), RunStatus::Finished);
+        assert_eq!(samples.iter().filter(|s| !s.warmup).count(), 40);
+        let questions = session.questions().unwrap();
+        assert_eq!(
+            questions.decision(&questions.pairs[0]),
+            crate::statistics::sequential::Decision::Second
+        );
     }
 
     /// Drives `session` from `now_ms`, each request taking 10 ms with the
