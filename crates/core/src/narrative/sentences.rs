@@ -129,23 +129,33 @@ pub struct ReportSentences {
     pub population: Option<String>,
 }
 
+/// `text`, said of `target`.
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn said_of(target: &TargetReport, text: String) -> Said {
+    Said {
+        target: target.target,
+        label: target.label.clone(),
+        text,
+    }
+}
+
+/// The label of `report`'s target `index` (empty for none).
+#[cfg_attr(target_arch = "wasm32", inline)]
+fn target_label(report: &Report, index: u32) -> String {
+    report
+        .targets
+        .get(index as usize)
+        .map(|t| t.label.clone())
+        .unwrap_or_default()
+}
+
 /// One model's sentences, from its own figures: the comparison section
 /// of each model makes its sentences here, beside its table, and
 /// [`report_sentences`] lists them for every model.
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn model_sentences(lang: Lang, report: &Report, model: &ModelComparison) -> ModelSentences {
-    let said = |target: &TargetReport, text: String| Said {
-        target: target.target,
-        label: target.label.clone(),
-        text,
-    };
-    let label_of = |index: u32| {
-        report
-            .targets
-            .get(index as usize)
-            .map(|t| t.label.clone())
-            .unwrap_or_default()
-    };
+    let said = said_of;
+    let label_of = |index: u32| target_label(report, index);
     let members: Vec<&TargetReport> = model
         .rows
         .iter()
@@ -268,18 +278,8 @@ pub fn model_sentences(lang: Lang, report: &Report, model: &ModelComparison) -> 
 /// ```
 #[cfg_attr(target_arch = "wasm32", inline)]
 pub fn report_sentences(report: &Report, lang: Lang) -> ReportSentences {
-    let said = |target: &TargetReport, text: String| Said {
-        target: target.target,
-        label: target.label.clone(),
-        text,
-    };
-    let label_of = |index: u32| {
-        report
-            .targets
-            .get(index as usize)
-            .map(|t| t.label.clone())
-            .unwrap_or_default()
-    };
+    let said = said_of;
+    let label_of = |index: u32| target_label(report, index);
     let models = report
         .models
         .iter()

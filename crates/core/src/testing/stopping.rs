@@ -30,12 +30,10 @@ use super::generated::{Provider, normal, plan, provider, student_t3};
 use crate::planning::plan::{Plan, Target};
 use crate::statistics::sequential::Decision;
 use crate::wire::measure::{Measurement, Outcome};
+use crate::wire::run_loop::tests::block_on;
 use crate::wire::run_loop::{RunAdapter, Sending, run};
 use crate::wire::sample::Sample;
 use crate::wire::session::{RunSession, Step};
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 /// Every run's start (the generated suite's: a Tuesday, 09:00 UTC).
 const START_MS: f64 = 1.8e12;
@@ -45,17 +43,6 @@ const FLOOR: u32 = 20;
 const CAP: u32 = 300;
 /// A request after an idle gap this long meets a cold replica.
 const COLD_AFTER_GAP_S: f64 = 60.0;
-
-/// Polls `future` to its end; the fake adapter's futures never wait.
-fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return output;
-        }
-    }
-}
 
 /// Which truth a run is drawn from.
 #[derive(Clone, Copy, Debug, PartialEq)]

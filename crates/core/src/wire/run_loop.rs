@@ -207,7 +207,7 @@ async fn turn<A: RunAdapter>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::future::Future;
     use std::pin::pin;
     use std::task::{Context, Poll, Waker};
@@ -219,8 +219,9 @@ mod tests {
 
     const START_MS: f64 = 1_764_000_000_000.0;
 
-    /// Polls `future` to its end; the fake adapter's futures never wait.
-    fn block_on<F: Future>(future: F) -> F::Output {
+    /// Polls `future` to its end; the fake adapters' futures never wait
+    /// (this module's and `testing::stopping`'s).
+    pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
         let mut future = pin!(future);
         let mut context = Context::from_waker(Waker::noop());
         loop {
