@@ -183,6 +183,8 @@ fn variants(n: u32) -> Vec<(&'static str, Plan)> {
     let mut decided = base_plan(n);
     decided.until_decided = true;
     decided.min_requests_per_target = Some(n);
+    // And asking whether the targets are equivalent within ±10 %.
+    decided.equivalent_within_pct = Some(10.0);
     let mut typical = sized(&[128, 2_048, 16_384], false);
     typical.typical_prompt_tokens = Some(100);
     let mut everything = sized(&[128, 2_048, 16_384], true);
@@ -191,6 +193,7 @@ fn variants(n: u32) -> Vec<(&'static str, Plan)> {
     everything.peak_hours = [10, 14];
     everything.until_decided = true;
     everything.min_requests_per_target = Some(everything.requests_per_target);
+    everything.equivalent_within_pct = Some(10.0);
     vec![
         ("prompt sizes", sized(&[128, 2_048, 16_384], false)),
         ("prompt sizes, typical size", typical),
